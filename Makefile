@@ -1,0 +1,35 @@
+# Two entry points for a fresh clone with only Python 3.11+ present:
+#   make run   -> create .venv, install runtime requirements, start the app
+#   make test  -> create .venv, install test requirements, run the test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test bench venv clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $@ $(VENV)/.runtime
+
+venv: $(VENV)/.dev
+
+run: $(VENV)/.runtime
+	$(BIN)/streamlit run app.py
+
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.dev
+	$(BIN)/python -m benchmarks.core_speed
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,114 @@
+"""Argument checks shared by every public function.
+
+Each check raises ``ValueError`` with a sentence a student can act on; the app shows
+the same sentence in an ``st.error`` box (SPEC section 8).
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+#: A candidate column is eligible while its residual size exceeds this fraction of the
+#: largest initial residual size (SPEC section 2, "Determinism and eligibility").
+ELIGIBILITY_RTOL = 1e-10
+
+
+def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
+    """Return ``A`` as a 2-D float64 array, or raise a ValueError that says what is wrong."""
+    try:
+        A = np.asarray(A, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must contain numbers only; some cells could not be read as numbers.") from None
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix, got an array with {A.ndim} dimension(s).")
+    if A.shape[0] < min_rows:
+        raise ValueError(f"{name} has {A.shape[0]} row(s); at least {min_rows} are needed.")
+    if square and A.shape[0] != A.shape[1]:
+        raise ValueError(f"{name} must be square (one row and one column per training point), got shape {A.shape}.")
+    if not np.all(np.isfinite(A)):
+        bad = int(np.size(A) - np.count_nonzero(np.isfinite(A)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); remove or impute them first.")
+    return A
+
+
+def check_kernel(K, name="K"):
+    """A square, finite kernel matrix with at least two points."""
+    return check_finite_matrix(K, name, square=True)
+
+
+def check_target(y, m, name="y"):
+    """A finite 1-D target with one entry per training point."""
+    try:
+        y = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must contain numbers only.") from None
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a single column of values, got shape {y.shape}.")
+    if y.shape[0] != m:
+        raise ValueError(f"{name} has {y.shape[0]} entries but the kernel has {m} rows; they must match.")
+    if not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first.")
+    return y
+
+
+def check_nonconstant(y, name="target"):
+    if np.ptp(y) == 0:
+        raise ValueError(f"The {name} is constant (every value is {y[0]:g}); there is nothing to fit.")
+
+
+def check_binary_labels(y, name="labels"):
+    """Return labels mapped to -1/+1 and the two original classes (sorted)."""
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a single column, got shape {y.shape}.")
+    classes = np.unique(y)
+    if classes.size == 1:
+        raise ValueError(f"Only one class ({classes[0]!r}) is present; a Fisher discriminant needs two classes.")
+    if classes.size != 2:
+        raise ValueError(
+            f"A Fisher discriminant needs exactly two classes, got {classes.size} "
+            f"({', '.join(map(repr, classes[:5]))}{', ...' if classes.size > 5 else ''}); "
+            "pick one class against the rest first."
+        )
+    return np.where(y == classes[1], 1.0, -1.0), classes
+
+
+def check_n_steps(k, m, name="k"):
+    """Number of basis vectors: an integer with 1 <= k < m."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"{name} (the number of basis vectors) must be a whole number, got {k!r}.")
+    k = int(k)
+    if k <= 0:
+        raise ValueError(f"{name} (the number of basis vectors) must be at least 1, got {k}.")
+    if k >= m:
+        raise ValueError(
+            f"{name} = {k} basis vectors is not sparse: it must be smaller than the number of training points ({m})."
+        )
+    return k
+
+
+def check_positive(value, name, *, allow_zero=False):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {value!r}.")
+    return float(value)
+
+
+def check_choice(value, options, name):
+    if value not in options:
+        raise ValueError(f"Unknown {name} {value!r}; choose one of: {', '.join(map(repr, options))}.")
+    return value
+
+
+def check_same_rows(A, B, names=("X", "Y")):
+    if A.shape[0] != B.shape[0]:
+        raise ValueError(
+            f"The two views must describe the same points: {names[0]} has {A.shape[0]} rows, "
+            f"{names[1]} has {B.shape[0]}."
+        )

@@ -1,0 +1,115 @@
+"""Regularised linear CCA and exact regularised kernel CCA (reference solutions)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import eigh, svd
+
+
+@dataclass(frozen=True)
+class CCAResult:
+    """Linear CCA between two feature matrices.
+
+    ``directions_x`` (dx, L) and ``directions_y`` (dy, L) map centred features to
+    canonical variates with unit training variance; ``correlations`` (L,) are the
+    regularised canonical correlations (descending); ``mean_x``, ``mean_y`` are the
+    training means subtracted before projecting.
+    """
+
+    directions_x: np.ndarray
+    directions_y: np.ndarray
+    correlations: np.ndarray
+    mean_x: np.ndarray
+    mean_y: np.ndarray
+
+    def transform(self, Fx, Fy):
+        """Canonical variates of both views, each (n, L)."""
+        return (Fx - self.mean_x) @ self.directions_x, (Fy - self.mean_y) @ self.directions_y
+
+
+def _inverse_sqrt(C):
+    values, vectors = eigh(C)
+    values = np.maximum(values, 1e-300)
+    return (vectors / np.sqrt(values)) @ vectors.T
+
+
+def regularized_cca(Fx, Fy, reg=1e-3, n_directions=1):
+    """Linear CCA with a ridge ``reg`` added to both covariance matrices.
+
+    Maximises ``wx' Cxy wy / sqrt((wx' (Cxx + reg I) wx) (wy' (Cyy + reg I) wy))``
+    with ``C..`` the empirical covariances (divided by n) of the centred features
+    ``Fx`` (n, dx) and ``Fy`` (n, dy).  Solved by whitening and an SVD.  The returned
+    directions are rescaled so the training variates have unit variance, which makes
+    the per-pair distance ``|f_x(x) - f_y(y)|`` comparable across directions.
+    """
+    n = Fx.shape[0]
+    mean_x, mean_y = Fx.mean(axis=0), Fy.mean(axis=0)
+    Xc, Yc = Fx - mean_x, Fy - mean_y
+    Cxx = Xc.T @ Xc / n + reg * np.eye(Xc.shape[1])
+    Cyy = Yc.T @ Yc / n + reg * np.eye(Yc.shape[1])
+    Cxy = Xc.T @ Yc / n
+    Wx, Wy = _inverse_sqrt(Cxx), _inverse_sqrt(Cyy)
+    U, s, Vt = svd(Wx @ Cxy @ Wy, full_matrices=False)
+    L = min(n_directions, s.size)
+    ax, ay = Wx @ U[:, :L], Wy @ Vt[:L].T
+    sx = np.sqrt(np.maximum(np.einsum("ij,ij->j", Xc @ ax, Xc @ ax) / n, 1e-300))
+    sy = np.sqrt(np.maximum(np.einsum("ij,ij->j", Yc @ ay, Yc @ ay) / n, 1e-300))
+    return CCAResult(ax / sx, ay / sy, s[:L], mean_x, mean_y)
+
+
+def center_kernel(K):
+    """``H K H`` with ``H = I - 11'/N`` (double centring)."""
+    row = K.mean(axis=0)
+    return K - row[None, :] - K.mean(axis=1)[:, None] + row.mean()
+
+
+@dataclass(frozen=True)
+class KCCAResult:
+    """Exact regularised KCCA (seed 004 eq. 2-4).
+
+    ``correlations`` (L,): top singular values of T; ``alpha_prime``, ``beta_prime``
+    (N, L): left/right singular vectors; ``alpha``, ``beta`` (N, L): dual coefficients
+    ``sqrt(N) (Kc + N lambda I)^{-1} alpha'``; ``T`` (N, N) when kept.
+    """
+
+    correlations: np.ndarray
+    alpha_prime: np.ndarray
+    beta_prime: np.ndarray
+    alpha: np.ndarray
+    beta: np.ndarray
+    T: np.ndarray | None
+
+
+def _shrunk_operator(Kc, reg):
+    """``(Kc + N reg I)^{-1} Kc`` and ``(Kc + N reg I)^{-1}`` via one eigendecomposition."""
+    N = Kc.shape[0]
+    values, vectors = eigh(Kc)
+    values = np.maximum(values, 0.0)
+    shrink = values / (values + N * reg)
+    inverse = 1.0 / (values + N * reg)
+    return (vectors * shrink) @ vectors.T, (vectors * inverse) @ vectors.T
+
+
+def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
+    """Exact regularised kernel CCA of seed 004 eq. 2-3, O(N^3).
+
+    ``T = (Kc1 + N reg1 I)^{-1} Kc1 Kc2 (Kc2 + N reg2 I)^{-1}`` with ``Kc = H K H``; the
+    canonical correlations are its top singular values.  Meant for N up to a few
+    thousand (the app and tests use N <= 2000).
+    """
+    N = K1.shape[0]
+    A1, inv1 = _shrunk_operator(center_kernel(K1), reg1)
+    A2, inv2 = _shrunk_operator(center_kernel(K2), reg2)
+    T = A1 @ A2.T
+    U, s, Vt = svd(T)
+    L = min(n_directions, N)
+    alpha_p, beta_p = U[:, :L], Vt[:L].T
+    return KCCAResult(
+        correlations=s[:L],
+        alpha_prime=alpha_p,
+        beta_prime=beta_p,
+        alpha=np.sqrt(N) * inv1 @ alpha_p,
+        beta=np.sqrt(N) * inv2 @ beta_p,
+        T=T if keep_T else None,
+    )

@@ -1,0 +1,199 @@
+"""The one idea behind every algorithm here: maximise a criterion, then deflate.
+
+Seed 000 Alg. 4 and Table I: a matching-pursuit algorithm is a loop that
+
+1. scores every candidate column of the *current* kernel with a **criterion**,
+2. picks the best eligible one (or the ``stages`` best),
+3. **deflates** the kernel so that the next pick explains something new,
+
+and finally fits a learner in the span of the chosen columns.  This module holds the
+loop (:func:`pursue`) and the record it leaves (:class:`PursuitPath`).  Criteria are
+plain functions ``state -> scores`` (see :mod:`mpcore.criteria`); deflations are the
+kernel *states* in :mod:`mpcore.deflations`, which know how to deflate themselves and
+answer the few questions criteria ask (column norms, diagonal, ``K' v``).
+
+Every state records its deflations as low-rank factors, ``K_j = K_0 - U_j V_j'``, so
+any intermediate deflated kernel can be rebuilt on demand without storing k full
+m x m matrices.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class PursuitPath:
+    """What one greedy run did, step by step.
+
+    Attributes
+    ----------
+    indices : ndarray of int, shape (n_steps,)
+        The chosen columns in order of choice.
+    scores : ndarray, shape (n_steps, m)
+        The criterion over all candidates when each index was chosen; ``nan`` marks
+        candidates that were not eligible (already chosen, exhausted, or not in the
+        random subsample).  With ``stages > 1`` the indices chosen in one stage share
+        the stage's score row.
+    stop_reason : str or None
+        ``None`` if all requested steps were taken, else a sentence saying why not.
+    algorithm, criterion, deflation : str
+        Names, for display.
+    pick : {"max", "min"}
+        Whether the criterion was maximised or minimised (reverse Fisher criteria).
+    extras : dict
+        Algorithm-specific results (weights, residuals, ...), documented by each
+        ``*_path`` function.
+    """
+
+    indices: np.ndarray
+    scores: np.ndarray
+    stop_reason: str | None
+    algorithm: str
+    criterion: str
+    deflation: str
+    pick: str = "max"
+    extras: dict = field(default_factory=dict, repr=False)
+    _kernels: tuple = field(default=(), repr=False)
+    _factors: tuple = field(default=(), repr=False)
+    _ranks: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def n_steps(self):
+        return int(self.indices.shape[0])
+
+    @property
+    def n_views(self):
+        return len(self._kernels)
+
+    def deflated_kernel(self, j, view=0):
+        """The deflated kernel after ``j`` steps (``j = 0`` is the input), shape (m, m).
+
+        ``view`` selects the kernel for two-view algorithms (0 = X, 1 = Y).
+        Rebuilt from the recorded low-rank factors in O(r m^2) time.
+        """
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
+            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
+        if view not in range(self.n_views):
+            raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
+        K0 = self._kernels[view]
+        left, right = self._factors[view]
+        r = int(self._ranks[j]) if left is not None else 0
+        if r == 0:
+            return K0.copy()
+        return K0 - left[:, :r] @ right[:, :r].T
+
+    def chosen_mask(self, j=None):
+        """Boolean mask (m,) of the points chosen in the first ``j`` steps (all if None)."""
+        m = self.scores.shape[1]
+        mask = np.zeros(m, dtype=bool)
+        mask[self.indices[: self.n_steps if j is None else j]] = True
+        return mask
+
+
+def _pick_order(scores, pick, count):
+    """Indices of the ``count`` best finite scores; ties go to the lowest index."""
+    finite = np.flatnonzero(np.isfinite(scores))
+    keyed = -scores[finite] if pick == "max" else scores[finite]
+    order = np.argsort(keyed, kind="stable")
+    return finite[order[:count]]
+
+
+def pursue(
+    state,
+    criterion,
+    k,
+    *,
+    pick="max",
+    stages=1,
+    candidates=None,
+    rng=None,
+    allow_repeats=False,
+    algorithm="",
+    criterion_name="",
+    deflation_name="",
+    stop_when=None,
+):
+    """Run the greedy loop: score, pick, deflate; return a :class:`PursuitPath`.
+
+    Parameters
+    ----------
+    state : kernel state (see :mod:`mpcore.deflations`)
+        Holds the current (deflated) kernel(s); provides ``m``, ``threshold``,
+        ``residual_size()``, ``deflate(i) -> bool``, ``rank``, ``kernels()`` and
+        ``factors()``.
+    criterion : callable ``state -> ndarray (m,)``
+        The score of every candidate column of the current kernel.
+    k : int
+        Number of columns to choose.
+    pick : {"max", "min"}
+        Maximise (all criteria of seed 000) or minimise (reverse Fisher criteria).
+    stages : int
+        Choose the ``stages`` best eligible columns from one score vector, then deflate
+        once for each, in order (seed 002 Alg. 1).
+    candidates : int or None
+        Score only this many random eligible columns per step (Smola & Schoelkopf's
+        "59 trick"); the others get ``nan``.  Drawn from ``rng``.
+    allow_repeats : bool
+        Basic matching pursuit may pick a column again.
+    stop_when : callable ``(state, scores) -> str | None`` or None
+        Extra early-stopping rule (e.g. the target is fully explained).
+
+    A candidate is eligible when it has not been chosen and its residual size exceeds
+    ``1e-10`` times the largest initial residual size; when none is eligible the loop
+    stops and says why.  A candidate whose residual vanishes during a stage (a
+    duplicate of a point just deflated) is skipped, never divided by.
+    """
+    m = state.m
+    threshold = state.threshold
+    chosen = np.zeros(m, dtype=bool)
+    indices, score_rows, ranks = [], [], [state.rank]
+    stop_reason = None
+    if threshold <= 0:
+        stop_reason = "kernel is zero: no candidate has a positive residual, so nothing can be chosen."
+    while stop_reason is None and len(indices) < k:
+        size = np.asarray(state.residual_size(), dtype=float)
+        eligible = size > threshold
+        if not allow_repeats:
+            eligible &= ~chosen
+        if not eligible.any():
+            stop_reason = (
+                f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
+            )
+            break
+        scores = np.asarray(criterion(state), dtype=float)
+        scores = np.where(eligible & np.isfinite(scores), scores, np.nan)
+        if candidates is not None:
+            pool = np.flatnonzero(np.isfinite(scores))
+            if pool.size > candidates:
+                keep = rng.choice(pool, size=candidates, replace=False)
+                sampled = np.full(m, np.nan)
+                sampled[keep] = scores[keep]
+                scores = sampled
+        if stop_when is not None:
+            stop_reason = stop_when(state, scores)
+            if stop_reason:
+                break
+        wanted = min(stages, k - len(indices))
+        for p in _pick_order(scores, pick, wanted):
+            if state.deflate(int(p)):
+                indices.append(int(p))
+                chosen[p] = True
+                score_rows.append(scores)
+                ranks.append(state.rank)
+        if not np.isfinite(scores).any():
+            stop_reason = f"no candidate could be scored after {len(indices)} steps."
+    return PursuitPath(
+        indices=np.asarray(indices, dtype=int),
+        scores=np.asarray(score_rows, dtype=float).reshape(len(score_rows), m),
+        stop_reason=stop_reason,
+        algorithm=algorithm,
+        criterion=criterion_name,
+        deflation=deflation_name,
+        pick=pick,
+        extras=getattr(state, "extras", lambda: {})(),
+        _kernels=state.kernels(),
+        _factors=state.factors(),
+        _ranks=np.asarray(ranks, dtype=int),
+    )

@@ -1,0 +1,324 @@
+"""Kernel matching pursuit (seed 003; seed 000 Alg. 1 and 5).
+
+The dictionary is the set of columns of the input kernel ``K0`` (one function
+``k(x_i, .)`` per training point); the target ``y`` is used as given.
+
+=========  ===========================================================================
+variant    what happens at each step
+=========  ===========================================================================
+basic      pick ``argmax |<d_i, r>| / ||d_i||`` over all original columns (a column
+           may be picked again), ``alpha_i += <d_i, r> / ||d_i||^2``, ``r -= alpha d_i``
+           (seed 003 Fig. 1)
+backfit    the same pick over unchosen columns, then refit all weights by least
+           squares (orthogonal matching pursuit, seed 003 sec. 2.2)
+prefit     pick ``argmax |K[:, i]' y| / ||K[:, i]||`` over the *deflated* columns,
+           deflate ``K <- (I - tau tau' / tau'tau) K``; weights by least squares on
+           ``K0[:, indices]`` (seed 003 Fig. 3 = OLS-RBF = seed 000 Alg. 5)
+=========  ===========================================================================
+
+Non-squared losses (seed 003 sec. 3, Fig. 4): the residual is replaced by the negative
+functional gradient ``-dL/df`` at the training points, and after each pick the weights
+(and an optional intercept) are re-optimised with ``scipy.optimize.minimize``
+(``basic``: only the new weight, by line minimisation, eq. 10; ``backfit``: all of
+them, eq. 11).  Pre-fitting with a non-squared loss would need one optimisation per
+candidate and is not offered (the paper calls it prohibitive).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from scipy.linalg import solve_triangular
+from scipy.optimize import minimize, minimize_scalar
+from scipy.special import expit
+
+from . import criteria
+from ._validation import (
+    check_choice,
+    check_finite_matrix,
+    check_n_steps,
+    check_target,
+)
+from .deflations import ProjectionDeflation, _column_sq_norms
+from .engine import pursue
+
+KMP_VARIANTS = ("basic", "backfit", "prefit")
+LOSSES = ("squared", "tanh", "logistic", "hinge")
+
+#: The target is "fully explained" when the residual norm falls below this fraction of ||y||.
+_EXPLAINED_RTOL = 1e-12
+
+
+# --- losses: value and derivative with respect to the prediction f, per point --------
+
+
+def loss_value(name, f, y):
+    """Per-point loss ``L(y, f)``.
+
+    - ``squared``: ``(f - y)^2 / 2``
+    - ``tanh``: ``(tanh(f) - 0.65 y)^2`` (seed 003 sec. 3.2, targets +-1)
+    - ``logistic``: ``log(1 + exp(-y f))``
+    - ``hinge``: smoothed hinge of the margin ``z = y f``: 0 for z >= 1,
+      ``(1 - z)^2 / 2`` for 0 < z < 1, ``1/2 - z`` for z <= 0.
+    """
+    if name == "squared":
+        return 0.5 * (f - y) ** 2
+    if name == "tanh":
+        return (np.tanh(f) - 0.65 * y) ** 2
+    if name == "logistic":
+        return np.logaddexp(0.0, -y * f)
+    z = y * f
+    return np.where(z >= 1, 0.0, np.where(z > 0, 0.5 * (1 - z) ** 2, 0.5 - z))
+
+
+def loss_gradient(name, f, y):
+    """Per-point derivative ``dL/df`` of :func:`loss_value`."""
+    if name == "squared":
+        return f - y
+    if name == "tanh":
+        t = np.tanh(f)
+        return 2.0 * (t - 0.65 * y) * (1.0 - t * t)
+    if name == "logistic":
+        return -y * expit(-y * f)
+    z = y * f
+    return y * np.where(z >= 1, 0.0, np.where(z > 0, z - 1.0, -1.0))
+
+
+# --- states ---------------------------------------------------------------------------
+
+
+class _ResidualPursuit:
+    """Basic matching pursuit with the squared loss: the dictionary is never deflated,
+    only the residual ``r`` (and ``D' r``) is updated after each pick."""
+
+    name = "none (residual only)"
+
+    def __init__(self, D, y):
+        self.K0 = D
+        self.m = D.shape[1]
+        self.s0 = _column_sq_norms(D)
+        self.threshold = 1e-10 * float(self.s0.max())
+        self.r = y.copy()
+        self.z = D.T @ y
+        self.increments = []
+        self.rank = 0
+
+    def residual_size(self):
+        return self.s0
+
+    def original_column_sq_norms(self):
+        return self.s0
+
+    def columns_dot(self, key="y"):
+        return self.z
+
+    def residual(self):
+        return self.r
+
+    def deflate(self, i):
+        alpha = self.z[i] / self.s0[i]
+        d = self.K0[:, i]
+        self.r = self.r - alpha * d
+        self.z = self.z - alpha * (self.K0.T @ d)
+        self.increments.append(alpha)
+        return True
+
+    def kernels(self):
+        return (self.K0,)
+
+    def factors(self):
+        return ((None, None),)
+
+
+class _LossPursuit:
+    """Basic or back-fitting matching pursuit on the functional gradient of a loss."""
+
+    def __init__(self, D, y, loss, variant, fit_intercept):
+        self.K0 = D
+        self.y = y
+        self.loss = loss
+        self.variant = variant
+        self.fit_intercept = fit_intercept
+        self.m = D.shape[1]
+        self.name = "none (gradient residual)"
+        self.s0 = _column_sq_norms(D)
+        self.threshold = 1e-10 * float(self.s0.max())
+        self.indices = []
+        self.weights = np.zeros(0)
+        self.intercept = 0.0
+        if fit_intercept:
+            self.intercept = minimize_scalar(lambda b: loss_value(loss, np.full(y.size, b), y).sum()).x
+        self.initial_intercept = self.intercept
+        self.f = np.full(y.size, self.intercept)
+        self.coef_rows, self.intercepts = [], []
+        self.rank = 0
+
+    def residual_size(self):
+        return self.s0
+
+    def original_column_sq_norms(self):
+        return self.s0
+
+    def residual(self):
+        """The negative functional gradient ``-dL/df`` at the training points (eq. 8)."""
+        return -loss_gradient(self.loss, self.f, self.y)
+
+    def columns_dot(self, key="y"):
+        return self.K0.T @ self.residual()
+
+    def _objective(self, params, columns):
+        weights, b = (params[:-1], params[-1]) if self.fit_intercept else (params, 0.0)
+        f = columns @ weights + b
+        grad_f = loss_gradient(self.loss, f, self.y)
+        value = loss_value(self.loss, f, self.y).sum()
+        grad = columns.T @ grad_f
+        if self.fit_intercept:
+            grad = np.append(grad, grad_f.sum())
+        return value, grad
+
+    def deflate(self, i):
+        d = self.K0[:, i]
+        if self.variant == "basic":
+            step = minimize_scalar(lambda a: loss_value(self.loss, self.f + a * d, self.y).sum())
+            self.indices.append(i)
+            self.weights = np.append(self.weights, step.x)
+        else:
+            self.indices.append(i)
+            columns = self.K0[:, self.indices]
+            start = np.append(self.weights, 0.0)
+            if self.fit_intercept:
+                start = np.append(start, self.intercept)
+            result = minimize(self._objective, start, args=(columns,), jac=True, method="L-BFGS-B")
+            params = result.x
+            self.weights, self.intercept = (
+                (params[:-1], float(params[-1])) if self.fit_intercept else (params, self.intercept)
+            )
+        self.f = self.K0[:, self.indices] @ self.weights + self.intercept
+        self.coef_rows.append(self.weights.copy())
+        self.intercepts.append(self.intercept)
+        return True
+
+    def kernels(self):
+        return (self.K0,)
+
+    def factors(self):
+        return ((None, None),)
+
+
+# --- the path ----------------------------------------------------------------------------
+
+
+def _explained(y_norm):
+    def stop_when(state, scores):
+        if np.linalg.norm(state.residual()) <= _EXPLAINED_RTOL * y_norm:
+            return "target fully explained: the residual is zero, so no column can improve the fit."
+        if np.nanmax(np.abs(scores), initial=0.0) <= _EXPLAINED_RTOL * y_norm:
+            return "no candidate is correlated with the residual any more; further columns cannot improve the fit."
+        return None
+
+    return stop_when
+
+
+def _least_squares_coefs(state, y, indices):
+    """Weights after every step for back-/pre-fitting: ``D0[:, idx] = Q R`` with
+    ``R = (D0' Q)[idx].T`` upper triangular, so ``alpha_j = R_j^{-1} Q_j' y``."""
+    n = len(indices)
+    coefs = np.zeros((n, n))
+    if n == 0:
+        return coefs
+    Q = state.basis()
+    R = state.W.view[indices, :].T
+    c = Q.T @ y
+    for j in range(1, n + 1):
+        coefs[j - 1, :j] = solve_triangular(R[:j, :j], c[:j], check_finite=False)
+    return coefs
+
+
+def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
+    """Kernel matching pursuit: choose k dictionary columns greedily (seed 003).
+
+    Parameters
+    ----------
+    K : array (m, n)
+        The dictionary evaluated at the training points; usually the kernel matrix
+        ``K0`` (m = n).  Not modified.
+    y : array (m,)
+        Target, used as given (centre it yourself, or use
+        :class:`~mpcore.KernelMatchingPursuit` with ``fit_intercept=True``).  For the
+        ``tanh``, ``logistic`` and ``hinge`` losses it must be -1/+1.
+    k : int
+        Number of steps, ``1 <= k < n``.
+    variant : {"prefit", "backfit", "basic"}
+        See the module docstring.
+    loss : {"squared", "tanh", "logistic", "hinge"}
+        Non-squared losses need ``variant`` "backfit" or "basic".
+    fit_intercept : bool
+        Non-squared losses only: optimise a free bias together with the weights.
+
+    Returns
+    -------
+    PursuitPath
+        ``extras["coefs"]`` (n_steps, n_steps): row j-1 holds the weights of
+        ``indices[:j]`` after step j (zeros beyond); ``extras["intercepts"]``
+        (n_steps,); ``extras["fitted"]`` (n_steps + 1, m): training predictions after
+        each step (row 0 is the start).  ``deflated_kernel(j)`` is ``P_j K0`` for
+        pre-fitting and ``K0`` for the variants that never deflate the dictionary.
+
+    Cost (squared loss): one product with ``K`` per step, O(k m n) in all.
+    """
+    check_choice(variant, KMP_VARIANTS, "KMP variant")
+    check_choice(loss, LOSSES, "loss")
+    D = check_finite_matrix(K, "K")
+    y = check_target(y, D.shape[0])
+    k = check_n_steps(k, D.shape[1])
+    if loss != "squared":
+        if variant == "prefit":
+            raise ValueError(
+                "Pre-fitting needs the squared loss; with a non-squared loss use variant 'backfit' or 'basic' "
+                "(seed 003 sec. 3.1: pre-fitting would need one optimisation per candidate)."
+            )
+        if not np.all(np.isin(y, (-1.0, 1.0))):
+            raise ValueError(f"The {loss} loss is for classification: the target must contain only -1 and +1.")
+    y_norm = float(np.linalg.norm(y))
+    if y_norm == 0:
+        raise ValueError("The target is all zeros; there is nothing to fit.")
+
+    names = {"algorithm": "Kernel matching pursuit", "criterion_name": "|K[:, i]' r| / ||K[:, i]||"}
+    if loss != "squared":
+        state = _LossPursuit(D, y, loss, variant, fit_intercept)
+        path = pursue(state, criteria.kmp_original_columns(), k, deflation_name=state.name, **names)
+        n = path.n_steps
+        coefs = np.zeros((n, n))
+        for j, row in enumerate(state.coef_rows):
+            coefs[j, : row.size] = row
+        intercepts, base = np.asarray(state.intercepts), state.initial_intercept
+    elif variant == "basic":
+        state = _ResidualPursuit(D, y)
+        path = pursue(
+            state,
+            criteria.kmp_original_columns(),
+            k,
+            allow_repeats=True,
+            stop_when=_explained(y_norm),
+            deflation_name=state.name,
+            **names,
+        )
+        n = path.n_steps
+        increments = np.asarray(state.increments)
+        coefs = np.tril(np.tile(increments, (n, 1)))
+        intercepts, base = np.zeros(n), 0.0
+    else:
+        state = ProjectionDeflation(D, track={"y": y})
+        state.residual = lambda: state.projected("y")
+        criterion = criteria.kmp() if variant == "prefit" else criteria.kmp_original_columns()
+        deflation = "(I - tau tau' / tau'tau) K" if variant == "prefit" else "none (least-squares refit)"
+        path = pursue(state, criterion, k, stop_when=_explained(y_norm), deflation_name=deflation, **names)
+        n = path.n_steps
+        coefs = _least_squares_coefs(state, y, list(path.indices))
+        intercepts, base = np.zeros(n), 0.0
+        if variant == "backfit":
+            path = replace(path, _factors=((None, None),))
+    columns = D[:, path.indices]
+    fitted = np.vstack([np.full(D.shape[0], base), (columns @ coefs.T).T + intercepts[:, None]])
+    extras = {"coefs": coefs, "intercepts": intercepts, "fitted": fitted, "variant": variant, "loss": loss}
+    return replace(path, extras=extras)

@@ -1,0 +1,44 @@
+"""Nystroem features: the coordinates of points in the span of chosen training points.
+
+With chosen indices ``i`` and ``K[i, i] = C C'`` (Cholesky), the features of any point x
+are ``F(x) = C^{-1} K[i, x]``, so ``F F' = K[:, i] K[i, i]^{-1} K[i, :]`` (seed 000 eq. 8)
+and ``||F(x)||^2`` is the squared norm of the projection of phi(x) onto the span
+(eq. 7).  The papers write ``R'R = K[i, i]^{-1}``; here ``R = C^{-1}``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import cho_factor, solve_triangular
+
+#: Relative jitter added to K[i, i] so duplicate or nearly dependent chosen points
+#: (singular blocks) still factor; small enough not to change well-posed results.
+JITTER = 1e-10
+
+
+def nystrom_factor(K_sub, jitter=JITTER):
+    """Lower Cholesky factor C of ``K[i, i] + jitter * mean(diag) * I``, shape (k, k).
+
+    The jitter is raised tenfold until the factorisation succeeds, so singular blocks
+    (duplicate points) never crash.
+    """
+    K_sub = np.asarray(K_sub, dtype=float)
+    k = K_sub.shape[0]
+    scale = max(float(np.mean(np.diag(K_sub))), 1e-300) if k else 1.0
+    eps = jitter
+    for _ in range(12):
+        try:
+            C, _ = cho_factor(K_sub + eps * scale * np.eye(k), lower=True, check_finite=False)
+            return np.tril(C)
+        except np.linalg.LinAlgError:
+            eps *= 10
+    raise ValueError("The chosen points' kernel block could not be factorised; is the kernel positive semi-definite?")
+
+
+def nystrom_features(K_rows, C):
+    """Features ``F = K[:, i] C^{-T}`` (n, k) from the kernel between n points and the chosen ones."""
+    return solve_triangular(C, np.asarray(K_rows, dtype=float).T, lower=True, check_finite=False).T
+
+
+def projection_residuals(k_diag, F):
+    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0."""
+    return np.maximum(np.asarray(k_diag, dtype=float) - np.einsum("ij,ij->i", F, F), 0.0)

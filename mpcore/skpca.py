@@ -1,0 +1,120 @@
+"""Sparse kernel PCA (seed 000 Alg. 2) and Smola & Schoelkopf's low-rank approximation (Alg. 6)."""
+from __future__ import annotations
+
+import numbers
+from dataclasses import replace
+
+import numpy as np
+
+from . import criteria
+from ._validation import ELIGIBILITY_RTOL, check_kernel, check_n_steps
+from .deflations import CholeskyDeflation
+from .engine import pursue
+
+
+def _check_symmetric(K, name="K"):
+    scale = max(float(np.abs(K).max()), 1e-300)
+    if not np.allclose(K, K.T, rtol=0, atol=1e-8 * scale):
+        raise ValueError(f"{name} must be symmetric (a kernel matrix of the training points with themselves).")
+
+
+def skpca_path(K, k, candidates=None, seed=0):
+    """Sparse kernel PCA by matching pursuit (seed 000 Alg. 2).
+
+    At each step choose ``argmax_i ||K[:, i]||^2 / K[i, i]`` over the current kernel,
+    then deflate ``K <- K - tau tau' / K[i, i]`` with ``tau = K[:, i]`` (eq. 5).  This
+    is pivoted Cholesky with that pivot rule: ``K_j = K_0 - L_j L_j'`` and
+    ``diag(K_j)`` is the residual ``||phi(x) - P phi(x)||^2`` of every training point
+    after projecting onto the chosen points (eq. 7).  No feature-space centring (the
+    papers do not centre).
+
+    Parameters
+    ----------
+    K : array (m, m)
+        Symmetric positive semi-definite kernel matrix of the training points.
+    k : int
+        Number of basis points to choose, ``1 <= k < m``.
+    candidates : int or None
+        If set, score only this many random eligible candidates per step (Smola &
+        Schoelkopf's "59 trick"); the rest get ``nan`` scores.
+    seed : int
+        Seed of ``numpy.random.default_rng`` for ``candidates``.
+
+    Returns
+    -------
+    PursuitPath
+        ``extras["residuals"]``: array (n_steps + 1, m), the training residuals
+        ``diag(K_j)`` after each step; ``extras["L"]``: the Cholesky factor (m, n_steps).
+
+    Cost: one product ``K @ u`` plus O(m j) per step, O(k m^2) in all.
+    """
+    K = check_kernel(K)
+    _check_symmetric(K)
+    m = K.shape[0]
+    k = check_n_steps(k, m)
+    if candidates is not None:
+        if isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral) or candidates < 1:
+            raise ValueError(f"candidates must be a whole number of at least 1 (or None for all), got {candidates!r}.")
+    state = CholeskyDeflation(K)
+    residuals = [state.diag().copy()]
+    original_deflate = state.deflate
+
+    def deflate_and_record(i):
+        done = original_deflate(i)
+        if done:
+            residuals.append(state.diag().copy())
+        return done
+
+    state.deflate = deflate_and_record
+    path = pursue(
+        state,
+        criteria.skpca,
+        k,
+        candidates=candidates,
+        rng=np.random.default_rng(seed),
+        algorithm="Sparse KPCA",
+        criterion_name="||K[:, i]||^2 / K[i, i]",
+        deflation_name="K - tau tau' / K[i, i]",
+    )
+    return replace(path, extras={"residuals": np.array(residuals), "L": state.L.view.copy()})
+
+
+def smola_scholkopf_path(K, k):
+    """Smola & Schoelkopf's greedy low-rank approximation (seed 000 Alg. 6), as printed.
+
+    Keeps the approximation ``K~ = K_hat T`` with ``K_hat = K[:, i]`` (m x j) and
+    ``T = K[i, i]^{-1} K[i, :]`` (j x m), chooses
+    ``argmax_i 1'(K - K~)[:, i]^2 / (K[i, i] - K~[i, i])`` and updates T by the
+    bordered-inverse formula of lines 9-11 (the printed ``K_hat[i, i]`` in the
+    denominator is read as ``K~[i, i]``, as the derivation requires).  Theorem 5 says
+    it chooses the same indices as :func:`skpca_path`; it is kept as a slow, explicit
+    reference (O(k^2 m^2)) for that check.
+
+    Returns
+    -------
+    indices : ndarray of int
+    approximation : ndarray (m, m), the final ``K~``
+    """
+    K = check_kernel(K)
+    _check_symmetric(K)
+    m = K.shape[0]
+    k = check_n_steps(k, m)
+    threshold = ELIGIBILITY_RTOL * float(np.diag(K).max())
+    indices = []
+    T = np.zeros((0, m))
+    for _ in range(k):
+        approx = K[:, indices] @ T
+        residual = K - approx
+        residual_diag = np.diag(residual)
+        eligible = residual_diag > threshold
+        eligible[indices] = False
+        if not eligible.any():
+            break
+        scores = np.full(m, -np.inf)
+        scores[eligible] = (residual[:, eligible] ** 2).sum(axis=0) / residual_diag[eligible]
+        i = int(np.argmax(scores))
+        gap = residual_diag[i]
+        t = np.concatenate([-T[:, i], [1.0]]) / gap
+        T = np.vstack([T, np.zeros(m)]) + np.outer(t, residual[:, i])
+        indices.append(i)
+    return np.asarray(indices, dtype=int), K[:, indices] @ T
