@@ -47,6 +47,12 @@ def skpca_path(K, k, candidates=None, seed=0):
         ``diag(K_j)`` after each step; ``extras["L"]``: the Cholesky factor (m, n_steps).
 
     Cost: one product ``K @ u`` plus O(m j) per step, O(k m^2) in all.
+
+    Numerical note: unlike pivoted Cholesky's largest-diagonal rule, this criterion
+    can choose a point whose residual is tiny but well aligned with the others; on
+    numerically low-rank kernels round-off then grows like 1 / (smallest pivot), so
+    late deflated kernels may be indefinite at that level.  The explicit Alg. 6 does
+    the same (same indices), so this is the algorithm, not the implementation.
     """
     K = check_kernel(K)
     _check_symmetric(K)

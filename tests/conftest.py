@@ -1,0 +1,40 @@
+import numpy as np
+import pytest
+
+import mpcore
+
+
+def rbf_kernel(n, d=3, gamma=0.5, seed=0):
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    return X, mpcore.kernel_matrix(X, gamma=gamma)
+
+
+@pytest.fixture
+def small_kernel():
+    return rbf_kernel(60, seed=1)
+
+
+@pytest.fixture
+def regression_data():
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-3, 3, size=(80, 1))
+    y = np.sinc(X[:, 0]) + 0.05 * rng.normal(size=80)
+    return X, y, mpcore.kernel_matrix(X, gamma=1.0)
+
+
+@pytest.fixture
+def xor_data():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(120, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1.0, -1.0)
+    return X, y, mpcore.kernel_matrix(X, gamma=1.0)
+
+
+@pytest.fixture
+def two_view_data():
+    """A shared latent variable seen through two different non-linear maps."""
+    rng = np.random.default_rng(5)
+    z = rng.uniform(0, 1, size=150)
+    X = np.c_[np.cos(4 * z), np.sin(4 * z)] + 0.05 * rng.normal(size=(150, 2))
+    Y = np.c_[z, z**2] + 0.05 * rng.normal(size=(150, 2))
+    return X, Y, mpcore.kernel_matrix(X, gamma=2.0), mpcore.kernel_matrix(Y, gamma=2.0)

@@ -1,0 +1,99 @@
+"""MPKFDA (seed 002): criteria by hand, labels, stages, the Fisher learner."""
+import numpy as np
+import pytest
+
+import mpcore
+from mpcore.criteria import fisher_parts, fisher_scatter_matrix
+
+
+def test_B_matrix_by_hand():
+    y = np.array([1, 1, -1])  # m+ = 2, m- = 1, m = 3
+    B = fisher_scatter_matrix(y)
+    D = np.diag([2 * 1 / 3, 2 * 1 / 3, 2 * 2 / 3])
+    C = np.zeros((3, 3))
+    C[:2, :2] = 2 * 1 / (3 * 2)
+    C[2, 2] = 2 * 2 / (3 * 1)
+    np.testing.assert_allclose(B, D - C)
+
+
+def test_fisher_parts_equal_the_quadratic_forms(xor_data):
+    _, y, K = xor_data
+    numerator, denominator = fisher_parts(K, y)
+    B = fisher_scatter_matrix(y)
+    np.testing.assert_allclose(numerator, (K.T @ y) ** 2)
+    np.testing.assert_allclose(denominator, np.einsum("ij,ik,kj->j", K, B, K), rtol=1e-9, atol=1e-9)
+    assert np.all(denominator >= 0)  # within-class scatter
+
+
+@pytest.mark.parametrize("criterion,argfun", [("optimal", np.argmax), ("reverse", np.argmin)])
+def test_first_pick_follows_the_fisher_ratio(xor_data, criterion, argfun):
+    _, y, K = xor_data
+    numerator, denominator = fisher_parts(K, y)
+    path = mpcore.mpkfda_path(K, y, 3, criterion=criterion, deflation="none")
+    assert path.indices[0] == argfun(numerator / denominator)
+    assert path.pick == ("min" if criterion == "reverse" else "max")
+
+
+def test_pseudo_criteria_use_the_numerator_only(xor_data):
+    _, y, K = xor_data
+    numerator, _ = fisher_parts(K, y)
+    assert mpcore.mpkfda_path(K, y, 1, criterion="pseudo").indices[0] == np.argmax(numerator)
+    assert mpcore.mpkfda_path(K, y, 1, criterion="reverse-pseudo").indices[0] == np.argmin(numerator)
+
+
+def test_any_two_labels_are_accepted(xor_data):
+    _, y, K = xor_data
+    labels = np.where(y > 0, "spam", "ham")
+    a = mpcore.mpkfda_path(K, labels, 5)
+    b = mpcore.mpkfda_path(K, np.where(labels == "spam", 1, -1), 5)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    assert list(a.extras["classes"]) == ["ham", "spam"]
+
+
+def test_random_criterion_is_seeded_and_uniform_over_eligible(xor_data):
+    _, y, K = xor_data
+    a = mpcore.mpkfda_path(K, y, 10, criterion="random", seed=1)
+    b = mpcore.mpkfda_path(K, y, 10, criterion="random", seed=1)
+    c = mpcore.mpkfda_path(K, y, 10, criterion="random", seed=2)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    assert not np.array_equal(a.indices, c.indices)
+    assert len(set(a.indices)) == 10
+
+
+def test_stages_pick_the_best_of_one_score_vector(xor_data):
+    _, y, K = xor_data
+    path = mpcore.mpkfda_path(K, y, 6, criterion="pseudo", deflation="projection", stages=3)
+    first_scores = path.scores[0]
+    np.testing.assert_array_equal(path.scores[1], first_scores)  # same stage, same row
+    order = np.argsort(-np.nan_to_num(first_scores, nan=-np.inf), kind="stable")[:3]
+    np.testing.assert_array_equal(path.indices[:3], order)
+    assert not np.array_equal(path.scores[3], first_scores)
+
+
+def test_stage_skips_a_duplicate_that_vanished():
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 0.0], [0.0, 3.0], [3.0, 3.0], [1.0, 2.0]])
+    y = np.array([1, 1, -1, -1, 1, -1])
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    path = mpcore.mpkfda_path(K, y, 4, criterion="pseudo", deflation="projection", stages=2)
+    assert not {0, 1} <= set(path.indices.tolist())  # the duplicate pair is never both chosen
+
+
+def test_fisher_learner_separates_xor(xor_data):
+    _, y, K = xor_data
+    path = mpcore.mpkfda_path(K, y, 15, criterion="optimal", deflation="projection")
+    model = mpcore.fit_fisher(K, y, path.indices)
+    accuracy = np.mean(np.sign(model.decision(K[:, path.indices])) == y)
+    assert accuracy > 0.9
+    assert np.linalg.norm(model.w) == pytest.approx(1.0)
+    low, high = model.projected_means
+    assert low < high  # class +1 projects higher
+
+
+@pytest.mark.parametrize("criterion", mpcore.FISHER_CRITERIA)
+@pytest.mark.parametrize("deflation", mpcore.DEFLATIONS)
+def test_every_variant_runs_and_learns_something(xor_data, criterion, deflation):
+    _, y, K = xor_data
+    path = mpcore.mpkfda_path(K, y, 12, criterion=criterion, deflation=deflation, stages=2)
+    assert path.n_steps == 12 and len(set(path.indices)) == 12
+    model = mpcore.fit_fisher(K, y, path.indices)
+    assert np.mean(np.sign(model.decision(K[:, path.indices])) == y) > 0.6
