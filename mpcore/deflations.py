@@ -34,10 +34,11 @@ DEFLATIONS = (
     "ortho-schur",
 )
 
-#: Tracked squared norms are recomputed exactly once the residual has shrunk by this
-#: factor since the last exact computation; incremental updates lose relative accuracy
-#: as the residual approaches round-off.
-_REFRESH_FACTOR = 1e-4
+#: Tracked squared norms are recomputed exactly (O(m^2 r), rare) once the residual has
+#: shrunk by this factor since the last exact computation: incremental updates carry an
+#: absolute error of about 1e-16 r times the reference level, so the tracked values
+#: keep a relative accuracy of about 1e-8 r or better between refreshes.
+_REFRESH_FACTOR = 1e-8
 
 
 class _Columns:
@@ -261,8 +262,10 @@ class TwoViewProjection:
         qx, qy = vx / np.sqrt(nx), vy / np.sqrt(ny)
         qy_in_x = qy - self.x.Q.view @ (self.x.Q.view.T @ qy)  # P_x q_y (before adding q_x)
         qx_in_y = qx - self.y.Q.view @ (self.y.Q.view.T @ qx)  # P_y q_x (before adding q_y)
-        ax, by = (self.x.K0.T @ np.column_stack([qx, qy_in_x])).T
-        ay, bx = (self.y.K0.T @ np.column_stack([qy, qx_in_y])).T
+        # K' [u v] computed as ([u v]' K)': the same numbers, but a row-major K is read
+        # once along its rows (about 3x faster than the transposed product here).
+        ax, by = np.vstack([qx, qy_in_x]) @ self.x.K0
+        ay, bx = np.vstack([qy, qx_in_y]) @ self.y.K0
         self.cross = self.cross - ax * bx - ay * by + ax * ay * (qx @ qy)
         self.cross[i] = 0.0
         refresh_due = [view._s_ref for view in (self.x, self.y)]

@@ -94,6 +94,10 @@ class PursuitPath:
 
 def _pick_order(scores, pick, count):
     """Indices of the ``count`` best finite scores; ties go to the lowest index."""
+    if count == 1:  # the common case: nanargmax/nanargmin already break ties by lowest index
+        if not np.isfinite(scores).any():
+            return np.zeros(0, dtype=int)
+        return np.array([np.nanargmax(scores) if pick == "max" else np.nanargmin(scores)])
     finite = np.flatnonzero(np.isfinite(scores))
     keyed = -scores[finite] if pick == "max" else scores[finite]
     order = np.argsort(keyed, kind="stable")

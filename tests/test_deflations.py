@@ -125,3 +125,27 @@ def test_fast_projection_state_agrees_with_explicit_projection(K):
     for j, i in enumerate(kmp.indices, start=1):
         explicit.deflate(i)
         np.testing.assert_allclose(kmp.deflated_kernel(j), explicit.current(), atol=1e-10)
+
+
+@pytest.mark.parametrize("refresh_factor", [1e-8, 0.5])  # 0.5 forces the exact refresh nearly every step
+def test_tracked_norms_match_the_explicit_deflated_kernel(monkeypatch, refresh_factor):
+    import mpcore.deflations as deflations
+
+    monkeypatch.setattr(deflations, "_REFRESH_FACTOR", refresh_factor)
+    X = np.random.default_rng(3).normal(size=(50, 2))
+    K = mpcore.kernel_matrix(X, gamma=0.3)  # fast-decaying spectrum: the residual shrinks a lot
+    cholesky, projection = deflations.CholeskyDeflation(K), deflations.ProjectionDeflation(K, track={"y": X[:, 0]})
+    two_view = deflations.TwoViewProjection(K, K**2)
+    for i in mpcore.skpca_path(K, 12).indices:
+        for state in (cholesky, projection, two_view):
+            state.deflate(int(i))
+        Kc = K - cholesky.L.view @ cholesky.L.view.T
+        Kp = K - projection.Q.view @ projection.W.view.T
+        scale = (K**2).sum(0).max()
+        np.testing.assert_allclose(cholesky.column_sq_norms(), (Kc**2).sum(0), atol=1e-12 * scale)
+        np.testing.assert_allclose(cholesky.diag(), np.diag(Kc), atol=1e-12)
+        np.testing.assert_allclose(projection.column_sq_norms(), (Kp**2).sum(0), atol=1e-12 * scale)
+        np.testing.assert_allclose(projection.columns_dot("y"), Kp.T @ X[:, 0], atol=1e-10)
+        Ky = K**2 - two_view.y.Q.view @ two_view.y.W.view.T
+        Kx = K - two_view.x.Q.view @ two_view.x.W.view.T
+        np.testing.assert_allclose(two_view.cross, (Kx * Ky).sum(0), atol=1e-12 * scale)
