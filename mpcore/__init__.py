@@ -15,6 +15,7 @@ from .kmp import KMP_VARIANTS, LOSSES, kmp_path
 from .mpkfda import FisherModel, fit_fisher, mpkfda_path
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .nkcca import (
+    approximation_error,
     SAMPLINGS,
     NystromKCCAResult,
     nystrom_kcca,
@@ -33,6 +34,7 @@ __all__ = [
     "SparseKPCA",
     "kernel_diag",
     "CCAResult",
+    "approximation_error",
     "DEFLATIONS",
     "FISHER_CRITERIA",
     "FisherModel",

@@ -84,11 +84,11 @@ def fisher_parts(K, y):
     positive = y > 0
     m_pos, m_neg = positive.sum(), (~positive).sum()
     D = np.where(positive, 2 * m_neg / m, 2 * m_pos / m)
-    numerator = (K.T @ y) ** 2
-    sum_pos = K[positive].sum(axis=0)
-    sum_neg = K[~positive].sum(axis=0)
+    # one pass for the three weighted column sums ([y; 1_pos; 1_neg]' K), one for D-weighted squares
+    Ky, sum_pos, sum_neg = np.vstack([y, positive, ~positive]).astype(float) @ K
+    numerator = Ky**2
     denominator = (
-        D @ (K * K)
+        np.einsum("i,ij,ij->j", D, K, K)
         - 2 * m_neg / (m * m_pos) * sum_pos**2
         - 2 * m_pos / (m * m_neg) * sum_neg**2
     )

@@ -118,3 +118,16 @@ def test_leverage_sampling_draws_with_replacement_with_lemma_3_weights(two_view_
     assert np.unique(idx).size < 140  # with replacement
     idx_u, w_u = mpcore.sample_columns(Kx, 100, "uniform", seed=0)
     assert np.unique(idx_u).size == 100 and np.all(w_u == 1)
+
+
+def test_approximation_error_matches_dense_computation(two_view_data):
+    _, _, Kx, Ky = two_view_data
+    exact = mpcore.kcca(Kx, Ky, 0.01, 0.01)
+    approx = mpcore.nystrom_kcca(Kx, Ky, np.arange(0, 150, 5), np.arange(1, 150, 5), 0.01, 0.01)
+    errors = mpcore.approximation_error(exact, approx)
+    assert errors["T"] == pytest.approx(np.linalg.norm(exact.T - approx.T_tilde(), 2), rel=1e-6)
+    assert errors["rho"] == pytest.approx(abs(exact.correlations[0] - approx.correlations[0]))
+    # |rho - rho~| <= ||T - T~|| (Weyl's inequality for singular values)
+    assert errors["rho"] <= errors["T"] + 1e-12
+    full = mpcore.nystrom_kcca(Kx, Ky, np.arange(150), np.arange(150), 0.01, 0.01)
+    assert mpcore.approximation_error(exact, full)["T"] < 1e-6
