@@ -85,6 +85,7 @@ class CholeskyDeflation:
         self.threshold = ELIGIBILITY_RTOL * max(float(self.d.max()), 0.0)
         self.L = _Columns(self.m)
         self._d_ref = float(self.d.max())
+        self.diag_history = [self.d.copy()]  # residuals ||phi(x) - P phi(x)||^2 after each step
 
     rank = property(lambda self: self.L.size)
 
@@ -115,6 +116,7 @@ class CholeskyDeflation:
         self.d[i] = 0.0
         self.s[i] = 0.0
         self.L.append(u)
+        self.diag_history.append(self.d.copy())
         self._maybe_refresh()
         return True
 
@@ -191,10 +193,6 @@ class ProjectionDeflation:
     def basis(self):
         """Orthonormal basis ``Q_j`` (rows x r) of the chosen columns' span."""
         return self.Q.view
-
-    def gram_factor(self):
-        """``R = Q' D_0[:, indices]`` (r x r, upper triangular): ``D_0[:, idx] = Q R``."""
-        return self.W.view  # callers index rows by the chosen indices
 
     def deflate(self, i):
         v = self.column(i)

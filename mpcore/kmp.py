@@ -130,6 +130,13 @@ class _ResidualPursuit:
         return ((None, None),)
 
 
+class _ProjectedResidual(ProjectionDeflation):
+    """Back- and pre-fitting: the residual is the target projected off the chosen columns."""
+
+    def residual(self):
+        return self.projected("y")
+
+
 class _LossPursuit:
     """Basic or back-fitting matching pursuit on the functional gradient of a loss."""
 
@@ -308,8 +315,7 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
         coefs = np.tril(np.tile(increments, (n, 1)))
         intercepts, base = np.zeros(n), 0.0
     else:
-        state = ProjectionDeflation(D, track={"y": y})
-        state.residual = lambda: state.projected("y")
+        state = _ProjectedResidual(D, track={"y": y})
         criterion = criteria.kmp() if variant == "prefit" else criteria.kmp_original_columns()
         deflation = "(I - tau tau' / tau'tau) K" if variant == "prefit" else "none (least-squares refit)"
         path = pursue(state, criterion, k, stop_when=_explained(y_norm), deflation_name=deflation, **names)

@@ -70,16 +70,6 @@ def skpca_path(K, k, candidates=None, seed=0):
         if isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral) or candidates < 1:
             raise ValueError(f"candidates must be a whole number of at least 1 (or None for all), got {candidates!r}.")
     state = CholeskyDeflation(K)
-    residuals = [state.diag().copy()]
-    original_deflate = state.deflate
-
-    def deflate_and_record(i):
-        done = original_deflate(i)
-        if done:
-            residuals.append(state.diag().copy())
-        return done
-
-    state.deflate = deflate_and_record
     path = pursue(
         state,
         criteria.skpca,
@@ -90,7 +80,7 @@ def skpca_path(K, k, candidates=None, seed=0):
         criterion_name="||K[:, i]||^2 / K[i, i]",
         deflation_name="K - tau tau' / K[i, i]",
     )
-    return replace(path, extras={"residuals": np.array(residuals), "L": state.L.view.copy()})
+    return replace(path, extras={"residuals": np.array(state.diag_history), "L": state.L.view.copy()})
 
 
 def smola_scholkopf_path(K, k):
