@@ -4,7 +4,7 @@ One idea -- maximise a criterion over candidate columns, then deflate -- with
 interchangeable criteria (:mod:`mpcore.criteria`) and deflations
 (:mod:`mpcore.deflations`) run by one loop (:func:`mpcore.engine.pursue`).
 """
-from . import criteria, deflations
+from . import bounds, criteria, deflations
 from .cca import CCAResult, KCCAResult, center_kernel, kcca, regularized_cca
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
@@ -34,6 +34,7 @@ __all__ = [
     "SparseKPCA",
     "kernel_diag",
     "CCAResult",
+    "bounds",
     "approximation_error",
     "DEFLATIONS",
     "FISHER_CRITERIA",

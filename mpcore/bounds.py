@@ -1,0 +1,250 @@
+"""Generalisation bounds for the matching-pursuit family, as pure functions of numbers.
+
+Every function is vectorised over its array arguments (NumPy broadcasting) and returns
+``inf`` where the bound is undefined (e.g. no point left outside the compression set).
+``ln`` is the natural logarithm, ``log2`` base 2.  Numbers refer to seed 000 (Hussain,
+Shawe-Taylor, Hardoon, Dhanjal 2011) unless said otherwise.
+
+Reading of the papers' typos (also said in each docstring):
+
+- Thm 6 / Cor. 1 print ``R`` under the square root; the proof (Hoeffding with range R)
+  gives ``R^2``.  We use ``R^2``; for the Gaussian kernel ``R = 1`` and the two agree.
+- Thm 4 / Thm 9 write ``log``; the proof's ``2^{-eps (m-k-t)/2}`` makes it base 2.
+- Thm 8 prints the centred matrix as ``(I - 11')K'K(I - 11')``; we read it as the
+  centred kernel ``H K H / m`` with ``H = I - 11'/m``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import gammaln, xlogy
+
+__all__ = [
+    "compression_subspace",
+    "kmp_vc",
+    "compression_classification",
+    "pca_global_rademacher",
+    "pca_local_rademacher",
+    "mpkfda",
+    "running_min",
+]
+
+
+def _check_delta(delta):
+    delta = np.asarray(delta, dtype=float)
+    if np.any(~np.isfinite(delta)) or np.any((delta <= 0) | (delta >= 1)):
+        raise ValueError("The confidence parameter delta must lie strictly between 0 and 1.")
+    return delta
+
+
+def _check_counts(**counts):
+    out = []
+    for name, value in counts.items():
+        value = np.asarray(value, dtype=float)
+        if np.any(~np.isfinite(value)) or np.any(value < 0) or np.any(value != np.round(value)):
+            raise ValueError(f"{name} must be a whole number of at least 0.")
+        out.append(value)
+    return out
+
+
+def _log_binomial(n, k):
+    """``ln C(n, k)`` exactly (via log-gamma), ``-inf`` outside ``0 <= k <= n``."""
+    with np.errstate(invalid="ignore"):
+        value = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+    return np.where((k >= 0) & (k <= n), value, -np.inf)
+
+
+def _x_log_ratio(x, numerator, base=np.e):
+    """``x * log(numerator / x)``, 0 when x = 0 (the limit), in the given base."""
+    x = np.asarray(x, dtype=float)
+    safe = np.where(x > 0, x, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = xlogy(x, numerator / safe) / np.log(base)
+    return np.where(x > 0, value, 0.0)
+
+
+def compression_subspace(emp_loss, m, t, delta, R=1.0):
+    """Sample compression bound for subspace methods (Thm 6; Cor. 1 for sparse KPCA).
+
+    ``emp_loss + sqrt(R^2 / (2 (m - t)) * (t ln(e m / t) + ln(2 m / delta)))``
+
+    Parameters
+    ----------
+    emp_loss : float or array
+        Mean residual ``||phi(x) - P phi(x)||^2`` over the ``m - t`` training points
+        outside the compression set (``trace(K_t) / (m - t)`` for sparse KPCA).
+    m : int  training set size.   t : int  compression set size (basis vectors).
+    delta : confidence, in (0, 1).   R : sup of the loss (1 for a Gaussian kernel).
+
+    The printed statement has ``R`` under the root; the proof gives ``R^2`` (used here).
+    Returns ``inf`` where ``t >= m``.  The theorem's bound for A_k is the minimum over
+    t <= k of this quantity (see :func:`running_min`).
+    """
+    emp_loss = np.asarray(emp_loss, dtype=float)
+    m, t = _check_counts(m=m, t=t)
+    delta = _check_delta(delta)
+    outside = m - t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        complexity = _x_log_ratio(t, np.e * m) + np.log(2 * m / delta)
+        value = emp_loss + np.sqrt(R**2 / (2 * outside) * complexity)
+    return np.where(outside > 0, value, np.inf)
+
+
+def kmp_vc(m, k, t, delta):
+    """KMP bound (Thm 4), also the sparse KCCA bound (Thm 9); base-2 logarithms.
+
+    ``2/(m-k-t) * [(k+1) log2(4e(m-k-t)/(k+1)) + k log2(e m/k) + t log2(e(m-k)/t)
+    + log2(2 m^2/delta)]``; the ``k`` and ``t`` terms are 0 when ``k = 0`` or ``t = 0``.
+
+    ``k``: basis vectors (compression set); ``t``: training points *outside* the
+    compression set whose error ``|f(x) - y|`` (KMP) or ``|f_x(x) - f_y(y)|`` (SKCCA)
+    exceeds alpha.  Base 2 follows from the ``2^{-eps (m-k-t)/2}`` in the proof.
+    Returns ``inf`` where ``m - k - t <= 0``.
+    """
+    m, k, t = _check_counts(m=m, k=k, t=t)
+    delta = _check_delta(delta)
+    rest = m - k - t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        safe_rest = np.where(rest > 0, rest, 1.0)
+        bracket = (
+            _x_log_ratio(k + 1, 4 * np.e * safe_rest, base=2)
+            + _x_log_ratio(k, np.e * m, base=2)
+            + _x_log_ratio(t, np.e * (m - k), base=2)
+            + np.log2(2 * m**2 / delta)
+        )
+        value = 2.0 / safe_rest * bracket
+    return np.where(rest > 0, value, np.inf)
+
+
+def compression_classification(m, k, t, delta):
+    """Sample compression bound for classification (Thm 2), exact log-binomials.
+
+    ``t = 0``: ``(ln C(m, k) + ln(m / delta)) / (m - k)``;
+    ``t > 0``: ``(ln C(m-k, t) + ln C(m, k) + ln(m^2 / delta)) / (m - k - t)``.
+    ``k`` is the compression set size, ``t`` the training errors outside it.
+    Returns ``inf`` where the denominator is not positive.
+    """
+    m, k, t = _check_counts(m=m, k=k, t=t)
+    delta = _check_delta(delta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        no_error = (_log_binomial(m, k) + np.log(m / delta)) / (m - k)
+        with_error = (_log_binomial(m - k, t) + _log_binomial(m, k) + np.log(m**2 / delta)) / (m - k - t)
+    value = np.where(t == 0, no_error, with_error)
+    defined = np.where(t == 0, m - k > 0, m - k - t > 0)
+    return np.where(defined & np.isfinite(value), value, np.inf)
+
+
+def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
+    """Global Rademacher complexity bound for KPCA with t components (Thm 7, [14]).
+
+    ``sum(eigvals[t:]) / m + (1 + sqrt(t)) / sqrt(m) * sqrt(2/m * sum(kernel_diag^2))
+    + R^2 sqrt(18 ln(2m/delta) / m)``
+
+    Parameters
+    ----------
+    eigvals : array (m,)
+        Eigenvalues of the *uncentred* training kernel K (not divided by m), any order;
+        sorted descending and clipped at 0 here.
+    kernel_diag : array (m,)
+        ``k(x_i, x_i)`` for the training points (m is its length).
+    t : int or array of ints   number of principal components.
+
+    The theorem's bound for k components is the minimum over t <= k of the first two
+    terms plus the third (:func:`running_min` of this function gives exactly that).
+    """
+    lam = np.sort(np.clip(np.asarray(eigvals, dtype=float), 0.0, None))[::-1]
+    diag = np.asarray(kernel_diag, dtype=float)
+    m = diag.size
+    (t,) = _check_counts(t=t)
+    delta = _check_delta(delta)
+    tail = np.concatenate([np.cumsum(lam[::-1])[::-1], [0.0]])  # tail[j] = sum(lam[j:])
+    tail_at_t = tail[np.minimum(t, m).astype(int)]
+    return (
+        tail_at_t / m
+        + (1 + np.sqrt(t)) / np.sqrt(m) * np.sqrt(2.0 / m * np.sum(diag**2))
+        + R**2 * np.sqrt(18 * np.log(2 * m / delta) / m)
+    )
+
+
+def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
+    """Local Rademacher complexity bound for KPCA with k components (Thm 8, [15]).
+
+    ``c * (sqrt(L_k (rho + R ln(1/delta)/m)) + rho + R ln(1/delta)/m)`` with
+    ``L_k = sum_{i>k} lam_i`` and ``rho = min_{t>=0} (R t/m + sqrt(k/m * sum_{j>t} mu_j))``.
+
+    Parameters
+    ----------
+    eigvals : array   eigenvalues ``lam`` of ``K / m`` (uncentred).
+    centered_eigvals : array   eigenvalues ``mu`` of ``H K H / m`` (the printed
+        ``(I - 11')K'K(I - 11')`` is read as this centring).
+    k : int or array   number of components.   m : int   training set size.
+    c : the theorem's constant (``c <= 80``; the paper plots c = 80).
+
+    Very loose for finite m: the paper shows it on a log axis.
+    """
+    lam = np.sort(np.clip(np.asarray(eigvals, dtype=float), 0.0, None))[::-1]
+    mu = np.sort(np.clip(np.asarray(centered_eigvals, dtype=float), 0.0, None))[::-1]
+    (k,) = _check_counts(k=k)
+    delta = _check_delta(delta)
+    lam_tail = np.concatenate([np.cumsum(lam[::-1])[::-1], [0.0]])
+    mu_tail = np.concatenate([np.cumsum(mu[::-1])[::-1], [0.0]])  # mu_tail[t] = sum_{j>t} mu_j
+    t_grid = np.arange(mu_tail.size)
+    k_arr = np.asarray(k, dtype=float)
+    rho = np.min(R * t_grid / m + np.sqrt(np.multiply.outer(k_arr, mu_tail) / m), axis=-1)
+    confidence = R * np.log(1 / delta) / m
+    L_k = lam_tail[np.minimum(k_arr, lam.size).astype(int)]
+    return c * (np.sqrt(L_k * (rho + confidence)) + rho + confidence)
+
+
+def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=1.0):
+    """MPKFDA bound (seed 002 Thm 1), per class and prior-weighted.
+
+    For each class c (index 0 = negative, 1 = positive) the classifier
+    ``sign(w' phi(x) - b)`` with unit-norm w errs on c with probability at most
+    ``1 - alpha_c``, ``alpha_c = s_c^2 / (w' S_c w + B_c + s_c^2)``, where
+    ``s_c`` is the margin between the class's projected mean and the threshold minus
+    ``A_c`` (``s_neg = b - w'mu_neg - A``, ``s_pos = w'mu_pos - b - A``); when
+    ``s_c <= 0`` the bound is trivial (1).  ``A``, ``B`` are eq. 10 with each class at
+    confidence ``delta / 2``:
+
+    ``A = R / sqrt(n) (2 + sqrt(k ln(e m / k) + 2 ln(2 m / delta')))``,
+    ``B = 2 R^2 / sqrt(n) (2 + sqrt(k ln(e m / k) + 2 ln(4 m / delta')))``,
+
+    with ``n`` = that class's training points outside the compression set (the
+    theorem's ``m - k`` read per class) and ``delta' = delta / 2``.
+
+    Parameters
+    ----------
+    class_means, class_variances : arrays (2,) or (..., 2)
+        ``w' mu_c`` and ``w' Sigma_c w`` on the class's points outside the compression set.
+    threshold : b.   class_sizes : (2,) n_c.   m : training size.   k : basis size.
+
+    Returns
+    -------
+    dict with ``negative``, ``positive`` (per-class bounds) and ``total``
+    (``sum_c n_c / sum(n) * bound_c``).
+    """
+    means = np.asarray(class_means, dtype=float)
+    variances = np.asarray(class_variances, dtype=float)
+    sizes = np.asarray(class_sizes, dtype=float)
+    (m, k) = _check_counts(m=m, k=k)
+    delta_c = _check_delta(delta) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        complexity = _x_log_ratio(k, np.e * m)
+        A = R / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(2 * m / delta_c)))
+        B = 2 * R**2 / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(4 * m / delta_c)))
+        margin = np.stack([threshold - means[..., 0], means[..., 1] - threshold], axis=-1)
+        s = margin - A
+        alpha = s**2 / (variances + B + s**2)
+        per_class = np.where((s > 0) & (sizes > 0), 1 - alpha, 1.0)
+    weights = sizes / sizes.sum(axis=-1, keepdims=True)
+    return {
+        "negative": per_class[..., 0],
+        "positive": per_class[..., 1],
+        "total": np.sum(weights * per_class, axis=-1),
+    }
+
+
+def running_min(values):
+    """Running minimum along the last axis: the bound the theorems state for A_k is
+    the minimum over t <= k of the bound at t."""
+    return np.minimum.accumulate(np.asarray(values, dtype=float), axis=-1)

@@ -1,0 +1,129 @@
+"""Bounds (SPEC section 4): hand-computed values, edge cases, monotonic facts."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mpcore import bounds
+
+
+def comb_ln(n, k):
+    return math.log(math.comb(n, k))
+
+
+@pytest.mark.parametrize("emp,m,t,delta,R", [(0.2, 500, 10, 0.05, 1.0), (0.0, 100, 1, 0.1, 2.0), (0.5, 1000, 300, 0.01, 1.0)])
+def test_compression_subspace_by_hand(emp, m, t, delta, R):
+    expected = emp + math.sqrt(R**2 / (2 * (m - t)) * (t * math.log(math.e * m / t) + math.log(2 * m / delta)))
+    assert bounds.compression_subspace(emp, m, t, delta, R) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("m,k,t,delta", [(400, 10, 5, 0.05), (400, 10, 0, 0.05), (400, 0, 3, 0.05), (1000, 40, 100, 0.01)])
+def test_kmp_vc_by_hand(m, k, t, delta):
+    rest = m - k - t
+    terms = (k + 1) * math.log2(4 * math.e * rest / (k + 1)) + math.log2(2 * m**2 / delta)
+    if k:
+        terms += k * math.log2(math.e * m / k)
+    if t:
+        terms += t * math.log2(math.e * (m - k) / t)
+    assert bounds.kmp_vc(m, k, t, delta) == pytest.approx(2 / rest * terms, rel=1e-12)
+
+
+@pytest.mark.parametrize("m,k,t,delta", [(300, 5, 0, 0.05), (300, 5, 7, 0.05), (50, 0, 0, 0.1), (1000, 30, 200, 0.01)])
+def test_compression_classification_by_hand(m, k, t, delta):
+    if t == 0:
+        expected = (comb_ln(m, k) + math.log(m / delta)) / (m - k)
+    else:
+        expected = (comb_ln(m - k, t) + comb_ln(m, k) + math.log(m**2 / delta)) / (m - k - t)
+    assert bounds.compression_classification(m, k, t, delta) == pytest.approx(expected, rel=1e-10)
+
+
+def test_undefined_bounds_are_infinite():
+    assert bounds.compression_subspace(0.1, 10, 10, 0.05) == np.inf
+    assert bounds.kmp_vc(10, 5, 5, 0.05) == np.inf
+    assert bounds.kmp_vc(10, 8, 5, 0.05) == np.inf
+    assert bounds.compression_classification(10, 10, 0, 0.05) == np.inf
+    assert bounds.compression_classification(10, 4, 6, 0.05) == np.inf
+
+
+def test_vectorised_over_arrays():
+    t = np.arange(1, 50)
+    values = bounds.kmp_vc(500, t, 3, 0.05)
+    assert values.shape == (49,)
+    np.testing.assert_allclose(values, [bounds.kmp_vc(500, int(k), 3, 0.05) for k in t])
+    grid = bounds.compression_classification(np.array([[200], [400]]), np.array([1, 5, 9]), 2, 0.05)
+    assert grid.shape == (2, 3)
+
+
+def test_pca_global_rademacher_by_hand():
+    rng = np.random.default_rng(0)
+    lam = rng.exponential(size=30)
+    diag = np.ones(30)
+    m, t, delta = 30, 4, 0.05
+    tail = np.sort(lam)[::-1][t:].sum()
+    expected = tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * 30) + math.sqrt(18 * math.log(2 * m / delta) / m)
+    assert bounds.pca_global_rademacher(lam, diag, t, delta) == pytest.approx(expected)
+
+
+def test_pca_local_rademacher_by_hand():
+    lam = np.array([0.5, 0.2, 0.1, 0.05])
+    mu = np.array([0.3, 0.1, 0.02, 0.0])
+    k, m, delta, R, c = 1, 4, 0.1, 1.0, 80
+    conf = R * math.log(1 / delta) / m
+    rho = min(R * t / m + math.sqrt(k / m * mu[t:].sum()) for t in range(5))
+    L = lam[k:].sum()
+    expected = c * (math.sqrt(L * (rho + conf)) + rho + conf)
+    assert bounds.pca_local_rademacher(lam, mu, k, m, delta) == pytest.approx(expected)
+    assert bounds.pca_local_rademacher(lam, mu, np.array([1, 2]), m, delta).shape == (2,)
+
+
+def test_mpkfda_by_hand():
+    means, variances, b, sizes, m, k, delta = np.array([-1.0, 1.0]), np.array([0.1, 0.2]), 0.0, np.array([400, 300]), 720, 20, 0.05
+    d = delta / 2
+    out = bounds.mpkfda(means, variances, b, sizes, m, k, delta)
+    for c, sign in ((0, 1), (1, -1)):
+        n = sizes[c]
+        A = 1 / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(2 * m / d)))
+        B = 2 / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(4 * m / d)))
+        s = sign * (b - means[c]) - A
+        expected = 1 - s**2 / (variances[c] + B + s**2) if s > 0 else 1.0
+        assert out["negative" if c == 0 else "positive"] == pytest.approx(expected)
+    assert out["total"] == pytest.approx((400 * out["negative"] + 300 * out["positive"]) / 700)
+    trivial = bounds.mpkfda(np.array([-0.01, 0.01]), variances, 0.0, sizes, m, k, delta)
+    assert trivial["total"] == 1.0  # margin smaller than the estimation error A
+
+
+def test_bad_delta_and_counts():
+    with pytest.raises(ValueError, match="delta"):
+        bounds.kmp_vc(100, 3, 2, 1.5)
+    with pytest.raises(ValueError, match="delta"):
+        bounds.compression_subspace(0.1, 100, 3, 0)
+    with pytest.raises(ValueError, match="whole number"):
+        bounds.kmp_vc(100, 2.5, 2, 0.05)
+    with pytest.raises(ValueError, match="whole number"):
+        bounds.compression_classification(100, -1, 2, 0.05)
+
+
+def test_running_min():
+    np.testing.assert_array_equal(bounds.running_min([3.0, 1.0, 2.0, 0.5]), [3.0, 1.0, 1.0, 0.5])
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(50, 5000), k=st.integers(0, 40), t=st.integers(0, 40), delta=st.floats(1e-4, 0.5))
+def test_monotonic_facts(m, k, t, delta):
+    # complexity grows with k and with t ...
+    assert bounds.kmp_vc(m, k + 1, t, delta) >= bounds.kmp_vc(m, k, t, delta)
+    assert bounds.kmp_vc(m, k, t + 1, delta) >= bounds.kmp_vc(m, k, t, delta)
+    assert bounds.compression_classification(m, k + 1, t, delta) >= bounds.compression_classification(m, k, t, delta)
+    assert bounds.compression_classification(m, k, t + 1, delta) >= bounds.compression_classification(m, k, t, delta)
+    if k >= 1:
+        assert bounds.compression_subspace(0.0, m, k + 1, delta) >= bounds.compression_subspace(0.0, m, k, delta)
+    # ... shrinks as m grows ...
+    assert bounds.kmp_vc(2 * m, k, t, delta) <= bounds.kmp_vc(m, k, t, delta)
+    assert bounds.compression_classification(2 * m, k, t, delta) <= bounds.compression_classification(m, k, t, delta)
+    assert bounds.compression_subspace(0.0, 2 * m, max(k, 1), delta) <= bounds.compression_subspace(0.0, m, max(k, 1), delta)
+    # ... and a smaller delta never gives a smaller bound
+    assert bounds.kmp_vc(m, k, t, delta / 10) >= bounds.kmp_vc(m, k, t, delta)
+    assert bounds.compression_classification(m, k, t, delta / 10) >= bounds.compression_classification(m, k, t, delta)
+    assert bounds.compression_subspace(0.1, m, max(k, 1), delta / 10) >= bounds.compression_subspace(0.1, m, max(k, 1), delta)
