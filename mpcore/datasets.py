@@ -394,6 +394,8 @@ def parse_npz(content):
     Accepted layouts: arrays ``X`` (n, d) with optional ``y`` (n,) and/or ``Y`` (n, p);
     or one 2-D array.  Columns are named after the arrays.
     """
+    if not content.startswith(b"PK"):  # .npz files are zip archives
+        raise ValueError("The file is not a readable .npz archive.")
     try:
         with np.load(io.BytesIO(content), allow_pickle=False) as archive:
             arrays = {key: archive[key] for key in archive.files}
