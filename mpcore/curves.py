@@ -82,8 +82,8 @@ def _steps(path):
 
 
 def _check_delta(delta):
-    if not 0 < delta < 1:
-        raise ValueError(f"delta must lie strictly between 0 and 1, got {delta!r}.")
+    """Fail before the per-step fits, with the bounds' own message."""
+    bounds._check_delta(delta)
 
 
 def kernel_spectra(K):

@@ -97,7 +97,7 @@ def load_dataset(name, **options):
 
 
 def _signs(labels, positive):
-    """-1/+1 labels with ``positive`` as +1, and the class names (negative, positive)."""
+    """-1/+1 labels: ``positive`` becomes +1, every other label -1."""
     labels = np.asarray(labels)
     return np.where(labels == positive, 1.0, -1.0)
 
