@@ -84,6 +84,26 @@ class PursuitPath:
             return K0.copy()
         return K0 - left[:, :r] @ right[:, :r].T
 
+    def deflated_block(self, j, rows, cols=None, view=0):
+        """Rows ``rows`` and columns ``cols`` (default: the same) of the deflated kernel
+        after ``j`` steps, shape (len(rows), len(cols)).
+
+        Costs O(r len(rows) len(cols)) -- the cheap way to draw a downsampled heatmap
+        of a large kernel without rebuilding all of it.
+        """
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
+            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
+        if view not in range(self.n_views):
+            raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
+        rows = np.asarray(rows, dtype=int)
+        cols = rows if cols is None else np.asarray(cols, dtype=int)
+        block = self._kernels[view][np.ix_(rows, cols)]
+        left, right = self._factors[view]
+        r = int(self._ranks[j]) if left is not None else 0
+        if r == 0:
+            return block.copy()
+        return block - left[rows, :r] @ right[cols, :r].T
+
     def chosen_mask(self, j=None):
         """Boolean mask (m,) of the points chosen in the first ``j`` steps (all if None)."""
         m = self.scores.shape[1]

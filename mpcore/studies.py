@@ -1,0 +1,285 @@
+"""One run of an algorithm on one train/test split, with everything needed to look at
+any step of it: the app's pages draw from these, and notebook users can too.
+
+A *study* is: kernels of the split, the greedy path, the bound-vs-sparsity curves, a
+2-D view of the inputs and a heatmap display order.  Its methods answer "what does
+step j look like?" cheaply (they never rerun the pursuit):
+
+>>> from mpcore.datasets import load_dataset, prepare
+>>> from mpcore.studies import kmp_study
+>>> split = prepare(load_dataset("sinc"), seed=0)
+>>> study = kmp_study(split, k=10, gamma=2.0)
+>>> study.prediction(3, split.X_test).shape
+(60,)
+
+Step ``j`` means "after j basis vectors were chosen": ``j = 0`` is the start; the
+kernel heatmap shows ``K_j``; :meth:`Study.criterion` is the score vector computed on
+``K_j``, whose winner becomes basis vector ``j + 1``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import curves as curves_module
+from .kernels import kernel_diag, kernel_matrix
+from .kmp import kmp_path
+from .mpkfda import fit_fisher, mpkfda_path
+from .nystrom import nystrom_features
+from .skcca import fit_sparse_cca, skcca_path
+from .skpca import skpca_path
+from .views import display_order, embed_2d, grid_2d
+
+
+def _kernel_params(kernel, gamma, degree, d):
+    if kernel == "linear":
+        return {}
+    params = {"gamma": (1.0 / d) if gamma is None else float(gamma)}
+    if kernel == "poly":
+        params.update(degree=int(degree), coef0=1.0)
+    return params
+
+
+@dataclass(frozen=True)
+class Study:
+    """A computed path on one split, and the views of it.
+
+    Attributes
+    ----------
+    family : str
+        "skpca", "kmp", "skcca" or "mpkfda".
+    split : :class:`mpcore.datasets.Split`
+    kernel : str; kernel_params : dict (per view: a tuple of dicts for two views)
+    K, K_test : arrays (m, m), (n, m) -- the first view's kernels
+    path : :class:`mpcore.PursuitPath`
+    curves : :class:`mpcore.curves.BoundCurves`
+    coords, coords_test : arrays (m, 2), (n, 2); coord_titles : (str, str)
+    order : array of int -- training points shown in heatmaps, sorted by class/target
+    extras : dict -- family-specific (second view's kernels, KMP offset, ...)
+    """
+
+    family: str
+    split: object
+    kernel: str
+    kernel_params: object
+    K: np.ndarray
+    K_test: np.ndarray
+    path: object
+    curves: object
+    coords: np.ndarray
+    coords_test: np.ndarray
+    coord_titles: tuple
+    order: np.ndarray
+    extras: dict = field(default_factory=dict)
+
+    @property
+    def n_steps(self):
+        return self.path.n_steps
+
+    @property
+    def m(self):
+        return self.K.shape[0]
+
+    def _check_step(self, j):
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
+            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
+        return int(j)
+
+    def chosen(self, j):
+        """Training indices of the first ``j`` basis vectors, in order of choice."""
+        return self.path.indices[: self._check_step(j)]
+
+    def criterion(self, j):
+        """``(scores (m,), winner)``: the criterion on ``K_j`` and the point it chose next.
+
+        At the last step (nothing chosen next) this is the score row of the last pick and
+        its winner, so the panel still shows the final decision.
+        """
+        j = self._check_step(j)
+        row = min(j, self.n_steps - 1)
+        return self.path.scores[row], int(self.path.indices[row])
+
+    def heatmaps(self, j, view=0):
+        """``(original, deflated)``: ``K_0`` and ``K_j`` on the display order, each at most
+        200 x 200."""
+        j = self._check_step(j)
+        return self.path.deflated_block(0, self.order, view=view), self.path.deflated_block(j, self.order, view=view)
+
+    def path_table(self):
+        """Columns for a CSV download of the path: one row per chosen basis vector."""
+        idx = self.path.indices
+        steps = np.arange(1, idx.size + 1)
+        winners = self.path.scores[np.arange(idx.size), idx] if idx.size else np.zeros(0)
+        return {
+            "step": steps,
+            "training index": idx,
+            "dataset row": self.split.train_index[idx],
+            "criterion value": winners,
+            "x (plot)": self.coords[idx, 0],
+            "y (plot)": self.coords[idx, 1],
+        }
+
+    # --- the model at step j ---------------------------------------------------------
+
+    def residuals(self, j):
+        """Sparse KPCA: ``||phi(x_i) - P_j phi(x_i)||^2`` of every training point, (m,)."""
+        return self.path.extras["residuals"][self._check_step(j)]
+
+    def _kernel_to_chosen(self, X_rows, idx, view=0):
+        X_basis = (self.split.X_train if view == 0 else self.split.Y_train)[idx]
+        params = self.kernel_params if view == 0 else self.extras["kernel_params_y"]
+        return kernel_matrix(np.asarray(X_rows, dtype=float), X_basis, self.kernel, **params)
+
+    def prediction(self, j, X_rows):
+        """Kernel matching pursuit: the function after ``j`` steps at the rows of
+        ``X_rows`` (n, d) (standardised like the training inputs), shape (n,)."""
+        j = self._check_step(j)
+        X_rows = np.asarray(X_rows, dtype=float)
+        offset = self.extras["offset"]
+        if j == 0:
+            return np.full(X_rows.shape[0], offset + self.path.extras["fitted"][0][0])
+        idx = self.path.indices[:j]
+        coefs = self.path.extras["coefs"][j - 1, :j]
+        return self._kernel_to_chosen(X_rows, idx) @ coefs + self.path.extras["intercepts"][j - 1] + offset
+
+    def fisher(self, j):
+        """Greedy Fisher discriminant: the :class:`mpcore.mpkfda.FisherModel` on the
+        first ``j`` points (None at j = 0)."""
+        j = self._check_step(j)
+        if j == 0:
+            return None
+        return fit_fisher(self.K, self.split.y_train, self.path.indices[:j], shrinkage=self.extras["shrinkage"])
+
+    def decision(self, j, X_rows):
+        """The real-valued classifier output at ``X_rows`` after ``j`` steps (sign = class):
+        KMP's prediction, or the Fisher discriminant's ``w'phi + b``."""
+        if self.family == "kmp":
+            return self.prediction(j, X_rows)
+        model = self.fisher(j)
+        if model is None:
+            return np.zeros(np.asarray(X_rows).shape[0])
+        return model.decision(self._kernel_to_chosen(X_rows, model.indices))
+
+    def decision_grid(self, j, n=60):
+        """``(xs, ys, values (n, n))`` of :meth:`decision` over the plotted plane, or None
+        when the plane is not the input space (d != 2)."""
+        if self.split.X_train.shape[1] != 2:
+            return None
+        xs, ys, grid = grid_2d(np.vstack([self.coords, self.coords_test]), n=n)
+        return xs, ys, self.decision(j, grid).reshape(n, n)
+
+    def fit_curve(self, j, n=200):
+        """KMP on 1-D inputs: ``(xs, f(xs))`` over the range of the data, else None."""
+        if self.split.X_train.shape[1] != 1:
+            return None
+        X = np.vstack([self.split.X_train, self.split.X_test])
+        xs = np.linspace(X.min(), X.max(), n)
+        return xs, self.prediction(j, xs[:, None])
+
+    def projections(self, j):
+        """Sparse KCCA: first canonical variates after ``j`` steps,
+        ``{"train": (f_x, f_y), "test": (f_x, f_y), "correlation": (train, test)}``,
+        or None at j = 0."""
+        j = self._check_step(j)
+        if j == 0:
+            return None
+        idx = self.path.indices[:j]
+        Ky, Ky_test = self.extras["Ky"], self.extras["Ky_test"]
+        cca, Cx, Cy = fit_sparse_cca(self.K, Ky, idx, reg=self.extras["reg"], n_directions=1)
+        train = cca.transform(nystrom_features(self.K[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
+        test = cca.transform(nystrom_features(self.K_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+
+        def corr(a, b):
+            return float(np.corrcoef(a, b)[0, 1]) if np.std(a) > 0 and np.std(b) > 0 else float("nan")
+
+        return {
+            "train": (train[0][:, 0], train[1][:, 0]),
+            "test": (test[0][:, 0], test[1][:, 0]),
+            "correlation": (corr(train[0][:, 0], train[1][:, 0]), corr(test[0][:, 0], test[1][:, 0])),
+        }
+
+
+def _common(split, kernel, gamma, degree):
+    d = split.X_train.shape[1]
+    params = _kernel_params(kernel, gamma, degree, d)
+    K = kernel_matrix(split.X_train, kernel=kernel, **params)
+    K_test = kernel_matrix(split.X_test, split.X_train, kernel=kernel, **params)
+    coords, coords_test, titles = embed_2d(split.X_train, split.X_test, split.y_train, split.y_test)
+    sort_key = split.y_train if split.y_train is not None else coords[:, 0]
+    return params, K, K_test, coords, coords_test, titles, display_order(sort_key)
+
+
+def _radius(K):
+    return float(np.sqrt(max(np.max(np.diag(K)), 1e-300)))
+
+
+def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, seed=0, delta=0.05):
+    """Sparse kernel PCA (seed 000 Alg. 2) on ``split``, with its bounds (Cor. 1, Thms 7-8).
+
+    ``gamma=None`` means ``1 / d``.  ``candidates``: score this many random columns per
+    step (None: all).  The bounds use ``R^2 = max_i k(x_i, x_i)``.
+    """
+    params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
+    path = skpca_path(K, k, candidates=candidates, seed=seed)
+    test_diag = kernel_diag(split.X_test, kernel, **params)
+    bound_curves = curves_module.skpca_curves(K, K_test, test_diag, path, delta=delta, R=_radius(K))
+    return Study("skpca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order)
+
+
+def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", loss="squared", alpha=None, delta=0.05):
+    """Kernel matching pursuit (seed 003) on ``split``, with the KMP bound (seed 000 Thm 4).
+
+    With the squared loss the target is centred first (its training mean is added back
+    to every prediction); with the other losses a free bias is fitted instead.  For a
+    -1/+1 target the default error tolerance ``alpha`` is 1 (``|f - y| > 1`` is, for
+    ``f`` between -1 and 3, the same as a wrong sign); for a real target it is half the
+    target's standard deviation.
+    """
+    if split.y_train is None:
+        raise ValueError("Kernel matching pursuit needs a target; pick a regression or binary dataset.")
+    params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
+    y = np.asarray(split.y_train, dtype=float)
+    binary = bool(np.all(np.isin(y, (-1.0, 1.0))))
+    offset = float(y.mean()) if loss == "squared" else 0.0
+    path = kmp_path(K, y - offset, k, variant=variant, loss=loss, fit_intercept=loss != "squared")
+    if alpha is None:
+        alpha = 1.0 if binary else curves_module.default_alpha(y)
+    bound_curves = curves_module.kmp_curves(K, y, K_test, split.y_test, path, alpha=alpha, delta=delta, offset=offset)
+    extras = {"offset": offset, "binary": binary, "alpha": float(alpha)}
+    return Study("kmp", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)
+
+
+def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0.05, reg=1e-3):
+    """Sparse kernel CCA (seed 000 Alg. 3) on a two-view split, with its bound (Thm 9).
+
+    Each view gets the same kernel; ``gamma=None`` means ``1 / d`` of that view, a
+    given ``gamma`` is used for both (the views are standardised).  Heatmap order
+    follows the first principal coordinate of view X.
+    """
+    if split.Y_train is None:
+        raise ValueError("Sparse KCCA needs two views; pick a two-view dataset.")
+    params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
+    params_y = _kernel_params(kernel, gamma, degree, split.Y_train.shape[1])
+    Ky = kernel_matrix(split.Y_train, kernel=kernel, **params_y)
+    Ky_test = kernel_matrix(split.Y_test, split.Y_train, kernel=kernel, **params_y)
+    path = skcca_path(K, Ky, k)
+    bound_curves = curves_module.skcca_curves(K, Ky, K_test, Ky_test, path, alpha=alpha, delta=delta, reg=reg)
+    coords_y, coords_y_test, titles_y = embed_2d(split.Y_train, split.Y_test)
+    extras = {"Ky": Ky, "Ky_test": Ky_test, "kernel_params_y": params_y, "reg": reg,
+              "coords_y": coords_y, "coords_y_test": coords_y_test, "coord_titles_y": titles_y}
+    return Study("skcca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)
+
+
+def mpkfda_study(split, k, kernel="rbf", gamma=None, degree=3, criterion="optimal", deflation="projection",
+                 stages=1, seed=0, delta=0.05, shrinkage="auto"):
+    """Greedy kernel Fisher discriminant (seed 002 Alg. 1) on a binary split, with its
+    bound (seed 002 Thm 1, ``R^2 = max_i k(x_i, x_i)``)."""
+    if split.y_train is None or not np.all(np.isin(split.y_train, (-1.0, 1.0))):
+        raise ValueError("The greedy Fisher discriminant needs two classes labelled -1 and +1; pick a binary dataset.")
+    params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
+    path = mpkfda_path(K, split.y_train, k, criterion=criterion, deflation=deflation, stages=stages, seed=seed)
+    bound_curves = curves_module.mpkfda_curves(K, split.y_train, K_test, split.y_test, path, delta=delta,
+                                               R=_radius(K), shrinkage=shrinkage)
+    extras = {"shrinkage": shrinkage}
+    return Study("mpkfda", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)

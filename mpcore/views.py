@@ -1,0 +1,74 @@
+"""Small helpers that turn data into things a person can look at.
+
+Pure NumPy / scikit-learn, no plotting: a 2-D view of the inputs, a display order for
+kernel heatmaps, and a grid for decision surfaces.  The app's figure builders take the
+arrays these return.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.decomposition import PCA
+
+MAX_HEATMAP_SIDE = 200
+
+
+def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="target"):
+    """Coordinates for drawing the inputs in a plane.
+
+    - d = 1 with a target: (x, y) -- the natural picture of 1-D regression;
+    - d = 1 without one: (x, 0);
+    - d = 2: the inputs themselves;
+    - d > 2: the first two principal components, fitted on the training points.
+
+    Returns ``(train (m, 2), test (n, 2) or None, (x title, y title))``.
+    """
+    X_train = np.asarray(X_train, dtype=float)
+    d = X_train.shape[1]
+
+    def as_plane(X, y):
+        if X is None:
+            return None
+        X = np.asarray(X, dtype=float)
+        if d == 1:
+            second = np.zeros(X.shape[0]) if y is None else np.asarray(y, dtype=float)
+            return np.c_[X[:, 0], second]
+        return X[:, :2]
+
+    if d <= 2:
+        titles = ("x", target_name if y_train is not None else "") if d == 1 else ("x1", "x2")
+        return as_plane(X_train, y_train), as_plane(X_test, y_test), titles
+    pca = PCA(n_components=2, random_state=0).fit(X_train)
+    share = 100 * pca.explained_variance_ratio_
+    titles = (f"PC 1 ({share[0]:.0f}% of variance)", f"PC 2 ({share[1]:.0f}% of variance)")
+    test = None if X_test is None else pca.transform(np.asarray(X_test, dtype=float))
+    return pca.transform(X_train), test, titles
+
+
+def display_order(sort_key, max_side=MAX_HEATMAP_SIDE):
+    """Which training points a heatmap shows, and in which order.
+
+    Points are sorted by ``sort_key`` (class label or target value, stable so ties keep
+    their index order) so block structure shows; if there are more than ``max_side``,
+    every ``m / max_side``-th point of the sorted order is kept, so a heatmap never has
+    more than ``max_side^2`` cells.  Returns indices into the training set.
+    """
+    order = np.argsort(np.asarray(sort_key, dtype=float), kind="stable")
+    if order.size > max_side:
+        keep = np.linspace(0, order.size - 1, max_side).round().astype(int)
+        order = order[keep]
+    return order
+
+
+def grid_2d(points, n=60, margin=0.15):
+    """A regular n x n grid covering ``points`` (m, 2) with a relative margin.
+
+    Returns ``(xs (n,), ys (n,), grid (n*n, 2))`` with the grid in row-major order
+    (``grid[i * n + j] = (xs[j], ys[i])``), as Plotly's contour expects.
+    """
+    points = np.asarray(points, dtype=float)
+    low, high = points.min(axis=0), points.max(axis=0)
+    pad = margin * np.maximum(high - low, 1e-9)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], n)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], n)
+    gx, gy = np.meshgrid(xs, ys)
+    return xs, ys, np.c_[gx.ravel(), gy.ravel()]
