@@ -1,0 +1,143 @@
+"""Kernel matching pursuit: a sparse regression or classifier built one basis function at a time."""
+import numpy as np
+import streamlit as st
+
+from mpcore.kmp import KMP_VARIANTS, LOSSES
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "kmp"
+state = PageState(PAGE)
+frame.page_header(
+    "Kernel matching pursuit",
+    "Build a function f(x) = Σ α_j k(x_{i_j}, x) one basis function at a time: choose the training point whose "
+    "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
+    "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
+)
+state.show_notes()
+
+data = frame.data_sidebar(state, ("regression", "binary"), preset="sinc")
+kernel = frame.kernel_sidebar(state)
+st.sidebar.header("Matching pursuit")
+m = data.train_size()
+k = frame.k_slider(state, m, default=30)
+variant = state.widget(st.sidebar.selectbox, Control("variant", "prefit", str, options=KMP_VARIANTS), "Variant",
+                       scope=PAGE, options=KMP_VARIANTS,
+                       help="basic: add the best column with a line search, never revisit weights. back-fit: refit all "
+                            "weights by least squares after each choice. pre-fit: choose the column that is best "
+                            "*after* that refit (the criterion on the deflated dictionary; seed 003 sec. 2).")
+binary = data.dataset().task == "binary"
+losses = LOSSES if binary else ("squared",)
+loss = state.widget(st.sidebar.selectbox, Control("loss", "squared", str, options=losses), "Loss", scope=PAGE,
+                    options=losses,
+                    help="squared: least squares (any target). tanh, logistic, smoothed hinge: classification losses for "
+                         "-1/+1 targets (seed 003 sec. 3), with back-fit or basic only.")
+set_alpha = state.widget(st.sidebar.toggle, Control("setalpha", False, bool), "Set the error tolerance alpha",
+                         scope=PAGE, help="A point counts as an error for the bound when |f(x) - y| > alpha. "
+                                          "Default: 1 for -1/+1 targets (a wrong sign), half the target's standard "
+                                          "deviation otherwise.")
+alpha = None
+if set_alpha:
+    alpha = state.widget(st.sidebar.number_input, Control("alpha", 0.5, float, lo=0.001, hi=1e6), "alpha",
+                         scope=PAGE, min_value=0.001, step=0.05, format="%.3f",
+                         help="Error tolerance, in the target's units.")
+delta = frame.delta_select(state)
+log_y = frame.log_toggle(state)
+
+study, seconds = frame.compute_study("kmp", data, kernel, k=int(k), variant=variant, loss=loss,
+                                     alpha=None if alpha is None else float(alpha), delta=float(delta))
+split = study.split
+dataset = data.dataset()
+curves = study.curves.curves
+if study.path.stop_reason:
+    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+fitted = study.path.extras["fitted"] + study.extras["offset"]
+train_mse = ((fitted - split.y_train) ** 2).mean(axis=1)
+
+
+def story(j):
+    scores, winner = study.criterion(j)
+    what = "the deflated columns P K[:, i]" if variant == "prefit" else "the original columns K[:, i]"
+    if j == 0:
+        return (f"**Step 0.** The function is the constant {fitted[0][0]:.3g}; its training mean squared error is "
+                f"{train_mse[0]:.3g}. The criterion |K[:, i]' r| / ‖K[:, i]‖ over {what} measures how well each "
+                f"column fits the residual r; point **{winner}** fits it best.")
+    last = int(study.path.indices[j - 1])
+    text = (f"**Step {j}.** Point **{last}** became basis function {j} and the weights were "
+            f"{'refitted by least squares' if variant != 'basic' else 'extended by a line search'}. Training MSE "
+            f"{train_mse[0]:.3g} → **{train_mse[j]:.3g}**, test MSE **{curves['test MSE'][j - 1]:.3g}**, "
+            f"test error rate (|f − y| > {study.extras['alpha']:.3g}) **{curves['test error rate'][j - 1]:.3g}**.")
+    if j < study.n_steps:
+        text += f" Next: point **{winner}**."
+    return text
+
+
+def model_figure(j, chosen):
+    d = split.X_train.shape[1]
+    if not study.extras["binary"] and d == 1:
+        xs, f = study.fit_curve(j)
+        return figures.fit_figure(xs, f, study.coords, chosen, coords_test=study.coords_test,
+                                  titles=study.coord_titles, title=f"The function after {j} steps")
+    if study.extras["binary"] and d == 2:
+        xs, ys, values = study.decision_grid(j)
+        return figures.decision_figure(xs, ys, values, study.coords, split.y_train, chosen,
+                                       coords_test=study.coords_test, labels_test=split.y_test,
+                                       class_names=dataset.class_names, titles=study.coord_titles,
+                                       title=f"Decision boundary f(x) = 0 after {j} steps")
+    f_test = study.prediction(j, split.X_test)
+    if study.extras["binary"]:
+        return figures.decision_values_figure(fitted[j], split.y_train, f_test, split.y_test,
+                                              class_names=dataset.class_names, title=f"f(x) per class after {j} steps")
+    return figures.predicted_figure(split.y_train, fitted[j], split.y_test, f_test,
+                                    target_name=dataset.target_name or "target",
+                                    title=f"Predicted against true after {j} steps")
+
+
+def draw(j):
+    st.markdown(story(j))
+    chosen = study.chosen(j)
+    scores, winner = study.criterion(j)
+    next_pick = winner if j < study.n_steps else None
+    left, right = st.columns(2)
+    with left:
+        frame.show(model_figure(j, chosen), key="kmp-model")
+    with right:
+        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, x_title=study.coord_titles[0],
+                                            labels=split.y_train, title=f"Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖"),
+                   key="kmp-criterion")
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.data_figure(study.coords, split.y_train, chosen, next_pick=next_pick,
+                                       coords_test=study.coords_test, labels_test=split.y_test,
+                                       titles=study.coord_titles, class_names=dataset.class_names,
+                                       target_name=dataset.target_name or "target"), key="kmp-data")
+    with right:
+        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, secondary=("test MSE", "train MSE"),
+                                        y_title="error rate / bound", secondary_title="mean squared error"),
+                   key="kmp-bounds", caption=frame.bound_caption(study.curves))
+    before, after = study.heatmaps(j)
+    note = ("pre-fitting deflates the dictionary: K_j = P_j K, with P_j projecting out the chosen columns"
+            if variant == "prefit" else f"{variant} never deflates the dictionary, so K_j = K")
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+               key="kmp-heatmap", caption=f"Here {note}.")
+
+
+frame.stepper(state, study.n_steps, draw)
+
+with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"):
+    st.markdown("**Criterion** (seed 003 eq. 3 / eq. 7; seed 000 Alg. 5): the column that best fits the residual "
+                "r = y − f. Pre-fitting scores the deflated columns, so it picks the best column *after* refitting.")
+    st.latex(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
+    st.markdown("**Deflation** (pre-fitting; seed 000 Table I): project the chosen column τ = K_j[:, i] out of the "
+                "dictionary")
+    st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
+    st.markdown("**KMP bound** (seed 000 Thm 4): with k basis points, l of the m − k other training points in error "
+                "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most")
+    st.latex(r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
+             r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]")
+    st.markdown("The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "
+                "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error.")
+
+frame.downloads(study, "kernel-matching-pursuit")
+frame.speed_note(seconds, study)
+state.write_url()

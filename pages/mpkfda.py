@@ -1,0 +1,133 @@
+"""Greedy kernel Fisher discriminant (MPKFDA): a sparse Fisher classifier."""
+import streamlit as st
+
+from mpcore import DEFLATIONS, FISHER_CRITERIA
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "mpkfda"
+state = PageState(PAGE)
+frame.page_header(
+    "Greedy kernel Fisher discriminant (MPKFDA)",
+    "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
+    "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
+    "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
+)
+state.show_notes()
+
+data = frame.data_sidebar(state, ("binary",), preset="moons")
+kernel = frame.kernel_sidebar(state)
+st.sidebar.header("Greedy Fisher")
+m = data.train_size()
+k = frame.k_slider(state, m, default=30)
+criterion = state.widget(st.sidebar.selectbox, Control("criterion", "optimal", str, options=FISHER_CRITERIA),
+                         "Criterion", scope=PAGE, options=FISHER_CRITERIA,
+                         help="optimal: the Fisher ratio (K[:,i]'y)² / (K[:,i]' B K[:,i]) (eq. 7). pseudo: its "
+                              "numerator only. reverse / reverse-pseudo: the smallest instead of the largest. "
+                              "random: any eligible column (seed 002 sec. 3.3.1).")
+deflation = state.widget(st.sidebar.selectbox, Control("deflation", "projection", str, options=DEFLATIONS),
+                         "Deflation", scope=PAGE, options=DEFLATIONS,
+                         help="How the chosen column is removed from K (seed 002 eqs 15-19): none, Hotelling, "
+                              "projection, Schur complement, or their orthogonalised versions.")
+stages = state.widget(st.sidebar.slider, Control("stages", 1, int, lo=1, hi=10), "Points per stage", scope=PAGE,
+                      min_value=1, max_value=10,
+                      help="Take this many best columns from one criterion evaluation before deflating "
+                           "(seed 002 Alg. 1: faster, possibly worse). 1 is the original MPKFDA.")
+algo_seed = 0
+if criterion == "random":
+    algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999), "Algorithm seed",
+                             scope=PAGE, min_value=0, max_value=9999, help="Seeds the random criterion.")
+delta = frame.delta_select(state)
+log_y = frame.log_toggle(state)
+
+study, seconds = frame.compute_study("mpkfda", data, kernel, k=int(k), criterion=criterion, deflation=deflation,
+                                     stages=int(stages), seed=int(algo_seed), delta=float(delta))
+split = study.split
+dataset = data.dataset()
+curves = study.curves.curves
+if study.path.stop_reason:
+    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+
+
+def story(j):
+    scores, winner = study.criterion(j)
+    rule = "largest" if study.path.pick == "max" else "smallest"
+    if j == 0:
+        return (f"**Step 0.** Each column K[:, i] is a one-feature classifier; the {criterion} criterion scores "
+                f"how well it separates the classes. Point **{winner}** has the {rule} score.")
+    last = int(study.path.indices[j - 1])
+    text = (f"**Step {j}.** Point **{last}** joined the basis and K was deflated ({deflation}). The Fisher "
+            f"discriminant on the {j} chosen points has test error **{curves['test error rate'][j - 1]:.3f}**; "
+            f"its bound is **{curves['MPKFDA bound'][j - 1]:.3f}**.")
+    if j < study.n_steps:
+        text += f" Next: point **{winner}**."
+    return text
+
+
+def model_figure(j, chosen):
+    if j == 0:
+        return None
+    if split.X_train.shape[1] == 2:
+        xs, ys, values = study.decision_grid(j)
+        return figures.decision_figure(xs, ys, values, study.coords, split.y_train, chosen,
+                                       coords_test=study.coords_test, labels_test=split.y_test,
+                                       class_names=dataset.class_names, titles=study.coord_titles,
+                                       title=f"Decision boundary on {j} points")
+    return figures.decision_values_figure(study.decision(j, split.X_train), split.y_train,
+                                          study.decision(j, split.X_test), split.y_test,
+                                          class_names=dataset.class_names,
+                                          title=f"Fisher discriminant output on {j} points")
+
+
+def draw(j):
+    st.markdown(story(j))
+    chosen = study.chosen(j)
+    scores, winner = study.criterion(j)
+    next_pick = winner if j < study.n_steps else None
+    left, right = st.columns(2)
+    with left:
+        fig = model_figure(j, chosen)
+        if fig is None:
+            st.info("From step 1 on, the classifier built on the chosen points appears here.", icon=":material/info:")
+        else:
+            frame.show(fig, key="mpkfda-model")
+    with right:
+        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, pick=study.path.pick,
+                                            x_title=study.coord_titles[0], labels=split.y_train,
+                                            title=f"Criterion ({criterion}) on K_{j}"), key="mpkfda-criterion")
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.data_figure(study.coords, split.y_train, chosen, next_pick=next_pick,
+                                       coords_test=study.coords_test, labels_test=split.y_test,
+                                       titles=study.coord_titles, class_names=dataset.class_names),
+                   key="mpkfda-data")
+    with right:
+        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / bound"),
+                   key="mpkfda-bounds", caption=frame.bound_caption(study.curves))
+    before, after = study.heatmaps(j)
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+               key="mpkfda-heatmap",
+               caption="With classes sorted, the two diagonal blocks are within-class similarities; watch how each "
+                       "deflation removes the chosen column's share (some deflations keep K PSD, Hotelling does not).")
+
+
+frame.stepper(state, study.n_steps, draw)
+
+with st.expander("The formulas (seed 002)", icon=":material/function:"):
+    st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
+    st.latex(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
+    st.markdown("**Deflations** (eqs 15–17), τ = K[:, i]/‖K[:, i]‖; the orthogonalised ones (eqs 18–19) first "
+                "orthogonalise τ against the earlier τ's:")
+    st.latex(r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I - \tau\tau^\top)K "
+             r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}")
+    st.markdown("**Bound** (Thm 1): per class c, with s_c the margin of the class's projected mean past the "
+                "threshold, S_c its projected variance, and A, B the estimation terms of eq. 10 on the n_c "
+                "points of the class outside the compression set:")
+    st.latex(r"P(\text{error on } c) \le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2},\quad "
+             r"A = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big),\ "
+             r"B = \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)")
+    st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
+
+frame.downloads(study, "mpkfda")
+frame.speed_note(seconds, study)
+state.write_url()

@@ -1,0 +1,109 @@
+"""Sparse kernel CCA: choose points whose columns agree in both views."""
+import streamlit as st
+
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "skcca"
+REGS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
+state = PageState(PAGE)
+frame.page_header(
+    "Sparse kernel CCA",
+    "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
+    "columns are most aligned in the two views, deflate both kernels, repeat; then find the directions in the "
+    "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
+    "(seed 000, Alg. 3 and Thm 9).",
+)
+state.show_notes()
+
+data = frame.data_sidebar(state, ("two-view",), preset="rings-two-view")
+kernel = frame.kernel_sidebar(state)
+st.sidebar.header("Sparse KCCA")
+m = data.train_size()
+k = frame.k_slider(state, m, default=30)
+alpha = state.widget(st.sidebar.slider, Control("alpha", 1.0, float, lo=0.05, hi=3.0),
+                     "Error tolerance alpha", scope=PAGE, min_value=0.05, max_value=3.0, step=0.05,
+                     help="A pair (x, y) counts as an error when its unit-variance variates differ by more than "
+                          "alpha: |f_x(x) - f_y(y)| > alpha.")
+reg = state.widget(st.sidebar.select_slider, Control("reg", 1e-3, float, options=REGS), "CCA regularisation",
+                   scope=PAGE, options=REGS, format_func=lambda v: f"{v:g}",
+                   help="Ridge added to each view's covariance in the final CCA, relative to its trace.")
+delta = frame.delta_select(state)
+log_y = frame.log_toggle(state)
+
+study, seconds = frame.compute_study("skcca", data, kernel, k=int(k), alpha=float(alpha), reg=float(reg),
+                                     delta=float(delta))
+split = study.split
+curves = study.curves.curves
+if study.path.stop_reason:
+    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+link = study.coords[:, 0]  # colour both views by one coordinate of view X, so a pair shares a colour
+
+
+def story(j):
+    scores, winner = study.criterion(j)
+    if j == 0:
+        return (f"**Step 0.** The criterion is the cosine between point i's column in view X and in view Y: close "
+                f"to 1 when the point relates to the others in the same way in both views. Point **{winner}** "
+                f"scores highest ({scores[winner]:.3f}).")
+    last = int(study.path.indices[j - 1])
+    text = (f"**Step {j}.** Point **{last}** joined the basis and both kernels were deflated by its column. CCA on "
+            f"the {j} chosen points gives training correlation **{curves['train correlation'][j - 1]:.3f}**, test "
+            f"correlation **{curves['test correlation'][j - 1]:.3f}** and test error rate (|f_x − f_y| > "
+            f"{alpha:g}) **{curves['test error rate'][j - 1]:.3f}**.")
+    if j < study.n_steps:
+        text += f" Next: point **{winner}** ({scores[winner]:.3f})."
+    return text
+
+
+def draw(j):
+    st.markdown(story(j))
+    chosen = study.chosen(j)
+    scores, winner = study.criterion(j)
+    next_pick = winner if j < study.n_steps else None
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.data_figure(study.coords, link, chosen, next_pick=next_pick, titles=study.coord_titles,
+                                       target_name="X coord. 1", title="View X and the chosen points"),
+                   key="skcca-view-x")
+    with right:
+        frame.show(figures.data_figure(study.extras["coords_y"], link, chosen, next_pick=next_pick,
+                                       titles=study.extras["coord_titles_y"], target_name="X coord. 1",
+                                       title="View Y: the same points, coloured as in view X"),
+                   key="skcca-view-y")
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.criterion_figure(link, scores, winner, x_title=study.coord_titles[0] + " of view X",
+                                            title=f"Criterion on K_{j}: cosine of the two views' columns"),
+                   key="skcca-criterion")
+    with right:
+        projections = study.projections(j)
+        if projections is None:
+            st.info("Step 1 onwards: the two views' first canonical variates appear here.", icon=":material/info:")
+        else:
+            frame.show(figures.projection_figure(projections, title=f"Canonical variates on {j} points"),
+                       key="skcca-projections")
+    for view, name in ((0, "X"), (1, "Y")):
+        before, after = study.heatmaps(j, view=view)
+        frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
+                                               title=f"View {name}: kernel before and after deflation"),
+                   key=f"skcca-heatmap-{name}")
+    frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / correlation / bound"),
+               key="skcca-bounds", caption=frame.bound_caption(study.curves))
+
+
+frame.stepper(state, study.n_steps, draw)
+
+with st.expander("The formulas (seed 000)", icon=":material/function:"):
+    st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")
+    st.latex(r"i_{j+1} = \arg\max_i \frac{\langle K^x_j[:, i], K^y_j[:, i]\rangle}{\|K^x_j[:, i]\|\,\|K^y_j[:, i]\|}")
+    st.markdown("**Deflation** (Alg. 3): each view by its own column, τ = K_j[:, i]")
+    st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
+    st.markdown("**Bound** (Thm 9): the KMP bound with l = the training pairs outside the compression set whose "
+                "variates differ by more than α")
+    st.latex(r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
+             r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]")
+
+frame.downloads(study, "sparse-kcca")
+frame.speed_note(seconds, study)
+state.write_url()

@@ -1,0 +1,112 @@
+"""Sparse kernel PCA: choose the points whose span explains most of the variance."""
+import numpy as np
+import streamlit as st
+
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "skpca"
+state = PageState(PAGE)
+frame.page_header(
+    "Sparse kernel PCA",
+    "Choose, one at a time, the training point whose direction in feature space explains the most of the "
+    "variance that is still unexplained, then **deflate**: remove that direction from every point. After k steps "
+    "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
+    "new data (seed 000, Alg. 2 and Cor. 1).",
+)
+state.show_notes()
+
+data = frame.data_sidebar(state, ("unsupervised", "regression", "binary", "two-view"), preset="rings")
+kernel = frame.kernel_sidebar(state)
+st.sidebar.header("Sparse KPCA")
+m = data.train_size()
+k = frame.k_slider(state, m, default=40)
+subsample = state.widget(st.sidebar.toggle, Control("sub", False, bool), "Score a random subsample of candidates",
+                         scope=PAGE, help="Smola and Schoelkopf's '59 trick': score only a random set of candidates "
+                                          "per step instead of all m. Faster on big data; picks become approximate.")
+candidates = None
+algo_seed = 0
+if subsample:
+    top = max(2, m - 1)
+    candidates = state.widget(st.sidebar.slider, Control("cand", min(59, top), int, lo=1, hi=top),
+                              "Candidates per step", scope=PAGE, min_value=1, max_value=top,
+                              help="59 random candidates contain one of the best 5% with probability 95%.")
+    algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999),
+                             "Algorithm seed", scope=PAGE, min_value=0, max_value=9999,
+                             help="Seeds the random candidate subsample (separate from the data seed).")
+delta = frame.delta_select(state)
+log_y = frame.log_toggle(state, default=True)
+
+study, seconds = frame.compute_study("skpca", data, kernel, k=int(k), candidates=candidates, seed=int(algo_seed),
+                                     delta=float(delta))
+split = study.split
+labels = split.y_train
+if study.path.stop_reason:
+    st.info(f"Stopped early: {study.path.stop_reason}", icon=":material/info:")
+residuals = study.path.extras["residuals"]
+total = float(residuals[0].sum())
+
+
+def story(j):
+    scores, winner = study.criterion(j)
+    if j == 0:
+        return (f"**Step 0.** Nothing is chosen yet; every point's residual is its full squared norm "
+                f"k(x, x) (total {total:.3g}). The criterion ||K[:, i]||² / K[i, i] says how much variance a "
+                f"projection onto point i would explain; point **{winner}** wins with {scores[winner]:.3g}.")
+    last = int(study.path.indices[j - 1])
+    left = float(residuals[j].sum())
+    text = (f"**Step {j}.** Point **{last}** became basis vector {j}; its direction was removed from every point "
+            f"(K ← K − τ τ' / K[i, i]). The chosen points now explain **{100 * (1 - left / total):.1f}%** of the "
+            f"training variance; the diagonal of K_{j} is what is left of each point.")
+    if j < study.n_steps:
+        text += f" Next: point **{winner}**, which would explain {scores[winner]:.3g} more."
+    return text
+
+
+def draw(j):
+    st.markdown(story(j))
+    chosen = study.chosen(j)
+    scores, winner = study.criterion(j)
+    next_pick = winner if j < study.n_steps else None
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.data_figure(study.coords, labels, chosen, next_pick=next_pick, coords_test=study.coords_test,
+                                       labels_test=split.y_test, titles=study.coord_titles,
+                                       class_names=data.dataset().class_names), key="skpca-data")
+    with right:
+        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, x_title=study.coord_titles[0],
+                                            labels=labels, title=f"Criterion on K_{j}: ||K[:, i]||² / K[i, i]"),
+                   key="skpca-criterion")
+    before, after = study.heatmaps(j)
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+               key="skpca-heatmap",
+               caption="Deflation empties the rows and columns of the chosen points and shrinks everything they "
+                       "explain; what stays bright is the variance still to explain.")
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.residual_figure(study.coords, study.residuals(j), chosen, next_pick=next_pick,
+                                           titles=study.coord_titles), key="skpca-residual")
+    with right:
+        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="residual / bound"),
+                   key="skpca-bounds", caption=frame.bound_caption(study.curves))
+
+
+frame.stepper(state, study.n_steps, draw)
+
+with st.expander("The formulas (seed 000)", icon=":material/function:"):
+    st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
+    st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
+    st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
+    st.latex(r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
+             r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}")
+    st.markdown("**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
+                "and R² = max k(x, x):")
+    st.latex(r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
+             r"\|\phi(x_i) - P\phi(x_i)\|^2 + \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}")
+    st.markdown("The printed corollary has R under the root; its proof gives R², used here.")
+    st.markdown("The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
+                "components are drawn for comparison; the local one is meant for a log axis.")
+
+frame.downloads(study, "sparse-kpca")
+frame.speed_note(seconds, study)
+state.write_url()

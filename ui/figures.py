@@ -1,0 +1,343 @@
+"""Plotly figure builders: plain arrays in, ``go.Figure`` out (no Streamlit here).
+
+Made for a projector: 18 px text, thick lines, the Okabe-Ito colour-blind-safe palette
+with a distinct marker shape per class, a title, axis titles and a legend on every
+figure.  Colours are explicit; the background follows the app's light or dark theme.
+"""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+# Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+}
+CLASS_COLOURS = {-1.0: OKABE_ITO["blue"], 1.0: OKABE_ITO["vermillion"]}
+CLASS_SYMBOLS = {-1.0: "circle", 1.0: "diamond"}
+CURVE_COLOURS = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky", "black", "yellow")]
+CHOSEN_COLOUR = OKABE_ITO["black"]
+NEXT_COLOUR = OKABE_ITO["yellow"]
+FONT_SIZE = 18
+HEIGHT = 460
+SEQUENTIAL = "Viridis"
+DIVERGING = "RdBu_r"  # red positive, blue negative; readable with the common colour-vision deficiencies
+MAX_NUMBERED = 20  # the most recent picks get their order number written beside them
+
+# Passed to st.plotly_chart(config=...): the modebar's camera button saves an SVG.
+EXPORT_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "svg", "filename": "matching-pursuit-lab", "scale": 1},
+}
+
+
+def _style(fig, title, x_title=None, y_title=None, height=HEIGHT, legend=True):
+    fig.update_layout(
+        title={"text": title, "font": {"size": FONT_SIZE + 2}},
+        font={"size": FONT_SIZE},
+        height=height,
+        margin={"l": 70, "r": 30, "t": 70, "b": 60},
+        showlegend=legend,
+        legend={"font": {"size": FONT_SIZE - 2}, "orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        hoverlabel={"font": {"size": FONT_SIZE - 2}},
+        uirevision="keep",  # zoom and pan survive stepping
+    )
+    if x_title is not None:
+        fig.update_xaxes(title={"text": x_title}, title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    if y_title is not None:
+        fig.update_yaxes(title={"text": y_title}, title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    return fig
+
+
+def _is_binary(labels):
+    return labels is not None and np.all(np.isin(labels, (-1.0, 1.0)))
+
+
+def _class_name(value, class_names):
+    if class_names:
+        return f"class {class_names[1] if value > 0 else class_names[0]}"
+    return "class +1" if value > 0 else "class -1"
+
+
+def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="target", row=None, col=None,
+            size=9, showscale=True):
+    """Training (filled) or test (open) points: classes by colour and shape, a real target
+    by a sequential colour scale, no target in grey."""
+    where = {} if row is None else {"row": row, "col": col}
+    suffix = " (test)" if test else " (train)"
+    opacity = 0.55 if test else 0.85
+    if _is_binary(labels):
+        for value in (-1.0, 1.0):
+            mask = labels == value
+            symbol = CLASS_SYMBOLS[value] + ("-open" if test else "")
+            fig.add_trace(go.Scatter(
+                x=coords[mask, 0], y=coords[mask, 1], mode="markers", name=_class_name(value, class_names) + suffix,
+                marker={"color": CLASS_COLOURS[value], "symbol": symbol, "size": size, "opacity": opacity},
+                hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<extra>%{fullData.name}</extra>"), **where)
+    elif labels is not None:
+        fig.add_trace(go.Scatter(
+            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix,
+            marker={"color": labels, "colorscale": SEQUENTIAL, "size": size, "opacity": opacity,
+                    "symbol": "circle-open" if test else "circle", "showscale": showscale and not test,
+                    "colorbar": {"title": {"text": colour_title}, "thickness": 14}},
+            hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<br>" + colour_title + "=%{marker.color:.3g}<extra></extra>"),
+            **where)
+    else:
+        fig.add_trace(go.Scatter(
+            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix,
+            marker={"color": "#888888", "size": size, "opacity": opacity,
+                    "symbol": "circle-open" if test else "circle"}), **where)
+
+
+def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True):
+    """Ring the chosen points, number the most recent ones, star the next pick."""
+    where = {} if row is None else {"row": row, "col": col}
+    chosen = np.asarray(chosen, dtype=int)
+    if chosen.size:
+        order = np.arange(1, chosen.size + 1)
+        text = [str(n) if show_numbers and n > chosen.size - MAX_NUMBERED else "" for n in order]
+        fig.add_trace(go.Scatter(
+            x=coords[chosen, 0], y=coords[chosen, 1], mode="markers+text", name=f"chosen ({chosen.size})",
+            text=text, textposition="top center", textfont={"size": FONT_SIZE - 2},
+            marker={"symbol": "circle-open", "size": 20, "color": CHOSEN_COLOUR, "line": {"width": 3}},
+            customdata=np.c_[order, chosen],
+            hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>"), **where)
+    if next_pick is not None:
+        fig.add_trace(go.Scatter(
+            x=[coords[next_pick, 0]], y=[coords[next_pick, 1]], mode="markers", name="next pick",
+            marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
+            hovertemplate=f"next pick: point {int(next_pick)}<extra></extra>"), **where)
+
+
+def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, labels_test=None, titles=("x", "y"),
+                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT):
+    """The training points (and test points, open markers) in 2-D with the chosen points
+    ringed and numbered in order of choice and the next pick starred."""
+    fig = go.Figure()
+    _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=target_name or "target")
+    if coords_test is not None:
+        _points(fig, np.asarray(coords_test), labels_test, test=True, class_names=class_names)
+    _chosen(fig, np.asarray(coords), chosen, next_pick)
+    return _style(fig, title, titles[0], titles[1], height=height)
+
+
+def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None):
+    """The criterion of every candidate at this step (y) against a coordinate of the point
+    (x); ineligible candidates (``nan``: already chosen or exhausted) are left out and the
+    winner is starred."""
+    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    ok = np.isfinite(scores)
+    fig = go.Figure()
+    index = np.arange(scores.size)
+    if _is_binary(labels):
+        for value in (-1.0, 1.0):
+            mask = ok & (labels == value)
+            fig.add_trace(go.Scatter(
+                x=x[mask], y=scores[mask], mode="markers", name=f"candidates, {_class_name(value, None)}",
+                marker={"color": CLASS_COLOURS[value], "symbol": CLASS_SYMBOLS[value], "size": 8, "opacity": 0.8},
+                customdata=index[mask], hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
+    else:
+        fig.add_trace(go.Scatter(
+            x=x[ok], y=scores[ok], mode="markers", name="candidates",
+            marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.8},
+            customdata=index[ok], hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
+    if winner is not None and np.isfinite(scores[winner]):
+        word = "largest" if pick == "max" else "smallest"
+        fig.add_trace(go.Scatter(
+            x=[x[winner]], y=[scores[winner]], mode="markers", name=f"winner ({word}): point {winner}",
+            marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}}))
+    return _style(fig, title or "Criterion over the candidates", x_title, "criterion value")
+
+
+def _display_range(before):
+    top = float(np.max(np.abs(before))) if before.size else 1.0
+    return (-top, top) if top > 0 else (-1.0, 1.0)
+
+
+def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted by target", title=None,
+                        height=HEIGHT, names=("original kernel K", None)):
+    """Two heatmaps side by side on one colour scale (centred at 0, so a deflation that
+    goes negative shows in blue): the original kernel and the deflated one at step j."""
+    low, high = _display_range(np.asarray(before))
+    right = names[1] or f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.06)
+    for col, matrix in ((1, before), (2, after)):
+        fig.add_trace(go.Heatmap(
+            z=np.asarray(matrix, dtype=np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING,
+            showscale=col == 2, colorbar={"title": {"text": "value"}, "thickness": 14},
+            hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"), row=1, col=col)
+    fig.update_yaxes(autorange="reversed", showticklabels=False)
+    fig.update_xaxes(showticklabels=False, title_text=sort_note, title_font={"size": FONT_SIZE - 4})
+    fig.update_annotations(font_size=FONT_SIZE)
+    return _style(fig, title or "Kernel before and after deflation", height=height, legend=False)
+
+
+def _finite_or_none(values):
+    values = np.asarray(values, dtype=float)
+    return [float(v) if np.isfinite(v) else None for v in values]
+
+
+def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
+                 trivial_line=True, title=None, height=HEIGHT + 40):
+    """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
+    argmin of each curve marked, a vertical line at the current step j and (for error
+    rates) a dotted line at 1, above which a bound says nothing.
+
+    ``secondary``: curve names drawn on a right-hand axis (e.g. MSE next to error rates).
+    The linear y range shows every non-bound curve and the minimum of every bound;
+    bounds far above that are cut at the top edge (hover still shows the value).
+    """
+    t = np.asarray(curves.t)
+    fig = make_subplots(specs=[[{"secondary_y": bool(secondary)}]])
+    argmins = curves.argmin
+    shown = []
+    for number, (name, values) in enumerate(curves.curves.items()):
+        colour = CURVE_COLOURS[number % len(CURVE_COLOURS)]
+        is_bound = name in curves.bound_names
+        on_right = name in secondary
+        fig.add_trace(go.Scatter(
+            x=t, y=_finite_or_none(values), mode="lines", name=name, legendgroup=name,
+            line={"color": colour, "width": 3.5 if is_bound else 2.5, "dash": "dash" if is_bound else ("dot" if on_right else "solid")},
+            hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>"), secondary_y=on_right)
+        best = argmins.get(name)
+        if best is not None:
+            value = float(np.asarray(values)[best - 1])
+            fig.add_trace(go.Scatter(
+                x=[best], y=[value], mode="markers", name=f"min of {name}: t={best}", legendgroup=name, showlegend=False,
+                marker={"symbol": "triangle-down" if is_bound else "circle", "size": 15, "color": colour,
+                        "line": {"width": 1.5, "color": "#ffffff"}},
+                hovertemplate=f"minimum of {name}<br>t={best}: {value:.4g}<extra></extra>"), secondary_y=on_right)
+            if not on_right:
+                shown.append(value)
+        if not is_bound and not on_right:
+            finite = np.asarray(values, dtype=float)
+            shown.extend(finite[np.isfinite(finite)].tolist())
+    if j >= 1:
+        fig.add_vline(x=j, line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
+                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left")
+    if trivial_line:
+        fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
+                      annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
+                      annotation_position="bottom right")
+    if log_y:
+        fig.update_yaxes(type="log", secondary_y=False)
+    elif shown:
+        top = max(shown) * 1.25
+        if trivial_line:
+            top = max(top, 1.1)
+        fig.update_yaxes(range=[0, top], secondary_y=False)
+    fig = _style(fig, title or "Bounds and errors against the number of basis vectors t", "t (basis vectors)", None,
+                 height=height)
+    fig.update_yaxes(title_text=y_title + (" (log scale)" if log_y else ""), secondary_y=False,
+                     title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    if secondary:
+        fig.update_yaxes(title_text=secondary_title or ", ".join(secondary), secondary_y=True, showgrid=False,
+                         title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    return fig
+
+
+def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None):
+    """Sparse KPCA's model at step j: every training point coloured by its residual
+    ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain)."""
+    fig = go.Figure(go.Scatter(
+        x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
+        marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0,
+                "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
+        hovertemplate="residual %{marker.color:.3g}<extra></extra>"))
+    _chosen(fig, coords, chosen, next_pick)
+    return _style(fig, title or "Residual of every point after projection on the chosen points", titles[0], titles[1])
+
+
+def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None):
+    """1-D regression: the data, the fitted function and the chosen basis points."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
+                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
+    if coords_test is not None:
+        fig.add_trace(go.Scatter(x=coords_test[:, 0], y=coords_test[:, 1], mode="markers", name="test points",
+                                 marker={"color": OKABE_ITO["sky"], "symbol": "circle-open", "size": 8}))
+    fig.add_trace(go.Scatter(x=xs, y=fitted, mode="lines", name="fitted function",
+                             line={"color": OKABE_ITO["vermillion"], "width": 4}))
+    _chosen(fig, coords, chosen)
+    return _style(fig, title or "The fitted function", titles[0], titles[1])
+
+
+def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, target_name="target"):
+    """Regression with d > 1: predictions against the truth (the diagonal is perfect)."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=y_train, y=f_train, mode="markers", name="training points",
+                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
+    if y_test is not None:
+        fig.add_trace(go.Scatter(x=y_test, y=f_test, mode="markers", name="test points",
+                                 marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9}))
+    values = np.concatenate([np.ravel(y_train), np.ravel(y_test) if y_test is not None else []])
+    low, high = float(values.min()), float(values.max())
+    fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", name="perfect prediction",
+                             line={"color": "#777777", "dash": "dot", "width": 2}))
+    return _style(fig, title or "Predicted against true", f"true {target_name}", f"predicted {target_name}")
+
+
+def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None, labels_test=None,
+                    titles=("x1", "x2"), class_names=None, title=None):
+    """2-D classification: the classifier's output as a diverging background, its zero
+    level (the decision boundary) as a thick line, the points and the chosen ones."""
+    values = np.asarray(values, dtype=float)
+    top = float(np.nanmax(np.abs(values))) or 1.0
+    fig = go.Figure(go.Contour(
+        x=xs, y=ys, z=values, zmin=-top, zmax=top, colorscale=DIVERGING, opacity=0.45, showscale=False,
+        contours={"coloring": "fill"}, ncontours=16, name="decision value", hoverinfo="skip", line={"width": 0}))
+    fig.add_trace(go.Contour(
+        x=xs, y=ys, z=values, contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"}, showscale=False,
+        line={"width": 4, "color": CHOSEN_COLOUR}, name="decision boundary", showlegend=True, hoverinfo="skip"))
+    _points(fig, coords, labels, class_names=class_names)
+    if coords_test is not None:
+        _points(fig, coords_test, labels_test, test=True, class_names=class_names)
+    _chosen(fig, coords, chosen)
+    return _style(fig, title or "Decision boundary", titles[0], titles[1])
+
+
+def projection_figure(projections, *, title=None):
+    """Sparse KCCA: the first canonical variate of view X against that of view Y, training
+    and test pairs; a perfectly correlated pair lies on the diagonal."""
+    fig = go.Figure()
+    (fx, fy), (gx, gy) = projections["train"], projections["test"]
+    train_corr, test_corr = projections["correlation"]
+    fig.add_trace(go.Scatter(x=fx, y=fy, mode="markers", name=f"training pairs (corr {train_corr:.3f})",
+                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.7}))
+    fig.add_trace(go.Scatter(x=gx, y=gy, mode="markers", name=f"test pairs (corr {test_corr:.3f})",
+                             marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9, "opacity": 0.8}))
+    values = np.concatenate([fx, fy, gx, gy])
+    low, high = float(values.min()), float(values.max())
+    fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", name="f_x = f_y",
+                             line={"color": "#777777", "dash": "dot", "width": 2}))
+    return _style(fig, title or "First canonical variates of the two views", "f_x(x): view X", "f_y(y): view Y")
+
+
+def thumbnail(fig, height=260):
+    """A small, legend-free version of a figure for the home page cards."""
+    fig.update_layout(height=height, showlegend=False, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+                      title={"font": {"size": FONT_SIZE - 2}})
+    fig.update_xaxes(showticklabels=False, title_text=None)
+    fig.update_yaxes(showticklabels=False, title_text=None)
+    fig.update_traces(marker_showscale=False, selector={"type": "scatter"})
+    return fig
+
+
+def decision_values_figure(values, labels, values_test=None, labels_test=None, *, class_names=None, title=None):
+    """Classification in more than two dimensions: the classifier's output per class
+    (training filled, test outlined); the boundary is the line at 0."""
+    fig = go.Figure()
+    for value in (-1.0, 1.0):
+        name = _class_name(value, class_names)
+        fig.add_trace(go.Histogram(x=np.asarray(values)[labels == value], name=f"{name} (train)", opacity=0.6,
+                                   marker={"color": CLASS_COLOURS[value]}, nbinsx=30))
+        if values_test is not None:
+            fig.add_trace(go.Histogram(x=np.asarray(values_test)[labels_test == value], name=f"{name} (test)",
+                                       marker={"color": "rgba(0,0,0,0)", "line": {"color": CLASS_COLOURS[value],
+                                                                                  "width": 2.5}}, nbinsx=30))
+    fig.update_layout(barmode="overlay")
+    fig.add_vline(x=0, line={"color": CHOSEN_COLOUR, "width": 3}, annotation_text="boundary",
+                  annotation_font_size=FONT_SIZE - 2)
+    return _style(fig, title or "Classifier output per class", "decision value f(x)", "number of points")

@@ -1,0 +1,442 @@
+"""What every page shares: the sidebar's dataset and kernel pickers, the cached
+studies, the stepper, figure display and CSV downloads.
+
+Pages call these; they compute nothing themselves (the core does, through the cached
+functions here, keyed on small hashable settings).
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from mpcore import datasets, studies
+from mpcore.datasets import REGISTRY
+from ui.figures import EXPORT_CONFIG
+from ui.state import Control, PageState
+
+UPLOAD_PREFIX = "upload: "
+GAMMAS = ("auto (1/d)", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
+PLAY_SECONDS = 1.0
+
+POINTS = Control("points", 500, int, lo=20, hi=3000)
+TEST = Control("test", 0.3, float, lo=0.1, hi=0.5)
+SEED = Control("seed", 0, int, lo=0, hi=9999)
+STANDARDIZE = Control("std", True, bool)
+KERNEL = Control("kernel", "rbf", str, options=("rbf", "laplacian", "poly", "linear"))
+GAMMA = Control("gamma", GAMMAS[0], str, options=GAMMAS)
+DEGREE = Control("degree", 3, int, lo=1, hi=6)
+KERNEL_NAMES = {"rbf": "Gaussian (RBF)", "laplacian": "Laplacian", "poly": "polynomial", "linear": "linear"}
+
+
+# --- cached core calls -----------------------------------------------------------------------
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _upload_store():
+    """Uploaded datasets by content hash (shared, immutable: same bytes, same data)."""
+    return {}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _registry_dataset(name, options):
+    return datasets.load_dataset(name, **dict(options))
+
+
+@dataclass(frozen=True)
+class DataChoice:
+    """Everything that decides the training and test data (hashable: a cache key)."""
+
+    name: str
+    options: tuple
+    test: float
+    seed: int
+    standardize: bool
+    points: int
+
+    def dataset(self):
+        if self.name.startswith(UPLOAD_PREFIX):
+            return _upload_store()[self.name]
+        return _registry_dataset(self.name, self.options)
+
+    def train_size(self):
+        """m, the number of training points the split will have."""
+        used = min(self.points, self.dataset().n_samples)
+        return used - max(1, int(np.floor(self.test * used)))
+
+    def split(self):
+        data = self.dataset()
+        subsample = self.points if data.n_samples > self.points else None
+        return datasets.prepare(data, test_size=self.test, seed=self.seed, standardize=self.standardize,
+                                subsample=subsample)
+
+
+@dataclass(frozen=True)
+class KernelChoice:
+    kernel: str
+    gamma: float | None
+    degree: int
+
+    def describe(self):
+        if self.kernel == "linear":
+            return "linear kernel"
+        gamma = "1/d" if self.gamma is None else f"{self.gamma:g}"
+        extra = f", degree {self.degree}" if self.kernel == "poly" else ""
+        return f"{KERNEL_NAMES[self.kernel]} kernel, gamma = {gamma}{extra}"
+
+
+STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
+           "mpkfda": studies.mpkfda_study}
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def _study(family, data, kernel, settings):
+    started = time.perf_counter()
+    result = STUDIES[family](data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
+                             **dict(settings))
+    return result, time.perf_counter() - started
+
+
+def compute_study(family, data, kernel, **settings):
+    """The cached study, or an ``st.error`` with the core's message and a stop (the
+    user's settings stay as they are, so one change fixes it)."""
+    try:
+        with st.spinner("Running the greedy selection and the bounds..."):
+            result, seconds = _study(family, data, kernel, tuple(sorted(settings.items())))
+    except ValueError as error:
+        st.error(f"Cannot run with these settings: {error}", icon=":material/error:")
+        st.stop()
+    return result, seconds
+
+
+# --- sidebar ---------------------------------------------------------------------------------
+
+def _parse_upload(uploaded, task):
+    content = uploaded.getvalue()
+    if uploaded.name.lower().endswith(".npz"):
+        return datasets.parse_npz(content), content
+    return datasets.parse_csv(content), content
+
+
+def _upload_section(state, tasks):
+    """File uploader and its column choices; on success the upload becomes the dataset,
+    on failure an error says why and the previous dataset stays."""
+    with st.sidebar.expander("Upload your own data (CSV or .npz)", expanded=False):
+        uploaded = st.file_uploader(
+            "Data file", type=["csv", "txt", "npz"], key="upload_file",
+            help="CSV: one row per point, a header row with column names is optional. "
+                 ".npz: arrays X (and y, Y). Parsed as numbers only; nothing in the file is executed.")
+        if uploaded is None:
+            return None
+        try:
+            table, content = _parse_upload(uploaded, tasks[0])
+        except ValueError as error:
+            st.error(f"{uploaded.name}: {error} The previous dataset is still in use.", icon=":material/error:")
+            return None
+        task = st.selectbox("Task", tasks, key="upload_task", help="What the columns mean on this page.")
+        columns = list(table.columns)
+        target = second = None
+        if task in ("regression", "binary"):
+            target = st.selectbox("Target column", columns, index=len(columns) - 1, key="upload_target",
+                                  help="The value to predict; every other column is an input.")
+        if task == "two-view":
+            second = st.multiselect("Second-view columns", columns, default=columns[len(columns) // 2:],
+                                    key="upload_second", help="These columns form view Y; the rest form view X.")
+        digest = hashlib.sha256(content + repr((task, target, second)).encode()).hexdigest()[:10]
+        name = f"{UPLOAD_PREFIX}{uploaded.name} [{digest}]"
+        store = _upload_store()
+        if name not in store:
+            try:
+                store[name] = datasets.dataset_from_table(table, task, target=target, second_view=second,
+                                                          name=uploaded.name)
+            except ValueError as error:
+                st.error(f"{uploaded.name}: {error} The previous dataset is still in use.", icon=":material/error:")
+                return None
+        st.success(f"Loaded {uploaded.name}: {store[name].summary()}", icon=":material/check:")
+        return name
+
+
+def _title(name):
+    if name.startswith(UPLOAD_PREFIX):
+        return name[len(UPLOAD_PREFIX):].rsplit(" [", 1)[0] + " (uploaded)"
+    return REGISTRY[name].title
+
+
+def data_sidebar(state: PageState, tasks, preset):
+    """The shared dataset picker (sidebar); returns a :class:`DataChoice`.
+
+    The choice is remembered across pages: a page whose task does not fit the last
+    dataset shows its own preset and leaves the remembered one alone.
+    """
+    sb = st.sidebar
+    sb.header("Data")
+    uploaded = _upload_section(state, tasks)
+    session = st.session_state
+    mine = session.setdefault("_uploads", [])  # this session's uploads only, never another user's
+    if uploaded is not None and uploaded not in mine:
+        mine.append(uploaded)
+        session["data"] = uploaded
+    store = _upload_store()
+    names = [n for n, info in REGISTRY.items() if info.task in tasks]
+    names += [n for n in mine if n in store and store[n].task in tasks]
+    pending = session.get("_url_pending", {})
+    if "data" in pending:
+        wanted = pending.pop("data")
+        if wanted in names:
+            session["data"] = wanted
+        else:
+            state.notes.append(f"The link's dataset {wanted!r} is not available on this page; showing {preset!r}.")
+    current = session.get("data")
+    choice = current if current in names else preset
+    widget_key = f"w:data:{state.page}"
+    session[widget_key] = choice
+
+    def copy_back():
+        session["data"] = session[widget_key]
+
+    name = sb.selectbox("Dataset", names, key=widget_key, on_change=copy_back, format_func=_title,
+                        help="Datasets that fit this page's task. Synthetic ones are generated from the data seed; "
+                             "the others are bundled with the app (see data/README.md).")
+    if not name.startswith(UPLOAD_PREFIX):
+        state.remember("data", name, preset)
+    state.resolve(SEED)  # the generators need the seed before its widget is drawn
+    options = _dataset_options(state, name)
+    points = state.widget(sb.slider, POINTS, "Points (before the split)", min_value=20, max_value=3000, step=10,
+                          help="How many points to use in all (a seeded subsample of larger datasets; the number "
+                               "generated for synthetic ones). Time grows with the square of this.")
+    test = state.widget(sb.slider, TEST, "Test fraction", min_value=0.1, max_value=0.5, step=0.05,
+                        help="Share of the points held out to measure test error; the rest train.")
+    seed = state.widget(sb.number_input, SEED, "Data seed", min_value=0, max_value=9999, step=1,
+                        help="Seeds the generator, the subsample and the train/test split. Same seed, same data.")
+    standardize = state.widget(sb.toggle, STANDARDIZE, "Standardise features",
+                               help="Scale each feature to mean 0 and variance 1 using the training part only.")
+    if name.startswith(UPLOAD_PREFIX):
+        options = ()
+    elif "n_samples" in REGISTRY[name].options:
+        options = tuple(sorted({**dict(options), "n_samples": int(points)}.items()))
+    data = DataChoice(name, options, float(test), int(seed), bool(standardize), int(points))
+    try:
+        loaded = data.dataset()
+    except ValueError as error:
+        st.error(f"Cannot load {_title(name)}: {error}", icon=":material/error:")
+        st.stop()
+    sb.caption(loaded.summary())
+    return data
+
+
+def _dataset_options(state, name):
+    """Generator options of a registry dataset (noise, class), one control each; their
+    values are remembered per dataset."""
+    if name.startswith(UPLOAD_PREFIX):
+        return ()
+    info = REGISTRY[name]
+    chosen = {}
+    sb = st.sidebar
+    if "noise" in info.options:
+        control = Control("noise", float(info.options["noise"]), float, lo=0.0, hi=1.0)
+        chosen["noise"] = state.widget(sb.slider, control, "Noise", scope=name, min_value=0.0, max_value=1.0,
+                                       step=0.01, help="Standard deviation of the noise the generator adds.")
+    if "spread" in info.options:
+        control = Control("spread", float(info.options["spread"]), float, lo=0.2, hi=5.0)
+        chosen["spread"] = state.widget(sb.slider, control, "Blob spread", scope=name, min_value=0.2,
+                                        max_value=5.0, step=0.1, help="Standard deviation of each blob.")
+    if "positive_class" in info.options:
+        classes = {"digits": tuple(range(10)), "wine": (0, 1, 2), "iris": (0, 1, 2)}[name]
+        control = Control("positive", info.options["positive_class"], int, options=classes)
+        chosen["positive_class"] = state.widget(sb.selectbox, control, "Positive class", scope=name,
+                                                options=classes, help="This class against all the others.")
+    if "seed" in info.options:
+        chosen["seed"] = int(st.session_state.get("seed", 0))
+    return tuple(sorted(chosen.items()))
+
+
+def kernel_sidebar(state: PageState, default="rbf"):
+    """Kernel choice (sidebar): kind, gamma and polynomial degree; a :class:`KernelChoice`."""
+    sb = st.sidebar
+    sb.header("Kernel")
+    control = Control("kernel", default, str, options=KERNEL.options)
+    kernel = state.widget(sb.selectbox, control, "Kernel", options=KERNEL.options, format_func=KERNEL_NAMES.get,
+                          help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
+                               "polynomial (gamma <x,z> + 1)^degree, or linear <x,z>.")
+    gamma, degree = None, 3
+    if kernel != "linear":
+        text = state.widget(sb.selectbox, GAMMA, "gamma (inverse squared width)", options=GAMMAS,
+                            help="Larger gamma = narrower kernel = more local basis functions. 'auto' uses 1/d "
+                                 "(d = number of features), scikit-learn's default.")
+        gamma = None if text == GAMMAS[0] else float(text)
+    if kernel == "poly":
+        degree = state.widget(sb.slider, DEGREE, "Degree", min_value=1, max_value=6,
+                              help="Degree of the polynomial kernel.")
+    return KernelChoice(kernel, gamma, int(degree))
+
+
+# --- the stepper -----------------------------------------------------------------------------
+
+def _step_control(n_steps):
+    return Control("step", 0, int, lo=0, hi=n_steps)
+
+
+def stepper(state: PageState, n_steps, draw):
+    """Step controls and the step-dependent views, in one fragment: moving the step
+    reruns only this part.  ``draw(j)`` draws the views of step j.
+
+    Buttons: reset (Home), previous (Left), play/pause (Space), next (Right); a slider.
+    While playing, the fragment reruns every second and advances one step.
+    """
+    session = st.session_state
+    key = f"{state.page}:step"
+    play_key = f"{state.page}:playing"
+    control = _step_control(n_steps)
+    j0 = state.resolve(control, scope=state.page)
+    session.setdefault(play_key, False)
+    state.remember("step", int(j0), 0)
+
+    def move(delta=None, to=None):
+        j = session[key] if to is None else to
+        session[key] = int(min(max(j + (delta or 0), 0), n_steps))
+        if to == 0:
+            session[play_key] = False
+
+    @st.fragment(run_every=PLAY_SECONDS if session[play_key] else None)
+    def steps_fragment():
+        if session[play_key]:
+            if session[key] >= n_steps:
+                session[play_key] = False
+                st.rerun()
+            move(+1)
+        j = int(min(max(session[key], 0), n_steps))
+        session[key] = j
+        cols = st.columns([1, 1, 1.3, 1, 7], vertical_alignment="bottom")
+        cols[0].button("Reset", key=f"{state.page}:reset", on_click=move, kwargs={"to": 0}, shortcut="Home",
+                       icon=":material/first_page:", help="Back to step 0 (keyboard: Home).", width="stretch")
+        cols[1].button("Back", key=f"{state.page}:prev", on_click=move, args=(-1,), shortcut="Left",
+                       icon=":material/chevron_left:", disabled=j == 0,
+                       help="One step back (keyboard: left arrow).", width="stretch")
+        playing = session[play_key]
+        if cols[2].button("Pause" if playing else "Play", key=f"{state.page}:play", shortcut="Space",
+                          icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
+                          help="Advance one step per second (keyboard: space).", width="stretch"):
+            session[play_key] = not playing
+            if session[play_key] and session[key] >= n_steps:
+                session[key] = 0
+            st.rerun()
+        cols[3].button("Next", key=f"{state.page}:next", on_click=move, args=(+1,), shortcut="Right",
+                       icon=":material/chevron_right:", disabled=j >= n_steps,
+                       help="One step forward (keyboard: right arrow).", width="stretch")
+        widget_key = "w:" + key
+        session[widget_key] = j
+
+        def copy_back():
+            session[key] = session[widget_key]
+
+        cols[4].slider("Step j (basis vectors chosen so far)", 0, n_steps, key=widget_key, on_change=copy_back,
+                       help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
+                            "criterion computed on it, and the model built on the first j points.")
+        j = int(session[key])
+        if j:
+            st.query_params["step"] = str(j)
+        elif "step" in st.query_params:
+            del st.query_params["step"]
+        draw(j)
+
+    steps_fragment()
+
+
+# --- display helpers -------------------------------------------------------------------------
+
+def show(fig, key, caption=None):
+    """A Plotly figure with the SVG export button, and an optional caption for those who
+    cannot see the chart."""
+    st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme="streamlit")
+    if caption:
+        st.caption(caption)
+
+
+def to_csv(columns):
+    """CSV text from a dict of equal-length columns."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    names = list(columns)
+    writer.writerow(names)
+    values = [np.asarray(columns[name]) for name in names]
+    for row in zip(*values):
+        writer.writerow([f"{v:.6g}" if isinstance(v, (float, np.floating)) else v for v in row])
+    return buffer.getvalue()
+
+
+def downloads(study, stem):
+    """Download buttons for the path and the curves (CSV)."""
+    cols = st.columns(2)
+    cols[0].download_button("Download the path (CSV)", to_csv(study.path_table()), f"{stem}-path.csv",
+                            mime="text/csv", on_click="ignore", icon=":material/download:",
+                            help="One row per chosen point: step, index, dataset row, criterion value.")
+    cols[1].download_button("Download the curves (CSV)", to_csv(study.curves.table()), f"{stem}-curves.csv",
+                            mime="text/csv", on_click="ignore", icon=":material/download:",
+                            help="For t = 1..k: every error curve, every bound and its running minimum.")
+
+
+def page_header(title, summary):
+    st.title(title)
+    st.markdown(summary)
+
+
+def speed_note(seconds, study):
+    st.caption(f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "
+               "(cached: stepping only redraws).")
+
+
+# --- algorithm controls shared by the pages ---------------------------------------------------
+
+DELTAS = (0.01, 0.05, 0.1, 0.2)
+
+
+def k_slider(state: PageState, m, default=40, hi=150):
+    """Number of basis vectors k, at most min(hi, m - 1)."""
+    top = max(1, min(hi, m - 1))
+    control = Control("k", min(default, top), int, lo=1, hi=top)
+    return state.widget(st.sidebar.slider, control, "Basis vectors k", scope=state.page, min_value=1,
+                        max_value=top, help="How many points the greedy selection chooses (the sparsity). "
+                                            f"At most m - 1 = {m - 1} and {hi} here.")
+
+
+def delta_select(state: PageState):
+    control = Control("delta", 0.05, float, options=DELTAS)
+    return state.widget(st.sidebar.select_slider, control, "Confidence delta", scope=state.page, options=DELTAS,
+                        help="The bounds hold with probability at least 1 - delta over the draw of the training set.")
+
+
+def log_toggle(state: PageState, default=False):
+    control = Control("log", default, bool)
+    return state.widget(st.sidebar.toggle, control, "Log-scale bound axis", scope=state.page,
+                        help="A log y axis shows bounds far above 1 next to small test errors.")
+
+
+def sort_note(split, order):
+    """Axis note under a heatmap: how its rows are ordered and thinned."""
+    m = split.X_train.shape[0]
+    if split.y_train is None:
+        how = "sorted by the first plotted coordinate"
+    elif np.all(np.isin(split.y_train, (-1.0, 1.0))):
+        how = "sorted by class (-1 first)"
+    else:
+        how = "sorted by target value"
+    thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
+    return f"points {how}{thinned}"
+
+
+def bound_caption(curves):
+    """The argmins in words, for the caption under a bound plot."""
+    argmin = curves.argmin
+    parts = []
+    for name, values in curves.curves.items():
+        t = argmin.get(name)
+        if t is None:
+            continue
+        value = float(np.asarray(values)[t - 1])
+        parts.append(f"{name}: min {value:.3g} at t = {t}")
+    return ("Minima (markers) — " + "; ".join(parts) + ". A bound is a guarantee on the expected test loss "
+            "for the sparsity it is evaluated at; above 1 it says nothing about an error rate.")

@@ -1,0 +1,142 @@
+"""Page state that survives reruns and page switches and lives in the URL.
+
+Each control has a *canonical* value in ``st.session_state`` under a plain key that
+Streamlit never cleans up (``"k"`` is shared by all pages, ``"skpca:k"`` belongs to
+one page).  The widget gets its own key, is refreshed from the canonical value before
+it is drawn and copies its value back in ``on_change`` -- so a value set on one page
+is still there on the next, and nothing is lost when a widget is not drawn.
+
+On entering a page the URL's query parameters are read once, parsed and clamped into
+the canonical values (a bad value is ignored with a note); after the page is drawn the
+URL is rewritten with every value that differs from its default.  So a copied link
+reopens the same view, including the step.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class Control:
+    """A value the user sets: its URL name, default, and what is allowed.
+
+    ``options``: allowed values (anything else in the URL is ignored); ``lo``/``hi``:
+    numeric bounds (values outside are clamped); ``kind``: int, float, bool or str.
+    """
+
+    name: str
+    default: object
+    kind: type = str
+    options: tuple | None = None
+    lo: float | None = None
+    hi: float | None = None
+
+    def parse(self, text):
+        """The value a URL string stands for, or None if it is not allowed."""
+        try:
+            if self.kind is bool:
+                value = {"true": True, "1": True, "false": False, "0": False}[str(text).lower()]
+            elif self.kind is int:
+                value = int(round(float(text)))
+            elif self.kind is float:
+                value = float(text)
+                if not math.isfinite(value):
+                    return None
+            else:
+                value = str(text)
+        except (ValueError, KeyError, OverflowError):
+            return None
+        if self.options is not None:
+            matches = [option for option in self.options if str(option) == str(value) or option == value]
+            return matches[0] if matches else None
+        return self.clamp(value)
+
+    def clamp(self, value):
+        if self.lo is not None and value < self.lo:
+            value = type(value)(self.lo)
+        if self.hi is not None and value > self.hi:
+            value = type(value)(self.hi)
+        return value
+
+    def valid(self, value):
+        if self.options is not None:
+            return value in self.options
+        return self.clamp(value) == value
+
+
+def format_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+class PageState:
+    """Canonical values, URL reading and writing for one page run."""
+
+    def __init__(self, page):
+        self.page = page
+        self.url = {}
+        self.notes = []
+        state = st.session_state
+        if state.get("_page") != page:
+            state["_page"] = page
+            state["_url_pending"] = {key: st.query_params[key] for key in st.query_params}
+
+    def key(self, name, scope):
+        return name if scope is None else f"{scope}:{name}"
+
+    def resolve(self, control, scope=None):
+        """The canonical value of ``control``: from the URL on page entry, else the one
+        already set, else the default; always valid."""
+        state = st.session_state
+        key = self.key(control.name, scope)
+        pending = state.get("_url_pending", {})
+        if control.name in pending:
+            text = pending.pop(control.name)
+            value = control.parse(text)
+            if value is None:
+                self.notes.append(f"The link's value {text!r} for {control.name!r} is not allowed here; "
+                                  f"using {format_value(control.default)!r}.")
+            else:
+                state[key] = value
+        if key not in state or not control.valid(state[key]):
+            state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
+        return state[key]
+
+    def set(self, control, value, scope=None):
+        st.session_state[self.key(control.name, scope)] = value
+
+    def widget(self, make, control, label, *, scope=None, url=True, **kwargs):
+        """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``."""
+        state = st.session_state
+        key = self.key(control.name, scope)
+        self.resolve(control, scope)
+        widget_key = "w:" + key
+        state[widget_key] = state[key]
+
+        def copy_back():
+            state[key] = state[widget_key]
+
+        value = make(label, key=widget_key, on_change=copy_back, **kwargs)
+        if url:
+            self.url[control.name] = (value, control.default)
+        return value
+
+    def remember(self, name, value, default):
+        """Put a value that is not a widget of this run (the step) into the URL."""
+        self.url[name] = (value, default)
+
+    def write_url(self):
+        wanted = {name: format_value(value) for name, (value, default) in self.url.items() if value != default}
+        current = {key: st.query_params[key] for key in st.query_params}
+        if current != wanted:
+            st.query_params.from_dict(wanted)
+
+    def show_notes(self):
+        for note in self.notes:
+            st.warning(note, icon=":material/link_off:")
