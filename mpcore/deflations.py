@@ -198,6 +198,7 @@ class ProjectionDeflation:
         v = self.column(i)
         norm2 = float(v @ v)
         if not norm2 > self.threshold:
+            self.s[i] = norm2  # the downdated norm had drifted above the true one: correct it
             return False
         q = v / np.sqrt(norm2)
         w = self.K0.T @ q  # the one O(m^2) product

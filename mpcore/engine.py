@@ -167,18 +167,21 @@ def pursue(
     A candidate is eligible when it has not been chosen and its residual size exceeds
     ``1e-10`` times the largest initial residual size; when none is eligible the loop
     stops and says why.  A candidate whose residual vanishes during a stage (a
-    duplicate of a point just deflated) is skipped, never divided by.
+    duplicate of a point just deflated) is skipped, never divided by; a pick the state
+    declines to deflate (its tracked residual had drifted above the true one) is never
+    offered again, so the loop always ends.
     """
     m = state.m
     threshold = state.threshold
     chosen = np.zeros(m, dtype=bool)
+    refused = np.zeros(m, dtype=bool)  # picks the state declined to deflate (round-off): never again
     indices, score_rows, ranks = [], [], [state.rank]
     stop_reason = None
     if threshold <= 0:
         stop_reason = "kernel is zero: no candidate has a positive residual, so nothing can be chosen."
     while stop_reason is None and len(indices) < k:
         size = np.asarray(state.residual_size(), dtype=float)
-        eligible = size > threshold
+        eligible = (size > threshold) & ~refused
         if not allow_repeats:
             eligible &= ~chosen
         if not eligible.any():
@@ -206,6 +209,8 @@ def pursue(
                 chosen[p] = True
                 score_rows.append(scores)
                 ranks.append(state.rank)
+            else:
+                refused[p] = True
         if not np.isfinite(scores).any():
             stop_reason = f"no candidate could be scored after {len(indices)} steps."
     return PursuitPath(

@@ -85,7 +85,7 @@ def draw(j):
     left, right = st.columns(2)
     with left:
         frame.show(figures.residual_figure(study.coords, study.residuals(j), chosen, next_pick=next_pick,
-                                           titles=study.coord_titles), key="skpca-residual")
+                                           titles=study.coord_titles, top=residuals[0].max()), key="skpca-residual")
     with right:
         frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="residual / bound"),
                    key="skpca-bounds", caption=frame.bound_caption(study.curves))

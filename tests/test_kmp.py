@@ -149,3 +149,36 @@ def test_training_error_never_increases(n, seed, variant):
     path = mpcore.kmp_path(mpcore.kernel_matrix(X, gamma=1.0), y, n - 1, variant=variant)
     rss = ((path.extras["fitted"] - y) ** 2).sum(axis=1)
     assert np.all(np.diff(rss) <= 1e-8 * (1 + rss[0]))
+
+
+def test_pursuit_ends_when_the_state_declines_a_pick():
+    """Regression: tracked norms that drift above the true ones once made the loop spin
+    forever on a pick the state refused to deflate (sinc, RBF gamma = 10)."""
+    from mpcore.datasets import load_dataset, prepare
+
+    split = prepare(load_dataset("sinc", n_samples=500), seed=0)
+    K = mpcore.kernel_matrix(split.X_train, gamma=10.0)
+    path = mpcore.kmp_path(K, split.y_train - split.y_train.mean(), 30)
+    assert path.n_steps == 30
+    assert len(set(path.indices.tolist())) == 30
+
+
+def test_engine_stops_when_every_pick_is_declined():
+    class Stubborn:
+        m, threshold, rank = 3, 1e-12, 0
+
+        def residual_size(self):
+            return np.ones(3)
+
+        def deflate(self, i):
+            return False
+
+        def kernels(self):
+            return (np.eye(3),)
+
+        def factors(self):
+            return ((None, None),)
+
+    path = mpcore.pursue(Stubborn(), lambda state: np.arange(3.0), 2)
+    assert path.n_steps == 0
+    assert "exhausted" in path.stop_reason

@@ -157,16 +157,23 @@ def _display_range(before):
 
 
 def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted by target", title=None,
-                        height=HEIGHT, names=("original kernel K", None)):
-    """Two heatmaps side by side on one colour scale (centred at 0, so a deflation that
-    goes negative shows in blue): the original kernel and the deflated one at step j."""
-    low, high = _display_range(np.asarray(before))
+                        height=HEIGHT, names=("original kernel K", None), shared_scale=True):
+    """Two heatmaps side by side, colours centred at 0 (a deflation that goes negative
+    shows in blue): the original kernel and the deflated one at step j.
+
+    ``shared_scale``: one colour scale for both (how much is left); otherwise each panel
+    is scaled to its own largest entry (the structure of what is left)."""
+    before, after = np.asarray(before), np.asarray(after)
     right = names[1] or f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.06)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12)
     for col, matrix in ((1, before), (2, after)):
+        low, high = _display_range(before if shared_scale else matrix)
+        colorbar = {"title": {"text": "value"}, "thickness": 14}
+        if not shared_scale:
+            colorbar["x"] = 0.44 if col == 1 else 1.0
         fig.add_trace(go.Heatmap(
-            z=np.asarray(matrix, dtype=np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING,
-            showscale=col == 2, colorbar={"title": {"text": "value"}, "thickness": 14},
+            z=matrix.astype(np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING,
+            showscale=col == 2 or not shared_scale, colorbar=colorbar,
             hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"), row=1, col=col)
     fig.update_yaxes(autorange="reversed", showticklabels=False)
     fig.update_xaxes(showticklabels=False, title_text=sort_note, title_font={"size": FONT_SIZE - 4})
@@ -222,7 +229,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
                       annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
                       annotation_position="bottom right")
     if log_y:
-        fig.update_yaxes(type="log", secondary_y=False)
+        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False)
     elif shown:
         top = max(shown) * 1.25
         if trivial_line:
@@ -234,16 +241,19 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
                      title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     if secondary:
         fig.update_yaxes(title_text=secondary_title or ", ".join(secondary), secondary_y=True, showgrid=False,
+                         rangemode="tozero",
                          title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     return fig
 
 
-def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None):
+def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None, top=None):
     """Sparse KPCA's model at step j: every training point coloured by its residual
-    ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain)."""
+    ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain).  ``top``
+    fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
+    top = float(np.max(residuals)) if top is None else float(top)
     fig = go.Figure(go.Scatter(
         x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
-        marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0,
+        marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0, "cmax": max(top, 1e-12),
                 "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
         hovertemplate="residual %{marker.color:.3g}<extra></extra>"))
     _chosen(fig, coords, chosen, next_pick)

@@ -310,32 +310,32 @@ def stepper(state: PageState, n_steps, draw):
             move(+1)
         j = int(min(max(session[key], 0), n_steps))
         session[key] = j
-        cols = st.columns([1, 1, 1.3, 1, 7], vertical_alignment="bottom")
-        cols[0].button("Reset", key=f"{state.page}:reset", on_click=move, kwargs={"to": 0}, shortcut="Home",
-                       icon=":material/first_page:", help="Back to step 0 (keyboard: Home).", width="stretch")
-        cols[1].button("Back", key=f"{state.page}:prev", on_click=move, args=(-1,), shortcut="Left",
-                       icon=":material/chevron_left:", disabled=j == 0,
-                       help="One step back (keyboard: left arrow).", width="stretch")
+        buttons = st.container(horizontal=True, vertical_alignment="center")
+        buttons.button("Reset", key=f"{state.page}:reset", on_click=move, kwargs={"to": 0}, shortcut="Home",
+                       icon=":material/first_page:", help="Back to step 0 (keyboard: Home).")
+        buttons.button("Back", key=f"{state.page}:prev", on_click=move, args=(-1,), shortcut="Left",
+                       icon=":material/chevron_left:", disabled=j == 0, help="One step back (keyboard: left arrow).")
         playing = session[play_key]
-        if cols[2].button("Pause" if playing else "Play", key=f"{state.page}:play", shortcut="Space",
+        if buttons.button("Pause" if playing else "Play", key=f"{state.page}:play", shortcut="Space",
                           icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
-                          help="Advance one step per second (keyboard: space).", width="stretch"):
+                          help="Advance one step per second (keyboard: space)."):
             session[play_key] = not playing
             if session[play_key] and session[key] >= n_steps:
                 session[key] = 0
             st.rerun()
-        cols[3].button("Next", key=f"{state.page}:next", on_click=move, args=(+1,), shortcut="Right",
+        buttons.button("Next", key=f"{state.page}:next", on_click=move, args=(+1,), shortcut="Right",
                        icon=":material/chevron_right:", disabled=j >= n_steps,
-                       help="One step forward (keyboard: right arrow).", width="stretch")
+                       help="One step forward (keyboard: right arrow).")
+        buttons.markdown(f"**Step {j} of {n_steps}**" + (" — playing" if playing else ""))
         widget_key = "w:" + key
         session[widget_key] = j
 
         def copy_back():
             session[key] = session[widget_key]
 
-        cols[4].slider("Step j (basis vectors chosen so far)", 0, n_steps, key=widget_key, on_change=copy_back,
-                       help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
-                            "criterion computed on it, and the model built on the first j points.")
+        st.slider("Step j (basis vectors chosen so far)", 0, n_steps, key=widget_key, on_change=copy_back,
+                  help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
+                       "criterion computed on it, and the model built on the first j points.")
         j = int(session[key])
         if j:
             st.query_params["step"] = str(j)
