@@ -1,20 +1,26 @@
 """Matching Pursuit Lab: the entry point (`streamlit run app.py`).
 
 A router and picture frame: it sets the page configuration, lists the pages by
-section and runs the chosen one.  Every page lives in ``pages/`` and draws with
+section and runs the chosen one.  Every page lives in ``app_pages/`` and draws with
 ``ui/`` over the numerical core ``mpcore/``.
+
+Why ``app_pages/`` and not ``pages/``: Streamlit (checked on 1.67) still treats a
+``pages/`` folder beside the entry script as the old automatic multipage layout, and
+a first visit straight to a page's address then runs that file without this router
+(no wide layout, file names as the menu).  ``st.navigation`` works as documented once
+the folder has another name.
 """
 import streamlit as st
 
 st.set_page_config(page_title="Matching Pursuit Lab", page_icon=":material/scatter_plot:", layout="wide")
 
 PAGES = {
-    "": [st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)],
+    "": [st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True)],
     "Algorithms": [
-        st.Page("pages/sparse_kpca.py", title="Sparse KPCA", icon=":material/blur_on:", url_path="sparse-kpca"),
-        st.Page("pages/kmp.py", title="Kernel Matching Pursuit", icon=":material/show_chart:", url_path="kmp"),
-        st.Page("pages/sparse_kcca.py", title="Sparse KCCA", icon=":material/compare_arrows:", url_path="sparse-kcca"),
-        st.Page("pages/mpkfda.py", title="Greedy Fisher (MPKFDA)", icon=":material/call_split:", url_path="mpkfda"),
+        st.Page("app_pages/sparse_kpca.py", title="Sparse KPCA", icon=":material/blur_on:", url_path="sparse-kpca"),
+        st.Page("app_pages/kmp.py", title="Kernel Matching Pursuit", icon=":material/show_chart:", url_path="kmp"),
+        st.Page("app_pages/sparse_kcca.py", title="Sparse KCCA", icon=":material/compare_arrows:", url_path="sparse-kcca"),
+        st.Page("app_pages/mpkfda.py", title="Greedy Fisher (MPKFDA)", icon=":material/call_split:", url_path="mpkfda"),
     ],
 }
 

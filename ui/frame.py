@@ -29,7 +29,6 @@ TEST = Control("test", 0.3, float, lo=0.1, hi=0.5)
 SEED = Control("seed", 0, int, lo=0, hi=9999)
 STANDARDIZE = Control("std", True, bool)
 KERNEL = Control("kernel", "rbf", str, options=("rbf", "laplacian", "poly", "linear"))
-GAMMA = Control("gamma", GAMMAS[0], str, options=GAMMAS)
 DEGREE = Control("degree", 3, int, lo=1, hi=6)
 KERNEL_NAMES = {"rbf": "Gaussian (RBF)", "laplacian": "Laplacian", "poly": "polynomial", "linear": "linear"}
 
@@ -254,22 +253,26 @@ def _dataset_options(state, name):
     return tuple(sorted(chosen.items()))
 
 
-def kernel_sidebar(state: PageState, default="rbf"):
-    """Kernel choice (sidebar): kind, gamma and polynomial degree; a :class:`KernelChoice`."""
+def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
+    """Kernel choice (sidebar): kind, gamma and polynomial degree; a :class:`KernelChoice`.
+    Each page keeps its own kernel (its default suits its preset dataset)."""
     sb = st.sidebar
     sb.header("Kernel")
     control = Control("kernel", default, str, options=KERNEL.options)
-    kernel = state.widget(sb.selectbox, control, "Kernel", options=KERNEL.options, format_func=KERNEL_NAMES.get,
+    gamma_control = Control("gamma", gamma, str, options=GAMMAS)
+    kernel = state.widget(sb.selectbox, control, "Kernel", scope=state.page, options=KERNEL.options,
+                          format_func=KERNEL_NAMES.get,
                           help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
                                "polynomial (gamma <x,z> + 1)^degree, or linear <x,z>.")
     gamma, degree = None, 3
     if kernel != "linear":
-        text = state.widget(sb.selectbox, GAMMA, "gamma (inverse squared width)", options=GAMMAS,
+        text = state.widget(sb.selectbox, gamma_control, "gamma (inverse squared width)", scope=state.page,
+                            options=GAMMAS,
                             help="Larger gamma = narrower kernel = more local basis functions. 'auto' uses 1/d "
                                  "(d = number of features), scikit-learn's default.")
         gamma = None if text == GAMMAS[0] else float(text)
     if kernel == "poly":
-        degree = state.widget(sb.slider, DEGREE, "Degree", min_value=1, max_value=6,
+        degree = state.widget(sb.slider, DEGREE, "Degree", scope=state.page, min_value=1, max_value=6,
                               help="Degree of the polynomial kernel.")
     return KernelChoice(kernel, gamma, int(degree))
 
@@ -440,3 +443,11 @@ def bound_caption(curves):
         parts.append(f"{name}: min {value:.3g} at t = {t}")
     return ("Minima (markers) — " + "; ".join(parts) + ". A bound is a guarantee on the expected test loss "
             "for the sparsity it is evaluated at; above 1 it says nothing about an error rate.")
+
+
+def heat_scale_toggle(state: PageState):
+    control = Control("ownscale", False, bool)
+    return not state.widget(st.sidebar.toggle, control, "Heatmap: scale K_j to itself", scope=state.page,
+                            help="Off: both heatmaps share the original kernel's colour scale, so you see how much "
+                                 "deflation removed. On: the deflated kernel gets its own scale, so you see the "
+                                 "structure of what is left.")

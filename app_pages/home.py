@@ -23,16 +23,16 @@ st.latex(r"i_{j+1} = \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \qquad\longright
          r"K_{j+1} = \mathrm{deflate}(K_j, i_{j+1})")
 
 CARDS = [
-    ("pages/sparse_kpca.py", "Sparse KPCA", "skpca", "rings",
+    ("app_pages/sparse_kpca.py", "Sparse KPCA", "skpca", "rings",
      "Criterion: variance explained, ‖K[:, i]‖² / K[i, i]. Deflation: Schur complement (pivoted Cholesky). "
      "Model: the subspace of the chosen points.", {"data": "rings", "k": "20", "step": "6"}),
-    ("pages/kmp.py", "Kernel Matching Pursuit", "kmp", "sinc",
+    ("app_pages/kmp.py", "Kernel Matching Pursuit", "kmp", "sinc",
      "Criterion: fit of the residual, |K[:, i]'y| / ‖K[:, i]‖. Deflation: project the chosen column out. "
      "Model: least squares on the chosen columns.", {"data": "sinc", "k": "15", "step": "5"}),
-    ("pages/sparse_kcca.py", "Sparse KCCA", "skcca", "rings-two-view",
+    ("app_pages/sparse_kcca.py", "Sparse KCCA", "skcca", "rings-two-view",
      "Criterion: alignment of a point's columns in the two views. Deflation: in both views. "
      "Model: CCA on the chosen points.", {"data": "rings-two-view", "k": "20", "step": "10"}),
-    ("pages/mpkfda.py", "Greedy Fisher (MPKFDA)", "mpkfda", "moons",
+    ("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", "mpkfda", "moons",
      "Criterion: Fisher ratio of the column, (K[:, i]'y)² / (K[:, i]'B K[:, i]). Deflation: one of seven. "
      "Model: Fisher discriminant on the chosen points.", {"data": "moons", "k": "20", "step": "8"}),
 ]

@@ -35,6 +35,7 @@ if subsample:
                              "Algorithm seed", scope=PAGE, min_value=0, max_value=9999,
                              help="Seeds the random candidate subsample (separate from the data seed).")
 delta = frame.delta_select(state)
+shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state, default=True)
 
 study, seconds = frame.compute_study("skpca", data, kernel, k=int(k), candidates=candidates, seed=int(algo_seed),
@@ -78,7 +79,8 @@ def draw(j):
                                             labels=labels, title=f"Criterion on K_{j}: ||K[:, i]||² / K[i, i]"),
                    key="skpca-criterion")
     before, after = study.heatmaps(j)
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
+                                               shared_scale=shared_scale),
                key="skpca-heatmap",
                caption="Deflation empties the rows and columns of the chosen points and shrinks everything they "
                        "explain; what stays bright is the variance still to explain.")

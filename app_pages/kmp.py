@@ -17,7 +17,7 @@ frame.page_header(
 state.show_notes()
 
 data = frame.data_sidebar(state, ("regression", "binary"), preset="sinc")
-kernel = frame.kernel_sidebar(state)
+kernel = frame.kernel_sidebar(state, gamma="10")
 st.sidebar.header("Matching pursuit")
 m = data.train_size()
 k = frame.k_slider(state, m, default=30)
@@ -42,6 +42,7 @@ if set_alpha:
                          scope=PAGE, min_value=0.001, step=0.05, format="%.3f",
                          help="Error tolerance, in the target's units.")
 delta = frame.delta_select(state)
+shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
 study, seconds = frame.compute_study("kmp", data, kernel, k=int(k), variant=variant, loss=loss,
@@ -118,7 +119,8 @@ def draw(j):
     before, after = study.heatmaps(j)
     note = ("pre-fitting deflates the dictionary: K_j = P_j K, with P_j projecting out the chosen columns"
             if variant == "prefit" else f"{variant} never deflates the dictionary, so K_j = K")
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
+                                               shared_scale=shared_scale),
                key="kmp-heatmap", caption=f"Here {note}.")
 
 

@@ -29,6 +29,7 @@ reg = state.widget(st.sidebar.select_slider, Control("reg", 1e-3, float, options
                    scope=PAGE, options=REGS, format_func=lambda v: f"{v:g}",
                    help="Ridge added to each view's covariance in the final CCA, relative to its trace.")
 delta = frame.delta_select(state)
+shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
 study, seconds = frame.compute_study("skcca", data, kernel, k=int(k), alpha=float(alpha), reg=float(reg),
@@ -83,11 +84,13 @@ def draw(j):
         else:
             frame.show(figures.projection_figure(projections, title=f"Canonical variates on {j} points"),
                        key="skcca-projections")
-    for view, name in ((0, "X"), (1, "Y")):
+    for tab, (view, name) in zip(st.tabs(["Kernel of view X", "Kernel of view Y"]), ((0, "X"), (1, "Y"))):
         before, after = study.heatmaps(j, view=view)
-        frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
-                                               title=f"View {name}: kernel before and after deflation"),
-                   key=f"skcca-heatmap-{name}")
+        with tab:
+            frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
+                                                   shared_scale=shared_scale,
+                                                   title=f"View {name}: kernel before and after deflation"),
+                       key=f"skcca-heatmap-{name}")
     frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / correlation / bound"),
                key="skcca-bounds", caption=frame.bound_caption(study.curves))
 

@@ -38,6 +38,7 @@ if criterion == "random":
     algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999), "Algorithm seed",
                              scope=PAGE, min_value=0, max_value=9999, help="Seeds the random criterion.")
 delta = frame.delta_select(state)
+shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
 study, seconds = frame.compute_study("mpkfda", data, kernel, k=int(k), criterion=criterion, deflation=deflation,
@@ -105,7 +106,8 @@ def draw(j):
         frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / bound"),
                    key="mpkfda-bounds", caption=frame.bound_caption(study.curves))
     before, after = study.heatmaps(j)
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order)),
+    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
+                                               shared_scale=shared_scale),
                key="mpkfda-heatmap",
                caption="With classes sorted, the two diagonal blocks are within-class similarities; watch how each "
                        "deflation removes the chosen column's share (some deflations keep K PSD, Hotelling does not).")
