@@ -14,7 +14,7 @@ frame.page_header(
     "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
     "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
 )
-state.show_notes()
+state.notes_here()
 
 data = frame.data_sidebar(state, ("regression", "binary"), preset="sinc")
 kernel = frame.kernel_sidebar(state, gamma="10")
@@ -45,7 +45,7 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("kmp", data, kernel, k=int(k), variant=variant, loss=loss,
+study, seconds = frame.compute_study("kmp", data, kernel, state, k=int(k), variant=variant, loss=loss,
                                      alpha=None if alpha is None else float(alpha), delta=float(delta))
 split = study.split
 dataset = data.dataset()

@@ -13,7 +13,7 @@ frame.page_header(
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
     "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
 )
-state.show_notes()
+state.notes_here()
 
 data = frame.data_sidebar(state, ("binary",), preset="moons")
 kernel = frame.kernel_sidebar(state)
@@ -41,7 +41,7 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("mpkfda", data, kernel, k=int(k), criterion=criterion, deflation=deflation,
+study, seconds = frame.compute_study("mpkfda", data, kernel, state, k=int(k), criterion=criterion, deflation=deflation,
                                      stages=int(stages), seed=int(algo_seed), delta=float(delta))
 split = study.split
 dataset = data.dataset()

@@ -14,7 +14,7 @@ frame.page_header(
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
     "(seed 000, Alg. 3 and Thm 9).",
 )
-state.show_notes()
+state.notes_here()
 
 data = frame.data_sidebar(state, ("two-view",), preset="rings-two-view")
 kernel = frame.kernel_sidebar(state)
@@ -32,7 +32,7 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("skcca", data, kernel, k=int(k), alpha=float(alpha), reg=float(reg),
+study, seconds = frame.compute_study("skcca", data, kernel, state, k=int(k), alpha=float(alpha), reg=float(reg),
                                      delta=float(delta))
 split = study.split
 curves = study.curves.curves

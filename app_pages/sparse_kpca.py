@@ -14,7 +14,7 @@ frame.page_header(
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
     "new data (seed 000, Alg. 2 and Cor. 1).",
 )
-state.show_notes()
+state.notes_here()
 
 data = frame.data_sidebar(state, ("unsupervised", "regression", "binary", "two-view"), preset="rings")
 kernel = frame.kernel_sidebar(state)
@@ -38,7 +38,7 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state, default=True)
 
-study, seconds = frame.compute_study("skpca", data, kernel, k=int(k), candidates=candidates, seed=int(algo_seed),
+study, seconds = frame.compute_study("skpca", data, kernel, state, k=int(k), candidates=candidates, seed=int(algo_seed),
                                      delta=float(delta))
 split = study.split
 labels = split.y_train

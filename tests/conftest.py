@@ -38,3 +38,8 @@ def two_view_data():
     X = np.c_[np.cos(4 * z), np.sin(4 * z)] + 0.05 * rng.normal(size=(150, 2))
     Y = np.c_[z, z**2] + 0.05 * rng.normal(size=(150, 2))
     return X, Y, mpcore.kernel_matrix(X, gamma=2.0), mpcore.kernel_matrix(Y, gamma=2.0)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)

@@ -100,14 +100,16 @@ def _study(family, data, kernel, settings):
     return result, time.perf_counter() - started
 
 
-def compute_study(family, data, kernel, **settings):
+def compute_study(family, data, kernel, state=None, **settings):
     """The cached study, or an ``st.error`` with the core's message and a stop (the
-    user's settings stay as they are, so one change fixes it)."""
+    user's settings stay as they are, and in the URL, so one change fixes it)."""
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
             result, seconds = _study(family, data, kernel, tuple(sorted(settings.items())))
     except ValueError as error:
         st.error(f"Cannot run with these settings: {error}", icon=":material/error:")
+        if state is not None:
+            state.write_url()
         st.stop()
     return result, seconds
 

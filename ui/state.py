@@ -131,12 +131,20 @@ class PageState:
         """Put a value that is not a widget of this run (the step) into the URL."""
         self.url[name] = (value, default)
 
+    def notes_here(self):
+        """Reserve the place where notes about the link's values will appear."""
+        self._slot = st.container()
+
     def write_url(self):
+        """Rewrite the URL with every non-default value and show any notes about the link."""
+        self.show_notes()
         wanted = {name: format_value(value) for name, (value, default) in self.url.items() if value != default}
         current = {key: st.query_params[key] for key in st.query_params}
         if current != wanted:
             st.query_params.from_dict(wanted)
 
     def show_notes(self):
+        slot = getattr(self, "_slot", None) or st.container()
         for note in self.notes:
-            st.warning(note, icon=":material/link_off:")
+            slot.warning(note, icon=":material/link_off:")
+        self.notes = []

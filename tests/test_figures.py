@@ -1,0 +1,88 @@
+"""Figure builders, checked on the figure objects (no browser)."""
+import numpy as np
+
+from mpcore.curves import BoundCurves
+from ui import figures
+
+
+def names(fig):
+    return [trace.name for trace in fig.data]
+
+
+def test_data_figure_numbers_the_chosen_points_and_stars_the_next():
+    coords = np.arange(20.0).reshape(10, 2)
+    labels = np.array([-1.0, 1.0] * 5)
+    fig = figures.data_figure(coords, labels, [4, 2, 7], next_pick=1, coords_test=coords[:3], labels_test=labels[:3],
+                              class_names=("no", "yes"))
+    assert "class yes (train)" in names(fig) and "class no (test)" in names(fig)
+    chosen = fig.data[names(fig).index("chosen (3)")]
+    assert list(chosen.text) == ["1", "2", "3"]
+    np.testing.assert_array_equal(chosen.x, coords[[4, 2, 7], 0])
+    star = fig.data[names(fig).index("next pick")]
+    assert tuple(star.x) == (coords[1, 0],)
+    assert fig.layout.font.size == figures.FONT_SIZE
+    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+
+
+def test_only_recent_picks_are_numbered():
+    coords = np.random.default_rng(0).normal(size=(50, 2))
+    fig = figures.data_figure(coords, None, list(range(30)))
+    text = list(fig.data[names(fig).index("chosen (30)")].text)
+    assert text[:10] == [""] * 10 and text[-1] == "30" and sum(bool(t) for t in text) == figures.MAX_NUMBERED
+
+
+def test_heatmaps_share_one_scale_unless_asked():
+    before = np.array([[1.0, 0.5], [0.5, 2.0]])
+    after = np.array([[0.1, -0.2], [-0.2, 0.3]])
+    shared = figures.heatmap_pair_figure(before, after, j=3)
+    assert [t.zmin for t in shared.data] == [-2.0, -2.0] and [t.zmax for t in shared.data] == [2.0, 2.0]
+    assert [t.showscale for t in shared.data] == [False, True]
+    own = figures.heatmap_pair_figure(before, after, j=3, shared_scale=False)
+    assert own.data[1].zmax == 0.3 and own.data[1].zmin == -0.3
+    assert "K_3" in own.layout.annotations[1].text
+
+
+def test_bound_figure_marks_argmins_and_the_step():
+    t = np.arange(1, 6)
+    curves = BoundCurves("demo", t, {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]),
+                                     "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])}, ("a bound",))
+    fig = figures.bound_figure(curves, 2)
+    assert "test error rate" in names(fig) and "a bound" in names(fig)
+    markers = [tr for tr in fig.data if tr.name and tr.name.startswith("min of")]
+    assert {(m.name, m.x[0]) for m in markers} == {("min of test error rate: t=3", 3), ("min of a bound: t=3", 3)}
+    bound = fig.data[names(fig).index("a bound")]
+    assert bound.line.dash == "dash" and bound.y[3] is None  # inf is not drawn
+    assert any(shape.x0 == 2 for shape in fig.layout.shapes)  # the line at the current step
+    assert fig.layout.yaxis.range[1] >= 1.1  # the trivial line at 1 is visible
+    log = figures.bound_figure(curves, 2, log_y=True)
+    assert log.layout.yaxis.type == "log"
+
+
+def test_bound_figure_secondary_axis():
+    t = np.arange(1, 4)
+    curves = BoundCurves("demo", t, {"test error rate": np.ones(3) * 0.2, "test MSE": np.array([30.0, 20.0, 10.0]),
+                                     "KMP bound": np.ones(3) * 2}, ("KMP bound",))
+    fig = figures.bound_figure(curves, 1, secondary=("test MSE",), secondary_title="MSE")
+    mse = fig.data[names(fig).index("test MSE")]
+    assert mse.yaxis == "y2"
+    assert fig.layout.yaxis2.title.text == "MSE"
+    assert fig.layout.yaxis.range[1] < 10  # the MSE does not stretch the error-rate axis
+
+
+def test_decision_and_projection_figures():
+    xs = ys = np.linspace(-1, 1, 5)
+    values = np.subtract.outer(ys, xs)
+    coords = np.zeros((4, 2))
+    fig = figures.decision_figure(xs, ys, values, coords, np.array([-1.0, 1.0, 1.0, -1.0]), [0])
+    boundary = fig.data[names(fig).index("decision boundary")]
+    assert boundary.contours.start == 0 and boundary.contours.end == 0
+    proj = {"train": (np.arange(5.0), np.arange(5.0)), "test": (np.arange(3.0), np.arange(3.0) * 2),
+            "correlation": (1.0, 1.0)}
+    fig = figures.projection_figure(proj)
+    assert "training pairs (corr 1.000)" in names(fig)
+
+
+def test_palette_is_okabe_ito():
+    assert set(figures.CLASS_COLOURS.values()) <= set(figures.OKABE_ITO.values())
+    assert figures.CLASS_SYMBOLS[-1.0] != figures.CLASS_SYMBOLS[1.0]
+    assert figures.EXPORT_CONFIG["toImageButtonOptions"]["format"] == "svg"

@@ -1,0 +1,21 @@
+"""URL values: parsing, clamping and rejection."""
+from ui.state import Control, format_value
+
+
+def test_parse_and_clamp():
+    k = Control("k", 10, int, lo=1, hi=50)
+    assert k.parse("12") == 12 and k.parse("12.6") == 13
+    assert k.parse("0") == 1 and k.parse("999") == 50
+    assert k.parse("abc") is None
+    flag = Control("log", False, bool)
+    assert flag.parse("true") is True and flag.parse("0") is False and flag.parse("maybe") is None
+    choice = Control("deflation", "projection", str, options=("none", "projection"))
+    assert choice.parse("none") == "none" and choice.parse("bogus") is None
+    delta = Control("delta", 0.05, float, options=(0.01, 0.05, 0.1))
+    assert delta.parse("0.1") == 0.1 and delta.parse("0.2") is None
+    assert Control("x", 1.0, float).parse("nan") is None
+
+
+def test_format_round_trips():
+    for control, value in ((Control("a", 1, int), 7), (Control("b", 0.5, float), 0.05), (Control("c", True, bool), False)):
+        assert control.parse(format_value(value)) == value
