@@ -1,0 +1,60 @@
+"""Server time of the app's pages with default settings, measured with AppTest.
+
+For each algorithm page: the first compute (cold cache: the page's study is computed)
+and a step (the Next button: cached study, only the step's views are redrawn), each
+the median of several runs.  Budgets (SPEC section 7): first compute <= 2 s, step <= 0.3 s.
+
+    python -m benchmarks.app_speed [--repeats 5]
+
+AppTest runs the whole script for a click (a browser reruns only the stepper fragment),
+so the step figure here is an upper bound of what a user waits for.
+"""
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import streamlit as st
+from streamlit.logger import set_log_level
+from streamlit.testing.v1 import AppTest
+
+set_log_level("error")  # AppTest's bare-mode cache notices are not results
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = {"Sparse KPCA": ("app_pages/sparse_kpca.py", "skpca"), "KMP": ("app_pages/kmp.py", "kmp"),
+         "Sparse KCCA": ("app_pages/sparse_kcca.py", "skcca"), "MPKFDA": ("app_pages/mpkfda.py", "mpkfda")}
+
+
+def measure(path, key, repeats):
+    first, steps = [], []
+    for _ in range(repeats):
+        st.cache_resource.clear()
+        st.cache_data.clear()
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.run()  # home page (its own small studies), not timed
+        st.cache_resource.clear()
+        st.cache_data.clear()
+        started = time.perf_counter()
+        at.switch_page(path).run()
+        first.append(time.perf_counter() - started)
+        for _ in range(3):
+            started = time.perf_counter()
+            at.button(key=f"{key}:next").click().run()
+            steps.append(time.perf_counter() - started)
+        assert not at.exception, at.exception
+    return statistics.median(first), statistics.median(steps)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(f"{'page':<14}{'first compute (s)':>20}{'budget':>9}{'step (s)':>11}{'budget':>9}")
+    for name, (path, key) in PAGES.items():
+        first, step = measure(path, key, args.repeats)
+        print(f"{name:<14}{first:>20.2f}{first / 2.0:>8.0%}{step:>11.3f}{step / 0.3:>8.0%}")
+    print("(medians; 'budget' = share of the SPEC budget used: 2 s first compute, 0.3 s per step)")
+
+
+if __name__ == "__main__":
+    main()
