@@ -22,6 +22,7 @@ def test_data_figure_numbers_the_chosen_points_and_stars_the_next():
     assert tuple(star.x) == (coords[1, 0],)
     assert fig.layout.font.size == figures.FONT_SIZE
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    assert fig.layout.paper_bgcolor == "#ffffff" and fig.layout.font.color == "#222222"  # same in dark theme
 
 
 def test_only_recent_picks_are_numbered():

@@ -2,7 +2,9 @@
 
 Made for a projector: 18 px text, thick lines, the Okabe-Ito colour-blind-safe palette
 with a distinct marker shape per class, a title, axis titles and a legend on every
-figure.  Colours are explicit; the background follows the app's light or dark theme.
+figure.  Colours are explicit, and every figure is a white card (shown with
+``theme=None``), so it reads the same in the app's light and dark themes and in an
+exported SVG.
 """
 from __future__ import annotations
 
@@ -35,8 +37,11 @@ EXPORT_CONFIG = {
 
 def _style(fig, title, x_title=None, y_title=None, height=HEIGHT, legend=True):
     fig.update_layout(
+        template="plotly_white",  # a white card in both app themes: dark text always has contrast
+        paper_bgcolor="#ffffff",
+        plot_bgcolor="#ffffff",
         title={"text": title, "font": {"size": FONT_SIZE + 2}},
-        font={"size": FONT_SIZE},
+        font={"size": FONT_SIZE, "color": "#222222"},
         height=height,
         margin={"l": 70, "r": 30, "t": 70, "b": 60},
         showlegend=legend,
@@ -300,6 +305,7 @@ def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None,
         contours={"coloring": "fill"}, ncontours=16, name="decision value", hoverinfo="skip", line={"width": 0}))
     fig.add_trace(go.Contour(
         x=xs, y=ys, z=values, contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"}, showscale=False,
+        colorscale=[[0, CHOSEN_COLOUR], [1, CHOSEN_COLOUR]],
         line={"width": 4, "color": CHOSEN_COLOUR}, name="decision boundary", showlegend=True, hoverinfo="skip"))
     _points(fig, coords, labels, class_names=class_names)
     if coords_test is not None:

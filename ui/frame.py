@@ -356,7 +356,7 @@ def stepper(state: PageState, n_steps, draw):
 def show(fig, key, caption=None):
     """A Plotly figure with the SVG export button, and an optional caption for those who
     cannot see the chart."""
-    st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme="streamlit")
+    st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme=None)
     if caption:
         st.caption(caption)
 
