@@ -1,5 +1,4 @@
 """Kernel matching pursuit: a sparse regression or classifier built one basis function at a time."""
-import numpy as np
 import streamlit as st
 
 from mpcore.kmp import KMP_VARIANTS, LOSSES
@@ -52,8 +51,8 @@ dataset = data.dataset()
 curves = study.curves.curves
 if study.path.stop_reason:
     st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
-fitted = study.path.extras["fitted"] + study.extras["offset"]
-train_mse = ((fitted - split.y_train) ** 2).mean(axis=1)
+fitted = study.fitted()
+train_mse = study.train_mse()
 
 
 def story(j):
@@ -96,9 +95,7 @@ def model_figure(j, chosen):
 
 def draw(j):
     st.markdown(story(j))
-    chosen = study.chosen(j)
-    scores, winner = study.criterion(j)
-    next_pick = winner if j < study.n_steps else None
+    chosen, scores, winner, next_pick = study.step_view(j)
     left, right = st.columns(2)
     with left:
         frame.show(model_figure(j, chosen), key="kmp-model")

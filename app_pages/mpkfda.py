@@ -82,9 +82,7 @@ def model_figure(j, chosen):
 
 def draw(j):
     st.markdown(story(j))
-    chosen = study.chosen(j)
-    scores, winner = study.criterion(j)
-    next_pick = winner if j < study.n_steps else None
+    chosen, scores, winner, next_pick = study.step_view(j)
     left, right = st.columns(2)
     with left:
         fig = model_figure(j, chosen)

@@ -59,9 +59,7 @@ def story(j):
 
 def draw(j):
     st.markdown(story(j))
-    chosen = study.chosen(j)
-    scores, winner = study.criterion(j)
-    next_pick = winner if j < study.n_steps else None
+    chosen, scores, winner, next_pick = study.step_view(j)
     left, right = st.columns(2)
     with left:
         frame.show(figures.data_figure(study.coords, link, chosen, next_pick=next_pick, titles=study.coord_titles,

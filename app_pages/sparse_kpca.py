@@ -1,5 +1,4 @@
 """Sparse kernel PCA: choose the points whose span explains most of the variance."""
-import numpy as np
 import streamlit as st
 
 from ui import figures, frame
@@ -66,9 +65,7 @@ def story(j):
 
 def draw(j):
     st.markdown(story(j))
-    chosen = study.chosen(j)
-    scores, winner = study.criterion(j)
-    next_pick = winner if j < study.n_steps else None
+    chosen, scores, winner, next_pick = study.step_view(j)
     left, right = st.columns(2)
     with left:
         frame.show(figures.data_figure(study.coords, labels, chosen, next_pick=next_pick, coords_test=study.coords_test,

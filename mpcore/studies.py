@@ -19,6 +19,7 @@ kernel heatmap shows ``K_j``; :meth:`Study.criterion` is the score vector comput
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,6 +40,16 @@ def _kernel_params(kernel, gamma, degree, d):
     if kernel == "poly":
         params.update(degree=int(degree), coef0=1.0)
     return params
+
+
+class StepView(NamedTuple):
+    """What the pages draw at step j: the chosen points (in order), the criterion on
+    ``K_j``, its winner, and the next pick (None after the last step)."""
+
+    chosen: np.ndarray
+    scores: np.ndarray
+    winner: int
+    next_pick: int | None
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,11 @@ class Study:
         row = min(j, self.n_steps - 1)
         return self.path.scores[row], int(self.path.indices[row])
 
+    def step_view(self, j):
+        """:class:`StepView` of step ``j``."""
+        scores, winner = self.criterion(j)
+        return StepView(self.chosen(j), scores, winner, winner if j < self.n_steps else None)
+
     def heatmaps(self, j, view=0):
         """``(original, deflated)``: ``K_0`` and ``K_j`` on the display order, each at most
         200 x 200."""
@@ -142,6 +158,16 @@ class Study:
         idx = self.path.indices[:j]
         coefs = self.path.extras["coefs"][j - 1, :j]
         return self._kernel_to_chosen(X_rows, idx) @ coefs + self.path.extras["intercepts"][j - 1] + offset
+
+    def fitted(self, j=None):
+        """Kernel matching pursuit: training predictions after ``j`` steps, shape (m,)
+        (all steps, (n_steps + 1, m), when ``j`` is None)."""
+        rows = self.path.extras["fitted"] + self.extras["offset"]
+        return rows if j is None else rows[self._check_step(j)]
+
+    def train_mse(self):
+        """Kernel matching pursuit: training mean squared error after 0..n_steps steps."""
+        return ((self.fitted() - self.split.y_train) ** 2).mean(axis=1)
 
     def fisher(self, j):
         """Greedy Fisher discriminant: the :class:`mpcore.mpkfda.FisherModel` on the

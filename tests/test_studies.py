@@ -56,7 +56,8 @@ def test_grid_covers_the_points():
 
 def test_kmp_study_prediction_matches_the_path(moons):
     study = kmp_study(moons, k=8, gamma=1.0)
-    fitted = study.path.extras["fitted"] + study.extras["offset"]
+    fitted = study.fitted()
+    np.testing.assert_allclose(study.train_mse()[8], np.mean((fitted[8] - moons.y_train) ** 2))
     for j in (0, 1, 5, 8):
         np.testing.assert_allclose(study.prediction(j, moons.X_train), fitted[j], atol=1e-9)
     xs, ys, values = study.decision_grid(4, n=20)
@@ -102,3 +103,11 @@ def test_studies_reject_the_wrong_task():
         mpkfda_study(regression, k=3)
     with pytest.raises(ValueError, match="two views"):
         skcca_study(regression, k=3)
+
+
+def test_step_view_has_no_next_pick_after_the_last_step(moons):
+    study = skpca_study(moons, k=4)
+    view = study.step_view(2)
+    np.testing.assert_array_equal(view.chosen, study.path.indices[:2])
+    assert view.next_pick == view.winner == study.path.indices[2]
+    assert study.step_view(4).next_pick is None
