@@ -108,3 +108,24 @@ def test_page_loads_and_steps(server, browser, path, tmp_path):
         page.screenshot(path=str(shots / f"{name}.png"))
     finally:
         page.close()
+
+
+def test_play_pause_and_keyboard(server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1400})
+    try:
+        page.goto(f"{server}/sparse-kpca")
+        _wait_until_idle(page)
+        page.get_by_text("Step 0 of").wait_for(timeout=30_000)
+        page.locator("button", has_text="Play").first.click()
+        page.get_by_text("Step 2 of").wait_for(timeout=30_000)  # it advanced by itself
+        page.locator("button", has_text="Pause").first.click()
+        _wait_until_idle(page)
+        paused = page.locator("text=/Step \\d+ of/").first.inner_text()
+        page.wait_for_timeout(2500)
+        assert page.locator("text=/Step \\d+ of/").first.inner_text() == paused
+        step = int(paused.split()[1])
+        page.keyboard.press("ArrowRight")
+        page.get_by_text(f"Step {step + 1} of").wait_for(timeout=30_000)
+        assert page.locator("[data-testid='stException']").count() == 0
+    finally:
+        page.close()
