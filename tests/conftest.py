@@ -43,3 +43,11 @@ def two_view_data():
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(autouse=True)
+def validate_figures(monkeypatch):
+    """Plotly's property checks on, so a misspelt figure property fails a test."""
+    from ui import figures
+
+    monkeypatch.setattr(figures, "VALIDATE", True)

@@ -23,7 +23,7 @@ CURVE_COLOURS = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange",
 CHOSEN_COLOUR = OKABE_ITO["black"]
 NEXT_COLOUR = OKABE_ITO["yellow"]
 FONT_SIZE = 18
-HEIGHT = 460
+HEIGHT = 480
 SEQUENTIAL = "Viridis"
 DIVERGING = "RdBu_r"  # red positive, blue negative; readable with the common colour-vision deficiencies
 MAX_NUMBERED = 20  # the most recent picks get their order number written beside them
@@ -35,24 +35,38 @@ EXPORT_CONFIG = {
 }
 
 
+# Plotly checks every property as it is set, which costs tens of milliseconds per figure:
+# most of a step's budget.  The tests switch the checks on (tests/conftest.py), so a
+# wrong property name fails there; the app draws without them.
+VALIDATE = False
+
+
+def _new_figure(*traces):
+    """An empty figure with no template: plotly.js's plain defaults (white, light grid)
+    look right here, and copying a template costs ~35 ms per figure."""
+    fig = go.Figure(layout={"template": None}, _validate=VALIDATE)
+    for trace in traces:
+        fig.add_trace(trace)
+    return fig
+
+
 def _style(fig, title, x_title=None, y_title=None, height=HEIGHT, legend=True):
     fig.update_layout(
-        template="plotly_white",  # a white card in both app themes: dark text always has contrast
-        paper_bgcolor="#ffffff",
+        paper_bgcolor="#ffffff",  # a white card in both app themes: dark text always has contrast
         plot_bgcolor="#ffffff",
         title={"text": title, "font": {"size": FONT_SIZE + 2}},
         font={"size": FONT_SIZE, "color": "#222222"},
         height=height,
         margin={"l": 70, "r": 30, "t": 70, "b": 60},
         showlegend=legend,
-        legend={"font": {"size": FONT_SIZE - 2}, "orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        legend={"font": {"size": FONT_SIZE - 2}, "orientation": "h", "yanchor": "top", "y": -0.27, "x": 0},
         hoverlabel={"font": {"size": FONT_SIZE - 2}},
         uirevision="keep",  # zoom and pan survive stepping
     )
-    if x_title is not None:
-        fig.update_xaxes(title={"text": x_title}, title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
-    if y_title is not None:
-        fig.update_yaxes(title={"text": y_title}, title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    axes = {"zeroline": False, "gridcolor": "#e6e6e6", "showline": True, "linecolor": "#888888",
+            "tickfont": {"size": FONT_SIZE - 2}, "title_font": {"size": FONT_SIZE}}
+    fig.update_xaxes(**axes, **({"title": {"text": x_title, "standoff": 6}} if x_title is not None else {}))
+    fig.update_yaxes(**axes, **({"title": {"text": y_title}} if y_title is not None else {}))
     return fig
 
 
@@ -120,7 +134,7 @@ def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, lab
                 class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT):
     """The training points (and test points, open markers) in 2-D with the chosen points
     ringed and numbered in order of choice and the next pick starred."""
-    fig = go.Figure()
+    fig = _new_figure()
     _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=target_name or "target")
     if coords_test is not None:
         _points(fig, np.asarray(coords_test), labels_test, test=True, class_names=class_names)
@@ -134,7 +148,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     winner is starred."""
     x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
     ok = np.isfinite(scores)
-    fig = go.Figure()
+    fig = _new_figure()
     index = np.arange(scores.size)
     if _is_binary(labels):
         for value in (-1.0, 1.0):
@@ -170,7 +184,8 @@ def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted 
     is scaled to its own largest entry (the structure of what is left)."""
     before, after = np.asarray(before), np.asarray(after)
     right = names[1] or f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12,
+                        figure=_new_figure())
     for col, matrix in ((1, before), (2, after)):
         low, high = _display_range(before if shared_scale else matrix)
         colorbar = {"title": {"text": "value"}, "thickness": 14}
@@ -202,7 +217,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     bounds far above that are cut at the top edge (hover still shows the value).
     """
     t = np.asarray(curves.t)
-    fig = make_subplots(specs=[[{"secondary_y": bool(secondary)}]])
+    fig = make_subplots(specs=[[{"secondary_y": bool(secondary)}]], figure=_new_figure())
     argmins = curves.argmin
     shown = []
     for number, (name, values) in enumerate(curves.curves.items()):
@@ -256,7 +271,7 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
     ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain).  ``top``
     fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
     top = float(np.max(residuals)) if top is None else float(top)
-    fig = go.Figure(go.Scatter(
+    fig = _new_figure(go.Scatter(
         x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
         marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0, "cmax": max(top, 1e-12),
                 "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
@@ -267,7 +282,7 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
 
 def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None):
     """1-D regression: the data, the fitted function and the chosen basis points."""
-    fig = go.Figure()
+    fig = _new_figure()
     fig.add_trace(go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
                              marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
     if coords_test is not None:
@@ -281,7 +296,7 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
 
 def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, target_name="target"):
     """Regression with d > 1: predictions against the truth (the diagonal is perfect)."""
-    fig = go.Figure()
+    fig = _new_figure()
     fig.add_trace(go.Scatter(x=y_train, y=f_train, mode="markers", name="training points",
                              marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
     if y_test is not None:
@@ -300,7 +315,7 @@ def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None,
     level (the decision boundary) as a thick line, the points and the chosen ones."""
     values = np.asarray(values, dtype=float)
     top = float(np.nanmax(np.abs(values))) or 1.0
-    fig = go.Figure(go.Contour(
+    fig = _new_figure(go.Contour(
         x=xs, y=ys, z=values, zmin=-top, zmax=top, colorscale=DIVERGING, opacity=0.45, showscale=False,
         contours={"coloring": "fill"}, ncontours=16, name="decision value", hoverinfo="skip", line={"width": 0}))
     fig.add_trace(go.Contour(
@@ -317,7 +332,7 @@ def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None,
 def projection_figure(projections, *, title=None):
     """Sparse KCCA: the first canonical variate of view X against that of view Y, training
     and test pairs; a perfectly correlated pair lies on the diagonal."""
-    fig = go.Figure()
+    fig = _new_figure()
     (fx, fy), (gx, gy) = projections["train"], projections["test"]
     train_corr, test_corr = projections["correlation"]
     fig.add_trace(go.Scatter(x=fx, y=fy, mode="markers", name=f"training pairs (corr {train_corr:.3f})",
@@ -344,7 +359,7 @@ def thumbnail(fig, height=260):
 def decision_values_figure(values, labels, values_test=None, labels_test=None, *, class_names=None, title=None):
     """Classification in more than two dimensions: the classifier's output per class
     (training filled, test outlined); the boundary is the line at 0."""
-    fig = go.Figure()
+    fig = _new_figure()
     for value in (-1.0, 1.0):
         name = _class_name(value, class_names)
         fig.add_trace(go.Histogram(x=np.asarray(values)[labels == value], name=f"{name} (train)", opacity=0.6,
