@@ -116,7 +116,7 @@ def compute_study(family, data, kernel, state=None, **settings):
 
 # --- sidebar ---------------------------------------------------------------------------------
 
-def _parse_upload(uploaded, task):
+def _parse_upload(uploaded):
     content = uploaded.getvalue()
     if uploaded.name.lower().endswith(".npz"):
         return datasets.parse_npz(content), content
@@ -134,7 +134,7 @@ def _upload_section(state, tasks):
         if uploaded is None:
             return None
         try:
-            table, content = _parse_upload(uploaded, tasks[0])
+            table, content = _parse_upload(uploaded)
         except ValueError as error:
             st.error(f"{uploaded.name}: {error} The previous dataset is still in use.", icon=":material/error:")
             return None
