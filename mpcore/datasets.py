@@ -63,14 +63,15 @@ class DatasetInfo:
     licence: str
     loader: object = field(repr=False)
     options: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)  # option -> the values it may take (for a picker)
 
 
 REGISTRY: dict[str, DatasetInfo] = {}
 
 
-def _register(name, title, task, source, licence, **options):
+def _register(name, title, task, source, licence, choices=None, **options):
     def decorate(loader):
-        REGISTRY[name] = DatasetInfo(name, title, task, source, licence, loader, options)
+        REGISTRY[name] = DatasetInfo(name, title, task, source, licence, loader, options, choices or {})
         return loader
 
     return decorate
@@ -238,19 +239,19 @@ def _one_vs_rest(loader, positive_class, what):
 
 
 @_register("digits", "Digits, one class vs rest (binary)", "binary", "scikit-learn bundled (UCI optical digits)",
-           "CC BY 4.0 (UCI)", positive_class=3)
+           "CC BY 4.0 (UCI)", choices={"positive_class": tuple(range(10))}, positive_class=3)
 def _digits(positive_class):
     return _one_vs_rest(skdata.load_digits, positive_class, "1797 8x8 handwritten digits")
 
 
 @_register("wine", "Wine, one cultivar vs rest (binary)", "binary", "scikit-learn bundled (UCI wine)", "CC BY 4.0 (UCI)",
-           positive_class=0)
+           choices={"positive_class": (0, 1, 2)}, positive_class=0)
 def _wine(positive_class):
     return _one_vs_rest(skdata.load_wine, positive_class, "178 wines, 13 chemical measurements")
 
 
 @_register("iris", "Iris, one species vs rest (binary)", "binary", "scikit-learn bundled (Fisher 1936)", "CC BY 4.0 (UCI)",
-           positive_class=1)
+           choices={"positive_class": (0, 1, 2)}, positive_class=1)
 def _iris(positive_class):
     return _one_vs_rest(skdata.load_iris, positive_class, "150 irises, 4 measurements")
 
@@ -496,6 +497,13 @@ class Split:
     test_index: np.ndarray
 
 
+def train_size(n_samples, test_size=0.3, subsample=None):
+    """How many training points :func:`prepare` leaves: the test part is
+    ``max(1, floor(test_size * n))`` of the ``n = min(subsample, n_samples)`` points used."""
+    used = n_samples if subsample is None else min(int(subsample), n_samples)
+    return used - max(1, int(math.floor(test_size * used)))
+
+
 def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
     """Subsample (without replacement, seeded), split into train and test (stratified for
     binary tasks) and standardise each view with statistics of the training part.
@@ -511,7 +519,7 @@ def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
         if subsample < 4:
             raise ValueError(f"Keep at least 4 points (got {subsample}).")
         index = np.sort(rng.choice(n, size=int(subsample), replace=False))
-    n_test = max(1, int(math.floor(test_size * index.size)))
+    n_test = index.size - train_size(n, test_size, subsample)
     if index.size - n_test < 2:
         raise ValueError(f"Only {index.size - n_test} training point(s) would remain; use more points or a smaller test fraction.")
     stratify = dataset.y[index] if dataset.task == "binary" and np.min(np.unique(dataset.y[index], return_counts=True)[1]) >= 2 else None

@@ -73,16 +73,8 @@ class PursuitPath:
         ``view`` selects the kernel for two-view algorithms (0 = X, 1 = Y).
         Rebuilt from the recorded low-rank factors in O(r m^2) time.
         """
-        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
-            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
-        if view not in range(self.n_views):
-            raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
-        K0 = self._kernels[view]
-        left, right = self._factors[view]
-        r = int(self._ranks[j]) if left is not None else 0
-        if r == 0:
-            return K0.copy()
-        return K0 - left[:, :r] @ right[:, :r].T
+        K0, left, right = self._low_rank(j, view)
+        return K0.copy() if left is None else K0 - left @ right.T
 
     def deflated_block(self, j, rows, cols=None, view=0):
         """Rows ``rows`` and columns ``cols`` (default: the same) of the deflated kernel
@@ -91,18 +83,23 @@ class PursuitPath:
         Costs O(r len(rows) len(cols)) -- the cheap way to draw a downsampled heatmap
         of a large kernel without rebuilding all of it.
         """
-        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
-            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
-        if view not in range(self.n_views):
-            raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
+        K0, left, right = self._low_rank(j, view)
         rows = np.asarray(rows, dtype=int)
         cols = rows if cols is None else np.asarray(cols, dtype=int)
-        block = self._kernels[view][np.ix_(rows, cols)]
+        block = K0[np.ix_(rows, cols)]
+        return block if left is None else block - left[rows] @ right[cols].T
+
+    def _low_rank(self, j, view):
+        """``(K0, U, V)`` with ``K_j = K0 - U V'`` (U, V None when nothing was removed)."""
+        check_step(j, self.n_steps)
+        if view not in range(self.n_views):
+            raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
+        K0 = self._kernels[view]
         left, right = self._factors[view]
         r = int(self._ranks[j]) if left is not None else 0
         if r == 0:
-            return block.copy()
-        return block - left[rows, :r] @ right[cols, :r].T
+            return K0, None, None
+        return K0, left[:, :r], right[:, :r]
 
     def chosen_mask(self, j=None):
         """Boolean mask (m,) of the points chosen in the first ``j`` steps (all if None)."""
@@ -110,6 +107,13 @@ class PursuitPath:
         mask = np.zeros(m, dtype=bool)
         mask[self.indices[: self.n_steps if j is None else j]] = True
         return mask
+
+
+def check_step(j, n_steps):
+    """``j`` as an int if it is a step of a path with ``n_steps`` steps (0..n_steps)."""
+    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= n_steps:
+        raise ValueError(f"step j must be a whole number between 0 and {n_steps}, got {j!r}.")
+    return int(j)
 
 
 def _pick_order(scores, pick, count):

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import curves as curves_module
+from .engine import check_step
 from .kernels import kernel_diag, kernel_matrix
 from .kmp import kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
@@ -93,9 +94,7 @@ class Study:
         return self.K.shape[0]
 
     def _check_step(self, j):
-        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= self.n_steps:
-            raise ValueError(f"step j must be a whole number between 0 and {self.n_steps}, got {j!r}.")
-        return int(j)
+        return check_step(j, self.n_steps)
 
     def chosen(self, j):
         """Training indices of the first ``j`` basis vectors, in order of choice."""

@@ -147,7 +147,21 @@ def test_play_advances_and_pauses():
     assert at.session_state["skpca:playing"] is False
 
 
-def test_downloads_hold_csv():
+def test_downloads_offer_the_path_and_the_curves():
     at = open_page("skpca")
     labels = [button.label for button in at.get("download_button")]
-    assert "Download the path (CSV)" in labels[0] or any("path" in label for label in labels)
+    assert labels == ["Download the path (CSV)", "Download the curves (CSV)"]
+
+
+def test_csv_has_a_header_and_one_row_per_step():
+    from mpcore.datasets import load_dataset, prepare
+    from mpcore.studies import skpca_study
+    from ui.frame import to_csv
+
+    study = skpca_study(prepare(load_dataset("moons", n_samples=120), seed=0), k=7)
+    lines = to_csv(study.path_table()).splitlines()
+    assert lines[0] == "step,training index,dataset row,criterion value,x (plot),y (plot)"
+    assert len(lines) == 8
+    assert lines[1].split(",")[1] == str(study.path.indices[0])
+    curves = to_csv(study.curves.table()).splitlines()
+    assert len(curves) == 8 and curves[0].startswith("t,test residual")

@@ -77,3 +77,16 @@ def test_npz_upload_without_pickles():
         D.parse_npz(pickled.getvalue())
     with pytest.raises(ValueError, match="not a readable"):
         D.parse_npz(b"not a zip")
+
+
+def test_train_size_matches_prepare():
+    data = D.load_dataset("moons", n_samples=137)
+    for test_size, subsample in ((0.3, None), (0.25, 50), (0.5, 1000)):
+        split = D.prepare(data, test_size=test_size, subsample=subsample)
+        assert D.train_size(data.n_samples, test_size, subsample) == split.X_train.shape[0]
+
+
+def test_one_vs_rest_datasets_list_their_classes():
+    for name, count in (("digits", 10), ("wine", 3), ("iris", 3)):
+        choices = D.REGISTRY[name].choices["positive_class"]
+        assert len(choices) == count and D.REGISTRY[name].options["positive_class"] in choices

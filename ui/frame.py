@@ -64,8 +64,7 @@ class DataChoice:
 
     def train_size(self):
         """m, the number of training points the split will have."""
-        used = min(self.points, self.dataset().n_samples)
-        return used - max(1, int(np.floor(self.test * used)))
+        return datasets.train_size(self.dataset().n_samples, self.test, self.points)
 
     def split(self):
         data = self.dataset()
@@ -76,16 +75,11 @@ class DataChoice:
 
 @dataclass(frozen=True)
 class KernelChoice:
+    """The kernel settings of a page (hashable: a cache key); ``gamma=None`` means 1/d."""
+
     kernel: str
     gamma: float | None
     degree: int
-
-    def describe(self):
-        if self.kernel == "linear":
-            return "linear kernel"
-        gamma = "1/d" if self.gamma is None else f"{self.gamma:g}"
-        extra = f", degree {self.degree}" if self.kernel == "poly" else ""
-        return f"{KERNEL_NAMES[self.kernel]} kernel, gamma = {gamma}{extra}"
 
 
 STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
@@ -184,26 +178,13 @@ def data_sidebar(state: PageState, tasks, preset):
     store = _upload_store()
     names = [n for n, info in REGISTRY.items() if info.task in tasks]
     names += [n for n in mine if n in store and store[n].task in tasks]
-    pending = session.get("_url_pending", {})
-    if "data" in pending:
-        wanted = pending.pop("data")
-        if wanted in names:
-            session["data"] = wanted
-        else:
-            state.notes.append(f"The link's dataset {wanted!r} is not available on this page; showing {preset!r}.")
-    current = session.get("data")
-    choice = current if current in names else preset
-    widget_key = f"w:data:{state.page}"
-    session[widget_key] = choice
-
-    def copy_back():
-        session["data"] = session[widget_key]
-
-    name = sb.selectbox("Dataset", names, key=widget_key, on_change=copy_back, format_func=_title,
+    control = Control("data", preset, str, options=tuple(names))
+    name = state.widget(sb.selectbox, control, "Dataset", keep=True, widget_key=f"w:data:{state.page}",
+                        options=names, format_func=_title,
                         help="Datasets that fit this page's task. Synthetic ones are generated from the data seed; "
                              "the others are bundled with the app (see data/README.md).")
-    if not name.startswith(UPLOAD_PREFIX):
-        state.remember("data", name, preset)
+    if name.startswith(UPLOAD_PREFIX):
+        state.url.pop("data")  # an upload cannot travel in a link
     state.resolve(SEED)  # the generators need the seed before its widget is drawn
     options = _dataset_options(state, name)
     points = state.widget(sb.slider, POINTS, "Points (before the split)", min_value=20, max_value=3000, step=10,
@@ -246,7 +227,7 @@ def _dataset_options(state, name):
         chosen["spread"] = state.widget(sb.slider, control, "Blob spread", scope=name, min_value=0.2,
                                         max_value=5.0, step=0.1, help="Standard deviation of each blob.")
     if "positive_class" in info.options:
-        classes = {"digits": tuple(range(10)), "wine": (0, 1, 2), "iris": (0, 1, 2)}[name]
+        classes = info.choices["positive_class"]
         control = Control("positive", info.options["positive_class"], int, options=classes)
         chosen["positive_class"] = state.widget(sb.selectbox, control, "Positive class", scope=name,
                                                 options=classes, help="This class against all the others.")
@@ -281,10 +262,6 @@ def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
 
 # --- the stepper -----------------------------------------------------------------------------
 
-def _step_control(n_steps):
-    return Control("step", 0, int, lo=0, hi=n_steps)
-
-
 def stepper(state: PageState, n_steps, draw):
     """Step controls and the step-dependent views, in one fragment: moving the step
     reruns only this part.  ``draw(j)`` draws the views of step j.
@@ -295,7 +272,7 @@ def stepper(state: PageState, n_steps, draw):
     session = st.session_state
     key = f"{state.page}:step"
     play_key = f"{state.page}:playing"
-    control = _step_control(n_steps)
+    control = Control("step", 0, int, lo=0, hi=n_steps)
     j0 = state.resolve(control, scope=state.page)
     session.setdefault(play_key, False)
     state.remember("step", int(j0), 0)
@@ -313,8 +290,7 @@ def stepper(state: PageState, n_steps, draw):
                 session[play_key] = False
                 st.rerun()
             move(+1)
-        j = int(min(max(session[key], 0), n_steps))
-        session[key] = j
+        j = state.resolve(control, scope=state.page)
         buttons = st.container(horizontal=True, vertical_alignment="center")
         buttons.button("Reset", key=f"{state.page}:reset", on_click=move, kwargs={"to": 0}, shortcut="Home",
                        icon=":material/first_page:", help="Back to step 0 (keyboard: Home).")
@@ -332,16 +308,10 @@ def stepper(state: PageState, n_steps, draw):
                        icon=":material/chevron_right:", disabled=j >= n_steps,
                        help="One step forward (keyboard: right arrow).")
         buttons.markdown(f"**Step {j} of {n_steps}**" + (" — playing" if playing else ""))
-        widget_key = "w:" + key
-        session[widget_key] = j
-
-        def copy_back():
-            session[key] = session[widget_key]
-
-        st.slider("Step j (basis vectors chosen so far)", 0, n_steps, key=widget_key, on_change=copy_back,
-                  help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
-                       "criterion computed on it, and the model built on the first j points.")
-        j = int(session[key])
+        j = state.widget(st.slider, control, "Step j (basis vectors chosen so far)", scope=state.page, url=False,
+                         min_value=0, max_value=n_steps,
+                         help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
+                              "criterion computed on it, and the model built on the first j points.")
         if j:
             st.query_params["step"] = str(j)
         elif "step" in st.query_params:

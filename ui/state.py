@@ -90,9 +90,9 @@ class PageState:
     def key(self, name, scope):
         return name if scope is None else f"{scope}:{name}"
 
-    def resolve(self, control, scope=None):
-        """The canonical value of ``control``: from the URL on page entry, else the one
-        already set, else the default; always valid."""
+    def resolve(self, control, scope=None, keep=False):
+        """The value of ``control`` to show: from the URL on page entry, else the one
+        already set, else the default; always valid (see :meth:`widget` for ``keep``)."""
         state = st.session_state
         key = self.key(control.name, scope)
         pending = state.get("_url_pending", {})
@@ -104,20 +104,24 @@ class PageState:
                                   f"using {format_value(control.default)!r}.")
             else:
                 state[key] = value
-        if key not in state or not control.valid(state[key]):
-            state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
+        if key in state and control.valid(state[key]):
+            return state[key]
+        if keep and key in state:
+            return control.default  # not valid on this page: show the default, keep the value for others
+        state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
         return state[key]
 
-    def set(self, control, value, scope=None):
-        st.session_state[self.key(control.name, scope)] = value
+    def widget(self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, **kwargs):
+        """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``.
 
-    def widget(self, make, control, label, *, scope=None, url=True, **kwargs):
-        """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``."""
+        ``keep``: a remembered value this page does not allow (a dataset of another task)
+        is shown as the default but not forgotten.  ``widget_key``: the widget's own key
+        (default ``"w:" + canonical key``), per page when the options differ by page.
+        """
         state = st.session_state
         key = self.key(control.name, scope)
-        self.resolve(control, scope)
-        widget_key = "w:" + key
-        state[widget_key] = state[key]
+        widget_key = widget_key or "w:" + key
+        state[widget_key] = self.resolve(control, scope, keep=keep)
 
         def copy_back():
             state[key] = state[widget_key]
