@@ -196,6 +196,9 @@ class ProjectionDeflation:
 
     def deflate(self, i):
         v = self.column(i)
+        if self.Q.size:
+            Q = self.Q.view
+            v = v - Q @ (Q.T @ v)  # a second Gram-Schmidt pass: near-dependent columns keep Q orthonormal
         norm2 = float(v @ v)
         if not norm2 > self.threshold:
             self.s[i] = norm2  # the downdated norm had drifted above the true one: correct it
