@@ -247,7 +247,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     if trivial_line:
         fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
                       annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
-                      annotation_position="bottom right")
+                      annotation_position="bottom left")
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power", secondary_y=False)
     elif shown:
@@ -260,8 +260,9 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     fig.update_yaxes(title_text=y_title + (" (log scale)" if log_y else ""), secondary_y=False,
                      title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     if secondary:
+        fig.update_layout(margin_r=110)  # room for the right axis's ticks and title
         fig.update_yaxes(title_text=secondary_title or ", ".join(secondary), secondary_y=True, showgrid=False,
-                         rangemode="tozero",
+                         rangemode="tozero", title_standoff=12,
                          title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     return fig
 
