@@ -4,7 +4,7 @@ One idea -- maximise a criterion over candidate columns, then deflate -- with
 interchangeable criteria (:mod:`mpcore.criteria`) and deflations
 (:mod:`mpcore.deflations`) run by one loop (:func:`mpcore.engine.pursue`).
 """
-from . import bounds, criteria, curves, datasets, deflations, studies, views
+from . import bounds, criteria, curves, datasets, deflations, labs, studies, views
 from .cca import CCAResult, KCCAResult, center_kernel, kcca, regularized_cca
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
@@ -37,6 +37,7 @@ __all__ = [
     "bounds",
     "curves",
     "datasets",
+    "labs",
     "studies",
     "views",
     "approximation_error",

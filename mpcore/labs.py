@@ -1,0 +1,564 @@
+"""The deflation lab: one criterion, several deflations, side by side (seed 002 sec. 3.2-3.3).
+
+Every run keeps the full deflated kernel (:class:`mpcore.deflations.ExplicitDeflation`),
+so any of the seven deflations of :data:`mpcore.DEFLATIONS` can follow any criterion:
+
+========  =======================================================  ==============================
+family    criteria                                                 learner on the chosen points
+========  =======================================================  ==============================
+mpkfda    :data:`mpcore.FISHER_CRITERIA` (seed 002 eq. 7, 11-13)   Fisher discriminant: test error rate
+kpca      ``variance`` ``||K[:, i]||^2 / K[i, i]`` (seed 000 Alg. 2) projection: mean test residual
+kmp       ``fit`` ``|K[:, i]'y| / ||K[:, i]||`` (seed 000 Alg. 5)   least squares: test MSE
+========  =======================================================  ==============================
+
+(each family also offers ``random``).  ``mpkfda`` with any deflation is seed 002's
+MPKFDA, and ``kmp``/``fit`` with ``projection`` is pre-fitting KMP (tested).  Sparse
+KPCA's own deflation, ``K - K[:, i] K[i, :] / K[i, i]``, is the Schur complement with
+``tau = e_i`` rather than the normalised column, so it is not among the seven: the lab
+shows how the KPCA criterion fares under each of them.
+
+>>> from mpcore.datasets import load_dataset, prepare
+>>> from mpcore.labs import compare_deflations
+>>> split = prepare(load_dataset("moons", n_samples=120), seed=0)
+>>> lab = compare_deflations(split, 5, "mpkfda", "optimal", ("projection", "hotelling"), gamma=2.0)
+>>> lab.facts(3)["projection"].annihilated
+True
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.linalg import eigh, eigvalsh, svdvals
+from scipy.sparse.linalg import LinearOperator, eigsh
+from sklearn.cluster import KMeans
+
+from . import criteria
+from ._validation import check_binary_labels, check_choice, check_kernel, check_n_steps, check_positive
+from .cca import kcca
+from .criteria import FISHER_CRITERIA
+from .deflations import DEFLATIONS, ExplicitDeflation
+from .engine import check_step, pursue
+from .mpkfda import fit_fisher
+from .kernels import kernel_diag, kernel_matrix
+from .nkcca import approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
+from .nystrom import nystrom_factor, nystrom_features
+from .skpca import skpca_path
+from .studies import _common, _kernel_params
+from .views import embed_2d
+
+#: The lab's families and the criteria each offers (the first is the family's own).
+LAB_CRITERIA = {
+    "mpkfda": FISHER_CRITERIA,
+    "kpca": ("variance", "random"),
+    "kmp": ("fit", "random"),
+}
+LAB_FAMILIES = tuple(LAB_CRITERIA)
+
+#: What each family's error curve measures (the y axis of the error plot).
+ERROR_NAMES = {"mpkfda": "test error rate", "kpca": "mean test residual", "kmp": "test MSE"}
+
+#: Relative tolerances for the facts: an entry this small (times the kernel's largest
+#: entry) counts as zero.
+FACT_RTOL = 1e-8
+
+
+def _one_view_criterion(family, name, y, rng):
+    if name == "random":
+        return lambda state: rng.random(state.m)
+    if family == "kpca":
+        return lambda state: criteria._ratio(state.column_sq_norms(), np.diag(state.current()).copy())
+    return lambda state: criteria._ratio(np.abs(state.current().T @ y), np.sqrt(state.column_sq_norms()))
+
+
+def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0):
+    """Choose k columns of ``K`` by ``criterion`` with any ``deflation`` (explicit kernel).
+
+    Parameters
+    ----------
+    K : array (m, m)   training kernel.
+    k : int   columns to choose, ``1 <= k < m``.
+    family : one of :data:`LAB_FAMILIES`;  criterion : one of ``LAB_CRITERIA[family]``.
+    deflation : one of :data:`mpcore.DEFLATIONS` (seed 002 eq. 15-19).
+    y : array (m,)   labels (-1/+1, ``mpkfda``) or target (``kmp``); unused for ``kpca``.
+    stages, seed : as in :func:`mpcore.mpkfda_path` (seed drives ``random``).
+
+    Returns a :class:`mpcore.PursuitPath`; O(m^2) per step.
+    """
+    K = check_kernel(K)
+    m = K.shape[0]
+    check_choice(family, LAB_FAMILIES, "family")
+    check_choice(criterion, LAB_CRITERIA[family], "criterion")
+    check_choice(deflation, DEFLATIONS, "deflation")
+    k = check_n_steps(k, m)
+    rng = np.random.default_rng(seed)
+    if family == "mpkfda":
+        signs, _ = check_binary_labels(y)
+        score, pick = criteria.fisher(criterion, signs, rng)
+    else:
+        if family == "kmp" and y is None:
+            raise ValueError("The KMP family needs a target y.")
+        target = None if y is None else np.asarray(y, dtype=float) - np.mean(y)
+        score, pick = _one_view_criterion(family, criterion, target, rng), "max"
+    return pursue(ExplicitDeflation(K, deflation), score, k, pick=pick, stages=int(stages),
+                  algorithm=f"{family} lab", criterion_name=criterion, deflation_name=deflation)
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """What is true of a deflated kernel ``K_j`` (m x m) after j steps.
+
+    symmetric : K_j equals its transpose (largest |K - K'| below ``FACT_RTOL`` x scale);
+    asymmetry : that largest entry of |K_j - K_j'|, relative to max |K_0|;
+    min_eigenvalue : smallest eigenvalue of the symmetric part ``(K_j + K_j')/2`` (it
+        decides ``x'K_j x >= 0`` for all x), relative to the largest eigenvalue of K_0;
+    psd : min_eigenvalue >= -FACT_RTOL;
+    rank : numerical rank (singular values above ``FACT_RTOL`` x the largest of K_0);
+    trace : trace(K_j);
+    last_left : ``||K_j[:, i_j]|| / ||K_0[:, i_j]||`` for the last chosen column (0 =
+        annihilated); nan at j = 0;
+    chosen_left : the largest such ratio over all chosen columns (nan at j = 0);
+    annihilated : every chosen column is (numerically) zero in K_j;
+    next_pick, next_distance, next_nearest : the next chosen point, its feature-space
+        distance ``sqrt(k(x,x) + k(z,z) - 2 k(x,z))`` to the nearest chosen point, and
+        that point (None / nan when there is no next pick or nothing chosen yet).
+    """
+
+    symmetric: bool
+    asymmetry: float
+    min_eigenvalue: float
+    psd: bool
+    rank: int
+    trace: float
+    last_left: float
+    chosen_left: float
+    annihilated: bool
+    next_pick: int | None
+    next_distance: float
+    next_nearest: int | None
+
+
+def step_facts(path, j):
+    """:class:`StepFacts` of ``path.deflated_kernel(j)``; O(m^3) (one eigen- and one
+    singular-value decomposition of an m x m matrix)."""
+    j = check_step(j, path.n_steps)
+    K0 = path.deflated_kernel(0)
+    Kj = path.deflated_kernel(j)
+    scale = max(float(np.max(np.abs(K0))), 1e-300)
+    top = max(float(eigvalsh(K0, subset_by_index=[K0.shape[0] - 1] * 2)[0]), 1e-300)
+    asymmetry = float(np.max(np.abs(Kj - Kj.T))) / scale
+    min_eig = float(eigvalsh((Kj + Kj.T) / 2, subset_by_index=[0, 0])[0]) / top
+    singular = svdvals(Kj)
+    rank = int(np.sum(singular > FACT_RTOL * top))
+    chosen = path.indices[:j]
+    if j:
+        ratios = np.linalg.norm(Kj[:, chosen], axis=0) / np.maximum(np.linalg.norm(K0[:, chosen], axis=0), 1e-300)
+        last_left, chosen_left = float(ratios[-1]), float(ratios.max())
+    else:
+        last_left = chosen_left = float("nan")
+    next_pick = int(path.indices[j]) if j < path.n_steps else None
+    distance, nearest = float("nan"), None
+    if next_pick is not None and j:
+        squared = K0[next_pick, next_pick] + np.diag(K0)[chosen] - 2 * K0[next_pick, chosen]
+        best = int(np.argmin(squared))
+        distance, nearest = float(np.sqrt(max(squared[best], 0.0))), int(chosen[best])
+    return StepFacts(
+        symmetric=asymmetry <= FACT_RTOL,
+        asymmetry=asymmetry,
+        min_eigenvalue=min_eig,
+        psd=min_eig >= -FACT_RTOL,
+        rank=rank,
+        trace=float(np.trace(Kj)),
+        last_left=last_left,
+        chosen_left=chosen_left,
+        annihilated=bool(j) and chosen_left <= 1e-6,
+        next_pick=next_pick,
+        next_distance=distance,
+        next_nearest=nearest,
+    )
+
+
+def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrinkage="auto"):
+    """The family's learner on ``indices[:j]`` for j = 1..len(indices), scored on the test set.
+
+    ``mpkfda``: Fisher discriminant error rate; ``kpca``: mean test residual
+    ``||phi(x) - P phi(x)||^2`` (needs ``test_diag``); ``kmp``: test MSE of least squares
+    on ``K[:, indices[:j]]`` plus an offset (the training mean).  Returns (len(indices),).
+    """
+    indices = np.asarray(indices, dtype=int)
+    out = np.empty(indices.size)
+    if family == "kpca":
+        features = nystrom_features(K_test[:, indices], nystrom_factor(K[np.ix_(indices, indices)]))
+        projected = np.cumsum(features**2, axis=1)
+        return np.clip(np.asarray(test_diag)[:, None] - projected, 0.0, None).mean(axis=0)
+    for j in range(1, indices.size + 1):
+        idx = indices[:j]
+        if family == "mpkfda":
+            model = fit_fisher(K, y, idx, shrinkage=shrinkage)
+            out[j - 1] = np.mean(np.sign(model.decision(K_test[:, idx])) != y_test)
+        else:
+            mean = float(np.mean(y))
+            weights = np.linalg.lstsq(K[:, idx], y - mean, rcond=None)[0]
+            out[j - 1] = np.mean((K_test[:, idx] @ weights + mean - y_test) ** 2)
+    return out
+
+
+@dataclass(frozen=True)
+class DeflationComparison:
+    """One criterion under several deflations on one split.
+
+    paths : dict deflation -> :class:`mpcore.PursuitPath`;
+    errors : dict deflation -> (n_steps of that path,) test error after j = 1.. steps;
+    K, K_test : kernels (m, m), (n, m); coords, coords_test, coord_titles, order: as in
+    :class:`mpcore.studies.Study`.  ``facts(j)`` is memoised per step.
+    """
+
+    family: str
+    criterion: str
+    split: object
+    K: np.ndarray
+    K_test: np.ndarray
+    paths: dict
+    errors: dict
+    coords: np.ndarray
+    coords_test: np.ndarray
+    coord_titles: tuple
+    order: np.ndarray
+    seconds: dict
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def deflations(self):
+        return tuple(self.paths)
+
+    @property
+    def n_steps(self):
+        """The longest path's length (a path that stopped early stays at its last step)."""
+        return max(path.n_steps for path in self.paths.values())
+
+    @property
+    def m(self):
+        return self.K.shape[0]
+
+    @property
+    def error_name(self):
+        return ERROR_NAMES[self.family]
+
+    def step_of(self, deflation, j):
+        """Step ``j`` clipped to that deflation's own path length."""
+        return min(check_step(j, self.n_steps), self.paths[deflation].n_steps)
+
+    def facts(self, j):
+        """dict deflation -> :class:`StepFacts` at step j (clipped per path)."""
+        j = check_step(j, self.n_steps)
+        if j not in self._memo:
+            self._memo[j] = {name: step_facts(path, self.step_of(name, j)) for name, path in self.paths.items()}
+        return self._memo[j]
+
+    def heatmaps(self, j):
+        """dict deflation -> ``K_j`` on the display order (at most 200 x 200)."""
+        return {name: path.deflated_block(self.step_of(name, j), self.order) for name, path in self.paths.items()}
+
+    def chosen(self, j):
+        """dict deflation -> the training indices chosen in the first j steps."""
+        return {name: path.indices[: self.step_of(name, j)] for name, path in self.paths.items()}
+
+    def next_picks(self, j):
+        """dict deflation -> the next pick after step j (None when that path is done)."""
+        return {name: (int(path.indices[j]) if j < path.n_steps else None) for name, path in self.paths.items()}
+
+    def error_table(self):
+        """Columns for a CSV: step, then one test-error column per deflation (nan past a path's end)."""
+        steps = np.arange(1, self.n_steps + 1)
+        table = {"step": steps}
+        for name, values in self.errors.items():
+            padded = np.full(steps.size, np.nan)
+            padded[: values.size] = values
+            table[name] = padded
+        return table
+
+
+def _split_kernels(split, kernel, gamma, degree):
+    params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
+    test_diag = kernel_diag(split.X_test, kernel, **params)
+    return K, K_test, test_diag, coords, coords_test, titles, order
+
+
+def _check_family_data(family, split):
+    if family in ("mpkfda", "kmp") and split.y_train is None:
+        raise ValueError(f"The {family} family needs a target; pick a binary or regression dataset.")
+    if family == "mpkfda" and not np.all(np.isin(split.y_train, (-1.0, 1.0))):
+        raise ValueError("The Fisher (mpkfda) family needs two classes labelled -1 and +1; pick a binary dataset.")
+
+
+def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1,
+                       seed=0):
+    """Run ``criterion`` with each of ``deflations`` on ``split``; a :class:`DeflationComparison`."""
+    deflations = tuple(dict.fromkeys(deflations))
+    if not deflations:
+        raise ValueError("Pick at least one deflation to compare.")
+    for name in deflations:
+        check_choice(name, DEFLATIONS, "deflation")
+    check_choice(family, LAB_FAMILIES, "family")
+    _check_family_data(family, split)
+    K, K_test, test_diag, coords, coords_test, titles, order = _split_kernels(split, kernel, gamma, degree)
+    y = split.y_train
+    paths, errors, seconds = {}, {}, {}
+    for name in deflations:
+        started = time.perf_counter()
+        paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed)
+        seconds[name] = time.perf_counter() - started
+        errors[name] = learner_errors(family, K, K_test, y, split.y_test, paths[name].indices, test_diag)
+    return DeflationComparison(family, criterion, split, K, K_test, paths, errors, coords, coords_test, titles,
+                               order, seconds)
+
+
+def criterion_deflation_table(split, k, family, criteria_names=None, deflations=DEFLATIONS, kernel="rbf",
+                              gamma=None, degree=3, seed=0, progress=None):
+    """Seed 002 Figure 1 / Figure 3 on one split: the test error after k steps and the
+    selection time for every criterion x deflation.
+
+    Returns a dict with ``criteria`` (C,), ``deflations`` (D,), ``error`` (C, D) (the
+    family's error at the last step of each path), ``best_error`` (C, D) (its minimum
+    over j = 1..k), ``seconds`` (C, D).  ``progress(done, total)`` is called after each
+    run.  ``random`` is averaged over nothing: it uses ``seed``.
+    """
+    check_choice(family, LAB_FAMILIES, "family")
+    _check_family_data(family, split)
+    criteria_names = tuple(criteria_names or LAB_CRITERIA[family])
+    for name in criteria_names:
+        check_choice(name, LAB_CRITERIA[family], "criterion")
+    for name in deflations:
+        check_choice(name, DEFLATIONS, "deflation")
+    K, K_test, test_diag, *_ = _split_kernels(split, kernel, gamma, degree)
+    shape = (len(criteria_names), len(deflations))
+    error, best, seconds = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
+    total, done = shape[0] * shape[1], 0
+    for a, criterion in enumerate(criteria_names):
+        for b, deflation in enumerate(deflations):
+            started = time.perf_counter()
+            path = lab_path(K, k, family, criterion, deflation, y=split.y_train, seed=seed)
+            seconds[a, b] = time.perf_counter() - started
+            curve = learner_errors(family, K, K_test, split.y_train, split.y_test, path.indices, test_diag)
+            if curve.size:
+                error[a, b], best[a, b] = curve[-1], curve.min()
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    return {"criteria": criteria_names, "deflations": tuple(deflations), "error": error, "best_error": best,
+            "seconds": seconds, "k": int(k), "family": family}
+
+
+__all__ = [
+    "LAB_CRITERIA",
+    "LAB_FAMILIES",
+    "ERROR_NAMES",
+    "StepFacts",
+    "lab_path",
+    "step_facts",
+    "learner_errors",
+    "DeflationComparison",
+    "compare_deflations",
+    "criterion_deflation_table",
+    "COLUMN_METHODS",
+    "ColumnSelection",
+    "column_selection",
+    "nystrom_error",
+]
+
+
+# --- column selection: greedy vs uniform vs ridge leverage (vs k-means) ----------------------
+
+#: Ways to choose Nystroem landmarks compared in the column-selection lab.
+COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means")
+
+
+def _psd_pinv_apply(W, B, rtol=1e-10):
+    values, vectors = eigh(W)
+    keep = values > rtol * max(float(values.max()), 1e-300)
+    return vectors[:, keep] @ ((vectors[:, keep].T @ B) / values[keep, None])
+
+
+def nystrom_error(K, C, W):
+    """Trace and spectral norm of ``K - C W^+ C'`` (both equal to its largest/summed
+    eigenvalues: the Nystroem residual is PSD), without forming it for the trace.
+
+    K (N, N) kernel; C (N, M) kernel between all points and the landmarks; W (M, M)
+    kernel among the landmarks.  Returns ``(trace_error, spectral_error)``.
+    """
+    WC = _psd_pinv_apply(W, C.T)  # W^+ C'  (M, N)
+    trace = float(np.trace(K) - np.einsum("ij,ji->", C, WC))
+    residual = LinearOperator(K.shape, matvec=lambda v: K @ v - C @ (WC @ v), dtype=float)
+    start = np.ones(K.shape[0]) / np.sqrt(K.shape[0])
+    spectral = float(eigsh(residual, k=1, which="LA", v0=start, return_eigenvectors=False, tol=1e-6)[0])
+    return max(trace, 0.0), max(spectral, 0.0)
+
+
+def _landmark_orders(K, method, top, seed, scores=None):
+    """Indices of ``top`` landmarks for one seed, nested (rank r uses the first r)."""
+    if method == "uniform":
+        return np.random.default_rng(seed).permutation(K.shape[0])[:top]
+    if method == "ridge-leverage":
+        return sample_columns(K, top, "ridge-leverage", scores=scores, seed=seed)[0]
+    return skpca_path(K, top).indices
+
+
+@dataclass(frozen=True)
+class ColumnSelection:
+    """Results of :func:`column_selection` (seed 004 Fig. 1 and the kernel error).
+
+    ranks : (R,) landmark counts (draws, for ridge-leverage sampling with replacement);
+    methods : the methods run; repeats : seeds per random method (greedy: 1);
+    kernel_error : method -> {"trace": (S, R), "spectral": (S, R), "distinct": (S, R)} for
+        view X (``distinct``: the number of different landmarks behind each rank);
+    landmarks : method -> the first repetition's landmark order for view X (top rank,)
+        (not for k-means, whose centres are not training points);
+    leverage : per view, the ridge leverage scores sorted descending (N,);
+    effective_dimension : per view, their sum (seed 004 eq. 11);
+    two_view : bool; the rest is empty when False:
+    kcca : method -> {"rho", "T", "alpha", "bound", "valid"}: (S, R) arrays of
+        ``|rho - rho~|``, ``||T - T~||``, ``||alpha - alpha~|| / sqrt(N)``, the Thm 2 step II
+        bound ``(1/2 + 4 sqrt(2)/r) ||T - T~|| / (N lambda1)`` and whether its condition
+        ``||T - T~|| <= r/2`` holds;
+    exact : {"rho": the exact first canonical correlation, "gap": r = sigma1(T) - sigma2(T)};
+    speedup : {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of
+        the incremental path and of refitting at every rank, and their ratio (Fig. 1(d));
+    settings : the parameters used (and ``kernel_trace``); coords, coord_titles : a 2-D
+        view of the training inputs of view X, for drawing the landmarks.
+    """
+
+    ranks: np.ndarray
+    methods: tuple
+    repeats: int
+    kernel_error: dict
+    landmarks: dict
+    leverage: tuple
+    effective_dimension: tuple
+    two_view: bool
+    kcca: dict
+    exact: dict
+    speedup: dict
+    settings: dict
+    coords: np.ndarray = None
+    coord_titles: tuple = ("x1", "x2")
+
+    @property
+    def m(self):
+        return int(self.leverage[0].size)
+
+    def spread(self, values):
+        """``(mean, low, high)`` over repetitions of an (S, R) array: low/high are the min and max."""
+        values = np.asarray(values, dtype=float)
+        return values.mean(axis=0), values.min(axis=0), values.max(axis=0)
+
+
+def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage"), repeats=3, kernel="rbf",
+                     gamma=None, degree=3, reg=1e-3, leverage_ratio=1.0, seed=0, progress=None):
+    """Compare Nystroem landmark choices on the training part of ``split`` (seed 004 Fig. 1).
+
+    For each method and rank: the kernel approximation error of view X (trace and
+    spectral norm of ``K - L``); with two views also exact KCCA against Nystroem KCCA
+    (|rho - rho~|, ||T - T~||, the kernel stability ||alpha - alpha~||/sqrt(N) and its
+    Thm 2 bound), each random method repeated with ``repeats`` seeds.  Ridge leverage
+    scores use ``gamma_lev = leverage_ratio * reg`` (the paper: ``reg x 10^-4..1``).
+    ``greedy`` takes sparse KPCA's (pivoted Cholesky) order per view; ``k-means`` uses
+    scikit-learn's cluster centres as landmarks (kernel error only: they are not columns).
+
+    ``progress(done, total)`` is called as work completes.  Exact KCCA is O(N^3): meant
+    for N up to about 2000.
+    """
+    for name in methods:
+        check_choice(name, COLUMN_METHODS, "column-selection method")
+    if not methods:
+        raise ValueError("Pick at least one way to choose the columns.")
+    X = split.X_train
+    N = X.shape[0]
+    ranks = np.unique(np.asarray(ranks, dtype=int))
+    if ranks.size == 0 or ranks[0] < 1 or ranks[-1] >= N:
+        raise ValueError(f"The ranks must be whole numbers between 1 and N - 1 = {N - 1}.")
+    if repeats < 1:
+        raise ValueError("repeats must be at least 1.")
+    reg = check_positive(reg, "The regularisation lambda")
+    leverage_gamma = check_positive(leverage_ratio, "The leverage ratio") * reg
+    params = _kernel_params(kernel, gamma, degree, X.shape[1])
+    K1 = kernel_matrix(X, kernel=kernel, **params)
+    two_view = split.Y_train is not None
+    views = [K1]
+    if two_view:
+        params_y = _kernel_params(kernel, gamma, degree, split.Y_train.shape[1])
+        views.append(kernel_matrix(split.Y_train, kernel=kernel, **params_y))
+    leverage = tuple(ridge_leverage_scores(K, leverage_gamma) for K in views)
+    top = int(ranks[-1])
+    kcca_methods = [name for name in methods if name != "k-means"] if two_view else []
+    work = sum(1 if name == "greedy" else repeats for name in methods) + (repeats if two_view else 0)
+    work += sum(1 if name == "greedy" else repeats for name in kcca_methods) + (1 if two_view else 0)
+    done = 0
+
+    def tick():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, work)
+
+    kernel_error, landmarks = {}, {}
+    for name in methods:
+        n_rep = 1 if name == "greedy" else repeats
+        trace, spectral = np.zeros((n_rep, ranks.size)), np.zeros((n_rep, ranks.size))
+        distinct = np.tile(ranks, (n_rep, 1))
+        for s in range(n_rep):
+            if name == "k-means":
+                for c, r in enumerate(ranks):
+                    Z = KMeans(n_clusters=int(r), n_init=1, random_state=seed + s).fit(X).cluster_centers_
+                    C = kernel_matrix(X, Z, kernel=kernel, **params)
+                    trace[s, c], spectral[s, c] = nystrom_error(K1, C, kernel_matrix(Z, kernel=kernel, **params))
+            else:
+                order = _landmark_orders(K1, name, top, seed + s, scores=leverage[0])
+                if s == 0:
+                    landmarks[name] = order
+                for c, r in enumerate(ranks):
+                    idx = np.unique(order[:r])
+                    distinct[s, c] = idx.size
+                    trace[s, c], spectral[s, c] = nystrom_error(K1, K1[:, idx], K1[np.ix_(idx, idx)])
+            tick()
+        kernel_error[name] = {"trace": trace, "spectral": spectral, "distinct": distinct}
+
+    kcca_results, exact_summary, speedup = {}, {}, {}
+    if two_view:
+        K2 = views[1]
+        exact = kcca(K1, K2, reg, reg, n_directions=2)
+        sigma = svdvals(exact.T)[:2]
+        gap = float(sigma[0] - sigma[1])
+        exact_summary = {"rho": float(exact.correlations[0]), "gap": gap}
+        tick()
+        for name in kcca_methods:
+            n_rep = 1 if name == "greedy" else repeats
+            arrays = {key: np.zeros((n_rep, ranks.size)) for key in ("rho", "T", "alpha", "bound")}
+            arrays["valid"] = np.zeros((n_rep, ranks.size), dtype=bool)
+            for s in range(n_rep):
+                orders = [_landmark_orders(K, name, top, seed + s + 1000 * v, scores=leverage[v])
+                          for v, K in enumerate(views)]
+                for c, r in enumerate(ranks):
+                    approx = nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
+                    errors = approximation_error(exact, approx)
+                    arrays["rho"][s, c], arrays["T"][s, c], arrays["alpha"][s, c] = (
+                        errors["rho"], errors["T"], errors["alpha"])
+                    arrays["bound"][s, c] = (0.5 + 4 * np.sqrt(2) / gap) * errors["T"] / (N * reg) if gap > 0 else np.inf
+                    arrays["valid"][s, c] = errors["T"] <= gap / 2
+                tick()
+            kcca_results[name] = arrays
+        path_ranks = ranks
+        incremental, refit = np.zeros((repeats, ranks.size)), np.zeros((repeats, ranks.size))
+        for s in range(repeats):
+            rng = np.random.default_rng(seed + s)
+            out = nystrom_kcca_path(K1, K2, rng.permutation(N)[:top], rng.permutation(N)[:top], path_ranks, reg, reg)
+            incremental[s], refit[s] = out["seconds_incremental"], out["seconds_refit"]
+            tick()
+        speedup = {"ranks": path_ranks, "incremental": incremental, "refit": refit,
+                   "speedup": refit / np.maximum(incremental, 1e-12)}
+    settings = {"N": N, "kernel": kernel, "kernel_params": params, "reg": reg, "leverage_gamma": leverage_gamma,
+                "repeats": int(repeats), "seed": int(seed), "kernel_trace": float(np.trace(K1))}
+    coords, _, titles = embed_2d(X, None, split.y_train)
+    return ColumnSelection(ranks, tuple(methods), int(repeats), kernel_error, landmarks, tuple(np.sort(s)[::-1] for s in leverage),
+                           tuple(float(s.sum()) for s in leverage), two_view, kcca_results, exact_summary, speedup,
+                           settings, coords, titles)

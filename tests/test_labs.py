@@ -1,0 +1,232 @@
+"""The labs' core: deflation comparison, column selection and the bounds explorer."""
+import math
+
+import numpy as np
+import pytest
+
+from mpcore import DEFLATIONS, bounds, kernel_matrix, kmp_path, mpkfda_path, skpca_path
+from mpcore.datasets import load_dataset, prepare
+from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, model_spectrum, nontrivial_range
+from mpcore.labs import (
+    LAB_CRITERIA,
+    column_selection,
+    compare_deflations,
+    criterion_deflation_table,
+    lab_path,
+    learner_errors,
+    nystrom_error,
+    step_facts,
+)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    return prepare(load_dataset("moons", n_samples=120), seed=0)
+
+
+@pytest.fixture(scope="module")
+def rbf(moons):
+    return kernel_matrix(moons.X_train, gamma=2.0)
+
+
+@pytest.mark.parametrize("deflation", DEFLATIONS)
+def test_fisher_family_is_mpkfda(rbf, moons, deflation):
+    lab = lab_path(rbf, 8, "mpkfda", "optimal", deflation, y=moons.y_train)
+    assert np.array_equal(lab.indices, mpkfda_path(rbf, moons.y_train, 8, deflation=deflation).indices)
+
+
+def test_kmp_family_with_projection_is_prefit_kmp():
+    split = prepare(load_dataset("sinc", n_samples=150), seed=1)
+    K = kernel_matrix(split.X_train, gamma=2.0)
+    y = split.y_train
+    lab = lab_path(K, 10, "kmp", "fit", "projection", y=y)
+    assert np.array_equal(lab.indices, kmp_path(K, y - y.mean(), 10, variant="prefit").indices)
+
+
+def test_schur_and_ortho_schur_agree(rbf, moons):
+    """Mackey (2009): a Schur-deflated kernel already annihilates the earlier directions,
+    so orthogonalising them first changes nothing."""
+    a = lab_path(rbf, 10, "kpca", "variance", "schur")
+    b = lab_path(rbf, 10, "kpca", "variance", "ortho-schur")
+    assert np.array_equal(a.indices, b.indices)
+    np.testing.assert_allclose(a.deflated_kernel(10), b.deflated_kernel(10), atol=1e-9)
+
+
+def test_facts_say_which_deflations_keep_psd(rbf, moons):
+    facts = {d: step_facts(lab_path(rbf, 6, "mpkfda", "optimal", d, y=moons.y_train), 6) for d in DEFLATIONS}
+    for name in ("none", "schur", "ortho-schur", "ortho-projection"):
+        assert facts[name].symmetric and facts[name].psd, name
+    assert not facts["projection"].symmetric  # one-sided
+    assert not facts["hotelling"].psd and facts["hotelling"].min_eigenvalue < -1e-3  # tau is no eigenvector
+    assert facts["projection"].annihilated and facts["projection"].chosen_left < 1e-10
+    assert not facts["none"].annihilated and facts["none"].chosen_left == pytest.approx(1.0)
+    assert facts["none"].rank > facts["projection"].rank  # projection removes one dimension per step
+    assert facts["none"].trace == pytest.approx(np.trace(rbf))
+
+
+def test_facts_by_hand():
+    """K = diag(4, 1) plus a coupling: every fact checked against a 2 x 2 computation."""
+    K = np.array([[4.0, 1.0], [1.0, 2.0]])
+    path = lab_path(K, 1, "kpca", "variance", "projection")
+    i = int(path.indices[0])
+    tau = K[:, i] / np.linalg.norm(K[:, i])
+    Kj = (np.eye(2) - np.outer(tau, tau)) @ K
+    facts = step_facts(path, 1)
+    np.testing.assert_allclose(path.deflated_kernel(1), Kj, atol=1e-12)
+    assert facts.trace == pytest.approx(np.trace(Kj))
+    top = np.linalg.eigvalsh(K)[-1]
+    assert facts.min_eigenvalue == pytest.approx(np.linalg.eigvalsh((Kj + Kj.T) / 2)[0] / top, abs=1e-12)
+    assert facts.rank == 1 and facts.annihilated and facts.next_pick is None
+    start = step_facts(path, 0)
+    assert math.isnan(start.chosen_left) and start.next_pick == i and math.isnan(start.next_distance)
+
+
+def test_next_pick_distance_is_in_feature_space(rbf, moons):
+    path = lab_path(rbf, 4, "mpkfda", "optimal", "projection", y=moons.y_train)
+    facts = step_facts(path, 2)
+    nxt, chosen = path.indices[2], path.indices[:2]
+    expected = np.sqrt(np.min(rbf[nxt, nxt] + rbf[chosen, chosen] - 2 * rbf[nxt, chosen]))
+    assert facts.next_pick == nxt and facts.next_distance == pytest.approx(expected)
+    assert facts.next_nearest in set(chosen.tolist())
+
+
+def test_kmp_learner_matches_the_kmp_curves():
+    from mpcore.studies import kmp_study
+
+    split = prepare(load_dataset("sinc", n_samples=150), seed=2)
+    study = kmp_study(split, 8, gamma=2.0)
+    errors = learner_errors("kmp", study.K, study.K_test, split.y_train, split.y_test, study.path.indices)
+    np.testing.assert_allclose(errors, study.curves.curves["test MSE"], rtol=1e-8)
+
+
+def test_comparison_and_table(moons):
+    lab = compare_deflations(moons, 6, "mpkfda", "optimal", ("projection", "hotelling", "projection"), gamma=2.0)
+    assert lab.deflations == ("projection", "hotelling")  # duplicates dropped, order kept
+    assert lab.n_steps == 6 and set(lab.facts(3)) == {"projection", "hotelling"}
+    assert lab.facts(3) is lab.facts(3)  # memoised
+    assert all(block.shape == (lab.order.size, lab.order.size) for block in lab.heatmaps(2).values())
+    table = lab.error_table()
+    assert list(table) == ["step", "projection", "hotelling"] and table["step"].size == 6
+    calls = []
+    result = criterion_deflation_table(moons, 4, "mpkfda", deflations=("none", "schur"), gamma=2.0,
+                                       progress=lambda done, total: calls.append((done, total)))
+    assert result["error"].shape == (len(LAB_CRITERIA["mpkfda"]), 2)
+    assert np.all((result["error"] >= 0) & (result["error"] <= 1)) and np.all(result["seconds"] > 0)
+    assert np.all(result["best_error"] <= result["error"])
+    assert calls[-1] == (10, 10) and len(calls) == 10
+
+
+def test_lab_refuses_bad_input(moons):
+    with pytest.raises(ValueError, match="at least one deflation"):
+        compare_deflations(moons, 4, "mpkfda", "optimal", ())
+    with pytest.raises(ValueError, match="deflation"):
+        compare_deflations(moons, 4, "mpkfda", "optimal", ("sideways",))
+    sinc = prepare(load_dataset("sinc", n_samples=60), seed=0)
+    with pytest.raises(ValueError, match="binary"):
+        compare_deflations(sinc, 4, "mpkfda", "optimal", ("schur",))
+    with pytest.raises(ValueError, match="criterion"):
+        lab_path(np.eye(5), 2, "kpca", "optimal", "schur")
+
+
+# --- column selection -------------------------------------------------------------------------
+
+def test_nystrom_error_matches_dense(rng):
+    X = rng.normal(size=(60, 3))
+    K = kernel_matrix(X, gamma=0.5)
+    idx = np.array([3, 10, 22, 41])
+    L = K[:, idx] @ np.linalg.pinv(K[np.ix_(idx, idx)]) @ K[idx]
+    trace, spectral = nystrom_error(K, K[:, idx], K[np.ix_(idx, idx)])
+    assert trace == pytest.approx(np.trace(K - L), rel=1e-8)
+    assert spectral == pytest.approx(np.linalg.eigvalsh(K - L)[-1], rel=1e-5)
+
+
+@pytest.fixture(scope="module")
+def selection():
+    split = prepare(load_dataset("rings-two-view", n_samples=160), seed=0)
+    return split, column_selection(split, (4, 8, 16, 32), methods=("greedy", "uniform", "ridge-leverage", "k-means"),
+                                   repeats=2)
+
+
+def test_greedy_columns_error_is_the_deflated_trace(selection):
+    """Nystroem on sparse KPCA's columns = its deflated kernel (pivoted Cholesky)."""
+    split, result = selection
+    K = kernel_matrix(split.X_train, gamma=1.0 / split.X_train.shape[1])
+    path = skpca_path(K, 32)
+    expected = [np.trace(path.deflated_kernel(r)) for r in result.ranks]
+    np.testing.assert_allclose(result.kernel_error["greedy"]["trace"][0], expected, rtol=1e-6, atol=1e-8)
+
+
+def test_column_selection_shapes_and_trends(selection):
+    split, result = selection
+    R = result.ranks.size
+    assert result.kernel_error["greedy"]["trace"].shape == (1, R)
+    assert result.kernel_error["uniform"]["spectral"].shape == (2, R)
+    assert set(result.kcca) == {"greedy", "uniform", "ridge-leverage"}  # k-means centres are not columns
+    for name, arrays in result.kernel_error.items():
+        mean = arrays["trace"].mean(axis=0)
+        assert mean[-1] < mean[0], name
+        assert np.all(arrays["spectral"] <= arrays["trace"] + 1e-9)  # largest eigenvalue <= their sum
+    assert np.all(result.kernel_error["ridge-leverage"]["distinct"] <= result.ranks)
+    for arrays in result.kcca.values():
+        assert arrays["rho"].mean(axis=0)[-1] < arrays["rho"].mean(axis=0)[0]
+        # the bound holds wherever its condition ||T - T~|| <= r/2 does
+        assert np.all(arrays["alpha"][arrays["valid"]] <= arrays["bound"][arrays["valid"]] + 1e-12)
+    assert 0 < result.exact["gap"] <= result.exact["rho"] <= 1
+    assert result.effective_dimension[0] == pytest.approx(result.leverage[0].sum())
+    assert np.all(np.diff(result.leverage[0]) <= 0)
+    assert result.speedup["speedup"].shape == (2, R)
+    assert result.landmarks["greedy"].size == 32 and "k-means" not in result.landmarks
+
+
+def test_one_view_data_has_no_kcca():
+    split = prepare(load_dataset("moons", n_samples=100), seed=0)
+    result = column_selection(split, (3, 6), methods=("uniform",), repeats=1)
+    assert not result.two_view and result.kcca == {} and len(result.leverage) == 1
+    with pytest.raises(ValueError, match="ranks"):
+        column_selection(split, (0, 6))
+    with pytest.raises(ValueError, match="at least one"):
+        column_selection(split, (3,), methods=())
+
+
+# --- bounds explorer --------------------------------------------------------------------------
+
+def test_explore_matches_the_bounds():
+    ms = np.array([200, 1000, 5000])
+    np.testing.assert_allclose(explore("kmp_vc", "m", ms, k=10, t=3, delta=0.05),
+                               bounds.kmp_vc(ms, 10, 3, 0.05))
+    np.testing.assert_allclose(explore("compression_classification", "k", [0, 5, 50], m=500, t=2, delta=0.1),
+                               bounds.compression_classification(500, np.array([0, 5, 50]), 2, 0.1))
+    np.testing.assert_allclose(explore("compression_subspace", "delta", [0.01, 0.1], m=300, t=20, emp_loss=0.2),
+                               bounds.compression_subspace(0.2, 300, 20, np.array([0.01, 0.1])))
+    spectrum = model_spectrum(400, 2.0)
+    assert spectrum.sum() == pytest.approx(400) and np.all(np.diff(spectrum) < 0)
+    assert explore("pca_global_rademacher", "t", [7], m=400, decay=2.0)[0] == pytest.approx(
+        bounds.pca_global_rademacher(spectrum, np.ones(400), 7, 0.05))
+
+
+def test_explore_fisher_bound_by_hand():
+    """Balanced classes with means +-0.5 and variance 0.05 (the defaults), m = 10000, k = 20."""
+    m, k, delta = 10000, 20, 0.05
+    n = (m - k) / 2
+    complexity = k * math.log(math.e * m / k)
+    A = 1 / math.sqrt(n) * (2 + math.sqrt(complexity + 2 * math.log(2 * m / (delta / 2))))
+    B = 2 / math.sqrt(n) * (2 + math.sqrt(complexity + 2 * math.log(4 * m / (delta / 2))))
+    s = 0.5 - A
+    expected = 1 - s**2 / (0.05 + B + s**2)
+    assert explore("mpkfda", "m", [m], k=k)[0] == pytest.approx(expected)
+
+
+def test_explorer_catalogue_and_helpers():
+    for spec in EXPLORER_BOUNDS.values():
+        assert set(spec.variables) <= set(spec.knobs) <= set(KNOBS)
+        for vary in spec.variables:
+            ys = explore(spec.name, vary, grid(vary, hi=200 if vary in "kt" else None, n=20))
+            assert ys.shape[0] >= 2 and not np.any(np.isnan(ys))
+    xs = grid("m")
+    assert xs[0] == 10 and xs[-1] == 100000 and np.all(xs == np.round(xs))
+    assert nontrivial_range(np.arange(5), np.array([3, 2, 0.5, 0.4, 2])) == (2.0, 3.0)
+    assert nontrivial_range(np.arange(3), np.array([np.inf, 2, 1])) is None
+    with pytest.raises(ValueError, match="does not depend"):
+        explore("kmp_vc", "decay", [1])
+    with pytest.raises(ValueError, match="Unknown bound"):
+        explore("nope", "m", [1])
