@@ -1,5 +1,6 @@
 """Figure builders, checked on the figure objects (no browser)."""
 import numpy as np
+import pytest
 
 from mpcore.curves import BoundCurves
 from ui import figures
@@ -87,3 +88,37 @@ def test_palette_is_okabe_ito():
     assert set(figures.CLASS_COLOURS.values()) <= set(figures.OKABE_ITO.values())
     assert figures.CLASS_SYMBOLS[-1.0] != figures.CLASS_SYMBOLS[1.0]
     assert figures.EXPORT_CONFIG["toImageButtonOptions"]["format"] == "svg"
+
+
+def test_lab_grids_share_one_colour_scale_and_one_legend():
+    blocks = {"schur": np.eye(3), "hotelling": -np.eye(3), "projection": np.zeros((3, 3))}
+    fig = figures.heatmap_grid_figure(blocks, steps={"schur": 2, "hotelling": 2, "projection": 1},
+                                      sort_note="sorted", scale=1.5)
+    assert [t.coloraxis for t in fig.data] == ["coloraxis"] * 3
+    assert fig.layout.coloraxis.cmin == -1.5 and fig.layout.coloraxis.cmax == 1.5
+    assert "projection (K_1)" in [a.text for a in fig.layout.annotations]
+    coords = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]])
+    labels = np.array([-1.0, 1.0, 1.0])
+    grid = figures.chosen_grid_figure(coords, labels, {"a": np.array([0]), "b": np.array([1, 2])}, {"a": 2, "b": None})
+    shown = [t.name for t in grid.data if t.showlegend]
+    assert len(shown) == len(set(shown)) and "chosen points" in shown and "next pick" in shown
+    assert figures.panel_grid(7) == (2, 4) and figures.panel_grid(3) == (1, 3)
+
+
+def test_lines_figure_bands_dashes_and_table():
+    fig = figures.lines_figure([1, 2, 3], {"a": [3, 2, 1], "b": [1, np.nan, 0.5]}, j=2, dashed=("b",),
+                               spreads={"a": ([2, 1, 0.5], [4, 3, 2])}, colours={"b": "#000000"})
+    band, a, b = fig.data
+    assert band.fill == "toself" and a.line.dash == "solid" and b.line.dash == "dash" and b.line.color == "#000000"
+    assert list(b.y) == [1.0, None, 0.5]
+    table = figures.table_figure(np.array([[0.2, 0.1], [0.3, 0.4]]), ["x", "y"], ["p", "q"], title="t",
+                                 colour_title="err")
+    outlined = [(s.x0, s.y0) for s in table.layout.shapes]
+    assert outlined == [(0.5, -0.5), (-0.5, 0.5)]  # best of each row: column 1, then column 0
+
+
+def test_trivial_region_and_cut_axis():
+    fig = figures.lines_figure([1, 2, 3], {"bound": [50.0, 2.0, 0.5]})
+    assert figures.mark_trivial(fig, [1, 2, 3]) is True and tuple(fig.layout.yaxis.range) == (0, 2.5)
+    fig = figures.lines_figure([1, 2, 3], {"bound": [50.0, 20.0, 5.0]})
+    assert figures.mark_trivial(fig, [1, 2, 3]) is False and fig.layout.yaxis.range[1] == pytest.approx(52.5)

@@ -19,3 +19,12 @@ def test_parse_and_clamp():
 def test_format_round_trips():
     for control, value in ((Control("a", 1, int), 7), (Control("b", 0.5, float), 0.05), (Control("c", True, bool), False)):
         assert control.parse(format_value(value)) == value
+
+
+def test_subset_controls_keep_option_order():
+    control = Control("deflations", ("schur",), tuple, options=("none", "hotelling", "schur"))
+    assert control.parse("schur,none") == ("none", "schur")
+    assert control.parse("schur,bogus") is None and control.parse("") is None
+    assert control.valid(["none"]) and not control.valid(["bogus"]) and not control.valid("none")
+    assert format_value(("none", "schur")) == "none,schur"
+    assert control.parse(format_value(("hotelling", "schur"))) == ("hotelling", "schur")

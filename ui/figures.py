@@ -373,3 +373,163 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
     fig.add_vline(x=0, line={"color": CHOSEN_COLOUR, "width": 3}, annotation_text="boundary",
                   annotation_font_size=FONT_SIZE - 2)
     return _style(fig, title or "Classifier output per class", "decision value f(x)", "number of points")
+
+
+# --- labs: several runs side by side -----------------------------------------------------------
+
+def panel_grid(n, max_cols=4):
+    """(rows, cols) for n side-by-side panels, at most ``max_cols`` per row."""
+    cols = min(n, max_cols)
+    return -(-n // cols), cols
+
+
+def _panel(number, cols):
+    return {"row": number // cols + 1, "col": number % cols + 1}
+
+
+def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols=4):
+    """One heatmap per run (``blocks``: name -> matrix), all on one colour scale
+    ``[-scale, scale]`` centred at 0 (blue negative, red positive), with one colour bar.
+
+    ``steps``: name -> the step each panel shows (a run that stopped early stays at its end).
+    """
+    names = list(blocks)
+    rows, cols = panel_grid(len(names), max_cols)
+    titles = [f"{name} (K_{steps[name]})" for name in names]
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.04,
+                        vertical_spacing=0.12 if rows > 1 else 0.05, figure=_new_figure())
+    for number, name in enumerate(names):
+        fig.add_trace(go.Heatmap(
+            z=np.asarray(blocks[name], dtype=np.float32), coloraxis="coloraxis", name=name,
+            hovertemplate=name + "<br>row %{y}, column %{x}: %{z:.3g}<extra></extra>"), **_panel(number, cols))
+    fig.update_layout(coloraxis={"colorscale": DIVERGING, "cmin": -scale, "cmax": scale, "cmid": 0.0,
+                                 "colorbar": {"title": {"text": "value"}, "thickness": 14}})
+    fig.update_yaxes(autorange="reversed", showticklabels=False, scaleanchor=None)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_annotations(font_size=FONT_SIZE)
+    fig = _style(fig, title or "Deflated kernels on one colour scale", height=40 + 330 * rows, legend=False)
+    fig.update_layout(margin={"l": 20, "r": 30, "t": 90, "b": 50})
+    fig.add_annotation(text=sort_note, xref="paper", yref="paper", x=0.5, y=-0.02, yanchor="top", showarrow=False,
+                       font={"size": FONT_SIZE - 4})
+    return fig
+
+
+def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"), class_names=None, title=None,
+                       max_cols=4):
+    """The training points once per run, each with that run's chosen points ringed and
+    numbered and its next pick starred (``chosen``/``next_picks``: name -> indices / index)."""
+    names = list(chosen)
+    rows, cols = panel_grid(len(names), max_cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=names, horizontal_spacing=0.04,
+                        vertical_spacing=0.14 if rows > 1 else 0.05, figure=_new_figure())
+    coords = np.asarray(coords)
+    for number, name in enumerate(names):
+        where = _panel(number, cols)
+        _points(fig, coords, labels, class_names=class_names, size=6, showscale=False, **where)
+        _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10, **where)
+    seen = set()
+    for trace in fig.data:  # one legend entry per kind of marker, not per panel
+        kind = trace.name.split(" (")[0] if trace.name.startswith("chosen") else trace.name
+        trace.showlegend = kind not in seen
+        trace.legendgroup = kind
+        if trace.name.startswith("chosen"):
+            trace.name = "chosen points"
+        seen.add(kind)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_yaxes(showticklabels=False)
+    fig.update_annotations(font_size=FONT_SIZE)
+    fig = _style(fig, title or "Chosen points per deflation", height=110 + 330 * rows)
+    fig.update_layout(margin={"l": 20, "r": 20, "t": 90, "b": 40},
+                      legend={"y": -0.04 if rows > 1 else -0.08, "yanchor": "top"})
+    fig.add_annotation(text=f"axes: {titles[0]} (across), {titles[1]} (up)", xref="paper", yref="paper", x=1,
+                       y=1.0, yanchor="bottom", xanchor="right", yshift=28, showarrow=False,
+                       font={"size": FONT_SIZE - 4})
+    return fig
+
+
+def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="test error", title=None, log_y=False,
+                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None):
+    """Several curves against one x (``series``: name -> y values, nan allowed), a vertical
+    line at step ``j``; ``dashed`` names are drawn dashed (bounds); ``spreads``: name ->
+    (low, high) drawn as a shaded band (the spread over repetitions); ``colours``: name ->
+    colour (default: the palette in order)."""
+    x = np.asarray(x)
+    fig = _new_figure()
+    for number, (name, values) in enumerate(series.items()):
+        colour = (colours or {}).get(name, CURVE_COLOURS[number % len(CURVE_COLOURS)])
+        values = np.asarray(values, dtype=float)
+        xs = x[: values.size]
+        if spreads and name in spreads:
+            low, high = (np.asarray(v, dtype=float) for v in spreads[name])
+            fig.add_trace(go.Scatter(
+                x=np.concatenate([xs, xs[::-1]]), y=_finite_or_none(np.concatenate([high, low[::-1]])),
+                fill="toself", fillcolor=_rgba(colour, 0.18), line={"width": 0}, mode="lines", hoverinfo="skip",
+                name=f"{name}: spread", legendgroup=name, showlegend=False))
+        fig.add_trace(go.Scatter(
+            x=xs, y=_finite_or_none(values), mode="lines+markers" if markers else "lines", name=name,
+            legendgroup=name, marker={"size": 7, "color": colour,
+                                      "symbol": ["circle", "square", "diamond", "triangle-up", "x", "cross",
+                                                 "star", "hexagon"][number % 8]},
+            line={"color": colour, "width": 3, "dash": "dash" if name in dashed else "solid"},
+            hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>"))
+    if j is not None and j >= 1:
+        fig.add_vline(x=j, line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
+                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left")
+    fig = _style(fig, title or "", x_title, y_title + (" (log scale)" if log_y else ""), height=height)
+    if log_y:
+        fig.update_yaxes(type="log", exponentformat="power")
+    if log_x:
+        fig.update_xaxes(type="log", exponentformat="power")
+    return fig
+
+
+def _rgba(hex_colour, alpha):
+    value = hex_colour.lstrip("#")
+    r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:.3f}", lower_is_better=True,
+                 height=None):
+    """A small table as a heatmap with the numbers written in each cell (large enough for
+    a projector); the best cell of each row is outlined."""
+    values = np.asarray(values, dtype=float)
+    text = [[("" if not np.isfinite(v) else fmt.format(v)) for v in row] for row in values]
+    fig = _new_figure(go.Heatmap(
+        z=values, x=list(col_labels), y=list(row_labels), text=text, texttemplate="%{text}",
+        textfont={"size": FONT_SIZE - 2}, colorscale="Blues" if lower_is_better else "Blues_r", reversescale=False,
+        colorbar={"title": {"text": colour_title}, "thickness": 14},
+        hovertemplate="%{y} × %{x}: %{z:.4g}<extra></extra>"))
+    for r, row in enumerate(values):
+        if not np.isfinite(row).any():
+            continue
+        best = int(np.nanargmin(row) if lower_is_better else np.nanargmax(row))
+        fig.add_shape(type="rect", x0=best - 0.5, x1=best + 0.5, y0=r - 0.5, y1=r + 0.5,
+                      line={"color": OKABE_ITO["vermillion"], "width": 4})
+    fig.update_yaxes(autorange="reversed")
+    return _style(fig, title, None, None, height=height or 140 + 60 * len(row_labels), legend=False)
+
+
+def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
+    """Shade the region at or above ``level`` (where a bound on an error rate says nothing)
+    and draw a dotted line at it.  On a linear axis the view is cut at ``cap`` when some
+    curve comes below it (so the useful part is not squashed by a huge start); returns
+    True when it cut."""
+    values = []
+    for trace in fig.data:
+        values.extend(v for v in (trace.y or ()) if v is not None)
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    top = max(float(values.max()) if values.size else level, level)
+    cut = (not log_y) and values.size > 0 and float(values.min()) < cap < top
+    shade_top = top * (10 if log_y else 1.05)
+    fig.add_shape(type="rect", xref="x", yref="y", x0=float(np.min(xs)), x1=float(np.max(xs)), y0=level,
+                  y1=shade_top, fillcolor="#999999", opacity=0.12, line={"width": 0}, layer="below")
+    fig.add_hline(y=level, line={"color": "#777777", "width": 1.5, "dash": "dot"},
+                  annotation_text=f"{level:g}: trivial above", annotation_font_size=FONT_SIZE - 4,
+                  annotation_position="bottom left")
+    if cut:
+        fig.update_yaxes(range=[0, cap])
+    elif not log_y:
+        fig.update_yaxes(range=[0, top * 1.05])
+    return cut

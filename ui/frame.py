@@ -10,12 +10,13 @@ import csv
 import hashlib
 import io
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
-from mpcore import datasets, studies
+from mpcore import datasets, labs, studies
 from mpcore.datasets import REGISTRY
 from ui.figures import EXPORT_CONFIG
 from ui.state import Control, PageState
@@ -83,23 +84,68 @@ class KernelChoice:
 
 
 STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
-           "mpkfda": studies.mpkfda_study}
+           "mpkfda": studies.mpkfda_study, "deflation-lab": labs.compare_deflations,
+           "column-lab": labs.column_selection}
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
-def _study(family, data, kernel, settings):
+def _study(kind, data, kernel, settings):
+    return _run(kind, data, kernel, settings)
+
+
+def _run(kind, data, kernel, settings, progress=None):
     started = time.perf_counter()
-    result = STUDIES[family](data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
-                             **dict(settings))
+    extra = {} if progress is None else {"progress": progress}
+    result = STUDIES[kind](data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
+                           **dict(settings), **extra)
     return result, time.perf_counter() - started
 
 
-def compute_study(family, data, kernel, state=None, **settings):
+@st.cache_resource(show_spinner=False)
+def _progress_results():
+    """Results of the long computations that report progress, shared by all sessions.
+
+    Not ``st.cache_resource`` on the function itself: Streamlit replays the elements a
+    cached function touched, and a progress bar drawn outside it cannot be replayed.
+    Bounded like the other caches (oldest out first)."""
+    return OrderedDict()
+
+
+PROGRESS_RESULTS_MAX = 8
+
+
+def _study_with_progress(kind, data, kernel, settings, report):
+    store = _progress_results()
+    key = (kind, data, kernel, settings)
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    store[key] = _run(kind, data, kernel, settings, progress=report)
+    while len(store) > PROGRESS_RESULTS_MAX:
+        store.popitem(last=False)
+    return store[key]
+
+
+def compute_study(kind, data, kernel, state=None, progress_text=None, **settings):
     """The cached study, or an ``st.error`` with the core's message and a stop (the
-    user's settings stay as they are, and in the URL, so one change fixes it)."""
+    user's settings stay as they are, and in the URL, so one change fixes it).
+
+    ``progress_text``: show a progress bar with this text (the core function must take
+    ``progress=callback(done, total)``) instead of a spinner.
+    """
+    key = tuple(sorted(settings.items()))
     try:
-        with st.spinner("Running the greedy selection and the bounds..."):
-            result, seconds = _study(family, data, kernel, tuple(sorted(settings.items())))
+        if progress_text is None:
+            with st.spinner("Running the greedy selection and the bounds..."):
+                result, seconds = _study(kind, data, kernel, key)
+        else:
+            slot = st.empty()
+
+            def report(done, total):
+                slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
+
+            result, seconds = _study_with_progress(kind, data, kernel, key, report)
+            slot.empty()
     except ValueError as error:
         st.error(f"Cannot run with these settings: {error}", icon=":material/error:")
         if state is not None:
@@ -262,7 +308,9 @@ def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
 
 # --- the stepper -----------------------------------------------------------------------------
 
-def stepper(state: PageState, n_steps, draw):
+def stepper(state: PageState, n_steps, draw, label="Step j (basis vectors chosen so far)",
+            help_text="Step j shows the state after j greedy choices: the deflated kernel K_j, the criterion "
+                      "computed on it, and the model built on the first j points."):
     """Step controls and the step-dependent views, in one fragment: moving the step
     reruns only this part.  ``draw(j)`` draws the views of step j.
 
@@ -308,10 +356,8 @@ def stepper(state: PageState, n_steps, draw):
                        icon=":material/chevron_right:", disabled=j >= n_steps,
                        help="One step forward (keyboard: right arrow).")
         buttons.markdown(f"**Step {j} of {n_steps}**" + (" — playing" if playing else ""))
-        j = state.widget(st.slider, control, "Step j (basis vectors chosen so far)", scope=state.page, url=False,
-                         min_value=0, max_value=n_steps,
-                         help="Step j shows the state after j greedy choices: the deflated kernel K_j, the "
-                              "criterion computed on it, and the model built on the first j points.")
+        j = state.widget(st.slider, control, label, scope=state.page, url=False, min_value=0, max_value=n_steps,
+                         help=help_text)
         if j:
             st.query_params["step"] = str(j)
         elif "step" in st.query_params:
@@ -384,10 +430,10 @@ def delta_select(state: PageState):
                         help="The bounds hold with probability at least 1 - delta over the draw of the training set.")
 
 
-def log_toggle(state: PageState, default=False):
+def log_toggle(state: PageState, default=False, label="Log-scale bound axis",
+               help_text="A log y axis shows bounds far above 1 next to small test errors."):
     control = Control("log", default, bool)
-    return state.widget(st.sidebar.toggle, control, "Log-scale bound axis", scope=state.page,
-                        help="A log y axis shows bounds far above 1 next to small test errors.")
+    return state.widget(st.sidebar.toggle, control, label, scope=state.page, help=help_text)
 
 
 def sort_note(split, order):

@@ -24,7 +24,8 @@ class Control:
     """A value the user sets: its URL name, default, and what is allowed.
 
     ``options``: allowed values (anything else in the URL is ignored); ``lo``/``hi``:
-    numeric bounds (values outside are clamped); ``kind``: int, float, bool or str.
+    numeric bounds (values outside are clamped); ``kind``: int, float, bool, str, or
+    tuple (a subset of ``options``, written ``a,b,c`` in the URL, kept in option order).
     """
 
     name: str
@@ -36,6 +37,11 @@ class Control:
 
     def parse(self, text):
         """The value a URL string stands for, or None if it is not allowed."""
+        if self.kind is tuple:
+            parts = [part for part in str(text).split(",") if part]
+            if not parts or any(part not in self.options for part in parts):
+                return None
+            return tuple(option for option in self.options if option in parts)
         try:
             if self.kind is bool:
                 value = {"true": True, "1": True, "false": False, "0": False}[str(text).lower()]
@@ -62,12 +68,16 @@ class Control:
         return value
 
     def valid(self, value):
+        if self.kind is tuple:
+            return isinstance(value, (list, tuple)) and all(item in self.options for item in value)
         if self.options is not None:
             return value in self.options
         return self.clamp(value) == value
 
 
 def format_value(value):
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(item) for item in value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -127,6 +137,8 @@ class PageState:
             state[key] = state[widget_key]
 
         value = make(label, key=widget_key, on_change=copy_back, **kwargs)
+        if control.kind is tuple:
+            value = tuple(value)
         if url:
             self.url[control.name] = (value, control.default)
         return value
