@@ -22,6 +22,14 @@ PAGES = {
         st.Page("app_pages/sparse_kcca.py", title="Sparse KCCA", icon=":material/compare_arrows:", url_path="sparse-kcca"),
         st.Page("app_pages/mpkfda.py", title="Greedy Fisher (MPKFDA)", icon=":material/call_split:", url_path="mpkfda"),
     ],
+    "Labs": [
+        st.Page("app_pages/deflation_lab.py", title="Deflation lab", icon=":material/layers:", url_path="deflation-lab"),
+        st.Page("app_pages/column_lab.py", title="Nyström & column selection", icon=":material/view_column:",
+                url_path="column-selection"),
+    ],
+    "Theory": [
+        st.Page("app_pages/bounds_explorer.py", title="Bounds explorer", icon=":material/functions:", url_path="bounds"),
+    ],
 }
 
 page = st.navigation(PAGES, expanded=True)

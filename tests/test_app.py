@@ -7,12 +7,18 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = {
+ALGORITHMS = {
     "skpca": "app_pages/sparse_kpca.py",
     "kmp": "app_pages/kmp.py",
     "skcca": "app_pages/sparse_kcca.py",
     "mpkfda": "app_pages/mpkfda.py",
 }
+LABS = {
+    "deflation-lab": "app_pages/deflation_lab.py",
+    "column-lab": "app_pages/column_lab.py",
+    "bounds": "app_pages/bounds_explorer.py",
+}
+PAGES = {**ALGORITHMS, **LABS}
 
 
 def open_page(page=None, query=None):
@@ -52,7 +58,7 @@ def test_home_renders_a_card_per_algorithm():
     assert len(at.latex) >= 1
 
 
-@pytest.mark.parametrize("page", list(PAGES))
+@pytest.mark.parametrize("page", list(ALGORITHMS))
 def test_page_renders_and_steps(page):
     at = open_page(page)
     assert_clean(at)
@@ -75,7 +81,7 @@ def test_page_renders_and_steps(page):
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_control_has_a_tooltip(page):
     at = open_page(page)
-    for kind in ("slider", "selectbox", "toggle", "number_input", "select_slider", "button"):
+    for kind in ("slider", "selectbox", "toggle", "number_input", "select_slider", "button", "multiselect", "radio"):
         for widget in getattr(at, kind):
             assert widget.help, f"{kind} {widget.label!r} on {page} has no help tooltip"
 
@@ -165,3 +171,83 @@ def test_csv_has_a_header_and_one_row_per_step():
     assert lines[1].split(",")[1] == str(study.path.indices[0])
     curves = to_csv(study.curves.table()).splitlines()
     assert len(curves) == 8 and curves[0].startswith("t,test residual")
+
+
+# --- labs and theory ----------------------------------------------------------------------------
+
+def test_deflation_lab_steps_and_reports_facts():
+    at = open_page("deflation-lab", {"points": "200", "k": "8"})
+    assert_clean(at)
+    assert list(at.multiselect(key="w:deflation-lab:deflations").value) == ["hotelling", "projection", "schur",
+                                                                            "ortho-projection"]
+    facts = at.dataframe[0].value
+    assert list(facts["deflation"]) == ["hotelling", "projection", "schur", "ortho-projection"]
+    assert len(figures(at)) == 3
+    at.button(key="deflation-lab:next").click().run()
+    assert_clean(at)
+    story = next(m.value for m in at.markdown if m.value.startswith("**Step 1.**"))
+    assert "PSD" in story and "projection" in story
+    facts = at.dataframe[0].value
+    assert dict(zip(facts["deflation"], facts["PSD"]))["schur"] == "yes"
+    assert dict(zip(facts["deflation"], facts["symmetric"]))["projection"] == "no"
+    assert trace(figures(at), "chosen points") is not None and at.query_params["step"] == "1"
+    heat = next(fig for fig in figures(at) if fig["layout"].get("coloraxis"))
+    assert len(heat["data"]) == 4  # one panel per deflation, one colour axis
+
+
+def test_deflation_lab_table_on_demand():
+    at = open_page("deflation-lab", {"points": "120", "k": "4", "deflations": "schur,none"})
+    assert_clean(at)
+    before = len(figures(at))
+    at.button(key="lab:table").click().run()
+    assert_clean(at)
+    assert len(figures(at)) == before + 2
+    assert any("Lowest:" in c.value for c in at.caption)
+
+
+def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
+    at = open_page("deflation-lab", {"data": "sinc", "points": "120"})
+    assert_clean(at)
+    assert at.selectbox(key="w:family:regression").options == ["Kernel matching pursuit criterion",
+                                                               "Sparse KPCA criterion"]
+    at.multiselect(key="w:deflation-lab:deflations").set_value([]).run()
+    assert_clean(at)
+    assert any("at least one deflation" in i.value for i in at.info)
+
+
+def test_column_lab_two_view_and_stepping():
+    at = open_page("column-lab", {"points": "150", "rank": "20", "repeats": "2"})
+    assert_clean(at)
+    assert len(figures(at)) == 8  # landmarks, 2 kernel errors, 2 KCCA errors, leverage, stability, speed-up
+    titles = [fig["layout"]["title"]["text"] for fig in figures(at)]
+    assert any("Fig. 1c" in t for t in titles) and any("Fig. 1d" in t for t in titles)
+    at.button(key="column-lab:next").click().run()
+    assert_clean(at)
+    assert any(m.value.startswith("**Rank 1.**") for m in at.markdown)
+    assert trace(figures(at), "chosen points") is not None
+
+
+def test_column_lab_one_view_explains_what_is_missing():
+    at = open_page("column-lab", {"data": "moons", "points": "120", "rank": "10", "repeats": "1"})
+    assert_clean(at)
+    assert any("two-view" in i.value for i in at.info)
+    assert len(figures(at)) == 4
+
+
+def test_bounds_explorer_overlay_and_axes():
+    at = open_page("bounds")
+    assert_clean(at)
+    assert len(figures(at)) == 1 and len(at.latex) == 1
+    lines = [t for t in figures(at)[0]["data"] if t.get("mode") == "lines"]
+    assert len(lines) == 1
+    at = open_page("bounds", {"overlay": "compression_classification", "vary": "k", "kmax": "100"})
+    assert_clean(at)
+    fig = figures(at)[0]
+    lines = [t for t in fig["data"] if t.get("mode") == "lines"]
+    assert len(lines) == 2
+    assert any(s.label.startswith("Largest k") and s.value == 100 for s in at.slider)
+    assert len(at.latex) == 2
+    assert any("tighter" in m.value for m in at.markdown)
+    at.selectbox(key="w:bounds:bound").set_value("pca_local_rademacher").run()
+    assert_clean(at)
+    assert figures(at)[0]["layout"]["yaxis"]["type"] == "log"  # the local bound defaults to a log axis

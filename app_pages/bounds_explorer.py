@@ -1,0 +1,185 @@
+"""Bounds explorer: every generalisation bound as a function of m, k, t and delta; no data needed."""
+import numpy as np
+import streamlit as st
+
+from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, nontrivial_range
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "bounds"
+NONE = "(none)"
+M_VALUES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+DELTA_VALUES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.2, 0.5)
+
+FORMULAS = {
+    "compression_subspace": r"\frac{1}{m-t}\sum_{i \notin \text{basis}} \|\phi(x_i) - P\phi(x_i)\|^2 + "
+                            r"\sqrt{\frac{R^2}{2(m-t)}\Big(t\ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}",
+    "kmp_vc": r"\frac{2}{m-k-t}\Big[(k+1)\log_2\frac{4e(m-k-t)}{k+1} + k\log_2\frac{em}{k} + "
+              r"t\log_2\frac{e(m-k)}{t} + \log_2\frac{2m^2}{\delta}\Big]",
+    "compression_classification": r"\frac{1}{m-k-t}\Big[\ln\binom{m-k}{t} + \ln\binom{m}{k} + \ln\frac{m^2}{\delta}\Big]"
+                                  r"\quad\Big(t = 0:\ \frac{1}{m-k}\Big[\ln\binom{m}{k} + \ln\frac{m}{\delta}\Big]\Big)",
+    "pca_global_rademacher": r"\frac{1}{m}\sum_{i>t}\lambda_i + \frac{1+\sqrt{t}}{\sqrt{m}}"
+                             r"\sqrt{\frac{2}{m}\sum_{i=1}^m k(x_i,x_i)^2} + R^2\sqrt{\frac{18}{m}\ln\frac{2m}{\delta}}",
+    "pca_local_rademacher": r"c\Big(\sqrt{L_k\big(\rho + \tfrac{R}{m}\ln\tfrac{1}{\delta}\big)} + \rho + "
+                            r"\tfrac{R}{m}\ln\tfrac{1}{\delta}\Big),\ \ L_k = \sum_{i>k}\lambda_i,\ \ "
+                            r"\rho = \min_{t\ge 0}\Big(\frac{Rt}{m} + \sqrt{\frac{k}{m}\sum_{j>t}\mu_j}\Big)",
+    "mpkfda": r"P(\text{error on class } c) \le 1 - \frac{s_c^2}{w^\top\Sigma_c w + B_c + s_c^2},\ \ "
+              r"s_c = |w^\top\mu_c - b| - A_c,\ \ A_c = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + "
+              r"2\ln\frac{2m}{\delta'}}\Big)",
+}
+
+NOTES = {
+    "compression_subspace": (
+        "Holds for any subspace method whose subspace is spanned by t training points (sparse KPCA): the "
+        "expected residual of a new point is at most the training residual on the m − t points not chosen plus "
+        "the square root term. Needs a loss bounded by R² (R = 1 for a Gaussian kernel). The printed statement "
+        "has R under the root; its proof gives R², used here. Here the training residual is a fixed knob; in "
+        "a real run it falls as t grows, which is why the bound has a minimum over t.",
+        "t: the compression set (basis points); m − t: points left to test on; δ: confidence."),
+    "kmp_vc": (
+        "Kernel matching pursuit (and sparse KCCA, Thm 9): a function built on k training points; t of the "
+        "other m − k points have error |f(x) − y| above a tolerance α. Bounds the probability that a new point "
+        "errs by more than α. Logarithms are base 2 (from the 2^(−ε(m−k−t)/2) in the proof).",
+        "k: basis points (compression set); t: training errors outside it; the (k+1) term is the VC dimension "
+        "of thresholded functions in the k-dimensional span; the k and t terms count the ways to choose them."),
+    "compression_classification": (
+        "Any classifier reconstructed from k training points (a sample compression scheme) that errs on t of "
+        "the other m − k points. Bounds its true error rate; exact log-binomials are used.",
+        "k: compression set size; t: training errors outside it; the binomials count the possible compression "
+        "sets and error sets."),
+    "pca_global_rademacher": (
+        "Kernel PCA with t components (Shawe-Taylor et al.): the expected residual is at most the tail of the "
+        "spectrum plus a complexity term that grows with √t. Without data, the spectrum is a model: eigenvalues "
+        "falling as i^(−p) with trace m (unit diagonal). The confidence term R²√(18 ln(2m/δ)/m) alone is about "
+        "0.9 at m = 200 and 0.44 at m = 1000 (δ = 0.05), so on small samples the bound is trivial — as in the "
+        "paper's Boston figure.",
+        "λ_i: eigenvalues of the (uncentred) kernel matrix; t: components; R²: largest k(x, x)."),
+    "pca_local_rademacher": (
+        "Kernel PCA with k components through local Rademacher averages (Blanchard et al.): faster rates in m, "
+        "but the constant c (at most 80) makes it loose for any realistic m — the paper plots it on a log axis. "
+        "Model spectrum as above; the centred spectrum μ is taken as the same spectrum without its largest "
+        "eigenvalue. The printed (I − 11')K'K(I − 11') is read as the centred kernel.",
+        "λ_i: eigenvalues of K/m; μ_j: of the centred kernel HKH/m; ρ: the fixed point of the local complexity."),
+    "mpkfda": (
+        "The greedy Fisher discriminant on k basis points (seed 002 Thm 1): per class, Chebyshev-style, the "
+        "error is at most 1 − s²/(variance + B + s²), where s is the distance from the class's projected mean to "
+        "the threshold, shrunk by the estimation error A. Trivial (1) whenever A exceeds the margin — which is "
+        "why it is 1 on small datasets. Here the two classes are balanced with means ±margin.",
+        "k: basis points; n_c = (m − k)/2 points per class outside the basis; δ' = δ/2 per class; A, B: "
+        "estimation errors of the mean and variance (eq. 10)."),
+}
+
+state = PageState(PAGE)
+frame.page_header(
+    "Bounds explorer",
+    "Every generalisation bound in the papers, as a function of the sample size m, the sparsity k (or t) and "
+    "the confidence δ — no data needed. Move the sliders to see when a bound says something (below 1) and "
+    "which of two bounds is tighter where.",
+)
+state.notes_here()
+
+sb = st.sidebar
+sb.header("Bound")
+names = tuple(EXPLORER_BOUNDS)
+bound = state.widget(sb.selectbox, Control("bound", "kmp_vc", str, options=names), "Bound", options=names,
+                     format_func=lambda n: EXPLORER_BOUNDS[n].title, scope=PAGE,
+                     help="Which theorem to plot (seed 000 Thms 2, 4, 6, 7, 8; seed 002 Thm 1).")
+spec = EXPLORER_BOUNDS[bound]
+vary = state.widget(sb.radio, Control("vary", spec.variables[0], str, options=spec.variables), "Along",
+                    options=spec.variables, format_func=lambda n: KNOBS[n].label, scope=f"{PAGE}:{bound}",
+                    horizontal=True, help="The knob on the x axis; the others stay at their sliders' values.")
+others = tuple(NONE if n == bound else n for n in names if n == bound or vary in EXPLORER_BOUNDS[n].knobs)
+overlay = state.widget(sb.selectbox, Control("overlay", NONE, str, options=others), "Overlay a second bound",
+                       options=others, scope=PAGE, widget_key=f"w:overlay:{bound}:{vary}",
+                       format_func=lambda n: n if n == NONE else EXPLORER_BOUNDS[n].title,
+                       help="Draw another bound that depends on the same knob on the same axes, with the same "
+                            "knob values (bounds of an error rate and of a residual are different quantities).")
+log_x = state.widget(sb.toggle, Control("logx", vary in ("m", "delta"), bool), "Log x axis", scope=f"{PAGE}:{vary}",
+                     help="A log axis shows small and large values of the knob together.")
+log_y = state.widget(sb.toggle, Control("logy", bound == "pca_local_rademacher", bool), "Log y axis",
+                     scope=f"{PAGE}:{bound}", help="A log axis shows loose bounds (far above 1) next to tight ones.")
+
+sb.header("Knobs")
+used = [n for n in KNOBS if n in spec.knobs or (overlay != NONE and n in EXPLORER_BOUNDS[overlay].knobs)]
+values = {}
+for name in ("m", "delta", "k", "t", "emp_loss", "R", "decay", "c", "margin", "variance"):
+    if name not in used:
+        continue
+    knob = KNOBS[name]
+    label = knob.label + (" (on the x axis)" if name == vary else "")
+    if name == "m":
+        values["m"] = state.widget(sb.select_slider, Control("m", 1000, int, options=M_VALUES), label,
+                                   options=M_VALUES, help=knob.help, disabled=name == vary, scope=PAGE)
+    elif name == "delta":
+        values["delta"] = state.widget(sb.select_slider, Control("delta", 0.05, float, options=DELTA_VALUES), label,
+                                       options=DELTA_VALUES, help=knob.help, disabled=name == vary, scope=PAGE)
+    elif knob.integer:
+        top = max(1, min(int(knob.hi), int(values.get("m", 1000)) - 1))
+        control = Control(name, min(int(knob.default), top), int, lo=0, hi=top)
+        values[name] = state.widget(sb.slider, control, label, min_value=0, max_value=top, help=knob.help,
+                                    disabled=name == vary, scope=PAGE)
+    else:
+        control = Control(name, float(knob.default), float, lo=knob.lo, hi=knob.hi)
+        values[name] = state.widget(sb.slider, control, label, min_value=float(knob.lo), max_value=float(knob.hi),
+                                    step=0.01 if knob.hi <= 5 else 1.0, help=knob.help, disabled=name == vary,
+                                    scope=PAGE)
+if vary in ("k", "t"):
+    top = max(1, int(values["m"]) - 1)
+    span = state.widget(sb.slider, Control(f"{vary}max", min(200, top), int, lo=1, hi=top), f"Largest {vary} shown",
+                        min_value=1, max_value=top, scope=PAGE, help="The x axis runs from 0 to this value.")
+    xs = grid(vary, 0, span, n=min(span + 1, 200))
+else:
+    xs = grid(vary)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def curve(name, vary, xs, settings):
+    return explore(name, vary, np.asarray(xs), **dict(settings))
+
+
+settings = tuple(sorted(values.items()))
+series = {EXPLORER_BOUNDS[bound].title: curve(bound, vary, tuple(xs), settings)}
+if overlay != NONE:
+    series[EXPLORER_BOUNDS[overlay].title] = curve(overlay, vary, tuple(xs), settings)
+
+knob = KNOBS[vary]
+fixed = ", ".join(f"{KNOBS[n].label.split(' (')[0]} = {values[n]:g}" for n in values if n != vary)
+fig = figures.lines_figure(xs, series, x_title=knob.label, y_title="bound", markers=False, log_y=log_y,
+                           log_x=log_x, title=f"Bound against {knob.label}", dashed=tuple(series)[1:])
+cut = figures.mark_trivial(fig, xs, log_y=log_y)
+frame.show(fig, key="bounds-plot", caption="The y axis is cut at 2.5 so the part below 1 is visible; switch on the "
+                                           "log y axis to see all of it." if cut else None)
+
+sentences = []
+for title, ys in series.items():
+    where = nontrivial_range(xs, ys)
+    finite = ys[np.isfinite(ys)]
+    if where is None:
+        sentences.append(f"**{title}** is at least 1 (trivial) everywhere on this axis" +
+                         (f"; its smallest value is {finite.min():.3g}." if finite.size else "."))
+    else:
+        best = int(np.nanargmin(np.where(np.isfinite(ys), ys, np.nan)))
+        sentences.append(f"**{title}** is below 1 for {knob.label.split(' (')[0]} from {where[0]:g} to {where[1]:g}; "
+                         f"smallest {ys[best]:.3g} at {xs[best]:g}.")
+if len(series) == 2:
+    (name_a, a), (name_b, b) = series.items()
+    both = np.isfinite(a) & np.isfinite(b)
+    if both.any():
+        a_wins = both & (a < b)
+        sentences.append(f"The first is tighter at {a_wins.sum()} of {both.sum()} points on the axis"
+                         + (f" (from {xs[a_wins][0]:g} to {xs[a_wins][-1]:g})." if a_wins.any() else "."))
+st.markdown(" ".join(sentences) + f" Fixed: {fixed}.")
+
+for name in dict.fromkeys((bound, overlay)):
+    if name == NONE:
+        continue
+    chosen = EXPLORER_BOUNDS[name]
+    st.subheader(f"{chosen.title} ({chosen.source})")
+    st.latex(FORMULAS[name])
+    assumptions, terms = NOTES[name]
+    st.markdown(f"**What it assumes and says.** {assumptions}")
+    st.markdown(f"**The terms.** {terms}")
+    st.caption("Trivial where it is 1 or more for an error rate" if chosen.error_bound
+               else "Bounds an expected residual (in units of k(x, x)); with R = 1 a value of 1 or more says nothing "
+                    "a Gaussian kernel does not already guarantee.")
+state.write_url()

@@ -1,0 +1,193 @@
+"""Deflation lab: one criterion, several deflations, side by side under one step slider."""
+import numpy as np
+import streamlit as st
+
+from mpcore import DEFLATIONS
+from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
+from ui import figures, frame
+from ui.state import Control, PageState
+
+PAGE = "deflation-lab"
+FAMILY_NAMES = {"mpkfda": "Greedy Fisher (MPKFDA)", "kpca": "Sparse KPCA criterion",
+                "kmp": "Kernel matching pursuit criterion"}
+CRITERION_HELP = {
+    "mpkfda": "optimal: the Fisher ratio (eq. 7); pseudo: its numerator; reverse / reverse-pseudo: the smallest "
+              "instead of the largest; random: any eligible column (seed 002 sec. 3.3.1).",
+    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains (seed 000 Alg. 2); "
+            "random: any eligible column.",
+    "kmp": "fit: |K[:,i]'y| / ||K[:,i]||, how well column i fits the (centred) target (seed 000 Alg. 5); "
+           "random: any eligible column.",
+}
+DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
+
+state = PageState(PAGE)
+frame.page_header(
+    "Deflation lab",
+    "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "
+    "Deflation decides what the next pick sees: it should remove what the chosen point explains. Step through and "
+    "watch which deflations keep the kernel symmetric and positive semi-definite, which wipe out the chosen "
+    "column, and how the test error differs (seed 002, sec. 3.2 and Figure 1).",
+)
+state.notes_here()
+
+data = frame.data_sidebar(state, ("binary", "regression"), preset="moons")
+dataset = data.dataset()
+kernel = frame.kernel_sidebar(state, gamma="2")
+st.sidebar.header("Lab")
+families = ("mpkfda", "kmp", "kpca") if dataset.task == "binary" else ("kmp", "kpca")
+family = state.widget(st.sidebar.selectbox, Control("family", families[0], str, options=families), "Family",
+                      scope=PAGE, options=families, format_func=FAMILY_NAMES.get, widget_key=f"w:family:{dataset.task}",
+                      help="Whose criterion picks the points, and which learner is trained on them: Fisher "
+                           "discriminant (binary data), least squares (KMP), or projection (KPCA).")
+criteria_here = LAB_CRITERIA[family]
+criterion = state.widget(st.sidebar.selectbox, Control("criterion", criteria_here[0], str, options=criteria_here),
+                         "Criterion", scope=f"{PAGE}:{family}", options=criteria_here, help=CRITERION_HELP[family])
+chosen_deflations = state.widget(
+    st.sidebar.multiselect, Control("deflations", DEFAULT_DEFLATIONS, tuple, options=DEFLATIONS), "Deflations",
+    scope=PAGE, options=DEFLATIONS,
+    help="Any of the seven (seed 002 eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
+         "and share the step slider.")
+m = data.train_size()
+k = frame.k_slider(state, m, default=20, hi=80)
+if not chosen_deflations:
+    st.info("Pick at least one deflation in the sidebar.", icon=":material/info:")
+    state.write_url()
+    st.stop()
+
+lab, seconds = frame.compute_study("deflation-lab", data, kernel, state, k=int(k), family=family,
+                                   criterion=criterion, deflations=tuple(chosen_deflations))
+split = lab.split
+stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
+if stopped:
+    st.info("Stopped early: " + "; ".join(f"**{name}** after {lab.paths[name].n_steps} steps ({why.split(':')[0]})"
+                                          for name, why in stopped.items()), icon=":material/info:")
+scale = float(np.max(np.abs(lab.paths[lab.deflations[0]].deflated_block(0, lab.order)))) or 1.0
+
+
+def yes_no(flag):
+    return "yes" if flag else "no"
+
+
+def facts_rows(j):
+    rows = []
+    for name, facts in lab.facts(j).items():
+        rows.append({
+            "deflation": name,
+            "step": lab.step_of(name, j),
+            "symmetric": yes_no(facts.symmetric),
+            "smallest eigenvalue": f"{facts.min_eigenvalue:+.2e}",
+            "PSD": yes_no(facts.psd),
+            "rank": facts.rank,
+            "trace": f"{facts.trace:.1f}",
+            "chosen columns left": "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
+            "next pick": "—" if facts.next_pick is None else facts.next_pick,
+            "its distance to the chosen": "—" if np.isnan(facts.next_distance) else f"{facts.next_distance:.3f}",
+        })
+    return rows
+
+
+def story(j):
+    facts = lab.facts(j)
+    if j == 0:
+        return (f"**Step 0.** Every deflation starts from the same kernel K₀ (m = {lab.m}, rank "
+                f"{next(iter(facts.values())).rank}), so the first pick is the same for all. Press Next.")
+    keep = [name for name, f in facts.items() if f.psd]
+    lose = [f"{name} (smallest eigenvalue {f.min_eigenvalue:+.2g})" for name, f in facts.items() if not f.psd]
+    wiped = [name for name, f in facts.items() if f.annihilated]
+    text = f"**Step {j}.** PSD: {', '.join(keep) or 'none of them'}."
+    if lose:
+        text += f" Not PSD: {', '.join(lose)}."
+    text += (f" Chosen columns set to zero: {', '.join(wiped)}." if wiped
+             else " No deflation here sets the chosen columns to zero.")
+    errors = {name: lab.errors[name][lab.step_of(name, j) - 1] for name in lab.deflations if lab.step_of(name, j)}
+    best = min(errors, key=errors.get)
+    text += f" Lowest {lab.error_name} after {j} steps: **{best}** ({errors[best]:.3g})."
+    return text
+
+
+def draw(j):
+    st.markdown(story(j))
+    frame.show(figures.chosen_grid_figure(lab.coords, split.y_train, lab.chosen(j), lab.next_picks(j),
+                                          titles=lab.coord_titles, class_names=dataset.class_names,
+                                          title=f"Chosen points after {j} steps (star: next pick)"),
+               key="lab-chosen")
+    steps = {name: lab.step_of(name, j) for name in lab.deflations}
+    frame.show(figures.heatmap_grid_figure(lab.heatmaps(j), steps=steps, sort_note=frame.sort_note(split, lab.order),
+                                           scale=scale, title=f"Deflated kernels K_{j}, one colour scale (K₀'s)"),
+               key="lab-heatmaps",
+               caption="Blue entries are negative. A deflation that keeps K PSD can still create negative entries; "
+                       "an asymmetric panel comes from a one-sided deflation.")
+    st.markdown(f"**Facts at step {j}** (eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest "
+                "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i — 0 means wiped out; distances are in feature space)")
+    st.dataframe(facts_rows(j), hide_index=True, width="stretch")
+    frame.show(figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=j,
+                                    y_title=lab.error_name, title=f"{ERROR_NAMES[family].capitalize()} against k"),
+               key="lab-errors",
+               caption="Each deflation's learner on its first k chosen points: " + "; ".join(
+                   f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
+                   for name, values in lab.errors.items() if values.size) + ".")
+
+
+frame.stepper(state, lab.n_steps, draw)
+
+st.subheader("Which deflations keep the kernel PSD, and why")
+st.markdown(
+    "- **none** changes nothing, so K stays PSD — but the criterion never sees what was already explained.\n"
+    "- **Schur complement** (eq. 17) `K − Kττ'K / τ'Kτ` is the covariance of what is left after regressing on "
+    "the direction Kτ: a Schur complement of a PSD matrix is PSD. It removes τ's direction from both sides at once, "
+    "so orthogonalising τ first (**ortho-Schur**, eq. 19) gives the same kernel (Mackey 2009).\n"
+    "- **ortho-projection** `(I − qq')K(I − qq')` is a congruence: `x'(I−qq')K(I−qq')x = z'Kz ≥ 0`, so PSD.\n"
+    "- **projection** (eq. 16) `(I − ττ')K` is one-sided: the chosen column becomes exactly zero (that is what "
+    "pre-fitting KMP and sparse KCCA need), but the matrix is no longer symmetric, so 'PSD' is lost — the table "
+    "reports the smallest eigenvalue of its symmetric part.\n"
+    "- **Hotelling** (eq. 15) `K − (τ'Kτ)ττ'` removes an eigen-pair only when τ is an eigenvector of K. A kernel "
+    "column is not, so Hotelling over-subtracts in some directions and K turns indefinite (negative eigenvalues); "
+    "orthogonalising (**ortho-Hotelling**, eq. 18) does not fix that.")
+
+with st.expander("The formulas (seed 002 eqs 15–19)", icon=":material/function:"):
+    st.markdown("With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
+                "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q.")
+    st.latex(r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
+             r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}")
+    st.latex(r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad \text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
+             r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}")
+    st.markdown("The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
+                "lab offers both.")
+
+st.subheader("Every criterion × every deflation (seed 002 Figures 1 and 3)")
+st.markdown(f"The {ERROR_NAMES[family]} after k = {k} steps and the selection time, for each of the "
+            f"{len(LAB_CRITERIA[family])} criteria × 7 deflations on the current data. The paper averages over "
+            "13 benchmark sets; this is one split, so read the pattern, not the third digit.")
+table_key = (data, kernel, family, int(k))
+tables = st.session_state.setdefault("_lab_tables", {})
+if st.button("Compute the table", key="lab:table", icon=":material/table:",
+             help=f"Runs {len(LAB_CRITERIA[family]) * len(DEFLATIONS)} greedy selections on the current data."):
+    bar = st.progress(0.0, text="Running every criterion with every deflation...")
+    try:
+        tables[table_key] = criterion_deflation_table(
+            split, int(k), family, kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
+            progress=lambda done, total: bar.progress(done / total, text=f"{done} of {total} runs"))
+    except ValueError as error:
+        st.error(f"Cannot compute the table: {error}", icon=":material/error:")
+    bar.empty()
+if table_key in tables:
+    table = tables[table_key]
+    left, right = st.columns(2)
+    with left:
+        frame.show(figures.table_figure(table["error"], table["criteria"], table["deflations"],
+                                        title=f"{ERROR_NAMES[family]} at k = {table['k']}",
+                                        colour_title=ERROR_NAMES[family].split()[-1]),
+                   key="lab-table-error", caption="Outlined: the best deflation for each criterion.")
+    with right:
+        frame.show(figures.table_figure(1000 * table["seconds"], table["criteria"], table["deflations"],
+                                        title="selection time (ms)", colour_title="ms", fmt="{:.0f}"),
+                   key="lab-table-time", caption="Time of the greedy selection alone (explicit m × m kernel).")
+    best = np.unravel_index(np.nanargmin(table["error"]), table["error"].shape)
+    st.caption(f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} "
+               f"({table['error'][best]:.3g}).")
+
+st.download_button("Download the error curves (CSV)", frame.to_csv(lab.error_table()), "deflation-lab-errors.csv",
+                   mime="text/csv", on_click="ignore", icon=":material/download:",
+                   help="One row per step k, one column per deflation.")
+frame.speed_note(seconds, lab)
+state.write_url()
