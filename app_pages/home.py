@@ -77,6 +77,19 @@ for number, (path, title, family, name, text, preset) in enumerate(CARDS):
         st.page_link(path, label=f"Open {title} at step {preset['step']}", icon=":material/arrow_forward:",
                      query_params=preset)
 
+st.subheader("Labs and theory")
+links = st.columns(3)
+links[0].page_link("app_pages/deflation_lab.py", label="Deflation lab", icon=":material/layers:",
+                   help="One criterion, seven ways to deflate, side by side: which keep K positive semi-definite, "
+                        "which wipe out the chosen column, and what it does to the test error.")
+links[0].caption("Seven deflations side by side, with what stays PSD and the criterion × deflation table.")
+links[1].page_link("app_pages/column_lab.py", label="Nyström & column selection", icon=":material/view_column:",
+                   help="Greedy, uniform and leverage-score columns for a Nyström approximation (seed 004 Fig. 1).")
+links[1].caption("Greedy vs uniform vs leverage-score columns: kernel error, KCCA accuracy, stability, speed-up.")
+links[2].page_link("app_pages/bounds_explorer.py", label="Bounds explorer", icon=":material/functions:",
+                   help="Every bound as a function of m, k, t and δ; no data needed.")
+links[2].caption("Every bound against m, k, t and δ: where it says something, and which is tighter.")
+
 st.markdown(
     """
 **How to use a page.** Pick a dataset and a kernel in the sidebar (or upload a CSV), then step: the buttons,

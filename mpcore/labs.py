@@ -139,17 +139,22 @@ class StepFacts:
     next_nearest: int | None
 
 
-def step_facts(path, j):
-    """:class:`StepFacts` of ``path.deflated_kernel(j)``; O(m^3) (one eigen- and one
-    singular-value decomposition of an m x m matrix)."""
+def step_facts(path, j, top=None):
+    """:class:`StepFacts` of ``path.deflated_kernel(j)``; O(m^3) (one symmetric eigenvalue
+    decomposition, plus a singular-value one when K_j is not symmetric).  ``top``: the
+    largest eigenvalue of K_0, if already known."""
     j = check_step(j, path.n_steps)
     K0 = path.deflated_kernel(0)
     Kj = path.deflated_kernel(j)
     scale = max(float(np.max(np.abs(K0))), 1e-300)
-    top = max(float(eigvalsh(K0, subset_by_index=[K0.shape[0] - 1] * 2)[0]), 1e-300)
+    if top is None:
+        top = float(eigvalsh(K0, subset_by_index=[K0.shape[0] - 1] * 2)[0])
+    top = max(top, 1e-300)
     asymmetry = float(np.max(np.abs(Kj - Kj.T))) / scale
-    min_eig = float(eigvalsh((Kj + Kj.T) / 2, subset_by_index=[0, 0])[0]) / top
-    singular = svdvals(Kj)
+    eigenvalues = eigvalsh((Kj + Kj.T) / 2)
+    min_eig = float(eigenvalues[0]) / top
+    # a symmetric matrix's singular values are its eigenvalues' sizes: no second decomposition
+    singular = np.abs(eigenvalues) if asymmetry <= FACT_RTOL else svdvals(Kj)
     rank = int(np.sum(singular > FACT_RTOL * top))
     chosen = path.indices[:j]
     if j:
@@ -252,8 +257,11 @@ class DeflationComparison:
     def facts(self, j):
         """dict deflation -> :class:`StepFacts` at step j (clipped per path)."""
         j = check_step(j, self.n_steps)
+        if "top" not in self._memo:
+            self._memo["top"] = float(eigvalsh(self.K, subset_by_index=[self.m - 1] * 2)[0])
         if j not in self._memo:
-            self._memo[j] = {name: step_facts(path, self.step_of(name, j)) for name, path in self.paths.items()}
+            self._memo[j] = {name: step_facts(path, self.step_of(name, j), top=self._memo["top"])
+                             for name, path in self.paths.items()}
         return self._memo[j]
 
     def heatmaps(self, j):
