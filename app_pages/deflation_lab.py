@@ -121,9 +121,10 @@ def draw(j):
                 "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i — 0 means wiped out; distances are in feature space)")
     st.dataframe(facts_rows(j), hide_index=True, width="stretch")
     frame.show(figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=j,
-                                    y_title=lab.error_name, title=f"{ERROR_NAMES[family].capitalize()} against k"),
+                                    y_title=lab.error_name, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} against k"),
                key="lab-errors",
-               caption="Each deflation's learner on its first k chosen points: " + "; ".join(
+               caption="Each deflation's learner on its first k chosen points (curves that coincide are drawn on "
+                       "top of each other): " + "; ".join(
                    f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
                    for name, values in lab.errors.items() if values.size) + ".")
 
@@ -133,9 +134,10 @@ frame.stepper(state, lab.n_steps, draw)
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(
     "- **none** changes nothing, so K stays PSD — but the criterion never sees what was already explained.\n"
-    "- **Schur complement** (eq. 17) `K − Kττ'K / τ'Kτ` is the covariance of what is left after regressing on "
-    "the direction Kτ: a Schur complement of a PSD matrix is PSD. It removes τ's direction from both sides at once, "
-    "so orthogonalising τ first (**ortho-Schur**, eq. 19) gives the same kernel (Mackey 2009).\n"
+    "- **Schur complement** (eq. 17) `K − Kττ'K / τ'Kτ`: if K is the covariance of a random vector z, this is the "
+    "covariance of z after removing its regression on τ'z — a covariance, so PSD. It also sends every earlier τ to "
+    "zero, so orthogonalising τ first (**ortho-Schur**, eq. 19) gives the same kernel (Mackey 2009): their curves "
+    "coincide.\n"
     "- **ortho-projection** `(I − qq')K(I − qq')` is a congruence: `x'(I−qq')K(I−qq')x = z'Kz ≥ 0`, so PSD.\n"
     "- **projection** (eq. 16) `(I − ττ')K` is one-sided: the chosen column becomes exactly zero (that is what "
     "pre-fitting KMP and sparse KCCA need), but the matrix is no longer symmetric, so 'PSD' is lost — the table "
@@ -181,7 +183,8 @@ if table_key in tables:
     with right:
         frame.show(figures.table_figure(1000 * table["seconds"], table["criteria"], table["deflations"],
                                         title="selection time (ms)", colour_title="ms", fmt="{:.0f}"),
-                   key="lab-table-time", caption="Time of the greedy selection alone (explicit m × m kernel).")
+                   key="lab-table-time", caption="Time of the greedy selection alone (explicit m × m kernel); "
+                                                 "outlined: the fastest for each criterion.")
     best = np.unravel_index(np.nanargmin(table["error"]), table["error"].shape)
     st.caption(f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} "
                f"({table['error'][best]:.3g}).")

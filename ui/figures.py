@@ -507,7 +507,10 @@ def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:
         fig.add_shape(type="rect", x0=best - 0.5, x1=best + 0.5, y0=r - 0.5, y1=r + 0.5,
                       line={"color": OKABE_ITO["vermillion"], "width": 4})
     fig.update_yaxes(autorange="reversed")
-    return _style(fig, title, None, None, height=height or 140 + 60 * len(row_labels), legend=False)
+    fig = _style(fig, title, None, None, height=height or 160 + 60 * len(row_labels), legend=False)
+    longest = max(len(str(label)) for label in row_labels)
+    fig.update_layout(margin={"l": 30 + 10 * longest, "b": 110})  # row labels whole, column labels tilted
+    return fig
 
 
 def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
@@ -527,7 +530,7 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
                   y1=shade_top, fillcolor="#999999", opacity=0.12, line={"width": 0}, layer="below")
     fig.add_hline(y=level, line={"color": "#777777", "width": 1.5, "dash": "dot"},
                   annotation_text=f"{level:g}: trivial above", annotation_font_size=FONT_SIZE - 4,
-                  annotation_position="bottom left")
+                  annotation_position="top right")
     if cut:
         fig.update_yaxes(range=[0, cap])
     elif not log_y:
