@@ -55,7 +55,7 @@ ranks = tuple(int(r) for r in np.unique(np.round(np.linspace(max(1, top / 5), to
 result, seconds = frame.compute_study("column-lab", data, kernel, state, progress_text="Choosing columns and "
                                       "fitting Nyström approximations", ranks=ranks, methods=tuple(methods),
                                       repeats=int(repeats), reg=float(reg), leverage_ratio=float(ratio))
-split = data.split()
+split = result.split
 dataset = data.dataset()
 
 
@@ -182,14 +182,7 @@ with st.expander("The formulas (seed 004)", icon=":material/function:"):
                 "L₁, L₂ (eq. 15, never forming an N × N matrix). The kernel error of greedy columns is the trace "
                 "of sparse KPCA's deflated kernel: pivoted Cholesky *is* Nyström on the chosen columns.")
 
-table = {"rank": result.ranks}
-for name, arrays in result.kernel_error.items():
-    table[f"{name} trace error"] = arrays["trace"].mean(axis=0)
-    table[f"{name} spectral error"] = arrays["spectral"].mean(axis=0)
-for name, arrays in result.kcca.items():
-    for key in ("rho", "T", "alpha", "bound"):
-        table[f"{name} {key}"] = arrays[key].mean(axis=0)
-st.download_button("Download the curves (CSV)", frame.to_csv(table), "column-selection.csv", mime="text/csv",
+st.download_button("Download the curves (CSV)", frame.to_csv(result.table()), "column-selection.csv", mime="text/csv",
                    on_click="ignore", icon=":material/download:",
                    help="Means over the repetitions at each computed rank.")
 st.caption(f"Computed on N = {result.m} training points, {result.repeats} repetitions, in {seconds:.2f} s "

@@ -35,7 +35,7 @@ from scipy.linalg import eigh
 from . import bounds
 from .cca import center_kernel
 from .mpkfda import fit_fisher
-from .nystrom import nystrom_factor, nystrom_features
+from .nystrom import nested_projection_residuals, nystrom_features
 from .skcca import fit_sparse_cca
 
 
@@ -114,10 +114,7 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
     m = K.shape[0]
     residuals = path.extras["residuals"][1:]
     train_outside = residuals.sum(axis=1) / (m - t)
-    idx = path.indices
-    features = nystrom_features(K_test[:, idx], nystrom_factor(K[np.ix_(idx, idx)]))
-    projected = np.cumsum(features**2, axis=1)  # ||P_t phi(x)||^2: the Cholesky features are nested
-    test_residual = np.clip(np.asarray(test_diag)[:, None] - projected, 0.0, None).mean(axis=0)
+    test_residual = nested_projection_residuals(K, K_test, test_diag, path.indices).mean(axis=0)
     values, centred = spectra if spectra is not None else kernel_spectra(K)
     tail = np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
     curves = {

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import eigh, eigvalsh, svdvals
+from scipy.linalg import eigvalsh, svdvals
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
 
@@ -42,8 +42,8 @@ from .deflations import DEFLATIONS, ExplicitDeflation
 from .engine import check_step, pursue
 from .mpkfda import fit_fisher
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
-from .nystrom import nystrom_factor, nystrom_features
+from .nkcca import _psd_solve, approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
+from .nystrom import nested_projection_residuals
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
 from .views import embed_2d
@@ -194,9 +194,7 @@ def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrink
     indices = np.asarray(indices, dtype=int)
     out = np.empty(indices.size)
     if family == "kpca":
-        features = nystrom_features(K_test[:, indices], nystrom_factor(K[np.ix_(indices, indices)]))
-        projected = np.cumsum(features**2, axis=1)
-        return np.clip(np.asarray(test_diag)[:, None] - projected, 0.0, None).mean(axis=0)
+        return nested_projection_residuals(K, K_test, test_diag, indices).mean(axis=0)
     for j in range(1, indices.size + 1):
         idx = indices[:j]
         if family == "mpkfda":
@@ -330,7 +328,7 @@ def criterion_deflation_table(split, k, family, criteria_names=None, deflations=
     Returns a dict with ``criteria`` (C,), ``deflations`` (D,), ``error`` (C, D) (the
     family's error at the last step of each path), ``best_error`` (C, D) (its minimum
     over j = 1..k), ``seconds`` (C, D).  ``progress(done, total)`` is called after each
-    run.  ``random`` is averaged over nothing: it uses ``seed``.
+    run.  ``random`` draws from ``seed`` (one run, not an average).
     """
     check_choice(family, LAB_FAMILIES, "family")
     _check_family_data(family, split)
@@ -382,12 +380,6 @@ __all__ = [
 COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means")
 
 
-def _psd_pinv_apply(W, B, rtol=1e-10):
-    values, vectors = eigh(W)
-    keep = values > rtol * max(float(values.max()), 1e-300)
-    return vectors[:, keep] @ ((vectors[:, keep].T @ B) / values[keep, None])
-
-
 def nystrom_error(K, C, W):
     """Trace and spectral norm of ``K - C W^+ C'`` (both equal to its largest/summed
     eigenvalues: the Nystroem residual is PSD), without forming it for the trace.
@@ -395,7 +387,7 @@ def nystrom_error(K, C, W):
     K (N, N) kernel; C (N, M) kernel between all points and the landmarks; W (M, M)
     kernel among the landmarks.  Returns ``(trace_error, spectral_error)``.
     """
-    WC = _psd_pinv_apply(W, C.T)  # W^+ C'  (M, N)
+    WC = _psd_solve(W, C.T, rtol=1e-10)  # W^+ C'  (M, N)
     trace = float(np.trace(K) - np.einsum("ij,ji->", C, WC))
     residual = LinearOperator(K.shape, matvec=lambda v: K @ v - C @ (WC @ v), dtype=float)
     start = np.ones(K.shape[0]) / np.sqrt(K.shape[0])
@@ -433,7 +425,7 @@ class ColumnSelection:
     speedup : {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of
         the incremental path and of refitting at every rank, and their ratio (Fig. 1(d));
     settings : the parameters used (and ``kernel_trace``); coords, coord_titles : a 2-D
-        view of the training inputs of view X, for drawing the landmarks.
+        view of the training inputs of view X, for drawing the landmarks; split : the data.
     """
 
     ranks: np.ndarray
@@ -450,10 +442,22 @@ class ColumnSelection:
     settings: dict
     coords: np.ndarray = None
     coord_titles: tuple = ("x1", "x2")
+    split: object = None
 
     @property
     def m(self):
         return int(self.leverage[0].size)
+
+    def table(self):
+        """Columns for a CSV: rank, then the mean over repetitions of every error curve."""
+        table = {"rank": self.ranks}
+        for name, arrays in self.kernel_error.items():
+            table[f"{name} trace error"] = arrays["trace"].mean(axis=0)
+            table[f"{name} spectral error"] = arrays["spectral"].mean(axis=0)
+        for name, arrays in self.kcca.items():
+            for key in ("rho", "T", "alpha", "bound"):
+                table[f"{name} {key}"] = arrays[key].mean(axis=0)
+        return table
 
     def spread(self, values):
         """``(mean, low, high)`` over repetitions of an (S, R) array: low/high are the min and max."""
@@ -569,4 +573,4 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     coords, _, titles = embed_2d(X, None, split.y_train)
     return ColumnSelection(ranks, tuple(methods), int(repeats), kernel_error, landmarks, tuple(np.sort(s)[::-1] for s in leverage),
                            tuple(float(s.sum()) for s in leverage), two_view, kcca_results, exact_summary, speedup,
-                           settings, coords, titles)
+                           settings, coords, titles, split)

@@ -39,6 +39,20 @@ def nystrom_features(K_rows, C):
     return solve_triangular(C, np.asarray(K_rows, dtype=float).T, lower=True, check_finite=False).T
 
 
+def nested_projection_residuals(K, K_rows, rows_diag, indices):
+    """``||phi(x) - P_j phi(x)||^2`` of n points after projecting on the first j chosen
+    points, for every j = 1..k at once, shape (n, k).
+
+    ``K`` (m, m) training kernel; ``K_rows`` (n, m) kernel between the points and the
+    training set; ``rows_diag`` (n,) ``k(x, x)``.  The Cholesky features of nested
+    index sets are nested, so ``||P_j phi(x)||^2`` is a running sum of squared features.
+    """
+    indices = np.asarray(indices, dtype=int)
+    features = nystrom_features(K_rows[:, indices], nystrom_factor(K[np.ix_(indices, indices)]))
+    projected = np.cumsum(features**2, axis=1)
+    return np.clip(np.asarray(rows_diag, dtype=float)[:, None] - projected, 0.0, None)
+
+
 def projection_residuals(k_diag, F):
     """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0."""
     return np.maximum(np.asarray(k_diag, dtype=float) - np.einsum("ij,ij->i", F, F), 0.0)

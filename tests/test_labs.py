@@ -230,3 +230,11 @@ def test_explorer_catalogue_and_helpers():
         explore("kmp_vc", "decay", [1])
     with pytest.raises(ValueError, match="Unknown bound"):
         explore("nope", "m", [1])
+
+
+def test_column_selection_table_has_one_row_per_rank(selection):
+    split, result = selection
+    table = result.table()
+    assert table["rank"].tolist() == result.ranks.tolist() and result.split is split
+    assert "greedy trace error" in table and "ridge-leverage bound" in table
+    assert all(np.asarray(column).shape == result.ranks.shape for column in table.values())
