@@ -30,6 +30,10 @@ PAGES = {
     "Theory": [
         st.Page("app_pages/bounds_explorer.py", title="Bounds explorer", icon=":material/functions:", url_path="bounds"),
     ],
+    "Papers": [
+        st.Page("app_pages/paper_figures.py", title="Paper figures", icon=":material/menu_book:",
+                url_path="paper-figures"),
+    ],
 }
 
 page = st.navigation(PAGES, expanded=True)

@@ -18,7 +18,7 @@ LABS = {
     "column-lab": "app_pages/column_lab.py",
     "bounds": "app_pages/bounds_explorer.py",
 }
-PAGES = {**ALGORITHMS, **LABS}
+PAGES = {**ALGORITHMS, **LABS, "paper-figures": "app_pages/paper_figures.py"}
 
 
 def open_page(page=None, query=None):
@@ -251,3 +251,27 @@ def test_bounds_explorer_overlay_and_axes():
     at.selectbox(key="w:bounds:bound").set_value("pca_local_rademacher").run()
     assert_clean(at)
     assert figures(at)[0]["layout"]["yaxis"]["type"] == "log"  # the local bound defaults to a log axis
+
+
+def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
+    at = open_page("paper-figures")
+    assert_clean(at)
+    titles = [header.value for header in at.subheader]
+    assert len(titles) == 13 and titles[0].startswith("Seed 000, Fig. 1")
+    assert not figures(at)  # nothing runs until asked
+    at = open_page("paper-figures", {"paper": "seed 003"})
+    assert [header.value.split(":")[0] for header in at.subheader] == ["Seed 003, Table 3", "Seed 003, Fig. 6"]
+    at.button(key="run-003-fig6-quick").click().run()
+    assert_clean(at)
+    figs = figures(at)
+    assert len(figs) == 2 and trace(figs, "support points") is not None
+    assert any(text.value.startswith("**Ours.**") for text in at.markdown)
+    assert len(at.get("download_button")) == 1
+    assert at.query_params["paper"] == "seed 003"
+
+
+def test_paper_figures_full_toggle_labels_the_long_runs():
+    at = open_page("paper-figures", {"paper": "seed 004", "full": "true"})
+    assert_clean(at)
+    labels = [button.label for button in at.button]
+    assert any("paper-sized" in label for label in labels)

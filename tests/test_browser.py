@@ -111,6 +111,24 @@ def test_page_loads_and_steps(server, browser, path, tmp_path):
         page.close()
 
 
+def test_paper_figures_card_reproduces_in_the_browser(server, browser, tmp_path):
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1600, "height": 2400})
+    try:
+        page.goto(f"{server}/paper-figures?paper=seed+003")
+        _wait_until_idle(page)
+        assert page.locator("[data-testid='stException']").count() == 0
+        page.get_by_role("button", name="Reproduce (a few seconds)").last.click()
+        page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
+        _wait_until_idle(page)
+        assert page.locator("[data-testid='stException']").count() == 0
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(shots / "paper-figures.png"))
+    finally:
+        page.close()
+
+
 def test_play_pause_and_keyboard(server, browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1400})
     try:

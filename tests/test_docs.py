@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["mpcore.studies", "mpcore.labs", "mpcore.explore"]
+MODULES = ["mpcore.studies", "mpcore.labs", "mpcore.explore", "mpcore.experiments"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,122 @@
+"""Paper figures: a gallery card per figure or table of the papers, reproduced on offline data."""
+from collections import OrderedDict
+
+import numpy as np
+import streamlit as st
+
+from mpcore.experiments import FIGURES, run
+from ui import frame, paper_figures
+from ui.state import Control, PageState
+
+PAGE = "paper-figures"
+PAPERS = {
+    "all": "All papers",
+    "seed 000": "Hussain et al. 2011 (bounds: KMP, sparse KPCA, sparse KCCA)",
+    "seed 002": "Diethe 2015 (greedy kernel Fisher discriminants)",
+    "seed 003": "Vincent & Bengio 2002 (kernel matching pursuit)",
+    "seed 004": "Wang 2016 (column selection for KCCA)",
+}
+LABELS = {"000-fig1": "Fig. 1", "000-fig2": "Fig. 2", "000-fig3": "Fig. 3", "000-fig4": "Fig. 4",
+          "000-fig5": "Fig. 5", "000-fig6": "Fig. 6", "000-fig7": "Fig. 7", "002-fig1": "Figure 1",
+          "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table3": "Table 3", "003-fig6": "Fig. 6",
+          "004-fig1": "Fig. 1"}
+RESULTS_MAX = 40
+
+state = PageState(PAGE)
+frame.page_header(
+    "Paper figures",
+    "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
+    "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
+    "and repetitions and can take minutes. The same reproductions run from a terminal: "
+    "`python -m mpcore.experiments NAME --out DIR` writes each figure as HTML and its data as CSV.")
+
+controls = st.columns([3, 2, 2])
+paper = state.widget(controls[0].selectbox, Control("paper", "all", str, options=tuple(PAPERS)), "Paper",
+                     options=tuple(PAPERS), format_func=lambda key: PAPERS[key], scope=PAGE,
+                     help="Show the cards of one paper only.")
+full = state.widget(controls[1].toggle, Control("full", False, bool), "Paper-sized runs", scope=PAGE,
+                    help="Off: quick runs (seconds, fewer splits and smaller sets). On: the papers' sizes and "
+                         "repetitions, which can take several minutes per card.")
+size = "full" if full else "quick"
+shown = [name for name, info in FIGURES.items() if paper == "all" or info.paper == paper]
+
+
+@st.cache_resource(show_spinner=False)
+def _results():
+    """Finished reproductions by (function, size), shared by all sessions (items that share a
+    computation, like Figs 2 and 4, share the entry).  Kept outside ``st.cache_resource``
+    on the function so a progress bar can be drawn while it runs."""
+    return OrderedDict()
+
+
+def _key(name):
+    return FIGURES[name].function.__name__, size
+
+
+def _compute(name, slot):
+    store = _results()
+    key = _key(name)
+    if key not in store:
+        def report(done, total):
+            slot.progress(done / max(total, 1), text=f"Reproducing {name} ({size}): {done} of {total} runs")
+
+        try:
+            store[key] = run(name, size, progress=report)
+        except ValueError as error:
+            slot.error(f"Cannot reproduce {name}: {error}", icon=":material/error:")
+            return
+        while len(store) > RESULTS_MAX:
+            store.popitem(last=False)
+        slot.empty()
+    store.move_to_end(key)
+
+
+def _format(value):
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_format(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_format(v) for v in value)
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def _card(name):
+    info = FIGURES[name]
+    with st.container(border=True):
+        st.subheader(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}")
+        st.markdown(f"**The paper.** {info.finding}")
+        st.markdown(f"**Our setting.** {info.differences}")
+        slot = st.empty()
+        stored = _results().get(_key(name))
+        if stored is None:
+            label = "Reproduce" + (" (paper-sized: minutes)" if full else " (a few seconds)")
+            if not slot.button(label, key=f"run-{name}-{size}", icon=":material/play_arrow:",
+                               help="Run this reproduction now; the result is kept for everyone until the app "
+                                    "restarts."):
+                return
+            _compute(name, slot)
+            stored = _results().get(_key(name))
+            if stored is None:
+                return
+        result = type(stored)(name, info.title, stored.table, stored.arrays, stored.settings, stored.findings,
+                              stored.seconds)
+        for number, fig in enumerate(paper_figures.paper_figures(result)):
+            frame.show(fig, key=f"fig-{name}-{number}")
+        st.markdown("**Ours.**\n" + "\n".join(f"- {key}: {_format(value)}" for key, value in result.findings.items()))
+        st.caption(f"{size} run, {result.seconds:.1f} s; settings: {_format(result.settings)}")
+        st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
+                           on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
+                           help="The numbers behind the figure, one row per point / cell.")
+
+
+missing = [name for name in shown if _key(name) not in _results()]
+if missing and controls[2].button(f"Reproduce all {len(missing)} shown", icon=":material/play_circle:", key="run-all",
+                                  help="Run every card shown that has no result yet, one after another."):
+    slot = st.empty()
+    for name in missing:
+        _compute(name, slot)
+
+for name in shown:
+    _card(name)
+state.write_url()

@@ -1,0 +1,99 @@
+"""``python -m mpcore.experiments NAME [NAME ...] --out DIR``: rerun paper figures.
+
+Writes ``DIR/NAME.html`` (the figure, with the paper's finding and our setting) and
+``DIR/NAME.csv`` (its data) for each NAME, with a progress bar on stderr.  NAME is a key
+of ``mpcore.experiments.FIGURES``, a paper prefix (``000``, ``002``, ``003``, ``004``) or
+``all``.  Run from the repository root: the figures come from the app's ``ui`` package
+(Plotly), which the numerical core itself never imports.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import FIGURES, SIZES, run
+
+
+def _names(requested):
+    names = []
+    for item in requested:
+        if item == "all":
+            names.extend(FIGURES)
+        elif item in FIGURES:
+            names.append(item)
+        elif any(name.startswith(item + "-") for name in FIGURES):
+            names.extend(name for name in FIGURES if name.startswith(item + "-"))
+        else:
+            raise SystemExit(f"Unknown figure {item!r}; choose from: all, 000, 002, 003, 004, {', '.join(FIGURES)}.")
+    return list(dict.fromkeys(names))
+
+
+class ProgressBar:
+    """A one-line text progress bar: ``NAME [#####.....] 5/10 3.2 s``."""
+
+    def __init__(self, label, stream=None, width=30):
+        self.label, self.width, self.started = label, width, time.perf_counter()
+        self.stream = stream if stream is not None else sys.stderr
+
+    def __call__(self, done, total):
+        filled = int(self.width * done / total) if total else self.width
+        bar = "#" * filled + "." * (self.width - filled)
+        seconds = time.perf_counter() - self.started
+        self.stream.write(f"\r{self.label:<11} [{bar}] {done}/{total} {seconds:6.1f} s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _figure_tools():
+    try:
+        from plotly.offline import get_plotlyjs
+
+        from ui.paper_figures import html_page, paper_figures
+    except ImportError as error:  # plotly missing, or not run from the repository root
+        raise SystemExit(f"The figures need Plotly and the repository's ui package ({error}); install the "
+                         "requirements and run from the repository root.") from error
+    return get_plotlyjs, html_page, paper_figures
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m mpcore.experiments", description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="+", metavar="NAME", help="figure name, paper prefix or 'all'")
+    parser.add_argument("--out", required=True, type=Path, help="folder for NAME.html and NAME.csv")
+    parser.add_argument("--size", choices=SIZES, default="full",
+                        help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="folder with raetsch/*.npz: the seed 002 items then run on the Raetsch benchmark sets")
+    parser.add_argument("--jobs", type=int, default=-1, help="repetitions run at once (joblib n_jobs; -1: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed of the splits / draws")
+    args = parser.parse_args(argv)
+    names = _names(args.names)
+    if args.data_dir is not None and not (args.data_dir / "raetsch").is_dir():
+        raise SystemExit(f"--data-dir: {args.data_dir} has no raetsch/ folder.")
+    get_plotlyjs, html_page, paper_figures = _figure_tools()
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
+    cache = {}
+    for name in names:
+        function = FIGURES[name].function
+        if function in cache:  # Figs 2 and 4 (3 and 5, Figures 1 and 3) share one computation
+            base = cache[function]
+            result = type(base)(name, FIGURES[name].title, base.table, base.arrays, base.settings, base.findings,
+                                base.seconds)
+        else:
+            try:
+                result = run(name, args.size, seed=args.seed, n_jobs=args.jobs, progress=ProgressBar(name),
+                             data_dir=args.data_dir)
+            except ValueError as error:
+                raise SystemExit(f"{name}: {error}") from error
+            cache[function] = result
+        (args.out / f"{name}.csv").write_text(result.to_csv(), encoding="utf-8")
+        (args.out / f"{name}.html").write_text(html_page(result, paper_figures(result)), encoding="utf-8")
+        print(f"{name}: wrote {args.out / name}.html and .csv ({result.seconds:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

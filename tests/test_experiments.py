@@ -1,0 +1,213 @@
+"""The paper reproductions (mpcore.experiments): every item at a tiny size, the robust
+findings at the quick size, the command, and the helpers checked by hand."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from mpcore import experiments as E
+from mpcore.experiments.__main__ import main
+from ui import paper_figures
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+# what each item's table must hold (beyond equal-length columns)
+COLUMNS = {
+    "000-fig1": ("t", "test error rate", "KMP bound", "KMP bound (min)"),
+    "000-fig2": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
+    "000-fig3": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
+    "000-fig4": ("t", "local Rademacher bound"),
+    "000-fig5": ("t", "local Rademacher bound"),
+    "000-fig6": ("dimensions", "SKCCA", "KCCA, reg 0.001"),
+    "000-fig7": ("t", "test error rate", "SKCCA bound"),
+    "002-fig1": ("deflation", "criterion", "AER", "ART (s)", "paper AER"),
+    "002-fig3": ("deflation", "criterion", "ART (s)", "paper ART (s)"),
+    "002-fig5": ("dataset", "stages", "test error", "seconds"),
+    "003-table3": ("dataset", "SVM error (%)", "KMP-mse #sv", "paper KMP-tanh error (%)"),
+    "003-fig6": ("method", "support points", "test error"),
+    "004-fig1": ("rank", "greedy rho", "uniform alpha", "ridge-leverage bound", "speedup"),
+}
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return {name: E.run(name, "tiny") for name in E.FIGURES}
+
+
+def test_every_item_is_registered_with_its_texts():
+    assert set(COLUMNS) == set(E.FIGURES)
+    for info in E.FIGURES.values():
+        assert info.finding and info.differences and info.title
+        assert info.paper in ("seed 000", "seed 002", "seed 003", "seed 004")
+
+
+@pytest.mark.parametrize("name", list(COLUMNS))
+def test_tiny_run_returns_the_promised_table(tiny, name):
+    result = tiny[name]
+    assert result.name == name and result.settings["size"] == "tiny"
+    lengths = {key: np.asarray(values).shape for key, values in result.table.items()}
+    assert len(set(lengths.values())) == 1 and len(next(iter(lengths.values()))) == 1, lengths
+    for column in COLUMNS[name]:
+        assert column in result.table, column
+    assert result.findings
+    figs = paper_figures.paper_figures(result)
+    assert figs and all(len(fig.data) > 0 for fig in figs)
+    csv = result.to_csv().splitlines()
+    assert len(csv) == len(next(iter(result.table.values()))) + 1
+    assert csv[0].split(",")[0] == next(iter(result.table))
+
+
+def test_tiny_shapes(tiny):
+    assert tiny["000-fig1"].table["t"].tolist() == list(range(1, 9))
+    assert tiny["002-fig1"].arrays["error"].shape == (2, 6, 5)  # datasets x deflations x criteria
+    assert tiny["002-fig1"].arrays["AER"].shape == E.PAPER_002_AER.shape
+    assert tiny["002-fig5"].arrays["error"].shape == (2, 3)  # datasets x stages
+    assert tiny["003-table3"].arrays["error"].shape == (1, 3)
+    assert tiny["003-fig6"].arrays["values"].shape == (4, 25, 25)
+    assert tiny["004-fig1"].arrays["alpha/uniform"].shape == (1, 3)
+    assert tiny["000-fig6"].table["dimensions"].size == 5
+
+
+def test_items_sharing_a_computation_return_the_same_numbers(tiny):
+    np.testing.assert_array_equal(tiny["000-fig2"].table["compression bound"], tiny["000-fig4"].table["compression bound"])
+    np.testing.assert_array_equal(tiny["002-fig1"].table["AER"], tiny["002-fig3"].table["AER"])
+
+
+def test_bad_requests_get_clear_messages():
+    with pytest.raises(ValueError, match="Unknown figure"):
+        E.run("000-fig9")
+    with pytest.raises(ValueError, match="Unknown size"):
+        E.run("000-fig1", "huge")
+    with pytest.raises(ValueError, match="Unknown setting"):
+        E.run("000-fig1", "tiny", width=3)
+
+
+# --- robust findings ---------------------------------------------------------------------------
+
+
+def test_prefit_kmp_needs_no_more_bases_than_the_svm_has_support_vectors():
+    # seed 003 Fig. 6: on an easy 2-D set pre-fitting KMP reaches the SVM's error with at most #SV bases
+    result = E.kmp_2d_picture("quick")
+    fewest = result.findings["fewest pre-fitting bases within 0.01 of the SVM's test error"]
+    assert fewest is not None and fewest <= result.findings["SVM support vectors"]
+    errors = dict(zip(result.table["method"], result.table["test error"]))
+    assert errors["pre-fitting KMP"] <= errors["SVM"] + 0.02
+    assert result.findings["basic KMP distinct points"] > result.findings["SVM support vectors"]
+
+
+def test_kmp_uses_far_fewer_support_vectors_than_svm_on_pima():
+    # seed 003 Table 3 (Pima: SVM 146 s.v., KMP-mse 7, KMP-tanh 27) at similar error
+    result = E.kmp_vs_svm("quick", repeats=2, datasets=("pima",))
+    svm, mse, tanh = result.arrays["sv"][0]
+    assert mse < svm / 3 and tanh < svm / 3
+    assert abs(result.arrays["error"][0, 1] - result.arrays["error"][0, 0]) < 6  # percentage points
+
+
+def test_toy_compression_bound_finds_the_dominant_dimensions():
+    # seed 000 Fig. 3: the compression bound's minimum near r = 50, tighter than the global bound
+    result = E.skpca_bounds_toy("quick")
+    assert 40 <= result.findings["compression bound argmin per run"][0] <= 70
+    assert result.findings["compression bound minimum"] < result.findings["global Rademacher bound minimum"]
+    assert result.findings["local Rademacher bound minimum"] > 1
+
+
+def test_boston_compression_bound_is_tighter_than_the_pca_bound(tiny):
+    result = E.skpca_bounds_boston("tiny", k=40)
+    assert result.findings["compression bound minimum"] < 1 < result.findings["global Rademacher bound minimum"]
+
+
+def test_reverse_criteria_are_worst_in_the_fisher_table(tiny):
+    # seed 002 Figure 1: reverse and reverse-pseudo are worse than optimal and pseudo
+    by_criterion = tiny["002-fig1"].findings["AER by criterion"]
+    assert min(by_criterion["reverse"], by_criterion["reverse-pseudo"]) > min(by_criterion["optimal"],
+                                                                             by_criterion["pseudo"])
+
+
+def test_column_selection_bound_holds_where_its_condition_does(tiny):
+    assert tiny["004-fig1"].findings["bound holds wherever its condition does"]
+
+
+# --- helpers checked by hand ---------------------------------------------------------------------
+
+
+def test_corrected_resampled_ttest_by_hand():
+    # differences 1, 2, 3: mean 2, sample variance 1, J = 3, n_test/n_train = 1:
+    # t = 2 / sqrt((1/3 + 1) * 1) = sqrt(3); with 2 degrees of freedom sf(t) = (1 - t/sqrt(t^2 + 2)) / 2
+    t = np.sqrt(3.0)
+    assert E.corrected_resampled_ttest([1.0, 2.0, 3.0]) == pytest.approx(0.5 * (1 - t / np.sqrt(t * t + 2)))
+    assert E.corrected_resampled_ttest([0.0, 0.0]) == 0.5
+    assert E.corrected_resampled_ttest([1.0, -1.0, 1.0, -1.0]) == pytest.approx(0.5)
+
+
+def test_kcca_distances_grow_with_dimensions_and_match_one_direction_by_hand():
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=120)
+    X = np.c_[z, rng.normal(size=120)]
+    Y = np.c_[z + 0.3 * rng.normal(size=120), rng.normal(size=120)]
+    from mpcore.kernels import kernel_matrix
+    Kx, Ky = kernel_matrix(X[:80], kernel="linear"), kernel_matrix(Y[:80], kernel="linear")
+    Kx_t, Ky_t = kernel_matrix(X[80:], X[:80], kernel="linear"), kernel_matrix(Y[80:], Y[:80], kernel="linear")
+    distances = E.kcca_test_distances(Kx, Ky, Kx_t, Ky_t, 1e-3, 2)
+    assert np.all(np.diff(distances) >= 0)
+    # one linear direction: regularised linear CCA on the centred inputs gives the same variates
+    from mpcore.cca import regularized_cca
+    cca = regularized_cca(X[:80], Y[:80], reg=1e-3 / 1.0, n_directions=1)
+    vx, vy = cca.transform(X[80:], Y[80:])
+    assert distances[0] == pytest.approx(np.abs(vx[:, 0] - vy[:, 0]).mean(), rel=0.05)
+
+
+def test_csv_quotes_text_and_leaves_missing_values_empty():
+    result = E.Experiment("x", "x", {"name": np.array(["a,b", "c"]), "value": np.array([1.5, np.nan])})
+    assert result.to_csv().splitlines() == ["name,value", '"a,b",1.5', "c,"]
+
+
+def test_run_parallel_keeps_order_and_reports_progress():
+    seen = []
+    out = E.run_parallel(pow, [(2, 3), (3, 2), (4, 0)], n_jobs=1, progress=lambda done, total: seen.append(done))
+    assert out == [8, 9, 1] and seen == [0, 1, 2, 3]
+
+
+def test_core_imports_no_app_libraries():
+    code = ("import sys, mpcore, mpcore.experiments, mpcore.labs, mpcore.explore; "
+            "print(sorted(m for m in ('streamlit', 'plotly') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "raetsch").is_dir(), reason="no shared Raetsch data on this machine")
+def test_raetsch_realisations_and_seeded_splits():
+    banana = str(SHARED_DATA / "raetsch" / "banana.npz")
+    split = E.binary_split(banana, 0)
+    assert split.X_train.shape == (400, 2) and split.X_test.shape == (4900, 2)
+    flare = str(SHARED_DATA / "raetsch" / "flare_solar.npz")
+    assert E.n_realisations(flare) == 0
+    split = E.binary_split(flare, 3)
+    assert split.X_train.shape[0] == 666 and split.X_test.shape[0] == 400
+    assert not set(split.train_index) & set(split.test_index)
+    result = E.run("002-fig1", "tiny", data_dir=SHARED_DATA, datasets=("banana", "heart"))
+    assert result.findings["datasets"] == ["banana", "heart"]
+
+
+# --- the command -----------------------------------------------------------------------------------
+
+
+def test_command_writes_html_and_csv(tmp_path, capsys):
+    assert main(["000-fig7", "003", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
+    for name in ("000-fig7", "003-table3", "003-fig6"):
+        html = (tmp_path / f"{name}.html").read_text()
+        assert "plotly.min.js" in html and E.FIGURES[name].finding[:40] in html
+        rows = (tmp_path / f"{name}.csv").read_text().splitlines()
+        assert len(rows) > 1
+    assert (tmp_path / "plotly.min.js").stat().st_size > 100_000
+    assert "[" in capsys.readouterr().err  # the progress bar
+
+
+def test_command_rejects_unknown_names(tmp_path):
+    with pytest.raises(SystemExit, match="Unknown figure"):
+        main(["000-fig9", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit, match="raetsch"):
+        main(["002-fig1", "--out", str(tmp_path), "--data-dir", str(tmp_path)])

@@ -1,0 +1,245 @@
+"""Figures of the paper reproductions (:mod:`mpcore.experiments`): an ``Experiment`` in,
+a list of Plotly figures out.  Shared by the Paper figures page and by
+``python -m mpcore.experiments`` (no Streamlit here)."""
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS
+
+from . import figures as F
+
+
+def _curves(result, names):
+    return {name: result.table[name] for name in names if name in result.table}
+
+
+def _spreads(result, names):
+    return {name: (result.table[f"{name} (min)"], result.table[f"{name} (max)"]) for name in names
+            if f"{name} (min)" in result.table}
+
+
+def _runs_note(result, what):
+    count = result.settings.get("splits", result.settings.get("seeds", 1))
+    if count == 1:
+        return f"one {what.rstrip('s')}"
+    return f"mean of {count} {what} (band: min to max)"
+
+
+def _bound_lines(result, names, *, x="t", x_title, y_title, title, bounds, log_y=False, what="splits"):
+    names = [name for name in names if name in result.table]
+    fig = F.lines_figure(result.table[x], _curves(result, names), x_title=x_title, y_title=y_title,
+                         title=f"{title} — {_runs_note(result, what)}", log_y=log_y, dashed=bounds,
+                         spreads=_spreads(result, names), markers=False)
+    smallest_bound = np.nanmin([np.nanmin(result.table[name]) for name in bounds if name in result.table])
+    F.mark_trivial(fig, result.table[x], log_y=log_y, cap=max(2.5, 1.25 * float(smallest_bound)))
+    return fig
+
+
+def kmp_bound(result, view):
+    alpha = result.findings.get("alpha", float("nan"))
+    return [_bound_lines(result, ["test error rate", "train error rate outside compression set", "KMP bound"],
+                         x_title="t (basis vectors)", y_title=f"rate of |f(x) − y| > α (α = {alpha:.2f})",
+                         title="KMP bound and test error", bounds=("KMP bound",))]
+
+
+def skpca_bounds(result, view):
+    log = bool(view.get("log"))
+    names = ["test residual", "train residual outside compression set", "compression bound",
+             "global Rademacher bound"] + (["local Rademacher bound"] if log else [])
+    bounds = ("compression bound", "global Rademacher bound", "local Rademacher bound")
+    what = "splits" if "splits" in result.settings else "draws"
+    return [_bound_lines(result, names, x_title="t (basis vectors / dimensions)", y_title="residual ‖φ(x) − Pφ(x)‖²",
+                         title="Sparse KPCA bounds" + (" (log axis)" if log else ""), bounds=bounds, log_y=log,
+                         what=what)]
+
+
+def skcca_vs_kcca(result, view):
+    names = [name for name in result.table if not name.endswith(")") and name != "dimensions"]
+    colours = {name: F.CURVE_COLOURS[i % len(F.CURVE_COLOURS)] for i, name in enumerate(names)}
+    colours["SKCCA"] = F.OKABE_ITO["black"]
+    fig = F.lines_figure(result.table["dimensions"], _curves(result, names), x_title="dimensions (KCCA) / basis "
+                         "vectors (SKCCA)", y_title="mean test ‖P_x(x) − P_y(y)‖",
+                         title=f"Sparse KCCA against KCCA — {_runs_note(result, 'splits')}",
+                         dashed=tuple(n for n in names if n != "SKCCA"), spreads=_spreads(result, names),
+                         markers=False, colours=colours)
+    return [fig]
+
+
+def skcca_bound(result, view):
+    alpha = result.settings.get("alpha", 1.0)
+    return [_bound_lines(result, ["test error rate", "train error rate outside compression set", "SKCCA bound"],
+                         x_title="t (basis vectors)", y_title=f"rate of |f_x − f_y| > α (α = {alpha:g})",
+                         title="Sparse KCCA bound, first direction", bounds=("SKCCA bound",), what="data sets")]
+
+
+def criterion_deflation(result, view):
+    key, paper_key = ("ART", "paper ART") if view.get("table") == "seconds" else ("AER", "paper AER")
+    what = "seconds" if key == "ART" else "error rate"
+    rows = [str(name) for name in result.arrays["deflations"]]
+    cols = [str(name) for name in result.arrays["criteria"]]
+    fmt = "{:.4f}" if key == "ART" else "{:.3f}"
+    n_sets, runs = len(result.findings["datasets"]), result.findings["runs"]
+    ours = F.table_figure(result.arrays[key], rows, cols, fmt=fmt, colour_title=what,
+                          title=f"Ours: average {what} over {n_sets} sets, {runs} runs")
+    paper = F.table_figure(result.arrays[paper_key], rows, cols, fmt="{:.3f}", colour_title=what,
+                           title=f"Paper (seed 002 Figure {'3' if key == 'ART' else '1'}): 13 sets")
+    return [ours, paper]
+
+
+def stages(result, view):
+    figs = []
+    for key, label, log in (("error", "test error", False), ("seconds", "selection time (s)", True)):
+        fig = F._new_figure()
+        values = result.arrays[key]
+        for i, stage in enumerate(result.arrays["stages"]):
+            fig.add_trace(go.Box(y=values[:, i], name=f"{int(stage)} per stage", boxpoints="all", jitter=0.3,
+                                 pointpos=0, marker={"color": F.CURVE_COLOURS[i], "size": 9},
+                                 line={"color": F.CURVE_COLOURS[i], "width": 3},
+                                 text=list(result.arrays["datasets"]),
+                                 hovertemplate="%{text}: %{y:.4g}<extra></extra>"))
+        F._style(fig, f"{label.capitalize()} by bases per stage (one point per data set)", "bases picked per stage",
+                 label + (" (log scale)" if log else ""), legend=False)
+        if log:
+            fig.update_yaxes(type="log", exponentformat="power")
+        figs.append(fig)
+    return figs
+
+
+def kmp_vs_svm(result, view):
+    names = [str(n) for n in result.arrays["datasets"]]
+    figs = []
+    for key, label, paper_key in (("error", "test error (%)", "error (%)"), ("sv", "support vectors", "#sv")):
+        fig = F._new_figure()
+        for j, method in enumerate(KMP_SVM_METHODS):
+            colour = F.CURVE_COLOURS[j]
+            fig.add_trace(go.Bar(x=names, y=result.arrays[key][:, j], name=method, marker_color=colour,
+                                 offsetgroup=str(j), hovertemplate="%{x}: %{y:.3g}<extra>" + method + "</extra>"))
+            paper = result.table.get(f"paper {method} {paper_key}")
+            if paper is not None and np.isfinite(paper).any():
+                fig.add_trace(go.Scatter(x=names, y=paper, mode="markers", name="paper (Table 3)",
+                                         legendgroup="paper", showlegend=j == 0,
+                                         marker={"symbol": "line-ew-open", "size": 30, "color": F.OKABE_ITO["black"],
+                                                 "line": {"width": 5, "color": F.OKABE_ITO["black"]}},
+                                         offsetgroup=str(j),
+                                         hovertemplate="%{x}: paper %{y:.3g}<extra>" + method + "</extra>"))
+        F._style(fig, f"{label.capitalize()}: bars ours, black dashes the paper", None, label)
+        fig.update_layout(barmode="group", scattermode="group")
+        figs.append(fig)
+    return figs
+
+
+def kmp_picture(result, view):
+    a = result.arrays
+    titles = [f"{name}: {int(n)} points, test error {e:.3f}" for name, n, e in
+              zip(KMP_PICTURE_METHODS, result.table["support points"], result.table["test error"])]
+    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.05, vertical_spacing=0.1,
+                        figure=F._new_figure())
+    X, y = a["X"], a["y"]
+    for number, name in enumerate(KMP_PICTURE_METHODS):
+        where = {"row": number // 2 + 1, "col": number % 2 + 1}
+        values = a["values"][number]
+        top = float(np.nanmax(np.abs(values))) or 1.0
+        fig.add_trace(go.Contour(x=a["xs"], y=a["ys"], z=np.clip(values, -top, top), zmin=-top, zmax=top,
+                                 colorscale=F.DIVERGING, opacity=0.4, showscale=False, contours={"coloring": "fill"},
+                                 ncontours=12, hoverinfo="skip", line={"width": 0}, name="decision value",
+                                 showlegend=False), **where)
+        fig.add_trace(go.Contour(x=a["xs"], y=a["ys"], z=values, showscale=False, hoverinfo="skip",
+                                 contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"},
+                                 colorscale=[[0, F.CHOSEN_COLOUR], [1, F.CHOSEN_COLOUR]], line={"width": 4},
+                                 name="decision boundary", showlegend=number == 0), **where)
+        F._points(fig, X, y, size=8, **where)
+        support = a[f"support/{name}"]
+        fig.add_trace(go.Scatter(x=X[support, 0], y=X[support, 1], mode="markers", name="support points",
+                                 marker={"symbol": "circle-open", "size": 18, "color": F.CHOSEN_COLOUR,
+                                         "line": {"width": 3}}, showlegend=number == 0), **where)
+    seen = set()
+    for trace in fig.data:
+        trace.showlegend = bool(trace.name) and trace.name not in seen and trace.name != "decision value"
+        seen.add(trace.name)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_yaxes(showticklabels=False)
+    fig.update_annotations(font_size=F.FONT_SIZE - 2)
+    fig = F._style(fig, "Seed 003 Fig. 6 on two moons (same RBF kernel for all)", height=900)
+    fig.update_layout(legend={"orientation": "h", "y": -0.03, "yanchor": "top"}, margin={"t": 100})
+    errors = a["prefit_errors"]
+    curve = F.lines_figure(np.arange(1, errors.size + 1), {"pre-fitting KMP": errors},
+                           x_title="N (basis vectors)", y_title="test error",
+                           title="Pre-fitting KMP: test error against N; SVM's support vectors marked")
+    svm = result.findings["SVM support vectors"]
+    curve.add_vline(x=svm, line={"color": F.OKABE_ITO["vermillion"], "width": 3, "dash": "dash"},
+                    annotation_text=f"SVM: {svm} support vectors", annotation_font_size=F.FONT_SIZE - 2)
+    curve.add_hline(y=float(result.table["test error"][-1]), line={"color": F.OKABE_ITO["vermillion"], "width": 2,
+                                                                   "dash": "dot"},
+                    annotation_text="SVM test error", annotation_position="bottom right",
+                    annotation_font_size=F.FONT_SIZE - 2)
+    return [fig, curve]
+
+
+def column_selection(result, view):
+    a = result.arrays
+    methods = ("greedy", "uniform", "ridge-leverage")
+    colours = {m: F.CURVE_COLOURS[i] for i, m in enumerate(methods)}
+    ranks = a["ranks"]
+    seeds = a["speedup"].shape[0]
+
+    def spread(key):
+        return {m: (a[f"{key}/{m}"].min(axis=0), a[f"{key}/{m}"].max(axis=0)) for m in methods}
+
+    def mean(key):
+        return {m: a[f"{key}/{m}"].mean(axis=0) for m in methods}
+
+    lev = F.lines_figure(np.arange(1, a["leverage_x"].size + 1), {"view X": a["leverage_x"], "view Y": a["leverage_y"]},
+                         x_title="rank of the score", y_title="ridge leverage score", markers=False,
+                         title="(a) γ-ridge leverage scores, sorted")
+    rho = F.lines_figure(ranks, mean("rho"), x_title="rank M₁ = M₂", y_title="|ρ − ρ̃|", log_y=True,
+                         spreads=spread("rho"), colours=colours,
+                         title=f"(b) canonical correlation error — mean of {seeds} seeds")
+    T = F.lines_figure(ranks, mean("T"), x_title="rank M₁ = M₂", y_title="‖T − T̃‖", log_y=True,
+                       spreads=spread("T"), colours=colours, title="(b) operator error ‖T − T̃‖")
+    series = {}
+    for m in methods:
+        series[f"{m}: ‖α − α̃‖/√N"] = a[f"alpha/{m}"].mean(axis=0)
+        series[f"{m}: bound"] = a[f"bound/{m}"].mean(axis=0)
+    stability = F.lines_figure(ranks, series, x_title="rank M₁ = M₂", y_title="kernel stability", log_y=True,
+                               dashed=tuple(n for n in series if n.endswith("bound")),
+                               colours={n: colours[n.split(":")[0]] for n in series},
+                               title="(c) kernel stability against the Thm 2 bound (dashed)")
+    speed = F.lines_figure(ranks, {"incremental vs refitting": a["speedup"].mean(axis=0)}, x_title="rank M₁ = M₂",
+                           y_title="speed-up (×)", spreads={"incremental vs refitting": (a["speedup"].min(axis=0),
+                                                                                         a["speedup"].max(axis=0))},
+                           title="(d) speed-up of the incremental path")
+    speed.add_hline(y=1.0, line={"color": "#777777", "dash": "dot"})
+    return [lev, rho, T, stability, speed]
+
+
+BUILDERS = {
+    "000-fig1": kmp_bound, "000-fig2": skpca_bounds, "000-fig3": skpca_bounds, "000-fig4": skpca_bounds,
+    "000-fig5": skpca_bounds, "000-fig6": skcca_vs_kcca, "000-fig7": skcca_bound, "002-fig1": criterion_deflation,
+    "002-fig3": criterion_deflation, "002-fig5": stages, "003-table3": kmp_vs_svm, "003-fig6": kmp_picture,
+    "004-fig1": column_selection,
+}
+
+
+def paper_figures(result):
+    """The figures of one reproduction (a list: some items have several panels)."""
+    return BUILDERS[result.name](result, FIGURES[result.name].view)
+
+
+def html_page(result, figures, *, include_plotlyjs="directory"):
+    """A standalone HTML page: the title, the paper's finding, our setting's differences,
+    our findings and the figures (plotly.js from ``include_plotlyjs``)."""
+    info = FIGURES[result.name]
+    parts = [f"<h1>{info.paper}, {result.name}: {info.title}</h1>",
+             f"<p><b>Paper:</b> {info.finding}</p>", f"<p><b>Our setting:</b> {info.differences}</p>",
+             "<p><b>Our findings:</b></p><ul>"]
+    parts += [f"<li>{key}: {value}</li>" for key, value in result.findings.items()]
+    parts.append(f"</ul><p>Size: {result.settings.get('size')}; settings: {result.settings}; "
+                 f"{result.seconds:.1f} s.</p>")
+    for number, fig in enumerate(figures):
+        parts.append(fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False))
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + info.title + "</title></head>"
+            "<body style='font-family: sans-serif; max-width: 1100px; margin: auto'>" + "\n".join(parts) +
+            "</body></html>")
