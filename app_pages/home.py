@@ -77,8 +77,8 @@ for number, (path, title, family, name, text, preset) in enumerate(CARDS):
         st.page_link(path, label=f"Open {title} at step {preset['step']}", icon=":material/arrow_forward:",
                      query_params=preset)
 
-st.subheader("Labs and theory")
-links = st.columns(3)
+st.subheader("Labs, theory and the papers")
+links = st.columns(4)
 links[0].page_link("app_pages/deflation_lab.py", label="Deflation lab", icon=":material/layers:",
                    help="One criterion, seven ways to deflate, side by side: which keep K positive semi-definite, "
                         "which wipe out the chosen column, and what it does to the test error.")
@@ -89,6 +89,10 @@ links[1].caption("Greedy vs uniform vs leverage-score columns: kernel error, KCC
 links[2].page_link("app_pages/bounds_explorer.py", label="Bounds explorer", icon=":material/functions:",
                    help="Every bound as a function of m, k, t and δ; no data needed.")
 links[2].caption("Every bound against m, k, t and δ: where it says something, and which is tighter.")
+links[3].page_link("app_pages/paper_figures.py", label="Paper figures", icon=":material/menu_book:",
+                   help="The papers' figures and tables rerun on offline data, each with the paper's finding and "
+                        "what differs here.")
+links[3].caption("Each paper figure and table: the paper's claim, our rerun, and what differs.")
 
 st.markdown(
     """

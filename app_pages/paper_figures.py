@@ -116,6 +116,7 @@ if missing and controls[2].button(f"Reproduce all {len(missing)} shown", icon=":
     slot = st.empty()
     for name in missing:
         _compute(name, slot)
+    st.rerun()  # redraw the cards (and this button's count) from the finished results
 
 for name in shown:
     _card(name)

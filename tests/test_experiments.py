@@ -211,3 +211,10 @@ def test_command_rejects_unknown_names(tmp_path):
         main(["000-fig9", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="raetsch"):
         main(["002-fig1", "--out", str(tmp_path), "--data-dir", str(tmp_path)])
+
+
+def test_run_parallel_follows_the_joblib_backend_in_force():
+    import joblib
+    for backend in ("threading", "multiprocessing"):  # multiprocessing cannot stream: results come at the end
+        with joblib.parallel_config(backend=backend, n_jobs=2):
+            assert E.run_parallel(pow, [(2, 2), (3, 2), (5, 1)]) == [4, 9, 5]

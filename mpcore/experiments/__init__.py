@@ -147,9 +147,12 @@ def run_parallel(function, jobs, n_jobs=None, progress=None):
     total = len(jobs)
     if progress is not None:
         progress(0, total)
+    try:
+        stream = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(function)(*job) for job in jobs)
+    except ValueError:  # a backend that cannot stream results (multiprocessing): all at the end
+        stream = Parallel(n_jobs=n_jobs)(delayed(function)(*job) for job in jobs)
     results = []
-    for done, result in enumerate(Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(function)(*job) for job in jobs), start=1):
+    for done, result in enumerate(stream, start=1):
         results.append(result)
         if progress is not None:
             progress(done, total)
@@ -722,7 +725,8 @@ def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=Non
         table[f"paper {method} #sv"] = np.array([PAPER_003_TABLE3.get(n, {"sv": (np.nan,) * 3})["sv"][j]
                                                  for n in names], dtype=float)
     findings = {name: {"error %": dict(zip(KMP_SVM_METHODS, np.round(error[i], 1).tolist())),
-                       "#sv": dict(zip(KMP_SVM_METHODS, np.round(sv[i]).astype(int).tolist()))}
+                       "#sv": dict(zip(KMP_SVM_METHODS, np.round(sv[i]).astype(int).tolist())),
+                       "p vs SVM": dict(zip(KMP_SVM_METHODS[1:], np.round(p[i, 1:], 2).tolist()))}
                 for i, name in enumerate(names)}
     for j, method in enumerate(KMP_SVM_METHODS):
         table[f"{method} gamma x d (median)"] = gammas[:, j]
