@@ -423,10 +423,12 @@ def binary_sources(data_dir=None, names=None):
     return found
 
 
-def binary_split(source, number, subsample=None):
-    """Realisation ``number`` of a binary set: a bundled set's seeded 70/30 split, or a
-    Raetsch realisation (seeded random split with the benchmark's sizes where the file has
-    none).  ``subsample`` caps the training points (seeded)."""
+def binary_split(source, number, subsample=None, seed=0):
+    """Realisation ``number`` of a binary set: a bundled set's 70/30 split seeded by
+    ``seed + number``, or a Raetsch realisation (a random split with the benchmark's sizes,
+    seeded by ``seed + number``, where the file has none).  ``subsample`` caps the training
+    points (seeded)."""
+    draw = seed + number
     if source.endswith(".npz"):
         with np.load(source) as data:
             X, y = data["X"].astype(float), data["y"].astype(float)
@@ -435,14 +437,14 @@ def binary_split(source, number, subsample=None):
             train, test = train_idx[number], test_idx[number]
         else:
             n_train, n_test = RAETSCH_SIZES.get(Path(source).stem, (len(X) * 2 // 3, len(X) - len(X) * 2 // 3))
-            order = np.random.default_rng(number).permutation(len(X))
+            order = np.random.default_rng(draw).permutation(len(X))
             train, test = order[:n_train], order[n_train:n_train + n_test]
         if subsample is not None and subsample < len(train):
-            train = np.sort(np.random.default_rng(number).choice(train, size=subsample, replace=False))
+            train = np.sort(np.random.default_rng(draw).choice(train, size=subsample, replace=False))
         return Split(X[train], X[test], y[train], y[test], None, None, train, test)
     dataset = load_dataset(source)
     total = None if subsample is None else min(dataset.n_samples, int(np.ceil(subsample / 0.7)))
-    return prepare(dataset, test_size=0.3, seed=number, subsample=total)
+    return prepare(dataset, test_size=0.3, seed=draw, subsample=total)
 
 
 def n_realisations(source):
@@ -471,8 +473,9 @@ def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
     return candidates[int(np.argmin(errors))]
 
 
-def _fisher_table_job(source, number, k, k_max, k_step, subsample, gamma):
-    split = binary_split(source, number, subsample)
+def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma):
+    split = binary_split(source, number, subsample, seed)
+    draw = seed + number
     d = split.X_train.shape[1]
     K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / d)
     y, y_test = split.y_train, split.y_test
@@ -480,9 +483,9 @@ def _fisher_table_job(source, number, k, k_max, k_step, subsample, gamma):
     error, seconds, sparsity = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
     for a, deflation in enumerate(PAPER_DEFLATIONS):
         for b, criterion in enumerate(PAPER_CRITERIA):
-            chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, number) if k is None else k
+            chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, draw) if k is None else k
             started = time.perf_counter()
-            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=number)
+            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw)
             seconds[a, b] = time.perf_counter() - started
             error[a, b] = _fisher_error(K, K_test, y, y_test, path.indices)
             sparsity[a, b] = 100.0 * path.n_steps / len(y)
@@ -515,7 +518,7 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     sources = binary_sources(data_dir, s["datasets"])
     if not sources:
         raise ValueError("None of the requested binary sets is available.")
-    jobs = [(source, seed + number, s["k"], s["k_max"], s["k_step"], s["subsample"], s["gamma"])
+    jobs = [(source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], s["gamma"])
             for _, source in sources for number in _splits_of(source, s["splits"])]
     runs = run_parallel(_fisher_table_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
@@ -564,14 +567,14 @@ _STAGES = {
 }
 
 
-def _stages_job(source, number, k, stage_list, subsample, gamma):
-    split = binary_split(source, number, subsample)
+def _stages_job(source, number, seed, k, stage_list, subsample, gamma):
+    split = binary_split(source, number, subsample, seed)
     K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / split.X_train.shape[1])
     error, seconds = [], []
     for stages in stage_list:
         started = time.perf_counter()
         path = lab_path(K, min(k, len(split.y_train) - 1), "mpkfda", "pseudo", "ortho-schur", y=split.y_train,
-                        stages=stages, seed=number)
+                        stages=stages, seed=seed + number)
         seconds.append(time.perf_counter() - started)
         error.append(_fisher_error(K, K_test, split.y_train, split.y_test, path.indices))
     return {"error": np.array(error), "seconds": np.array(seconds)}
@@ -587,7 +590,7 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     if not sources:
         raise ValueError("None of the requested binary sets is available.")
     stage_list = tuple(int(v) for v in s["stages"])
-    jobs = [(source, seed + number, s["k"], stage_list, s["subsample"], s["gamma"])
+    jobs = [(source, number, seed, s["k"], stage_list, s["subsample"], s["gamma"])
             for _, source in sources for number in _splits_of(source, s["splits"])]
     runs = run_parallel(_stages_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
