@@ -1,7 +1,6 @@
 """Paper figures: a gallery card per figure or table of the papers, reproduced on offline data."""
 from collections import OrderedDict
 
-import numpy as np
 import streamlit as st
 
 from mpcore.experiments import FIGURES, run
@@ -71,16 +70,6 @@ def _compute(name, slot):
     store.move_to_end(key)
 
 
-def _format(value):
-    if isinstance(value, dict):
-        return "; ".join(f"{k} {_format(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_format(v) for v in value)
-    if isinstance(value, (float, np.floating)):
-        return f"{value:.3g}"
-    return str(value)
-
-
 def _card(name):
     info = FIGURES[name]
     with st.container(border=True):
@@ -103,8 +92,9 @@ def _card(name):
                               stored.seconds)
         for number, fig in enumerate(paper_figures.paper_figures(result)):
             frame.show(fig, key=f"fig-{name}-{number}")
-        st.markdown("**Ours.**\n" + "\n".join(f"- {key}: {_format(value)}" for key, value in result.findings.items()))
-        st.caption(f"{size} run, {result.seconds:.1f} s; settings: {_format(result.settings)}")
+        ours = (f"- {key}: {paper_figures.format_value(value)}" for key, value in result.findings.items())
+        st.markdown("**Ours.**\n" + "\n".join(ours))
+        st.caption(f"{size} run, {result.seconds:.1f} s; settings: {paper_figures.format_value(result.settings)}")
         st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
                            help="The numbers behind the figure, one row per point / cell.")

@@ -218,3 +218,16 @@ def test_run_parallel_follows_the_joblib_backend_in_force():
     for backend in ("threading", "multiprocessing"):  # multiprocessing cannot stream: results come at the end
         with joblib.parallel_config(backend=backend, n_jobs=2):
             assert E.run_parallel(pow, [(2, 2), (3, 2), (5, 1)]) == [4, 9, 5]
+
+
+def test_error_tables_share_one_colour_scale_but_times_do_not(tiny):
+    ours, paper = paper_figures.paper_figures(tiny["002-fig1"])
+    assert ours.data[0].zmin == paper.data[0].zmin and ours.data[0].zmax == paper.data[0].zmax
+    assert ours.data[0].zmin <= E.PAPER_002_AER.min() and ours.data[0].zmax >= E.PAPER_002_AER.max()
+    ours, paper = paper_figures.paper_figures(tiny["002-fig3"])
+    assert ours.data[0].zmin is None
+
+
+def test_findings_read_as_short_text():
+    text = paper_figures.format_value({"a": 0.123456, "b": [1, 2.5], "c": {"d": "x"}})
+    assert text == "a 0.123; b 1, 2.5; c d x"

@@ -82,10 +82,14 @@ def criterion_deflation(result, view):
     cols = [str(name) for name in result.arrays["criteria"]]
     fmt = "{:.4f}" if key == "ART" else "{:.3f}"
     n_sets, runs = len(result.findings["datasets"]), result.findings["runs"]
-    ours = F.table_figure(result.arrays[key], rows, cols, fmt=fmt, colour_title=what,
+    # error rates share one colour scale, so equal colours mean equal errors; times (other machines) do not
+    both = np.concatenate([np.ravel(result.arrays[key]), np.ravel(result.arrays[paper_key])])
+    zrange = None if key == "ART" else (float(np.nanmin(both)), float(np.nanmax(both)))
+    ours = F.table_figure(result.arrays[key], rows, cols, fmt=fmt, colour_title=what, zrange=zrange,
                           title=f"Ours: average {what} over {n_sets} sets, {runs} runs")
-    paper = F.table_figure(result.arrays[paper_key], rows, cols, fmt="{:.3f}", colour_title=what,
-                           title=f"Paper (seed 002 Figure {'3' if key == 'ART' else '1'}): 13 sets")
+    paper = F.table_figure(result.arrays[paper_key], rows, cols, fmt="{:.3f}", colour_title=what, zrange=zrange,
+                           title=f"Paper (seed 002 Figure {'3' if key == 'ART' else '1'}): 13 sets"
+                                 + ("" if zrange is None else ", same colour scale"))
     return [ours, paper]
 
 
@@ -223,6 +227,17 @@ BUILDERS = {
 }
 
 
+def format_value(value):
+    """A finding or setting as short text: dicts as ``key value; ...``, numbers to 3 digits."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {format_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(v) for v in value)
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.3g}"
+    return str(value)
+
+
 def paper_figures(result):
     """The figures of one reproduction (a list: some items have several panels)."""
     return BUILDERS[result.name](result, FIGURES[result.name].view)
@@ -235,8 +250,8 @@ def html_page(result, figures, *, include_plotlyjs="directory"):
     parts = [f"<h1>{info.paper}, {result.name}: {info.title}</h1>",
              f"<p><b>Paper:</b> {info.finding}</p>", f"<p><b>Our setting:</b> {info.differences}</p>",
              "<p><b>Our findings:</b></p><ul>"]
-    parts += [f"<li>{key}: {value}</li>" for key, value in result.findings.items()]
-    parts.append(f"</ul><p>Size: {result.settings.get('size')}; settings: {result.settings}; "
+    parts += [f"<li>{key}: {format_value(value)}</li>" for key, value in result.findings.items()]
+    parts.append(f"</ul><p>Size: {result.settings.get('size')}; settings: {format_value(result.settings)}; "
                  f"{result.seconds:.1f} s.</p>")
     for number, fig in enumerate(figures):
         parts.append(fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False))
