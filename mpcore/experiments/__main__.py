@@ -59,8 +59,12 @@ def _figure_tools():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m mpcore.experiments", description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="+", metavar="NAME", help="figure name, paper prefix or 'all'")
+    parser = argparse.ArgumentParser(
+        prog="python -m mpcore.experiments",
+        description="Rerun the papers' figures and tables: DIR/NAME.html (figure, the paper's finding, our "
+                    "setting) and DIR/NAME.csv (its data) for each NAME.")
+    parser.add_argument("names", nargs="+", metavar="NAME",
+                        help=f"an item ({', '.join(FIGURES)}), a paper (000, 002, 003, 004) or 'all'")
     parser.add_argument("--out", required=True, type=Path, help="folder for NAME.html and NAME.csv")
     parser.add_argument("--size", choices=SIZES, default="full",
                         help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
