@@ -877,7 +877,8 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
     top = -1
     findings = {
         "N": first["N"], "exact rho": first["exact"]["rho"], "gap r": first["exact"]["gap"],
-        "greedy columns before the kernel is exhausted": first["greedy columns"],
+        "greedy columns chosen (fewer than the top rank: the kernel was exhausted)":
+            f"{first['greedy columns']} of {int(first['ranks'][-1])}",
         "effective dimension (X, Y)": tuple(round(v, 1) for v in first["effective_dimension"]),
         f"|rho - rho~| at rank {first['ranks'][top]}": {m: float(arrays[f"rho/{m}"][:, top].mean())
                                                           for m in COLUMN_EXPERIMENT_METHODS},
