@@ -88,8 +88,7 @@ def _card(name):
             stored = _results().get(_key(name))
             if stored is None:
                 return
-        result = type(stored)(name, info.title, stored.table, stored.arrays, stored.settings, stored.findings,
-                              stored.seconds)
+        result = stored.as_item(name)
         for number, fig in enumerate(paper_figures.paper_figures(result)):
             frame.show(fig, key=f"fig-{name}-{number}")
         ours = (f"- {key}: {paper_figures.format_value(value)}" for key, value in result.findings.items())

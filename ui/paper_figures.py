@@ -243,6 +243,18 @@ def paper_figures(result):
     return BUILDERS[result.name](result, FIGURES[result.name].view)
 
 
+def write_item(result, out_dir):
+    """Write ``out_dir/NAME.html`` (the page, loading plotly.js from the same folder) and
+    ``out_dir/NAME.csv``; ``out_dir/plotly.min.js`` once, so the pages open offline."""
+    from plotly.offline import get_plotlyjs
+
+    script = out_dir / "plotly.min.js"
+    if not script.exists():
+        script.write_text(get_plotlyjs(), encoding="utf-8")
+    (out_dir / f"{result.name}.csv").write_text(result.to_csv(), encoding="utf-8")
+    (out_dir / f"{result.name}.html").write_text(html_page(result, paper_figures(result)), encoding="utf-8")
+
+
 def html_page(result, figures, *, include_plotlyjs="directory"):
     """A standalone HTML page: the title, the paper's finding, our setting's differences,
     our findings and the figures (plotly.js from ``include_plotlyjs``)."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -101,6 +101,10 @@ class Experiment:
     settings: dict = field(default_factory=dict)
     findings: dict = field(default_factory=dict)
     seconds: float = 0.0
+
+    def as_item(self, name):
+        """The same numbers under another item's name and title (Figs 2 and 4 share a run)."""
+        return replace(self, name=name, title=FIGURES[name].title)
 
     def to_csv(self):
         """The table as CSV text (header row, then one row per entry)."""
@@ -1007,11 +1011,10 @@ def run(name, size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None
     numbers under their own name)."""
     if name not in FIGURES:
         raise ValueError(f"Unknown figure {name!r}; choose one of: {', '.join(FIGURES)}.")
-    info = FIGURES[name]
     started = time.perf_counter()
-    result = info.function(size, seed=seed, n_jobs=n_jobs, progress=progress, data_dir=data_dir, **overrides)
-    return Experiment(name, info.title, result.table, result.arrays, result.settings, result.findings,
-                      time.perf_counter() - started)
+    result = FIGURES[name].function(size, seed=seed, n_jobs=n_jobs, progress=progress, data_dir=data_dir,
+                                    **overrides)
+    return replace(result.as_item(name), seconds=time.perf_counter() - started)
 
 
 __all__ = [

@@ -47,15 +47,14 @@ class ProgressBar:
         self.stream.flush()
 
 
-def _figure_tools():
+def _figure_writer():
+    """The app's figure code (Plotly), which the numerical core never imports itself."""
     try:
-        from plotly.offline import get_plotlyjs
-
-        from ui.paper_figures import html_page, paper_figures
+        from ui.paper_figures import write_item
     except ImportError as error:  # plotly missing, or not run from the repository root
         raise SystemExit(f"The figures need Plotly and the repository's ui package ({error}); install the "
                          "requirements and run from the repository root.") from error
-    return get_plotlyjs, html_page, paper_figures
+    return write_item
 
 
 def main(argv=None):
@@ -76,16 +75,13 @@ def main(argv=None):
     names = _names(args.names)
     if args.data_dir is not None and not (args.data_dir / "raetsch").is_dir():
         raise SystemExit(f"--data-dir: {args.data_dir} has no raetsch/ folder.")
-    get_plotlyjs, html_page, paper_figures = _figure_tools()
+    write_item = _figure_writer()
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
     cache = {}
     for name in names:
         function = FIGURES[name].function
         if function in cache:  # Figs 2 and 4 (3 and 5, Figures 1 and 3) share one computation
-            base = cache[function]
-            result = type(base)(name, FIGURES[name].title, base.table, base.arrays, base.settings, base.findings,
-                                base.seconds)
+            result = cache[function].as_item(name)
         else:
             try:
                 result = run(name, args.size, seed=args.seed, n_jobs=args.jobs, progress=ProgressBar(name),
@@ -93,8 +89,7 @@ def main(argv=None):
             except ValueError as error:
                 raise SystemExit(f"{name}: {error}") from error
             cache[function] = result
-        (args.out / f"{name}.csv").write_text(result.to_csv(), encoding="utf-8")
-        (args.out / f"{name}.html").write_text(html_page(result, paper_figures(result)), encoding="utf-8")
+        write_item(result, args.out)
         print(f"{name}: wrote {args.out / name}.html and .csv ({result.seconds:.1f} s)")
     return 0
 
