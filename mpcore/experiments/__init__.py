@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils.parallel import Parallel, delayed
 
@@ -637,9 +638,8 @@ def _thirds(dataset, seed):
     order = rng.permutation(dataset.n_samples)
     a, b = dataset.n_samples // 3, 2 * dataset.n_samples // 3
     parts = [order[:a], order[a:b], order[b:]]
-    mean, std = dataset.X[parts[0]].mean(axis=0), dataset.X[parts[0]].std(axis=0)
-    std = np.where(std > 0, std, 1.0)
-    return [((dataset.X[p] - mean) / std, dataset.y[p].astype(float)) for p in parts]
+    scaler = StandardScaler().fit(dataset.X[parts[0]])
+    return [(scaler.transform(dataset.X[p]), dataset.y[p].astype(float)) for p in parts]
 
 
 def _early_stopped(path, K_val, y_val, K_test, y_test, offset):
@@ -754,9 +754,7 @@ def _moons_picture_data(n_train, n_test, noise, seed):
     """Two moons: the first ``n_train`` points train, the rest test; standardised with
     the training statistics."""
     data = load_dataset("moons", n_samples=n_train + n_test, noise=noise, seed=seed)
-    X, y = data.X, data.y.astype(float)
-    mean, std = X[:n_train].mean(axis=0), X[:n_train].std(axis=0)
-    X = (X - mean) / std
+    X, y = StandardScaler().fit(data.X[:n_train]).transform(data.X), data.y.astype(float)
     return X[:n_train], y[:n_train], X[n_train:], y[n_train:]
 
 
