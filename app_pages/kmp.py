@@ -2,16 +2,19 @@
 import streamlit as st
 
 from mpcore.kmp import KMP_VARIANTS, LOSSES
-from ui import figures, frame
+from ui import frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "kmp"
 state = PageState(PAGE)
+display = frame.display_settings(state)
 frame.page_header(
     "Kernel matching pursuit",
-    "Build a function f(x) = Σ α_j k(x_{i_j}, x) one basis function at a time: choose the training point whose "
+    "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training point whose "
     "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
     "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
+    display,
 )
 state.notes_here()
 
@@ -44,8 +47,10 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("kmp", data, kernel, state, k=int(k), variant=variant, loss=loss,
-                                     alpha=None if alpha is None else float(alpha), delta=float(delta))
+rescale = frame.rescale_select(state)
+settings = {"k": int(k), "variant": variant, "loss": loss, "alpha": None if alpha is None else float(alpha),
+            "delta": float(delta)}
+study, seconds = frame.compute_study("kmp", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
@@ -53,75 +58,61 @@ if study.path.stop_reason:
     st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
 fitted = study.fitted()
 train_mse = study.train_mse()
+baseline_mse = float(((split.y_test - split.y_train.mean()) ** 2).mean())
 
 
-def story(j):
+def story(j, hide_next=False):
     scores, winner = study.criterion(j)
     what = "the deflated columns P K[:, i]" if variant == "prefit" else "the original columns K[:, i]"
     if j == 0:
-        return (f"**Step 0.** The function is the constant {fitted[0][0]:.3g}; its training mean squared error is "
+        text = (f"**Step 0.** The function is the constant {fitted[0][0]:.3g}; its training mean squared error is "
                 f"{train_mse[0]:.3g}. The criterion |K[:, i]' r| / ‖K[:, i]‖ over {what} measures how well each "
-                f"column fits the residual r; point **{winner}** fits it best.")
+                f"column fits the residual r")
+        return text + ("." if hide_next else f"; point **{winner}** fits it best.")
     last = int(study.path.indices[j - 1])
     text = (f"**Step {j}.** Point **{last}** became basis function {j} and the weights were "
             f"{'refitted by least squares' if variant != 'basic' else 'extended by a line search'}. Training MSE "
             f"{train_mse[0]:.3g} → **{train_mse[j]:.3g}**, test MSE **{curves['test MSE'][j - 1]:.3g}**, "
             f"test error rate (|f − y| > {study.extras['alpha']:.3g}) **{curves['test error rate'][j - 1]:.3g}**.")
-    if j < study.n_steps:
+    if not study.extras["binary"] and curves["test MSE"][j - 1] >= baseline_mse:
+        text += (f" The model is no better than predicting the mean (test MSE {baseline_mse:.3g}): try another "
+                 "kernel width.")
+    if j < study.n_steps and not hide_next:
         text += f" Next: point **{winner}**."
     return text
 
 
-def model_figure(j, chosen):
+def model_panel(steps):
     d = split.X_train.shape[1]
     if not study.extras["binary"] and d == 1:
-        xs, f = study.fit_curve(j)
-        return figures.fit_figure(xs, f, study.coords, chosen, coords_test=study.coords_test,
-                                  titles=study.coord_titles, title=f"The function after {j} steps")
+        return steps_ui.fit_panel(study, steps)
     if study.extras["binary"] and d == 2:
-        xs, ys, values = study.decision_grid(j)
-        return figures.decision_figure(xs, ys, values, study.coords, split.y_train, chosen,
-                                       coords_test=study.coords_test, labels_test=split.y_test,
-                                       class_names=dataset.class_names, titles=study.coord_titles,
-                                       title=f"Decision boundary f(x) = 0 after {j} steps")
-    f_test = study.prediction(j, split.X_test)
+        return steps_ui.decision_panel(study, steps, split.y_train, split.y_test, class_names=dataset.class_names)
     if study.extras["binary"]:
-        return figures.decision_values_figure(fitted[j], split.y_train, f_test, split.y_test,
-                                              class_names=dataset.class_names, title=f"f(x) per class after {j} steps")
-    return figures.predicted_figure(split.y_train, fitted[j], split.y_test, f_test,
-                                    target_name=dataset.target_name or "target",
-                                    title=f"Predicted against true after {j} steps")
+        return steps_ui.decision_values_panel(study, steps, split, class_names=dataset.class_names)
+    return steps_ui.predicted_panel(study, steps, split, target_name=dataset.target_name or "target")
 
 
-def draw(j):
-    st.markdown(story(j))
-    chosen, scores, winner, next_pick = study.step_view(j)
-    left, right = st.columns(2)
-    with left:
-        frame.show(model_figure(j, chosen), key="kmp-model")
-    with right:
-        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, x_title=study.coord_titles[0],
-                                            labels=split.y_train, title=f"Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖"),
-                   key="kmp-criterion")
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.data_figure(study.coords, split.y_train, chosen, next_pick=next_pick,
-                                       coords_test=study.coords_test, labels_test=split.y_test,
-                                       titles=study.coord_titles, class_names=dataset.class_names,
-                                       target_name=dataset.target_name or "target"), key="kmp-data")
-    with right:
-        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, secondary=("test MSE", "train MSE"),
-                                        y_title="error rate / bound", secondary_title="mean squared error"),
-                   key="kmp-bounds", caption=frame.bound_caption(study.curves))
-    before, after = study.heatmaps(j)
+def build():
+    steps = range(study.n_steps + 1)
     note = ("pre-fitting deflates the dictionary: K_j = P_j K, with P_j projecting out the chosen columns"
             if variant == "prefit" else f"{variant} never deflates the dictionary, so K_j = K")
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
-                                               shared_scale=shared_scale),
-               key="kmp-heatmap", caption=f"Here {note}.")
+    panels = [
+        steps_ui.data_panel(study, steps, split.y_train, coords_test=study.coords_test, labels_test=split.y_test,
+                            class_names=dataset.class_names, target_name=dataset.target_name or "target"),
+        steps_ui.criterion_panel(study, steps, study.coords[:, 0], split.y_train, x_title=study.coord_titles[0],
+                                 title="Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖"),
+        model_panel(steps),
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, secondary=("test MSE", "train MSE"),
+                             y_title="error rate / bound", secondary_title="mean squared error", rescale=rescale),
+        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note(split, study.order), shared_scale=shared_scale,
+                               caption=f"Here {note}."),
+    ]
+    return frame.player_extras(study, panels, story)
 
 
-frame.stepper(state, study.n_steps, draw)
+frame.player(state, frame.study_key("kmp", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display)
 
 with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (seed 003 eq. 3 / eq. 7; seed 000 Alg. 5): the column that best fits the residual "

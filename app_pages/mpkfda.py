@@ -2,16 +2,19 @@
 import streamlit as st
 
 from mpcore import DEFLATIONS, FISHER_CRITERIA
-from ui import figures, frame
+from ui import frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "mpkfda"
 state = PageState(PAGE)
+display = frame.display_settings(state)
 frame.page_header(
     "Greedy kernel Fisher discriminant (MPKFDA)",
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
     "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
+    display,
 )
 state.notes_here()
 
@@ -41,8 +44,10 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("mpkfda", data, kernel, state, k=int(k), criterion=criterion, deflation=deflation,
-                                     stages=int(stages), seed=int(algo_seed), delta=float(delta))
+rescale = frame.rescale_select(state)
+settings = {"k": int(k), "criterion": criterion, "deflation": deflation, "stages": int(stages),
+            "seed": int(algo_seed), "delta": float(delta)}
+study, seconds = frame.compute_study("mpkfda", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
@@ -50,68 +55,47 @@ if study.path.stop_reason:
     st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
 
 
-def story(j):
+def story(j, hide_next=False):
     scores, winner = study.criterion(j)
     rule = "largest" if study.path.pick == "max" else "smallest"
     if j == 0:
-        return (f"**Step 0.** Each column K[:, i] is a one-feature classifier; the {criterion} criterion scores "
-                f"how well it separates the classes. Point **{winner}** has the {rule} score.")
+        text = (f"**Step 0.** Each column K[:, i] is a one-feature classifier; the {criterion} criterion scores "
+                "how well it separates the classes.")
+        return text + ("" if hide_next else f" Point **{winner}** has the {rule} score.")
     last = int(study.path.indices[j - 1])
     text = (f"**Step {j}.** Point **{last}** joined the basis and K was deflated ({deflation}). The Fisher "
             f"discriminant on the {j} chosen points has test error **{curves['test error rate'][j - 1]:.3f}**; "
             f"its bound is **{curves['MPKFDA bound'][j - 1]:.3f}**.")
-    if j < study.n_steps:
+    if j < study.n_steps and not hide_next:
         text += f" Next: point **{winner}**."
     return text
 
 
-def model_figure(j, chosen):
-    if j == 0:
-        return None
+def model_panel(steps):
     if split.X_train.shape[1] == 2:
-        xs, ys, values = study.decision_grid(j)
-        return figures.decision_figure(xs, ys, values, study.coords, split.y_train, chosen,
-                                       coords_test=study.coords_test, labels_test=split.y_test,
-                                       class_names=dataset.class_names, titles=study.coord_titles,
-                                       title=f"Decision boundary on {j} points")
-    return figures.decision_values_figure(study.decision(j, split.X_train), split.y_train,
-                                          study.decision(j, split.X_test), split.y_test,
-                                          class_names=dataset.class_names,
-                                          title=f"Fisher discriminant output on {j} points")
+        return steps_ui.decision_panel(study, steps, split.y_train, split.y_test, class_names=dataset.class_names,
+                                       what="w'φ(x) + b")
+    return steps_ui.decision_values_panel(study, steps, split, class_names=dataset.class_names)
 
 
-def draw(j):
-    st.markdown(story(j))
-    chosen, scores, winner, next_pick = study.step_view(j)
-    left, right = st.columns(2)
-    with left:
-        fig = model_figure(j, chosen)
-        if fig is None:
-            st.info("From step 1 on, the classifier built on the chosen points appears here.", icon=":material/info:")
-        else:
-            frame.show(fig, key="mpkfda-model")
-    with right:
-        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, pick=study.path.pick,
-                                            x_title=study.coord_titles[0], labels=split.y_train,
-                                            title=f"Criterion ({criterion}) on K_{j}"), key="mpkfda-criterion")
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.data_figure(study.coords, split.y_train, chosen, next_pick=next_pick,
-                                       coords_test=study.coords_test, labels_test=split.y_test,
-                                       titles=study.coord_titles, class_names=dataset.class_names),
-                   key="mpkfda-data")
-    with right:
-        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / bound"),
-                   key="mpkfda-bounds", caption=frame.bound_caption(study.curves))
-    before, after = study.heatmaps(j)
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
-                                               shared_scale=shared_scale),
-               key="mpkfda-heatmap",
-               caption="With classes sorted, the two diagonal blocks are within-class similarities; watch how each "
-                       "deflation removes the chosen column's share (some deflations keep K PSD, Hotelling does not).")
+def build():
+    steps = range(study.n_steps + 1)
+    panels = [
+        steps_ui.data_panel(study, steps, split.y_train, coords_test=study.coords_test, labels_test=split.y_test,
+                            class_names=dataset.class_names),
+        steps_ui.criterion_panel(study, steps, study.coords[:, 0], split.y_train, pick=study.path.pick,
+                                 x_title=study.coord_titles[0], title=f"Criterion ({criterion}) on K_{{j}}"),
+        model_panel(steps),
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / bound", rescale=rescale),
+        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note(split, study.order), shared_scale=shared_scale,
+                               caption="With classes sorted, the two diagonal blocks are within-class similarities; "
+                                       "watch how each deflation removes the chosen column's share."),
+    ]
+    return frame.player_extras(study, panels, story, pick_max=study.path.pick == "max")
 
 
-frame.stepper(state, study.n_steps, draw)
+frame.player(state, frame.study_key("mpkfda", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display)
 
 with st.expander("The formulas (seed 002)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")

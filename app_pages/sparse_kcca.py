@@ -1,18 +1,21 @@
 """Sparse kernel CCA: choose points whose columns agree in both views."""
 import streamlit as st
 
-from ui import figures, frame
+from ui import frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "skcca"
 REGS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
 state = PageState(PAGE)
+display = frame.display_settings(state)
 frame.page_header(
     "Sparse kernel CCA",
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
     "columns are most aligned in the two views, deflate both kernels, repeat; then find the directions in the "
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
     "(seed 000, Alg. 3 and Thm 9).",
+    display,
 )
 state.notes_here()
 
@@ -32,8 +35,9 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state)
 
-study, seconds = frame.compute_study("skcca", data, kernel, state, k=int(k), alpha=float(alpha), reg=float(reg),
-                                     delta=float(delta))
+rescale = frame.rescale_select(state)
+settings = {"k": int(k), "alpha": float(alpha), "reg": float(reg), "delta": float(delta)}
+study, seconds = frame.compute_study("skcca", data, kernel, state, **settings)
 split = study.split
 curves = study.curves.curves
 if study.path.stop_reason:
@@ -41,59 +45,45 @@ if study.path.stop_reason:
 link = study.coords[:, 0]  # colour both views by one coordinate of view X, so a pair shares a colour
 
 
-def story(j):
+def story(j, hide_next=False):
     scores, winner = study.criterion(j)
     if j == 0:
-        return (f"**Step 0.** The criterion is the cosine between point i's column in view X and in view Y: close "
-                f"to 1 when the point relates to the others in the same way in both views. Point **{winner}** "
-                f"scores highest ({scores[winner]:.3f}).")
+        text = ("**Step 0.** The criterion is the cosine between point i's column in view X and in view Y: close "
+                "to 1 when the point relates to the others in the same way in both views.")
+        return text + ("" if hide_next else f" Point **{winner}** scores highest ({scores[winner]:.3f}).")
     last = int(study.path.indices[j - 1])
     text = (f"**Step {j}.** Point **{last}** joined the basis and both kernels were deflated by its column. CCA on "
             f"the {j} chosen points gives training correlation **{curves['train correlation'][j - 1]:.3f}**, test "
             f"correlation **{curves['test correlation'][j - 1]:.3f}** and test error rate (|f_x − f_y| > "
             f"{alpha:g}) **{curves['test error rate'][j - 1]:.3f}**.")
-    if j < study.n_steps:
+    if j < study.n_steps and not hide_next:
         text += f" Next: point **{winner}** ({scores[winner]:.3f})."
     return text
 
 
-def draw(j):
-    st.markdown(story(j))
-    chosen, scores, winner, next_pick = study.step_view(j)
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.data_figure(study.coords, link, chosen, next_pick=next_pick, titles=study.coord_titles,
-                                       target_name="X coord. 1", title="View X and the chosen points"),
-                   key="skcca-view-x")
-    with right:
-        frame.show(figures.data_figure(study.extras["coords_y"], link, chosen, next_pick=next_pick,
-                                       titles=study.extras["coord_titles_y"], target_name="X coord. 1",
-                                       title="View Y: the same points, coloured as in view X"),
-                   key="skcca-view-y")
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.criterion_figure(link, scores, winner, x_title=study.coord_titles[0] + " of view X",
-                                            title=f"Criterion on K_{j}: cosine of the two views' columns"),
-                   key="skcca-criterion")
-    with right:
-        projections = study.projections(j)
-        if projections is None:
-            st.info("Step 1 onwards: the two views' first canonical variates appear here.", icon=":material/info:")
-        else:
-            frame.show(figures.projection_figure(projections, title=f"Canonical variates on {j} points"),
-                       key="skcca-projections")
-    for tab, (view, name) in zip(st.tabs(["Kernel of view X", "Kernel of view Y"]), ((0, "X"), (1, "Y"))):
-        before, after = study.heatmaps(j, view=view)
-        with tab:
-            frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
-                                                   shared_scale=shared_scale,
-                                                   title=f"View {name}: kernel before and after deflation"),
-                       key=f"skcca-heatmap-{name}")
-    frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="error rate / correlation / bound"),
-               key="skcca-bounds", caption=frame.bound_caption(study.curves))
+def build():
+    steps = range(study.n_steps + 1)
+    sort_note = frame.sort_note(split, study.order)
+    panels = [
+        steps_ui.data_panel(study, steps, link, target_name="X coord. 1", title="View X and the chosen points"),
+        steps_ui.criterion_panel(study, steps, link, None, x_title=study.coord_titles[0] + " of view X",
+                                 title="Criterion on K_{j}: cosine of the two views' columns"),
+        steps_ui.data_panel(study, steps, link, coords=study.extras["coords_y"], titles=study.extras["coord_titles_y"],
+                            target_name="X coord. 1", title="View Y: the same points, coloured as in view X",
+                            key="view-y", area="c", guess=False),
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / correlation / bound",
+                             rescale=rescale),
+        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=0,
+                               title="View X: the kernel before and after deflation"),
+        steps_ui.projection_panel(study, steps, area="f"),
+        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=1, key="heat-y",
+                               area="g", title="View Y: the kernel before and after deflation"),
+    ]
+    return frame.player_extras(study, panels, story)
 
 
-frame.stepper(state, study.n_steps, draw)
+frame.player(state, frame.study_key("skcca", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display)
 
 with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")

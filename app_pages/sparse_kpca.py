@@ -1,17 +1,20 @@
 """Sparse kernel PCA: choose the points whose span explains most of the variance."""
 import streamlit as st
 
-from ui import figures, frame
+from ui import frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "skpca"
 state = PageState(PAGE)
+display = frame.display_settings(state)
 frame.page_header(
     "Sparse kernel PCA",
     "Choose, one at a time, the training point whose direction in feature space explains the most of the "
     "variance that is still unexplained, then **deflate**: remove that direction from every point. After k steps "
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
     "new data (seed 000, Alg. 2 and Cor. 1).",
+    display,
 )
 state.notes_here()
 
@@ -37,8 +40,8 @@ delta = frame.delta_select(state)
 shared_scale = frame.heat_scale_toggle(state)
 log_y = frame.log_toggle(state, default=True)
 
-study, seconds = frame.compute_study("skpca", data, kernel, state, k=int(k), candidates=candidates, seed=int(algo_seed),
-                                     delta=float(delta))
+settings = {"k": int(k), "candidates": candidates, "seed": int(algo_seed), "delta": float(delta)}
+study, seconds = frame.compute_study("skpca", data, kernel, state, **settings)
 split = study.split
 labels = split.y_train
 if study.path.stop_reason:
@@ -47,50 +50,42 @@ residuals = study.path.extras["residuals"]
 total = float(residuals[0].sum())
 
 
-def story(j):
+def story(j, hide_next=False):
     scores, winner = study.criterion(j)
     if j == 0:
-        return (f"**Step 0.** Nothing is chosen yet; every point's residual is its full squared norm "
+        text = (f"**Step 0.** Nothing is chosen yet; every point's residual is its full squared norm "
                 f"k(x, x) (total {total:.3g}). The criterion ||K[:, i]||² / K[i, i] says how much variance a "
-                f"projection onto point i would explain; point **{winner}** wins with {scores[winner]:.3g}.")
+                f"projection onto point i would explain")
+        return text + ("." if hide_next else f"; point **{winner}** wins with {scores[winner]:.3g}.")
     last = int(study.path.indices[j - 1])
     left = float(residuals[j].sum())
     text = (f"**Step {j}.** Point **{last}** became basis vector {j}; its direction was removed from every point "
             f"(K ← K − τ τ' / K[i, i]). The chosen points now explain **{100 * (1 - left / total):.1f}%** of the "
             f"training variance; the diagonal of K_{j} is what is left of each point.")
-    if j < study.n_steps:
+    if j < study.n_steps and not hide_next:
         text += f" Next: point **{winner}**, which would explain {scores[winner]:.3g} more."
     return text
 
 
-def draw(j):
-    st.markdown(story(j))
-    chosen, scores, winner, next_pick = study.step_view(j)
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.data_figure(study.coords, labels, chosen, next_pick=next_pick, coords_test=study.coords_test,
-                                       labels_test=split.y_test, titles=study.coord_titles,
-                                       class_names=data.dataset().class_names), key="skpca-data")
-    with right:
-        frame.show(figures.criterion_figure(study.coords[:, 0], scores, winner, x_title=study.coord_titles[0],
-                                            labels=labels, title=f"Criterion on K_{j}: ||K[:, i]||² / K[i, i]"),
-                   key="skpca-criterion")
-    before, after = study.heatmaps(j)
-    frame.show(figures.heatmap_pair_figure(before, after, j=j, sort_note=frame.sort_note(split, study.order),
-                                               shared_scale=shared_scale),
-               key="skpca-heatmap",
-               caption="Deflation empties the rows and columns of the chosen points and shrinks everything they "
-                       "explain; what stays bright is the variance still to explain.")
-    left, right = st.columns(2)
-    with left:
-        frame.show(figures.residual_figure(study.coords, study.residuals(j), chosen, next_pick=next_pick,
-                                           titles=study.coord_titles, top=residuals[0].max()), key="skpca-residual")
-    with right:
-        frame.show(figures.bound_figure(study.curves, j, log_y=log_y, y_title="residual / bound"),
-                   key="skpca-bounds", caption=frame.bound_caption(study.curves))
+def build():
+    steps = range(study.n_steps + 1)
+    sort_note = frame.sort_note(split, study.order)
+    panels = [
+        steps_ui.data_panel(study, steps, labels, coords_test=study.coords_test, labels_test=split.y_test,
+                            class_names=data.dataset().class_names),
+        steps_ui.criterion_panel(study, steps, study.coords[:, 0], labels, x_title=study.coord_titles[0],
+                                 title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]"),
+        steps_ui.residual_panel(study, steps),
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="residual / bound"),
+        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale,
+                               caption="Deflation empties the rows and columns of the chosen points; what stays "
+                                       "bright is the variance still to explain."),
+    ]
+    return frame.player_extras(study, panels, story, pick_max=True)
 
 
-frame.stepper(state, study.n_steps, draw)
+frame.player(state, frame.study_key("skpca", data, kernel, settings, shared_scale, log_y), study.n_steps, build,
+             display)
 
 with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")

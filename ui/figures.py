@@ -87,6 +87,7 @@ def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="
     where = {} if row is None else {"row": row, "col": col}
     suffix = " (test)" if test else " (train)"
     opacity = 0.55 if test else 0.85
+    index = {} if test else {"customdata": np.arange(len(coords))}  # training index: what a click guesses
     if _is_binary(labels):
         for value in (-1.0, 1.0):
             mask = labels == value
@@ -94,10 +95,11 @@ def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="
             fig.add_trace(go.Scatter(
                 x=coords[mask, 0], y=coords[mask, 1], mode="markers", name=_class_name(value, class_names) + suffix,
                 marker={"color": CLASS_COLOURS[value], "symbol": symbol, "size": size, "opacity": opacity},
+                **({} if test else {"customdata": np.flatnonzero(mask)}),
                 hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<extra>%{fullData.name}</extra>"), **where)
     elif labels is not None:
         fig.add_trace(go.Scatter(
-            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix,
+            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix, **index,
             marker={"color": labels, "colorscale": SEQUENTIAL, "size": size, "opacity": opacity,
                     "symbol": "circle-open" if test else "circle", "showscale": showscale and not test,
                     "colorbar": {"title": {"text": colour_title}, "thickness": 14}},
@@ -105,68 +107,91 @@ def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="
             **where)
     else:
         fig.add_trace(go.Scatter(
-            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix,
+            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix, **index,
             marker={"color": "#888888", "size": size, "opacity": opacity,
                     "symbol": "circle-open" if test else "circle"}), **where)
 
 
-def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True):
-    """Ring the chosen points, number the most recent ones, star the next pick."""
+def chosen_arrays(coords, chosen, show_numbers=True):
+    """The chosen-points trace's changing parts: positions, order labels, hover data."""
+    chosen = np.asarray(chosen, dtype=int)
+    order = np.arange(1, chosen.size + 1)
+    text = [str(n) if show_numbers and n > chosen.size - MAX_NUMBERED else "" for n in order]
+    return {"x": coords[chosen, 0], "y": coords[chosen, 1], "text": text, "customdata": np.c_[order, chosen],
+            "name": f"chosen ({chosen.size})"}
+
+
+def next_arrays(coords, next_pick):
+    """The next-pick star's changing parts (empty after the last step)."""
+    if next_pick is None:
+        return {"x": np.zeros(0), "y": np.zeros(0), "customdata": np.zeros(0, dtype=int)}
+    return {"x": coords[[next_pick], 0], "y": coords[[next_pick], 1], "customdata": np.array([int(next_pick)])}
+
+
+def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True, always=False):
+    """Ring the chosen points, number the most recent ones, star the next pick.
+    ``always``: add both traces even when empty (the step player patches them)."""
     where = {} if row is None else {"row": row, "col": col}
     chosen = np.asarray(chosen, dtype=int)
-    if chosen.size:
-        order = np.arange(1, chosen.size + 1)
-        text = [str(n) if show_numbers and n > chosen.size - MAX_NUMBERED else "" for n in order]
+    if chosen.size or always:
         fig.add_trace(go.Scatter(
-            x=coords[chosen, 0], y=coords[chosen, 1], mode="markers+text", name=f"chosen ({chosen.size})",
-            text=text, textposition="top center", textfont={"size": FONT_SIZE - 2},
+            mode="markers+text", textposition="top center", textfont={"size": FONT_SIZE - 2},
             marker={"symbol": "circle-open", "size": 20, "color": CHOSEN_COLOUR, "line": {"width": 3}},
-            customdata=np.c_[order, chosen],
-            hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>"), **where)
-    if next_pick is not None:
+            hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>",
+            **chosen_arrays(coords, chosen, show_numbers)), **where)
+    if next_pick is not None or always:
         fig.add_trace(go.Scatter(
-            x=[coords[next_pick, 0]], y=[coords[next_pick, 1]], mode="markers", name="next pick",
+            mode="markers", name="next pick",
             marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
-            hovertemplate=f"next pick: point {int(next_pick)}<extra></extra>"), **where)
+            hovertemplate="next pick: point %{customdata}<extra></extra>", **next_arrays(coords, next_pick)),
+            **where)
 
 
 def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, labels_test=None, titles=("x", "y"),
-                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT):
+                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT,
+                always=False):
     """The training points (and test points, open markers) in 2-D with the chosen points
-    ringed and numbered in order of choice and the next pick starred."""
+    ringed and numbered in order of choice and the next pick starred (the last two
+    traces when ``always``)."""
     fig = _new_figure()
     _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=target_name or "target")
     if coords_test is not None:
         _points(fig, np.asarray(coords_test), labels_test, test=True, class_names=class_names)
-    _chosen(fig, np.asarray(coords), chosen, next_pick)
+    _chosen(fig, np.asarray(coords), chosen, next_pick, always=always)
     return _style(fig, title, titles[0], titles[1], height=height)
+
+
+def criterion_groups(labels, m):
+    """The criterion panel's traces: (name, colour, symbol, training indices), one per class."""
+    if _is_binary(labels):
+        return [(f"candidates, {_class_name(value, None)}", CLASS_COLOURS[value], CLASS_SYMBOLS[value],
+                 np.flatnonzero(labels == value)) for value in (-1.0, 1.0)]
+    return [("candidates", OKABE_ITO["blue"], "circle", np.arange(m))]
+
+
+def winner_arrays(x, scores, winner, pick="max"):
+    """The criterion panel's winner star: position and legend name (empty if none)."""
+    if winner is None or not np.isfinite(scores[winner]):
+        return {"x": np.zeros(0), "y": np.zeros(0), "name": "winner"}
+    word = "largest" if pick == "max" else "smallest"
+    return {"x": np.asarray([x[winner]], dtype=float), "y": np.asarray([scores[winner]], dtype=float),
+            "name": f"winner ({word}): point {winner}"}
 
 
 def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None):
     """The criterion of every candidate at this step (y) against a coordinate of the point
-    (x); ineligible candidates (``nan``: already chosen or exhausted) are left out and the
-    winner is starred."""
+    (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn and the
+    winner is starred (always the last trace)."""
     x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
-    ok = np.isfinite(scores)
     fig = _new_figure()
-    index = np.arange(scores.size)
-    if _is_binary(labels):
-        for value in (-1.0, 1.0):
-            mask = ok & (labels == value)
-            fig.add_trace(go.Scatter(
-                x=x[mask], y=scores[mask], mode="markers", name=f"candidates, {_class_name(value, None)}",
-                marker={"color": CLASS_COLOURS[value], "symbol": CLASS_SYMBOLS[value], "size": 8, "opacity": 0.8},
-                customdata=index[mask], hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
-    else:
+    for name, colour, symbol, index in criterion_groups(labels, scores.size):
         fig.add_trace(go.Scatter(
-            x=x[ok], y=scores[ok], mode="markers", name="candidates",
-            marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.8},
-            customdata=index[ok], hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
-    if winner is not None and np.isfinite(scores[winner]):
-        word = "largest" if pick == "max" else "smallest"
-        fig.add_trace(go.Scatter(
-            x=[x[winner]], y=[scores[winner]], mode="markers", name=f"winner ({word}): point {winner}",
-            marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}}))
+            x=x[index], y=scores[index], mode="markers", name=name,
+            marker={"color": colour, "symbol": symbol, "size": 8, "opacity": 0.8},
+            customdata=index, hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        mode="markers", **winner_arrays(x, scores, winner, pick),
+        marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}}))
     return _style(fig, title or "Criterion over the candidates", x_title, "criterion value")
 
 
@@ -206,13 +231,51 @@ def _finite_or_none(values):
     return [float(v) if np.isfinite(v) else None for v in values]
 
 
+def primary_bound(curves):
+    """The bound a page's lesson is about: the first bound of the curves."""
+    return curves.bound_names[0] if curves.bound_names else None
+
+
+def bound_stop(curves):
+    """``(name, t, value)``: where the primary bound is lowest -- the bound-driven stopping
+    point (choose the sparsity whose guarantee is best) -- or None."""
+    name = primary_bound(curves)
+    t = curves.argmin.get(name) if name else None
+    if t is None:
+        return None
+    return name, int(t), float(np.asarray(curves.curves[name])[t - 1])
+
+
+def trivial_bounds(curves):
+    """Bound names (of error rates) that never get below 1: they say nothing here."""
+    out = []
+    for name in curves.bound_names:
+        values = np.asarray(curves.curves[name], dtype=float)
+        finite = values[np.isfinite(values)]
+        if finite.size == 0 or finite.min() >= 1.0:
+            out.append(name)
+    return out
+
+
+def _scaled_name(name, rescale):
+    return f"{name} × 1/{round(1 / rescale):g}" if rescale and abs(1 / rescale - round(1 / rescale)) < 1e-9 else \
+        f"{name} × {rescale:g}"
+
+
 def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
-                 trivial_line=True, title=None, height=HEIGHT + 40):
+                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, step_marker=False,
+                 running_min=True):
     """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
     argmin of each curve marked, a vertical line at the current step j and (for error
     rates) a dotted line at 1, above which a bound says nothing.
 
     ``secondary``: curve names drawn on a right-hand axis (e.g. MSE next to error rates).
+    ``running_min``: each bound's running minimum over t (the bound the theorems state
+    for "the best of the first t") as a thin solid line.  The primary bound's argmin --
+    the bound-driven stopping point -- gets a dotted vertical line.  ``rescale``: also draw
+    every bound multiplied by this factor (the papers' x1/5), named with the factor, to
+    compare shapes; never instead of the bound.  ``step_marker``: always add the step
+    line (a shape and an annotation named "step", hidden at j = 0) so a player can move it.
     The linear y range shows every non-bound curve and the minimum of every bound;
     bounds far above that are cut at the top edge (hover still shows the value).
     """
@@ -220,6 +283,8 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     fig = make_subplots(specs=[[{"secondary_y": bool(secondary)}]], figure=_new_figure())
     argmins = curves.argmin
     shown = []
+    minima = curves.running_min if running_min else {}
+    first_min = True
     for number, (name, values) in enumerate(curves.curves.items()):
         colour = CURVE_COLOURS[number % len(CURVE_COLOURS)]
         is_bound = name in curves.bound_names
@@ -228,6 +293,21 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
             x=t, y=_finite_or_none(values), mode="lines", name=name, legendgroup=name,
             line={"color": colour, "width": 3.5 if is_bound else 2.5, "dash": "dash" if is_bound else ("dot" if on_right else "solid")},
             hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>"), secondary_y=on_right)
+        if is_bound and name in minima:
+            fig.add_trace(go.Scatter(
+                x=t, y=_finite_or_none(minima[name]), mode="lines", name="running minimum of a bound",
+                legendgroup="running minimum", showlegend=first_min, line={"color": colour, "width": 1.5},
+                opacity=0.8, hovertemplate="t=%{x}: best so far %{y:.4g}<extra>" + name + "</extra>"))
+            first_min = False
+        if is_bound and rescale:
+            scaled = np.asarray(values, dtype=float) * rescale
+            fig.add_trace(go.Scatter(
+                x=t, y=_finite_or_none(scaled), mode="lines", name=_scaled_name(name, rescale), legendgroup=name,
+                line={"color": colour, "width": 2.5, "dash": "dot"},
+                hovertemplate="t=%{x}: %{y:.4g}<extra>" + _scaled_name(name, rescale) + "</extra>"))
+            finite = scaled[np.isfinite(scaled)]
+            if finite.size:
+                shown.append(float(finite.min()))
         best = argmins.get(name)
         if best is not None:
             value = float(np.asarray(values)[best - 1])
@@ -241,13 +321,27 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         if not is_bound and not on_right:
             finite = np.asarray(values, dtype=float)
             shown.extend(finite[np.isfinite(finite)].tolist())
-    if j >= 1:
-        fig.add_vline(x=j, line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
-                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left")
+    stop = bound_stop(curves)
+    if stop is not None:
+        fig.add_vline(x=stop[1], line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"},
+                      annotation_text=f"bound's stop t={stop[1]}", annotation_font_size=FONT_SIZE - 4,
+                      annotation_position="bottom right")
+    if step_marker or j >= 1:
+        fig.add_vline(x=max(j, 0), line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
+                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left", name="step",
+                      visible=j >= 1, annotation={"name": "step", "visible": j >= 1})
     if trivial_line:
         fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
                       annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
                       annotation_position="bottom left")
+    useless = trivial_bounds(curves) if trivial_line else []
+    if useless:
+        minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
+        words = ("<br>".join(useless) + f"<br>never below 1 (min {minimum:.3g}): no guarantee here"
+                 + ("<br>dotted: × factor, to compare shapes" if rescale else ""))
+        fig.add_annotation(text=words, xref="paper", yref="paper", x=0.01, y=0.99, xanchor="left", yanchor="top",
+                           showarrow=False, bgcolor="rgba(255,255,255,0.85)", font={"size": FONT_SIZE - 4},
+                           name="trivial")
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power", secondary_y=False)
     elif shown:
@@ -257,6 +351,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         fig.update_yaxes(range=[0, top], secondary_y=False)
     fig = _style(fig, title or "Bounds and errors against the number of basis vectors t", "t (basis vectors)", None,
                  height=height)
+    fig.update_layout(legend={"font": {"size": FONT_SIZE - 4}, "y": -0.2, "tracegroupgap": 2})
     fig.update_yaxes(title_text=y_title + (" (log scale)" if log_y else ""), secondary_y=False,
                      title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     if secondary:
@@ -267,7 +362,26 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     return fig
 
 
-def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None, top=None):
+def bound_summary(curves, rescale=None):
+    """The curves' minima in words (the caption under a bound plot, for those who
+    cannot see it), with the bound-driven stopping point."""
+    parts = []
+    for name, values in curves.curves.items():
+        t = curves.argmin.get(name)
+        if t is not None:
+            parts.append(f"{name}: min {float(np.asarray(values)[t - 1]):.3g} at t = {t}")
+    text = "Minima (markers): " + "; ".join(parts) + "."
+    stop = bound_stop(curves)
+    if stop is not None:
+        text += (f" Stopping where the {stop[0]} is lowest gives t = {stop[1]} (green dotted line); thin solid lines "
+                 "are each bound's running minimum, the guarantee for the best of the first t.")
+    if rescale:
+        text += f" Dotted: every bound × {rescale:g}, to compare shapes only (the papers drew theirs × 1/5)."
+    return text + " A bound on an error rate above 1 says nothing."
+
+
+def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None, top=None,
+                    always=False):
     """Sparse KPCA's model at step j: every training point coloured by its residual
     ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain).  ``top``
     fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
@@ -277,11 +391,11 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
         marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0, "cmax": max(top, 1e-12),
                 "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
         hovertemplate="residual %{marker.color:.3g}<extra></extra>"))
-    _chosen(fig, coords, chosen, next_pick)
+    _chosen(fig, coords, chosen, next_pick, always=always)
     return _style(fig, title or "Residual of every point after projection on the chosen points", titles[0], titles[1])
 
 
-def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None):
+def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None, always=False):
     """1-D regression: the data, the fitted function and the chosen basis points."""
     fig = _new_figure()
     fig.add_trace(go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
@@ -291,7 +405,7 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
                                  marker={"color": OKABE_ITO["sky"], "symbol": "circle-open", "size": 8}))
     fig.add_trace(go.Scatter(x=xs, y=fitted, mode="lines", name="fitted function",
                              line={"color": OKABE_ITO["vermillion"], "width": 4}))
-    _chosen(fig, coords, chosen)
+    _chosen(fig, coords, chosen, always=always)
     return _style(fig, title or "The fitted function", titles[0], titles[1])
 
 
@@ -311,7 +425,7 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
 
 
 def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None, labels_test=None,
-                    titles=("x1", "x2"), class_names=None, title=None):
+                    titles=("x1", "x2"), class_names=None, title=None, always=False):
     """2-D classification: the classifier's output as a diverging background, its zero
     level (the decision boundary) as a thick line, the points and the chosen ones."""
     values = np.asarray(values, dtype=float)
@@ -326,7 +440,7 @@ def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None,
     _points(fig, coords, labels, class_names=class_names)
     if coords_test is not None:
         _points(fig, coords_test, labels_test, test=True, class_names=class_names)
-    _chosen(fig, coords, chosen)
+    _chosen(fig, coords, chosen, always=always)
     return _style(fig, title or "Decision boundary", titles[0], titles[1])
 
 
@@ -341,7 +455,7 @@ def projection_figure(projections, *, title=None):
     fig.add_trace(go.Scatter(x=gx, y=gy, mode="markers", name=f"test pairs (corr {test_corr:.3f})",
                              marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9, "opacity": 0.8}))
     values = np.concatenate([fx, fy, gx, gy])
-    low, high = float(values.min()), float(values.max())
+    low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
     fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", name="f_x = f_y",
                              line={"color": "#777777", "dash": "dot", "width": 2}))
     return _style(fig, title or "First canonical variates of the two views", "f_x(x): view X", "f_y(y): view Y")

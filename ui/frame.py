@@ -306,7 +306,106 @@ def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
     return KernelChoice(kernel, gamma, int(degree))
 
 
-# --- the stepper -----------------------------------------------------------------------------
+# --- the step player ------------------------------------------------------------------------
+
+TEXT_SIZES = (100, 125, 150)
+PRESENT = Control("present", False, bool)
+TEXT = Control("text", 100, int, options=TEXT_SIZES)
+
+
+def display_settings(state: PageState):
+    """Presenter mode and text size: one row at the top of a page, in the URL
+    (``?present=1&text=125``).  Presenter mode collapses the sidebar (on opening a link),
+    folds the intro and formulas, pins the step controls and fits the main panels on one
+    screen; the text size scales every chart's text."""
+    row = st.container(horizontal=True, vertical_alignment="center", key="display-row")
+    present = state.widget(row.toggle, PRESENT, "Presenter mode", scope=None,
+                           help="For a projector: sidebar folded away, intro and formulas folded, step controls at "
+                                "the top, and the step's main charts on one screen. In a link: ?present=1.")
+    text = state.widget(row.segmented_control, TEXT, "Text size", scope=None, options=TEXT_SIZES,
+                        format_func=lambda v: f"{v}%", label_visibility="collapsed",
+                        help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.")
+    if present:
+        st.html("<style>.stMainBlockContainer{padding-top:2.2rem;padding-bottom:1rem}"
+                "h1{font-size:1.7rem!important;padding:0!important}</style>")
+    return bool(present), (text or 100) / 100
+
+
+@st.cache_resource(show_spinner=False)
+def _payloads():
+    """Player payloads by study and display (shared, immutable JSON text), oldest out."""
+    return OrderedDict()
+
+
+PAYLOADS_MAX = 16
+
+
+def step_from_url(state: PageState, n_steps):
+    """The step the URL asks for, clamped to 0..n_steps (the browser keeps the URL's
+    ``step`` in line with the step it shows, and sends it with every rerun)."""
+    control = Control("step", 0, int, lo=0, hi=n_steps)
+    text = st.query_params.get("step")
+    value = control.parse(text) if text is not None else 0
+    if value is None:
+        state.notes.append(f"The link's step {text!r} is not a number; showing step 0.")
+        value = 0
+    elif text is not None and str(value) != str(text).strip():
+        state.notes.append(f"The link asks for step {text}; this run has steps 0 to {n_steps}, so it shows step "
+                           f"{value}.")
+    state.remember("step", int(value), 0)
+    return int(value)
+
+
+def study_key(kind, data, kernel, settings, *display_options):
+    """A hashable name for a study and how it is drawn (the player's cache key)."""
+    return (kind, data, kernel, tuple(sorted(settings.items())), display_options)
+
+
+def player_extras(study, panels, story, *, pick_max=True, marks=True):
+    """The player's arguments common to the algorithm pages: the stories of every step
+    (and the same without the next pick, for predict mode), a button that jumps to the
+    bound-driven stopping point, and what predicting the next pick needs."""
+    from ui.figures import bound_stop
+
+    steps = range(study.n_steps + 1)
+    extras = {"panels": panels, "stories": [story(j) for j in steps],
+              "stories_hidden": [story(j, hide_next=True) for j in steps]}
+    stop = bound_stop(study.curves) if marks else None
+    if stop is not None:
+        name, t, value = stop
+        extras["marks"] = [(f"Jump to the bound's stop (t = {t})", t,
+                            f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the "
+                            "best guarantee.")]
+    if study.n_steps:
+        extras.update(picks=study.path.indices[: study.n_steps], scores=study.path.scores[: study.n_steps],
+                      coords=study.coords, pick_max=pick_max)
+    return extras
+
+
+def player(state: PageState, key, n_steps, build, display):
+    """Mount the step player for a study: ``build()`` returns the keyword arguments of
+    :func:`ui.player.payload` (panels, stories, marks, ...), called once per study and
+    display (the JSON is kept server-wide, bounded); ``key`` identifies both."""
+    from ui import player as player_module
+
+    present, text_scale = display
+    step = step_from_url(state, n_steps)
+    store = _payloads()
+    cache_key = (state.page, key, present, text_scale)
+    if cache_key in store:
+        store.move_to_end(cache_key)
+    else:
+        store[cache_key] = player_module.payload(state.page, key, n_steps, 0, present=present, text_scale=text_scale,
+                                                 **build())
+        while len(store) > PAYLOADS_MAX:
+            store.popitem(last=False)
+    text = store[cache_key]
+    text = text[:-1] + f',"step":{step}}}'  # the one part that changes between reruns
+    player_module.show(text, key=f"{state.page}:player")
+    return step
+
+
+# --- the server-side stepper (the column lab) ------------------------------------------------
 
 def stepper(state: PageState, n_steps, draw, label="Step j (basis vectors chosen so far)",
             help_text="Step j shows the state after j greedy choices: the deflated kernel K_j, the criterion "
@@ -400,9 +499,14 @@ def downloads(study, stem):
                             help="For t = 1..k: every error curve, every bound and its running minimum.")
 
 
-def page_header(title, summary):
+def page_header(title, summary, display=None):
+    """The page's title and what it teaches (folded away in presenter mode)."""
     st.title(title)
-    st.markdown(summary)
+    if display is not None and display[0]:
+        with st.expander("What this page shows", icon=":material/info:"):
+            st.markdown(summary)
+    else:
+        st.markdown(summary)
 
 
 def speed_note(seconds, study):
@@ -461,6 +565,21 @@ def bound_caption(curves):
         parts.append(f"{name}: min {value:.3g} at t = {t}")
     return ("Minima (markers) — " + "; ".join(parts) + ". A bound is a guarantee on the expected test loss "
             "for the sparsity it is evaluated at; above 1 it says nothing about an error rate.")
+
+
+RESCALES = (1.0, 0.2, 0.1)
+
+
+def rescale_select(state: PageState):
+    """The papers' "rescale to compare shapes" (seed 000 drew its KMP and SKCCA bounds
+    x 1/5): an extra dotted curve per bound, labelled with its factor; None when off."""
+    control = Control("rescale", 1.0, float, options=RESCALES)
+    value = state.widget(st.sidebar.select_slider, control, "Also draw the bounds rescaled", scope=state.page,
+                         options=RESCALES, format_func=lambda v: "no" if v == 1 else f"× 1/{round(1 / v)}",
+                         help="Adds each bound multiplied by this factor as a dotted curve named with the factor, to "
+                              "compare its shape with the test error when the bound itself is above 1 (the paper "
+                              "drew its KMP and SKCCA bounds × 1/5). The bound itself is always drawn too.")
+    return None if value == 1 else float(value)
 
 
 def heat_scale_toggle(state: PageState):

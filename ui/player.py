@@ -1,0 +1,191 @@
+"""The step player: all steps of a study sent to the browser once, and stepped there.
+
+A page computes its study (cached), describes its panels (a base Plotly figure each,
+plus per step a small *patch*: the trace arrays, titles and step marker that change)
+and mounts :func:`show`.  Next/Back, the slider, the keys (left/right, space, Home),
+play/pause with its speed, the URL's ``step`` and the optional transition all run in
+the browser (``ui/player.js``): a step costs the server nothing and every panel of a
+step changes together.
+
+Why a custom component (Streamlit's components v2, inline JS, no build step) driving
+Plotly.js, and not one Plotly figure with animation frames: the panels are separate
+figures in a grid that must fit a projector, the URL must follow the step shown, the
+keys must work wherever the focus is, and pause must stop on the step on screen --
+Plotly's own slider and play button do none of that.  Plotly.js itself is served once
+from the app's static folder (copied from the plotly package at start), so the browser
+caches it.
+
+Payload: arrays go as base64 typed arrays (Plotly's ``{dtype, bdata}`` spec), kernel
+heatmaps as 8 bits per cell on the panel's colour range (hover values are then exact
+to 1/254 of the range), and heatmaps are thinned so that a study's payload stays near
+``HEAT_BUDGET`` bytes however many steps it has.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import plotly
+import streamlit as st
+
+from ui.figures import EXPORT_CONFIG
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "static"
+PLOTLY_FILE = "plotly.min.js"
+HEAT_BUDGET = 2_500_000  # bytes of heatmap cells per study (8-bit cells, all steps)
+MAX_HEAT = 200
+
+
+def ensure_plotly_js():
+    """Copy plotly.js from the installed plotly package into ``static/`` (served by
+    ``server.enableStaticServing``), once per version; returns its URL path."""
+    source = Path(plotly.__file__).parent / "package_data" / PLOTLY_FILE
+    target = STATIC / PLOTLY_FILE
+    if not target.exists() or target.stat().st_size != source.stat().st_size:
+        STATIC.mkdir(exist_ok=True)
+        partial = target.with_suffix(".partial")
+        shutil.copyfile(source, partial)
+        partial.replace(target)  # atomic: a second session never reads half a file
+    return f"app/static/{PLOTLY_FILE}?v={plotly.__version__}"
+
+
+# --- encoding ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Quantized:
+    """A matrix sent as 8-bit codes on ``[lo, hi]`` (255 marks a missing cell)."""
+
+    values: np.ndarray
+    lo: float
+    hi: float
+
+
+def _typed(array):
+    array = np.ascontiguousarray(array)
+    if array.dtype.kind == "f":
+        array, dtype = array.astype(np.float32), "f4"
+    elif array.dtype.kind in "iub":
+        array, dtype = array.astype(np.int32), "i4"
+    else:
+        return [encode(item) for item in array.tolist()]
+    spec = {"dtype": dtype, "bdata": base64.b64encode(array.tobytes()).decode("ascii")}
+    if array.ndim > 1:
+        spec["shape"] = list(array.shape)
+    return spec
+
+
+def _quantized(item):
+    values = np.asarray(item.values, dtype=float)
+    span = item.hi - item.lo if item.hi > item.lo else 1.0
+    codes = np.clip(np.rint((values - item.lo) / span * 254), 0, 254)
+    codes = np.where(np.isfinite(values), codes, 255).astype(np.uint8)
+    return {"q8": base64.b64encode(codes.tobytes()).decode("ascii"), "lo": float(item.lo),
+            "hi": float(item.lo + span), "shape": list(values.shape)}
+
+
+def encode(value):
+    """Plain JSON values, with numpy arrays as typed-array specs and :class:`Quantized`
+    matrices as 8-bit codes."""
+    if isinstance(value, Quantized):
+        return _quantized(value)
+    if isinstance(value, np.ndarray):
+        return _typed(value)
+    if isinstance(value, dict):
+        return {str(key): encode(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(item) for item in value]
+    if isinstance(value, (np.floating, float)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+# --- panels ------------------------------------------------------------------------------
+
+@dataclass
+class Panel:
+    """One chart of the player.
+
+    ``figure``: the base Plotly figure (its own title is dropped: the player writes
+    ``title`` above the chart, where it wraps instead of being cut); ``frames``: per step
+    ``{"data": {trace index: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``;
+    ``area``: the grid slot (``a`` data, ``b`` criterion, ``c`` model, ``d`` bound,
+    ``e`` heatmaps on the algorithm pages); ``hide_when_predicting``: trace indices hidden
+    until a student has guessed; ``guess``: clicks here are guesses.
+    """
+
+    key: str
+    area: str
+    title: str
+    figure: object
+    frames: list = field(default_factory=list)
+    caption: str = ""
+    height: int = 420
+    animate: bool = False
+    hide_when_predicting: tuple = ()
+    guess: bool = False
+
+    def as_dict(self):
+        fig = self.figure
+        fig.update_layout(title=None, margin_t=30 if fig.layout.margin.t is None else min(fig.layout.margin.t, 40))
+        base = json.loads(fig.to_json())
+        base["layout"].pop("template", None)
+        out = {"key": self.key, "area": self.area, "title": self.title, "figure": base,
+               "frames": encode(self.frames), "caption": self.caption, "height": self.height,
+               "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting)}
+        if self.guess:
+            out["guess_trace"] = True
+        return out
+
+
+def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, marks=(), grid="algo", present=False,
+            text_scale=1.0, picks=None, scores=None, coords=None, pick_max=True, slider_help=None):
+    """The JSON text the player gets: everything to draw every step of one study.
+
+    ``key``: anything that identifies the study and its display (its hash is the
+    payload's id: the browser keeps the step it shows while the id is unchanged);
+    ``stories``: one plain-text line per step (``**bold**`` allowed, never HTML);
+    ``marks``: ``(label, step, help)`` jump buttons; ``picks``/``scores``/``coords``:
+    what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
+    """
+    digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
+    body = {
+        "id": digest, "page": page, "n_steps": int(n_steps), "step": int(step), "grid": grid,
+        "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
+        "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help,
+        "panels": [panel.as_dict() for panel in panels],
+        "marks": [{"label": label, "step": int(t), "help": help_text} for label, t, help_text in marks],
+    }
+    if stories_hidden is not None:
+        body["stories_hidden"] = list(stories_hidden)
+    if picks is not None:
+        body.update(predict=True, picks=[int(i) for i in picks], scores=encode(np.asarray(scores, dtype=float)),
+                    coords=encode(np.asarray(coords, dtype=float)), pick_max=bool(pick_max))
+    return json.dumps(body, separators=(",", ":"), allow_nan=False)
+
+
+_COMPONENT = None
+
+
+def _component():
+    global _COMPONENT
+    if _COMPONENT is None:
+        here = Path(__file__).resolve().parent
+        _COMPONENT = st.components.v2.component(
+            "mpl_step_player", html="<div class='mpl-root'></div>",
+            css=(here / "player.css").read_text(), js=(here / "player.js").read_text(), isolate_styles=False)
+    return _COMPONENT
+
+
+def show(text, key):
+    """Mount the player with the payload ``text`` (from :func:`payload`)."""
+    _component()(key=key, data=text, height="content")

@@ -1,0 +1,204 @@
+"""The step player's panels for a study: each a base figure from ``ui.figures`` plus,
+per step, only what changes (no Streamlit here; plain arrays in, :class:`Panel` out).
+
+Building a whole Plotly figure per step costs ~20 ms a panel; a patch costs
+microseconds, so a study of 150 steps is ready in a fraction of a second.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ui import figures
+from ui.player import Panel, Quantized
+
+MAX_HEAT_CELLS = 200
+
+
+def _chosen_patch(coords, chosen, next_pick, first):
+    """Patches for the chosen ring and the next-pick star (trace indices first, first+1)."""
+    return {first: figures.chosen_arrays(coords, chosen), first + 1: figures.next_arrays(coords, next_pick)}
+
+
+def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_test=None, titles=None,
+               class_names=None, target_name="target", title="The data and the chosen points", key="data",
+               area="a", guess=True, caption=""):
+    """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
+    coords = study.coords if coords is None else coords
+    fig = figures.data_figure(coords, labels, [], next_pick=None, coords_test=coords_test, labels_test=labels_test,
+                              titles=titles or study.coord_titles, class_names=class_names, target_name=target_name,
+                              always=True)
+    first = len(fig.data) - 2
+    frames = []
+    for j in j_steps:
+        view = study.step_view(j)
+        frames.append({"data": _chosen_patch(coords, view.chosen, view.next_pick, first)})
+    return Panel(key, area, title, fig, frames, caption=caption, hide_when_predicting=(first + 1,), guess=guess,
+                 animate=True)
+
+
+def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b",
+                    caption=""):
+    """The criterion over the candidates at each step, the winner starred; ``title`` may
+    hold ``{j}``."""
+    scores0, winner0 = study.criterion(0)
+    fig = figures.criterion_figure(x, scores0, winner0, pick=pick, x_title=x_title, labels=labels)
+    groups = figures.criterion_groups(labels, scores0.size)
+    frames = []
+    for j in j_steps:
+        scores, winner = study.criterion(j)
+        patch = {number: {"y": scores[index]} for number, (_, _, _, index) in enumerate(groups)}
+        patch[len(groups)] = figures.winner_arrays(x, scores, winner, pick)
+        frames.append({"data": patch, "title": title.format(j=j)})
+    hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
+    return Panel(key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden)
+
+
+def _heat_order(order, n_steps):
+    """The heatmap's rows: the study's display order thinned so that all steps together
+    stay within the player's budget of heatmap cells."""
+    from ui.player import HEAT_BUDGET
+
+    cells = int(min(MAX_HEAT_CELLS, len(order), np.sqrt(HEAT_BUDGET / max(n_steps + 1, 1))))
+    if cells >= len(order):
+        return np.asarray(order)
+    keep = np.unique(np.linspace(0, len(order) - 1, cells).round().astype(int))
+    return np.asarray(order)[keep]
+
+
+def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="heatmaps", area="e",
+                  title="The kernel before and after deflation", caption="", height=420):
+    """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own."""
+    order = _heat_order(study.order, study.n_steps)
+    path = study.path
+    before = path.deflated_block(0, order, view=view)
+    fig = figures.heatmap_pair_figure(before, before, j=0, sort_note="", shared_scale=shared_scale)
+    fig.update_xaxes(title_text=None)
+    low, high = figures._display_range(before)
+    frames = []
+    for j in j_steps:
+        after = path.deflated_block(j, order, view=view)
+        lo, hi = (low, high) if shared_scale else figures._display_range(after)
+        patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
+        right = f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
+        frames.append({"data": patch, "layout": {"annotations.1.text": right}})
+    note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
+    return Panel(key, area, title, fig, frames, caption=note, height=height)
+
+
+def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / bound", secondary_title=None,
+                key="bounds", area="d", title="Bounds and errors against the number of basis vectors t",
+                rescale=None, height=440):
+    """Every curve against t with the step marked (a patch of the marker line alone)."""
+    fig = figures.bound_figure(curves, 1, log_y=log_y, secondary=secondary, y_title=y_title,
+                               secondary_title=secondary_title, rescale=rescale, step_marker=True)
+    shapes = [shape.to_plotly_json() for shape in fig.layout.shapes]
+    notes = [note.to_plotly_json() for note in fig.layout.annotations]
+    line = next(i for i, shape in enumerate(shapes) if shape.get("name") == "step")
+    label = next(i for i, note in enumerate(notes) if note.get("name") == "step")
+    frames = []
+    for j in j_steps:
+        visible = j >= 1
+        frames.append({"layout": {f"shapes.{line}.x0": j, f"shapes.{line}.x1": j,
+                                  f"shapes.{line}.visible": visible, f"annotations.{label}.x": j,
+                                  f"annotations.{label}.text": f"step {j}",
+                                  f"annotations.{label}.visible": visible}})
+    return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height)
+
+
+def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
+    """Sparse KPCA's model: every point coloured by its residual, the chosen ringed."""
+    residuals = study.path.extras["residuals"]
+    fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max(),
+                                  always=True)
+    frames = []
+    for j in j_steps:
+        view = study.step_view(j)
+        patch = {0: {"marker.color": residuals[j]}}
+        patch.update(_chosen_patch(study.coords, view.chosen, view.next_pick, 1))
+        frames.append({"data": patch})
+    return Panel(key, area, "Residual of every point after projection on the chosen points", fig, frames,
+                 caption=caption, hide_when_predicting=(2,), animate=True)
+
+
+def _decision_frames(study, j_steps, grid_of):
+    frames = []
+    for j in j_steps:
+        xs, ys, values = grid_of(j)
+        top = float(np.nanmax(np.abs(values))) or 1.0
+        patch = {0: {"z": values, "zmin": -top, "zmax": top}, 1: {"z": values}}
+        frames.append((j, patch))
+    return frames
+
+
+def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
+    """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
+    xs, ys, values = study.decision_grid(0)
+    fig = figures.decision_figure(xs, ys, values, study.coords, labels, [], coords_test=study.coords_test,
+                                  labels_test=labels_test, titles=study.coord_titles, class_names=class_names,
+                                  always=True)
+    first = len(fig.data) - 2
+    frames = []
+    for j, patch in _decision_frames(study, j_steps, study.decision_grid):
+        patch.update(_chosen_patch(study.coords, study.chosen(j), None, first))
+        frames.append({"data": patch, "title": f"Decision boundary {what} = 0 after {j} steps"})
+    return Panel(key, area, "Decision boundary after 0 steps", fig, frames)
+
+
+def decision_values_panel(study, j_steps, split, *, class_names, key="model", area="c"):
+    """Classifier output per class (d > 2): histograms whose values move with j."""
+    f0 = study.decision(0, split.X_train)
+    fig = figures.decision_values_figure(f0, split.y_train, study.decision(0, split.X_test), split.y_test,
+                                         class_names=class_names)
+    frames = []
+    for j in j_steps:
+        f_train, f_test = study.decision(j, split.X_train), study.decision(j, split.X_test)
+        patch = {}
+        for number, value in enumerate((-1.0, 1.0)):
+            patch[2 * number] = {"x": f_train[split.y_train == value]}
+            patch[2 * number + 1] = {"x": f_test[split.y_test == value]}
+        frames.append({"data": patch, "title": f"Classifier output per class after {j} steps"})
+    return Panel(key, area, "Classifier output per class after 0 steps", fig, frames)
+
+
+def fit_panel(study, j_steps, *, key="model", area="c"):
+    """1-D regression: the fitted function after j steps."""
+    xs, f0 = study.fit_curve(0)
+    fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles,
+                             always=True)
+    line = 2 if study.coords_test is not None else 1
+    frames = []
+    for j in j_steps:
+        _, f = study.fit_curve(j)
+        patch = {line: {"y": f}}
+        patch.update(_chosen_patch(study.coords, study.chosen(j), None, line + 1))
+        frames.append({"data": patch, "title": f"The function after {j} steps"})
+    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True)
+
+
+def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
+    """Regression with d > 1: predicted against true after j steps."""
+    fig = figures.predicted_figure(split.y_train, study.fitted(0), split.y_test, study.prediction(0, split.X_test),
+                                   target_name=target_name)
+    frames = [{"data": {0: {"y": study.fitted(j)}, 1: {"y": study.prediction(j, split.X_test)}},
+               "title": f"Predicted against true after {j} steps"} for j in j_steps]
+    return Panel(key, area, "Predicted against true after 0 steps", fig, frames, animate=True)
+
+
+def projection_panel(study, j_steps, *, key="model", area="c"):
+    """Sparse KCCA: the first canonical variates of the two views after j steps."""
+    empty = {"train": (np.zeros(0), np.zeros(0)), "test": (np.zeros(0), np.zeros(0)),
+             "correlation": (float("nan"), float("nan"))}
+    fig = figures.projection_figure(empty)
+    frames = []
+    for j in j_steps:
+        p = study.projections(j) or empty
+        (fx, fy), (gx, gy) = p["train"], p["test"]
+        train_corr, test_corr = p["correlation"]
+        low, high = (float(np.min([fx.min(), fy.min(), gx.min(), gy.min()])),
+                     float(np.max([fx.max(), fy.max(), gx.max(), gy.max()]))) if fx.size else (0.0, 0.0)
+        frames.append({"data": {0: {"x": fx, "y": fy, "name": f"training pairs (corr {train_corr:.3f})"},
+                                1: {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
+                                2: {"x": [low, high], "y": [low, high]}},
+                       "title": (f"First canonical variates on {j} points" if j else
+                                 "Canonical variates: from step 1 on")})
+    return Panel(key, area, "Canonical variates: from step 1 on", fig, frames)
