@@ -12,7 +12,10 @@ the folder has another name.
 """
 import streamlit as st
 
-st.set_page_config(page_title="Matching Pursuit Lab", page_icon=":material/scatter_plot:", layout="wide")
+# A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
+PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
+st.set_page_config(page_title="Matching Pursuit Lab", page_icon=":material/scatter_plot:", layout="wide",
+                   initial_sidebar_state="collapsed" if PRESENTING else "auto")
 
 PAGES = {
     "": [st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True)],

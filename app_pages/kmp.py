@@ -8,13 +8,12 @@ from ui.state import Control, PageState
 
 PAGE = "kmp"
 state = PageState(PAGE)
-display = frame.display_settings(state)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Kernel matching pursuit",
     "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training point whose "
     "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
     "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
-    display,
 )
 state.notes_here()
 
@@ -85,7 +84,7 @@ def story(j, hide_next=False):
 def model_panel(steps):
     d = split.X_train.shape[1]
     if not study.extras["binary"] and d == 1:
-        return steps_ui.fit_panel(study, steps)
+        return steps_ui.fit_panel(study, steps, present_area="a")  # on a projector the fit replaces the data
     if study.extras["binary"] and d == 2:
         return steps_ui.decision_panel(study, steps, split.y_train, split.y_test, class_names=dataset.class_names)
     if study.extras["binary"]:
@@ -95,11 +94,13 @@ def model_panel(steps):
 
 def build():
     steps = range(study.n_steps + 1)
+    one_d_fit = not study.extras["binary"] and split.X_train.shape[1] == 1
     note = ("pre-fitting deflates the dictionary: K_j = P_j K, with P_j projecting out the chosen columns"
             if variant == "prefit" else f"{variant} never deflates the dictionary, so K_j = K")
     panels = [
         steps_ui.data_panel(study, steps, split.y_train, coords_test=study.coords_test, labels_test=split.y_test,
-                            class_names=dataset.class_names, target_name=dataset.target_name or "target"),
+                            class_names=dataset.class_names, target_name=dataset.target_name or "target",
+                            present_area=None if one_d_fit else "default"),
         steps_ui.criterion_panel(study, steps, study.coords[:, 0], split.y_train, x_title=study.coord_titles[0],
                                  title="Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖"),
         model_panel(steps),

@@ -8,13 +8,12 @@ from ui.state import Control, PageState
 
 PAGE = "mpkfda"
 state = PageState(PAGE)
-display = frame.display_settings(state)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Greedy kernel Fisher discriminant (MPKFDA)",
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
     "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
-    display,
 )
 state.notes_here()
 

@@ -8,14 +8,13 @@ from ui.state import Control, PageState
 PAGE = "skcca"
 REGS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
 state = PageState(PAGE)
-display = frame.display_settings(state)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Sparse kernel CCA",
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
     "columns are most aligned in the two views, deflate both kernels, repeat; then find the directions in the "
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
     "(seed 000, Alg. 3 and Thm 9).",
-    display,
 )
 state.notes_here()
 

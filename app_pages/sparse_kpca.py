@@ -7,14 +7,13 @@ from ui.state import Control, PageState
 
 PAGE = "skpca"
 state = PageState(PAGE)
-display = frame.display_settings(state)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Sparse kernel PCA",
     "Choose, one at a time, the training point whose direction in feature space explains the most of the "
     "variance that is still unexplained, then **deflate**: remove that direction from every point. After k steps "
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
     "new data (seed 000, Alg. 2 and Cor. 1).",
-    display,
 )
 state.notes_here()
 

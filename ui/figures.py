@@ -339,7 +339,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
         words = ("<br>".join(useless) + f"<br>never below 1 (min {minimum:.3g}): no guarantee here"
                  + ("<br>dotted: × factor, to compare shapes" if rescale else ""))
-        fig.add_annotation(text=words, xref="paper", yref="paper", x=0.01, y=0.99, xanchor="left", yanchor="top",
+        fig.add_annotation(text=words, xref="paper", yref="paper", x=0.99, y=0.99, xanchor="right", yanchor="top",
                            showarrow=False, bgcolor="rgba(255,255,255,0.85)", font={"size": FONT_SIZE - 4},
                            name="trivial")
     if log_y:

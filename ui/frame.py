@@ -313,21 +313,36 @@ PRESENT = Control("present", False, bool)
 TEXT = Control("text", 100, int, options=TEXT_SIZES)
 
 
-def display_settings(state: PageState):
-    """Presenter mode and text size: one row at the top of a page, in the URL
-    (``?present=1&text=125``).  Presenter mode collapses the sidebar (on opening a link),
-    folds the intro and formulas, pins the step controls and fits the main panels on one
-    screen; the text size scales every chart's text."""
-    row = st.container(horizontal=True, vertical_alignment="center", key="display-row")
-    present = state.widget(row.toggle, PRESENT, "Presenter mode", scope=None,
-                           help="For a projector: sidebar folded away, intro and formulas folded, step controls at "
-                                "the top, and the step's main charts on one screen. In a link: ?present=1.")
-    text = state.widget(row.segmented_control, TEXT, "Text size", scope=None, options=TEXT_SIZES,
+PRESENTER_CSS = (
+    "<style>.stMainBlockContainer{padding-top:0.6rem;padding-bottom:0.5rem}"
+    "header[data-testid='stHeader']{background:transparent;pointer-events:none}"
+    "header[data-testid='stHeader'] *{pointer-events:auto}"
+    ".st-key-title-row{padding-right:9rem}.st-key-title-row h1{font-size:1.55rem;padding:0}</style>")
+
+
+def page_top(state: PageState, title, summary):
+    """The page's title with presenter mode and text size beside it (both in the URL:
+    ``?present=1&text=125``), then what the page teaches -- folded into an "About"
+    button in presenter mode.  Returns ``(present, text_scale)``.
+
+    Presenter mode collapses the sidebar (on opening such a link), pins the step controls
+    and fits the step's main charts on one screen; the text size scales every chart."""
+    row = st.container(horizontal=True, vertical_alignment="center", key="title-row", gap="medium")
+    present = state.resolve(PRESENT)
+    heading = row.container(width="stretch")
+    heading.title(title)
+    if present:
+        st.html(PRESENTER_CSS)
+        with row.popover("About", icon=":material/info:", help="What this page shows"):
+            st.markdown(summary)
+    present = state.widget(row.toggle, PRESENT, "Presenter mode", width="content",
+                           help="For a projector: sidebar folded away, intro folded, step controls at the top and "
+                                "the step's main charts on one screen. In a link: ?present=1.")
+    text = state.widget(row.segmented_control, TEXT, "Text size", options=TEXT_SIZES, width="content",
                         format_func=lambda v: f"{v}%", label_visibility="collapsed",
                         help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.")
-    if present:
-        st.html("<style>.stMainBlockContainer{padding-top:2.2rem;padding-bottom:1rem}"
-                "h1{font-size:1.7rem!important;padding:0!important}</style>")
+    if not present:
+        st.markdown(summary)
     return bool(present), (text or 100) / 100
 
 
@@ -373,7 +388,7 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
     stop = bound_stop(study.curves) if marks else None
     if stop is not None:
         name, t, value = stop
-        extras["marks"] = [(f"Jump to the bound's stop (t = {t})", t,
+        extras["marks"] = [(f"Jump to the bound's stop (t = {t})", f"Bound's stop t={t}", t,
                             f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the "
                             "best guarantee.")]
     if study.n_steps:

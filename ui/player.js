@@ -175,18 +175,19 @@ class Player {
       class: "mpl-slider", "aria-label": "Step", title: p.slider_help || "Step j: the state after j greedy choices" });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value), "slider"));
     this.label = el("span", { class: "mpl-label", "aria-live": "polite" });
+    const short = p.present;
     this.speedSelect = el("select", { class: "mpl-select", "aria-label": "Play speed", title: "Play speed: steps per second" },
       SPEEDS.map((s) => el("option", { value: String(s), text: s + "×" })));
     this.speedSelect.value = "1";
     this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); });
     bar.append(this.buttons.reset, this.buttons.back, this.buttons.play, this.buttons.next, this.slider, this.label, this.speedSelect);
     for (const mark of p.marks || []) {
-      bar.append(button(mark.label, mark.help || "", () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
+      bar.append(button(short ? mark.short || mark.label : mark.label, mark.help || "", () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
     }
     if (p.predict) {
       this.predictBox = el("input", { type: "checkbox", class: "mpl-check", title: "Predict the next pick: click the point you expect the criterion to choose" });
       this.predictBox.addEventListener("change", () => { this.predict = this.predictBox.checked; this.guess = null; this.render(); });
-      bar.append(el("label", { class: "mpl-toggle", title: this.predictBox.title }, [this.predictBox, document.createTextNode(" Predict the next pick")]));
+      bar.append(el("label", { class: "mpl-toggle", title: this.predictBox.title }, [this.predictBox, document.createTextNode(short ? " Predict" : " Predict the next pick")]));
     }
     this.animateBox = el("input", { type: "checkbox", class: "mpl-check", title: "Slide the points between steps" });
     bar.append(el("label", { class: "mpl-toggle", title: "Animate the change between steps" }, [this.animateBox, document.createTextNode(" Animate")]));
@@ -196,8 +197,9 @@ class Player {
     this.cells = p.panels.map((panel) => {
       const title = el("div", { class: "mpl-title" });
       const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "img", "aria-label": panel.caption || panel.key });
-      const extra = "abcde".includes(panel.area) ? "0" : "1";
-      const cell = el("div", { class: "mpl-cell", style: "grid-area: " + panel.area, "data-panel": panel.key, "data-extra": extra }, [title, plot]);
+      const area = p.present ? panel.present_area : panel.area;
+      const extra = area ? "0" : "1";
+      const cell = el("div", { class: "mpl-cell", style: "grid-area: " + (area || "x"), "data-panel": panel.key, "data-extra": extra }, [title, plot]);
       if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
       this.grid.append(cell);
       return { panel, title, plot, cell, drawn: false };
@@ -211,6 +213,7 @@ class Player {
   layout() {
     if (!this.Plotly) return;
     const p = this.payload;
+    this.renderText();  // the grid's top depends on the story's height
     for (const cell of this.cells) {
       if (p.present && cell.cell.dataset.extra === "1") { cell.height = 0; continue; }
       let height = cell.panel.height || 420;
@@ -219,7 +222,8 @@ class Player {
         const top = this.grid.getBoundingClientRect().top + window.scrollY;
         const free = Math.max(260 * rowsInGrid, window.innerHeight - top - 8);
         const titleHeight = cell.title.getBoundingClientRect().height;
-        height = Math.floor(free / rowsInGrid) - titleHeight - 10;
+        const span = cell.panel.present_area === "d" ? rowsInGrid : 1;
+        height = Math.floor(free * span / rowsInGrid) - titleHeight - 12;
       }
       cell.height = Math.max(180, height);
       cell.plot.style.height = cell.height + "px";
@@ -232,6 +236,7 @@ class Player {
     const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
     const data = panel.figure.data.map((trace, i) => (frame.data && frame.data[i] ? patched(trace, frame.data[i]) : trace));
     let layout = patched(panel.figure.layout, frame.layout);
+    if (this.payload.present && panel.present_layout) layout = Object.assign({}, layout, panel.present_layout);
     layout = Object.assign({}, layout, { height: cell.height, width: cell.plot.clientWidth || undefined, autosize: true });
     if (this.predict && !this.revealed() && panel.hide_when_predicting) {
       for (const index of panel.hide_when_predicting) if (data[index]) data[index] = Object.assign({}, data[index], { visible: false });
@@ -246,8 +251,7 @@ class Player {
 
   revealed() { return this.guess !== null || this.j >= this.n; }
 
-  render(full) {
-    if (!this.Plotly) return Promise.resolve();
+  renderText() {
     const j = this.j;
     this.slider.value = String(j);
     this.label.textContent = "Step " + j + " of " + this.n + (this.playing ? " — playing" : "");
@@ -259,6 +263,12 @@ class Player {
     const story = (hideNext ? (this.payload.stories_hidden || stories) : stories)[j] || "";
     this.story.replaceChildren(...storyNodes(story));
     this.renderQuiz();
+  }
+
+  render(full) {
+    if (!this.Plotly) return Promise.resolve();
+    const j = this.j;
+    this.renderText();
     const animate = this.animateBox.checked && !full;
     const work = this.cells.filter((cell) => cell.height > 0).map((cell) => {
       const { data, layout, title } = this.figure(cell, j);

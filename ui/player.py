@@ -133,6 +133,19 @@ class Panel:
     animate: bool = False
     hide_when_predicting: tuple = ()
     guess: bool = False
+    present_area: str | None = "default"
+    present_layout: dict | None = None
+
+    def presenter(self):
+        """Slot and layout changes in presenter mode: the data, criterion, bound and
+        heatmap panels fill a 3 x 2 grid (the bound two rows tall); legends other than the
+        bound's are dropped and margins tightened, so 1280 x 720 shows them all."""
+        area = self.present_area
+        if area == "default":
+            area = self.area if self.area in "abde" else None
+        layout = {"showlegend": False, "margin": {"l": 55, "r": 15, "t": 28, "b": 42}}
+        layout.update(self.present_layout or {})
+        return area, layout
 
     def as_dict(self):
         fig = self.figure
@@ -144,6 +157,7 @@ class Panel:
                "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting)}
         if self.guess:
             out["guess_trace"] = True
+        out["present_area"], out["present_layout"] = self.presenter()
         return out
 
 
@@ -154,7 +168,7 @@ def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, m
     ``key``: anything that identifies the study and its display (its hash is the
     payload's id: the browser keeps the step it shows while the id is unchanged);
     ``stories``: one plain-text line per step (``**bold**`` allowed, never HTML);
-    ``marks``: ``(label, step, help)`` jump buttons; ``picks``/``scores``/``coords``:
+    ``marks``: ``(label, short label, step, help)`` jump buttons; ``picks``/``scores``/``coords``:
     what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
     """
     digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
@@ -163,7 +177,8 @@ def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, m
         "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
         "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help,
         "panels": [panel.as_dict() for panel in panels],
-        "marks": [{"label": label, "step": int(t), "help": help_text} for label, t, help_text in marks],
+        "marks": [{"label": label, "short": short, "step": int(t), "help": help_text}
+                  for label, short, t, help_text in marks],
     }
     if stories_hidden is not None:
         body["stories_hidden"] = list(stories_hidden)

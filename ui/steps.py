@@ -21,7 +21,7 @@ def _chosen_patch(coords, chosen, next_pick, first):
 
 def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_test=None, titles=None,
                class_names=None, target_name="target", title="The data and the chosen points", key="data",
-               area="a", guess=True, caption=""):
+               area="a", guess=True, caption="", present_area="default"):
     """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
     coords = study.coords if coords is None else coords
     fig = figures.data_figure(coords, labels, [], next_pick=None, coords_test=coords_test, labels_test=labels_test,
@@ -33,7 +33,7 @@ def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_
         view = study.step_view(j)
         frames.append({"data": _chosen_patch(coords, view.chosen, view.next_pick, first)})
     return Panel(key, area, title, fig, frames, caption=caption, hide_when_predicting=(first + 1,), guess=guess,
-                 animate=True)
+                 animate=True, present_area=present_area)
 
 
 def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b",
@@ -102,7 +102,11 @@ def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / 
                                   f"shapes.{line}.visible": visible, f"annotations.{label}.x": j,
                                   f"annotations.{label}.text": f"step {j}",
                                   f"annotations.{label}.visible": visible}})
-    return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height)
+    legend = {"showlegend": True, "legend": {"font": {"size": 12}, "orientation": "h", "y": -0.14, "x": 0,
+                                             "yanchor": "top", "tracegroupgap": 0},
+              "margin": {"l": 60, "r": 70 if secondary else 15, "t": 28, "b": 40}}
+    return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
+                 present_layout=legend)
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -160,7 +164,7 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ar
     return Panel(key, area, "Classifier output per class after 0 steps", fig, frames)
 
 
-def fit_panel(study, j_steps, *, key="model", area="c"):
+def fit_panel(study, j_steps, *, key="model", area="c", present_area="default"):
     """1-D regression: the fitted function after j steps."""
     xs, f0 = study.fit_curve(0)
     fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles,
@@ -172,7 +176,7 @@ def fit_panel(study, j_steps, *, key="model", area="c"):
         patch = {line: {"y": f}}
         patch.update(_chosen_patch(study.coords, study.chosen(j), None, line + 1))
         frames.append({"data": patch, "title": f"The function after {j} steps"})
-    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True)
+    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True, present_area=present_area)
 
 
 def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
