@@ -5,6 +5,7 @@ import streamlit as st
 from mpcore import DEFLATIONS
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
 from ui import figures, frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "deflation-lab"
@@ -21,7 +22,8 @@ CRITERION_HELP = {
 DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
 
 state = PageState(PAGE)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Deflation lab",
     "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "
     "Deflation decides what the next pick sees: it should remove what the chosen point explains. Step through and "
@@ -54,8 +56,8 @@ if not chosen_deflations:
     state.write_url()
     st.stop()
 
-lab, seconds = frame.compute_study("deflation-lab", data, kernel, state, k=int(k), family=family,
-                                   criterion=criterion, deflations=tuple(chosen_deflations))
+settings = {"k": int(k), "family": family, "criterion": criterion, "deflations": tuple(chosen_deflations)}
+lab, seconds = frame.compute_study("deflation-lab", data, kernel, state, **settings)
 split = lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:
@@ -64,29 +66,7 @@ if stopped:
 scale = float(np.max(np.abs(lab.paths[lab.deflations[0]].deflated_block(0, lab.order)))) or 1.0
 
 
-def yes_no(flag):
-    return "yes" if flag else "no"
-
-
-def facts_rows(j):
-    rows = []
-    for name, facts in lab.facts(j).items():
-        rows.append({
-            "deflation": name,
-            "step": lab.step_of(name, j),
-            "symmetric": yes_no(facts.symmetric),
-            "smallest eigenvalue": f"{facts.min_eigenvalue:+.2e}",
-            "PSD": yes_no(facts.psd),
-            "rank": facts.rank,
-            "trace": f"{facts.trace:.1f}",
-            "chosen columns left": "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
-            "next pick": "—" if facts.next_pick is None else facts.next_pick,
-            "its distance to the chosen": "—" if np.isnan(facts.next_distance) else f"{facts.next_distance:.3f}",
-        })
-    return rows
-
-
-def story(j):
+def story(j, hide_next=False):
     facts = lab.facts(j)
     if j == 0:
         return (f"**Step 0.** Every deflation starts from the same kernel K₀ (m = {lab.m}, rank "
@@ -105,31 +85,19 @@ def story(j):
     return text
 
 
-def draw(j):
-    st.markdown(story(j))
-    frame.show(figures.chosen_grid_figure(lab.coords, split.y_train, lab.chosen(j), lab.next_picks(j),
-                                          titles=lab.coord_titles, class_names=dataset.class_names,
-                                          title=f"Chosen points after {j} steps (star: next pick)"),
-               key="lab-chosen")
-    steps = {name: lab.step_of(name, j) for name in lab.deflations}
-    frame.show(figures.heatmap_grid_figure(lab.heatmaps(j), steps=steps, sort_note=frame.sort_note(split, lab.order),
-                                           scale=scale, title=f"Deflated kernels K_{j}, one colour scale (K₀'s)"),
-               key="lab-heatmaps",
-               caption="Blue entries are negative. A deflation that keeps K PSD can still create negative entries; "
-                       "an asymmetric panel comes from a one-sided deflation.")
-    st.markdown(f"**Facts at step {j}** (eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest "
-                "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i — 0 means wiped out; distances are in feature space)")
-    st.dataframe(facts_rows(j), hide_index=True, width="stretch")
-    frame.show(figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=j,
-                                    y_title=lab.error_name, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} against k"),
-               key="lab-errors",
-               caption="Each deflation's learner on its first k chosen points (curves that coincide are drawn on "
-                       "top of each other): " + "; ".join(
-                   f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
-                   for name, values in lab.errors.items() if values.size) + ".")
+def build():
+    steps = range(lab.n_steps + 1)
+    panels = [
+        steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
+        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note(split, lab.order), scale=scale),
+        steps_ui.lab_facts_panel(lab, steps),
+        steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
+                                                    "against k"),
+    ]
+    return {"panels": panels, "stories": [story(j) for j in steps], "grid": "lab"}
 
 
-frame.stepper(state, lab.n_steps, draw)
+frame.player(state, frame.study_key("deflation-lab", data, kernel, settings), lab.n_steps, build, display)
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(

@@ -529,7 +529,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
 
 
 def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"), class_names=None, title=None,
-                       max_cols=4):
+                       max_cols=4, always=False):
     """The training points once per run, each with that run's chosen points ringed and
     numbered and its next pick starred (``chosen``/``next_picks``: name -> indices / index)."""
     names = list(chosen)
@@ -540,7 +540,8 @@ def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"),
     for number, name in enumerate(names):
         where = _panel(number, cols)
         _points(fig, coords, labels, class_names=class_names, size=6, showscale=False, **where)
-        _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10, **where)
+        _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10,
+                always=always, **where)
     seen = set()
     for trace in fig.data:  # one legend entry per kind of marker, not per panel
         kind = trace.name.split(" (")[0] if trace.name.startswith("chosen") else trace.name
@@ -562,7 +563,7 @@ def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"),
 
 
 def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="test error", title=None, log_y=False,
-                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None):
+                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None, step_marker=False):
     """Several curves against one x (``series``: name -> y values, nan allowed), a vertical
     line at step ``j``; ``dashed`` names are drawn dashed (bounds); ``spreads``: name ->
     (low, high) drawn as a shaded band (the spread over repetitions); ``colours``: name ->
@@ -586,9 +587,10 @@ def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="tes
                                                  "star", "hexagon"][number % 8]},
             line={"color": colour, "width": 3, "dash": "dash" if name in dashed else "solid"},
             hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>"))
-    if j is not None and j >= 1:
-        fig.add_vline(x=j, line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
-                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left")
+    if j is not None and (j >= 1 or step_marker):
+        fig.add_vline(x=max(j, 0), line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
+                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left", name="step",
+                      visible=j >= 1, annotation={"name": "step", "visible": j >= 1})
     fig = _style(fig, title or "", x_title, y_title + (" (log scale)" if log_y else ""), height=height)
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power")
@@ -652,3 +654,14 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
     elif not log_y:
         fig.update_yaxes(range=[0, top * 1.05])
     return cut
+
+
+def facts_table_figure(header, columns, *, height=None):
+    """A small table (Plotly's table trace) with a bold header: the deflation lab's facts."""
+    fig = _new_figure(go.Table(
+        header={"values": list(header), "font": {"size": FONT_SIZE - 4, "color": "#222222"}, "fill": {"color": "#e8ecf3"},
+                "align": "left", "height": 30},
+        cells={"values": columns, "font": {"size": FONT_SIZE - 4, "color": "#222222"}, "align": "left", "height": 30}))
+    fig = _style(fig, "", height=height or 70 + 36 * (len(columns[0]) + 1), legend=False)
+    fig.update_layout(margin={"l": 5, "r": 5, "t": 5, "b": 5})
+    return fig

@@ -222,7 +222,7 @@ class Player {
         const top = this.grid.getBoundingClientRect().top + window.scrollY;
         const free = Math.max(260 * rowsInGrid, window.innerHeight - top - 8);
         const titleHeight = cell.title.getBoundingClientRect().height;
-        const span = cell.panel.present_area === "d" ? rowsInGrid : 1;
+        const span = p.grid === "algo" && cell.panel.present_area === "d" ? rowsInGrid : 1;
         height = Math.floor(free * span / rowsInGrid) - titleHeight - 12;
       }
       cell.height = Math.max(180, height);

@@ -89,24 +89,26 @@ def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / 
                 key="bounds", area="d", title="Bounds and errors against the number of basis vectors t",
                 rescale=None, height=440):
     """Every curve against t with the step marked (a patch of the marker line alone)."""
-    fig = figures.bound_figure(curves, 1, log_y=log_y, secondary=secondary, y_title=y_title,
+    fig = figures.bound_figure(curves, 0, log_y=log_y, secondary=secondary, y_title=y_title,
                                secondary_title=secondary_title, rescale=rescale, step_marker=True)
-    shapes = [shape.to_plotly_json() for shape in fig.layout.shapes]
-    notes = [note.to_plotly_json() for note in fig.layout.annotations]
-    line = next(i for i, shape in enumerate(shapes) if shape.get("name") == "step")
-    label = next(i for i, note in enumerate(notes) if note.get("name") == "step")
-    frames = []
-    for j in j_steps:
-        visible = j >= 1
-        frames.append({"layout": {f"shapes.{line}.x0": j, f"shapes.{line}.x1": j,
-                                  f"shapes.{line}.visible": visible, f"annotations.{label}.x": j,
-                                  f"annotations.{label}.text": f"step {j}",
-                                  f"annotations.{label}.visible": visible}})
+    frames = step_marker_frames(fig, j_steps)
     legend = {"showlegend": True, "legend": {"font": {"size": 12}, "orientation": "h", "y": -0.14, "x": 0,
                                              "yanchor": "top", "tracegroupgap": 0},
               "margin": {"l": 60, "r": 70 if secondary else 15, "t": 28, "b": 40}}
     return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
                  present_layout=legend)
+
+
+def step_marker_frames(fig, j_steps):
+    """Per step, the layout patch that moves a figure's step line (the shape and the
+    annotation named "step") to j, hidden at j = 0."""
+    shapes = [shape.to_plotly_json() for shape in fig.layout.shapes]
+    notes = [note.to_plotly_json() for note in fig.layout.annotations]
+    line = next(i for i, shape in enumerate(shapes) if shape.get("name") == "step")
+    label = next(i for i, note in enumerate(notes) if note.get("name") == "step")
+    return [{"layout": {f"shapes.{line}.x0": j, f"shapes.{line}.x1": j, f"shapes.{line}.visible": j >= 1,
+                        f"annotations.{label}.x": j, f"annotations.{label}.text": f"step {j}",
+                        f"annotations.{label}.visible": j >= 1}} for j in j_steps]
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -206,3 +208,93 @@ def projection_panel(study, j_steps, *, key="model", area="c"):
                        "title": (f"First canonical variates on {j} points" if j else
                                  "Canonical variates: from step 1 on")})
     return Panel(key, area, "Canonical variates: from step 1 on", fig, frames)
+
+
+# --- the deflation lab -------------------------------------------------------------------------
+
+def lab_chosen_panel(lab, j_steps, labels, *, class_names=None, title="Chosen points per deflation (star: next pick)"):
+    """Each deflation's chosen points on the data, one small panel per deflation."""
+    names = lab.deflations
+    fig = figures.chosen_grid_figure(lab.coords, labels, {n: [] for n in names}, {n: None for n in names},
+                                     titles=lab.coord_titles, class_names=class_names, always=True)
+    rings = [i for i, trace in enumerate(fig.data) if trace.name == "chosen points"]
+    stars = [i for i, trace in enumerate(fig.data) if trace.name == "next pick"]
+    frames = []
+    for j in j_steps:
+        chosen, nexts = lab.chosen(j), lab.next_picks(j)
+        patch = {}
+        for name, ring, star in zip(names, rings, stars):
+            arrays = figures.chosen_arrays(lab.coords, chosen[name], show_numbers=len(chosen[name]) <= 10)
+            arrays.pop("name")
+            patch[ring] = arrays
+            patch[star] = figures.next_arrays(lab.coords, nexts[name])
+        frames.append({"data": patch})
+    rows, _ = figures.panel_grid(len(names))
+    return Panel("chosen", "a", title, fig, frames, height=110 + 330 * rows, animate=True,
+                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.",
+                 present_layout={"margin": {"l": 10, "r": 10, "t": 30, "b": 10}})
+
+
+def lab_heatmap_panel(lab, j_steps, *, sort_note, scale):
+    """Each deflation's kernel K_j, on K_0's colour scale (8-bit cells)."""
+    names = lab.deflations
+    order = _heat_order(lab.order, lab.n_steps * len(names))
+    blocks = {n: lab.paths[n].deflated_block(0, order) for n in names}
+    fig = figures.heatmap_grid_figure(blocks, steps={n: 0 for n in names}, sort_note="", scale=scale)
+    titles = [i for i, note in enumerate(fig.layout.annotations) if note.text and note.text.endswith("(K_0)")]
+    frames = []
+    for j in j_steps:
+        patch, layout = {}, {}
+        for number, name in enumerate(names):
+            step = lab.step_of(name, j)
+            patch[number] = {"z": Quantized(lab.paths[name].deflated_block(step, order), -scale, scale)}
+            layout[f"annotations.{titles[number]}.text"] = f"{name} (K_{step})"
+        frames.append({"data": patch, "layout": layout, "title": f"Deflated kernels K_{j}, one colour scale (K₀'s)"})
+    for trace in fig.data:
+        trace.z = None  # every step's cells travel in the frames
+    rows, _ = figures.panel_grid(len(names))
+    return Panel("heatmaps", "b", "Deflated kernels K_0, one colour scale (K₀'s)", fig, frames,
+                 height=40 + 330 * rows,
+                 caption=f"Rows and columns: {sort_note}. Blue entries are negative; an asymmetric panel comes from "
+                         "a one-sided deflation.",
+                 present_layout={"margin": {"l": 10, "r": 10, "t": 30, "b": 10}})
+
+
+FACT_COLUMNS = ("deflation", "step", "symmetric", "smallest eigenvalue", "PSD", "rank", "trace",
+                "chosen columns left", "next pick")
+
+
+def _fact_row(name, step, facts):
+    yes = {True: "yes", False: "no"}
+    return [name, step, yes[bool(facts.symmetric)], f"{facts.min_eigenvalue:+.2e}", yes[bool(facts.psd)],
+            facts.rank, f"{facts.trace:.1f}",
+            "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
+            "—" if facts.next_pick is None else facts.next_pick]
+
+
+def lab_facts_panel(lab, j_steps):
+    """The facts of each deflated kernel at step j, as a table."""
+    def columns(j):
+        rows = [_fact_row(name, lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
+        return [list(column) for column in zip(*rows)]
+
+    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0))
+    frames = [{"data": {0: {"cells.values": columns(j)}}, "title": f"Facts of each deflated kernel at step {j}"}
+              for j in j_steps]
+    return Panel("facts", "c", "Facts of each deflated kernel at step 0", fig, frames,
+                 height=70 + 36 * (len(lab.deflations) + 1),
+                 caption="Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest "
+                         "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i (0: wiped out).",
+                 present_area="c", present_layout={"margin": {"l": 5, "r": 5, "t": 5, "b": 5}})
+
+
+def lab_errors_panel(lab, j_steps, *, title):
+    """Each deflation's learner on its first k points, with the step marked."""
+    fig = figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=0, y_title=lab.error_name,
+                               step_marker=True)
+    caption = ("Each deflation's learner on its first k chosen points (coinciding curves are drawn on top of each "
+               "other): " + "; ".join(f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
+                                      for name, values in lab.errors.items() if values.size) + ".")
+    return Panel("errors", "d", title, fig, step_marker_frames(fig, j_steps), caption=caption,
+                 present_layout={"showlegend": True, "legend": {"font": {"size": 12}, "y": -0.2},
+                                 "margin": {"l": 60, "r": 15, "t": 20, "b": 40}})
