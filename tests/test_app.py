@@ -42,6 +42,30 @@ def figures(at):
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def player(at):
+    """The step player's payload: every step of the study the page sends to the browser."""
+    elements = at.get("bidi_component")
+    assert len(elements) == 1, "the page must mount exactly one step player"
+    data = json.loads(elements[0].proto.json)
+    return json.loads(data) if isinstance(data, str) else data
+
+
+def panel(payload, key):
+    return next(item for item in payload["panels"] if item["key"] == key)
+
+
+def decode(spec):
+    """A typed-array spec from the payload as a numpy array."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(spec, list):
+        return np.asarray(spec)
+    dtypes = {"f4": np.float32, "f8": np.float64, "i4": np.int32, "i1": np.int8, "u1": np.uint8, "i2": np.int16}
+    return np.frombuffer(base64.b64decode(spec["bdata"]), dtype=dtypes[spec["dtype"]])
+
+
 def trace(figs, name):
     for fig in figs:
         for item in fig["data"]:
@@ -59,23 +83,54 @@ def test_home_renders_a_card_per_algorithm():
 
 
 @pytest.mark.parametrize("page", list(ALGORITHMS))
-def test_page_renders_and_steps(page):
+def test_page_sends_every_step_to_the_player(page):
     at = open_page(page)
     assert_clean(at)
-    assert at.session_state[f"{page}:step"] == 0
-    assert any(text.value.startswith("**Step 0.**") for text in at.markdown)
-    star_before = trace(figures(at), "next pick")
-    at.button(key=f"{page}:next").click().run()
+    payload = player(at)
+    n = payload["n_steps"]
+    assert n >= 10 and payload["step"] == 0
+    assert len(payload["stories"]) == n + 1
+    assert payload["stories"][0].startswith("**Step 0.**") and payload["stories"][1].startswith("**Step 1.**")
+    assert {item["key"] for item in payload["panels"]} >= {"data", "criterion", "bounds", "heatmaps", "model"}
+    for item in payload["panels"]:
+        assert len(item["frames"]) == n + 1, f"{item['key']} must have a patch for every step"
+    data = panel(payload, "data")
+    star = len(data["figure"]["data"]) - 1  # the next-pick star is the last trace
+    first, second = (decode(data["frames"][j]["data"][str(star)]["x"]) for j in (0, 1))
+    assert first.size == 1 and second.size == 1 and first[0] != second[0], "the next-pick star must move"
+    ring = data["frames"][1]["data"][str(star - 1)]
+    assert ring["name"] == "chosen (1)" and decode(ring["x"]).size == 1
+    assert data["frames"][n]["data"][str(star - 1)]["name"] == f"chosen ({n})"
+    assert decode(data["frames"][n]["data"][str(star)]["x"]).size == 0, "no next pick after the last step"
+    assert payload["picks"] and len(payload["picks"]) == n  # predict-the-next-pick has the answers
+    assert len(payload["marks"]) == 1 and "bound's stop" in payload["marks"][0]["label"]
+
+
+def test_payload_stays_within_its_budget():
+    for page in ALGORITHMS:
+        at = open_page(page)
+        size = len(at.get("bidi_component")[0].proto.json)
+        assert size < 5_000_000, f"{page}: {size / 1e6:.1f} MB"
+
+
+def test_predict_mode_hides_the_answer():
+    payload = player(open_page("skpca"))
+    assert "Next: point" in payload["stories"][3]
+    assert "Next: point" not in payload["stories_hidden"][3]
+    criterion = panel(payload, "criterion")
+    assert len(criterion["hide_when_predicting"]) == len(criterion["figure"]["data"])
+    assert panel(payload, "data").get("guess_trace") is True
+
+
+def test_presenter_mode_and_text_size_travel_in_the_url():
+    at = open_page("kmp", {"present": "1", "text": "150"})
     assert_clean(at)
-    assert at.session_state[f"{page}:step"] == 1
-    assert any(text.value.startswith("**Step 1.**") for text in at.markdown)
-    star_after = trace(figures(at), "next pick")
-    assert star_before is not None and star_after is not None
-    assert (star_before["x"], star_before["y"]) != (star_after["x"], star_after["y"]), "the next-pick marker must move"
-    assert trace(figures(at), "chosen (1)") is not None
-    assert at.query_params["step"] == "1"
-    at.button(key=f"{page}:prev").click().run()
-    assert at.session_state[f"{page}:step"] == 0
+    payload = player(at)
+    assert payload["present"] is True and payload["text_scale"] == 1.5
+    areas = {item["key"]: item["present_area"] for item in payload["panels"]}
+    assert areas["bounds"] == "d" and areas["heatmaps"] == "e" and areas["criterion"] == "b"
+    assert areas["model"] == "a" and areas["data"] is None  # 1-D regression: the fit replaces the data
+    assert at.query_params["present"] == "true" and at.query_params["text"] == "150"
 
 
 @pytest.mark.parametrize("page", list(PAGES))
@@ -89,15 +144,16 @@ def test_every_control_has_a_tooltip(page):
 def test_url_reopens_the_same_view_and_clamps_the_step():
     at = open_page("kmp", {"data": "moons", "k": "12", "variant": "backfit", "step": "7"})
     assert_clean(at)
-    assert at.session_state["kmp:step"] == 7
+    assert player(at)["step"] == 7
     assert at.session_state["kmp:k"] == 12
     assert at.session_state["kmp:variant"] == "backfit"
     assert at.selectbox(key="w:data:kmp").value == "moons"
-    assert at.slider(key="w:kmp:step").value == 7
     assert at.query_params["k"] == "12" and at.query_params["step"] == "7"
 
     at = open_page("kmp", {"data": "moons", "k": "12", "step": "999"})
-    assert at.session_state["kmp:step"] == 12  # clamped to the last step
+    assert player(at)["step"] == 12  # clamped to the last step, with a note
+    assert any("step 999" in w.value for w in at.warning)
+    assert at.query_params["step"] == "12"
 
 
 def test_bad_url_values_are_ignored_with_a_note():
@@ -125,7 +181,7 @@ def test_bad_upload_shows_an_error_and_keeps_the_data():
     assert not at.exception
     assert any("oops" in e.value and "previous dataset" in e.value for e in at.error)
     assert at.selectbox(key="w:data:kmp").value == "diabetes"
-    assert any(text.value.startswith("**Step 0.**") for text in at.markdown)
+    assert player(at)["stories"][0].startswith("**Step 0.**")
 
 
 def test_good_upload_becomes_the_dataset():
@@ -140,17 +196,6 @@ def test_impossible_settings_give_a_message_not_a_traceback():
     at = open_page("kmp", {"data": "moons", "variant": "prefit", "loss": "tanh"})
     assert not at.exception
     assert any("Pre-fitting needs the squared loss" in e.value for e in at.error)
-
-
-def test_play_advances_and_pauses():
-    at = open_page("skpca")
-    at.button(key="skpca:play").click().run()
-    assert at.session_state["skpca:playing"] is True
-    first = at.session_state["skpca:step"]
-    at.run()
-    assert at.session_state["skpca:step"] == first + 1
-    at.button(key="skpca:play").click().run()
-    assert at.session_state["skpca:playing"] is False
 
 
 def test_downloads_offer_the_path_and_the_curves():
@@ -180,19 +225,20 @@ def test_deflation_lab_steps_and_reports_facts():
     assert_clean(at)
     assert list(at.multiselect(key="w:deflation-lab:deflations").value) == ["hotelling", "projection", "schur",
                                                                             "ortho-projection"]
-    facts = at.dataframe[0].value
-    assert list(facts["deflation"]) == ["hotelling", "projection", "schur", "ortho-projection"]
-    assert len(figures(at)) == 3
-    at.button(key="deflation-lab:next").click().run()
-    assert_clean(at)
-    story = next(m.value for m in at.markdown if m.value.startswith("**Step 1.**"))
-    assert "PSD" in story and "projection" in story
-    facts = at.dataframe[0].value
-    assert dict(zip(facts["deflation"], facts["PSD"]))["schur"] == "yes"
-    assert dict(zip(facts["deflation"], facts["symmetric"]))["projection"] == "no"
-    assert trace(figures(at), "chosen points") is not None and at.query_params["step"] == "1"
-    heat = next(fig for fig in figures(at) if fig["layout"].get("coloraxis"))
-    assert len(heat["data"]) == 4  # one panel per deflation, one colour axis
+    payload = player(at)
+    facts = panel(payload, "facts")
+    columns = facts["frames"][1]["data"]["0"]["cells.values"]
+    names, symmetric, psd = columns[0], columns[2], columns[4]
+    assert names == ["hotelling", "projection", "schur", "ortho-projection"]
+    assert dict(zip(names, psd))["schur"] == "yes"
+    assert dict(zip(names, symmetric))["projection"] == "no"
+    story = payload["stories"][1]
+    assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story
+    heat = panel(payload, "heatmaps")
+    assert len(heat["figure"]["data"]) == 4 and heat["figure"]["layout"].get("coloraxis")  # one colour axis
+    assert len(heat["frames"]) == payload["n_steps"] + 1
+    chosen = panel(payload, "chosen")
+    assert sum(trace["name"] == "chosen points" for trace in chosen["figure"]["data"]) == 4
 
 
 def test_deflation_lab_table_on_demand():

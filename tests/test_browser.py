@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds"]
 WITHOUT_STEPPER = {"", "bounds"}
+PLAYER_PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab"]  # step in the browser
 
 
 def _missing(reason):
@@ -87,6 +88,17 @@ def _wait_until_idle(page, timeout=90_000):
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
 
 
+def _rendered(page, step=None, timeout=30_000):
+    """Wait until the step player has drawn (step ``step``, if given); its state."""
+    condition = "window.__mplRendered" + ("" if step is None else f" && window.__mplRendered.step === {step}")
+    page.wait_for_function(condition, timeout=timeout)
+    return page.evaluate("window.__mplRendered")
+
+
+def _label(page):
+    return page.locator(".mpl-label").first.inner_text()
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_page_loads_and_steps(server, browser, path, tmp_path):
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
@@ -95,16 +107,25 @@ def test_page_loads_and_steps(server, browser, path, tmp_path):
     try:
         page.goto(f"{server}/{path}")
         _wait_until_idle(page)
-        page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         assert page.locator("[data-testid='stException']").count() == 0
         name = path or "home"
-        if path not in WITHOUT_STEPPER:
+        if path in PLAYER_PAGES:
+            _rendered(page, 0)
+            assert page.locator(".mpl-plot .main-svg").count() >= 4, "every panel is drawn"
+            page.locator(".mpl-btn", has_text="Next").first.click()
+            _rendered(page, 1)
+            assert _label(page).startswith("Step 1 of") and "step=1" in page.url
+            assert page.locator(".mpl-story").first.inner_text().startswith("Step 1.")
+        elif path not in WITHOUT_STEPPER:
+            page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
             page.get_by_text("Step 0 of").wait_for(timeout=30_000)
             page.locator("button", has_text="Next").first.click()
             page.get_by_text("Step 1 of").wait_for(timeout=30_000)
             _wait_until_idle(page)
-            assert page.locator("[data-testid='stException']").count() == 0
             assert "step=1" in page.url
+        else:
+            page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
+        assert page.locator("[data-testid='stException']").count() == 0
         page.wait_for_timeout(1000)  # let Plotly finish drawing before the screenshot
         page.screenshot(path=str(shots / f"{name}.png"))
     finally:
@@ -129,22 +150,100 @@ def test_paper_figures_card_reproduces_in_the_browser(server, browser, tmp_path)
         page.close()
 
 
-def test_play_pause_and_keyboard(server, browser):
+def test_keys_step_without_asking_the_server(server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1400})
+    try:
+        page.goto(f"{server}/kmp")
+        _wait_until_idle(page)
+        _rendered(page, 0)
+        page.evaluate("window.__mplReruns = 0; new MutationObserver(() => {"
+                      " if (document.querySelector(\"[data-test-script-state='running']\")) window.__mplReruns++; })"
+                      ".observe(document.body, {subtree: true, attributes: true})")
+        for key, step in (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("ArrowRight", 2)):
+            page.keyboard.press(key)
+            _rendered(page, step)
+        assert "step=2" in page.url and _label(page).startswith("Step 2 of")
+        page.keyboard.press("Home")
+        _rendered(page, 0)
+        assert "step=" not in page.url
+        assert page.evaluate("window.__mplReruns") == 0, "stepping must not rerun the script"
+    finally:
+        page.close()
+
+
+def test_play_pause_is_exact_and_speed_counts(server, browser):
     page = browser.new_page(viewport={"width": 1600, "height": 1400})
     try:
         page.goto(f"{server}/sparse-kpca")
         _wait_until_idle(page)
-        page.get_by_text("Step 0 of").wait_for(timeout=30_000)
-        page.locator("button", has_text="Play").first.click()
-        page.get_by_text("Step 2 of").wait_for(timeout=30_000)  # it advanced by itself
-        page.locator("button", has_text="Pause").first.click()
+        _rendered(page, 0)
+        page.locator(".mpl-select").first.select_option("4")
+        started = page.evaluate("performance.now()")
+        page.locator(".mpl-btn", has_text="Play").first.click()
+        _rendered(page, 4, timeout=10_000)
+        elapsed = page.evaluate("performance.now()") - started
+        assert elapsed < 2_500, f"4x should take about 1 s for 4 steps, took {elapsed:.0f} ms"
+        page.keyboard.press(" ")  # pause
+        shown = _label(page)
+        step = page.evaluate("window.__mplPlayer.j")
+        assert shown.startswith(f"Step {step} of") and "playing" not in shown
+        page.wait_for_timeout(1_500)
+        assert page.evaluate("window.__mplPlayer.j") == step and _label(page) == shown, "pause overshot"
+        assert f"step={step}" in page.url
+        last = page.evaluate("window.__mplPlayer.n")
+        page.evaluate(f"window.__mplPlayer.go({last}, 'test')")
+        _rendered(page, last)
+        page.locator(".mpl-btn", has_text="Play").first.click()  # from the last step: starts again
+        page.wait_for_function("window.__mplPlayer.j <= 2", timeout=5_000)
+        page.keyboard.press(" ")
+        assert page.evaluate("window.__mplPlayer.playing") is False
+    finally:
+        page.close()
+
+
+def test_url_step_round_trip(server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1400})
+    try:
+        page.goto(f"{server}/mpkfda?step=5")
         _wait_until_idle(page)
-        paused = page.locator("text=/Step \\d+ of/").first.inner_text()
-        page.wait_for_timeout(2500)
-        assert page.locator("text=/Step \\d+ of/").first.inner_text() == paused
-        step = int(paused.split()[1])
+        _rendered(page, 5)
         page.keyboard.press("ArrowRight")
-        page.get_by_text(f"Step {step + 1} of").wait_for(timeout=30_000)
-        assert page.locator("[data-testid='stException']").count() == 0
+        _rendered(page, 6)
+        assert "step=6" in page.url
+        page.reload()
+        _wait_until_idle(page)
+        assert _rendered(page, 6)["step"] == 6 and _label(page).startswith("Step 6 of")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_presenter_mode_fits_the_screen(server, browser, path, size, tmp_path):
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    width, height = size
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(f"{server}/{path}?present=1&step=3")
+        _wait_until_idle(page)
+        _rendered(page, 3)
+        page.wait_for_timeout(500)
+        boxes = page.evaluate("""[...document.querySelectorAll('.mpl-cell')]
+            .filter((cell) => cell.dataset.extra === '0')
+            .map((cell) => { const r = cell.getBoundingClientRect();
+                             const t = cell.querySelector('.mpl-title');
+                             return {key: cell.dataset.panel, top: r.top, bottom: r.bottom, left: r.left,
+                                     right: r.right, clipped: t.scrollWidth > t.clientWidth + 1}; })""")
+        assert len(boxes) >= 4
+        for box in boxes:
+            assert box["top"] >= 0 and box["left"] >= 0, box
+            assert box["bottom"] <= height and box["right"] <= width, f"{box['key']} leaves the screen: {box}"
+            assert not box["clipped"], f"{box['key']}'s title is cut"
+        bar = page.locator(".mpl-bar").first.bounding_box()
+        assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height
+        assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('aria-expanded')") \
+            != "true", "presenter mode folds the sidebar away"
+        page.screenshot(path=str(shots / f"present-{path}-{width}.png"))
     finally:
         page.close()

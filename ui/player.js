@@ -246,7 +246,7 @@ class Player {
       data.push({ type: "scatter", mode: "markers", x: [x], y: [y], name: "your guess", showlegend: true,
         marker: { symbol: "x-thin-open", size: 26, color: "#CC79A7", line: { width: 4, color: "#CC79A7" } }, hoverinfo: "skip" });
     }
-    return { data, layout, title: (frame.title !== undefined ? frame.title : panel.title) || "" };
+    return { data, layout };
   }
 
   revealed() { return this.guess !== null || this.j >= this.n; }
@@ -263,6 +263,11 @@ class Player {
     const story = (hideNext ? (this.payload.stories_hidden || stories) : stories)[j] || "";
     this.story.replaceChildren(...storyNodes(story));
     this.renderQuiz();
+    for (const cell of this.cells) {
+      const frame = cell.panel.frames[Math.min(j, cell.panel.frames.length - 1)] || {};
+      const title = (frame.title !== undefined ? frame.title : cell.panel.title) || "";
+      if (cell.shownTitle !== title) { cell.title.replaceChildren(...storyNodes(title)); cell.shownTitle = title; }
+    }
   }
 
   render(full) {
@@ -271,8 +276,7 @@ class Player {
     this.renderText();
     const animate = this.animateBox.checked && !full;
     const work = this.cells.filter((cell) => cell.height > 0).map((cell) => {
-      const { data, layout, title } = this.figure(cell, j);
-      cell.title.replaceChildren(...storyNodes(title));
+      const { data, layout } = this.figure(cell, j);
       const config = this.payload.config || {};
       if (!cell.drawn) {
         cell.drawn = true;
