@@ -26,7 +26,7 @@ frame.page_header(
 state.notes_here()
 
 data = frame.data_sidebar(state, ("two-view", "binary", "regression", "unsupervised"), preset="rings-two-view")
-kernel = frame.kernel_sidebar(state)
+kernel = frame.kernel_sidebar(state, data)
 sb = st.sidebar
 sb.header("Columns")
 methods = state.widget(sb.multiselect, Control("methods", COLUMN_METHODS[:3], tuple, options=COLUMN_METHODS),

@@ -34,7 +34,7 @@ state.notes_here()
 
 data = frame.data_sidebar(state, ("binary", "regression"), preset="moons")
 dataset = data.dataset()
-kernel = frame.kernel_sidebar(state, gamma="2")
+kernel = frame.kernel_sidebar(state, data)
 st.sidebar.header("Lab")
 families = ("mpkfda", "kmp", "kpca") if dataset.task == "binary" else ("kmp", "kpca")
 family = state.widget(st.sidebar.selectbox, Control("family", families[0], str, options=families), "Family",
@@ -89,7 +89,7 @@ def build():
     steps = range(lab.n_steps + 1)
     panels = [
         steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
-        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note(split, lab.order), scale=scale),
+        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note_for(split), scale=scale),
         steps_ui.lab_facts_panel(lab, steps),
         steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
                                                     "against k"),

@@ -8,6 +8,7 @@ from ui.state import Control, PageState
 
 PAGE = "kmp"
 state = PageState(PAGE)
+frame.open_on_preset(state)
 display = frame.page_top(
     state,
     "Kernel matching pursuit",
@@ -16,9 +17,10 @@ display = frame.page_top(
     "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
 )
 state.notes_here()
+frame.preset_picker(state)
 
 data = frame.data_sidebar(state, ("regression", "binary"), preset="sinc")
-kernel = frame.kernel_sidebar(state, gamma="10")
+kernel = frame.kernel_sidebar(state, data)
 st.sidebar.header("Matching pursuit")
 m = data.train_size()
 k = frame.k_slider(state, m, default=30)
@@ -106,7 +108,7 @@ def build():
         model_panel(steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, secondary=("test MSE", "train MSE"),
                              y_title="error rate / bound", secondary_title="mean squared error", rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note(split, study.order), shared_scale=shared_scale,
+        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
                                caption=f"Here {note}."),
     ]
     return frame.player_extras(study, panels, story)

@@ -8,6 +8,7 @@ from ui.state import Control, PageState
 
 PAGE = "mpkfda"
 state = PageState(PAGE)
+frame.open_on_preset(state)
 display = frame.page_top(
     state,
     "Greedy kernel Fisher discriminant (MPKFDA)",
@@ -16,9 +17,10 @@ display = frame.page_top(
     "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
 )
 state.notes_here()
+frame.preset_picker(state)
 
 data = frame.data_sidebar(state, ("binary",), preset="moons")
-kernel = frame.kernel_sidebar(state)
+kernel = frame.kernel_sidebar(state, data)
 st.sidebar.header("Greedy Fisher")
 m = data.train_size()
 k = frame.k_slider(state, m, default=30)
@@ -86,7 +88,7 @@ def build():
                                  x_title=study.coord_titles[0], title=f"Criterion ({criterion}) on K_{{j}}"),
         model_panel(steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / bound", rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note(split, study.order), shared_scale=shared_scale,
+        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
                                caption="With classes sorted, the two diagonal blocks are within-class similarities; "
                                        "watch how each deflation removes the chosen column's share."),
     ]

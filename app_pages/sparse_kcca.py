@@ -8,6 +8,7 @@ from ui.state import Control, PageState
 PAGE = "skcca"
 REGS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
 state = PageState(PAGE)
+frame.open_on_preset(state)
 display = frame.page_top(
     state,
     "Sparse kernel CCA",
@@ -17,9 +18,10 @@ display = frame.page_top(
     "(seed 000, Alg. 3 and Thm 9).",
 )
 state.notes_here()
+frame.preset_picker(state)
 
 data = frame.data_sidebar(state, ("two-view",), preset="rings-two-view")
-kernel = frame.kernel_sidebar(state)
+kernel = frame.kernel_sidebar(state, data)
 st.sidebar.header("Sparse KCCA")
 m = data.train_size()
 k = frame.k_slider(state, m, default=30)
@@ -62,7 +64,7 @@ def story(j, hide_next=False):
 
 def build():
     steps = range(study.n_steps + 1)
-    sort_note = frame.sort_note(split, study.order)
+    sort_note = frame.sort_note_for(split)
     panels = [
         steps_ui.data_panel(study, steps, link, target_name="X coord. 1", title="View X and the chosen points"),
         steps_ui.criterion_panel(study, steps, link, None, x_title=study.coord_titles[0] + " of view X",
@@ -72,10 +74,11 @@ def build():
                             key="view-y", area="c", guess=False),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / correlation / bound",
                              rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=0,
+        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
                                title="View X: the kernel before and after deflation"),
         steps_ui.projection_panel(study, steps, area="f"),
-        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=1, key="heat-y",
+        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=1, share=0.5,
+                               key="heat-y",
                                area="g", title="View Y: the kernel before and after deflation"),
     ]
     return frame.player_extras(study, panels, story)

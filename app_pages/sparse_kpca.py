@@ -7,6 +7,7 @@ from ui.state import Control, PageState
 
 PAGE = "skpca"
 state = PageState(PAGE)
+frame.open_on_preset(state)
 display = frame.page_top(
     state,
     "Sparse kernel PCA",
@@ -16,9 +17,10 @@ display = frame.page_top(
     "new data (seed 000, Alg. 2 and Cor. 1).",
 )
 state.notes_here()
+frame.preset_picker(state)
 
 data = frame.data_sidebar(state, ("unsupervised", "regression", "binary", "two-view"), preset="rings")
-kernel = frame.kernel_sidebar(state)
+kernel = frame.kernel_sidebar(state, data)
 st.sidebar.header("Sparse KPCA")
 m = data.train_size()
 k = frame.k_slider(state, m, default=40)
@@ -68,7 +70,7 @@ def story(j, hide_next=False):
 
 def build():
     steps = range(study.n_steps + 1)
-    sort_note = frame.sort_note(split, study.order)
+    sort_note = frame.sort_note_for(split)
     panels = [
         steps_ui.data_panel(study, steps, labels, coords_test=study.coords_test, labels_test=split.y_test,
                             class_names=data.dataset().class_names),

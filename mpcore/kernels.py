@@ -26,6 +26,33 @@ def gamma_from_width(sigma):
     return 1.0 / (2.0 * sigma**2)
 
 
+def median_gamma(X, kernel="rbf", max_points=1000, seed=0):
+    """The median heuristic: the ``gamma`` whose kernel width is the median distance
+    between two rows of ``X`` (n, d).
+
+    rbf: ``sigma`` = the median Euclidean distance, ``gamma = 1 / (2 sigma^2)``;
+    laplacian: ``gamma = 1 / median L1 distance``; poly: ``1 / d`` (scikit-learn's
+    default: the heuristic is about distances).  At most ``max_points`` rows (a seeded
+    subsample) enter the median, so the cost is bounded.  Zero distances (duplicate
+    rows) are left out; with no positive distance at all the answer is ``1 / d``.
+    """
+    from scipy.spatial.distance import pdist
+
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"The median heuristic needs a non-empty 2-D array of rows; got shape {X.shape}.")
+    if kernel not in ("rbf", "laplacian"):
+        return 1.0 / X.shape[1]
+    if X.shape[0] > max_points:
+        X = X[np.random.default_rng(seed).choice(X.shape[0], max_points, replace=False)]
+    distances = pdist(X, "sqeuclidean" if kernel == "rbf" else "cityblock")
+    distances = distances[distances > 0]
+    if distances.size == 0:
+        return 1.0 / X.shape[1]
+    middle = float(np.median(distances))
+    return 1.0 / (2.0 * middle) if kernel == "rbf" else 1.0 / middle
+
+
 def kernel_matrix(X, Z=None, kernel="rbf", **params):
     """Kernel matrix between the rows of ``X`` (n, d) and of ``Z`` (p, d), shape (n, p).
 

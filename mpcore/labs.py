@@ -493,12 +493,12 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
         raise ValueError("repeats must be at least 1.")
     reg = check_positive(reg, "The regularisation lambda")
     leverage_gamma = check_positive(leverage_ratio, "The leverage ratio") * reg
-    params = _kernel_params(kernel, gamma, degree, X.shape[1])
+    params = _kernel_params(kernel, gamma, degree, X)
     K1 = kernel_matrix(X, kernel=kernel, **params)
     two_view = split.Y_train is not None
     views = [K1]
     if two_view:
-        params_y = _kernel_params(kernel, gamma, degree, split.Y_train.shape[1])
+        params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
         views.append(kernel_matrix(split.Y_train, kernel=kernel, **params_y))
     leverage = tuple(ridge_leverage_scores(K, leverage_gamma) for K in views)
     top = int(ranks[-1])

@@ -25,7 +25,7 @@ import numpy as np
 
 from . import curves as curves_module
 from .engine import check_step
-from .kernels import kernel_diag, kernel_matrix
+from .kernels import kernel_diag, kernel_matrix, median_gamma
 from .kmp import kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
 from .nystrom import nystrom_features
@@ -34,10 +34,18 @@ from .skpca import skpca_path
 from .views import display_order, embed_2d, grid_2d
 
 
-def _kernel_params(kernel, gamma, degree, d):
+def _kernel_params(kernel, gamma, degree, X):
+    """Kernel parameters for training inputs ``X``: ``gamma`` None means ``1 / d``,
+    ``"median"`` the median heuristic (:func:`mpcore.kernels.median_gamma`), else a number."""
     if kernel == "linear":
         return {}
-    params = {"gamma": (1.0 / d) if gamma is None else float(gamma)}
+    if gamma is None:
+        gamma = 1.0 / X.shape[1]
+    elif isinstance(gamma, str):
+        if gamma != "median":
+            raise ValueError(f"gamma must be a positive number, None (1/d) or 'median'; got {gamma!r}.")
+        gamma = median_gamma(X, kernel)
+    params = {"gamma": float(gamma)}
     if kernel == "poly":
         params.update(degree=int(degree), coef0=1.0)
     return params
@@ -226,8 +234,7 @@ class Study:
 
 
 def _common(split, kernel, gamma, degree):
-    d = split.X_train.shape[1]
-    params = _kernel_params(kernel, gamma, degree, d)
+    params = _kernel_params(kernel, gamma, degree, split.X_train)
     K = kernel_matrix(split.X_train, kernel=kernel, **params)
     K_test = kernel_matrix(split.X_test, split.X_train, kernel=kernel, **params)
     coords, coords_test, titles = embed_2d(split.X_train, split.X_test, split.y_train, split.y_test)
@@ -285,7 +292,7 @@ def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0
     if split.Y_train is None:
         raise ValueError("Sparse KCCA needs two views; pick a two-view dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
-    params_y = _kernel_params(kernel, gamma, degree, split.Y_train.shape[1])
+    params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
     Ky = kernel_matrix(split.Y_train, kernel=kernel, **params_y)
     Ky_test = kernel_matrix(split.Y_test, split.Y_train, kernel=kernel, **params_y)
     path = skcca_path(K, Ky, k)

@@ -22,7 +22,8 @@ from ui.figures import EXPORT_CONFIG
 from ui.state import Control, PageState
 
 UPLOAD_PREFIX = "upload: "
-GAMMAS = ("auto (1/d)", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
+AUTO_GAMMA = "auto (median)"
+GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
 PLAY_SECONDS = 1.0
 
 POINTS = Control("points", 500, int, lo=20, hi=3000)
@@ -76,7 +77,8 @@ class DataChoice:
 
 @dataclass(frozen=True)
 class KernelChoice:
-    """The kernel settings of a page (hashable: a cache key); ``gamma=None`` means 1/d."""
+    """The kernel settings of a page (hashable: a cache key); ``gamma=None`` means 1/d,
+    ``"median"`` the median heuristic on the training inputs."""
 
     kernel: str
     gamma: float | None
@@ -282,13 +284,21 @@ def _dataset_options(state, name):
     return tuple(sorted(chosen.items()))
 
 
-def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
+def kernel_sidebar(state: PageState, data=None, default="rbf", gamma=AUTO_GAMMA):
     """Kernel choice (sidebar): kind, gamma and polynomial degree; a :class:`KernelChoice`.
-    Each page keeps its own kernel (its default suits its preset dataset)."""
+    Each page keeps its own kernel.  The width defaults to the median heuristic, which
+    re-tunes itself to every dataset; a width the user picked stays when the dataset
+    changes, one set by a preset or the default goes back to ``auto``."""
     sb = st.sidebar
     sb.header("Kernel")
+    session = st.session_state
     control = Control("kernel", default, str, options=KERNEL.options)
     gamma_control = Control("gamma", gamma, str, options=GAMMAS)
+    mine, seen = f"{state.page}:gamma-by-user", f"{state.page}:gamma-for"
+    if data is not None:
+        if session.get(seen, data.name) != data.name and not session.get(mine):
+            session[f"{state.page}:gamma"] = AUTO_GAMMA
+        session[seen] = data.name
     kernel = state.widget(sb.selectbox, control, "Kernel", scope=state.page, options=KERNEL.options,
                           format_func=KERNEL_NAMES.get,
                           help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
@@ -296,14 +306,66 @@ def kernel_sidebar(state: PageState, default="rbf", gamma="auto (1/d)"):
     gamma, degree = None, 3
     if kernel != "linear":
         text = state.widget(sb.selectbox, gamma_control, "gamma (inverse squared width)", scope=state.page,
-                            options=GAMMAS,
-                            help="Larger gamma = narrower kernel = more local basis functions. 'auto' uses 1/d "
-                                 "(d = number of features), scikit-learn's default.")
-        gamma = None if text == GAMMAS[0] else float(text)
+                            options=GAMMAS, on_user_change=lambda: session.__setitem__(mine, True),
+                            help="Larger gamma = narrower kernel = more local basis functions. 'auto (median)': the "
+                                 "median heuristic, width = the median distance between two training points "
+                                 "(Gaussian: gamma = 1 / (2 median²); Laplacian: 1 / median L1 distance), tuned "
+                                 "again whenever the dataset changes. '1/d': scikit-learn's default.")
+        gamma = {AUTO_GAMMA: "median", "1/d": None}.get(text, text)
+        gamma = gamma if gamma in (None, "median") else float(gamma)
     if kernel == "poly":
         degree = state.widget(sb.slider, DEGREE, "Degree", scope=state.page, min_value=1, max_value=6,
                               help="Degree of the polynomial kernel.")
     return KernelChoice(kernel, gamma, int(degree))
+
+
+# --- presets ---------------------------------------------------------------------------------
+
+SHARED_KEYS = ("data", "points", "test", "seed", "std")
+DATA_PARAMS = ("data", "points", "noise", "spread", "positive")
+
+
+def open_on_preset(state: PageState):
+    """A first visit to the page with a bare URL opens on its first preset (a dataset the
+    user already chose on another page is kept, with its own size and noise)."""
+    from ui.presets import PRESETS
+
+    session = st.session_state
+    visited = f"{state.page}:visited"
+    if state.entered and not session.get("_url_pending") and not session.get(visited) and state.page in PRESETS:
+        params = dict(PRESETS[state.page][0].params)
+        if "data" in session:
+            params = {key: value for key, value in params.items() if key not in DATA_PARAMS}
+        session["_url_pending"] = params
+    session[visited] = True
+
+
+def preset_picker(state: PageState):
+    """The page's named lessons (sidebar); choosing one opens its view, as its link would."""
+    from ui.presets import PRESETS
+
+    presets = PRESETS.get(state.page)
+    if not presets:
+        return
+    session = st.session_state
+    names = [preset.name for preset in presets]
+    key = f"w:{state.page}:preset"
+
+    def apply():
+        chosen = next(p for p in presets if p.name == session[key])
+        for name in list(session):
+            if (str(name).startswith(f"{state.page}:") and name != f"{state.page}:visited") or name in SHARED_KEYS:
+                del session[name]
+        session["_page"] = None  # the next run reads the URL again, as on opening a link
+        st.query_params.from_dict(chosen.params)
+
+    st.sidebar.header("Lesson")
+    st.sidebar.selectbox("Preset", names, index=None, key=key, on_change=apply, placeholder="Choose a preset...",
+                         help="Named views that each show one point about this algorithm and its bound; choosing "
+                              "one sets the data, kernel and settings (and the address bar, to share it).")
+    chosen = next((p for p in presets if p.name == session.get(key)), None)
+    if chosen is not None:
+        st.sidebar.caption(chosen.lesson)
 
 
 # --- the step player ------------------------------------------------------------------------
@@ -566,6 +628,11 @@ def sort_note(split, order):
         how = "sorted by target value"
     thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
     return f"points {how}{thinned}"
+
+
+def sort_note_for(split):
+    """:func:`sort_note` as a function of the rows shown (the player thins them)."""
+    return lambda order: sort_note(split, order)
 
 
 def bound_caption(curves):

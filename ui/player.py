@@ -38,7 +38,7 @@ from ui.figures import EXPORT_CONFIG
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
 PLOTLY_FILE = "plotly.min.js"
-HEAT_BUDGET = 2_500_000  # bytes of heatmap cells per study (8-bit cells, all steps)
+HEAT_BUDGET = 1_600_000  # bytes of heatmap cells per study (8-bit cells, all steps)
 MAX_HEAT = 200
 
 

@@ -92,10 +92,12 @@ class PageState:
         self.page = page
         self.url = {}
         self.notes = []
+        self.entered = False
         state = st.session_state
         if state.get("_page") != page:
             state["_page"] = page
             state["_url_pending"] = {key: st.query_params[key] for key in st.query_params}
+            self.entered = True
 
     def key(self, name, scope):
         return name if scope is None else f"{scope}:{name}"
@@ -121,11 +123,13 @@ class PageState:
         state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
         return state[key]
 
-    def widget(self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, **kwargs):
+    def widget(self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, on_user_change=None,
+               **kwargs):
         """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``.
 
         ``keep``: a remembered value this page does not allow (a dataset of another task)
-        is shown as the default but not forgotten.  ``widget_key``: the widget's own key
+        is shown as the default but not forgotten.  ``on_user_change``: called when the
+        user (not a link or a preset) changes the widget.  ``widget_key``: the widget's own key
         (default ``"w:" + canonical key``), per page when the options differ by page.
         """
         state = st.session_state
@@ -135,6 +139,8 @@ class PageState:
 
         def copy_back():
             state[key] = state[widget_key]
+            if on_user_change is not None:
+                on_user_change()
 
         value = make(label, key=widget_key, on_change=copy_back, **kwargs)
         if control.kind is tuple:

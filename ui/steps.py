@@ -53,12 +53,12 @@ def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x"
     return Panel(key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden)
 
 
-def _heat_order(order, n_steps):
+def _heat_order(order, n_steps, share=1.0):
     """The heatmap's rows: the study's display order thinned so that all steps together
-    stay within the player's budget of heatmap cells."""
+    stay within ``share`` of the player's budget of heatmap cells."""
     from ui.player import HEAT_BUDGET
 
-    cells = int(min(MAX_HEAT_CELLS, len(order), np.sqrt(HEAT_BUDGET / max(n_steps + 1, 1))))
+    cells = int(min(MAX_HEAT_CELLS, len(order), np.sqrt(share * HEAT_BUDGET / max(n_steps + 1, 1))))
     if cells >= len(order):
         return np.asarray(order)
     keep = np.unique(np.linspace(0, len(order) - 1, cells).round().astype(int))
@@ -66,9 +66,10 @@ def _heat_order(order, n_steps):
 
 
 def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="heatmaps", area="e",
-                  title="The kernel before and after deflation", caption="", height=420):
-    """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own."""
-    order = _heat_order(study.order, study.n_steps)
+                  title="The kernel before and after deflation", caption="", height=420, share=1.0):
+    """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own;
+    ``share``: this panel's part of the payload's heatmap budget."""
+    order = _heat_order(study.order, study.n_steps, share)
     path = study.path
     before = path.deflated_block(0, order, view=view)
     fig = figures.heatmap_pair_figure(before, before, j=0, sort_note="", shared_scale=shared_scale)
@@ -81,6 +82,8 @@ def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         right = f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
+    if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
+        sort_note = sort_note(order)
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
     return Panel(key, area, title, fig, frames, caption=note, height=height)
 
@@ -131,7 +134,8 @@ def _decision_frames(study, j_steps, grid_of):
     for j in j_steps:
         xs, ys, values = grid_of(j)
         top = float(np.nanmax(np.abs(values))) or 1.0
-        patch = {0: {"z": values, "zmin": -top, "zmax": top}, 1: {"z": values}}
+        z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
+        patch = {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}}
         frames.append((j, patch))
     return frames
 
@@ -239,6 +243,8 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale):
     """Each deflation's kernel K_j, on K_0's colour scale (8-bit cells)."""
     names = lab.deflations
     order = _heat_order(lab.order, lab.n_steps * len(names))
+    if callable(sort_note):
+        sort_note = sort_note(order)
     blocks = {n: lab.paths[n].deflated_block(0, order) for n in names}
     fig = figures.heatmap_grid_figure(blocks, steps={n: 0 for n in names}, sort_note="", scale=scale)
     titles = [i for i, note in enumerate(fig.layout.annotations) if note.text and note.text.endswith("(K_0)")]
