@@ -417,6 +417,17 @@ def _payloads():
 PAYLOADS_MAX = 16
 
 
+def memo(key, compute):
+    """``compute()`` once per ``key`` server-wide (bounded with the payloads)."""
+    store = _payloads()
+    if key not in store:
+        store[key] = compute()
+        while len(store) > PAYLOADS_MAX:
+            store.popitem(last=False)
+    store.move_to_end(key)
+    return store[key]
+
+
 def step_from_url(state: PageState, n_steps):
     """The step the URL asks for, clamped to 0..n_steps (the browser keeps the URL's
     ``step`` in line with the step it shows, and sends it with every rerun)."""

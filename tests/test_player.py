@@ -1,0 +1,143 @@
+"""The step player's payload, the presets' lessons, the median heuristic and the live
+Thm 5 check (the browser side is in test_browser.py)."""
+import base64
+import json
+
+import numpy as np
+import pytest
+
+import mpcore
+from mpcore import datasets, studies
+from mpcore.kernels import median_gamma
+from mpcore.skpca import check_theorem5
+from ui import figures, player, steps
+from ui.presets import PRESETS
+
+
+def _decode_q8(spec):
+    codes = np.frombuffer(base64.b64decode(spec["q8"]), dtype=np.uint8).astype(float)
+    values = spec["lo"] + codes * (spec["hi"] - spec["lo"]) / 254
+    values[codes == 255] = np.nan
+    return values.reshape(spec["shape"])
+
+
+def test_quantized_heatmaps_are_exact_to_one_level_and_keep_zero_and_gaps():
+    rng = np.random.default_rng(0)
+    matrix = rng.uniform(-1, 1, size=(30, 40))
+    matrix[0, 0], matrix[1, 1] = np.nan, 0.0
+    spec = player.encode(player.Quantized(matrix, -1.0, 1.0))
+    back = _decode_q8(spec)
+    assert back.shape == matrix.shape and np.isnan(back[0, 0]) and back[1, 1] == 0.0
+    ok = np.isfinite(matrix)
+    assert np.max(np.abs(back[ok] - matrix[ok])) <= 1 / 254 + 1e-12  # half a level of 2/254
+
+
+def test_typed_arrays_round_trip():
+    spec = player.encode({"a": np.arange(5, dtype=float), "b": np.array([[1, 2], [3, 4]]), "c": float("nan")})
+    a = np.frombuffer(base64.b64decode(spec["a"]["bdata"]), dtype=np.float32)
+    b = np.frombuffer(base64.b64decode(spec["b"]["bdata"]), dtype=np.int32).reshape(spec["b"]["shape"])
+    assert a.tolist() == [0, 1, 2, 3, 4] and b.tolist() == [[1, 2], [3, 4]] and spec["c"] is None
+    json.dumps(spec, allow_nan=False)  # the payload is strict JSON
+
+
+@pytest.fixture(scope="module")
+def kmp():
+    split = datasets.prepare(datasets.load_dataset("sinc", n_samples=200), seed=0)
+    return studies.kmp_study(split, k=12, gamma=10.0)
+
+
+def test_heatmaps_are_thinned_to_the_budget():
+    order = np.arange(200)
+    assert len(steps._heat_order(order, 10)) == 200
+    thinned = steps._heat_order(order, 150)
+    assert len(thinned) ** 2 * 151 <= player.HEAT_BUDGET and len(thinned) >= 90
+    assert np.all(np.diff(thinned) > 0)  # still in display order
+
+
+def test_every_panel_has_a_patch_per_step_and_the_payload_is_json(kmp):
+    j_steps = range(kmp.n_steps + 1)
+    panels = [steps.data_panel(kmp, j_steps, kmp.split.y_train), steps.fit_panel(kmp, j_steps),
+              steps.criterion_panel(kmp, j_steps, kmp.coords[:, 0], kmp.split.y_train, title="step {j}"),
+              steps.heatmap_panel(kmp, j_steps, sort_note="sorted"), steps.bound_panel(kmp.curves, j_steps)]
+    text = player.payload("kmp", "key", kmp.n_steps, 0, panels, [f"story {j}" for j in j_steps])
+    body = json.loads(text)
+    assert all(len(item["frames"]) == kmp.n_steps + 1 for item in body["panels"])
+    bound = next(item for item in body["panels"] if item["key"] == "bounds")
+    line = [key for key in bound["frames"][3]["layout"] if key.startswith("shapes.") and key.endswith(".x0")]
+    assert len(line) == 1 and bound["frames"][3]["layout"][line[0]] == 3  # the step line moves to j
+    assert bound["frames"][0]["layout"][line[0].replace(".x0", ".visible")] is False
+
+
+def test_bound_plot_shows_running_minimum_stop_and_labelled_rescale(kmp):
+    fig = figures.bound_figure(kmp.curves, 3, rescale=0.2)
+    names = [trace.name for trace in fig.data]
+    assert "running minimum of a bound" in names
+    assert "KMP bound × 1/5" in names  # the factor is in the name, never a silent rescale
+    scaled = next(t for t in fig.data if t.name == "KMP bound × 1/5")
+    raw = next(t for t in fig.data if t.name == "KMP bound")
+    assert np.allclose(np.array(scaled.y, dtype=float), 0.2 * np.array(raw.y, dtype=float), equal_nan=True)
+    name, t, value = figures.bound_stop(kmp.curves)
+    assert name == "KMP bound" and value == np.nanmin(kmp.curves.curves["KMP bound"])
+    assert any(getattr(shape, "x0", None) == t for shape in fig.layout.shapes)
+    if np.nanmin(kmp.curves.curves["KMP bound"]) >= 1:  # says so in words
+        assert any("never below 1" in (a.text or "") for a in fig.layout.annotations)
+
+
+def _study_for(page, params):
+    kinds = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
+             "mpkfda": studies.mpkfda_study}
+    info = datasets.REGISTRY[params["data"]]
+    options = {}
+    points = int(params.get("points", 500))
+    if "n_samples" in info.options:
+        options["n_samples"] = points
+    if "spread" in params:
+        options["spread"] = float(params["spread"])
+    data = datasets.load_dataset(params["data"], **options)
+    split = datasets.prepare(data, test_size=0.3, seed=0, subsample=points if data.n_samples > points else None)
+    gamma = {"1/d": None, None: "median"}.get(params.get("gamma"), params.get("gamma"))
+    settings = {"k": int(params["k"]), "gamma": gamma if gamma in (None, "median") else float(gamma)}
+    for key in ("variant", "deflation"):
+        if key in params:
+            settings[key] = params[key]
+    if "alpha" in params:
+        settings["alpha"] = float(params["alpha"])
+    return kinds[page](split, **settings)
+
+
+@pytest.mark.parametrize("page", list(PRESETS))
+def test_each_page_opens_on_a_lesson_its_bound_can_teach(page):
+    """The first preset's bound gets below 1 (it says something); a preset named after a
+    trivial bound never does."""
+    first = PRESETS[page][0]
+    curves = _study_for(page, first.params).curves
+    bound = curves.bound_names[0]
+    assert np.nanmin(curves.curves[bound]) < 1, f"{page}: {first.name}"
+    for preset in PRESETS[page]:
+        if "trivial" in preset.name.lower():
+            curves = _study_for(page, preset.params).curves
+            assert np.nanmin(curves.curves[curves.bound_names[0]]) >= 1, f"{page}: {preset.name}"
+
+
+def test_median_heuristic_matches_its_definition():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 3))
+    distances = np.linalg.norm(X[:, None] - X[None], axis=2)[np.triu_indices(50, 1)]
+    assert median_gamma(X) == pytest.approx(1 / (2 * np.median(distances) ** 2))
+    l1 = np.abs(X[:, None] - X[None]).sum(axis=2)[np.triu_indices(50, 1)]
+    assert median_gamma(X, "laplacian") == pytest.approx(1 / np.median(l1))
+    assert median_gamma(X, "poly") == pytest.approx(1 / 3)
+    assert median_gamma(3 * X) == pytest.approx(median_gamma(X) / 9)  # scales with the data
+    assert median_gamma(np.ones((4, 2))) == 0.5  # no positive distance: 1/d
+    with pytest.raises(ValueError, match="2-D"):
+        median_gamma(np.ones(5))
+
+
+def test_theorem5_check_agrees_on_a_well_conditioned_kernel_and_explains_a_difference():
+    X = np.random.default_rng(2).normal(size=(120, 3))
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    path = mpcore.skpca_path(K, 15)
+    check = check_theorem5(K, path)
+    assert check.same and check.steps == 15 and check.first_difference is None
+    # Capped work: only the first steps are compared on a big problem.
+    assert check_theorem5(K, path, max_flops=120**2 * 25 / 2).steps == 5
