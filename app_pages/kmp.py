@@ -55,8 +55,7 @@ study, seconds = frame.compute_study("kmp", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
-if study.path.stop_reason:
-    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+frame.stop_note(study, display)
 fitted = study.fitted()
 train_mse = study.train_mse()
 baseline_mse = float(((split.y_test - split.y_train.mean()) ** 2).mean())

@@ -52,8 +52,7 @@ study, seconds = frame.compute_study("mpkfda", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
-if study.path.stop_reason:
-    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+frame.stop_note(study, display)
 
 
 def story(j, hide_next=False):

@@ -41,8 +41,7 @@ settings = {"k": int(k), "alpha": float(alpha), "reg": float(reg), "delta": floa
 study, seconds = frame.compute_study("skcca", data, kernel, state, **settings)
 split = study.split
 curves = study.curves.curves
-if study.path.stop_reason:
-    st.info(f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}", icon=":material/info:")
+frame.stop_note(study, display)
 link = study.coords[:, 0]  # colour both views by one coordinate of view X, so a pair shares a colour
 
 

@@ -46,8 +46,7 @@ settings = {"k": int(k), "candidates": candidates, "seed": int(algo_seed), "delt
 study, seconds = frame.compute_study("skpca", data, kernel, state, **settings)
 split = study.split
 labels = split.y_train
-if study.path.stop_reason:
-    st.info(f"Stopped early: {study.path.stop_reason}", icon=":material/info:")
+frame.stop_note(study, display)
 residuals = study.path.extras["residuals"]
 total = float(residuals[0].sum())
 

@@ -85,6 +85,7 @@ class CholeskyDeflation:
         self.threshold = ELIGIBILITY_RTOL * max(float(self.d.max()), 0.0)
         self.L = _Columns(self.m)
         self._d_ref = float(self.d.max())
+        self._s_ref = float(self.s.max())
         self.diag_history = [self.d.copy()]  # residuals ||phi(x) - P phi(x)||^2 after each step
 
     rank = property(lambda self: self.L.size)
@@ -103,6 +104,19 @@ class CholeskyDeflation:
         L = self.L.view
         return self.K0[:, i] - L @ L[i, :]
 
+    def column_sq_norm_error(self):
+        """A bound on the absolute round-off in the tracked squared column norms: each
+        update adds about ``eps`` times the level they started from, ``s_ref``."""
+        return 8.0 * np.finfo(float).eps * (self.rank + 1) * self._s_ref
+
+    def exact_scores(self, idx):
+        """``(||K_j[:, i]||^2, K_j[i, i])`` recomputed from ``K_0 - L L'`` for the columns
+        ``idx``, O(m r) each: the criterion's contenders whose tracked values may be off."""
+        L = self.L.view
+        columns = self.K0[:, idx] - L @ L[idx].T
+        diag = np.diag(self.K0)[idx] - np.einsum("ij,ij->i", L[idx], L[idx])
+        return np.einsum("ij,ij->j", columns, columns), diag
+
     def deflate(self, i):
         col = self.column(i)
         pivot = col[i]
@@ -120,12 +134,17 @@ class CholeskyDeflation:
         self._maybe_refresh()
         return True
 
+    def refresh_norms(self):
+        """Recompute every squared column norm from ``K_0 - L L'`` (O(m^2 r)); the
+        tracked values then start again from their current, smaller level."""
+        L = self.L.view
+        self.s = _column_sq_norms(self.K0 - L @ L.T)
+        self._d_ref = float(self.d.max())
+        self._s_ref = float(self.s.max())
+
     def _maybe_refresh(self):
-        level = float(self.d.max())
-        if level < _REFRESH_FACTOR * self._d_ref:
-            L = self.L.view
-            self.s = _column_sq_norms(self.K0 - L @ L.T)
-            self._d_ref = level
+        if float(self.d.max()) < _REFRESH_FACTOR * self._d_ref:
+            self.refresh_norms()
 
     def kernels(self):
         return (self.K0,)

@@ -123,7 +123,7 @@ def test_predict_mode_hides_the_answer():
 
 
 def test_presenter_mode_and_text_size_travel_in_the_url():
-    at = open_page("kmp", {"present": "1", "text": "150"})
+    at = open_page("kmp", {"present": "1", "text": "150", "data": "sinc"})
     assert_clean(at)
     payload = player(at)
     assert payload["present"] is True and payload["text_scale"] == 1.5
@@ -139,6 +139,33 @@ def test_every_control_has_a_tooltip(page):
     for kind in ("slider", "selectbox", "toggle", "number_input", "select_slider", "button", "multiselect", "radio"):
         for widget in getattr(at, kind):
             assert widget.help, f"{kind} {widget.label!r} on {page} has no help tooltip"
+
+
+@pytest.mark.parametrize("page", ["skpca", "kmp", "skcca", "mpkfda"])
+def test_every_preset_opens_cleanly(page):
+    """Each named lesson is a link the page accepts whole: no value refused, no error."""
+    from ui.presets import PRESETS
+
+    for preset in PRESETS[page]:
+        at = open_page(page, preset.params)
+        assert_clean(at)
+        assert not at.warning, (preset.name, [w.value for w in at.warning])
+        assert player(at)["n_steps"] >= 5
+
+
+def test_a_first_visit_opens_on_the_first_preset_and_a_preset_can_be_chosen():
+    from ui.presets import PRESETS
+
+    at = open_page("skpca", {"present": "1"})
+    first = PRESETS["skpca"][0].params
+    assert at.query_params["data"] == first["data"] and at.query_params["gamma"] == first["gamma"]
+    assert at.query_params["present"] == "true"  # what the link said is kept
+    second = PRESETS["skpca"][2]
+    at.selectbox(key="w:skpca:preset").select(second.name).run()
+    assert_clean(at)
+    assert at.query_params["gamma"] == second.params["gamma"]
+    assert at.selectbox(key="w:data:skpca").value == second.params["data"]
+    assert any(second.lesson in c.value for c in at.caption)
 
 
 def test_url_reopens_the_same_view_and_clamps_the_step():

@@ -247,3 +247,37 @@ def test_presenter_mode_fits_the_screen(server, browser, path, size, tmp_path):
         page.screenshot(path=str(shots / f"present-{path}-{width}.png"))
     finally:
         page.close()
+
+
+def test_predict_the_next_pick_keeps_score(server, browser, tmp_path):
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1600, "height": 1400})
+    try:
+        page.goto(f"{server}/mpkfda")
+        _wait_until_idle(page)
+        _rendered(page, 0)
+        page.get_by_text("Predict the next pick").click()
+        _rendered(page, 0)
+        assert "Click the point" in page.locator(".mpl-quiz").inner_text()
+        assert "Next: point" not in page.locator(".mpl-story").inner_text()  # the answer stays hidden
+        hidden = page.evaluate("window.__mplPlayer.cells.find(c => c.panel.key === 'criterion').plot.data"
+                               ".every(t => t.visible === false)")
+        assert hidden, "the criterion is hidden until the student guesses"
+        winner = page.evaluate("window.__mplPlayer.payload.picks[0]")
+        click = ("(i) => window.__mplPlayer.cells.find(c => c.panel.key === 'data').plot"
+                 ".emit('plotly_click', {points: [{customdata: i}]})")
+        page.evaluate(click, winner)
+        page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('Right!')")
+        assert "Score: 1 of 1" in page.locator(".mpl-quiz").inner_text()
+        page.keyboard.press("ArrowRight")
+        _rendered(page, 1)
+        wrong = page.evaluate("(w) => [...Array(50).keys()].find(i => i !== w)",
+                              page.evaluate("window.__mplPlayer.payload.picks[1]"))
+        page.evaluate(click, wrong)
+        page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('Not quite')")
+        text = page.locator(".mpl-quiz").inner_text()
+        assert "Score: 1 of 2" in text and "rank" in text
+        page.screenshot(path=str(shots / "predict.png"))
+    finally:
+        page.close()

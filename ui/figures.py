@@ -217,7 +217,7 @@ def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted 
         if not shared_scale:
             colorbar["x"] = 0.44 if col == 1 else 1.0
         fig.add_trace(go.Heatmap(
-            z=matrix.astype(np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING,
+            z=matrix.astype(np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING, zsmooth="fast",
             showscale=col == 2 or not shared_scale, colorbar=colorbar,
             hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"), row=1, col=col)
     fig.update_yaxes(autorange="reversed", showticklabels=False)
@@ -263,8 +263,7 @@ def _scaled_name(name, rescale):
 
 
 def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
-                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, step_marker=False,
-                 running_min=True):
+                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, running_min=True):
     """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
     argmin of each curve marked, a vertical line at the current step j and (for error
     rates) a dotted line at 1, above which a bound says nothing.
@@ -274,8 +273,8 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     for "the best of the first t") as a thin solid line.  The primary bound's argmin --
     the bound-driven stopping point -- gets a dotted vertical line.  ``rescale``: also draw
     every bound multiplied by this factor (the papers' x1/5), named with the factor, to
-    compare shapes; never instead of the bound.  ``step_marker``: always add the step
-    line (a shape and an annotation named "step", hidden at j = 0) so a player can move it.
+    compare shapes; never instead of the bound.  ``j = 0`` draws no step line (the step
+    player draws its own over the chart).
     The linear y range shows every non-bound curve and the minimum of every bound;
     bounds far above that are cut at the top edge (hover still shows the value).
     """
@@ -326,10 +325,8 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         fig.add_vline(x=stop[1], line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"},
                       annotation_text=f"bound's stop t={stop[1]}", annotation_font_size=FONT_SIZE - 4,
                       annotation_position="bottom right")
-    if step_marker or j >= 1:
-        fig.add_vline(x=max(j, 0), line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
-                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left", name="step",
-                      visible=j >= 1, annotation={"name": "step", "visible": j >= 1})
+    if j >= 1:
+        _step_line(fig, j)
     if trivial_line:
         fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
                       annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
@@ -360,6 +357,14 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
                          rangemode="tozero", title_standoff=12,
                          title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     return fig
+
+
+def _step_line(fig, j):
+    """The vertical line at step j, labelled at its top."""
+    fig.add_shape(type="line", xref="x", yref="paper", x0=j, x1=j, y0=0, y1=1, name="step",
+                  line={"color": "#777777", "width": 2},
+                  label={"text": f"step {j}", "textposition": "end", "xanchor": "right", "yanchor": "top",
+                         "font": {"size": FONT_SIZE - 2, "color": "#555555"}, "textangle": 0})
 
 
 def bound_summary(curves, rescale=None):
@@ -514,7 +519,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
                         vertical_spacing=0.12 if rows > 1 else 0.05, figure=_new_figure())
     for number, name in enumerate(names):
         fig.add_trace(go.Heatmap(
-            z=np.asarray(blocks[name], dtype=np.float32), coloraxis="coloraxis", name=name,
+            z=np.asarray(blocks[name], dtype=np.float32), coloraxis="coloraxis", name=name, zsmooth="fast",
             hovertemplate=name + "<br>row %{y}, column %{x}: %{z:.3g}<extra></extra>"), **_panel(number, cols))
     fig.update_layout(coloraxis={"colorscale": DIVERGING, "cmin": -scale, "cmax": scale, "cmid": 0.0,
                                  "colorbar": {"title": {"text": "value"}, "thickness": 14}})
@@ -563,7 +568,7 @@ def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"),
 
 
 def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="test error", title=None, log_y=False,
-                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None, step_marker=False):
+                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None):
     """Several curves against one x (``series``: name -> y values, nan allowed), a vertical
     line at step ``j``; ``dashed`` names are drawn dashed (bounds); ``spreads``: name ->
     (low, high) drawn as a shaded band (the spread over repetitions); ``colours``: name ->
@@ -587,10 +592,8 @@ def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="tes
                                                  "star", "hexagon"][number % 8]},
             line={"color": colour, "width": 3, "dash": "dash" if name in dashed else "solid"},
             hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>"))
-    if j is not None and (j >= 1 or step_marker):
-        fig.add_vline(x=max(j, 0), line={"color": "#777777", "width": 2}, annotation_text=f"step {j}",
-                      annotation_font_size=FONT_SIZE - 2, annotation_position="top left", name="step",
-                      visible=j >= 1, annotation={"name": "step", "visible": j >= 1})
+    if j is not None and j >= 1:
+        _step_line(fig, j)
     fig = _style(fig, title or "", x_title, y_title + (" (log scale)" if log_y else ""), height=height)
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power")

@@ -23,7 +23,7 @@ from ui.state import Control, PageState
 
 UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"
-GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
+GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
 PLAY_SECONDS = 1.0
 
 POINTS = Control("points", 500, int, lo=20, hi=3000)
@@ -326,17 +326,20 @@ DATA_PARAMS = ("data", "points", "noise", "spread", "positive")
 
 
 def open_on_preset(state: PageState):
-    """A first visit to the page with a bare URL opens on its first preset (a dataset the
-    user already chose on another page is kept, with its own size and noise)."""
+    """A first visit to the page opens on its first preset, under whatever the link sets
+    (``?present=1&step=3`` still gets the preset's data); a link that names its dataset
+    describes its own view and gets no preset, and a dataset the user already chose on
+    another page is kept, with its own size, noise and width."""
     from ui.presets import PRESETS
 
     session = st.session_state
     visited = f"{state.page}:visited"
-    if state.entered and not session.get("_url_pending") and not session.get(visited) and state.page in PRESETS:
+    pending = session.get("_url_pending") or {}
+    if state.entered and "data" not in pending and not session.get(visited) and state.page in PRESETS:
         params = dict(PRESETS[state.page][0].params)
-        if "data" in session:
-            params = {key: value for key, value in params.items() if key not in DATA_PARAMS}
-        session["_url_pending"] = params
+        if "data" in session:  # keep the dataset chosen elsewhere, with its own size and width
+            params = {key: value for key, value in params.items() if key not in DATA_PARAMS + ("gamma",)}
+        session["_url_pending"] = {**params, **pending}  # what the link says wins
     session[visited] = True
 
 
@@ -415,6 +418,16 @@ def _payloads():
 
 
 PAYLOADS_MAX = 16
+
+
+def stop_note(study, display):
+    """Why the path stopped before k steps, if it did (a line, not a box, on a projector)."""
+    if study.path.stop_reason:
+        text = f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}"
+        if display[0]:
+            st.caption(text)
+        else:
+            st.info(text, icon=":material/info:")
 
 
 def memo(key, compute):

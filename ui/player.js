@@ -137,6 +137,8 @@ class Player {
     document.addEventListener("keydown", this.onKey);
     this.onResize = () => this.layout();
     window.addEventListener("resize", this.onResize);
+    // Streamlit may draw a message above the player after it has been laid out.
+    this.watch = setInterval(() => { if (this.moved()) this.layout(); }, 400);
     this.ready = loadPlotly(payload.plotly_url).then((Plotly) => {
       this.Plotly = Plotly;
       this.layout();
@@ -214,21 +216,29 @@ class Player {
     if (!this.Plotly) return;
     const p = this.payload;
     this.renderText();  // the grid's top depends on the story's height
+    this.gridTop = this.grid.getBoundingClientRect().top + window.scrollY;
     for (const cell of this.cells) {
       if (p.present && cell.cell.dataset.extra === "1") { cell.height = 0; continue; }
       let height = cell.panel.height || 420;
       if (p.present) {
         const rowsInGrid = p.present_rows || 2;
-        const top = this.grid.getBoundingClientRect().top + window.scrollY;
-        const free = Math.max(260 * rowsInGrid, window.innerHeight - top - 8);
+        const free = Math.max(260 * rowsInGrid, window.innerHeight - this.gridTop - 10);
         const titleHeight = cell.title.getBoundingClientRect().height;
         const span = p.grid === "algo" && cell.panel.present_area === "d" ? rowsInGrid : 1;
-        height = Math.floor(free * span / rowsInGrid) - titleHeight - 12;
+        const gaps = 4 * (rowsInGrid - 1);
+        height = Math.floor((free - gaps) * span / rowsInGrid) - titleHeight - 4;
       }
       cell.height = Math.max(180, height);
       cell.plot.style.height = cell.height + "px";
     }
     this.render(true);
+  }
+
+  // In presenter mode the panels fill the window below the story; when something above
+  // them changes height (a longer story, a message), lay them out again.
+  moved() {
+    if (!this.payload.present || this.gridTop === undefined) return false;
+    return Math.abs(this.grid.getBoundingClientRect().top + window.scrollY - this.gridTop) > 2;
   }
 
   figure(cell, j) {
@@ -274,24 +284,96 @@ class Player {
     if (!this.Plotly) return Promise.resolve();
     const j = this.j;
     this.renderText();
+    if (!full && this.moved()) { this.layout(); return Promise.resolve(); }
     const animate = this.animateBox.checked && !full;
-    const work = this.cells.filter((cell) => cell.height > 0).map((cell) => {
-      const { data, layout } = this.figure(cell, j);
-      const config = this.payload.config || {};
+    const draw = (cell) => {
       if (!cell.drawn) {
         cell.drawn = true;
-        return this.Plotly.newPlot(cell.plot, data, layout, config).then(() => this.hook(cell));
+        const { data, layout } = this.figure(cell, j);
+        return this.Plotly.newPlot(cell.plot, data, layout, this.payload.config || {}).then(() => {
+          this.hook(cell);
+          this.stepLine(cell, j);
+          cell.plot.on("plotly_relayout", () => this.stepLine(cell, this.j));  // zoom, pan, autoscale
+          cell.mode = "full";
+        });
       }
+      let done;
       if (animate && cell.panel.animate) {
-        return this.Plotly.animate(cell.plot, { data, layout }, { transition: { duration: 250, easing: "cubic-in-out" }, frame: { duration: 250, redraw: true } });
+        const { data, layout } = this.figure(cell, j);
+        done = this.Plotly.animate(cell.plot, { data, layout }, { transition: { duration: 250, easing: "cubic-in-out" }, frame: { duration: 250, redraw: true } });
+      } else if (!full && !this.predict && cell.mode === "step") {
+        done = this.update(cell, j);
+      } else {
+        const { data, layout } = this.figure(cell, j);
+        done = this.Plotly.react(cell.plot, data, layout, this.payload.config || {});
       }
-      return this.Plotly.react(cell.plot, data, layout, config);
-    });
-    return Promise.all(work).then(() => new Promise((resolve) => requestAnimationFrame(() => {
+      cell.mode = this.predict || animate ? "full" : "step";
+      return done.then(() => this.stepLine(cell, j));
+    };
+    // Panels on screen first; those scrolled out of view follow in the next task, so a
+    // step reaches the screen as soon as everything that can be seen has changed.
+    const shown = this.cells.filter((cell) => cell.height > 0);
+    const visible = shown.filter((cell) => this.onScreen(cell));
+    const hidden = shown.filter((cell) => !this.onScreen(cell));
+    const token = (this.token = (this.token || 0) + 1);
+    return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
       window.__mplRendered = { step: j, at: performance.now(), id: this.id };
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: window.__mplRendered }));
-      resolve();
+      if (!hidden.length) { resolve(); return; }
+      setTimeout(() => {
+        if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
+        Promise.all(hidden.map(draw)).then(resolve);
+      }, 0);
     })));
+  }
+
+  onScreen(cell) {
+    if (!cell.drawn) return true;
+    const box = cell.cell.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+  }
+
+  // A step's patch straight into the drawn figure: only the traces it names are restyled
+  // and only the layout paths it names relaid out (every frame names the same ones, so
+  // any step can follow any other); no whole-figure diff.
+  update(cell, j) {
+    const panel = cell.panel;
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    const traces = Object.keys(frame.data || {}).map(Number);
+    const dataUpdate = {};
+    traces.forEach((trace, k) => {
+      for (const [key, value] of Object.entries(frame.data[trace])) {
+        if (!dataUpdate[key]) dataUpdate[key] = new Array(traces.length).fill(undefined);
+        dataUpdate[key][k] = value;
+      }
+    });
+    const layoutUpdate = {};
+    for (const [key, value] of Object.entries(frame.layout || {})) {
+      layoutUpdate[key.replace(/\.(\d+)(?=\.|$)/g, "[$1]")] = value;  // "annotations.1.text" -> "annotations[1].text"
+    }
+    if (!traces.length && !Object.keys(layoutUpdate).length) return Promise.resolve();
+    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, traces);
+  }
+
+  // The step marker of a chart against t: a div over the plot area at x = j (moving a
+  // Plotly shape redraws the whole chart, ~25 ms; a div costs nothing).
+  stepLine(cell, j) {
+    if (!cell.panel.step_line) return;
+    const full = cell.plot._fullLayout;
+    if (!full || !full.xaxis) return;
+    if (!cell.line) {
+      cell.plot.style.position = "relative";
+      cell.line = el("div", { class: "mpl-step-line" }, [el("span", { class: "mpl-step-text" })]);
+      cell.plot.appendChild(cell.line);
+    }
+    const xa = full.xaxis;
+    const x = xa._offset + xa.l2p(j);
+    const inside = j >= 1 && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
+    cell.line.style.display = inside ? "" : "none";
+    cell.line.style.left = x + "px";
+    cell.line.style.top = full._size.t + "px";
+    cell.line.style.height = full._size.h + "px";
+    cell.line.firstChild.textContent = "step " + j;
   }
 
   // Clicks on the data panel are guesses in predict mode.
@@ -385,8 +467,9 @@ class Player {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
-    const ours = target && target.classList && target.classList.contains("mpl-slider");
+    const ours = target && target.classList && (target.classList.contains("mpl-slider") || target.classList.contains("mpl-check"));
     if (!ours && (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable))) return;
+    if (ours && target.type === "checkbox" && event.key === " ") return;  // space toggles the box itself
     if (!this.root.isConnected) return;
     const actions = {
       ArrowRight: () => this.go(this.j + 1, "key"),
@@ -402,6 +485,7 @@ class Player {
 
   destroy() {
     clearTimeout(this.timer);
+    clearInterval(this.watch);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     if (this.Plotly) for (const cell of this.cells) this.Plotly.purge(cell.plot);
@@ -420,6 +504,7 @@ export default function (component) {
     old.destroy();
   }
   const player = new Player(parentElement, Object.assign(payload, { step }));
+  player.payloadBytes = typeof data === "string" ? data.length : JSON.stringify(data).length;
   STATE.set(parentElement, player);
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark
   player.cleanup = () => {

@@ -89,6 +89,15 @@ def _quantized(item):
             "hi": float(item.lo + span), "shape": list(values.shape)}
 
 
+GL_POINTS = 150
+
+
+def _length(values):
+    if isinstance(values, dict) and "bdata" in values:
+        return len(base64.b64decode(values["bdata"])) // int(values["dtype"][1:])
+    return len(values) if isinstance(values, (list, tuple)) else 0
+
+
 def encode(value):
     """Plain JSON values, with numpy arrays as typed-array specs and :class:`Quantized`
     matrices as 8-bit codes."""
@@ -120,7 +129,9 @@ class Panel:
     ``{"data": {trace index: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``;
     ``area``: the grid slot (``a`` data, ``b`` criterion, ``c`` model, ``d`` bound,
     ``e`` heatmaps on the algorithm pages); ``hide_when_predicting``: trace indices hidden
-    until a student has guessed; ``guess``: clicks here are guesses.
+    until a student has guessed; ``guess``: clicks here are guesses; ``step_line``: the
+    player draws a vertical line at x = j over the chart (an HTML overlay: moving a Plotly
+    shape costs a full redraw, ~25 ms, a div costs nothing).
     """
 
     key: str
@@ -135,6 +146,7 @@ class Panel:
     guess: bool = False
     present_area: str | None = "default"
     present_layout: dict | None = None
+    step_line: bool = False
 
     def presenter(self):
         """Slot and layout changes in presenter mode: the data, criterion, bound and
@@ -152,9 +164,13 @@ class Panel:
         fig.update_layout(title=None, margin_t=30 if fig.layout.margin.t is None else min(fig.layout.margin.t, 40))
         base = json.loads(fig.to_json())
         base["layout"].pop("template", None)
+        for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
+            if trace.get("type") == "scatter" and trace.get("mode") == "markers" and _length(trace.get("x")) > GL_POINTS:
+                trace["type"] = "scattergl"
         out = {"key": self.key, "area": self.area, "title": self.title, "figure": base,
                "frames": encode(self.frames), "caption": self.caption, "height": self.height,
-               "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting)}
+               "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting),
+               "step_line": self.step_line}
         if self.guess:
             out["guess_trace"] = True
         out["present_area"], out["present_layout"] = self.presenter()

@@ -11,7 +11,7 @@ import numpy as np
 from ui import figures
 from ui.player import Panel, Quantized
 
-MAX_HEAT_CELLS = 200
+MAX_HEAT_CELLS = 160
 
 
 def _chosen_patch(coords, chosen, next_pick, first):
@@ -93,25 +93,13 @@ def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / 
                 rescale=None, height=440):
     """Every curve against t with the step marked (a patch of the marker line alone)."""
     fig = figures.bound_figure(curves, 0, log_y=log_y, secondary=secondary, y_title=y_title,
-                               secondary_title=secondary_title, rescale=rescale, step_marker=True)
-    frames = step_marker_frames(fig, j_steps)
+                               secondary_title=secondary_title, rescale=rescale)
+    frames = [{} for _ in j_steps]  # the player draws the step line itself
     legend = {"showlegend": True, "legend": {"font": {"size": 12}, "orientation": "h", "y": -0.14, "x": 0,
                                              "yanchor": "top", "tracegroupgap": 0},
               "margin": {"l": 60, "r": 70 if secondary else 15, "t": 28, "b": 40}}
     return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
-                 present_layout=legend)
-
-
-def step_marker_frames(fig, j_steps):
-    """Per step, the layout patch that moves a figure's step line (the shape and the
-    annotation named "step") to j, hidden at j = 0."""
-    shapes = [shape.to_plotly_json() for shape in fig.layout.shapes]
-    notes = [note.to_plotly_json() for note in fig.layout.annotations]
-    line = next(i for i, shape in enumerate(shapes) if shape.get("name") == "step")
-    label = next(i for i, note in enumerate(notes) if note.get("name") == "step")
-    return [{"layout": {f"shapes.{line}.x0": j, f"shapes.{line}.x1": j, f"shapes.{line}.visible": j >= 1,
-                        f"annotations.{label}.x": j, f"annotations.{label}.text": f"step {j}",
-                        f"annotations.{label}.visible": j >= 1}} for j in j_steps]
+                 present_layout=legend, step_line=True)
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -296,11 +284,10 @@ def lab_facts_panel(lab, j_steps):
 
 def lab_errors_panel(lab, j_steps, *, title):
     """Each deflation's learner on its first k points, with the step marked."""
-    fig = figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=0, y_title=lab.error_name,
-                               step_marker=True)
+    fig = figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=0, y_title=lab.error_name)
     caption = ("Each deflation's learner on its first k chosen points (coinciding curves are drawn on top of each "
                "other): " + "; ".join(f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
                                       for name, values in lab.errors.items() if values.size) + ".")
-    return Panel("errors", "d", title, fig, step_marker_frames(fig, j_steps), caption=caption,
+    return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True,
                  present_layout={"showlegend": True, "legend": {"font": {"size": 12}, "y": -0.2},
                                  "margin": {"l": 60, "r": 15, "t": 20, "b": 40}})
