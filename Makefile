@@ -31,6 +31,7 @@ test: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.core_speed
 	$(BIN)/python -m benchmarks.app_speed
+	$(BIN)/python -m benchmarks.browser_speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

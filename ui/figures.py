@@ -257,13 +257,26 @@ def trivial_bounds(curves):
     return out
 
 
+def trivial_note(curves, rescale=None):
+    """In words, which bounds never get below 1 here (they guarantee nothing), or None."""
+    useless = trivial_bounds(curves)
+    if not useless:
+        return None
+    minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
+    text = f"{' and '.join(useless)} never below 1 (min {minimum:.3g}): no guarantee here"
+    if rescale:
+        text += f"; dotted: × {_scaled_name('', rescale).strip(' ×')}, to compare shapes only"
+    return text
+
+
 def _scaled_name(name, rescale):
     return f"{name} × 1/{round(1 / rescale):g}" if rescale and abs(1 / rescale - round(1 / rescale)) < 1e-9 else \
         f"{name} × {rescale:g}"
 
 
 def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
-                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, running_min=True):
+                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, running_min=True,
+                 note_in_plot=True):
     """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
     argmin of each curve marked, a vertical line at the current step j and (for error
     rates) a dotted line at 1, above which a bound says nothing.
@@ -331,14 +344,11 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
                       annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
                       annotation_position="bottom left")
-    useless = trivial_bounds(curves) if trivial_line else []
-    if useless:
-        minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
-        words = ("<br>".join(useless) + f"<br>never below 1 (min {minimum:.3g}): no guarantee here"
-                 + ("<br>dotted: × factor, to compare shapes" if rescale else ""))
-        fig.add_annotation(text=words, xref="paper", yref="paper", x=0.99, y=0.99, xanchor="right", yanchor="top",
-                           showarrow=False, bgcolor="rgba(255,255,255,0.85)", font={"size": FONT_SIZE - 4},
-                           name="trivial")
+    note = trivial_note(curves, rescale) if trivial_line and note_in_plot else None
+    if note:
+        fig.add_annotation(text=note.replace("; ", "<br>"), xref="paper", yref="paper", x=0.99, y=0.99,
+                           xanchor="right", yanchor="top", showarrow=False, bgcolor="rgba(255,255,255,0.85)",
+                           font={"size": FONT_SIZE - 4}, name="trivial")
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power", secondary_y=False)
     elif shown:
@@ -659,12 +669,14 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
     return cut
 
 
-def facts_table_figure(header, columns, *, height=None):
-    """A small table (Plotly's table trace) with a bold header: the deflation lab's facts."""
+def facts_table_figure(header, columns, *, height=None, widths=None):
+    """A small table (Plotly's table trace) with a bold header: the deflation lab's facts;
+    ``widths``: relative column widths."""
     fig = _new_figure(go.Table(
-        header={"values": list(header), "font": {"size": FONT_SIZE - 4, "color": "#222222"}, "fill": {"color": "#e8ecf3"},
+        columnwidth=list(widths) if widths else None,
+        header={"values": list(header), "font": {"size": FONT_SIZE - 5, "color": "#222222"}, "fill": {"color": "#e8ecf3"},
                 "align": "left", "height": 30},
-        cells={"values": columns, "font": {"size": FONT_SIZE - 4, "color": "#222222"}, "align": "left", "height": 30}))
+        cells={"values": columns, "font": {"size": FONT_SIZE - 5, "color": "#222222"}, "align": "left", "height": 28}))
     fig = _style(fig, "", height=height or 70 + 36 * (len(columns[0]) + 1), legend=False)
     fig.update_layout(margin={"l": 5, "r": 5, "t": 5, "b": 5})
     return fig

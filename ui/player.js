@@ -76,6 +76,9 @@ function scaleFonts(value, scale) {
     if (/font$/i.test(key) && item && typeof item === "object" && typeof item.size === "number") {
       item.size = Math.round(item.size * scale);
     }
+    if (key === "margin" && item && typeof item === "object") {  // room for the larger tick labels
+      for (const side of ["l", "r", "t", "b"]) if (typeof item[side] === "number") item[side] = Math.round(item[side] * scale);
+    }
     scaleFonts(item, scale);
   }
 }
@@ -154,6 +157,7 @@ class Player {
       panel.frames = (panel.frames || []).map(decode);
       scaleFonts(panel.figure, payload.text_scale || 1);
       panel.frames.forEach((frame) => scaleFonts(frame, payload.text_scale || 1));
+      if (panel.present_layout) scaleFonts({ layout: panel.present_layout }, payload.text_scale || 1);
     }
     this.scores = payload.scores ? decode(payload.scores) : null;
   }
@@ -201,7 +205,10 @@ class Player {
       const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "img", "aria-label": panel.caption || panel.key });
       const area = p.present ? panel.present_area : panel.area;
       const extra = area ? "0" : "1";
-      const cell = el("div", { class: "mpl-cell", style: "grid-area: " + (area || "x"), "data-panel": panel.key, "data-extra": extra }, [title, plot]);
+      const parts = [title];
+      if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
+      parts.push(plot);
+      const cell = el("div", { class: "mpl-cell", style: "grid-area: " + (area || "x"), "data-panel": panel.key, "data-extra": extra }, parts);
       if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
       this.grid.append(cell);
       return { panel, title, plot, cell, drawn: false };
@@ -219,11 +226,12 @@ class Player {
     this.gridTop = this.grid.getBoundingClientRect().top + window.scrollY;
     for (const cell of this.cells) {
       if (p.present && cell.cell.dataset.extra === "1") { cell.height = 0; continue; }
-      let height = cell.panel.height || 420;
+      let height = (cell.panel.height || 420) * (p.text_scale || 1);
       if (p.present) {
         const rowsInGrid = p.present_rows || 2;
         const free = Math.max(260 * rowsInGrid, window.innerHeight - this.gridTop - 10);
-        const titleHeight = cell.title.getBoundingClientRect().height;
+        const sub = cell.cell.querySelector(".mpl-subtitle");
+        const titleHeight = cell.title.getBoundingClientRect().height + (sub ? sub.getBoundingClientRect().height : 0);
         const span = p.grid === "algo" && cell.panel.present_area === "d" ? rowsInGrid : 1;
         const gaps = 4 * (rowsInGrid - 1);
         height = Math.floor((free - gaps) * span / rowsInGrid) - titleHeight - 4;

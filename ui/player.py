@@ -131,7 +131,8 @@ class Panel:
     ``e`` heatmaps on the algorithm pages); ``hide_when_predicting``: trace indices hidden
     until a student has guessed; ``guess``: clicks here are guesses; ``step_line``: the
     player draws a vertical line at x = j over the chart (an HTML overlay: moving a Plotly
-    shape costs a full redraw, ~25 ms, a div costs nothing).
+    shape costs a full redraw, ~25 ms, a div costs nothing); ``subtitle``: a line under
+    the title (e.g. "this bound never gets below 1"), shown in presenter mode too.
     """
 
     key: str
@@ -147,6 +148,7 @@ class Panel:
     present_area: str | None = "default"
     present_layout: dict | None = None
     step_line: bool = False
+    subtitle: str = ""
 
     def presenter(self):
         """Slot and layout changes in presenter mode: the data, criterion, bound and
@@ -170,7 +172,7 @@ class Panel:
         out = {"key": self.key, "area": self.area, "title": self.title, "figure": base,
                "frames": encode(self.frames), "caption": self.caption, "height": self.height,
                "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting),
-               "step_line": self.step_line}
+               "step_line": self.step_line, "subtitle": self.subtitle}
         if self.guess:
             out["guess_trace"] = True
         out["present_area"], out["present_layout"] = self.presenter()

@@ -93,13 +93,14 @@ def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / 
                 rescale=None, height=440):
     """Every curve against t with the step marked (a patch of the marker line alone)."""
     fig = figures.bound_figure(curves, 0, log_y=log_y, secondary=secondary, y_title=y_title,
-                               secondary_title=secondary_title, rescale=rescale)
+                               secondary_title=secondary_title, rescale=rescale, note_in_plot=False)
     frames = [{} for _ in j_steps]  # the player draws the step line itself
+    fig.update_layout(legend={"font": {"size": figures.FONT_SIZE - 4}})
     legend = {"showlegend": True, "legend": {"font": {"size": 12}, "orientation": "h", "y": -0.14, "x": 0,
                                              "yanchor": "top", "tracegroupgap": 0},
               "margin": {"l": 60, "r": 70 if secondary else 15, "t": 28, "b": 40}}
     return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
-                 present_layout=legend, step_line=True)
+                 present_layout=legend, step_line=True, subtitle=figures.trivial_note(curves, rescale) or "")
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -236,13 +237,16 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale):
     blocks = {n: lab.paths[n].deflated_block(0, order) for n in names}
     fig = figures.heatmap_grid_figure(blocks, steps={n: 0 for n in names}, sort_note="", scale=scale)
     titles = [i for i, note in enumerate(fig.layout.annotations) if note.text and note.text.endswith("(K_0)")]
+    for number, name in zip(titles, names):
+        fig.layout.annotations[number].text = name
     frames = []
     for j in j_steps:
         patch, layout = {}, {}
         for number, name in enumerate(names):
             step = lab.step_of(name, j)
             patch[number] = {"z": Quantized(lab.paths[name].deflated_block(step, order), -scale, scale)}
-            layout[f"annotations.{titles[number]}.text"] = f"{name} (K_{step})"
+            # the panel's title says K_j; a run that stopped early says where it stays
+            layout[f"annotations.{titles[number]}.text"] = name if step == j else f"{name} (K_{step})"
         frames.append({"data": patch, "layout": layout, "title": f"Deflated kernels K_{j}, one colour scale (K₀'s)"})
     for trace in fig.data:
         trace.z = None  # every step's cells travel in the frames
@@ -272,14 +276,14 @@ def lab_facts_panel(lab, j_steps):
         rows = [_fact_row(name, lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
         return [list(column) for column in zip(*rows)]
 
-    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0))
+    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0), widths=(1.7, 0.7, 1.1, 1.5, 0.7, 0.7, 0.9, 1.2, 0.8))
     frames = [{"data": {0: {"cells.values": columns(j)}}, "title": f"Facts of each deflated kernel at step {j}"}
               for j in j_steps]
     return Panel("facts", "c", "Facts of each deflated kernel at step 0", fig, frames,
                  height=70 + 36 * (len(lab.deflations) + 1),
                  caption="Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest "
                          "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i (0: wiped out).",
-                 present_area="c", present_layout={"margin": {"l": 5, "r": 5, "t": 5, "b": 5}})
+                 present_area="c", present_layout={"margin": {"l": 2, "r": 2, "t": 2, "b": 2}})
 
 
 def lab_errors_panel(lab, j_steps, *, title):
