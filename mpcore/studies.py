@@ -238,8 +238,21 @@ def _common(split, kernel, gamma, degree):
     K = kernel_matrix(split.X_train, kernel=kernel, **params)
     K_test = kernel_matrix(split.X_test, split.X_train, kernel=kernel, **params)
     coords, coords_test, titles = embed_2d(split.X_train, split.X_test, split.y_train, split.y_test)
-    sort_key = split.y_train if split.y_train is not None else coords[:, 0]
-    return params, K, K_test, coords, coords_test, titles, display_order(sort_key)
+    return params, K, K_test, coords, coords_test, titles, display_order(heatmap_sort_key(split, coords))
+
+
+def heatmap_sort_key(split, coords):
+    """What orders a heatmap's rows so its structure shows: the input itself for 1-D
+    data (a band around the diagonal), the class then the first plotted coordinate for
+    two classes (two blocks, each smooth), else the target, else the first coordinate."""
+    y = split.y_train
+    if split.X_train.shape[1] == 1:
+        return split.X_train[:, 0]
+    if y is not None and np.all(np.isin(y, (-1.0, 1.0))):
+        rank = np.empty(y.size)
+        rank[np.lexsort((coords[:, 0], y))] = np.arange(y.size)
+        return rank
+    return y if y is not None else coords[:, 0]
 
 
 def _radius(K):

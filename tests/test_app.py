@@ -168,6 +168,21 @@ def test_a_first_visit_opens_on_the_first_preset_and_a_preset_can_be_chosen():
     assert any(second.lesson in c.value for c in at.caption)
 
 
+def test_kernel_width_retunes_with_the_dataset_unless_the_user_set_it():
+    at = open_page("kmp", {"data": "moons"})
+    gamma = at.selectbox(key="w:kmp:gamma")
+    assert gamma.value == "auto (median)"
+    at.selectbox(key="w:data:kmp").select("sinc").run()
+    assert at.selectbox(key="w:kmp:gamma").value == "auto (median)"
+    at = open_page("kmp", {"data": "moons", "gamma": "3"})  # set by a link: not the user's own choice
+    at.selectbox(key="w:data:kmp").select("sinc").run()
+    assert at.selectbox(key="w:kmp:gamma").value == "auto (median)"
+    at.selectbox(key="w:kmp:gamma").select("10").run()  # the user's own choice stays
+    at.selectbox(key="w:data:kmp").select("diabetes").run()
+    assert at.selectbox(key="w:kmp:gamma").value == "10"
+    assert_clean(at)
+
+
 def test_url_reopens_the_same_view_and_clamps_the_step():
     at = open_page("kmp", {"data": "moons", "k": "12", "variant": "backfit", "step": "7"})
     assert_clean(at)

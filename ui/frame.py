@@ -644,10 +644,14 @@ def log_toggle(state: PageState, default=False, label="Log-scale bound axis",
 def sort_note(split, order):
     """Axis note under a heatmap: how its rows are ordered and thinned."""
     m = split.X_train.shape[0]
-    if split.y_train is None:
+    if split.X_train.shape[1] == 1:
+        how = "sorted by the input x"
+    elif split.y_train is None:
         how = "sorted by the first plotted coordinate"
+    elif getattr(split, "Y_train", None) is not None:
+        how = "sorted by the value both views share (the dataset's latent variable or label)"
     elif np.all(np.isin(split.y_train, (-1.0, 1.0))):
-        how = "sorted by class (-1 first)"
+        how = "sorted by class (-1 first), then by the first plotted coordinate"
     else:
         how = "sorted by target value"
     thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""

@@ -40,16 +40,16 @@ PRESETS = {
                "With 2,100 training points the KMP bound (seed 000 Thm 4) falls to about 0.57 after a dozen basis "
                "functions, while the test error keeps improving a little longer.",
                {"data": "xor", "points": "3000", "k": "40"}),
-        Preset("sinc: the bound's shape tracks the test error",
-               "The bound stays above 1 (too few points for a VC-style bound) but is lowest where the test error "
-               "is; the paper drew it × 1/5 to show this (seed 000 Fig. 1).",
-               {"data": "sinc", "k": "30", "rescale": "0.2"}),
+        Preset("sinc: the bound's shape follows the test error",
+               "The bound stays above 1 (350 points are too few for a VC-style bound) but is lowest near where the "
+               "test error is (t = 7 against 9 here); the paper drew its bound × 1/5 to show this (seed 000 Fig. 1).",
+               {"data": "sinc", "gamma": "3", "k": "30", "rescale": "0.2"}),
         Preset("A trivial bound, and why",
                "350 training points and a noisy boundary: the bound is above 1 at every sparsity. It says nothing "
                "here -- the test error is still small.", {"data": "moons", "k": "30"}),
         Preset("Basic KMP revisits points",
                "Without refitting, basic matching pursuit can pick the same column again and needs more steps.",
-               {"data": "sinc", "k": "30", "variant": "basic"}),
+               {"data": "sinc", "gamma": "3", "k": "30", "variant": "basic"}),
     ),
     "skcca": (
         Preset("Two-view rings: the bound tracks the test error",
