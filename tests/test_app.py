@@ -293,6 +293,15 @@ def test_deflation_lab_table_on_demand():
     assert any("Lowest:" in c.value for c in at.caption)
 
 
+def test_every_chart_follows_the_text_size():
+    at = open_page("deflation-lab", {"points": "120", "k": "4", "deflations": "schur,none", "text": "150"})
+    at.button(key="lab:table").click().run()
+    assert_clean(at)
+    assert player(at)["text_scale"] == 1.5  # the player scales its charts in the browser
+    table = figures(at)[0]
+    assert table["layout"]["font"]["size"] == round(1.5 * 18)  # a chart drawn by the server scales here
+
+
 def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
     at = open_page("deflation-lab", {"data": "sinc", "points": "120"})
     assert_clean(at)

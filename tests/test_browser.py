@@ -242,8 +242,8 @@ def test_presenter_mode_fits_the_screen(server, browser, path, size, tmp_path):
             assert not box["clipped"], f"{box['key']}'s title is cut"
         bar = page.locator(".mpl-bar").first.bounding_box()
         assert bar["y"] >= 0 and bar["y"] + bar["height"] <= height
-        assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('aria-expanded')") \
-            != "true", "presenter mode folds the sidebar away"
+        assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')") \
+            == "true", "presenter mode folds the sidebar away"
         page.screenshot(path=str(shots / f"present-{path}-{width}.png"))
     finally:
         page.close()
@@ -279,5 +279,21 @@ def test_predict_the_next_pick_keeps_score(server, browser, tmp_path):
         text = page.locator(".mpl-quiz").inner_text()
         assert "Score: 1 of 2" in text and "rank" in text
         page.screenshot(path=str(shots / "predict.png"))
+    finally:
+        page.close()
+
+
+def test_presenter_toggle_folds_the_sidebar_and_keeps_the_step(server, browser):
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    try:
+        page.goto(f"{server}/sparse-kpca?step=4")
+        _wait_until_idle(page)
+        _rendered(page, 4)
+        sidebar = "document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')"
+        assert page.evaluate(sidebar) == "false"
+        page.get_by_text("Presenter mode").click()
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true", timeout=30_000)
+        page.wait_for_function(f"{sidebar} === 'true'", timeout=10_000)
+        assert page.evaluate("window.__mplPlayer.j") == 4 and "present=true" in page.url
     finally:
         page.close()

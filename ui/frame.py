@@ -569,9 +569,27 @@ def stepper(state: PageState, n_steps, draw, label="Step j (basis vectors chosen
 
 # --- display helpers -------------------------------------------------------------------------
 
+def _scale_fonts(value, scale):
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if name.endswith("font") and isinstance(item, dict) and isinstance(item.get("size"), (int, float)):
+                item["size"] = round(item["size"] * scale)
+            _scale_fonts(item, scale)
+    elif isinstance(value, list):
+        for item in value:
+            _scale_fonts(item, scale)
+
+
 def show(fig, key, caption=None):
     """A Plotly figure with the SVG export button, and an optional caption for those who
-    cannot see the chart."""
+    cannot see the chart.  Its text follows the page's text size (the player's charts
+    scale themselves in the browser)."""
+    scale = st.session_state.get(TEXT.name, 100) / 100
+    if scale != 1:
+        fig = fig.to_plotly_json()
+        _scale_fonts(fig["layout"], scale)
+        _scale_fonts(fig["data"], scale)
+        fig["layout"]["height"] = round((fig["layout"].get("height") or 450) * scale)
     st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme=None)
     if caption:
         st.caption(caption)

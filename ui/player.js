@@ -501,6 +501,15 @@ class Player {
   }
 }
 
+// Entering presenter mode folds Streamlit's sidebar away (a link with ?present=1 opens
+// with it folded already, from the page config); the ">>" button brings it back.
+function foldSidebar() {
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  if (!sidebar || sidebar.getAttribute("data-collapsed") !== "false") return;
+  const button = sidebar.querySelector('[data-testid="stSidebarCollapseButton"] button, [data-testid="stSidebarHeader"] button');
+  if (button) button.click();
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   const payload = typeof data === "string" ? JSON.parse(data) : data;
@@ -511,6 +520,7 @@ export default function (component) {
     if (old.payload.page === payload.page) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step
     old.destroy();
   }
+  if (payload.present && (!old || !old.payload.present)) foldSidebar();
   const player = new Player(parentElement, Object.assign(payload, { step }));
   player.payloadBytes = typeof data === "string" ? data.length : JSON.stringify(data).length;
   STATE.set(parentElement, player);
