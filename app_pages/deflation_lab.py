@@ -138,7 +138,7 @@ if st.button("Compute the table", key="lab:table", icon=":material/table:",
             split, int(k), family, kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
             progress=lambda done, total: bar.progress(done / total, text=f"{done} of {total} runs"))
     except ValueError as error:
-        st.error(f"Cannot compute the table: {error}", icon=":material/error:")
+        st.error(f"Cannot compute the table: {frame.plain(error)}", icon=":material/error:")
     bar.empty()
 if table_key in tables:
     table = tables[table_key]

@@ -40,7 +40,7 @@ size = "full" if full else "quick"
 shown = [name for name, info in FIGURES.items() if paper == "all" or info.paper == paper]
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def _results():
     """Finished reproductions by (function, size), shared by all sessions (items that share a
     computation, like Figs 2 and 4, share the entry).  Kept outside ``st.cache_resource``

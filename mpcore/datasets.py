@@ -316,7 +316,33 @@ def _pima():
 
 # --- uploads -------------------------------------------------------------------------------
 
-MAX_UPLOAD_ROWS = 20_000
+@dataclass(frozen=True)
+class UploadLimits:
+    """What an upload may be, all checked before the work they bound is done, so a
+    hostile file costs at most a fraction of a second and a few tens of MB.
+
+    ``file_bytes``: the file as uploaded; ``unpacked_bytes``: an ``.npz`` archive's
+    arrays once decompressed (read from each member's header before anything is
+    loaded); ``rows``, ``columns``, ``cells`` (rows x columns); ``cell_chars``: the
+    longest CSV cell.
+    """
+
+    file_bytes: int = 20 * 2**20
+    unpacked_bytes: int = 64 * 2**20
+    rows: int = 20_000
+    columns: int = 200
+    cells: int = 1_000_000
+    cell_chars: int = 100
+
+    def describe(self):
+        """The limits in one sentence (the uploader's help says it)."""
+        return (f"at most {self.file_bytes // 2**20} MB, {self.rows:,} rows, {self.columns} columns and "
+                f"{self.cells:,} cells ({self.unpacked_bytes // 2**20} MB once unpacked), cells of at most "
+                f"{self.cell_chars} characters, plain numbers only")
+
+
+LIMITS = UploadLimits()
+MAX_UPLOAD_ROWS = LIMITS.rows
 
 
 @dataclass(frozen=True)
@@ -328,6 +354,8 @@ class Table:
 
     def numeric(self, column):
         """Column as floats, or a ValueError naming the first cell that is not a number."""
+        if column not in self.columns:
+            raise ValueError(f"There is no column {column!r}.")
         index = self.columns.index(column)
         return _as_numbers(self.cells[:, index], column)
 
@@ -337,7 +365,7 @@ def _as_numbers(values, column):
     for row, value in enumerate(values):
         try:
             out[row] = float(value)
-        except ValueError:
+        except (TypeError, ValueError):
             raise ValueError(f"Column {column!r}, row {row + 1}: {value!r} is not a number.") from None
     if not np.all(np.isfinite(out)):
         row = int(np.flatnonzero(~np.isfinite(out))[0])
@@ -354,61 +382,148 @@ def _is_number(text):
         return False
 
 
-def parse_csv(content):
+def _check_size(content, limits):
+    if not isinstance(content, (bytes, bytearray, str)):
+        raise TypeError(f"An upload must be bytes or text, not {type(content).__name__}.")
+    if len(content) > limits.file_bytes:
+        raise ValueError(f"The file is {len(content) / 2**20:.1f} MB; at most {limits.file_bytes // 2**20} MB "
+                         "can be uploaded.")
+
+
+def _check_shape(rows, columns, limits, what="The file"):
+    if rows > limits.rows:
+        raise ValueError(f"{what} has {rows:,} rows; at most {limits.rows:,} are supported in the app.")
+    if columns > limits.columns:
+        raise ValueError(f"{what} has {columns:,} columns; at most {limits.columns} are supported in the app.")
+    if rows * columns > limits.cells:
+        raise ValueError(f"{what} has {rows * columns:,} cells; at most {limits.cells:,} are supported in the app.")
+
+
+def parse_csv(content, limits=LIMITS):
     """Parse CSV text or bytes into a :class:`Table` (data only: no code is evaluated).
 
     A first row with any non-numeric cell is taken as the header; otherwise columns are
     named ``col1, col2, ...``.  Raises ValueError for empty files, fewer than two data
-    rows, ragged rows, or more than :data:`MAX_UPLOAD_ROWS` rows.
+    rows, ragged rows, and anything past ``limits`` (:class:`UploadLimits`): the rows
+    are read one at a time and the reading stops at the first one over a limit, so the
+    work is linear in the file and bounded.
     """
-    if isinstance(content, bytes):
+    _check_size(content, limits)
+    if isinstance(content, (bytes, bytearray)):
         try:
-            content = content.decode("utf-8-sig")
+            content = bytes(content).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValueError("The file is not UTF-8 text; save it as a plain CSV.") from None
+    if "\x00" in content:
+        raise ValueError("The file contains NUL bytes; it is not a plain CSV.")
     try:
         dialect = csv.Sniffer().sniff(content[:4096], delimiters=",;\t ")
     except csv.Error:
         dialect = csv.excel
-    rows = [row for row in csv.reader(io.StringIO(content), dialect) if any(cell.strip() for cell in row)]
-    rows = [[cell.strip() for cell in row] for row in rows]
+    rows = []
+    reader = csv.reader(io.StringIO(content), dialect)
+    try:
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) > limits.columns:
+                _check_shape(len(rows) + 1, len(row), limits)
+            if any(len(cell) > limits.cell_chars for cell in row):
+                raise ValueError(f"Row {len(rows) + 1} has a cell longer than {limits.cell_chars} characters; "
+                                 "cells must be plain numbers or short labels.")
+            rows.append([cell.strip() for cell in row])
+            if len(rows) > limits.rows + 1:  # + 1: a header row
+                raise ValueError(f"The file has more than {limits.rows:,} rows; at most {limits.rows:,} are "
+                                 "supported in the app.")
+    except csv.Error as error:
+        raise ValueError(f"The file is not a readable CSV (line {reader.line_num}: {error}).") from None
     if not rows:
         raise ValueError("The file is empty.")
     header_present = not all(_is_number(cell) for cell in rows[0])
     columns = tuple(rows[0]) if header_present else tuple(f"col{i + 1}" for i in range(len(rows[0])))
     body = rows[1:] if header_present else rows
+    if len(set(columns)) != len(columns):
+        raise ValueError("Two columns have the same name; give every column its own name.")
     if len(body) < 2:
         raise ValueError(f"The file has {len(body)} data row(s); at least 2 are needed.")
-    if len(body) > MAX_UPLOAD_ROWS:
-        raise ValueError(f"The file has {len(body)} rows; at most {MAX_UPLOAD_ROWS} are supported in the app.")
-    widths = {len(row) for row in body}
-    if widths != {len(columns)}:
-        bad = next(i for i, row in enumerate(body) if len(row) != len(columns))
-        raise ValueError(f"Row {bad + 1} has {len(body[bad])} cells but the header has {len(columns)}; "
-                         "every row needs the same number of cells.")
+    _check_shape(len(body), len(columns), limits)
+    for number, row in enumerate(body):
+        if len(row) != len(columns):
+            raise ValueError(f"Row {number + 1} has {len(row)} cells but the header has {len(columns)}; "
+                             "every row needs the same number of cells.")
     return Table(columns, np.array(body, dtype=object))
 
 
-def parse_npz(content):
-    """Parse an ``.npz`` archive (``allow_pickle=False``) into a :class:`Table`.
+NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
+
+
+def _npz_members(content, limits):
+    """Each ``.npy`` member's name, shape and dtype, read from its header alone (nothing
+    is decompressed beyond the header), checked against ``limits``."""
+    import zipfile
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        infos = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise ValueError("The file is not a readable .npz archive.") from None
+    if len(infos) > 16:
+        raise ValueError(f"The .npz archive has {len(infos)} members; at most 16 are read.")
+    total = sum(info.file_size for info in infos)
+    if total > limits.unpacked_bytes:
+        raise ValueError(f"The .npz archive unpacks to {total / 2**20:.0f} MB; at most "
+                         f"{limits.unpacked_bytes // 2**20} MB are read.")
+    members = []
+    for info in infos:
+        if not info.filename.endswith(".npy"):
+            raise ValueError(f"The .npz archive holds {info.filename!r}, which is not a NumPy array.")
+        try:
+            with archive.open(info) as handle:
+                version = np.lib.format.read_magic(handle)
+                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                               (2, 0): np.lib.format.read_array_header_2_0}[version]
+                shape, fortran, dtype = read_header(handle)
+        except Exception:  # a corrupt or hand-made header: say so, whatever numpy raised
+            raise ValueError(f"The .npz member {info.filename!r} is not a readable NumPy array.") from None
+        name = info.filename[:-4]
+        if dtype.hasobject:
+            raise ValueError(f"Array {name!r} holds pickled Python objects, which are not loaded for safety; "
+                             "save plain numeric arrays.")
+        if dtype.names is not None or dtype.kind not in NUMERIC_KINDS or dtype.hasobject:
+            raise ValueError(f"Array {name!r} holds {dtype} values; only plain numbers (integers, floats, "
+                             "booleans) are read.")
+        if len(shape) not in (1, 2):
+            raise ValueError(f"Array {name!r} has {len(shape)} dimensions; 1 or 2 are supported.")
+        rows, cols = shape[0], (shape[1] if len(shape) == 2 else 1)
+        _check_shape(rows, cols, limits, what=f"Array {name!r}")
+        if rows * cols * dtype.itemsize > limits.unpacked_bytes:
+            raise ValueError(f"Array {name!r} is too large to read.")
+        members.append((info, name))
+    return archive, members
+
+
+def parse_npz(content, limits=LIMITS):
+    """Parse an ``.npz`` archive into a :class:`Table` (``allow_pickle=False``; data only).
 
     Accepted layouts: arrays ``X`` (n, d) with optional ``y`` (n,) and/or ``Y`` (n, p);
-    or one 2-D array.  Columns are named after the arrays.
+    or one 2-D array.  Columns are named after the arrays.  Every member's shape and
+    dtype are read from its header and checked against ``limits`` before any array is
+    loaded, so an archive that would unpack to gigabytes (a zip bomb) is refused at
+    once; only plain numeric dtypes are read.
     """
-    if not content.startswith(b"PK"):  # .npz files are zip archives
+    _check_size(content, limits)
+    if isinstance(content, str) or not bytes(content[:2]) == b"PK":  # .npz files are zip archives
         raise ValueError("The file is not a readable .npz archive.")
-    try:
-        with np.load(io.BytesIO(content), allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files}
-    except ValueError as error:
-        if "pickle" in str(error).lower():
-            raise ValueError("The .npz file contains pickled objects, which are not loaded for safety; "
-                             "save plain numeric arrays.") from None
-        raise ValueError("The file is not a readable .npz archive.") from None
-    except Exception:
-        raise ValueError("The file is not a readable .npz archive.") from None
-    if not arrays:
+    archive, members = _npz_members(bytes(content), limits)
+    if not members:
         raise ValueError("The .npz archive contains no arrays.")
+    arrays = {}
+    for info, name in members:
+        try:
+            with archive.open(info) as handle:
+                arrays[name] = np.lib.format.read_array(handle, allow_pickle=False)
+        except Exception:
+            raise ValueError(f"The .npz member {name!r} is not a readable NumPy array.") from None
     if "X" in arrays:
         parts = [("X", arrays["X"])] + [(k, arrays[k]) for k in ("y", "Y") if k in arrays]
     elif len(arrays) == 1:
@@ -419,19 +534,17 @@ def parse_npz(content):
     columns, blocks = [], []
     n = None
     for key, array in parts:
-        array = np.asarray(array)
         if array.ndim == 1:
             array = array[:, None]
-        if array.ndim != 2:
-            raise ValueError(f"Array {key!r} has {array.ndim} dimensions; 1 or 2 are supported.")
         if n is not None and array.shape[0] != n:
             raise ValueError(f"Array {key!r} has {array.shape[0]} rows but 'X' has {n}; they must match.")
         n = array.shape[0]
         names = [key] if array.shape[1] == 1 and key != "X" else [f"{key}{i + 1}" for i in range(array.shape[1])]
         columns += names
-        blocks.append(array.astype(str))
+        blocks.append(array.astype(float).astype(str))
     if n < 2:
         raise ValueError(f"The arrays have {n} row(s); at least 2 are needed.")
+    _check_shape(n, len(columns), limits)
     return Table(tuple(columns), np.concatenate(blocks, axis=1).astype(object))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import streamlit as st
 from mpcore import datasets, labs, studies
 from mpcore.datasets import REGISTRY
 from ui.figures import EXPORT_CONFIG
-from ui.state import Control, PageState
+from ui.state import Control, PageState, literal, plain
 
 UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"
@@ -27,6 +28,7 @@ GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0
 PLAY_SECONDS = 1.0
 
 POINTS = Control("points", 500, int, lo=20, hi=3000)
+MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
 TEST = Control("test", 0.3, float, lo=0.1, hi=0.5)
 SEED = Control("seed", 0, int, lo=0, hi=9999)
 STANDARDIZE = Control("std", True, bool)
@@ -37,10 +39,13 @@ KERNEL_NAMES = {"rbf": "Gaussian (RBF)", "laplacian": "Laplacian", "poly": "poly
 
 # --- cached core calls -----------------------------------------------------------------------
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+UPLOADS_KEPT = 3  # per session: an upload is one user's, and it lives in that user's session
+
+
 def _upload_store():
-    """Uploaded datasets by content hash (shared, immutable: same bytes, same data)."""
-    return {}
+    """This session's uploaded datasets by name (content hash inside), the newest
+    ``UPLOADS_KEPT`` (oldest out): never shared with another user, never unbounded."""
+    return st.session_state.setdefault("_upload_store", OrderedDict())
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -149,7 +154,7 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
             result, seconds = _study_with_progress(kind, data, kernel, key, report)
             slot.empty()
     except ValueError as error:
-        st.error(f"Cannot run with these settings: {error}", icon=":material/error:")
+        st.error(f"Cannot run with these settings: {plain(error)}", icon=":material/error:")
         if state is not None:
             state.write_url()
         st.stop()
@@ -158,11 +163,31 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
 
 # --- sidebar ---------------------------------------------------------------------------------
 
-def _parse_upload(uploaded):
-    content = uploaded.getvalue()
+def _parse_upload(uploaded, content):
     if uploaded.name.lower().endswith(".npz"):
-        return datasets.parse_npz(content), content
-    return datasets.parse_csv(content), content
+        return datasets.parse_npz(content)
+    return datasets.parse_csv(content)
+
+
+def _parsed(uploaded):
+    """The upload's table, parsed once per file and session (not on every rerun)."""
+    content = uploaded.getvalue()
+    digest = hashlib.sha256(content).hexdigest()
+    cached = st.session_state.get("_upload_parsed")
+    if cached is None or cached[0] != digest:
+        try:
+            cached = (digest, _parse_upload(uploaded, content), None)
+        except (ValueError, TypeError) as error:
+            cached = (digest, None, str(error))
+        except Exception:  # anything else a hostile file provokes is still one sentence, never a traceback
+            cached = (digest, None, "The file could not be read as data.")
+        st.session_state["_upload_parsed"] = cached
+    return cached[1], cached[2], content
+
+
+def _refuse(uploaded, why):
+    st.error(f"{literal(uploaded.name, 60)}: {plain(why)} The previous dataset is still in use.",
+             icon=":material/error:")
 
 
 def _upload_section(state, tasks):
@@ -171,14 +196,14 @@ def _upload_section(state, tasks):
     with st.sidebar.expander("Upload your own data (CSV or .npz)", expanded=False):
         uploaded = st.file_uploader(
             "Data file", type=["csv", "txt", "npz"], key="upload_file",
-            help="CSV: one row per point, a header row with column names is optional. "
-                 ".npz: arrays X (and y, Y). Parsed as numbers only; nothing in the file is executed.")
+            max_upload_size=max(1, datasets.LIMITS.file_bytes // 2**20),
+            help="CSV: one row per point, a header row with column names is optional. .npz: arrays X (and y, Y). "
+                 f"Limits: {datasets.LIMITS.describe()}. Parsed as numbers only; nothing in the file is executed.")
         if uploaded is None:
             return None
-        try:
-            table, content = _parse_upload(uploaded)
-        except ValueError as error:
-            st.error(f"{uploaded.name}: {error} The previous dataset is still in use.", icon=":material/error:")
+        table, why, content = _parsed(uploaded)
+        if table is None:
+            _refuse(uploaded, why)
             return None
         task = st.selectbox("Task", tasks, key="upload_task", help="What the columns mean on this page.")
         columns = list(table.columns)
@@ -190,16 +215,23 @@ def _upload_section(state, tasks):
             second = st.multiselect("Second-view columns", columns, default=columns[len(columns) // 2:],
                                     key="upload_second", help="These columns form view Y; the rest form view X.")
         digest = hashlib.sha256(content + repr((task, target, second)).encode()).hexdigest()[:10]
-        name = f"{UPLOAD_PREFIX}{uploaded.name} [{digest}]"
+        name = f"{UPLOAD_PREFIX}{uploaded.name[:60]} [{digest}]"
         store = _upload_store()
         if name not in store:
             try:
-                store[name] = datasets.dataset_from_table(table, task, target=target, second_view=second,
-                                                          name=uploaded.name)
-            except ValueError as error:
-                st.error(f"{uploaded.name}: {error} The previous dataset is still in use.", icon=":material/error:")
+                dataset = datasets.dataset_from_table(table, task, target=target, second_view=second,
+                                                      name=uploaded.name[:60])
+            except (ValueError, TypeError) as error:
+                _refuse(uploaded, str(error))
                 return None
-        st.success(f"Loaded {uploaded.name}: {store[name].summary()}", icon=":material/check:")
+            if datasets.train_size(dataset.n_samples, 0.5, POINTS.hi) < MIN_TRAIN:
+                _refuse(uploaded, f"It has {dataset.n_samples} rows; the app needs at least "
+                                  f"{2 * MIN_TRAIN} (a train/test split and a few steps).")
+                return None
+            store[name] = dataset
+            while len(store) > UPLOADS_KEPT:
+                store.popitem(last=False)
+        st.success(f"Loaded {literal(uploaded.name, 60)}: {plain(store[name].summary())}", icon=":material/check:")
         return name
 
 
@@ -219,13 +251,12 @@ def data_sidebar(state: PageState, tasks, preset):
     sb.header("Data")
     uploaded = _upload_section(state, tasks)
     session = st.session_state
-    mine = session.setdefault("_uploads", [])  # this session's uploads only, never another user's
-    if uploaded is not None and uploaded not in mine:
-        mine.append(uploaded)
+    store = _upload_store()  # this session's uploads only, never another user's
+    if uploaded is not None and session.get("_last_upload") != uploaded:
+        session["_last_upload"] = uploaded
         session["data"] = uploaded
-    store = _upload_store()
     names = [n for n, info in REGISTRY.items() if info.task in tasks]
-    names += [n for n in mine if n in store and store[n].task in tasks]
+    names += [n for n, upload in store.items() if upload.task in tasks]
     control = Control("data", preset, str, options=tuple(names))
     name = state.widget(sb.selectbox, control, "Dataset", keep=True, widget_key=f"w:data:{state.page}",
                         options=names, format_func=_title,
@@ -251,10 +282,10 @@ def data_sidebar(state: PageState, tasks, preset):
     data = DataChoice(name, options, float(test), int(seed), bool(standardize), int(points))
     try:
         loaded = data.dataset()
-    except ValueError as error:
-        st.error(f"Cannot load {_title(name)}: {error}", icon=":material/error:")
+    except (ValueError, KeyError) as error:
+        st.error(f"Cannot load {literal(_title(name))}: {plain(error)}", icon=":material/error:")
         st.stop()
-    sb.caption(loaded.summary())
+    sb.caption(plain(loaded.summary()) if name.startswith(UPLOAD_PREFIX) else loaded.summary())
     return data
 
 
@@ -448,11 +479,11 @@ def step_from_url(state: PageState, n_steps):
     text = st.query_params.get("step")
     value = control.parse(text) if text is not None else 0
     if value is None:
-        state.notes.append(f"The link's step {text!r} is not a number; showing step 0.")
+        state.notes.append(f"The link's step {literal(text)} is not a number; showing step 0.")
         value = 0
     elif text is not None and str(value) != str(text).strip():
-        state.notes.append(f"The link asks for step {text}; this run has steps 0 to {n_steps}, so it shows step "
-                           f"{value}.")
+        state.notes.append(f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it "
+                           f"shows step {value}.")
     state.remember("step", int(value), 0)
     return int(value)
 
@@ -639,8 +670,12 @@ DELTAS = (0.01, 0.05, 0.1, 0.2)
 
 
 def k_slider(state: PageState, m, default=40, hi=150):
-    """Number of basis vectors k, at most min(hi, m - 1)."""
+    """Number of basis vectors k, at most min(hi, m - 1) (1 without a slider when the
+    data leave no choice)."""
     top = max(1, min(hi, m - 1))
+    if top <= 1:
+        st.sidebar.caption(f"Basis vectors k = 1: with m = {m} training points there is no other choice.")
+        return 1
     control = Control("k", min(default, top), int, lo=1, hi=top)
     return state.widget(st.sidebar.slider, control, "Basis vectors k", scope=state.page, min_value=1,
                         max_value=top, help="How many points the greedy selection chooses (the sparsity). "

@@ -14,6 +14,7 @@ reopens the same view, including the step.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import streamlit as st
@@ -60,6 +61,16 @@ class Control:
             return matches[0] if matches else None
         return self.clamp(value)
 
+    def out_of_range(self, text):
+        """True when the number in ``text`` lies outside ``lo``..``hi`` (parse clamps it)."""
+        if self.kind not in (int, float) or (self.lo is None and self.hi is None):
+            return False
+        try:
+            number = float(text)
+        except (TypeError, ValueError):
+            return False
+        return (self.lo is not None and number < self.lo) or (self.hi is not None and number > self.hi)
+
     def clamp(self, value):
         if self.lo is not None and value < self.lo:
             value = type(value)(self.lo)
@@ -73,6 +84,27 @@ class Control:
         if self.options is not None:
             return value in self.options
         return self.clamp(value) == value
+
+
+def literal(text, limit=80):
+    """``text`` from a link or a file, safe inside Markdown: a code span (no links, no
+    images, no formatting), on one line, cut to ``limit`` characters."""
+    text = str(text).replace("\n", " ").replace("\r", " ")
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
+
+
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def plain(text):
+    """A sentence that may hold text from a file or a link, safe inside Markdown: every
+    ASCII punctuation mark is backslash-escaped (CommonMark shows it as itself), so no
+    link, image, emphasis or web address can form."""
+    return _PUNCTUATION.sub(r"\\\1", str(text))
 
 
 def format_value(value):
@@ -112,9 +144,13 @@ class PageState:
             text = pending.pop(control.name)
             value = control.parse(text)
             if value is None:
-                self.notes.append(f"The link's value {text!r} for {control.name!r} is not allowed here; "
+                self.notes.append(f"The link's value {literal(text)} for {control.name!r} is not allowed here; "
                                   f"using {format_value(control.default)!r}.")
             else:
+                if control.out_of_range(text):
+                    self.notes.append(f"The link's {control.name} = {literal(text)} is outside "
+                                      f"{format_value(control.lo)} to {format_value(control.hi)}; using "
+                                      f"{format_value(value)}.")
                 state[key] = value
         if key in state and control.valid(state[key]):
             return state[key]
@@ -162,7 +198,8 @@ class PageState:
         self.show_notes()
         wanted = {name: format_value(value) for name, (value, default) in self.url.items() if value != default}
         current = {key: st.query_params[key] for key in st.query_params}
-        if current != wanted:
+        repeated = any(len(st.query_params.get_all(key)) > 1 for key in st.query_params)
+        if current != wanted or repeated:
             st.query_params.from_dict(wanted)
 
     def show_notes(self):

@@ -1,0 +1,170 @@
+"""Hostile uploads and links: every refusal is one sentence, within fixed budgets of
+time and memory, and nothing from a file or a link is rendered as Markdown."""
+import io
+import time
+import tracemalloc
+import zipfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mpcore import datasets as D
+from ui.state import literal, plain
+
+
+def _refused(parse, content, match):
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        parse(content)
+    return time.perf_counter() - started
+
+
+def test_a_zip_bomb_is_refused_from_its_headers():
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, X=np.zeros((5_000_000, 3)))  # 120 MB of zeros, a few hundred KB packed
+    bomb = buffer.getvalue()
+    assert len(bomb) < 1_000_000
+    tracemalloc.start()
+    seconds = _refused(D.parse_npz, bomb, "unpacks to")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert seconds < 1 and peak < 20 * 2**20, (seconds, peak)
+
+
+def test_an_npz_header_that_lies_about_its_size_is_refused_before_loading():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:  # a small member whose header promises 10^8 rows
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False,
+                                                      "shape": (100_000_000, 3)})
+        archive.writestr("X.npy", header.getvalue() + b"\0" * 64)
+    _refused(D.parse_npz, buffer.getvalue(), "rows")
+
+
+@pytest.mark.parametrize("array, match", [
+    (np.zeros(5, dtype=[("a", "f8"), ("b", "i4")]), "only plain numbers"),
+    (np.zeros(5, dtype=complex), "only plain numbers"),
+    (np.array(["a", "b", "c"]), "only plain numbers"),
+    (np.zeros((2, 2, 2)), "dimensions"),
+    (np.zeros((10, 500)), "columns"),
+])
+def test_npz_with_anything_but_plain_numbers_is_refused(array, match):
+    buffer = io.BytesIO()
+    np.savez(buffer, X=array)
+    _refused(D.parse_npz, buffer.getvalue(), match)
+
+
+def test_csv_parsing_is_linear_and_stops_at_the_first_row_over_a_limit():
+    wide = ("1," * 200_000 + "1\n") * 3  # 3 rows x 200,001 columns: refused on the first row
+    assert _refused(D.parse_csv, wide, "columns") < 0.5
+    long = "x,y\n" + "1,2\n" * 1_000_000  # 1,000,000 rows: stops after 20,001
+    assert _refused(D.parse_csv, long, "rows") < 0.5
+    quoted = 'a,b\n"' + "x" * 5_000_000 + '",1\n1,2\n'  # one 5 MB quoted cell
+    assert _refused(D.parse_csv, quoted, "cell|readable") < 1
+    with pytest.raises(ValueError, match="MB"):
+        D.parse_csv(b"1,2\n" * 6_000_000)  # 24 MB: over the file budget before any parsing
+
+
+def test_the_limits_are_stated_in_one_sentence():
+    text = D.LIMITS.describe()
+    for number in ("20 MB", "20,000 rows", "200 columns", "1,000,000 cells", "64 MB"):
+        assert number in text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=2_000))
+def test_random_bytes_give_a_sentence_or_a_table(content):
+    for parse in (D.parse_csv, D.parse_npz):
+        try:
+            table = parse(content)
+        except ValueError as error:
+            assert str(error).strip() and str(error)[0].isupper()
+        else:
+            assert len(table.cells) >= 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet="0123456789.-eE,;\t \"abc", max_size=8), min_size=1, max_size=6),
+                min_size=0, max_size=12))
+def test_random_csv_text_gives_a_sentence_or_a_table(rows):
+    content = "\n".join(",".join(row) for row in rows)
+    try:
+        table = D.parse_csv(content)
+    except ValueError as error:
+        assert str(error).strip()
+    else:
+        for column in table.columns:
+            try:
+                table.numeric(column)
+            except ValueError as error:
+                assert "not a number" in str(error) or "NaN" in str(error)
+
+
+@pytest.mark.parametrize("text", [
+    "[Click here to fix](https://evil.example/phish) ![t](https://evil.example/pixel.png)",
+    "<https://evil.example>", "www.evil.example", "`code` **bold** $x$", "a``b```c",
+])
+def test_text_from_outside_cannot_form_markdown(text):
+    import markdown_it  # Streamlit's own markdown renderer is remark; CommonMark + linkify stands in for it
+
+    md = markdown_it.MarkdownIt("commonmark").enable("linkify") if _has_linkify() else \
+        markdown_it.MarkdownIt("commonmark")
+    for safe in (plain(text), literal(text)):
+        html = md.render(safe)
+        assert "<a " not in html and "<img" not in html and "<strong>" not in html, html
+
+
+def _has_linkify():
+    try:
+        import linkify_it  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+# --- the app ------------------------------------------------------------------------------------
+
+def _app(page, query=None):
+    from tests.test_app import open_page
+
+    return open_page(page, query)
+
+
+def test_a_link_cannot_put_markdown_in_the_page():
+    evil = "[Click here to fix](https://evil.example/phish) ![t](https://evil.example/pixel.png)"
+    at = _app("kmp", {"data": evil, "variant": evil, "step": evil})
+    assert not at.exception
+    notes = [w.value for w in at.warning]
+    assert len(notes) == 3
+    for note in notes:
+        assert "` [Click here to fix](https://evil.example/phish)" in note  # inside a code span
+
+
+def test_out_of_range_link_values_are_clamped_with_a_note():
+    at = _app("kmp", {"data": "moons", "k": "1e9", "points": "-5"})
+    assert not at.exception
+    notes = " ".join(w.value for w in at.warning)
+    assert "k =" in notes and "points =" in notes
+    assert at.query_params["points"] == "20"
+
+
+def test_a_tiny_upload_is_refused_and_the_previous_data_stays():
+    at = _app("kmp", {"data": "sinc"})
+    at.file_uploader(key="upload_file").upload("tiny.csv", b"x,y\n1,2\n2,3\n3,5\n", "text/csv").run()
+    assert not at.exception
+    assert any("at least" in e.value for e in at.error)
+    assert at.selectbox(key="w:data:kmp").value == "sinc"
+
+
+def test_a_file_name_and_its_cells_cannot_put_markdown_in_the_page():
+    rows = "\n".join(f"{i},{i % 3},[x](https://evil.example)" for i in range(30))
+    at = _app("kmp")
+    at.file_uploader(key="upload_file").upload("[a](https://evil.example).csv", f"a,b,c\n{rows}\n".encode(),
+                                               "text/csv").run()
+    assert not at.exception
+    messages = [e.value for e in at.error] + [s.value for s in at.success]
+    assert messages
+    for message in messages:
+        assert "](https://evil" not in message.replace("` [a](https://evil.example).csv `", "")
