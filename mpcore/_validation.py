@@ -35,8 +35,56 @@ def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
 
 
 def check_kernel(K, name="K"):
-    """A square, finite kernel matrix with at least two points."""
+    """A square, finite, real kernel matrix with at least two points."""
+    if np.iscomplexobj(K):
+        raise ValueError(f"{name} has complex entries; a kernel matrix is real.")
     return check_finite_matrix(K, name, square=True)
+
+
+#: Relative tolerance of the kernel checks: asymmetry, a negative diagonal or a 2 x 2
+#: minor below ``-SYMMETRY_RTOL * max|K|`` (or its square) means "not a kernel".
+SYMMETRY_RTOL = 1e-8
+
+
+def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
+    """A real, square, finite, symmetric matrix that is not clearly indefinite: what the
+    selection paths need.  Cheap checks only (a full eigen-decomposition would cost more
+    than a path):
+
+    - symmetry: ``max |K - K'| <= 1e-8 max |K|``, exactly up to m = 1500, beyond that
+      on ``n_pairs`` random entry pairs;
+    - the diagonal: ``K[i, i] >= -1e-8 max |K|`` (a kernel's diagonal is a squared norm);
+    - ``n_pairs`` random 2 x 2 principal minors (seeded, so the same answer every time):
+      ``K[i, i] K[j, j] - K[i, j]^2 >= -1e-8 max|K|^2`` (Cauchy-Schwarz in feature space).
+
+    A matrix that passes can still be slightly indefinite (a kernel rounded to a few
+    digits, or a deflated one); one that fails is certainly not a kernel.
+    """
+    K = check_kernel(K, name)
+    m = K.shape[0]
+    scale = max(float(np.abs(K).max()), 1e-300)
+    tol = SYMMETRY_RTOL * scale
+    rng = np.random.default_rng(seed)
+    if m <= full_check_max:
+        gap = float(np.abs(K - K.T).max())
+    else:
+        i, j = rng.integers(0, m, size=(2, n_pairs))
+        gap = float(np.abs(K[i, j] - K[j, i]).max())
+    if gap > tol:
+        raise ValueError(f"{name} is not symmetric (entries differ from their transposes by up to {gap:.3g}); "
+                         "a kernel matrix of the training points with themselves is.")
+    diag = np.diag(K)
+    if diag.min() < -tol:
+        i = int(np.argmin(diag))
+        raise ValueError(f"{name}[{i}, {i}] = {diag[i]:.3g} is negative; the diagonal of a kernel matrix holds "
+                         "squared norms, so it cannot be.")
+    i, j = rng.integers(0, m, size=(2, min(n_pairs, m * m)))
+    minors = diag[i] * diag[j] - K[i, j] ** 2
+    if minors.min() < -SYMMETRY_RTOL * scale**2 - tol * scale:
+        worst = int(np.argmin(minors))
+        raise ValueError(f"{name} is not positive semi-definite: |{name}[{i[worst]}, {j[worst]}]| exceeds the "
+                         "geometric mean of the two diagonal entries, which no kernel allows.")
+    return K
 
 
 def check_target(y, m, name="y"):

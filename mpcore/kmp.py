@@ -36,6 +36,7 @@ from . import criteria
 from ._validation import (
     check_choice,
     check_finite_matrix,
+    check_psd_kernel,
     check_n_steps,
     check_target,
 )
@@ -276,6 +277,8 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
     check_choice(variant, KMP_VARIANTS, "KMP variant")
     check_choice(loss, LOSSES, "loss")
     D = check_finite_matrix(K, "K")
+    if D.shape[0] == D.shape[1]:  # a kernel matrix (a rectangular dictionary is taken as it is)
+        D = check_psd_kernel(D, "K")
     y = check_target(y, D.shape[0])
     k = check_n_steps(k, D.shape[1])
     if loss != "squared":

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from . import criteria
-from ._validation import check_binary_labels, check_choice, check_kernel, check_n_steps
+from ._validation import check_binary_labels, check_choice, check_n_steps, check_psd_kernel
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, ExplicitDeflation
 from .engine import pursue
@@ -46,7 +46,7 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
 
     Cost: O(m^2) per chosen column (criterion and deflation on the explicit matrix).
     """
-    K = check_kernel(K)
+    K = check_psd_kernel(K)
     m = K.shape[0]
     signs, classes = check_binary_labels(y)
     if signs.shape[0] != m:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import criteria
-from ._validation import check_kernel, check_n_steps, check_positive, check_same_rows
+from ._validation import check_n_steps, check_positive, check_psd_kernel, check_same_rows
 from .cca import regularized_cca
 from .deflations import TwoViewProjection
 from .engine import pursue
@@ -33,8 +33,8 @@ def skcca_path(Kx, Ky, k):
 
     Cost: one product with each kernel per step, O(k m^2) in all.
     """
-    Kx = check_kernel(Kx, "Kx")
-    Ky = check_kernel(Ky, "Ky")
+    Kx = check_psd_kernel(Kx, "Kx")
+    Ky = check_psd_kernel(Ky, "Ky")
     check_same_rows(Kx, Ky, ("Kx", "Ky"))
     k = check_n_steps(k, Kx.shape[0])
     return pursue(

@@ -8,23 +8,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import criteria
-from ._validation import ELIGIBILITY_RTOL, check_kernel, check_n_steps
+from ._validation import ELIGIBILITY_RTOL, check_kernel, check_n_steps, check_psd_kernel
 from .deflations import CholeskyDeflation
 from .engine import pursue
-
-
-def _check_symmetric(K, name="K", full_check_max=1500, n_pairs=20_000):
-    """Symmetry check: exact up to m = 1500, beyond that on ``n_pairs`` random entry
-    pairs (a full transposed comparison would cost more than the whole path)."""
-    m = K.shape[0]
-    if m <= full_check_max:
-        gap, scale = np.abs(K - K.T).max(), np.abs(K).max()
-    else:
-        rng = np.random.default_rng(0)
-        i, j = rng.integers(0, m, size=(2, n_pairs))
-        gap, scale = np.abs(K[i, j] - K[j, i]).max(), np.abs(np.diag(K)).max()
-    if gap > 1e-8 * max(float(scale), 1e-300):
-        raise ValueError(f"{name} must be symmetric (a kernel matrix of the training points with themselves).")
 
 
 def skpca_path(K, k, candidates=None, seed=0):
@@ -63,8 +49,7 @@ def skpca_path(K, k, candidates=None, seed=0):
     late deflated kernels may be indefinite at that level.  The explicit Alg. 6 does
     the same (same indices), so this is the algorithm, not the implementation.
     """
-    K = check_kernel(K)
-    _check_symmetric(K)
+    K = check_psd_kernel(K)
     m = K.shape[0]
     k = check_n_steps(k, m)
     if candidates is not None:
@@ -100,8 +85,7 @@ def smola_scholkopf_path(K, k):
     indices : ndarray of int
     approximation : ndarray (m, m), the final ``K~``
     """
-    K = check_kernel(K)
-    _check_symmetric(K)
+    K = check_psd_kernel(K)
     m = K.shape[0]
     k = check_n_steps(k, m)
     threshold = ELIGIBILITY_RTOL * float(np.diag(K).max())

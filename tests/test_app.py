@@ -194,7 +194,7 @@ def test_url_reopens_the_same_view_and_clamps_the_step():
 
     at = open_page("kmp", {"data": "moons", "k": "12", "step": "999"})
     assert player(at)["step"] == 12  # clamped to the last step, with a note
-    assert any("step 999" in w.value for w in at.warning)
+    assert any("step" in w.value and "999" in w.value for w in at.warning)
     assert at.query_params["step"] == "12"
 
 
@@ -237,7 +237,7 @@ def test_good_upload_becomes_the_dataset():
 def test_impossible_settings_give_a_message_not_a_traceback():
     at = open_page("kmp", {"data": "moons", "variant": "prefit", "loss": "tanh"})
     assert not at.exception
-    assert any("Pre-fitting needs the squared loss" in e.value for e in at.error)
+    assert any("Pre-fitting needs the squared loss" in e.value.replace("\\", "") for e in at.error)
 
 
 def test_downloads_offer_the_path_and_the_curves():

@@ -1,0 +1,145 @@
+"""Every public function of mpcore, called with one hostile argument at a time, answers
+with a ValueError or TypeError that says something -- never another exception, never a
+hang, never a normal-looking result from a matrix that is not a kernel."""
+import signal
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mpcore
+from mpcore import bounds, datasets, explore
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(20, 2))
+K = mpcore.kernel_matrix(X, gamma=0.5)
+K2 = mpcore.kernel_matrix(X ** 2, gamma=0.5)
+Y = np.sin(X[:, 0])
+LABELS = np.where(X[:, 0] > 0, 1.0, -1.0)
+IDX = [0, 3, 5]
+NOT_PSD = K.copy()
+NOT_PSD[0, 0] = -5.0
+ASYMMETRIC = K + np.triu(np.full_like(K, 0.1), 1)
+
+HOSTILE = {
+    "None": None, "empty": [], "text": "nope", "minus one": -1, "zero": 0, "huge int": 10**9,
+    "huge float": 1e300, "tiny": 1e-300, "nan": float("nan"), "inf": float("inf"),
+    "empty matrix": np.zeros((0, 0)), "nan matrix": np.full((20, 20), np.nan), "complex": K + 1j,
+    "minus identity": -np.eye(20), "negative diagonal": NOT_PSD, "asymmetric": ASYMMETRIC,
+    "index 99": [99], "index -1": [-1], "3-D": np.zeros((2, 2, 2)), "object": object(),
+}
+
+# name -> (function, valid arguments); each argument is replaced in turn by each hostile value
+CALLS = {
+    "kernel_matrix": (mpcore.kernel_matrix, (X,), {"gamma": 0.5}),
+    "kernel_diag": (mpcore.kernel_diag, (X,), {"gamma": 0.5}),
+    "gamma_from_width": (mpcore.gamma_from_width, (1.0,), {}),
+    "skpca_path": (mpcore.skpca_path, (K, 3), {}),
+    "smola_scholkopf_path": (mpcore.smola_scholkopf_path, (K, 3), {}),
+    "kmp_path": (mpcore.kmp_path, (K, Y, 3), {}),
+    "skcca_path": (mpcore.skcca_path, (K, K2, 3), {}),
+    "mpkfda_path": (mpcore.mpkfda_path, (K, LABELS, 3), {}),
+    "fit_fisher": (mpcore.fit_fisher, (K, LABELS, IDX), {}),
+    "fit_sparse_cca": (mpcore.fit_sparse_cca, (K, K2, IDX), {}),
+    "kcca": (mpcore.kcca, (K, K2), {}),
+    "center_kernel": (mpcore.center_kernel, (K,), {}),
+    "nystrom_kcca": (mpcore.nystrom_kcca, (K, K2, IDX, IDX), {}),
+    "nystrom_kcca_path": (mpcore.nystrom_kcca_path, (K, K2, IDX, IDX, [1, 2]), {}),
+    "ridge_leverage_scores": (mpcore.ridge_leverage_scores, (K, 0.1), {}),
+    "sample_columns": (mpcore.sample_columns, (K, 3), {}),
+    "nystrom_factor": (mpcore.nystrom_factor, (K[:3, :3],), {}),
+    "compression_subspace": (bounds.compression_subspace, (0.1, 100, 5, 0.05), {}),
+    "kmp_vc": (bounds.kmp_vc, (100, 5, 3, 0.05), {}),
+    "compression_classification": (bounds.compression_classification, (100, 5, 3, 0.05), {}),
+    "pca_global_rademacher": (bounds.pca_global_rademacher, (np.linspace(5, 0, 20), np.ones(20), 3, 0.05), {}),
+    "pca_local_rademacher": (bounds.pca_local_rademacher,
+                             (np.linspace(5, 0, 20), np.linspace(4, 0, 20), 3, 20, 0.05), {}),
+    "running_min": (bounds.running_min, ([3.0, 2.0, 4.0],), {}),
+    "explore.grid": (explore.grid, ("m",), {}),
+    "explore.explore": (explore.explore, ("kmp_vc", "m", [100, 200]), {"k": 10, "t": 5}),
+    "load_dataset": (datasets.load_dataset, ("sinc",), {}),
+    "parse_csv": (datasets.parse_csv, ("a,b\n1,2\n3,4\n",), {}),
+    "parse_npz": (datasets.parse_npz, (b"PK",), {}),
+    "train_size": (datasets.train_size, (100,), {}),
+}
+
+
+class Hang(Exception):
+    pass
+
+
+@contextmanager
+def time_limit(seconds):
+    def stop(signum, frame):
+        raise Hang(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call(function, args, kwargs):
+    with time_limit(10):
+        try:
+            return function(*args, **kwargs)
+        except (ValueError, TypeError) as error:
+            assert str(error).strip(), f"{function.__name__} raised {type(error).__name__} with no message"
+            return error
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_one_hostile_argument_at_a_time(name):
+    function, args, kwargs = CALLS[name]
+    _call(function, args, kwargs)  # the valid call works
+    failures = []
+    for position in range(len(args)):
+        for label, value in HOSTILE.items():
+            bad = list(args)
+            bad[position] = value
+            try:
+                _call(function, bad, kwargs)
+            except Exception as error:  # noqa: BLE001 - what this test is looking for
+                failures.append(f"argument {position} = {label}: {type(error).__name__}: {str(error)[:80]}")
+    assert not failures, f"{name}:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("name", ["skpca_path", "kmp_path", "skcca_path", "mpkfda_path", "smola_scholkopf_path"])
+@pytest.mark.parametrize("matrix", ["negative diagonal", "minus identity", "asymmetric", "complex"])
+def test_paths_refuse_what_is_not_a_kernel(name, matrix):
+    function, args, kwargs = CALLS[name]
+    with pytest.raises(ValueError, match="kernel|symmetric|semi-definite|negative|complex|real"):
+        function(HOSTILE[matrix], *args[1:], **kwargs)
+
+
+def test_fisher_needs_two_classes():
+    for labels in (np.ones(20), np.arange(20) % 3):
+        with pytest.raises(ValueError, match="class"):
+            mpcore.fit_fisher(K, labels, IDX)
+
+
+def test_sizes_that_would_allocate_without_bound_are_refused():
+    with time_limit(10):
+        with pytest.raises(ValueError, match="at most"):
+            datasets.load_dataset("sinc", n_samples=10**8)
+        with pytest.raises(ValueError, match="at most"):
+            explore.grid("m", n=1e9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(emp=st.floats(allow_nan=True, allow_infinity=True), m=st.integers(-5, 10**6),
+       t=st.integers(-5, 10**6), k=st.integers(-5, 10**6), delta=st.floats(allow_nan=True, allow_infinity=True))
+def test_bounds_answer_a_number_or_a_sentence(emp, m, t, k, delta):
+    for function, args in ((bounds.compression_subspace, (emp, m, t, delta)), (bounds.kmp_vc, (m, k, t, delta)),
+                           (bounds.compression_classification, (m, k, t, delta))):
+        try:
+            value = function(*args)
+        except (ValueError, TypeError) as error:
+            assert str(error).strip()
+        else:
+            assert np.all(np.isnan(value) | (np.asarray(value) >= 0)) or np.all(np.isinf(value))
