@@ -14,12 +14,24 @@ import numpy as np
 ELIGIBILITY_RTOL = 1e-10
 
 
+def as_real(value, name, what="an array of numbers"):
+    """``value`` as a float64 array: None, text and objects are a TypeError, complex
+    numbers and unreadable cells a ValueError -- each with a sentence."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be {what}, not {type(value).__name__}.")
+    if np.iscomplexobj(value):
+        raise ValueError(f"{name} has complex entries; real numbers are needed.")
+    try:
+        return np.asarray(value, dtype=float)
+    except ValueError:  # text in a cell (SPEC section 8: a ValueError saying so)
+        raise ValueError(f"{name} must contain numbers only; some cells could not be read as numbers.") from None
+    except (TypeError, OverflowError):
+        raise TypeError(f"{name} must be {what}; some entries could not be read as numbers.") from None
+
+
 def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
     """Return ``A`` as a 2-D float64 array, or raise a ValueError that says what is wrong."""
-    try:
-        A = np.asarray(A, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must contain numbers only; some cells could not be read as numbers.") from None
+    A = as_real(A, name, "a matrix of numbers")
     if A.ndim != 2:
         raise ValueError(f"{name} must be a 2-D matrix, got an array with {A.ndim} dimension(s).")
     if A.shape[0] < min_rows:
@@ -36,8 +48,6 @@ def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
 
 def check_kernel(K, name="K"):
     """A square, finite, real kernel matrix with at least two points."""
-    if np.iscomplexobj(K):
-        raise ValueError(f"{name} has complex entries; a kernel matrix is real.")
     return check_finite_matrix(K, name, square=True)
 
 
@@ -89,10 +99,7 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
 
 def check_target(y, m, name="y"):
     """A finite 1-D target with one entry per training point."""
-    try:
-        y = np.asarray(y, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must contain numbers only.") from None
+    y = as_real(y, name, "a column of numbers")
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1:
@@ -111,12 +118,17 @@ def check_nonconstant(y, name="target"):
 
 def check_binary_labels(y, name="labels"):
     """Return labels mapped to -1/+1 and the two original classes (sorted)."""
+    if y is None or isinstance(y, (str, bytes)) or np.iscomplexobj(y):
+        raise TypeError(f"{name} must be a column of class labels.")
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1:
         raise ValueError(f"{name} must be a single column, got shape {y.shape}.")
-    classes = np.unique(y)
+    try:
+        classes = np.unique(y)
+    except TypeError:
+        raise TypeError(f"{name} must be a column of plain class labels (numbers or text), all of one kind.") from None
     if classes.size == 1:
         raise ValueError(f"Only one class ({classes[0]!r}) is present; a Fisher discriminant needs two classes.")
     if classes.size != 2:
@@ -126,6 +138,33 @@ def check_binary_labels(y, name="labels"):
             "pick one class against the rest first."
         )
     return np.where(y == classes[1], 1.0, -1.0), classes
+
+
+def check_indices(indices, m, name="indices", *, allow_empty=False, unique=True):
+    """Column indices: whole numbers in ``0 .. m - 1`` (a 1-D list), each once."""
+    if indices is None or isinstance(indices, (str, bytes)):
+        raise TypeError(f"{name} must be a list of column numbers, not {type(indices).__name__}.")
+    array = np.asarray(indices)
+    if array.dtype == object or np.iscomplexobj(array):
+        raise TypeError(f"{name} must be a list of whole column numbers.")
+    array = array.ravel() if array.ndim == 0 else array
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be a flat list of column numbers, got shape {array.shape}.")
+    if array.size == 0:
+        if allow_empty:
+            return array.astype(int)
+        raise ValueError(f"{name} is empty; at least one column is needed.")
+    if array.dtype.kind == "f":
+        if not np.all(np.isfinite(array)) or np.any(array != np.round(array)):
+            raise ValueError(f"{name} must be whole column numbers.")
+    elif array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be whole column numbers.")
+    if array.min() < 0 or array.max() >= m:
+        raise ValueError(f"{name} must lie between 0 and {m - 1} (the kernel has {m} columns).")
+    array = array.astype(int)
+    if unique and np.unique(array).size != array.size:
+        raise ValueError(f"{name} lists a column twice; each chosen column must be different.")
+    return array
 
 
 def check_n_steps(k, m, name="k"):

@@ -29,8 +29,25 @@ __all__ = [
 ]
 
 
+def _real(value, name):
+    """``value`` as a float array; None, text, objects and complex numbers are refused."""
+    if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(value):
+        raise TypeError(f"{name} must be a real number or an array of them, not {type(value).__name__}.")
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"{name} must be a real number or an array of them.") from None
+
+
+def _check_spectrum(values, name):
+    values = _real(values, name)
+    if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be a non-empty list of finite numbers.")
+    return values
+
+
 def _check_delta(delta):
-    delta = np.asarray(delta, dtype=float)
+    delta = _real(delta, "delta")
     if np.any(~np.isfinite(delta)) or np.any((delta <= 0) | (delta >= 1)):
         raise ValueError("The confidence parameter delta must lie strictly between 0 and 1.")
     return delta
@@ -39,7 +56,7 @@ def _check_delta(delta):
 def _check_counts(**counts):
     out = []
     for name, value in counts.items():
-        value = np.asarray(value, dtype=float)
+        value = _real(value, name)
         if np.any(~np.isfinite(value)) or np.any(value < 0) or np.any(value != np.round(value)):
             raise ValueError(f"{name} must be a whole number of at least 0.")
         out.append(value)
@@ -79,11 +96,15 @@ def compression_subspace(emp_loss, m, t, delta, R=1.0):
     Returns ``inf`` where ``t >= m``.  The theorem's bound for A_k is the minimum over
     t <= k of this quantity (see :func:`running_min`).
     """
-    emp_loss = np.asarray(emp_loss, dtype=float)
+    emp_loss = _real(emp_loss, "emp_loss")
+    if np.any(~np.isfinite(emp_loss)) or np.any(emp_loss < 0):
+        raise ValueError("emp_loss (the mean training loss outside the compression set) must be a finite number "
+                         "of at least 0.")
     m, t = _check_counts(m=m, t=t)
     delta = _check_delta(delta)
+    R = _check_radius(R)
     outside = m - t
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         complexity = _x_log_ratio(t, np.e * m) + np.log(2 * m / delta)
         value = emp_loss + np.sqrt(R**2 / (2 * outside) * complexity)
     return np.where(outside > 0, value, np.inf)
@@ -103,7 +124,7 @@ def kmp_vc(m, k, t, delta):
     m, k, t = _check_counts(m=m, k=k, t=t)
     delta = _check_delta(delta)
     rest = m - k - t
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         safe_rest = np.where(rest > 0, rest, 1.0)
         bracket = (
             _x_log_ratio(k + 1, 4 * np.e * safe_rest, base=2)
@@ -125,7 +146,7 @@ def compression_classification(m, k, t, delta):
     """
     m, k, t = _check_counts(m=m, k=k, t=t)
     delta = _check_delta(delta)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         no_error = (_log_binomial(m, k) + np.log(m / delta)) / (m - k)
         with_error = (_log_binomial(m - k, t) + _log_binomial(m, k) + np.log(m**2 / delta)) / (m - k - t)
     value = np.where(t == 0, no_error, with_error)
@@ -151,18 +172,23 @@ def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
     The theorem's bound for k components is the minimum over t <= k of the first two
     terms plus the third (:func:`running_min` of this function gives exactly that).
     """
-    lam = np.sort(np.clip(np.asarray(eigvals, dtype=float), 0.0, None))[::-1]
-    diag = np.asarray(kernel_diag, dtype=float)
+    lam = np.sort(np.clip(_check_spectrum(eigvals, "eigvals"), 0.0, None))[::-1]
+    diag = _check_spectrum(kernel_diag, "kernel_diag")
     m = diag.size
+    if lam.size != m:
+        raise ValueError(f"eigvals has {lam.size} values but kernel_diag has {m}; both come from the same m x m "
+                         "kernel.")
     (t,) = _check_counts(t=t)
+    R = _check_radius(R)
     delta = _check_delta(delta)
     tail = np.concatenate([np.cumsum(lam[::-1])[::-1], [0.0]])  # tail[j] = sum(lam[j:])
     tail_at_t = tail[np.minimum(t, m).astype(int)]
-    return (
-        tail_at_t / m
-        + (1 + np.sqrt(t)) / np.sqrt(m) * np.sqrt(2.0 / m * np.sum(diag**2))
-        + R**2 * np.sqrt(18 * np.log(2 * m / delta) / m)
-    )
+    with np.errstate(over="ignore"):
+        return (
+            tail_at_t / m
+            + (1 + np.sqrt(t)) / np.sqrt(m) * np.sqrt(2.0 / m * np.sum(diag**2))
+            + R**2 * np.sqrt(18 * np.log(2 * m / delta) / m)
+        )
 
 
 def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
@@ -181,14 +207,17 @@ def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
 
     Very loose for finite m: the paper shows it on a log axis.
     """
-    lam = np.sort(np.clip(np.asarray(eigvals, dtype=float), 0.0, None))[::-1]
-    mu = np.sort(np.clip(np.asarray(centered_eigvals, dtype=float), 0.0, None))[::-1]
-    (k,) = _check_counts(k=k)
+    lam = np.sort(np.clip(_check_spectrum(eigvals, "eigvals"), 0.0, None))[::-1]
+    mu = np.sort(np.clip(_check_spectrum(centered_eigvals, "centered_eigvals"), 0.0, None))[::-1]
+    (k, m) = _check_counts(k=k, m=m)
+    if np.any(m < 1):
+        raise ValueError("m (the training set size) must be at least 1.")
+    R, c = _check_radius(R), _check_radius(c, "c")
     delta = _check_delta(delta)
     lam_tail = np.concatenate([np.cumsum(lam[::-1])[::-1], [0.0]])
     mu_tail = np.concatenate([np.cumsum(mu[::-1])[::-1], [0.0]])  # mu_tail[t] = sum_{j>t} mu_j
     t_grid = np.arange(mu_tail.size)
-    k_arr = np.asarray(k, dtype=float)
+    k_arr = np.minimum(np.asarray(k, dtype=float), lam.size)
     rho = np.min(R * t_grid / m + np.sqrt(np.multiply.outer(k_arr, mu_tail) / m), axis=-1)
     confidence = R * np.log(1 / delta) / m
     L_k = lam_tail[np.minimum(k_arr, lam.size).astype(int)]
@@ -247,4 +276,14 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
 def running_min(values):
     """Running minimum along the last axis: the bound the theorems state for A_k is
     the minimum over t <= k of the bound at t."""
-    return np.minimum.accumulate(np.asarray(values, dtype=float), axis=-1)
+    values = _real(values, "values")
+    if values.ndim == 0:
+        raise ValueError("running_min needs a list of bound values, not a single number.")
+    return np.minimum.accumulate(values, axis=-1)
+
+
+def _check_radius(R, name="R"):
+    R = _real(R, name)
+    if np.any(~np.isfinite(R)) or np.any(R <= 0):
+        raise ValueError(f"{name} must be a positive finite number.")
+    return R

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigh, svd
 
+from ._validation import check_finite_matrix, check_kernel, check_positive, check_same_rows
+
 
 @dataclass(frozen=True)
 class CCAResult:
@@ -43,6 +45,11 @@ def regularized_cca(Fx, Fy, reg=1e-3, n_directions=1):
     directions are rescaled so the training variates have unit variance, which makes
     the per-pair distance ``|f_x(x) - f_y(y)|`` comparable across directions.
     """
+    Fx = check_finite_matrix(Fx, "Fx")
+    Fy = check_finite_matrix(Fy, "Fy")
+    check_same_rows(Fx, Fy, ("Fx", "Fy"))
+    reg = check_positive(reg, "The CCA regularisation reg", allow_zero=True)
+    n_directions = _check_directions(n_directions)
     n = Fx.shape[0]
     mean_x, mean_y = Fx.mean(axis=0), Fy.mean(axis=0)
     Xc, Yc = Fx - mean_x, Fy - mean_y
@@ -58,8 +65,17 @@ def regularized_cca(Fx, Fy, reg=1e-3, n_directions=1):
     return CCAResult(ax / sx, ay / sy, s[:L], mean_x, mean_y)
 
 
+def _check_directions(n_directions):
+    import numbers
+
+    if isinstance(n_directions, bool) or not isinstance(n_directions, numbers.Integral) or n_directions < 1:
+        raise ValueError(f"n_directions must be a whole number of at least 1, got {n_directions!r}.")
+    return int(n_directions)
+
+
 def center_kernel(K):
     """``H K H`` with ``H = I - 11'/N`` (double centring)."""
+    K = check_kernel(K)
     row = K.mean(axis=0)
     return K - row[None, :] - K.mean(axis=1)[:, None] + row.mean()
 
@@ -98,6 +114,10 @@ def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
     canonical correlations are its top singular values.  Meant for N up to a few
     thousand (the app and tests use N <= 2000).
     """
+    K1, K2 = check_kernel(K1, "K1"), check_kernel(K2, "K2")
+    check_same_rows(K1, K2, ("K1", "K2"))
+    reg1, reg2 = check_positive(reg1, "reg1"), check_positive(reg2, "reg2")
+    n_directions = _check_directions(n_directions)
     N = K1.shape[0]
     A1, inv1 = _shrunk_operator(center_kernel(K1), reg1)
     A2, inv2 = _shrunk_operator(center_kernel(K2), reg2)

@@ -84,15 +84,22 @@ def list_datasets(task=None):
     return [info for info in REGISTRY.values() if task is None or info.task == task]
 
 
+MAX_GENERATED = 1_000_000  # points a generator may be asked for (memory stays under a few hundred MB)
+
+
 def load_dataset(name, **options):
     """Load a registry entry by name; ``options`` override its defaults (seed, n_samples, ...)."""
-    if name not in REGISTRY:
+    if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"Unknown dataset {name!r}; choose one of: {', '.join(REGISTRY)}.")
     info = REGISTRY[name]
     unknown = set(options) - set(info.options)
     if unknown:
         raise ValueError(f"Dataset {name!r} takes no option(s) {', '.join(sorted(unknown))}; "
                          f"its options are: {', '.join(info.options) or 'none'}.")
+    if "n_samples" in options:
+        n = options["n_samples"]
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 10 <= n <= MAX_GENERATED:
+            raise ValueError(f"n_samples must be a whole number from 10 to at most {MAX_GENERATED:,}, got {n!r}.")
     data = info.loader(**{**info.options, **options})
     return Dataset(name=name, task=info.task, source=info.source, licence=info.licence, **data)
 
@@ -613,8 +620,22 @@ class Split:
 def train_size(n_samples, test_size=0.3, subsample=None):
     """How many training points :func:`prepare` leaves: the test part is
     ``max(1, floor(test_size * n))`` of the ``n = min(subsample, n_samples)`` points used."""
-    used = n_samples if subsample is None else min(int(subsample), n_samples)
+    n_samples = _whole(n_samples, "n_samples", 2)
+    if subsample is not None:
+        subsample = _whole(subsample, "subsample", 2)
+    if isinstance(test_size, bool) or not isinstance(test_size, (int, float, np.integer, np.floating)) \
+            or not 0 < test_size < 1:
+        raise ValueError(f"test_size must be a fraction strictly between 0 and 1, got {test_size!r}.")
+    used = n_samples if subsample is None else min(subsample, n_samples)
     return used - max(1, int(math.floor(test_size * used)))
+
+
+def _whole(value, name, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {value!r}.")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}.")
+    return int(value)
 
 
 def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):

@@ -132,26 +132,53 @@ def explore(bound, vary, values, **fixed):
     """The bound along ``values`` of the knob ``vary``, the other knobs from ``fixed``
     (missing ones take :data:`KNOBS` defaults).  Returns floats (len(values),), ``inf``
     where the bound is undefined (e.g. k + t >= m)."""
-    if bound not in EXPLORER_BOUNDS:
+    if not isinstance(bound, str) or bound not in EXPLORER_BOUNDS:
         raise ValueError(f"Unknown bound {bound!r}; choose one of {sorted(EXPLORER_BOUNDS)}.")
     spec = EXPLORER_BOUNDS[bound]
-    if vary not in spec.knobs:
+    if not isinstance(vary, str) or vary not in spec.knobs:
         raise ValueError(f"{spec.title} does not depend on {vary!r}; it takes {', '.join(spec.knobs)}.")
     settings = {name: KNOBS[name].default for name in spec.knobs}
     settings.update({name: value for name, value in fixed.items() if name in spec.knobs})
+    if values is None or isinstance(values, (str, bytes)) or np.iscomplexobj(values):
+        raise TypeError("values must be a list of numbers.")
+    try:
+        values = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError("values must be a list of numbers.") from None
+    if values.size > MAX_GRID or not np.all(np.isfinite(values)):
+        raise ValueError(f"values must be at most {MAX_GRID} finite numbers.")
+    knob = KNOBS[vary]
+    if values.size and (values.min() < knob.lo or values.max() > knob.hi):
+        raise ValueError(f"{vary} must lie between {knob.lo:g} and {knob.hi:g}.")
     out = []
-    for value in np.asarray(values, dtype=float):
+    for value in values:
         settings[vary] = value
         out.append(float(np.asarray(_at(bound, **settings))))
     return np.asarray(out)
 
 
+MAX_GRID = 2000
+
+
 def grid(vary, lo=None, hi=None, n=120):
     """Values of a knob to plot along: log-spaced for m and delta, whole numbers for
-    integer knobs (duplicates dropped)."""
+    integer knobs (duplicates dropped); ``n`` at most :data:`MAX_GRID` values."""
+    if not isinstance(vary, str) or vary not in KNOBS:
+        raise ValueError(f"Unknown knob {vary!r}; choose one of: {', '.join(sorted(KNOBS))}.")
     knob = KNOBS[vary]
+    if isinstance(n, bool) or not isinstance(n, (int, float, np.integer, np.floating)) or not np.isfinite(n):
+        raise TypeError("n (the number of grid values) must be a whole number.")
+    if not 2 <= n <= MAX_GRID:
+        raise ValueError(f"n (the number of grid values) must lie between 2 and at most {MAX_GRID}, got {n:g}.")
+    n = int(n)
     lo = knob.lo if lo is None else lo
     hi = knob.hi if hi is None else hi
+    for name, value in (("lo", lo), ("hi", hi)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value):
+            raise TypeError(f"{name} must be a finite number.")
+    if not knob.lo <= lo < hi <= knob.hi:
+        raise ValueError(f"The range of {vary} must satisfy {knob.lo:g} <= lo < hi <= {knob.hi:g}.")
     values = np.geomspace(max(lo, 1e-12), hi, n) if knob.log else np.linspace(lo, hi, n)
     if knob.integer:
         values = np.unique(np.round(values))

@@ -23,6 +23,8 @@ _PARAMS = {
 def gamma_from_width(sigma):
     """RBF ``gamma`` for a Gaussian of width ``sigma``: ``1 / (2 sigma^2)``."""
     sigma = check_positive(sigma, "The kernel width sigma")
+    if not 1e-150 < sigma < 1e150:
+        raise ValueError(f"The kernel width sigma = {sigma:g} is out of range; use a width between 1e-150 and 1e150.")
     return 1.0 / (2.0 * sigma**2)
 
 
@@ -83,7 +85,15 @@ def kernel_matrix(X, Z=None, kernel="rbf", **params):
 
 
 def kernel_diag(X, kernel="rbf", **params):
-    """``k(x, x)`` for every row of X, shape (n,), without forming the n x n matrix."""
+    """``k(x, x)`` for every row of X, shape (n,), without forming the n x n matrix.
+    Parameters are checked as in :func:`kernel_matrix`."""
+    if kernel not in KERNELS:
+        raise ValueError(f"Unknown kernel {kernel!r}; choose one of: {', '.join(KERNELS)}.")
+    unknown = set(params) - set(_PARAMS[kernel])
+    if unknown:
+        raise ValueError(f"The {kernel} kernel takes no parameter(s) {', '.join(sorted(unknown))}.")
+    if params.get("gamma") is not None:
+        params = {**params, "gamma": check_positive(params["gamma"], "The kernel parameter gamma")}
     X = check_finite_matrix(X, "X", min_rows=1)
     if kernel in ("rbf", "laplacian"):
         return np.ones(X.shape[0])

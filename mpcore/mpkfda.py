@@ -8,7 +8,8 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from . import criteria
-from ._validation import check_binary_labels, check_choice, check_n_steps, check_psd_kernel
+from ._validation import (check_binary_labels, check_choice, check_indices, check_kernel, check_n_steps,
+                          check_psd_kernel)
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, ExplicitDeflation
 from .engine import pursue
@@ -98,11 +99,16 @@ def fit_fisher(K, y, indices, shrinkage="auto"):
 
     Uses scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage=...)``
     for the direction, normalises it, and thresholds midway between the projected class
-    means (eq. 8).  ``y`` must be -1/+1.
+    means (eq. 8).  ``y`` must hold two classes (mapped to -1/+1 in sorted order, as
+    :func:`mpkfda_path` does).
     """
-    indices = np.asarray(indices, dtype=int)
-    if indices.size == 0:
+    K = check_kernel(K)
+    y, _ = check_binary_labels(y)
+    if y.shape[0] != K.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but K has {K.shape[0]} rows; they must match.")
+    if indices is not None and np.asarray(indices).size == 0:
         raise ValueError("No basis points were chosen; run mpkfda_path with k >= 1 first.")
+    indices = check_indices(indices, K.shape[0])
     C = nystrom_factor(K[np.ix_(indices, indices)])
     F = nystrom_features(K[:, indices], C)
     lda = LinearDiscriminantAnalysis(solver="lsqr", shrinkage=shrinkage).fit(F, y)

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigh, qr, solve_triangular, svd
 
-from ._validation import check_choice, check_kernel, check_positive, check_same_rows
+from ._validation import check_choice, check_indices, check_kernel, check_positive, check_same_rows
+from .cca import _check_directions
 
 SAMPLINGS = ("uniform", "ridge-leverage")
 
@@ -69,6 +70,7 @@ def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
     matrix entries ``1 / sqrt(M p_i)`` (Lemma 3; all ones for uniform).
     """
     check_choice(sampling, SAMPLINGS, "sampling")
+    K = check_kernel(K)
     N = K.shape[0]
     if isinstance(M, bool) or not isinstance(M, numbers.Integral) or not 1 <= M <= N:
         raise ValueError(f"The rank M must be a whole number between 1 and the number of points ({N}), got {M!r}.")
@@ -142,8 +144,10 @@ def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=
     check_same_rows(K1, K2, ("K1", "K2"))
     reg1 = check_positive(reg1, "The regularisation lambda1")
     reg2 = check_positive(reg2, "The regularisation lambda2")
-    i1, i2 = _distinct_in_order(indices1), _distinct_in_order(indices2)
+    n_directions = _check_directions(n_directions)
     N = K1.shape[0]
+    i1 = _distinct_in_order(check_indices(indices1, N, "indices1", unique=False))
+    i2 = _distinct_in_order(check_indices(indices2, N, "indices2", unique=False))
     A1, G1, Q1, P1 = _view_factors(K1, i1, reg1)
     A2, G2, Q2, P2 = _view_factors(K2, i2, reg2)
     middle = _psd_solve(G1, A1.T @ A2)  # G1^{-1} A1'A2
@@ -213,10 +217,14 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
     """
     K1, K2 = check_kernel(K1, "K1"), check_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
-    ranks = sorted(int(r) for r in ranks)
-    if not ranks or ranks[0] < 1:
+    reg1 = check_positive(reg1, "The regularisation lambda1")
+    reg2 = check_positive(reg2, "The regularisation lambda2")
+    ranks = sorted(int(r) for r in check_indices(ranks, K1.shape[0] + 1, "ranks"))
+    if ranks[0] < 1:
         raise ValueError("ranks must be a non-empty list of whole numbers of at least 1.")
-    order1, order2 = _distinct_in_order(indices1), _distinct_in_order(indices2)
+    N = K1.shape[0]
+    order1 = _distinct_in_order(check_indices(indices1, N, "indices1", unique=False))
+    order2 = _distinct_in_order(check_indices(indices2, N, "indices2", unique=False))
     if ranks[-1] > min(order1.size, order2.size):
         raise ValueError(
             f"The largest rank ({ranks[-1]}) exceeds the number of distinct landmarks "

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_factor, solve_triangular
 
+from ._validation import check_finite_matrix
+
 #: Relative jitter added to K[i, i] so duplicate or nearly dependent chosen points
 #: (singular blocks) still factor; small enough not to change well-posed results.
 JITTER = 1e-10
@@ -21,7 +23,7 @@ def nystrom_factor(K_sub, jitter=JITTER):
     The jitter is raised tenfold until the factorisation succeeds, so singular blocks
     (duplicate points) never crash.
     """
-    K_sub = np.asarray(K_sub, dtype=float)
+    K_sub = check_finite_matrix(K_sub, "K_sub", square=True, min_rows=1)
     k = K_sub.shape[0]
     scale = max(float(np.mean(np.diag(K_sub))), 1e-300) if k else 1.0
     eps = jitter

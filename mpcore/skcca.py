@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import criteria
-from ._validation import check_n_steps, check_positive, check_psd_kernel, check_same_rows
+from ._validation import (as_real, check_indices, check_kernel, check_n_steps, check_positive, check_psd_kernel,
+                          check_same_rows)
 from .cca import regularized_cca
 from .deflations import TwoViewProjection
 from .engine import pursue
@@ -56,9 +57,11 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
     covariances.  Returns ``(cca, Cx, Cy)``: the CCA result and both views' Cholesky
     factors (pass them to :func:`mpcore.nystrom.nystrom_features` for new points).
     """
-    indices = np.asarray(indices, dtype=int)
-    if indices.size == 0:
+    Kx, Ky = check_kernel(Kx, "Kx"), check_kernel(Ky, "Ky")
+    check_same_rows(Kx, Ky, ("Kx", "Ky"))
+    if indices is not None and np.asarray(indices).size == 0:
         raise ValueError("No basis points were chosen; run skcca_path with k >= 1 first.")
+    indices = check_indices(indices, Kx.shape[0])
     reg = check_positive(reg, "The CCA regularisation reg", allow_zero=True)
     Cx = nystrom_factor(Kx[np.ix_(indices, indices)])
     Cy = nystrom_factor(Ky[np.ix_(indices, indices)])
@@ -69,4 +72,8 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
 
 def pair_distances(variates_x, variates_y):
     """Per-pair distance ``|f_x(x) - f_y(y)|`` per direction, shape (n, L)."""
+    variates_x, variates_y = as_real(variates_x, "variates_x"), as_real(variates_y, "variates_y")
+    if variates_x.shape != variates_y.shape:
+        raise ValueError(f"The two views' variates must have the same shape, got {variates_x.shape} and "
+                         f"{variates_y.shape}.")
     return np.abs(variates_x - variates_y)

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mpcore import bounds
@@ -112,6 +112,10 @@ def test_running_min():
 @settings(max_examples=60, deadline=None)
 @given(m=st.integers(50, 5000), k=st.integers(0, 40), t=st.integers(0, 40), delta=st.floats(1e-4, 0.5))
 def test_monotonic_facts(m, k, t, delta):
+    # Where few points are left outside the compression set (m - k - t small) the VC
+    # term (k + 1) log2(4e(m - k - t) / (k + 1)) shrinks as k grows: the formula is
+    # meaningless there, so the facts are checked where m is large against k + t.
+    assume(m >= 10 * (k + t + 2))
     # complexity grows with k and with t ...
     assert bounds.kmp_vc(m, k + 1, t, delta) >= bounds.kmp_vc(m, k, t, delta)
     assert bounds.kmp_vc(m, k, t + 1, delta) >= bounds.kmp_vc(m, k, t, delta)
