@@ -1,6 +1,7 @@
 """Hostile uploads and links: every refusal is one sentence, within fixed budgets of
 time and memory, and nothing from a file or a link is rendered as Markdown."""
 import io
+from pathlib import Path
 import time
 import tracemalloc
 import zipfile
@@ -168,3 +169,44 @@ def test_a_file_name_and_its_cells_cannot_put_markdown_in_the_page():
     assert messages
     for message in messages:
         assert "](https://evil" not in message.replace("` [a](https://evil.example).csv `", "")
+
+
+# --- the experiments command ---------------------------------------------------------------------
+
+def test_the_command_says_why_it_cannot_write_or_read(tmp_path, capsys):
+    from mpcore.experiments.__main__ import run_main
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    for out, words in ((a_file, "is a file"), (Path("/proc/no/such/place"), "cannot write")):
+        with pytest.raises(SystemExit) as stop:
+            run_main(["000-fig1", "--size", "tiny", "--out", str(out)])
+        assert words in str(stop.value.code)
+    corrupt = tmp_path / "data" / "raetsch"
+    corrupt.mkdir(parents=True)
+    (corrupt / "banana.npz").write_bytes(b"PK not really a zip")
+    with pytest.raises(SystemExit) as stop:
+        run_main(["002-fig5", "--size", "tiny", "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path / "data")])
+    assert "banana.npz is not a readable" in str(stop.value.code)
+
+
+def test_ctrl_c_ends_in_one_line_and_leaves_no_partial_file(tmp_path, capsys, monkeypatch):
+    from mpcore.experiments import __main__ as command
+
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(args)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return real_run(*args, **kwargs)
+
+    real_run = command.run
+    monkeypatch.setattr(command, "run", interrupted)
+    assert command.run_main(["000-fig1", "000-fig3", "--size", "tiny", "--out", str(tmp_path)]) == 130
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1].startswith("Interrupted")
+    assert "Traceback" not in err
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "000-fig1.html" in names and not any(name.endswith(".partial") for name in names)
+    assert not any(name.startswith("000-fig3") for name in names)

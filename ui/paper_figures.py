@@ -250,9 +250,20 @@ def write_item(result, out_dir):
 
     script = out_dir / "plotly.min.js"
     if not script.exists():
-        script.write_text(get_plotlyjs(), encoding="utf-8")
-    (out_dir / f"{result.name}.csv").write_text(result.to_csv(), encoding="utf-8")
-    (out_dir / f"{result.name}.html").write_text(html_page(result, paper_figures(result)), encoding="utf-8")
+        _write_whole(script, get_plotlyjs())
+    _write_whole(out_dir / f"{result.name}.csv", result.to_csv())
+    _write_whole(out_dir / f"{result.name}.html", html_page(result, paper_figures(result)))
+
+
+def _write_whole(path, text):
+    """Write ``text`` to a temporary file beside ``path``, then rename it: an interrupted
+    run leaves the old file or the new one, never half of one."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def html_page(result, figures, *, include_plotlyjs="directory"):

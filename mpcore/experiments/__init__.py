@@ -435,9 +435,7 @@ def binary_split(source, number, subsample=None, seed=0):
     points (seeded)."""
     draw = seed + number
     if source.endswith(".npz"):
-        with np.load(source) as data:
-            X, y = data["X"].astype(float), data["y"].astype(float)
-            train_idx, test_idx = data["train_idx"], data["test_idx"]
+        X, y, train_idx, test_idx = _raetsch_arrays(source)
         if number < len(train_idx):
             train, test = train_idx[number], test_idx[number]
         else:
@@ -456,8 +454,20 @@ def n_realisations(source):
     """How many predefined realisations a Raetsch file holds (0 for bundled sets)."""
     if not source.endswith(".npz"):
         return 0
-    with np.load(source) as data:
-        return int(len(data["train_idx"]))
+    return int(len(_raetsch_arrays(source)[2]))
+
+
+def _raetsch_arrays(source):
+    """``X, y, train_idx, test_idx`` of a Raetsch .npz file (plain arrays, never pickles),
+    or a ValueError that names the file."""
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float)
+            train_idx, test_idx = data["train_idx"], data["test_idx"]
+    except Exception:  # corrupt zip, pickled arrays, missing keys: one sentence, not numpy's advice
+        raise ValueError(f"{Path(source).name} is not a readable Raetsch .npz file (plain arrays X, y, train_idx, "
+                         "test_idx).") from None
+    return X, y, train_idx, test_idx
 
 
 def _fisher_error(K, K_test, y, y_test, idx):

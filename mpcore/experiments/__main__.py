@@ -57,6 +57,19 @@ def _figure_writer():
     return write_item
 
 
+def _check_out(folder):
+    """The output folder exists (made if need be) and takes files, or one sentence why not."""
+    if folder.exists() and not folder.is_dir():
+        raise SystemExit(f"--out: {folder} is a file, not a folder; give a folder for the HTML and CSV files.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise SystemExit(f"--out: cannot write to {folder} ({error.strerror or error}).") from None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m mpcore.experiments",
@@ -76,7 +89,7 @@ def main(argv=None):
     if args.data_dir is not None and not (args.data_dir / "raetsch").is_dir():
         raise SystemExit(f"--data-dir: {args.data_dir} has no raetsch/ folder.")
     write_item = _figure_writer()
-    args.out.mkdir(parents=True, exist_ok=True)
+    _check_out(args.out)
     cache = {}
     for name in names:
         function = FIGURES[name].function
@@ -94,5 +107,15 @@ def main(argv=None):
     return 0
 
 
+def run_main(argv=None):
+    """``main`` with Ctrl-C ending in one line (files already written are whole: each is
+    written to a temporary name and renamed)."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print("\nInterrupted; the files written before it are complete, none is partial.", file=sys.stderr)
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main())
