@@ -185,17 +185,21 @@ class Player {
     this.speedSelect = el("select", { class: "mpl-select", "aria-label": "Play speed", title: "Play speed: steps per second" },
       SPEEDS.map((s) => el("option", { value: String(s), text: s + "×" })));
     this.speedSelect.value = "1";
-    this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); });
+    // After a choice the focus leaves the control, so the arrow keys and space step again.
+    this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); this.speedSelect.blur(); });
     bar.append(this.buttons.reset, this.buttons.back, this.buttons.play, this.buttons.next, this.slider, this.label, this.speedSelect);
     for (const mark of p.marks || []) {
       bar.append(button(short ? mark.short || mark.label : mark.label, mark.help || "", () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
     }
     if (p.predict) {
       this.predictBox = el("input", { type: "checkbox", class: "mpl-check", title: "Predict the next pick: click the point you expect the criterion to choose" });
-      this.predictBox.addEventListener("change", () => { this.predict = this.predictBox.checked; this.guess = null; this.render(); });
+      this.predictBox.addEventListener("change", () => {
+        this.predict = this.predictBox.checked; this.guess = null; this.predictBox.blur(); this.render();
+      });
       bar.append(el("label", { class: "mpl-toggle", title: this.predictBox.title }, [this.predictBox, document.createTextNode(short ? " Predict" : " Predict the next pick")]));
     }
     this.animateBox = el("input", { type: "checkbox", class: "mpl-check", title: "Slide the points between steps" });
+    this.animateBox.addEventListener("change", () => this.animateBox.blur());
     bar.append(el("label", { class: "mpl-toggle", title: "Animate the change between steps" }, [this.animateBox, document.createTextNode(" Animate")]));
     this.story = el("div", { class: "mpl-story", "aria-live": "polite" });
     this.quiz = el("div", { class: "mpl-quiz", "aria-live": "polite" });
