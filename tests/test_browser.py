@@ -213,6 +213,10 @@ def test_url_step_round_trip(server, browser):
         page.reload()
         _wait_until_idle(page)
         assert _rendered(page, 6)["step"] == 6 and _label(page).startswith("Step 6 of")
+        page.goto(f"{server}/mpkfda?k=12&k=14&step=2")  # a repeated key: one value wins, the copy goes
+        _wait_until_idle(page)
+        _rendered(page, 2)
+        page.wait_for_function("new URL(location.href).searchParams.getAll('k').length === 1", timeout=10_000)
     finally:
         page.close()
 
