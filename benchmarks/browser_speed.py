@@ -65,6 +65,15 @@ def start_server():
     raise SystemExit("The app did not start.")
 
 
+def launch_chromium(playwright):
+    """Debian's chromium, headless, with the flags this closed network needs."""
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return playwright.chromium.launch(
+        executable_path=chromium,
+        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+              "--disable-background-networking"])
+
+
 def measure(browser, url, path, steps, present, size):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
@@ -94,15 +103,11 @@ def main():
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     SERVER, url = start_server()
     size = (1280, 720) if args.present else (1600, 1400)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium,
-                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                      "--disable-background-networking"])
+            browser = launch_chromium(playwright)
             print(f"key press -> last panel drawn, {args.steps} steps per page, {size[0]}x{size[1]}"
                   + (", presenter mode" if args.present else ""))
             print(f"{'page':<15}{'median ms':>10}{'p90 ms':>8}{'max ms':>8}{'vs 100 ms':>10}{'payload MB':>12}"

@@ -18,13 +18,11 @@ at 10 sessions <= 2x that at 1.  Every loop is bounded in count and time, and al
 traffic stays on this machine.  Shared 2-core machines are noisy: read the ratios.
 """
 import argparse
-import os
-import shutil
 import statistics
 import threading
 import time
 
-from benchmarks.browser_speed import LISTEN, PAGES, start_server
+from benchmarks.browser_speed import LISTEN, PAGES, launch_chromium, start_server
 
 
 def rss_mb(pid):
@@ -106,17 +104,13 @@ def main():
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     server, url = start_server()
     sampler = MemorySampler(server.pid)
     sampler.start()
     rows = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium,
-                args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                      "--disable-background-networking"])
+            browser = launch_chromium(playwright)
             one_round(browser, url, 1, 2)  # warm-up: imports, plotly.js copied, caches filled
             warm = rss_mb(server.pid)
             for n in args.sizes + args.sizes[-1:]:  # the largest class twice: is memory flat once warm?

@@ -88,6 +88,14 @@ def _wait_until_idle(page, timeout=90_000):
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
 
 
+@pytest.fixture
+def shots(tmp_path):
+    """Where screenshots go: ``SCREENSHOT_DIR`` if set (to look at them), else a temporary folder."""
+    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def _rendered(page, step=None, timeout=30_000):
     """Wait until the step player has drawn (step ``step``, if given); its state."""
     condition = "window.__mplRendered" + ("" if step is None else f" && window.__mplRendered.step === {step}")
@@ -100,9 +108,7 @@ def _label(page):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_and_steps(server, browser, path, tmp_path):
-    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_page_loads_and_steps(server, browser, path, shots):
     page = browser.new_page(viewport={"width": 1600, "height": 2400})
     try:
         page.goto(f"{server}/{path}")
@@ -132,9 +138,7 @@ def test_page_loads_and_steps(server, browser, path, tmp_path):
         page.close()
 
 
-def test_paper_figures_card_reproduces_in_the_browser(server, browser, tmp_path):
-    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
     page = browser.new_page(viewport={"width": 1600, "height": 2400})
     try:
         page.goto(f"{server}/paper-figures?paper=seed+003")
@@ -223,9 +227,7 @@ def test_url_step_round_trip(server, browser):
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 @pytest.mark.parametrize("path", PLAYER_PAGES)
-def test_presenter_mode_fits_the_screen(server, browser, path, size, tmp_path):
-    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_presenter_mode_fits_the_screen(server, browser, path, size, shots):
     width, height = size
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
@@ -253,9 +255,7 @@ def test_presenter_mode_fits_the_screen(server, browser, path, size, tmp_path):
         page.close()
 
 
-def test_predict_the_next_pick_keeps_score(server, browser, tmp_path):
-    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_predict_the_next_pick_keeps_score(server, browser, shots):
     page = browser.new_page(viewport={"width": 1600, "height": 1400})
     try:
         page.goto(f"{server}/mpkfda")

@@ -59,8 +59,9 @@ def test_every_panel_has_a_patch_per_step_and_the_payload_is_json(kmp):
     panels = [steps.data_panel(kmp, j_steps, kmp.split.y_train), steps.fit_panel(kmp, j_steps),
               steps.criterion_panel(kmp, j_steps, kmp.coords[:, 0], kmp.split.y_train, title="step {j}"),
               steps.heatmap_panel(kmp, j_steps, sort_note="sorted"), steps.bound_panel(kmp.curves, j_steps)]
-    text = player.payload("kmp", "key", kmp.n_steps, 0, panels, [f"story {j}" for j in j_steps])
-    body = json.loads(text)
+    text = player.payload("kmp", "key", kmp.n_steps, panels, [f"story {j}" for j in j_steps])
+    body = json.loads(player.with_step(text, 3))
+    assert body["step"] == 3
     assert all(len(item["frames"]) == kmp.n_steps + 1 for item in body["panels"])
     bound = next(item for item in body["panels"] if item["key"] == "bounds")
     assert bound["step_line"] is True  # the player draws the step line over it

@@ -527,13 +527,11 @@ def player(state: PageState, key, n_steps, build, display):
     if cache_key in store:
         store.move_to_end(cache_key)
     else:
-        store[cache_key] = player_module.payload(state.page, key, n_steps, 0, present=present, text_scale=text_scale,
+        store[cache_key] = player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
                                                  **build())
         while len(store) > PAYLOADS_MAX:
             store.popitem(last=False)
-    text = store[cache_key]
-    text = text[:-1] + f',"step":{step}}}'  # the one part that changes between reruns
-    player_module.show(text, key=f"{state.page}:player")
+    player_module.show(player_module.with_step(store[cache_key], step), key=f"{state.page}:player")
     return step
 
 

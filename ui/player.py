@@ -179,7 +179,7 @@ class Panel:
         return out
 
 
-def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, marks=(), grid="algo", present=False,
+def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), grid="algo", present=False,
             text_scale=1.0, picks=None, scores=None, coords=None, pick_max=True, slider_help=None):
     """The JSON text the player gets: everything to draw every step of one study.
 
@@ -188,10 +188,11 @@ def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, m
     ``stories``: one plain-text line per step (``**bold**`` allowed, never HTML);
     ``marks``: ``(label, short label, step, help)`` jump buttons; ``picks``/``scores``/``coords``:
     what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
+    The step to show is not in it (it changes between reruns; :func:`with_step` adds it).
     """
     digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
     body = {
-        "id": digest, "page": page, "n_steps": int(n_steps), "step": int(step), "grid": grid,
+        "id": digest, "page": page, "n_steps": int(n_steps), "grid": grid,
         "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
         "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help,
         "panels": [panel.as_dict() for panel in panels],
@@ -204,6 +205,11 @@ def payload(page, key, n_steps, step, panels, stories, *, stories_hidden=None, m
         body.update(predict=True, picks=[int(i) for i in picks], scores=encode(np.asarray(scores, dtype=float)),
                     coords=encode(np.asarray(coords, dtype=float)), pick_max=bool(pick_max))
     return json.dumps(body, separators=(",", ":"), allow_nan=False)
+
+
+def with_step(text, step):
+    """The payload ``text`` with the step to show (0 .. n_steps) as its last field."""
+    return text[:-1] + f',"step":{int(step)}}}'
 
 
 _COMPONENT = None
