@@ -11,7 +11,8 @@ import numpy as np
 from ui import figures
 from ui.player import Panel, Quantized
 
-MAX_HEAT_CELLS = 160
+MAX_HEAT_CELLS = 130  # a heatmap panel is ~350 px wide: 2-3 px a cell; more cells cost redraw time
+DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are smoothed)
 
 
 def _chosen_patch(coords, chosen, next_pick, first):
@@ -131,13 +132,13 @@ def _decision_frames(study, j_steps, grid_of):
 
 def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
     """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
-    xs, ys, values = study.decision_grid(0)
+    xs, ys, values = study.decision_grid(0, n=DECISION_GRID)
     fig = figures.decision_figure(xs, ys, values, study.coords, labels, [], coords_test=study.coords_test,
                                   labels_test=labels_test, titles=study.coord_titles, class_names=class_names,
                                   always=True)
     first = len(fig.data) - 2
     frames = []
-    for j, patch in _decision_frames(study, j_steps, study.decision_grid):
+    for j, patch in _decision_frames(study, j_steps, lambda j: study.decision_grid(j, n=DECISION_GRID)):
         patch.update(_chosen_patch(study.coords, study.chosen(j), None, first))
         frames.append({"data": patch, "title": f"Decision boundary {what} = 0 after {j} steps"})
     return Panel(key, area, "Decision boundary after 0 steps", fig, frames)
