@@ -129,12 +129,13 @@ def check_binary_labels(y, name="labels"):
         classes = np.unique(y)
     except TypeError:
         raise TypeError(f"{name} must be a column of plain class labels (numbers or text), all of one kind.") from None
+    shown = [value.item() if isinstance(value, np.generic) else value for value in classes[:5]]
     if classes.size == 1:
-        raise ValueError(f"Only one class ({classes[0]!r}) is present; a Fisher discriminant needs two classes.")
+        raise ValueError(f"Only one class ({shown[0]!r}) is present; a Fisher discriminant needs two classes.")
     if classes.size != 2:
         raise ValueError(
             f"A Fisher discriminant needs exactly two classes, got {classes.size} "
-            f"({', '.join(map(repr, classes[:5]))}{', ...' if classes.size > 5 else ''}); "
+            f"({', '.join(map(repr, shown))}{', ...' if classes.size > 5 else ''}); "
             "pick one class against the rest first."
         )
     return np.where(y == classes[1], 1.0, -1.0), classes
