@@ -137,6 +137,8 @@ def fisher(name, y, rng=None):
         if name in ("pseudo", "reverse-pseudo"):
             return numerator
         tiny = 1e-12 * max(float(denominator.max()), 1e-300)
-        return numerator / np.maximum(denominator, tiny)
+        with np.errstate(over="ignore"):  # no within-class scatter at all: a perfect separation
+            ratio = numerator / np.maximum(denominator, tiny)
+        return np.where(np.isinf(ratio), np.finfo(float).max, ratio)
 
     return criterion, ("min" if name.startswith("reverse") else "max")

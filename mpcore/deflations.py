@@ -273,7 +273,10 @@ class TwoViewProjection:
 
     def residual_size(self):
         """The smaller of the two views' squared column norms, relative to each view's largest."""
-        return np.minimum(self.x.s / self.x.s0.max(), self.y.s / self.y.s0.max())
+        top_x, top_y = self.x.s0.max(), self.y.s0.max()
+        if top_x <= 0 or top_y <= 0:  # a view's kernel is zero: nothing can be chosen
+            return np.zeros(self.m)
+        return np.minimum(self.x.s / top_x, self.y.s / top_y)
 
     def deflate(self, i):
         vx, vy = self.x.column(i), self.y.column(i)

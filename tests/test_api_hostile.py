@@ -143,3 +143,23 @@ def test_bounds_answer_a_number_or_a_sentence(emp, m, t, k, delta):
             assert str(error).strip()
         else:  # a number: the formulas as printed (kmp_vc can dip below 0 where m - k - t is tiny)
             assert np.asarray(value, dtype=float).shape == ()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, 0.0, 1.0])), min_size=n * n,
+                         max_size=n * n))))
+def test_paths_on_arbitrary_matrices_give_a_path_or_a_sentence(case):
+    n, values = case
+    matrix = np.array(values).reshape(n, n)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    for function, args in ((mpcore.skpca_path, (matrix, 1)), (mpcore.kmp_path, (matrix, y, 1)),
+                           (mpcore.mpkfda_path, (matrix, y, 1)), (mpcore.skcca_path, (matrix, matrix, 1))):
+        try:
+            with time_limit(10):
+                path = function(*args)
+        except (ValueError, TypeError) as error:
+            assert str(error).strip()
+        else:  # accepted: then it was a kernel matrix, so the path is a sound one
+            assert np.allclose(matrix, matrix.T, atol=1e-8 * np.abs(matrix).max()) and np.all(np.diag(matrix) >= 0)
+            assert path.indices.size <= 1
