@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
