@@ -195,7 +195,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     return _style(fig, title or "Criterion over the candidates", x_title, "criterion value")
 
 
-def _display_range(before):
+def display_range(before):
     top = float(np.max(np.abs(before))) if before.size else 1.0
     return (-top, top) if top > 0 else (-1.0, 1.0)
 
@@ -212,7 +212,7 @@ def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted 
     fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12,
                         figure=_new_figure())
     for col, matrix in ((1, before), (2, after)):
-        low, high = _display_range(before if shared_scale else matrix)
+        low, high = display_range(before if shared_scale else matrix)
         colorbar = {"title": {"text": "value"}, "thickness": 14}
         if not shared_scale:
             colorbar["x"] = 0.44 if col == 1 else 1.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ui import figures
-from ui.player import Panel, Quantized
+from ui.player import HEAT_BUDGET, Panel, Quantized
 
 MAX_HEAT_CELLS = 130  # a heatmap panel is ~350 px wide: 2-3 px a cell; more cells cost redraw time
 DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are smoothed)
@@ -57,8 +57,6 @@ def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x"
 def _heat_order(order, n_steps, share=1.0):
     """The heatmap's rows: the study's display order thinned so that all steps together
     stay within ``share`` of the player's budget of heatmap cells."""
-    from ui.player import HEAT_BUDGET
-
     cells = int(min(MAX_HEAT_CELLS, len(order), np.sqrt(share * HEAT_BUDGET / max(n_steps + 1, 1))))
     if cells >= len(order):
         return np.asarray(order)
@@ -75,11 +73,11 @@ def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="
     before = path.deflated_block(0, order, view=view)
     fig = figures.heatmap_pair_figure(before, before, j=0, sort_note="", shared_scale=shared_scale)
     fig.update_xaxes(title_text=None)
-    low, high = figures._display_range(before)
+    low, high = figures.display_range(before)
     frames = []
     for j in j_steps:
         after = path.deflated_block(j, order, view=view)
-        lo, hi = (low, high) if shared_scale else figures._display_range(after)
+        lo, hi = (low, high) if shared_scale else figures.display_range(after)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         right = f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
