@@ -120,16 +120,20 @@ def _progress_results():
 PROGRESS_RESULTS_MAX = 8
 
 
-def _study_with_progress(kind, data, kernel, settings, report):
-    store = _progress_results()
-    key = (kind, data, kernel, settings)
-    if key in store:
-        store.move_to_end(key)
-        return store[key]
-    store[key] = _run(kind, data, kernel, settings, progress=report)
-    while len(store) > PROGRESS_RESULTS_MAX:
-        store.popitem(last=False)
+def bounded_get(store, key, compute, limit):
+    """``store[key]``, computed by ``compute()`` when missing; ``store`` (an OrderedDict
+    shared by all sessions) keeps the ``limit`` most recently used entries."""
+    if key not in store:
+        store[key] = compute()
+        while len(store) > limit:
+            store.popitem(last=False)
+    store.move_to_end(key)
     return store[key]
+
+
+def _study_with_progress(kind, data, kernel, settings, report):
+    return bounded_get(_progress_results(), (kind, data, kernel, settings),
+                       lambda: _run(kind, data, kernel, settings, progress=report), PROGRESS_RESULTS_MAX)
 
 
 def compute_study(kind, data, kernel, state=None, progress_text=None, **settings):
@@ -462,13 +466,7 @@ def stop_note(study, display):
 
 def memo(key, compute):
     """``compute()`` once per ``key`` server-wide (bounded with the payloads)."""
-    store = _payloads()
-    if key not in store:
-        store[key] = compute()
-        while len(store) > PAYLOADS_MAX:
-            store.popitem(last=False)
-    store.move_to_end(key)
-    return store[key]
+    return bounded_get(_payloads(), key, compute, PAYLOADS_MAX)
 
 
 def step_from_url(state: PageState, n_steps):
@@ -521,16 +519,10 @@ def player(state: PageState, key, n_steps, build, display):
 
     present, text_scale = display
     step = step_from_url(state, n_steps)
-    store = _payloads()
-    cache_key = (state.page, key, present, text_scale)
-    if cache_key in store:
-        store.move_to_end(cache_key)
-    else:
-        store[cache_key] = player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
-                                                 **build())
-        while len(store) > PAYLOADS_MAX:
-            store.popitem(last=False)
-    player_module.show(player_module.with_step(store[cache_key], step), key=f"{state.page}:player")
+    text = memo((state.page, key, present, text_scale),
+                lambda: player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
+                                              **build()))
+    player_module.show(player_module.with_step(text, step), key=f"{state.page}:player")
     return step
 
 

@@ -117,26 +117,19 @@ def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
                  caption=caption, hide_when_predicting=(2,), animate=True)
 
 
-def _decision_frames(study, j_steps, grid_of):
-    frames = []
-    for j in j_steps:
-        xs, ys, values = grid_of(j)
-        top = float(np.nanmax(np.abs(values))) or 1.0
-        z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
-        patch = {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}}
-        frames.append((j, patch))
-    return frames
-
-
 def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
     """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
-    xs, ys, values = study.decision_grid(0, n=DECISION_GRID)
+    grids = {j: study.decision_grid(j, n=DECISION_GRID) for j in j_steps}
+    xs, ys, values = grids[0]
     fig = figures.decision_figure(xs, ys, values, study.coords, labels, [], coords_test=study.coords_test,
                                   labels_test=labels_test, titles=study.coord_titles, class_names=class_names,
                                   always=True)
     first = len(fig.data) - 2
     frames = []
-    for j, patch in _decision_frames(study, j_steps, lambda j: study.decision_grid(j, n=DECISION_GRID)):
+    for j, (_, _, values) in grids.items():
+        top = float(np.nanmax(np.abs(values))) or 1.0
+        z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
+        patch = {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}}
         patch.update(_chosen_patch(study.coords, study.chosen(j), None, first))
         frames.append({"data": patch, "title": f"Decision boundary {what} = 0 after {j} steps"})
     return Panel(key, area, "Decision boundary after 0 steps", fig, frames)
