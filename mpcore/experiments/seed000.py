@@ -1,0 +1,236 @@
+"""Seed 000 (Hussain, Shawe-Taylor, Hardoon, Dhanjal 2011), Figs 1-7: the KMP bound, the
+sparse KPCA bounds and sparse KCCA against KCCA and its bound."""
+from __future__ import annotations
+
+
+
+import numpy as np
+
+from ..cca import center_kernel, kcca
+from ..curves import kmp_curves, skcca_curves, skpca_curves
+from ..datasets import load_dataset, prepare
+from ..kernels import kernel_diag, kernel_matrix
+from ..kmp import kmp_path
+from ..nystrom import nystrom_features
+from ..skcca import fit_sparse_cca, skcca_path
+from ..skpca import skpca_path
+
+from ._common import Experiment, _argmin_t, _pad, _rbf, _sized, _spread_columns, run_parallel, titled
+
+
+# --- seed 000 Fig. 1: the KMP bound against the test error (Boston) -----------------------------
+
+_KMP_BOSTON = {
+    "tiny": {"splits": 1, "k": 8, "gamma": 0.1, "test_size": 1 / 3},
+    "quick": {"splits": 3, "k": 80, "gamma": 0.1, "test_size": 1 / 3},
+    "full": {"splits": 10, "k": 200, "gamma": 0.1, "test_size": 1 / 3},
+}
+_KMP_CURVES = ("test error rate", "train error rate outside compression set", "test MSE", "KMP bound")
+
+
+def _kmp_boston_job(seed, k, gamma, test_size):
+    split = prepare(load_dataset("boston", keep_b=True), test_size=test_size, seed=seed)
+    K, K_test = _rbf(split.X_train, split.X_test, gamma)
+    offset = float(split.y_train.mean())
+    path = kmp_path(K, split.y_train - offset, k)
+    result = kmp_curves(K, split.y_train, K_test, split.y_test, path, offset=offset)
+    return {name: _pad(result.curves[name], k) for name in _KMP_CURVES} | {"alpha": result.settings["alpha"]}
+
+
+def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 000 Fig. 1: pre-fitting KMP on Boston housing; the test error rate of the
+    alpha loss (``|f(x) - y| > alpha``, alpha = half the target's standard deviation)
+    and the KMP bound (Thm 4) against the number of basis vectors t, over seeded 2/3
+    training splits (all 13 features, standardised, RBF ``gamma``).
+
+    Table: ``t``; mean, min and max over splits of ``test error rate``, ``train error
+    rate outside compression set``, ``test MSE`` and ``KMP bound``.  Findings: the argmin
+    of the bound and of the test error per split, and the bound's smallest value.
+    """
+    s = _sized(_KMP_BOSTON, size, overrides)
+    runs = run_parallel(_kmp_boston_job, [(seed + i, s["k"], s["gamma"], s["test_size"]) for i in range(s["splits"])],
+                        n_jobs, progress)
+    table = {"t": np.arange(1, s["k"] + 1)}
+    for name in _KMP_CURVES:
+        _spread_columns(table, name, [run[name] for run in runs])
+    findings = {
+        "bound argmin per split": [_argmin_t(run["KMP bound"]) for run in runs],
+        "test error argmin per split": [_argmin_t(run["test error rate"]) for run in runs],
+        "smallest bound": float(np.nanmin([np.nanmin(run["KMP bound"]) for run in runs])),
+        "alpha": float(np.mean([run["alpha"] for run in runs])),
+    }
+    return Experiment("000-fig1", titled("000-fig1"), table, {}, s, findings)
+
+
+# --- seed 000 Figs 2-5: sparse KPCA bounds (Boston; the 50-of-450 toy) ----------------------------
+
+_SKPCA_CURVES = ("test residual", "train residual outside compression set", "compression bound",
+                 "global Rademacher bound", "local Rademacher bound")
+_SKPCA_BOSTON = {
+    "tiny": {"splits": 1, "k": 10, "gamma": 0.1, "test_size": 1 / 3},
+    "quick": {"splits": 3, "k": 100, "gamma": 0.1, "test_size": 1 / 3},
+    "full": {"splits": 10, "k": 200, "gamma": 0.1, "test_size": 1 / 3},
+}
+_SKPCA_TOY = {
+    "tiny": {"seeds": 1, "k": 15, "m": 120, "n_test": 60, "d": 40, "r": 6, "scale": 10.0},
+    "quick": {"seeds": 1, "k": 100, "m": 1000, "n_test": 500, "d": 450, "r": 50, "scale": 10.0},
+    "full": {"seeds": 5, "k": 150, "m": 1000, "n_test": 1000, "d": 450, "r": 50, "scale": 10.0},
+}
+
+
+def _skpca_curves_of(K, K_test, test_diag, k):
+    result = skpca_curves(K, K_test, test_diag, skpca_path(K, k), R=float(np.sqrt(np.max(np.diag(K)))))
+    return {name: _pad(result.curves[name], k) for name in _SKPCA_CURVES}
+
+
+def _skpca_boston_job(seed, k, gamma, test_size):
+    split = prepare(load_dataset("boston", keep_b=True), test_size=test_size, seed=seed)
+    K, K_test = _rbf(split.X_train, split.X_test, gamma)
+    return _skpca_curves_of(K, K_test, np.ones(K_test.shape[0]), k)
+
+
+def _skpca_toy_job(seed, k, m, n_test, d, r, scale):
+    X = load_dataset("toy-dominant", n_samples=m + n_test, n_features=d, r=r, scale=scale, seed=seed).X
+    X_train, X_test = X[:m], X[m:]
+    K = kernel_matrix(X_train, kernel="linear")
+    K_test = kernel_matrix(X_test, X_train, kernel="linear")
+    return _skpca_curves_of(K, K_test, kernel_diag(X_test, "linear"), k)
+
+
+def _skpca_experiment(name, runs, settings):
+    k = settings["k"]
+    table = {"t": np.arange(1, k + 1)}
+    for curve in _SKPCA_CURVES:
+        _spread_columns(table, curve, [run[curve] for run in runs])
+    findings = {}
+    for bound in _SKPCA_CURVES[2:]:
+        findings[f"{bound} argmin per run"] = [_argmin_t(run[bound]) for run in runs]
+        findings[f"{bound} minimum"] = float(np.nanmin([np.nanmin(run[bound]) for run in runs]))
+    return Experiment(name, titled(name), table, {}, settings, findings)
+
+
+def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 000 Figs 2 and 4: sparse KPCA on Boston (all 13 features, standardised, RBF
+    ``gamma``, seeded 2/3 training splits): the mean test residual and the compression
+    (Cor. 1), global Rademacher (Thm 7) and local Rademacher (Thm 8, c = 80) bounds
+    against t.  Table: ``t`` and mean/min/max over splits of each curve."""
+    s = _sized(_SKPCA_BOSTON, size, overrides)
+    runs = run_parallel(_skpca_boston_job, [(seed + i, s["k"], s["gamma"], s["test_size"]) for i in range(s["splits"])],
+                        n_jobs, progress)
+    return _skpca_experiment("000-fig2", runs, s)
+
+
+def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 000 Figs 3 and 5: sparse KPCA (linear kernel) on m Gaussian points in d
+    dimensions whose first r have ``scale`` times the standard deviation (paper: m = 1000,
+    d = 450, r = 50), tested on ``n_test`` fresh points; same curves as
+    :func:`skpca_bounds_boston`, over ``seeds`` draws."""
+    s = _sized(_SKPCA_TOY, size, overrides)
+    jobs = [(seed + i, s["k"], s["m"], s["n_test"], s["d"], s["r"], s["scale"]) for i in range(s["seeds"])]
+    return _skpca_experiment("000-fig3", run_parallel(_skpca_toy_job, jobs, n_jobs, progress), s)
+
+
+# --- seed 000 Figs 6-7: sparse KCCA against KCCA, and the SKCCA bound ------------------------------
+
+_SKCCA_VS_KCCA = {
+    "tiny": {"splits": 1, "n_samples": 150, "dims": 5, "regs": (1e-3, 1e-1), "skcca_reg": 1e-3},
+    "quick": {"splits": 1, "n_samples": 600, "dims": 40, "regs": (1e-4, 1e-3, 1e-2, 1e-1), "skcca_reg": 1e-3},
+    "full": {"splits": 5, "n_samples": 1797, "dims": 100, "regs": (1e-4, 1e-3, 1e-2, 1e-1), "skcca_reg": 1e-3},
+}
+
+
+def _two_view_kernels(split):
+    def pair(A, A_test):
+        return _rbf(A, A_test, 1.0 / A.shape[1])
+
+    return (*pair(split.X_train, split.X_test), *pair(split.Y_train, split.Y_test))
+
+
+def _centred_test_kernel(K, K_test):
+    """Test-vs-train kernel centred with the training statistics (matches ``H K H``)."""
+    return K_test - K_test.mean(axis=1, keepdims=True) - K.mean(axis=0)[None, :] + K.mean()
+
+
+def kcca_test_distances(Kx, Ky, Kx_test, Ky_test, reg, dims):
+    """Exact regularised KCCA (``dims`` directions): the mean test distance
+    ``||P_x(x) - P_y(y)||`` using the first d = 1..dims directions, each direction
+    scaled to unit training variance (as in :func:`mpcore.cca.regularized_cca`).  (dims,)"""
+    result = kcca(Kx, Ky, reg, reg, n_directions=dims, keep_T=False)
+    train_x, train_y = center_kernel(Kx) @ result.alpha, center_kernel(Ky) @ result.beta
+    test_x = _centred_test_kernel(Kx, Kx_test) @ result.alpha / np.maximum(train_x.std(axis=0), 1e-300)
+    test_y = _centred_test_kernel(Ky, Ky_test) @ result.beta / np.maximum(train_y.std(axis=0), 1e-300)
+    distances = np.sqrt(np.cumsum((test_x - test_y) ** 2, axis=1)).mean(axis=0)
+    return _pad(distances, dims)
+
+
+def skcca_test_distances(Kx, Ky, Kx_test, Ky_test, reg, dims):
+    """Sparse KCCA: for t = 1..dims chosen points, CCA with all t directions in their
+    span; the mean test distance ``||P_x(x) - P_y(y)||`` over the t directions.  (dims,)"""
+    path = skcca_path(Kx, Ky, dims)
+    out = []
+    for t in range(1, path.n_steps + 1):
+        idx = path.indices[:t]
+        cca, Cx, Cy = fit_sparse_cca(Kx, Ky, idx, reg=reg, n_directions=t)
+        vx, vy = cca.transform(nystrom_features(Kx_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+        out.append(np.linalg.norm(vx - vy, axis=1).mean())
+    return _pad(out, dims)
+
+
+def _skcca_vs_kcca_job(seed, n_samples, dims, regs, skcca_reg):
+    split = prepare(load_dataset("digits-halves", n_samples=n_samples, seed=seed), seed=seed)
+    Kx, Kx_test, Ky, Ky_test = _two_view_kernels(split)
+    out = {f"KCCA, reg {reg:g}": kcca_test_distances(Kx, Ky, Kx_test, Ky_test, reg, dims) for reg in regs}
+    out["SKCCA"] = skcca_test_distances(Kx, Ky, Kx_test, Ky_test, skcca_reg, dims)
+    return out
+
+
+def skcca_vs_kcca(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 000 Fig. 6: test "reconstruction error" ``||P_x(x) - P_y(y)||`` of sparse KCCA
+    (t chosen points, all t directions) against exact KCCA (first d directions) at several
+    regularisations, on the two-view digits (left half / right half, RBF gamma = 1/d per
+    view).  Table: ``dimensions`` and each method's mean/min/max over splits."""
+    s = _sized(_SKCCA_VS_KCCA, size, overrides)
+    jobs = [(seed + i, s["n_samples"], s["dims"], tuple(s["regs"]), s["skcca_reg"]) for i in range(s["splits"])]
+    runs = run_parallel(_skcca_vs_kcca_job, jobs, n_jobs, progress)
+    table = {"dimensions": np.arange(1, s["dims"] + 1)}
+    for name in runs[0]:
+        _spread_columns(table, name, [run[name] for run in runs])
+    findings = {f"{name} at {s['dims']} dimensions": float(table[name][-1]) for name in runs[0]}
+    if s["dims"] >= 10:
+        findings |= {f"{name} at 10 dimensions": float(table[name][9]) for name in runs[0]}
+    return Experiment("000-fig6", titled("000-fig6"), table, {}, s, findings)
+
+
+_SKCCA_BOUND = {
+    "tiny": {"splits": 1, "n_samples": 150, "k": 10, "alpha": 1.0, "reg": 1e-3},
+    "quick": {"splits": 3, "n_samples": 500, "k": 40, "alpha": 1.0, "reg": 1e-3},
+    "full": {"splits": 10, "n_samples": 1500, "k": 100, "alpha": 1.0, "reg": 1e-3},
+}
+_SKCCA_CURVES = ("test error rate", "train error rate outside compression set", "test correlation", "SKCCA bound")
+
+
+def _skcca_bound_job(seed, n_samples, k, alpha, reg):
+    split = prepare(load_dataset("rings-two-view", n_samples=n_samples, seed=seed), seed=seed)
+    Kx, Kx_test, Ky, Ky_test = _two_view_kernels(split)
+    result = skcca_curves(Kx, Ky, Kx_test, Ky_test, skcca_path(Kx, Ky, k), alpha=alpha, reg=reg)
+    return {name: _pad(result.curves[name], k) for name in _SKCCA_CURVES}
+
+
+def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 000 Fig. 7: the sparse KCCA bound (Thm 9, first direction) against t with the
+    test error rate of the loss ``|f_x(x) - f_y(y)| > alpha`` (unit-variance variates), on
+    the two-view rings (seed 004's generator).  Table: ``t`` and mean/min/max over
+    seeded data sets of each curve."""
+    s = _sized(_SKCCA_BOUND, size, overrides)
+    jobs = [(seed + i, s["n_samples"], s["k"], s["alpha"], s["reg"]) for i in range(s["splits"])]
+    runs = run_parallel(_skcca_bound_job, jobs, n_jobs, progress)
+    table = {"t": np.arange(1, s["k"] + 1)}
+    for name in _SKCCA_CURVES:
+        _spread_columns(table, name, [run[name] for run in runs])
+    findings = {
+        "bound argmin per run": [_argmin_t(run["SKCCA bound"]) for run in runs],
+        "smallest bound": float(np.nanmin([np.nanmin(run["SKCCA bound"]) for run in runs])),
+        "test error at the bound's argmin": float(np.nanmean(
+            [run["test error rate"][_argmin_t(run["SKCCA bound"]) - 1] for run in runs])),
+    }
+    return Experiment("000-fig7", titled("000-fig7"), table, {}, s, findings)

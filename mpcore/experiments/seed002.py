@@ -1,0 +1,268 @@
+"""Seed 002 (Diethe 2015), Figures 1-6: MPKFDA's criteria x deflations and stages on
+binary benchmark sets."""
+from __future__ import annotations
+
+
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+from sklearn.model_selection import train_test_split
+
+from ..datasets import Split, load_dataset, prepare
+from ..labs import lab_path
+from ..mpkfda import fit_fisher
+
+from ._common import Experiment, _rbf, _sized, run_parallel, titled
+
+#: The paper's criteria and deflations in the order of seed 002's Figures 1-4.
+PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
+PAPER_DEFLATIONS = ("none", "hotelling", "projection", "schur", "ortho-projection", "ortho-schur")
+
+#: Seed 002 Figure 1 (AER) and Figure 3 (ART, seconds): rows PAPER_DEFLATIONS, columns PAPER_CRITERIA.
+PAPER_002_AER = np.array([
+    [0.219, 0.283, 0.271, 0.309, 0.310],
+    [0.254, 0.255, 0.197, 0.343, 0.344],
+    [0.219, 0.186, 0.187, 0.288, 0.293],
+    [0.220, 0.188, 0.187, 0.275, 0.288],
+    [0.218, 0.194, 0.188, 0.273, 0.283],
+    [0.221, 0.188, 0.185, 0.245, 0.254],
+])
+PAPER_002_ART = np.array([
+    [0.303, 1.316, 0.786, 1.661, 0.962],
+    [0.384, 0.705, 0.491, 1.050, 0.871],
+    [1.286, 1.378, 1.199, 1.565, 1.401],
+    [0.795, 1.197, 0.964, 1.437, 1.487],
+    [0.866, 1.112, 0.975, 1.529, 1.018],
+    [0.736, 0.883, 0.631, 1.202, 0.911],
+])
+
+
+#: Bundled binary sets used when no data folder is given (seed 002 and seed 003 Table 3).
+BUNDLED_BINARY = ("breast-cancer", "sonar", "pima", "ionosphere")
+
+#: Seeded random split sizes (train, test) of the Raetsch sets stored without realisations.
+RAETSCH_SIZES = {"flare_solar": (666, 400), "splice": (1000, 2175), "thyroid": (140, 75)}
+
+
+
+# --- seed 002: criterion x deflation tables and stages, on binary benchmark sets ----------------------
+
+
+def binary_sources(data_dir=None, names=None):
+    """The binary sets the seed 002 items run on: the bundled ones (``BUNDLED_BINARY``),
+    or with ``data_dir`` the Raetsch benchmark sets found in ``data_dir/raetsch``;
+    ``names`` keeps only those labels (ignored for a data folder that has none of them).
+    Returns a list of ``(label, source)`` with ``source`` a dataset name or an .npz path."""
+    if data_dir is None:
+        found = [(name, name) for name in BUNDLED_BINARY]
+    else:
+        folder = Path(data_dir) / "raetsch"
+        files = sorted(folder.glob("*.npz"))
+        if not files:
+            raise ValueError(f"No Raetsch benchmark sets (*.npz) in {folder}.")
+        found = [(path.stem, str(path)) for path in files]
+    if names and (data_dir is None or any(label in names for label, _ in found)):
+        found = [item for item in found if item[0] in names]
+    return found
+
+
+def binary_split(source, number, subsample=None, seed=0):
+    """Realisation ``number`` of a binary set: a bundled set's 70/30 split seeded by
+    ``seed + number``, or a Raetsch realisation (a random split with the benchmark's sizes,
+    seeded by ``seed + number``, where the file has none).  ``subsample`` caps the training
+    points (seeded)."""
+    draw = seed + number
+    if source.endswith(".npz"):
+        X, y, train_idx, test_idx = _raetsch_arrays(source)
+        if number < len(train_idx):
+            train, test = train_idx[number], test_idx[number]
+        else:
+            n_train, n_test = RAETSCH_SIZES.get(Path(source).stem, (len(X) * 2 // 3, len(X) - len(X) * 2 // 3))
+            order = np.random.default_rng(draw).permutation(len(X))
+            train, test = order[:n_train], order[n_train:n_train + n_test]
+        if subsample is not None and subsample < len(train):
+            train = np.sort(np.random.default_rng(draw).choice(train, size=subsample, replace=False))
+        return Split(X[train], X[test], y[train], y[test], None, None, train, test)
+    dataset = load_dataset(source)
+    total = None if subsample is None else min(dataset.n_samples, int(np.ceil(subsample / 0.7)))
+    return prepare(dataset, test_size=0.3, seed=draw, subsample=total)
+
+
+def n_realisations(source):
+    """How many predefined realisations a Raetsch file holds (0 for bundled sets)."""
+    if not source.endswith(".npz"):
+        return 0
+    return int(len(_raetsch_arrays(source)[2]))
+
+
+def _raetsch_arrays(source):
+    """``X, y, train_idx, test_idx`` of a Raetsch .npz file (plain arrays, never pickles),
+    or a ValueError that names the file."""
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float)
+            train_idx, test_idx = data["train_idx"], data["test_idx"]
+    except Exception:  # corrupt zip, pickled arrays, missing keys: one sentence, not numpy's advice
+        raise ValueError(f"{Path(source).name} is not a readable Raetsch .npz file (plain arrays X, y, train_idx, "
+                         "test_idx).") from None
+    return X, y, train_idx, test_idx
+
+
+def _fisher_error(K, K_test, y, y_test, idx):
+    model = fit_fisher(K, y, idx)
+    return float(np.mean(np.sign(model.decision(K_test[:, idx])) != y_test))
+
+
+def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
+    """Seed 002's sparsity choice: hold out a quarter of the training set, run the path to
+    ``k_max`` on the rest and take the k (a multiple of ``k_step``) with the lowest
+    validation error."""
+    fit, val = train_test_split(np.arange(len(y)), test_size=0.25, random_state=seed, stratify=y)
+    K_fit, K_val = K[np.ix_(fit, fit)], K[np.ix_(val, fit)]
+    k_max = min(k_max, len(fit) - 1)
+    path = lab_path(K_fit, k_max, "mpkfda", criterion, deflation, y=y[fit], seed=seed)
+    candidates = [k for k in range(k_step, path.n_steps + 1, k_step)] or [path.n_steps]
+    errors = [_fisher_error(K_fit, K_val, y[fit], y[val], path.indices[:k]) for k in candidates]
+    return candidates[int(np.argmin(errors))]
+
+
+def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma):
+    split = binary_split(source, number, subsample, seed)
+    draw = seed + number
+    d = split.X_train.shape[1]
+    K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / d)
+    y, y_test = split.y_train, split.y_test
+    shape = (len(PAPER_DEFLATIONS), len(PAPER_CRITERIA))
+    error, seconds, sparsity = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
+    for a, deflation in enumerate(PAPER_DEFLATIONS):
+        for b, criterion in enumerate(PAPER_CRITERIA):
+            chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, draw) if k is None else k
+            started = time.perf_counter()
+            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw)
+            seconds[a, b] = time.perf_counter() - started
+            error[a, b] = _fisher_error(K, K_test, y, y_test, path.indices)
+            sparsity[a, b] = 100.0 * path.n_steps / len(y)
+    return {"error": error, "seconds": seconds, "sparsity": sparsity}
+
+
+_FISHER_TABLE = {
+    "tiny": {"splits": 1, "k": 5, "k_max": 20, "k_step": 5, "subsample": 60, "gamma": None, "datasets": ("sonar", "ionosphere")},
+    "quick": {"splits": 3, "k": 10, "k_max": 50, "k_step": 5, "subsample": 150, "gamma": None, "datasets": None},
+    "full": {"splits": 10, "k": None, "k_max": 200, "k_step": 10, "subsample": None, "gamma": None, "datasets": None},
+}
+
+
+def _splits_of(source, wanted):
+    have = n_realisations(source)
+    return list(range(min(wanted, have) if have else wanted))
+
+
+def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 002 Figures 1-4: MPKFDA (stages = 1) with every criterion x deflation of the
+    paper, on binary sets x splits; RBF ``gamma`` (None: 1/d).  ``k`` fixes the number of
+    basis vectors; ``k=None`` chooses it per run on a held-out quarter of the training set
+    (multiples of ``k_step`` up to ``k_max``), as the paper does.
+
+    Arrays: ``error``, ``seconds``, ``sparsity`` (datasets, deflations, criteria) averaged
+    over splits, ``std`` the standard deviation over splits.  Table: one row per
+    deflation x criterion with AER, ASD, ART, AS and the paper's AER and ART.
+    """
+    s = _sized(_FISHER_TABLE, size, overrides)
+    sources = binary_sources(data_dir, s["datasets"])
+    if not sources:
+        raise ValueError("None of the requested binary sets is available.")
+    jobs = [(source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], s["gamma"])
+            for _, source in sources for number in _splits_of(source, s["splits"])]
+    runs = run_parallel(_fisher_table_job, jobs, n_jobs, progress)
+    labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
+    per_set = {key: [] for key in ("error", "std", "seconds", "sparsity")}
+    for label, _ in sources:
+        mine = [run for run, owner in zip(runs, labels) if owner == label]
+        errors = np.stack([run["error"] for run in mine])
+        per_set["error"].append(errors.mean(axis=0))
+        per_set["std"].append(errors.std(axis=0))
+        per_set["seconds"].append(np.mean([run["seconds"] for run in mine], axis=0))
+        per_set["sparsity"].append(np.mean([run["sparsity"] for run in mine], axis=0))
+    arrays = {key: np.stack(values) for key, values in per_set.items()}
+    arrays |= {"datasets": np.array([label for label, _ in sources]), "deflations": np.array(PAPER_DEFLATIONS),
+               "criteria": np.array(PAPER_CRITERIA), "paper AER": PAPER_002_AER, "paper ART": PAPER_002_ART}
+    aer, asd = arrays["error"].mean(axis=0), arrays["std"].mean(axis=0)
+    art, sparsity = arrays["seconds"].mean(axis=0), arrays["sparsity"].mean(axis=0)
+    rows = [(a, b) for a in range(len(PAPER_DEFLATIONS)) for b in range(len(PAPER_CRITERIA))]
+    table = {
+        "deflation": np.array([PAPER_DEFLATIONS[a] for a, _ in rows]),
+        "criterion": np.array([PAPER_CRITERIA[b] for _, b in rows]),
+        "AER": np.array([aer[a, b] for a, b in rows]),
+        "ASD": np.array([asd[a, b] for a, b in rows]),
+        "ART (s)": np.array([art[a, b] for a, b in rows]),
+        "AS (100 k/m)": np.array([sparsity[a, b] for a, b in rows]),
+        "paper AER": np.array([PAPER_002_AER[a, b] for a, b in rows]),
+        "paper ART (s)": np.array([PAPER_002_ART[a, b] for a, b in rows]),
+    }
+    best = np.unravel_index(np.nanargmin(aer), aer.shape)
+    findings = {
+        "best": f"{PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]} (AER {aer[best]:.3f})",
+        "AER by deflation": dict(zip(PAPER_DEFLATIONS, np.round(aer.mean(axis=1), 3).tolist())),
+        "AER by criterion": dict(zip(PAPER_CRITERIA, np.round(aer.mean(axis=0), 3).tolist())),
+        "ART by deflation": dict(zip(PAPER_DEFLATIONS, np.round(art.mean(axis=1), 4).tolist())),
+        "rank correlation with the paper's AER": float(stats.spearmanr(aer.ravel(), PAPER_002_AER.ravel())[0]),
+        "datasets": [label for label, _ in sources],
+        "runs": len(runs),
+    }
+    arrays |= {"AER": aer, "ASD": asd, "ART": art, "AS": sparsity}
+    return Experiment("002-fig1", titled("002-fig1"), table, arrays, s, findings)
+
+
+_STAGES = {
+    "tiny": {"splits": 1, "k": 10, "stages": (1, 2, 5), "subsample": 60, "gamma": None, "datasets": ("sonar", "ionosphere")},
+    "quick": {"splits": 3, "k": 20, "stages": (1, 2, 5, 10), "subsample": 200, "gamma": None, "datasets": None},
+    "full": {"splits": 10, "k": 40, "stages": (1, 2, 5, 10), "subsample": None, "gamma": None, "datasets": None},
+}
+
+
+def _stages_job(source, number, seed, k, stage_list, subsample, gamma):
+    split = binary_split(source, number, subsample, seed)
+    K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / split.X_train.shape[1])
+    error, seconds = [], []
+    for stages in stage_list:
+        started = time.perf_counter()
+        path = lab_path(K, min(k, len(split.y_train) - 1), "mpkfda", "pseudo", "ortho-schur", y=split.y_train,
+                        stages=stages, seed=seed + number)
+        seconds.append(time.perf_counter() - started)
+        error.append(_fisher_error(K, K_test, split.y_train, split.y_test, path.indices))
+    return {"error": np.array(error), "seconds": np.array(seconds)}
+
+
+def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+    """Seed 002 Figures 5-6: MPKFDA with the pseudo criterion and ortho-Schur deflation,
+    picking 1, 2, 5 or 10 bases per stage (Alg. 1), k bases in all.  Arrays ``error`` and
+    ``seconds`` (datasets, stages) averaged over splits; the table has one row per
+    dataset x stages."""
+    s = _sized(_STAGES, size, overrides)
+    sources = binary_sources(data_dir, s["datasets"])
+    if not sources:
+        raise ValueError("None of the requested binary sets is available.")
+    stage_list = tuple(int(v) for v in s["stages"])
+    jobs = [(source, number, seed, s["k"], stage_list, s["subsample"], s["gamma"])
+            for _, source in sources for number in _splits_of(source, s["splits"])]
+    runs = run_parallel(_stages_job, jobs, n_jobs, progress)
+    labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
+    error = np.stack([np.mean([r["error"] for r, o in zip(runs, labels) if o == label], axis=0) for label, _ in sources])
+    seconds = np.stack([np.mean([r["seconds"] for r, o in zip(runs, labels) if o == label], axis=0)
+                        for label, _ in sources])
+    names = [label for label, _ in sources]
+    table = {
+        "dataset": np.repeat(names, len(stage_list)),
+        "stages": np.tile(stage_list, len(names)),
+        "test error": error.ravel(),
+        "seconds": seconds.ravel(),
+    }
+    findings = {
+        "AER by stages": dict(zip(stage_list, np.round(error.mean(axis=0), 3).tolist())),
+        "ART by stages (s)": dict(zip(stage_list, np.round(seconds.mean(axis=0), 4).tolist())),
+        "datasets": names,
+    }
+    arrays = {"error": error, "seconds": seconds, "stages": np.array(stage_list), "datasets": np.array(names)}
+    return Experiment("002-fig5", titled("002-fig5"), table, arrays, s, findings)
