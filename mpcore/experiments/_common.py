@@ -2,7 +2,6 @@
 numbers, parallel repetitions and small table helpers."""
 from __future__ import annotations
 
-
 import io
 from dataclasses import dataclass, field, replace
 
@@ -11,10 +10,34 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from ..kernels import kernel_matrix
 
-
-
 SIZES = ("tiny", "quick", "full")
 
+#: How far a reproduction agrees with the paper's finding.
+VERDICTS = ("reproduced", "partly", "not reproduced")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``status`` (one of :data:`VERDICTS`) and ``reason``: one sentence saying why, with
+    the numbers that decided it.  Judged from the run's own numbers against the paper's
+    finding, never copied from an earlier run."""
+
+    status: str
+    reason: str
+
+    def __post_init__(self):
+        if self.status not in VERDICTS:
+            raise ValueError(f"Unknown verdict {self.status!r}; choose one of: {', '.join(VERDICTS)}.")
+
+
+def judged(checks, reasons):
+    """A :class:`Verdict` from a list of booleans (each a part of the paper's finding):
+    all true -> reproduced, none -> not reproduced, else partly; ``reasons`` maps the
+    status to its sentence (a str used for every status is allowed)."""
+    checks = [bool(c) for c in checks]
+    status = "reproduced" if all(checks) else ("not reproduced" if not any(checks) else "partly")
+    reason = reasons if isinstance(reasons, str) else reasons[status]
+    return Verdict(status, reason)
 
 
 @dataclass(frozen=True)
@@ -23,7 +46,9 @@ class Experiment:
 
     ``table``: column name -> 1-D array, all of one length (the CSV); ``arrays``: other
     plain arrays (per-dataset matrices, grids, per-seed curves); ``settings``: what ran;
-    ``findings``: headline numbers, comparable with the paper's; ``seconds``: wall time.
+    ``findings``: headline numbers, comparable with the paper's; ``verdicts``: item name
+    -> :class:`Verdict` on that item's finding (items sharing a run, like Figs 2 and 4,
+    are judged each on its own); ``seconds``: wall time.
     """
 
     name: str
@@ -33,6 +58,12 @@ class Experiment:
     settings: dict = field(default_factory=dict)
     findings: dict = field(default_factory=dict)
     seconds: float = 0.0
+    verdicts: dict = field(default_factory=dict)
+
+    @property
+    def verdict(self):
+        """This item's :class:`Verdict` (None when the run cannot judge it)."""
+        return self.verdicts.get(self.name)
 
     def as_item(self, name):
         """The same numbers under another item's name and title (Figs 2 and 4 share a run)."""
