@@ -62,7 +62,7 @@ def test_tiny_run_returns_the_promised_table(tiny, name):
 
 
 def test_tiny_shapes(tiny):
-    assert tiny["000-fig1"].table["t"].tolist() == list(range(1, 9))
+    assert tiny["000-fig1"].table["t"].tolist() == list(range(1, 13))
     assert tiny["002-fig1"].arrays["error"].shape == (2, 6, 5)  # datasets x deflations x criteria
     assert tiny["002-fig1"].arrays["AER"].shape == E.PAPER_002_AER.shape
     assert tiny["002-fig5"].arrays["error"].shape == (2, 3)  # datasets x stages

@@ -39,10 +39,27 @@ def _bound_lines(result, names, *, x="t", x_title, y_title, title, bounds, log_y
 
 
 def kmp_bound(result, view):
-    alpha = result.findings.get("alpha", float("nan"))
-    return [_bound_lines(result, ["test error rate", "train error rate outside compression set", "KMP bound"],
-                         x_title="t (basis vectors)", y_title=f"rate of |f(x) − y| > α (α = {alpha:.2f})",
-                         title="KMP bound and test error", bounds=("KMP bound",))]
+    alpha = result.findings.get("alpha (mean over splits)", float("nan"))
+    curves = _bound_lines(result, ["test error rate", "train error rate outside compression set", "KMP bound"],
+                          x_title="t (basis vectors)", y_title=f"rate of |f(x) − y| > α (α = {alpha:.2f})",
+                          title="KMP bound and test error", bounds=("KMP bound",))
+    a = result.arrays
+    if "bound argmins" not in a:
+        return [curves]
+    spread = F._new_figure()
+    for i, (key, label) in enumerate((("bound argmins", "KMP bound"), ("test error argmins", "test error"))):
+        spread.add_trace(go.Box(x=a[key], name=label, boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
+                                marker={"color": F.CURVE_COLOURS[2 * i], "size": 9},
+                                line={"color": F.CURVE_COLOURS[2 * i], "width": 3},
+                                hovertemplate="argmin %{x}<extra>" + label + "</extra>"))
+    F._style(spread, f"Where each is lowest, one point per split ({a['bound argmins'].size} splits)",
+             "t at the minimum (basis vectors)", None, legend=False, height=320)
+    gap = np.abs(a["sweep"][..., 0] - a["sweep"][..., 1])
+    sweep = F.table_figure(gap, [f"γ = {g:g}" for g in a["sweep_gammas"]],
+                           [f"α = {s:g} sd" for s in a["sweep_alpha_sds"]], fmt="{:.0f}",
+                           colour_title="bases apart",
+                           title="How fragile: |median argmin of bound − of test error| per setting")
+    return [curves, spread, sweep]
 
 
 def skpca_bounds(result, view):
