@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import ELIGIBILITY_RTOL
+from ._validation import ELIGIBILITY_RTOL, check_choice
+
+#: Where tau comes from: the chosen column of the current (deflated) kernel, or of K0.
+TAU_SOURCES = ("deflated", "original")
 
 #: The seven deflations of seed 002 (eq. 15-19) plus Mackey's orthogonalised projection.
 DEFLATIONS = (
@@ -376,10 +379,20 @@ class ExplicitDeflation:
 
     The paper's tables say "Ortho-projection" where its text defines orthogonalised
     Hotelling; both are offered.  One step costs O(m^2).
+
+    ``tau_from``: ``"deflated"`` (default, sec. 3.2.4: tau is the chosen column of the
+    current K) or ``"original"`` (the chosen column of K0).  It changes the picks of
+    projection, Hotelling and ortho-projection, but never makes ortho-Schur differ from
+    Schur: Schur steps by v_1..v_t give the block Schur complement
+    ``K0 - K0 V (V' K0 V)^+ V' K0``, which depends only on span(V), and Gram-Schmidt keeps
+    the span (Mackey 2009, Prop. 2.2, proved for sparse PCA; seed 002 sec. 3.3.2 expects it
+    to fail for MPKFDA, but the argument never uses what the vectors are).
     """
 
-    def __init__(self, K0, deflation="projection"):
+    def __init__(self, K0, deflation="projection", tau_from="deflated"):
+        check_choice(tau_from, TAU_SOURCES, "tau_from")
         self.name = deflation
+        self.tau_from = tau_from
         self.K0 = K0
         self.K = np.array(K0, dtype=np.float64, order="C", copy=True)
         self.m = K0.shape[1]
@@ -411,6 +424,9 @@ class ExplicitDeflation:
         norm2 = float(column @ column)
         if not norm2 > self.threshold:
             return False
+        if self.tau_from == "original":
+            column = self.K0[:, i]
+            norm2 = float(column @ column)
         v = column / np.sqrt(norm2)
         if self._orthogonalise:
             Q = self.Q.view

@@ -72,7 +72,7 @@ def _one_view_criterion(family, name, y, rng):
     return lambda state: criteria._ratio(np.abs(state.current().T @ y), np.sqrt(state.column_sq_norms()))
 
 
-def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0):
+def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_from="deflated"):
     """Choose k columns of ``K`` by ``criterion`` with any ``deflation`` (explicit kernel).
 
     Parameters
@@ -82,7 +82,8 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0):
     family : one of :data:`LAB_FAMILIES`;  criterion : one of ``LAB_CRITERIA[family]``.
     deflation : one of :data:`mpcore.DEFLATIONS` (seed 002 eq. 15-19).
     y : array (m,)   labels (-1/+1, ``mpkfda``) or target (``kmp``); unused for ``kpca``.
-    stages, seed : as in :func:`mpcore.mpkfda_path` (seed drives ``random``).
+    stages, seed, tau_from : as in :func:`mpcore.mpkfda_path` (seed drives ``random``;
+    tau_from ``"original"`` takes tau from K rather than the deflated kernel).
 
     Returns a :class:`mpcore.PursuitPath`; O(m^2) per step.
     """
@@ -101,7 +102,7 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0):
             raise ValueError("The KMP family needs a target y.")
         target = None if y is None else np.asarray(y, dtype=float) - np.mean(y)
         score, pick = _one_view_criterion(family, criterion, target, rng), "max"
-    return pursue(ExplicitDeflation(K, deflation), score, k, pick=pick, stages=int(stages),
+    return pursue(ExplicitDeflation(K, deflation, tau_from), score, k, pick=pick, stages=int(stages),
                   algorithm=f"{family} lab", criterion_name=criterion, deflation_name=deflation)
 
 

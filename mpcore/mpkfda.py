@@ -16,7 +16,7 @@ from .engine import pursue
 from .nystrom import nystrom_factor, nystrom_features
 
 
-def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, seed=0):
+def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, seed=0, tau_from="deflated"):
     """Choose k basis points for a kernel Fisher discriminant greedily (seed 002 Alg. 1).
 
     Parameters
@@ -38,6 +38,10 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
     stages : int
         Columns chosen per stage from one score vector before deflating once for each
         (Alg. 1; stages=1 is the original MPKFDA).
+    tau_from : ``"deflated"`` or ``"original"``
+        Take tau from the current deflated kernel (sec. 3.2.4, the default) or from K.
+        Either way ortho-Schur picks exactly what Schur picks (see
+        :class:`mpcore.deflations.ExplicitDeflation`).
 
     Returns
     -------
@@ -60,7 +64,7 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
     rng = np.random.default_rng(seed)
     score, pick = criteria.fisher(criterion, signs, rng)
     path = pursue(
-        ExplicitDeflation(K, deflation),
+        ExplicitDeflation(K, deflation, tau_from),
         score,
         k,
         pick=pick,

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 from scipy import stats
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from ..datasets import Split, load_dataset, prepare
 from ..labs import lab_path
 from ..mpkfda import fit_fisher
 
-from ._common import Experiment, _rbf, _sized, run_parallel, titled
+from ._common import Experiment, _rbf, _sized, judged, run_parallel, titled
 
 #: The paper's criteria and deflations in the order of seed 002's Figures 1-4.
 PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
@@ -128,29 +128,68 @@ def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
     return candidates[int(np.argmin(errors))]
 
 
-def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma):
+def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, tau_from):
     split = binary_split(source, number, subsample, seed)
     draw = seed + number
-    d = split.X_train.shape[1]
-    K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / d)
+    K, K_test = _rbf(split.X_train, split.X_test, gamma)
     y, y_test = split.y_train, split.y_test
     shape = (len(PAPER_DEFLATIONS), len(PAPER_CRITERIA))
     error, seconds, sparsity = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
+    picks = {}
     for a, deflation in enumerate(PAPER_DEFLATIONS):
         for b, criterion in enumerate(PAPER_CRITERIA):
             chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, draw) if k is None else k
             started = time.perf_counter()
-            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw)
+            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw,
+                            tau_from=tau_from)
             seconds[a, b] = time.perf_counter() - started
             error[a, b] = _fisher_error(K, K_test, y, y_test, path.indices)
             sparsity[a, b] = 100.0 * path.n_steps / len(y)
-    return {"error": error, "seconds": seconds, "sparsity": sparsity}
+            picks[deflation, criterion] = path.indices.tolist()
+    same = np.array([picks["schur", c] == picks["ortho-schur", c] for c in PAPER_CRITERIA])
+    return {"error": error, "seconds": seconds, "sparsity": sparsity, "schur = ortho-schur": same}
+
+
+#: Seed 002's width grid, 2^{-5, -3, ..., 5}, for its kernel exp(-||x - y||^2 / gamma).
+PAPER_002_WIDTHS = tuple(2.0 ** p for p in (-5, -3, -1, 1, 3, 5))
+
+
+def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds):
+    """One training split's 5-fold cross-validation error of the original algorithm (optimal
+    criterion, Schur deflation, one basis per stage) for each width, at the best k of each."""
+    split = binary_split(source, number, subsample, seed)
+    X, y = split.X_train, split.y_train
+    errors = np.zeros(len(widths))
+    cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed + number)
+    for fit, val in cv.split(X, y):
+        for w, width in enumerate(widths):
+            K, K_val = _rbf(X[fit], X[val], 1.0 / width)
+            path = lab_path(K, min(k_max, len(fit) - 1), "mpkfda", "optimal", "schur", y=y[fit], seed=seed)
+            ks = list(range(k_step, path.n_steps + 1, k_step)) or [path.n_steps]
+            errors[w] += min(_fisher_error(K, K_val, y[fit], y[val], path.indices[:k]) for k in ks) / folds
+    return errors
+
+
+def cross_validated_gamma(source, seed=0, k_max=200, k_step=10, subsample=None, widths=PAPER_002_WIDTHS, folds=5,
+                          n_splits=5, n_jobs=None):
+    """Seed 002's kernel choice: on each of the first ``n_splits`` training splits, the width
+    with the lowest ``folds``-fold cross-validation error of the original algorithm; the
+    median of those widths.  Returns ``(gamma, width)`` with our ``gamma = 1 / width``
+    (the paper's kernel is ``exp(-||x - y||^2 / width)``)."""
+    jobs = [(source, number, seed, k_max, k_step, subsample, tuple(widths), folds)
+            for number in _splits_of(source, n_splits)]
+    best = [widths[int(np.argmin(errors))] for errors in run_parallel(_cv_width_job, jobs, n_jobs)]
+    width = float(np.median(best))
+    return 1.0 / width, width
 
 
 _FISHER_TABLE = {
-    "tiny": {"splits": 1, "k": 5, "k_max": 20, "k_step": 5, "subsample": 60, "gamma": None, "datasets": ("sonar", "ionosphere")},
-    "quick": {"splits": 3, "k": 10, "k_max": 50, "k_step": 5, "subsample": 150, "gamma": None, "datasets": None},
-    "full": {"splits": 10, "k": None, "k_max": 200, "k_step": 10, "subsample": None, "gamma": None, "datasets": None},
+    "tiny": {"splits": 1, "k": 5, "k_max": 20, "k_step": 5, "subsample": 60, "gamma": None,
+             "datasets": ("sonar", "ionosphere"), "tau_from": "deflated"},
+    "quick": {"splits": 3, "k": 10, "k_max": 50, "k_step": 5, "subsample": 150, "gamma": "cv",
+              "datasets": None, "tau_from": "deflated"},
+    "full": {"splits": 10, "k": None, "k_max": 200, "k_step": 10, "subsample": None, "gamma": "cv",
+             "datasets": None, "tau_from": "deflated"},
 }
 
 
@@ -159,9 +198,25 @@ def _splits_of(source, wanted):
     return list(range(min(wanted, have) if have else wanted))
 
 
+def _gammas(sources, s, seed, n_jobs):
+    """Each set's RBF gamma: a number, None (1/d), or "cv" (:func:`cross_validated_gamma`)."""
+    out = {}
+    for label, source in sources:
+        if s["gamma"] == "cv":
+            out[label] = cross_validated_gamma(source, seed, s["k_max"], s["k_step"], s["subsample"],
+                                               n_jobs=n_jobs)[0]
+        elif s["gamma"] is None:
+            out[label] = 1.0 / binary_split(source, 0, s["subsample"], seed).X_train.shape[1]
+        else:
+            out[label] = float(s["gamma"])
+    return out
+
+
 def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
     """Seed 002 Figures 1-4: MPKFDA (stages = 1) with every criterion x deflation of the
-    paper, on binary sets x splits; RBF ``gamma`` (None: 1/d).  ``k`` fixes the number of
+    paper, on binary sets x splits; RBF ``gamma``: a number, None (1/d) or ``"cv"`` (the
+    paper's cross-validation, :func:`cross_validated_gamma`, once per set).  ``tau_from``
+    as in :func:`mpcore.mpkfda_path`.  ``k`` fixes the number of
     basis vectors; ``k=None`` chooses it per run on a held-out quarter of the training set
     (multiples of ``k_step`` up to ``k_max``), as the paper does.
 
@@ -173,8 +228,9 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     sources = binary_sources(data_dir, s["datasets"])
     if not sources:
         raise ValueError("None of the requested binary sets is available.")
-    jobs = [(source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], s["gamma"])
-            for _, source in sources for number in _splits_of(source, s["splits"])]
+    gammas = _gammas(sources, s, seed, n_jobs)
+    jobs = [(source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], gammas[label], s["tau_from"])
+            for label, source in sources for number in _splits_of(source, s["splits"])]
     runs = run_parallel(_fisher_table_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
     per_set = {key: [] for key in ("error", "std", "seconds", "sparsity")}
@@ -209,10 +265,48 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
         "ART by deflation": dict(zip(PAPER_DEFLATIONS, np.round(art.mean(axis=1), 4).tolist())),
         "rank correlation with the paper's AER": float(stats.spearmanr(aer.ravel(), PAPER_002_AER.ravel())[0]),
         "datasets": [label for label, _ in sources],
+        "gamma per set": {label: round(g, 4) for label, g in gammas.items()},
         "runs": len(runs),
     }
+    same = np.array([run["schur = ortho-schur"] for run in runs])
+    findings["Schur and ortho-Schur picked the same points"] = f"{int(same.sum())} of {same.size} runs"
     arrays |= {"AER": aer, "ASD": asd, "ART": art, "AS": sparsity}
-    return Experiment("002-fig1", titled("002-fig1"), table, arrays, s, findings)
+    verdicts = {"002-fig1": _aer_verdict(aer, same), "002-fig3": _art_verdict(art)}
+    return Experiment("002-fig1", titled("002-fig1"), table, arrays, s, findings, verdicts=verdicts)
+
+
+def _rows(names):
+    return [PAPER_DEFLATIONS.index(name) for name in names]
+
+
+def _aer_verdict(aer, same):
+    """Seed 002 Figure 1's three claims, on our AER (deflations x criteria)."""
+    good, poor = _rows(("projection", "schur", "ortho-projection", "ortho-schur")), _rows(("none", "hotelling"))
+    greedy = [PAPER_CRITERIA.index("optimal"), PAPER_CRITERIA.index("pseudo")]
+    good_aer, poor_aer = aer[np.ix_(good, greedy)].mean(), aer[np.ix_(poor, greedy)].mean()
+    random, reverse = aer[:, 0].mean(), aer[:, [3, 4]].mean()
+    best = np.unravel_index(np.nanargmin(aer), aer.shape)
+    best_name = f"{PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]}"
+    checks = [good_aer < poor_aer, reverse > random, best[0] in good and best[1] in greedy]
+    told = ["projection/Schur/ortho deflations beat none and Hotelling with optimal and pseudo "
+            f"({good_aer:.3f} against {poor_aer:.3f})",
+            f"reverse criteria are worse than random ({reverse:.3f} against {random:.3f})",
+            f"the best cell is {best_name} (paper: pseudo + ortho-Schur)"]
+    parts = [text if ok else "not: " + text for ok, text in zip(checks, told)]
+    schur = (f"; Schur and ortho-Schur chose the same points in {int(same.sum())} of {same.size} runs, as they must "
+             "(the paper's rows differ)") if same.size else ""
+    sentence = "; ".join(parts) + schur + "."
+    return judged(checks, sentence[0].upper() + sentence[1:])
+
+
+def _art_verdict(art):
+    """Seed 002 Figure 3: random + none fastest; pseudo faster than optimal."""
+    fastest = np.unravel_index(np.nanargmin(art), art.shape)
+    name = f"{PAPER_CRITERIA[fastest[1]]} + {PAPER_DEFLATIONS[fastest[0]]}"
+    pseudo, optimal = art[:, 2].mean(), art[:, 1].mean()
+    checks = [fastest == (0, 0), pseudo < optimal]
+    return judged(checks, f"Fastest: {name} (paper: random + none); pseudo {pseudo * 1000:.1f} ms against optimal "
+                          f"{optimal * 1000:.1f} ms on average (paper: pseudo faster); times are this machine's.")
 
 
 _STAGES = {
@@ -265,4 +359,12 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
         "datasets": names,
     }
     arrays = {"error": error, "seconds": seconds, "stages": np.array(stage_list), "datasets": np.array(names)}
-    return Experiment("002-fig5", titled("002-fig5"), table, arrays, s, findings)
+    aer, art = error.mean(axis=0), seconds.mean(axis=0)
+    verdict = None
+    if 1 in stage_list and 2 in stage_list:
+        one, two = stage_list.index(1), stage_list.index(2)
+        verdict = judged([abs(aer[two] - aer[one]) <= 0.01, art[two] < art[one]],
+                         f"Two bases per stage: AER {aer[two]:.3f} against {aer[one]:.3f} with one (paper: 0.121 "
+                         f"against 0.122), {art[two] * 1000:.1f} ms against {art[one] * 1000:.1f} ms (paper: faster).")
+    return Experiment("002-fig5", titled("002-fig5"), table, arrays, s, findings,
+                      verdicts={} if verdict is None else {"002-fig5": verdict})
