@@ -3,6 +3,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore import DEFLATIONS
+from mpcore.deflations import TAU_SOURCES
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
 from ui import figures, frame
 from ui import steps as steps_ui
@@ -49,6 +50,11 @@ chosen_deflations = state.widget(
     scope=PAGE, options=DEFLATIONS,
     help="Any of the seven (seed 002 eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
          "and share the step slider.")
+TAU_LABELS = {"deflated": "the deflated kernel (sec. 3.2.4)", "original": "the original kernel K₀"}
+tau_from = state.widget(st.sidebar.selectbox, Control("tau", "deflated", str, options=TAU_SOURCES), "τ is read from",
+                        scope=PAGE, options=TAU_SOURCES, format_func=TAU_LABELS.get,
+                        help="Seed 002 sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
+                             "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.")
 m = data.train_size()
 k = frame.k_slider(state, m, default=20, hi=80)
 if not chosen_deflations:
@@ -56,7 +62,8 @@ if not chosen_deflations:
     state.write_url()
     st.stop()
 
-settings = {"k": int(k), "family": family, "criterion": criterion, "deflations": tuple(chosen_deflations)}
+settings = {"k": int(k), "family": family, "criterion": criterion, "deflations": tuple(chosen_deflations),
+            "tau_from": tau_from}
 lab, seconds = frame.compute_study("deflation-lab", data, kernel, state, **settings)
 split = lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
@@ -103,9 +110,12 @@ st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(
     "- **none** changes nothing, so K stays PSD — but the criterion never sees what was already explained.\n"
     "- **Schur complement** (eq. 17) `K − Kττ'K / τ'Kτ`: if K is the covariance of a random vector z, this is the "
-    "covariance of z after removing its regression on τ'z — a covariance, so PSD. It also sends every earlier τ to "
-    "zero, so orthogonalising τ first (**ortho-Schur**, eq. 19) gives the same kernel (Mackey 2009): their curves "
-    "coincide.\n"
+    "covariance of z after removing its regression on τ'z — a covariance, so PSD. Several Schur steps give "
+    "`K − KV(V'KV)⁻¹V'K` for V = [τ₁ … τₜ], which depends only on the span of the τ's; orthogonalising them "
+    "(**ortho-Schur**, eq. 19) keeps the span, so it gives the same kernel and picks the same points (Mackey 2009, "
+    "Prop. 2.2) — whether τ is read from the deflated kernel or from K₀ (try the sidebar). The paper reports "
+    "different numbers for the two (e.g. reverse criterion: 0.275 against 0.245), which no reading of its text "
+    "explains.\n"
     "- **ortho-projection** `(I − qq')K(I − qq')` is a congruence: `x'(I−qq')K(I−qq')x = z'Kz ≥ 0`, so PSD.\n"
     "- **projection** (eq. 16) `(I − ττ')K` is one-sided: the chosen column becomes exactly zero (that is what "
     "pre-fitting KMP and sparse KCCA need), but the matrix is no longer symmetric, so 'PSD' is lost — the table "

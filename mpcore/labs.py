@@ -300,8 +300,9 @@ def _check_family_data(family, split):
 
 
 def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1,
-                       seed=0):
-    """Run ``criterion`` with each of ``deflations`` on ``split``; a :class:`DeflationComparison`."""
+                       seed=0, tau_from="deflated"):
+    """Run ``criterion`` with each of ``deflations`` on ``split``; a :class:`DeflationComparison`.
+    ``tau_from``: read tau from the deflated kernel (sec. 3.2.4) or the original one."""
     deflations = tuple(dict.fromkeys(deflations))
     if not deflations:
         raise ValueError("Pick at least one deflation to compare.")
@@ -314,7 +315,7 @@ def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", ga
     paths, errors, seconds = {}, {}, {}
     for name in deflations:
         started = time.perf_counter()
-        paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed)
+        paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed, tau_from=tau_from)
         seconds[name] = time.perf_counter() - started
         errors[name] = learner_errors(family, K, K_test, y, split.y_test, paths[name].indices, test_diag)
     return DeflationComparison(family, criterion, split, K, K_test, paths, errors, coords, coords_test, titles,

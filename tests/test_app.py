@@ -293,6 +293,14 @@ def test_deflation_lab_table_on_demand():
     assert any("Lowest:" in c.value for c in at.caption)
 
 
+def test_deflation_lab_reads_tau_from_the_original_kernel():
+    at = open_page("deflation-lab", {"points": "120", "k": "6", "deflations": "schur,ortho-schur,projection",
+                                     "tau": "original"})
+    assert_clean(at)
+    assert at.selectbox(key="w:deflation-lab:tau").value == "original"
+    assert any("span of the τ's" in m.value for m in at.markdown)
+
+
 def test_every_chart_follows_the_text_size():
     at = open_page("deflation-lab", {"points": "120", "k": "4", "deflations": "schur,none", "text": "150"})
     at.button(key="lab:table").click().run()
