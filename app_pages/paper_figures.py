@@ -17,7 +17,7 @@ PAPERS = {
 }
 LABELS = {"000-fig1": "Fig. 1", "000-fig2": "Fig. 2", "000-fig3": "Fig. 3", "000-fig4": "Fig. 4",
           "000-fig5": "Fig. 5", "000-fig6": "Fig. 6", "000-fig7": "Fig. 7", "002-fig1": "Figure 1",
-          "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table3": "Table 3", "003-fig6": "Fig. 6",
+          "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table1": "Table 1", "003-table3": "Table 3", "003-fig6": "Fig. 6",
           "004-fig1": "Fig. 1"}
 RESULTS_MAX = 40
 

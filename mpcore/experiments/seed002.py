@@ -52,10 +52,10 @@ RAETSCH_SIZES = {"flare_solar": (666, 400), "splice": (1000, 2175), "thyroid": (
 
 def binary_sources(data_dir=None, names=None):
     """The binary sets the seed 002 items run on: the bundled ones (``BUNDLED_BINARY``),
-    or with ``data_dir`` the Raetsch benchmark sets found in ``data_dir/raetsch``;
+    or, when ``data_dir/raetsch`` exists, the Raetsch benchmark sets found there;
     ``names`` keeps only those labels (ignored for a data folder that has none of them).
     Returns a list of ``(label, source)`` with ``source`` a dataset name or an .npz path."""
-    if data_dir is None:
+    if data_dir is None or not (Path(data_dir) / "raetsch").is_dir():
         found = [(name, name) for name in BUNDLED_BINARY]
     else:
         folder = Path(data_dir) / "raetsch"
