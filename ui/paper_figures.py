@@ -64,13 +64,23 @@ def kmp_bound(result, view):
 
 def skpca_bounds(result, view):
     log = bool(view.get("log"))
+    local = ["local Rademacher bound", "local Rademacher bound (k² reading)"]
     names = ["test residual", "train residual outside compression set", "compression bound",
-             "global Rademacher bound"] + (["local Rademacher bound"] if log else [])
-    bounds = ("compression bound", "global Rademacher bound", "local Rademacher bound")
+             "global Rademacher bound"] + (local if log else [])
+    bounds = ("compression bound", "global Rademacher bound", *local)
     what = "splits" if "splits" in result.settings else "draws"
-    return [_bound_lines(result, names, x_title="t (basis vectors / dimensions)", y_title="residual ‖φ(x) − Pφ(x)‖²",
-                         title="Sparse KPCA bounds" + (" (log axis)" if log else ""), bounds=bounds, log_y=log,
-                         what=what)]
+    curves = _bound_lines(result, names, x_title="t (basis vectors / dimensions)", y_title="residual ‖φ(x) − Pφ(x)‖²",
+                          title="Sparse KPCA bounds" + (" (log axis)" if log else ""), bounds=bounds, log_y=log,
+                          what=what)
+    a = result.arrays
+    if log or "sweep" not in a:
+        return [curves]
+    name = str(a["sweep_name"])
+    sweep = F.table_figure(a["sweep"].T, ["compression bound", "global Rademacher bound"],
+                           [f"{name} {v:g}" for v in a["sweep_values"]], fmt="{:.0f}", colour_title="argmin",
+                           lower_is_better=True,
+                           title=f"Where each bound is lowest at each {name} (median over runs)")
+    return [curves, sweep]
 
 
 def skcca_vs_kcca(result, view):
