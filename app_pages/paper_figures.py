@@ -5,7 +5,7 @@ import streamlit as st
 
 from mpcore.experiments import FIGURES, run
 from ui import frame, paper_figures
-from ui.state import Control, PageState
+from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
 PAPERS = {
@@ -20,14 +20,17 @@ LABELS = {"000-fig1": "Fig. 1", "000-fig2": "Fig. 2", "000-fig3": "Fig. 3", "000
           "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table1": "Table 1", "003-table3": "Table 3", "003-fig6": "Fig. 6",
           "004-fig1": "Fig. 1"}
 RESULTS_MAX = 40
+VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red"}
 
 state = PageState(PAGE)
 frame.page_header(
     "Paper figures",
     "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
-    "and repetitions and can take minutes. The same reproductions run from a terminal: "
-    "`python -m mpcore.experiments NAME --out DIR` writes each figure as HTML and its data as CSV.")
+    "and repetitions and can take minutes. Each card gives a verdict (reproduced, partly, not reproduced) judged "
+    "from the run's own numbers, with the reason. The same reproductions run from a terminal: "
+    "`python -m mpcore.experiments NAME --out DIR` writes each figure as HTML and its data as CSV, and "
+    "`python -m mpcore.experiments report --out DIR` one page with every verdict.")
 
 controls = st.columns([3, 2, 2])
 paper = state.widget(controls[0].selectbox, Control("paper", "all", str, options=tuple(PAPERS)), "Paper",
@@ -76,6 +79,12 @@ def _card(name):
         st.subheader(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}")
         st.markdown(f"**The paper.** {info.finding}")
         st.markdown(f"**Our setting.** {info.differences}")
+        if info.needs_data:
+            st.info("This item needs files that are not bundled with the app (the validation data). Run it from a "
+                    f"terminal: `python -m mpcore.experiments {name} --data-dir DIR --out OUT`, or "
+                    "`python -m mpcore.experiments report --data-dir DIR --out OUT` for every verdict.",
+                    icon=":material/folder_off:")
+            return
         slot = st.empty()
         stored = _results().get(_key(name))
         if stored is None:
@@ -89,6 +98,10 @@ def _card(name):
             if stored is None:
                 return
         result = stored.as_item(name)
+        verdict = result.verdict
+        if verdict is not None:
+            colour = VERDICT_COLOURS[verdict.status]
+            st.markdown(f":{colour}-badge[**{verdict.status.capitalize()}**] {plain(verdict.reason)}")
         for number, fig in enumerate(paper_figures.paper_figures(result)):
             frame.show(fig, key=f"fig-{name}-{number}")
         ours = (f"- {key}: {paper_figures.format_value(value)}" for key, value in result.findings.items())
@@ -99,7 +112,7 @@ def _card(name):
                            help="The numbers behind the figure, one row per point / cell.")
 
 
-missing = [name for name in shown if _key(name) not in _results()]
+missing = [name for name in shown if _key(name) not in _results() and not FIGURES[name].needs_data]
 if missing and controls[2].button(f"Reproduce all {len(missing)} shown", icon=":material/play_circle:", key="run-all",
                                   help="Run every card shown that has no result yet, one after another."):
     slot = st.empty()

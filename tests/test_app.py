@@ -362,15 +362,18 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     at = open_page("paper-figures")
     assert_clean(at)
     titles = [header.value for header in at.subheader]
-    assert len(titles) == 13 and titles[0].startswith("Seed 000, Fig. 1")
+    assert len(titles) == 14 and titles[0].startswith("Seed 000, Fig. 1")
     assert not figures(at)  # nothing runs until asked
     at = open_page("paper-figures", {"paper": "seed 003"})
-    assert [header.value.split(":")[0] for header in at.subheader] == ["Seed 003, Table 3", "Seed 003, Fig. 6"]
+    assert [header.value.split(":")[0] for header in at.subheader] == ["Seed 003, Table 1", "Seed 003, Table 3",
+                                                                       "Seed 003, Fig. 6"]
+    assert any("not bundled" in box.value for box in at.info)  # Table 1 needs the USPS file
     at.button(key="run-003-fig6-quick").click().run()
     assert_clean(at)
     figs = figures(at)
     assert len(figs) == 2 and trace(figs, "support points") is not None
     assert any(text.value.startswith("**Ours.**") for text in at.markdown)
+    assert any("-badge[**" in text.value for text in at.markdown)  # the verdict
     assert len(at.get("download_button")) == 1
     assert at.query_params["paper"] == "seed 003"
 

@@ -250,3 +250,25 @@ def test_error_tables_share_one_colour_scale_but_times_do_not(tiny):
 def test_findings_read_as_short_text():
     text = paper_figures.format_value({"a": 0.123456, "b": [1, 2.5], "c": {"d": "x"}})
     assert text == "a 0.123; b 1, 2.5; c d x"
+
+
+def test_report_writes_every_item_with_a_verdict(tmp_path, capsys):
+    assert main(["report", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
+    md = (tmp_path / "report.md").read_text()
+    page = (tmp_path / "report.html").read_text()
+    for name, info in E.FIGURES.items():
+        assert f"## {name}:" in md and f"id='{name}'" in page
+    assert "skipped" in md  # 003-table1 without --data-dir
+    assert "<script" not in page and "&lt;" not in md
+    statuses = [line for line in md.splitlines() if line.startswith("**Verdict:**")]
+    assert len(statuses) == len(E.FIGURES)
+    assert "reproduced" in capsys.readouterr().out
+
+
+def test_report_escapes_text():
+    from mpcore.experiments.report import ReportRow, html_report, markdown
+
+    row = ReportRow("x", "seed 000", "a | <b>t</b>", "finding", "c", "partly", "<script>alert(1)</script>", 1.0)
+    page = html_report([row], "tiny")
+    assert "<script>" not in page and "&lt;script&gt;" in page and "<b>t</b>" not in page
+    assert "| x | a \\| <b>t</b> | 🟡 partly | 1.0 |" in markdown([row], "tiny")  # the pipe cannot split the row

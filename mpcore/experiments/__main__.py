@@ -1,4 +1,5 @@
-"""``python -m mpcore.experiments NAME [NAME ...] --out DIR``: rerun paper figures.
+"""``python -m mpcore.experiments NAME [NAME ...] --out DIR``: rerun paper figures;
+``python -m mpcore.experiments report --out DIR``: the reproduction report.
 
 Writes ``DIR/NAME.html`` (the figure, with the paper's finding and our setting) and
 ``DIR/NAME.csv`` (its data) for each NAME, with a progress bar on stderr.  NAME is a key
@@ -70,13 +71,48 @@ def _check_out(folder):
         raise SystemExit(f"--out: cannot write to {folder} ({error.strerror or error}).") from None
 
 
+def _report(args):
+    """``report``: every item once, then DIR/report.md and DIR/report.html (no Plotly needed)."""
+    from .report import collect, html_report, markdown
+
+    _check_out(args.out)
+    started = time.perf_counter()
+
+    def progress(name):
+        sys.stderr.write(f"\rreport: running {name:<11} {time.perf_counter() - started:6.1f} s")
+        sys.stderr.flush()
+
+    try:
+        rows = collect(args.size, data_dir=args.data_dir, seed=args.seed, n_jobs=args.jobs, progress=progress)
+    except ValueError as error:
+        raise SystemExit(f"report: {error}") from error
+    sys.stderr.write("\n")
+    _write_text(args.out / "report.md", markdown(rows, args.size))
+    _write_text(args.out / "report.html", html_report(rows, args.size))
+    counts = {status: sum(row.status == status for row in rows) for status in ("reproduced", "partly", "not reproduced")}
+    print(f"report: wrote {args.out / 'report.md'} and .html ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
+          f"{time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+def _write_text(path, text):
+    """Written under a temporary name and renamed: never a half-written file."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m mpcore.experiments",
         description="Rerun the papers' figures and tables: DIR/NAME.html (figure, the paper's finding, our "
                     "setting) and DIR/NAME.csv (its data) for each NAME.")
     parser.add_argument("names", nargs="+", metavar="NAME",
-                        help=f"an item ({', '.join(FIGURES)}), a paper (000, 002, 003, 004) or 'all'")
+                        help=f"an item ({', '.join(FIGURES)}), a paper (000, 002, 003, 004), 'all', or "
+                             "'report' alone: every item, then DIR/report.md and DIR/report.html with verdicts")
     parser.add_argument("--out", required=True, type=Path, help="folder for NAME.html and NAME.csv")
     parser.add_argument("--size", choices=SIZES, default="full",
                         help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
@@ -86,9 +122,11 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=-1, help="repetitions run at once (joblib n_jobs; -1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the splits / draws")
     args = parser.parse_args(argv)
-    names = _names(args.names)
     if args.data_dir is not None and not args.data_dir.is_dir():
         raise SystemExit(f"--data-dir: {args.data_dir} is not a folder.")
+    if args.names == ["report"]:
+        return _report(args)
+    names = _names(args.names)
     write_item = _figure_writer()
     _check_out(args.out)
     cache = {}
