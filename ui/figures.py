@@ -619,12 +619,14 @@ def _rgba(hex_colour, alpha):
 
 
 def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:.3f}", lower_is_better=True,
-                 height=None, zrange=None):
+                 height=None, zrange=None, text=None):
     """A small table as a heatmap with the numbers written in each cell (large enough for
     a projector); the best cell of each row is outlined.  ``zrange``: (low, high) of the
-    colour scale, to put two tables on one scale."""
+    colour scale, to put two tables on one scale; ``text``: what to write in the cells
+    instead of ``values`` (which then only colour and rank them)."""
     values = np.asarray(values, dtype=float)
-    text = [[("" if not np.isfinite(v) else fmt.format(v)) for v in row] for row in values]
+    if text is None:
+        text = [[("" if not np.isfinite(v) else fmt.format(v)) for v in row] for row in values]
     low, high = zrange if zrange is not None else (None, None)
     fig = _new_figure(go.Heatmap(
         z=values, x=list(col_labels), y=list(row_labels), text=text, texttemplate="%{text}", zmin=low, zmax=high,

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
+from mpcore.experiments.seed000 import PAPER_000_SKPCA_ARGMINS
 
 from . import figures as F
 
@@ -54,6 +55,7 @@ def kmp_bound(result, view):
                                 hovertemplate="argmin %{x}<extra>" + label + "</extra>"))
     F._style(spread, f"Where each is lowest, one point per split ({a['bound argmins'].size} splits)",
              "t at the minimum (basis vectors)", None, legend=False, height=320)
+    spread.update_yaxes(automargin=True)
     gap = np.abs(a["sweep"][..., 0] - a["sweep"][..., 1])
     sweep = F.table_figure(gap, [f"γ = {g:g}" for g in a["sweep_gammas"]],
                            [f"α = {s:g} sd" for s in a["sweep_alpha_sds"]], fmt="{:.0f}",
@@ -76,10 +78,17 @@ def skpca_bounds(result, view):
     if log or "sweep" not in a:
         return [curves]
     name = str(a["sweep_name"])
-    sweep = F.table_figure(a["sweep"].T, ["compression bound", "global Rademacher bound"],
-                           [f"{name} {v:g}" for v in a["sweep_values"]], fmt="{:.0f}", colour_title="argmin",
-                           lower_is_better=True,
-                           title=f"Where each bound is lowest at each {name} (median over runs)")
+    rows = ["compression bound", "global Rademacher bound"]
+    paper = PAPER_000_SKPCA_ARGMINS[result.name if result.name in PAPER_000_SKPCA_ARGMINS else
+                                    {"000-fig4": "000-fig2", "000-fig5": "000-fig3"}[result.name]]
+    argmins = a["sweep"].T
+    distance = np.array([np.abs(argmins[r] - paper[row]) if row in paper else np.full(argmins.shape[1], np.nan)
+                         for r, row in enumerate(rows)])
+    text = [["" if not np.isfinite(v) else f"{v:.0f}" for v in row] for row in argmins]
+    labels = [f"{row} (paper {paper[row]})" if row in paper else row for row in rows]
+    sweep = F.table_figure(distance, labels, [f"{name} {v:g}" for v in a["sweep_values"]], text=text,
+                           colour_title="from paper", height=340,
+                           title=f"Argmin per {name} (median; outlined: nearest the paper)")
     return [curves, sweep]
 
 

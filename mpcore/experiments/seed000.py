@@ -117,11 +117,11 @@ def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
         "reproduced": f"As in the paper, {story}; the median argmins over splits are {np.median(bound_at):.0f} and "
                       f"{np.median(test_at):.0f}, and {sum(held)} of {len(held)} neighbouring settings keep them "
                       f"within {KMP_ARGMIN_TOLERANCE}.",
-        "partly": f"Partly: {story}, a flat stretch where single splits disagree (argmins within "
+        "partly": f"{story[0].upper()}{story[1:]}, a flat stretch where single splits disagree (argmins within "
                   f"{KMP_ARGMIN_TOLERANCE} on {share:.0%} of them; medians {np.median(bound_at):.0f} and "
                   f"{np.median(test_at):.0f}) and {sum(held)} of {len(held)} neighbouring settings keep the medians "
                   "together.",
-        "not reproduced": f"Not reproduced: {story}.",
+        "not reproduced": f"{story[0].upper()}{story[1:]}.",
     })
     arrays = {"bound argmins": bound_at, "test error argmins": test_at, "sweep": sweep,
               "sweep_gammas": np.array(gammas), "sweep_alpha_sds": np.array(alpha_sds)}
