@@ -29,8 +29,8 @@ frame.page_header(
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
     "and repetitions and can take minutes. Each card gives a verdict (reproduced, partly, not reproduced) judged "
     "from the run's own numbers, with the reason. The same reproductions run from a terminal: "
-    "`python -m mpcore.experiments NAME --out DIR` writes each figure as HTML and its data as CSV, and "
-    "`python -m mpcore.experiments report --out DIR` one page with every verdict.")
+    "`python -m ui.paper_figures NAME --out DIR` writes each item's figures and verdict as HTML and its data as "
+    "CSV, and `python -m mpcore.experiments report --out DIR` one page with every verdict.")
 
 controls = st.columns([3, 2, 2])
 paper = state.widget(controls[0].selectbox, Control("paper", "all", str, options=tuple(PAPERS)), "Paper",

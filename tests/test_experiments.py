@@ -210,14 +210,24 @@ def test_raetsch_realisations_and_seeded_splits():
 
 
 def test_command_writes_html_and_csv(tmp_path, capsys):
+    """The core's command needs no plotting library: a page with the finding, the verdict
+    and the data table, and the CSV."""
     assert main(["000-fig7", "003", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
     for name in ("000-fig7", "003-table3", "003-fig6"):
         html = (tmp_path / f"{name}.html").read_text()
-        assert "plotly.min.js" in html and E.FIGURES[name].finding[:40] in html
+        assert "plotly" not in html and "Verdict:" in html and "<table" in html
         rows = (tmp_path / f"{name}.csv").read_text().splitlines()
-        assert len(rows) > 1
-    assert (tmp_path / "plotly.min.js").stat().st_size > 100_000
+        assert len(rows) > 1 and html.count("<tr>") == len(rows)
+    assert not (tmp_path / "plotly.min.js").exists()
     assert "[" in capsys.readouterr().err  # the progress bar
+
+
+def test_app_command_adds_the_figures(tmp_path):
+    assert paper_figures.main(["000-fig7", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
+    html = (tmp_path / "000-fig7.html").read_text()
+    assert "plotly.min.js" in html and E.FIGURES["000-fig7"].finding[:40] in html and "Verdict:" in html
+    assert html.index("plotly.min.js") < html.index("<table")
+    assert (tmp_path / "plotly.min.js").stat().st_size > 100_000
 
 
 def test_command_rejects_unknown_names(tmp_path):

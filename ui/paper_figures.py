@@ -1,6 +1,6 @@
 """Figures of the paper reproductions (:mod:`mpcore.experiments`): an ``Experiment`` in,
 a list of Plotly figures out.  Shared by the Paper figures page and by
-``python -m mpcore.experiments`` (no Streamlit here)."""
+``python -m ui.paper_figures`` (the core's command with the figures added; no Streamlit here)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
+from mpcore.experiments.report import FIGURE_HOOK, item_page, write_whole
 from mpcore.experiments.seed000 import PAPER_000_SKPCA_ARGMINS
 
 from . import figures as F
@@ -298,40 +299,35 @@ def paper_figures(result):
 
 
 def write_item(result, out_dir):
-    """Write ``out_dir/NAME.html`` (the page, loading plotly.js from the same folder) and
-    ``out_dir/NAME.csv``; ``out_dir/plotly.min.js`` once, so the pages open offline."""
+    """Write ``out_dir/NAME.csv`` and ``out_dir/NAME.html``: the core's page (finding, setting,
+    verdict, numbers, data) with the interactive figures added, loading plotly.js from
+    ``out_dir/plotly.min.js`` (written once, so the pages open offline)."""
     from plotly.offline import get_plotlyjs
 
     script = out_dir / "plotly.min.js"
     if not script.exists():
-        _write_whole(script, get_plotlyjs())
-    _write_whole(out_dir / f"{result.name}.csv", result.to_csv())
-    _write_whole(out_dir / f"{result.name}.html", html_page(result, paper_figures(result)))
-
-
-def _write_whole(path, text):
-    """Write ``text`` to a temporary file beside ``path``, then rename it: an interrupted
-    run leaves the old file or the new one, never half of one."""
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)
+        write_whole(script, get_plotlyjs())
+    write_whole(out_dir / f"{result.name}.csv", result.to_csv())
+    write_whole(out_dir / f"{result.name}.html", html_page(result, paper_figures(result)))
 
 
 def html_page(result, figures, *, include_plotlyjs="directory"):
-    """A standalone HTML page: the title, the paper's finding, our setting's differences,
-    our findings and the figures (plotly.js from ``include_plotlyjs``)."""
-    info = FIGURES[result.name]
-    parts = [f"<h1>{info.paper}, {result.name}: {info.title}</h1>",
-             f"<p><b>Paper:</b> {info.finding}</p>", f"<p><b>Our setting:</b> {info.differences}</p>",
-             "<p><b>Our findings:</b></p><ul>"]
-    parts += [f"<li>{key}: {format_value(value)}</li>" for key, value in result.findings.items()]
-    parts.append(f"</ul><p>Size: {result.settings.get('size')}; settings: {format_value(result.settings)}; "
-                 f"{result.seconds:.1f} s.</p>")
-    for number, fig in enumerate(figures):
-        parts.append(fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False))
-    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + info.title + "</title></head>"
-            "<body style='font-family: sans-serif; max-width: 1100px; margin: auto'>" + "\n".join(parts) +
-            "</body></html>")
+    """The core's item page (:func:`mpcore.experiments.report.item_page`) with the figures
+    (plotly.js from ``include_plotlyjs``) put before the data table."""
+    drawn = [fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False)
+             for number, fig in enumerate(figures)]
+    return item_page(result).replace(FIGURE_HOOK, "\n".join(drawn), 1)
+
+
+def main(argv=None):
+    """``python -m ui.paper_figures NAME --out DIR``: the core's command, writing the
+    interactive figures too (run from the repository with the app's requirements)."""
+    from mpcore.experiments.__main__ import run_main
+
+    return run_main(argv, writer=write_item, prog="python -m ui.paper_figures")
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

@@ -1,11 +1,13 @@
-"""``python -m mpcore.experiments NAME [NAME ...] --out DIR``: rerun paper figures;
+"""``python -m mpcore.experiments NAME [NAME ...] --out DIR``: rerun the papers' items;
 ``python -m mpcore.experiments report --out DIR``: the reproduction report.
 
-Writes ``DIR/NAME.html`` (the figure, with the paper's finding and our setting) and
-``DIR/NAME.csv`` (its data) for each NAME, with a progress bar on stderr.  NAME is a key
-of ``mpcore.experiments.FIGURES``, a paper prefix (``000``, ``002``, ``003``, ``004``) or
-``all``.  Run from the repository root: the figures come from the app's ``ui`` package
-(Plotly), which the numerical core itself never imports.
+Writes ``DIR/NAME.csv`` (the data) and ``DIR/NAME.html`` (the paper's finding, our
+setting, the verdict, our findings and the data as a table) for each NAME, with a
+progress bar on stderr.  NAME is a key of ``mpcore.experiments.FIGURES``, a paper prefix
+(``000``, ``002``, ``003``, ``004``) or ``all``.  The core needs no plotting library:
+the app's ``python -m ui.paper_figures`` runs this same command with a writer that adds
+the interactive Plotly figures (:func:`main` takes the writer as an argument, so the core
+never imports the app).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import time
 from pathlib import Path
 
 from . import FIGURES, SIZES, run
+from .report import write_whole
 
 
 def _names(requested):
@@ -48,14 +51,12 @@ class ProgressBar:
         self.stream.flush()
 
 
-def _figure_writer():
-    """The app's figure code (Plotly), which the numerical core never imports itself."""
-    try:
-        from ui.paper_figures import write_item
-    except ImportError as error:  # plotly missing, or not run from the repository root
-        raise SystemExit(f"The figures need Plotly and the repository's ui package ({error}); install the "
-                         "requirements and run from the repository root.") from error
-    return write_item
+def write_page(result, out_dir):
+    """The core's writer: ``out_dir/NAME.csv`` and ``out_dir/NAME.html`` (no figures)."""
+    from .report import item_page
+
+    write_whole(out_dir / f"{result.name}.csv", result.to_csv())
+    write_whole(out_dir / f"{result.name}.html", item_page(result))
 
 
 def _check_out(folder):
@@ -87,29 +88,22 @@ def _report(args):
     except ValueError as error:
         raise SystemExit(f"report: {error}") from error
     sys.stderr.write("\n")
-    _write_text(args.out / "report.md", markdown(rows, args.size))
-    _write_text(args.out / "report.html", html_report(rows, args.size))
+    write_whole(args.out / "report.md", markdown(rows, args.size))
+    write_whole(args.out / "report.html", html_report(rows, args.size))
     counts = {status: sum(row.status == status for row in rows) for status in ("reproduced", "partly", "not reproduced")}
     print(f"report: wrote {args.out / 'report.md'} and .html ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
           f"{time.perf_counter() - started:.1f} s)")
     return 0
 
 
-def _write_text(path, text):
-    """Written under a temporary name and renamed: never a half-written file."""
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    finally:
-        partial.unlink(missing_ok=True)
-
-
-def main(argv=None):
+def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
+    """The command; ``writer(result, out_dir)`` writes one item's files (default
+    :func:`write_page`; the app passes one that adds Plotly figures)."""
     parser = argparse.ArgumentParser(
-        prog="python -m mpcore.experiments",
-        description="Rerun the papers' figures and tables: DIR/NAME.html (figure, the paper's finding, our "
-                    "setting) and DIR/NAME.csv (its data) for each NAME.")
+        prog=prog,
+        description="Rerun the papers' figures and tables: DIR/NAME.html (the paper's finding, our setting, "
+                    "the verdict, our numbers" + (" and the figures" if writer else "") + ") and DIR/NAME.csv (the "
+                    "data) for each NAME.")
     parser.add_argument("names", nargs="+", metavar="NAME",
                         help=f"an item ({', '.join(FIGURES)}), a paper (000, 002, 003, 004), 'all', or "
                              "'report' alone: every item, then DIR/report.md and DIR/report.html with verdicts")
@@ -127,7 +121,7 @@ def main(argv=None):
     if args.names == ["report"]:
         return _report(args)
     names = _names(args.names)
-    write_item = _figure_writer()
+    write_item = writer or write_page
     _check_out(args.out)
     cache = {}
     for name in names:
@@ -149,11 +143,11 @@ def main(argv=None):
     return 0
 
 
-def run_main(argv=None):
+def run_main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     """``main`` with Ctrl-C ending in one line (files already written are whole: each is
     written to a temporary name and renamed)."""
     try:
-        return main(argv)
+        return main(argv, writer, prog)
     except KeyboardInterrupt:
         print("\nInterrupted; the files written before it are complete, none is partial.", file=sys.stderr)
         return 130

@@ -31,6 +31,17 @@ class ReportRow:
     seconds: float
 
 
+def write_whole(path, text):
+    """Write ``text`` to a temporary file beside ``path``, then rename it: an interrupted
+    run leaves the old file or the new one, never half of one."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def short(value):
     """A finding as one short line of text (numbers to 3 significant digits)."""
     if isinstance(value, dict):
@@ -111,3 +122,41 @@ def html_report(rows, size):
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Reproduction report</title></head>"
             "<body style='font-family: sans-serif; max-width: 1200px; margin: auto; font-size: 18px'>"
             + "\n".join(head) + "</body></html>")
+
+
+def item_page(result):
+    """One item as a standalone HTML page without figures: the paper's finding, our
+    setting, the verdict, our findings, the settings and the data table (every text
+    escaped; the table's numbers to 4 significant digits)."""
+    e = html.escape
+    info = FIGURES[result.name]
+    verdict = result.verdict
+    parts = [f"<h1>{e(info.paper)}, {e(result.name)}: {e(info.title)}</h1>",
+             f"<p><b>The paper:</b> {e(info.finding)}</p>", f"<p><b>Our setting:</b> {e(info.differences)}</p>"]
+    if verdict is not None:
+        parts.append(f"<p><b>Verdict: {e(BADGES[verdict.status])}.</b> {e(verdict.reason)}</p>")
+    parts.append("<p><b>Our findings:</b></p><ul>")
+    parts += [f"<li>{e(str(key))}: {e(short(value))}</li>" for key, value in result.findings.items()]
+    parts.append(f"</ul><p>Size {e(str(result.settings.get('size')))}; {result.seconds:.1f} s; settings: "
+                 f"{e(short(result.settings))}.</p>")
+    parts.append(FIGURE_HOOK)
+    names = list(result.table)
+    rows = zip(*(np.asarray(result.table[name]) for name in names))
+    parts.append("<table border='1' cellpadding='4' style='border-collapse: collapse'><tr>"
+                 + "".join(f"<th>{e(str(name))}</th>" for name in names) + "</tr>")
+    parts += ["<tr>" + "".join(f"<td>{e(_number(v))}</td>" for v in row) + "</tr>" for row in rows]
+    parts.append("</table>")
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + e(info.title) + "</title></head>"
+            "<body style='font-family: sans-serif; max-width: 1100px; margin: auto'>" + "\n".join(parts)
+            + "</body></html>")
+
+
+#: Where a writer that draws figures puts them in :func:`item_page`'s HTML.
+FIGURE_HOOK = "<!-- figures -->"
+
+
+def _number(value):
+    if isinstance(value, (str, np.str_)):
+        return str(value)
+    value = float(value)
+    return "" if not np.isfinite(value) else f"{value:.4g}"

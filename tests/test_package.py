@@ -1,0 +1,76 @@
+"""The package as a user gets it: build the wheel, install it into a fresh virtual
+environment outside the checkout, and run a smoke script there (estimators, the bundled
+data through importlib.resources, the experiments command, no app libraries)."""
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMOKE = textwrap.dedent("""
+    import subprocess, sys
+    from pathlib import Path
+    import numpy as np
+    import mpcore
+    from mpcore import SparseKPCA, KernelMatchingPursuit
+    from mpcore.datasets import load_dataset
+
+    assert "site-packages" in mpcore.__file__, mpcore.__file__
+    boston = load_dataset("boston")
+    assert boston.X.shape == (506, 12)
+    for name in ("sonar", "pima", "ionosphere"):
+        assert load_dataset(name).X.shape[0] > 200
+    X = boston.X[:120]
+    Z = SparseKPCA(n_components=5).fit(X).transform(X)
+    assert Z.shape == (120, 5) and np.isfinite(Z).all()
+    model = KernelMatchingPursuit(n_components=8).fit(X, boston.y[:120])
+    assert model.predict(X).shape == (120,)
+    out = Path(sys.argv[1])
+    subprocess.run([sys.executable, "-m", "mpcore.experiments", "000-fig7", "--size", "tiny", "--jobs", "1",
+                    "--out", str(out)], check=True)
+    assert (out / "000-fig7.csv").read_text().count("\\n") > 2 and "Verdict" in (out / "000-fig7.html").read_text()
+    assert not {"streamlit", "plotly", "ui"} & set(sys.modules)
+    print("smoke ok")
+""")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A fresh virtual environment (outside the checkout) with the built wheel installed."""
+    base = tmp_path_factory.mktemp("package")
+    wheels = base / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
+                   check=True, cwd=base)
+    wheel = next(wheels.glob("matching_pursuit_lab-*.whl"))
+    env = base / "venv"
+    venv.EnvBuilder(with_pip=True).create(env)
+    python = env / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, cwd=base)
+    return python, base, wheel
+
+
+def test_wheel_holds_the_package_and_its_data(installed):
+    import zipfile
+
+    names = zipfile.ZipFile(installed[2]).namelist()
+    for member in ("mpcore/data/boston.csv", "mpcore/data/README.md", "mpcore/experiments/__main__.py",
+                   "mpcore/experiments/seed004.py"):
+        assert member in names
+    assert not any(name.startswith(("ui/", "app_pages/", "tests/")) for name in names)
+    metadata = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("METADATA"))).decode()
+    assert "License-Expression: BSD-3-Clause" in metadata and "Classifier: Intended Audience :: Education" in metadata
+    assert "Provides-Extra: app" in metadata
+
+
+def test_installed_wheel_runs_outside_the_checkout(installed):
+    python, base, _ = installed
+    script = base / "smoke.py"
+    script.write_text(SMOKE)
+    result = subprocess.run([str(python), str(script), str(base / "out")], capture_output=True, text=True,
+                            cwd=base, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "smoke ok" in result.stdout
