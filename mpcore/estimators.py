@@ -1,117 +1,198 @@
 """scikit-learn estimators wrapping the matching-pursuit paths.
 
 They follow scikit-learn's API (parameters stored unchanged in ``__init__``, learned
-attributes ending in ``_``, ``fit`` returning ``self``) and the three one-view ones pass
-``sklearn.utils.estimator_checks.check_estimator`` (see ``tests/test_estimators.py``
-for the checks that are expected to fail and why).
+attributes ending in ``_``, ``fit`` returning ``self``) and pass
+``sklearn.utils.estimator_checks.parametrize_with_checks`` with their defaults (see
+``tests/test_estimators.py``).  Shared conventions:
+
+- ``kernel``: any name of ``sklearn.metrics.pairwise.PAIRWISE_KERNEL_FUNCTIONS`` ("rbf",
+  "laplacian", "poly", "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)``
+  (``kernel_params`` are passed to it), or ``"precomputed"`` (``fit`` takes the training
+  kernel (m, m), ``transform``/``predict`` the kernel between new points and the
+  training points (n, m)).  ``gamma``: a number, ``None`` (1 / n_features) or ``"scale"``
+  (1 / (n_features x X.var()), as ``SVC``); the value used is ``gamma_``.
+- ``n_components`` larger than the data allow is reduced to ``n_samples - 1`` (as
+  ``KernelPCA`` does); ``n_components_`` is the number of points chosen.
+- ``n_iter_`` (steps taken) and ``stop_reason_`` (None, or why the path stopped early).
+- The fitted state holds what ``transform``/``predict`` need (the chosen points, a k x k
+  factor, the weights); the whole pursuit path is kept as ``path_`` only with
+  ``store_path=True``.
+- ``random_state`` is anything ``sklearn.utils.check_random_state`` takes; it drives only
+  the random choices (``candidates``, the ``random`` criterion, column sampling).
+- ``sample_weight`` is not supported: the papers' criteria and bounds are unweighted.
 """
 from __future__ import annotations
 
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.base import (BaseEstimator, ClassifierMixin, ClassNamePrefixFeaturesOutMixin, RegressorMixin,
+                          TransformerMixin)
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_binary_labels, check_choice, check_nonconstant
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
-from .kernels import KERNELS, kernel_diag, kernel_matrix
 from .kmp import KMP_VARIANTS, LOSSES, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
-from .nkcca import SAMPLINGS, nystrom_kcca, sample_columns, ridge_leverage_scores
+from .nkcca import SAMPLINGS, nystrom_kcca, ridge_leverage_scores, sample_columns
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, skcca_path
 from .skpca import skpca_path
 
+#: Kernel names the estimators take (scikit-learn's pairwise kernels and "precomputed").
+ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
 
-def _check_n_components(value, n_samples, name="n_components"):
+
+def _check_count(value, n_samples, name="n_components"):
+    """A whole number >= 1, reduced to ``n_samples - 1`` when the data are too few."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
-    if value >= n_samples:
-        raise ValueError(
-            f"{name} = {value} is not sparse: it must be smaller than the number of training points ({n_samples})."
-        )
-    return int(value)
+    return int(min(value, n_samples - 1))
 
 
-class _KernelParams:
-    """Kernel choice shared by all estimators; names and formulas are scikit-learn's."""
-
-    def _kernel_params(self, gamma=None):
-        check_choice(self.kernel, KERNELS, "kernel")
-        gamma = self.gamma if gamma is None else gamma
-        return {
-            "rbf": {"gamma": gamma},
-            "laplacian": {"gamma": gamma},
-            "poly": {"gamma": gamma, "degree": self.degree, "coef0": self.coef0},
-            "linear": {},
-        }[self.kernel]
-
-    def _kernel(self, X, Z=None, gamma=None):
-        return kernel_matrix(X, Z, self.kernel, **self._kernel_params(gamma))
+def _seed(random_state):
+    """An int seed for the paths' NumPy generators from any scikit-learn ``random_state``."""
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
-class SparseKPCA(_KernelParams, TransformerMixin, BaseEstimator):
+def _gamma(gamma, X):
+    """The kernel width used: a positive number, None (1 / d) or "scale" (1 / (d X.var()))."""
+    if gamma is None:
+        return 1.0 / X.shape[1]
+    if isinstance(gamma, str):
+        if gamma != "scale":
+            raise ValueError(f"gamma must be a positive number, None or 'scale', got {gamma!r}.")
+        variance = float(np.var(X))
+        return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(gamma) or gamma <= 0:
+        raise ValueError(f"gamma must be a positive number, None or 'scale', got {gamma!r}.")
+    return float(gamma)
+
+
+class _Kernel:
+    """Kernel evaluation shared by all estimators (see the module docstring)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
+        return tags
+
+    def _check_kernel(self):
+        if not callable(self.kernel):
+            check_choice(self.kernel, ESTIMATOR_KERNELS, "kernel")
+
+    @property
+    def _precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
+
+    def _pairwise(self, A, B, gamma):
+        if callable(self.kernel):
+            return np.asarray(pairwise_kernels(A, B, metric=self.kernel, **(self.kernel_params or {})), dtype=float)
+        params = {"gamma": gamma, "degree": self.degree, "coef0": self.coef0, **(self.kernel_params or {})}
+        return np.asarray(pairwise_kernels(A, B, metric=self.kernel, filter_params=True, **params), dtype=float)
+
+    def _train_kernel(self, X, gamma):
+        if self._precomputed:
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"With kernel='precomputed', fit takes the square training kernel; got {X.shape}.")
+            return np.array(X, dtype=float)
+        return self._pairwise(X, X, gamma)
+
+    def _to_basis(self, X, basis, indices, gamma):
+        """Kernel between the rows of X and the chosen points (n, k)."""
+        if self._precomputed:
+            return X[:, indices]
+        return self._pairwise(X, basis, gamma)
+
+    def _diag(self, X, gamma):
+        """``k(x, x)`` for each row of X."""
+        if self._precomputed:
+            raise ValueError("score_samples needs k(x, x) for the new points, which a precomputed kernel does not "
+                             "give; use the kernel's name or a callable instead.")
+        if isinstance(self.kernel, str) and self.kernel in ("rbf", "laplacian"):
+            return np.ones(X.shape[0])
+        if isinstance(self.kernel, str) and self.kernel == "linear":
+            return np.einsum("ij,ij->i", X, X)
+        return np.array([self._pairwise(row[None, :], row[None, :], gamma)[0, 0] for row in X])
+
+
+class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Sparse kernel PCA by matching pursuit (seed 000 Alg. 2) as a transformer.
 
-    ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`;
-    ``transform`` returns Nystroem features (n, n_components_) whose inner products
-    are the projected kernel (eq. 8); ``score_samples`` returns each point's squared
+    ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`
+    (``candidates``: score that many random eligible columns per step, the "59 trick");
+    ``transform`` returns Nystroem features (n, n_components_) whose inner products are
+    the projected kernel (eq. 8); ``score_samples`` returns each point's squared
     residual ``||phi(x) - P phi(x)||^2`` (eq. 7).
 
-    Attributes: ``indices_`` (chosen training rows), ``components_`` (those rows of X),
-    ``factor_`` (Cholesky factor of their kernel block), ``path_`` (the full path),
-    ``n_components_``.
+    Attributes: ``support_`` / ``indices_`` (chosen training rows), ``components_``
+    (those rows of X; empty for a precomputed kernel), ``factor_`` (Cholesky factor of
+    their kernel block), ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``,
+    ``path_`` (with ``store_path=True``).
     """
 
-    def __init__(self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
-                 candidates=None, random_state=0):
+    def __init__(self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
+                 candidates=None, random_state=None, store_path=False):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.kernel_params = kernel_params
         self.candidates = candidates
         self.random_state = random_state
+        self.store_path = store_path
 
     def fit(self, X, y=None):
+        """Choose the points.  X (m, d), or the (m, m) kernel if precomputed; y ignored."""
         X = validate_data(self, X, ensure_min_samples=2)
-        k = _check_n_components(self.n_components, X.shape[0])
-        self.path_ = skpca_path(self._kernel(X), k, candidates=self.candidates, seed=self.random_state)
-        self.indices_ = self.path_.indices
-        self.components_ = X[self.indices_]
-
-        self.factor_ = nystrom_factor(self._kernel(self.components_))
-        self.n_components_ = self.indices_.size
+        self._check_kernel()
+        self.gamma_ = _gamma(self.gamma, X)
+        K = self._train_kernel(X, self.gamma_)
+        path = skpca_path(K, _check_count(self.n_components, X.shape[0]), candidates=self.candidates,
+                          seed=_seed(self.random_state))
+        self.support_ = self.indices_ = path.indices
+        self.components_ = X[:0] if self._precomputed else X[path.indices]
+        self.factor_ = nystrom_factor(K[np.ix_(path.indices, path.indices)])
+        self.n_components_ = self._n_features_out = int(path.indices.size)
+        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
+        if self.store_path:
+            self.path_ = path
         return self
 
     def transform(self, X):
+        """Nystroem features (n, n_components_)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
-        return nystrom_features(self._kernel(X, self.components_), self.factor_)
+        return nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
 
     def score_samples(self, X):
         """Squared residual of each row of X after projection onto the chosen points (eq. 7)."""
         F = self.transform(X)
         X = validate_data(self, X, reset=False)
-        return projection_residuals(kernel_diag(X, self.kernel, **self._kernel_params()), F)
+        return projection_residuals(self._diag(X, self.gamma_), F)
 
 
-class KernelMatchingPursuit(_KernelParams, RegressorMixin, BaseEstimator):
+class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
     """Kernel matching pursuit regressor (seed 003); use ``sign(predict(X))`` to classify.
 
     With the squared loss and ``fit_intercept=True`` the target is centred before the
     pursuit and its mean becomes ``intercept_``; with the ``tanh``, ``logistic`` or
     ``hinge`` losses (targets -1/+1) the intercept is optimised with the weights.
 
-    Attributes: ``support_`` (training rows used), ``support_vectors_``,
-    ``dual_coef_`` (their weights), ``intercept_``, ``path_``.
+    Attributes: ``support_`` (training rows used), ``support_vectors_`` (empty for a
+    precomputed kernel), ``dual_coef_`` (their weights), ``intercept_``,
+    ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with
+    ``store_path=True``).
     """
 
     def __init__(self, n_components=10, *, variant="prefit", loss="squared", fit_intercept=True,
-                 kernel="rbf", gamma=None, degree=3, coef0=1.0):
+                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, store_path=False):
         self.n_components = n_components
         self.variant = variant
         self.loss = loss
@@ -120,48 +201,60 @@ class KernelMatchingPursuit(_KernelParams, RegressorMixin, BaseEstimator):
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.store_path = store_path
 
     def fit(self, X, y):
+        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,)."""
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
+        self._check_kernel()
         check_choice(self.variant, KMP_VARIANTS, "KMP variant")
         check_choice(self.loss, LOSSES, "loss")
         y = np.asarray(y, dtype=float)
-        k = _check_n_components(self.n_components, X.shape[0])
         squared = self.loss == "squared"
         offset = y.mean() if (self.fit_intercept and squared) else 0.0
         if squared and np.all(y - offset == 0):
             check_nonconstant(y)
-        self.path_ = kmp_path(
-            self._kernel(X), y - offset, k, variant=self.variant, loss=self.loss,
-            fit_intercept=bool(self.fit_intercept and not squared),
-        )
-        weights = self.path_.extras["coefs"][-1] if self.path_.n_steps else np.zeros(0)
-        support, position = np.unique(self.path_.indices, return_inverse=True)
+        self.gamma_ = _gamma(self.gamma, X)
+        path = kmp_path(self._train_kernel(X, self.gamma_), y - offset, _check_count(self.n_components, X.shape[0]),
+                        variant=self.variant, loss=self.loss, fit_intercept=bool(self.fit_intercept and not squared))
+        weights = path.extras["coefs"][-1] if path.n_steps else np.zeros(0)
+        support, position = np.unique(path.indices, return_inverse=True)
         self.dual_coef_ = np.bincount(position, weights=weights, minlength=support.size)
         self.support_ = support
-        self.support_vectors_ = X[support]
-        last = self.path_.extras["intercepts"][-1] if self.path_.n_steps else 0.0
+        self.support_vectors_ = X[:0] if self._precomputed else X[support]
+        last = path.extras["intercepts"][-1] if path.n_steps else 0.0
         self.intercept_ = float(offset + last)
+        self.n_components_ = int(support.size)
+        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
+        if self.store_path:
+            self.path_ = path
         return self
 
     def predict(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
-        return self._kernel(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
+        return self._to_basis(X, self.support_vectors_, self.support_, self.gamma_) @ self.dual_coef_ + self.intercept_
 
 
-class MPKFDA(_KernelParams, ClassifierMixin, BaseEstimator):
+class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
     """Greedy (matching-pursuit) kernel Fisher discriminant for two classes (seed 002).
 
     ``fit`` runs :func:`mpcore.mpkfda_path` with the chosen criterion, deflation and
     stages, then a Fisher discriminant (shrinkage LDA) on the Nystroem features of the
     chosen points, thresholded midway between the projected class means.  Any two
     labels are accepted; ``classes_[1]`` is the positive class of
-    ``decision_function``.
+    ``decision_function``.  ``predict_proba`` is a logistic fit of the training labels on
+    the decision values, without intercept, so it agrees with ``predict`` (Platt 1999).
+
+    Attributes: ``classes_``, ``support_``, ``support_vectors_``, ``model_`` (the Fisher
+    direction in the Nystroem features), ``probability_slope_``, ``n_components_``,
+    ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
     def __init__(self, n_components=10, *, criterion="optimal", deflation="projection", stages=1,
-                 shrinkage="auto", kernel="rbf", gamma=None, degree=3, coef0=1.0, random_state=0):
+                 shrinkage="auto", kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
+                 random_state=None, store_path=False):
         self.n_components = n_components
         self.criterion = criterion
         self.deflation = deflation
@@ -171,7 +264,9 @@ class MPKFDA(_KernelParams, ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.kernel_params = kernel_params
         self.random_state = random_state
+        self.store_path = store_path
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -179,68 +274,121 @@ class MPKFDA(_KernelParams, ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
+        """Choose the basis and the discriminant.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
         X, y = validate_data(self, X, y, ensure_min_samples=2)
         check_classification_targets(y)
         n_classes = np.unique(y).size
         if n_classes > 2:
-            raise ValueError(
-                f"Only binary classification is supported. The target has {n_classes} classes; "
-                "pick one class against the rest first."
-            )
+            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
+                             "pick one class against the rest first.")
         check_binary_labels(y)
         check_choice(self.criterion, FISHER_CRITERIA, "criterion")
         check_choice(self.deflation, DEFLATIONS, "deflation")
-        k = _check_n_components(self.n_components, X.shape[0])
-        K = self._kernel(X)
-        self.path_ = mpkfda_path(K, y, k, criterion=self.criterion, deflation=self.deflation,
-                                 stages=self.stages, seed=self.random_state)
-        self.classes_ = self.path_.extras["classes"]
-        self.model_ = fit_fisher(K, self.path_.extras["labels"], self.path_.indices, shrinkage=self.shrinkage)
-        self.support_ = self.path_.indices
-        self.support_vectors_ = X[self.support_]
+        self._check_kernel()
+        self.gamma_ = _gamma(self.gamma, X)
+        K = self._train_kernel(X, self.gamma_)
+        path = mpkfda_path(K, y, _check_count(self.n_components, X.shape[0]), criterion=self.criterion,
+                           deflation=self.deflation, stages=self.stages, seed=_seed(self.random_state))
+        self.classes_ = path.extras["classes"]
+        self.model_ = fit_fisher(K, path.extras["labels"], path.indices, shrinkage=self.shrinkage)
+        self.support_ = path.indices
+        self.support_vectors_ = X[:0] if self._precomputed else X[path.indices]
+        self.n_components_ = int(path.indices.size)
+        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
+        decision = self.model_.decision(K[:, path.indices])
+        logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], path.extras["labels"])
+        self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
+        if self.store_path:
+            self.path_ = path
         return self
 
     def decision_function(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
-        return self.model_.decision(self._kernel(X, self.support_vectors_))
+        return self.model_.decision(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_))
 
     def predict(self, X):
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
+    def predict_proba(self, X):
+        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
+        check_is_fitted(self)
+        positive = 1.0 / (1.0 + np.exp(-self.probability_slope_ * self.decision_function(X)))
+        return np.column_stack([1.0 - positive, positive])
 
-class _TwoViewMixin:
-    def _check_views(self, X, Y, reset):
-        X = validate_data(self, X, reset=reset, ensure_min_samples=2 if reset else 1)
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
+class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Two views of the same points, in scikit-learn's cross-decomposition style (``CCA``):
+    ``fit(X, Y)``; ``transform(X)`` gives X's canonical variates and ``transform(X, Y)``
+    both views'; ``fit_transform(X, Y)`` gives X's (what a pipeline step passes on)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.target_tags.single_output = False
+        tags.target_tags.multi_output = True
+        return tags
+
+    def _fit_views(self, X, Y):
+        X = validate_data(self, X, ensure_min_samples=2)
+        if Y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
+                             "second view, fit(X, Y).")
+        Y = self._second_view(Y, X.shape[0])
+        self._check_kernel()
+        self.n_features_y_ = Y.shape[1]
+        self.gamma_ = _gamma(self.gamma, X)
+        self.gamma_y_ = _gamma(self.gamma if self.gamma_y is None else self.gamma_y, Y)
+        return X, Y, self._train_kernel(X, self.gamma_), self._train_kernel(Y, self.gamma_y_)
+
+    @staticmethod
+    def _second_view(Y, n_rows):
         Y = np.asarray(Y, dtype=float)
         if Y.ndim == 1:
             Y = Y[:, None]
-        if Y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"The two views must describe the same points: X has {X.shape[0]} rows, Y has {Y.shape[0]}."
-            )
+        if Y.ndim != 2 or Y.shape[0] != n_rows:
+            raise ValueError(f"The two views must describe the same points: X has {n_rows} rows, Y has "
+                             f"{Y.shape[0] if Y.ndim else 0}.")
         if not np.all(np.isfinite(Y)):
             raise ValueError("Y contains NaN or infinite values; remove or impute them first.")
-        return X, Y
+        return Y
 
-    def _kernel_y(self, Y, Z=None):
-        gamma = self.gamma_y if self.gamma_y is not None else self.gamma
-        return self._kernel(Y, Z, gamma=gamma)
+    def transform(self, X, Y=None):
+        """X's canonical variates (n, n_directions); with Y, ``(x_variates, y_variates)``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        if Y is None:
+            return self._variates_x(X)
+        Y = self._second_view(Y, X.shape[0])
+        if Y.shape[1] != self.n_features_y_:
+            raise ValueError(f"Y has {Y.shape[1]} features, but {type(self).__name__} was fitted with "
+                             f"{self.n_features_y_}.")
+        return self._variates_x(X), self._variates_y(Y)
+
+    def fit_transform(self, X, y=None, **fit_params):
+        return self.fit(X, y, **fit_params).transform(X)
 
 
-class SparseKCCA(_TwoViewMixin, _KernelParams, BaseEstimator):
-    """Sparse kernel CCA (seed 000 Alg. 3): ``fit(X, Y)``, ``transform(X, Y)``.
+class SparseKCCA(_TwoView):
+    """Sparse kernel CCA (seed 000 Alg. 3): ``fit(X, Y)``, ``transform(X[, Y])``.
 
     ``n_components`` shared basis points are chosen by :func:`mpcore.skcca_path`; then
     regularised linear CCA (ridge ``reg``) on the Nystroem features of each view gives
-    ``n_directions`` canonical directions.  ``transform`` returns both views' canonical
-    variates (unit training variance), each (n, n_directions).  ``gamma_y`` is the Y
-    view's kernel parameter (defaults to ``gamma``).
+    ``n_directions`` canonical directions; the variates have unit training variance.
+    ``gamma_y`` is the Y view's kernel width (defaults to ``gamma``).
+
+    Attributes: ``support_`` / ``indices_``, ``basis_x_``, ``basis_y_``, ``factor_x_``,
+    ``factor_y_``, ``cca_``, ``correlations_``, ``n_components_``, ``gamma_``,
+    ``gamma_y_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
-    def __init__(self, n_components=10, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None,
-                 gamma_y=None, degree=3, coef0=1.0):
+    def __init__(self, n_components=10, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None, gamma_y=None,
+                 degree=3, coef0=1.0, kernel_params=None, store_path=False):
         self.n_components = n_components
         self.n_directions = n_directions
         self.reg = reg
@@ -249,39 +397,51 @@ class SparseKCCA(_TwoViewMixin, _KernelParams, BaseEstimator):
         self.gamma_y = gamma_y
         self.degree = degree
         self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.store_path = store_path
 
-    def fit(self, X, Y):
-        X, Y = self._check_views(X, Y, reset=True)
-        k = _check_n_components(self.n_components, X.shape[0])
-        Kx, Ky = self._kernel(X), self._kernel_y(Y)
-        self.path_ = skcca_path(Kx, Ky, k)
-        self.indices_ = self.path_.indices
-        self.cca_, self.factor_x_, self.factor_y_ = fit_sparse_cca(
-            Kx, Ky, self.indices_, reg=self.reg, n_directions=self.n_directions
-        )
-        self.basis_x_, self.basis_y_ = X[self.indices_], Y[self.indices_]
+    def fit(self, X, Y=None):
+        """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
+        X, Y, Kx, Ky = self._fit_views(X, Y)
+        path = skcca_path(Kx, Ky, _check_count(self.n_components, X.shape[0]))
+        self.support_ = self.indices_ = path.indices
+        self.cca_, self.factor_x_, self.factor_y_ = fit_sparse_cca(Kx, Ky, path.indices, reg=self.reg,
+                                                                   n_directions=self.n_directions)
+        self.basis_x_ = X[:0] if self._precomputed else X[path.indices]
+        self.basis_y_ = Y[:0] if self._precomputed else Y[path.indices]
         self.correlations_ = self.cca_.correlations
+        self.n_components_ = int(path.indices.size)
+        self._n_features_out = int(np.size(self.correlations_))
+        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
+        if self.store_path:
+            self.path_ = path
         return self
 
-    def transform(self, X, Y):
-        check_is_fitted(self)
-        X, Y = self._check_views(X, Y, reset=False)
-        Fx = nystrom_features(self._kernel(X, self.basis_x_), self.factor_x_)
-        Fy = nystrom_features(self._kernel_y(Y, self.basis_y_), self.factor_y_)
-        return self.cca_.transform(Fx, Fy)
+    def _variates_x(self, X):
+        Fx = nystrom_features(self._to_basis(X, self.basis_x_, self.support_, self.gamma_), self.factor_x_)
+        return (Fx - self.cca_.mean_x) @ self.cca_.directions_x
+
+    def _variates_y(self, Y):
+        Fy = nystrom_features(self._to_basis(Y, self.basis_y_, self.support_, self.gamma_y_), self.factor_y_)
+        return (Fy - self.cca_.mean_y) @ self.cca_.directions_y
 
 
-class NystromKCCA(_TwoViewMixin, _KernelParams, BaseEstimator):
+class NystromKCCA(_TwoView):
     """Kernel CCA with Nystroem approximations of both kernels (seed 004).
 
-    ``rank`` landmark columns per view are drawn ``uniform``-ly or by
-    ``ridge-leverage`` scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); the
-    solution of eq. 15 gives dual coefficients; ``transform`` evaluates
-    ``f(x) = k(x)' H alpha`` (eq. 17) for both views, centred on the training data.
+    ``rank`` landmark columns per view are drawn ``uniform``-ly or by ``ridge-leverage``
+    scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); the solution of eq. 15 gives dual
+    coefficients over all training points, so ``transform`` evaluates
+    ``f(x) = k(x)' H alpha`` (eq. 17) against the training points, centred on them.
+
+    Attributes: ``correlations_``, ``landmarks_x_``, ``landmarks_y_``,
+    ``leverage_scores_`` (None for uniform sampling), ``X_fit_``, ``Y_fit_``, ``gamma_``,
+    ``gamma_y_``, ``n_components_`` (the rank used).
     """
 
     def __init__(self, rank=100, *, sampling="uniform", gamma_ratio=1e-2, reg=1e-3, n_directions=1,
-                 kernel="rbf", gamma=None, gamma_y=None, degree=3, coef0=1.0, random_state=0):
+                 kernel="rbf", gamma=None, gamma_y=None, degree=3, coef0=1.0, kernel_params=None,
+                 random_state=None):
         self.rank = rank
         self.sampling = sampling
         self.gamma_ratio = gamma_ratio
@@ -292,32 +452,39 @@ class NystromKCCA(_TwoViewMixin, _KernelParams, BaseEstimator):
         self.gamma_y = gamma_y
         self.degree = degree
         self.coef0 = coef0
+        self.kernel_params = kernel_params
         self.random_state = random_state
 
-    def fit(self, X, Y):
-        X, Y = self._check_views(X, Y, reset=True)
+    def fit(self, X, Y=None):
+        """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
         check_choice(self.sampling, SAMPLINGS, "sampling")
+        X, Y, K1, K2 = self._fit_views(X, Y)
         N = X.shape[0]
-        rank = _check_n_components(self.rank, N + 1, "rank")
-        K1, K2 = self._kernel(X), self._kernel_y(Y)
+        rank = _check_count(self.rank, N + 1, "rank")
         gamma = self.gamma_ratio * self.reg
         if self.sampling == "ridge-leverage":
             self.leverage_scores_ = (ridge_leverage_scores(K1, gamma), ridge_leverage_scores(K2, gamma))
         else:
-            self.leverage_scores_ = (None, None)
-        i1, _ = sample_columns(K1, rank, self.sampling, gamma, self.random_state, self.leverage_scores_[0])
-        i2, _ = sample_columns(K2, rank, self.sampling, gamma, self.random_state + 1, self.leverage_scores_[1])
-        self.result_ = nystrom_kcca(K1, K2, i1, i2, self.reg, self.reg, self.n_directions)
-        self.correlations_ = self.result_.correlations
+            self.leverage_scores_ = None
+        scores = self.leverage_scores_ or (None, None)
+        rng = check_random_state(self.random_state)
+        i1, _ = sample_columns(K1, rank, self.sampling, gamma, _seed(rng), scores[0])
+        i2, _ = sample_columns(K2, rank, self.sampling, gamma, _seed(rng), scores[1])
+        result = nystrom_kcca(K1, K2, i1, i2, self.reg, self.reg, self.n_directions)
+        self.landmarks_x_, self.landmarks_y_ = result.indices1, result.indices2
+        self.correlations_ = result.correlations
+        self.n_components_ = rank
+        self._n_features_out = int(np.size(self.correlations_))
         self.X_fit_, self.Y_fit_ = X, Y
-        self._h_alpha = self.result_.alpha - self.result_.alpha.mean(axis=0)
-        self._h_beta = self.result_.beta - self.result_.beta.mean(axis=0)
-        self._offset = (K1 @ self._h_alpha).mean(axis=0), (K2 @ self._h_beta).mean(axis=0)
+        self.alpha_ = result.alpha - result.alpha.mean(axis=0)
+        self.beta_ = result.beta - result.beta.mean(axis=0)
+        self.offsets_ = (K1 @ self.alpha_).mean(axis=0), (K2 @ self.beta_).mean(axis=0)
         return self
 
-    def transform(self, X, Y):
-        check_is_fitted(self)
-        X, Y = self._check_views(X, Y, reset=False)
-        fx = self._kernel(X, self.X_fit_) @ self._h_alpha - self._offset[0]
-        fy = self._kernel_y(Y, self.Y_fit_) @ self._h_beta - self._offset[1]
-        return fx, fy
+    def _variates_x(self, X):
+        K = X if self._precomputed else self._pairwise(X, self.X_fit_, self.gamma_)
+        return K @ self.alpha_ - self.offsets_[0]
+
+    def _variates_y(self, Y):
+        K = Y if self._precomputed else self._pairwise(Y, self.Y_fit_, self.gamma_y_)
+        return K @ self.beta_ - self.offsets_[1]

@@ -1,54 +1,173 @@
-"""scikit-learn estimators: check_estimator and two-view behaviour.
+"""scikit-learn estimators: scikit-learn's own checks, the two-view check, and what each
+estimator promises (kernels, gamma="scale", probabilities, feature names, compact state).
 
-``check_estimator`` runs with ``n_components=5``: several of its checks fit on 10
-samples, and asking for 10 basis vectors from 10 points is rejected on purpose
-(SPEC section 8: "k >= m" is bad input and gets a ValueError).  No check is skipped.
+All five pass ``parametrize_with_checks`` with their defaults and no expected failure.
+The variants below list each expected failure with its reason.
 """
+import pickle
+import warnings
+
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import check_estimator
+from sklearn.base import clone
+from sklearn.metrics import get_scorer
+from sklearn.model_selection import cross_val_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import mpcore
+from mpcore.estimators import ESTIMATOR_KERNELS
 
-ONE_VIEW = [
-    mpcore.SparseKPCA(n_components=5),
-    mpcore.SparseKPCA(n_components=5, candidates=4, kernel="laplacian"),
-    mpcore.KernelMatchingPursuit(n_components=5),
-    mpcore.KernelMatchingPursuit(n_components=5, variant="basic"),
-    mpcore.KernelMatchingPursuit(n_components=5, variant="backfit", kernel="poly", degree=2),
-    mpcore.MPKFDA(n_components=5),
-    mpcore.MPKFDA(n_components=5, criterion="pseudo", deflation="ortho-schur", stages=2),
+
+def squared_linear(A, B):
+    """A kernel given as a callable (module level, so the estimator pickles)."""
+    return (A @ B.T + 1.0) ** 2
+
+
+PRECOMPUTED_REASONS = {
+    "check_estimators_dtypes": "the check casts a kernel to integers and back, which breaks positive "
+                               "semi-definiteness; the paths refuse such a matrix",
+    "check_positive_only_tag_during_fit": "the check passes -X as a 'kernel', which is no kernel; refused",
+    "check_methods_sample_order_invariance": "score_samples needs k(x, x), which a kernel between new and "
+                                             "training points does not hold; it says so",
+    "check_methods_subset_invariance": "as check_methods_sample_order_invariance",
+    "check_decision_proba_consistency": "the check passes raw X to a precomputed-kernel model",
+}
+
+ESTIMATORS = [
+    mpcore.SparseKPCA(), mpcore.KernelMatchingPursuit(), mpcore.MPKFDA(), mpcore.SparseKCCA(), mpcore.NystromKCCA(),
+    mpcore.SparseKPCA(n_components=5, candidates=4, kernel="laplacian", random_state=1),
+    mpcore.KernelMatchingPursuit(variant="backfit", kernel="poly", degree=2, gamma="scale"),
+    mpcore.KernelMatchingPursuit(kernel=squared_linear),
+    mpcore.MPKFDA(criterion="pseudo", deflation="ortho-schur", stages=2, kernel="cosine"),
+    mpcore.MPKFDA(criterion="random", random_state=np.random.RandomState(0)),
+    mpcore.NystromKCCA(rank=8, sampling="ridge-leverage", random_state=None),
+    mpcore.SparseKPCA(kernel="precomputed"), mpcore.KernelMatchingPursuit(kernel="precomputed"),
+    mpcore.MPKFDA(kernel="precomputed"),
 ]
 
 
-@pytest.mark.parametrize("estimator", ONE_VIEW, ids=repr)
-def test_check_estimator(estimator):
-    results = check_estimator(estimator, on_fail=None)
-    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"]
-    assert not failed
+ONLY = {"check_methods_sample_order_invariance": mpcore.SparseKPCA, "check_methods_subset_invariance": mpcore.SparseKPCA,
+        "check_decision_proba_consistency": mpcore.MPKFDA}
 
 
-def test_default_n_components_on_too_few_points_is_a_clear_error():
+def expected_failures(estimator):
+    if estimator.kernel != "precomputed":
+        return {}
+    return {check: reason for check, reason in PRECOMPUTED_REASONS.items()
+            if isinstance(estimator, ONLY.get(check, object))}
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
+def test_scikit_learn_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check(estimator)
+
+
+def test_defaults_have_no_expected_failure():
+    for estimator in ESTIMATORS[:5]:
+        assert expected_failures(estimator) == {}
+
+
+# --- the two-view estimators' own check ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("estimator", [mpcore.SparseKCCA(n_components=12, n_directions=2, gamma=2.0),
+                                       mpcore.NystromKCCA(rank=40, n_directions=2, gamma=2.0, random_state=0)],
+                         ids=lambda e: type(e).__name__)
+def test_two_view_check(estimator, two_view_data):
+    """What scikit-learn's checks cannot see for two views: both views' variates, their
+    correlation, fit_transform, the second view's shape, pickling and cloning."""
+    X, Y, _, _ = two_view_data
+    tags = estimator.__sklearn_tags__()
+    assert tags.target_tags.required and tags.target_tags.multi_output and tags.transformer_tags is not None
+    fitted = clone(estimator).fit(X, Y)
+    u, v = fitted.transform(X, Y)
+    assert u.shape == v.shape == (150, 2)
+    np.testing.assert_allclose(fitted.transform(X), u)
+    np.testing.assert_allclose(clone(estimator).fit_transform(X, Y), u, atol=1e-10)
+    assert np.corrcoef(u[:, 0], v[:, 0])[0, 1] > 0.9
+    assert list(fitted.get_feature_names_out()) == [f"{type(estimator).__name__.lower()}0",
+                                                    f"{type(estimator).__name__.lower()}1"]
+    again = pickle.loads(pickle.dumps(fitted))
+    np.testing.assert_allclose(again.transform(X, Y)[1], v)
+    with pytest.raises(ValueError, match="same points"):
+        clone(estimator).fit(X, Y[:-1])
+    with pytest.raises(ValueError, match="requires y"):
+        clone(estimator).fit(X)
+    with pytest.raises(ValueError, match="features"):
+        fitted.transform(X, Y[:, :1])
+
+
+# --- kernels and widths --------------------------------------------------------------------------------
+
+
+def test_every_scikit_learn_kernel_name_is_accepted_or_refused_with_a_sentence(xor_data):
+    X, y, _ = xor_data
+    X = np.abs(X)  # chi2 kernels need non-negative inputs
+    for name in ESTIMATOR_KERNELS:
+        if name == "precomputed":
+            continue
+        try:
+            mpcore.SparseKPCA(n_components=5, kernel=name).fit(X)
+        except ValueError as error:  # sigmoid / additive_chi2 are not positive semi-definite
+            assert "positive semi-definite" in str(error) or "not a kernel" in str(error), (name, error)
+
+
+def test_precomputed_and_callable_kernels_match_the_named_one(xor_data):
+    X, y, K = xor_data
+    named = mpcore.MPKFDA(n_components=10, gamma=1.0).fit(X, y)
+    pre = mpcore.MPKFDA(n_components=10, kernel="precomputed").fit(K, y)
+    np.testing.assert_array_equal(named.support_, pre.support_)
+    np.testing.assert_allclose(pre.decision_function(K), named.decision_function(X), atol=1e-10)
+    linear = mpcore.KernelMatchingPursuit(n_components=6, kernel="poly", degree=2, gamma=1.0, coef0=1.0).fit(X, y)
+    given = mpcore.KernelMatchingPursuit(n_components=6, kernel=squared_linear).fit(X, y)
+    np.testing.assert_allclose(given.predict(X), linear.predict(X), atol=1e-8)
+
+
+def test_gamma_scale_is_svcs(xor_data):
+    X, _, _ = xor_data
+    est = mpcore.SparseKPCA(n_components=5, gamma="scale").fit(3 * X)
+    assert est.gamma_ == pytest.approx(1.0 / (X.shape[1] * (3 * X).var()))
+    with pytest.raises(ValueError, match="gamma"):
+        mpcore.SparseKPCA(gamma="auto").fit(X)
+
+
+# --- each estimator's promises ---------------------------------------------------------------------------
+
+
+def test_n_components_is_reduced_on_few_points_as_kernel_pca_does():
     X = np.random.default_rng(0).normal(size=(10, 2))
-    with pytest.raises(ValueError, match="not sparse"):
-        mpcore.SparseKPCA().fit(X)
+    est = mpcore.SparseKPCA().fit(X)
+    assert est.n_components_ <= 9 and est.transform(X).shape == (10, est.n_components_)
+    with pytest.raises(ValueError, match="at least 1"):
+        mpcore.SparseKPCA(n_components=0).fit(X)
 
 
 def test_sparse_kpca_transform_reproduces_the_projected_kernel(regression_data):
     X, _, K = regression_data
-    est = mpcore.SparseKPCA(n_components=8, gamma=1.0).fit(X)
+    est = mpcore.SparseKPCA(n_components=8, gamma=1.0, store_path=True).fit(X)
     F = est.transform(X)
     path = mpcore.skpca_path(K, 8)
     np.testing.assert_array_equal(est.indices_, path.indices)
     np.testing.assert_allclose(F @ F.T, K - path.deflated_kernel(8), atol=1e-7)
     np.testing.assert_allclose(est.score_samples(X), np.diag(path.deflated_kernel(8)), atol=1e-7)
+    assert est.n_iter_ == 8 and est.stop_reason_ is None and est.path_.n_steps == 8
+
+
+def test_feature_names_and_pandas_output(regression_data):
+    pd = pytest.importorskip("pandas")
+    X, _, _ = regression_data
+    est = mpcore.SparseKPCA(n_components=4, gamma=1.0).set_output(transform="pandas").fit(X)
+    out = est.transform(X)
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == [f"sparsekpca{i}" for i in range(4)]
 
 
 def test_kmp_regressor_fits_sinc(regression_data):
     X, y, _ = regression_data
     est = mpcore.KernelMatchingPursuit(n_components=12, gamma=1.0).fit(X, y)
     assert est.score(X, y) > 0.95
-    assert est.support_.size == 12
+    assert est.support_.size == 12 and est.n_iter_ == 12
     assert est.intercept_ == pytest.approx(y.mean())
 
 
@@ -58,34 +177,52 @@ def test_kmp_tanh_classifier_via_sign(xor_data):
     assert np.mean(np.sign(est.predict(X)) == y) > 0.9
 
 
-def test_mpkfda_classes_and_predictions(xor_data):
+def test_mpkfda_classes_predictions_and_probabilities(xor_data):
     X, y, _ = xor_data
     labels = np.where(y > 0, "yes", "no")
     est = mpcore.MPKFDA(n_components=15, gamma=1.0).fit(X, labels)
     assert list(est.classes_) == ["no", "yes"]
     assert np.mean(est.predict(X) == labels) > 0.9
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.array_equal(est.classes_[proba.argmax(axis=1)], est.predict(X))
+    # a better-than-chance log loss: the scorer gives a finite number, not NaN
+    scores = cross_val_score(mpcore.MPKFDA(n_components=15, gamma=1.0), X, labels, cv=3,
+                             scoring=get_scorer("neg_log_loss"))
+    assert np.all(np.isfinite(scores)) and scores.mean() > -np.log(2)
     with pytest.raises(ValueError, match="Only binary classification"):
         mpcore.MPKFDA().fit(X, np.arange(120) % 3)
     with pytest.raises(ValueError, match="one class"):
         mpcore.MPKFDA().fit(X, np.ones(120))
 
 
-def test_sparse_kcca_estimator(two_view_data):
+@pytest.mark.parametrize("random_state", [None, 3, np.random.RandomState(3)], ids=["None", "int", "RandomState"])
+def test_random_state_takes_what_scikit_learn_takes(two_view_data, random_state):
     X, Y, _, _ = two_view_data
-    est = mpcore.SparseKCCA(n_components=12, n_directions=2, gamma=2.0).fit(X, Y)
-    vx, vy = est.transform(X, Y)
-    assert vx.shape == vy.shape == (150, 2)
-    assert np.corrcoef(vx[:, 0], vy[:, 0])[0, 1] > 0.9
-    with pytest.raises(ValueError, match="same points"):
-        est.fit(X, Y[:-1])
+    est = mpcore.NystromKCCA(rank=30, gamma=2.0, random_state=random_state).fit(X, Y)
+    assert est.correlations_[0] > 0.5
+    a = mpcore.MPKFDA(n_components=8, criterion="random", random_state=random_state).fit(X, Y[:, 0] > 0.5)
+    assert a.n_components_ == 8
 
 
-@pytest.mark.parametrize("sampling", ["uniform", "ridge-leverage"])
-def test_nystrom_kcca_estimator(two_view_data, sampling):
+def test_fitted_state_is_compact(xor_data):
+    """A fitted model keeps what predict needs, not the m x m kernel or the path."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1000, 5))
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    for est in (mpcore.MPKFDA(n_components=20), mpcore.KernelMatchingPursuit(n_components=20),
+                mpcore.SparseKPCA(n_components=20)):
+        size = len(pickle.dumps(est.fit(X, y)))
+        assert size < 40_000, (type(est).__name__, size)  # the kernel alone would be 8 MB
+    assert len(pickle.dumps(mpcore.MPKFDA(n_components=20, store_path=True).fit(X, y))) > 100_000
+
+
+def test_nystrom_kcca_estimator(two_view_data):
     X, Y, Kx, Ky = two_view_data
-    est = mpcore.NystromKCCA(rank=60, sampling=sampling, reg=1e-2, gamma=2.0).fit(X, Y)
-    exact = mpcore.kcca(Kx, Ky, 1e-2, 1e-2).correlations[0]
-    assert est.correlations_[0] == pytest.approx(exact, abs=0.02)
-    fx, fy = est.transform(X, Y)
-    assert fx.shape == (150, 1)
-    assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
+    for sampling in ("uniform", "ridge-leverage"):
+        est = mpcore.NystromKCCA(rank=60, sampling=sampling, reg=1e-2, gamma=2.0, random_state=0).fit(X, Y)
+        exact = mpcore.kcca(Kx, Ky, 1e-2, 1e-2).correlations[0]
+        assert est.correlations_[0] == pytest.approx(exact, abs=0.02)
+        fx, fy = est.transform(X, Y)
+        assert fx.shape == (150, 1)
+        assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
