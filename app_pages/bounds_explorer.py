@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, nontrivial_range
-from ui import figures, frame
+from ui import code, figures, frame
 from ui.state import Control, PageState
 
 PAGE = "bounds"
@@ -169,6 +169,8 @@ if len(series) == 2:
         sentences.append(f"The first is tighter at {a_wins.sum()} of {both.sum()} points on the axis"
                          + (f" (from {xs[a_wins][0]:g} to {xs[a_wins][-1]:g})." if a_wins.any() else "."))
 st.markdown(" ".join(sentences) + f" Fixed: {fixed}.")
+frame.copy_as_code(code.explore_script(f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs,
+                                       dict(settings), query=st.query_params.to_dict()), "bounds-explorer")
 
 for name in dict.fromkeys((bound, overlay)):
     if name == NONE:

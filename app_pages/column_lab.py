@@ -52,9 +52,10 @@ if not methods:
     st.stop()
 
 ranks = tuple(int(r) for r in np.unique(np.round(np.linspace(max(1, top / 5), top, 5))))
+settings = {"ranks": ranks, "methods": tuple(methods), "repeats": int(repeats), "reg": float(reg),
+            "leverage_ratio": float(ratio)}
 result, seconds = frame.compute_study("column-lab", data, kernel, state, progress_text="Choosing columns and "
-                                      "fitting Nyström approximations", ranks=ranks, methods=tuple(methods),
-                                      repeats=int(repeats), reg=float(reg), leverage_ratio=float(ratio))
+                                      "fitting Nyström approximations", **settings)
 split = result.split
 dataset = data.dataset()
 
@@ -185,6 +186,7 @@ with st.expander("The formulas (seed 004)", icon=":material/function:"):
 st.download_button("Download the curves (CSV)", frame.to_csv(result.table()), "column-selection.csv", mime="text/csv",
                    on_click="ignore", icon=":material/download:",
                    help="Means over the repetitions at each computed rank.")
+frame.study_code("column-lab", "Nyström column selection", data, kernel, settings, "column-selection")
 st.caption(f"Computed on N = {result.m} training points, {result.repeats} repetitions, in {seconds:.2f} s "
            "(cached: stepping only redraws).")
 state.write_url()

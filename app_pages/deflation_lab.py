@@ -170,5 +170,6 @@ if table_key in tables:
 st.download_button("Download the error curves (CSV)", frame.to_csv(lab.error_table()), "deflation-lab-errors.csv",
                    mime="text/csv", on_click="ignore", icon=":material/download:",
                    help="One row per step k, one column per deflation.")
+frame.study_code("deflation-lab", "Deflation lab", data, kernel, settings, "deflation-lab")
 frame.speed_note(seconds, lab)
 state.write_url()

@@ -131,5 +131,6 @@ with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"
                 "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error.")
 
 frame.downloads(study, "kernel-matching-pursuit")
+frame.study_code("kmp", "Kernel matching pursuit", data, kernel, settings, "kernel-matching-pursuit")
 frame.speed_note(seconds, study)
 state.write_url()

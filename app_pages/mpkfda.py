@@ -113,5 +113,6 @@ with st.expander("The formulas (seed 002)", icon=":material/function:"):
     st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
 
 frame.downloads(study, "mpkfda")
+frame.study_code("mpkfda", "Greedy kernel Fisher discriminant (MPKFDA)", data, kernel, settings, "mpkfda")
 frame.speed_note(seconds, study)
 state.write_url()

@@ -4,7 +4,7 @@ from collections import OrderedDict
 import streamlit as st
 
 from mpcore.experiments import FIGURES, run
-from ui import frame, paper_figures
+from ui import code, frame, paper_figures
 from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
@@ -110,6 +110,8 @@ def _card(name):
         st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
                            help="The numbers behind the figure, one row per point / cell.")
+        frame.copy_as_code(code.experiment_script(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}", name,
+                                                  size), f"{name}-{size}")
 
 
 missing = [name for name in shown if _key(name) not in _results() and not FIGURES[name].needs_data]

@@ -97,5 +97,6 @@ with st.expander("The formulas (seed 000)", icon=":material/function:"):
              r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]")
 
 frame.downloads(study, "sparse-kcca")
+frame.study_code("skcca", "Sparse KCCA", data, kernel, settings, "sparse-kcca")
 frame.speed_note(seconds, study)
 state.write_url()

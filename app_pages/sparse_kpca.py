@@ -132,5 +132,6 @@ with st.expander("The formulas (seed 000)", icon=":material/function:"):
                 "components are drawn for comparison; the local one is meant for a log axis.")
 
 frame.downloads(study, "sparse-kpca")
+frame.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca")
 frame.speed_note(seconds, study)
 state.write_url()

@@ -18,6 +18,7 @@ import streamlit as st
 
 from mpcore import datasets, labs, studies
 from mpcore.datasets import REGISTRY
+from ui import code
 from ui.figures import EXPORT_CONFIG
 from ui.state import Control, PageState, literal, plain
 
@@ -625,6 +626,26 @@ def to_csv(columns):
     for row in zip(*values):
         writer.writerow([f"{v:.6g}" if isinstance(v, (float, np.floating)) else v for v in row])
     return buffer.getvalue()
+
+
+def copy_as_code(script, stem, where=None):
+    """A "Copy as code" popover: the script that recomputes this view (``ui.code``), with a
+    copy button (Streamlit's, on the code block) and a download."""
+    box = (where or st).popover("Copy as code", icon=":material/code:",
+                                help="A Python script (mpcore and scikit-learn only) that recomputes the numbers "
+                                     "of this view from the same settings.")
+    with box:
+        st.caption("Recomputes this view's numbers with mpcore; the last line it prints is NUMBERS = {...}.")
+        st.code(script, language="python")
+        st.download_button("Download as a .py file", script, f"{stem}.py", mime="text/x-python",
+                           on_click="ignore", icon=":material/download:", key=f"code-{stem}")
+
+
+def study_code(kind, title, data, kernel, settings, stem, where=None):
+    """:func:`copy_as_code` for a page whose view is ``STUDIES[kind]``."""
+    upload = data.name[len(UPLOAD_PREFIX):].rsplit(" [", 1)[0] if data.name.startswith(UPLOAD_PREFIX) else None
+    copy_as_code(code.study_script(kind, title, data, kernel, settings, query=st.query_params.to_dict(),
+                                   upload_name=upload), stem, where)
 
 
 def downloads(study, stem):
