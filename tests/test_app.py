@@ -243,7 +243,7 @@ def test_impossible_settings_give_a_message_not_a_traceback():
 def test_downloads_offer_the_path_and_the_curves():
     at = open_page("skpca")
     labels = [button.label for button in at.get("download_button")]
-    assert labels == ["Download the path (CSV)", "Download the curves (CSV)"]
+    assert labels == ["Download the path (CSV)", "Download the curves (CSV)", "Download as a .py file"]
 
 
 def test_csv_has_a_header_and_one_row_per_step():
@@ -374,7 +374,7 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     assert len(figs) == 2 and trace(figs, "support points") is not None
     assert any(text.value.startswith("**Ours.**") for text in at.markdown)
     assert any("-badge[**" in text.value for text in at.markdown)  # the verdict
-    assert len(at.get("download_button")) == 1
+    assert len(at.get("download_button")) == 2  # the data (CSV) and the card's script
     assert at.query_params["paper"] == "seed 003"
 
 
