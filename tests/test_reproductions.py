@@ -1,11 +1,15 @@
 """The papers' findings, checked on our reruns: each test states a finding (or the reason
 we do not reproduce one) and fails if the numbers stop supporting it.  Nothing here
 compares with a number copied from an earlier run of ours."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from mpcore import experiments as E
 from mpcore.experiments import seed004
+
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 # --- seed 004 Fig. 1: ridge-leverage against uniform columns ----------------------------------------
@@ -188,11 +192,6 @@ def test_fisher_table_records_schur_against_ortho_schur(tmp_path):
 
 
 # --- seed 003 Table 1: USPS -------------------------------------------------------------------------
-
-from pathlib import Path  # noqa: E402
-
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-
 
 @pytest.mark.skipif(not (SHARED_DATA / "usps" / "usps.npz").is_file(), reason="needs the USPS validation data")
 def test_kmp_with_the_svms_support_count_is_as_accurate_as_the_svm():

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
-from mpcore.experiments.report import FIGURE_HOOK, item_page, write_whole
+from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
 from mpcore.experiments.seed000 import PAPER_000_SKPCA_ARGMINS
 
 from . import figures as F
@@ -282,15 +282,8 @@ BUILDERS = {
 }
 
 
-def format_value(value):
-    """A finding or setting as short text: dicts as ``key value; ...``, numbers to 3 digits."""
-    if isinstance(value, dict):
-        return "; ".join(f"{k} {format_value(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(format_value(v) for v in value)
-    if isinstance(value, (float, np.floating)):
-        return f"{value:.3g}"
-    return str(value)
+#: A finding or setting as short text (the report's formatting).
+format_value = short
 
 
 def paper_figures(result):

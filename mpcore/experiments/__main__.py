@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from . import FIGURES, SIZES, run
-from .report import write_whole
+from .report import item_page, write_whole
 
 
 def _names(requested):
@@ -53,8 +53,6 @@ class ProgressBar:
 
 def write_page(result, out_dir):
     """The core's writer: ``out_dir/NAME.csv`` and ``out_dir/NAME.html`` (no figures)."""
-    from .report import item_page
-
     write_whole(out_dir / f"{result.name}.csv", result.to_csv())
     write_whole(out_dir / f"{result.name}.html", item_page(result))
 
