@@ -78,7 +78,7 @@ def gallery(repeats):
           "   (opening: nothing runs until a card's button)")
     done = {}
     for name, info in FIGURES.items():
-        if info.function in done:  # Figs 2/4, 3/5 and Figures 1/3 share one computation
+        if info.function in done or info.needs_data:  # shared computations; items needing --data-dir
             continue
         seconds = []
         for _ in range(max(1, min(repeats, 3))):
