@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
 from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
 from mpcore.experiments.seed000 import PAPER_000_SKPCA_ARGMINS
+from mpcore.experiments.seed004 import JUDGED_FROM_DEFF
 
 from . import figures as F
 
@@ -256,6 +257,11 @@ def column_selection(result, view):
     rho = F.lines_figure(ranks, mean("rho"), x_title="rank M₁ = M₂", y_title="|ρ − ρ̃|", log_y=True,
                          spreads=spread("rho"), colours=colours,
                          title=f"(b) canonical correlation error — mean of {seeds} seeds")
+    if "rank / d_eff" in result.table:  # where the verdict is judged (Lemma 3's regime)
+        d_eff = float(ranks[0] / result.table["rank / d_eff"][0])
+        rho.add_vline(x=JUDGED_FROM_DEFF * d_eff, line={"color": "#555555", "width": 2, "dash": "dot"},
+                      annotation_text=f"{JUDGED_FROM_DEFF:g} d_eff: the verdict is judged to the right",
+                      annotation_position="top right", annotation_font_size=F.FONT_SIZE - 2)
     T = F.lines_figure(ranks, mean("T"), x_title="rank M₁ = M₂", y_title="‖T − T̃‖", log_y=True,
                        spreads=spread("T"), colours=colours, title="(b) operator error ‖T − T̃‖")
     series = {}
