@@ -226,3 +226,15 @@ def test_nystrom_kcca_estimator(two_view_data):
         fx, fy = est.transform(X, Y)
         assert fx.shape == (150, 1)
         assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
+
+
+def test_two_view_estimators_take_precomputed_kernels(two_view_data):
+    X, Y, Kx, Ky = two_view_data
+    for named, pre in ((mpcore.SparseKCCA(n_components=12, gamma=2.0), mpcore.SparseKCCA(n_components=12,
+                                                                                          kernel="precomputed")),
+                       (mpcore.NystromKCCA(rank=40, gamma=2.0, random_state=0),
+                        mpcore.NystromKCCA(rank=40, kernel="precomputed", random_state=0))):
+        u, v = named.fit(X, Y).transform(X, Y)
+        pu, pv = pre.fit(Kx, Ky).transform(Kx, Ky)
+        np.testing.assert_allclose(pu, u, atol=1e-8)
+        np.testing.assert_allclose(pv, v, atol=1e-8)
