@@ -42,7 +42,7 @@ from .mpkfda import fit_fisher, mpkfda_path
 from .nkcca import SAMPLINGS, nystrom_kcca, ridge_leverage_scores, sample_columns
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, skcca_path
-from .skpca import skpca_path
+from .skpca import skpca_columns_path, skpca_path
 
 #: Kernel names the estimators take (scikit-learn's pairwise kernels and "precomputed").
 ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
@@ -133,7 +133,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     Attributes: ``support_`` / ``indices_`` (chosen training rows), ``components_``
     (those rows of X; empty for a precomputed kernel), ``factor_`` (Cholesky factor of
     their kernel block), ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``,
-    ``path_`` (with ``store_path=True``).
+    ``path_`` (with ``store_path=True`` and ``candidates=None``).
     """
 
     def __init__(self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
@@ -149,20 +149,32 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.store_path = store_path
 
     def fit(self, X, y=None):
-        """Choose the points.  X (m, d), or the (m, m) kernel if precomputed; y ignored."""
+        """Choose the points.  X (m, d), or the (m, m) kernel if precomputed; y ignored.
+
+        With ``candidates`` (and a kernel given by name or callable) the m x m kernel is
+        never formed: each step computes the kernel columns of its candidates from X
+        (:func:`mpcore.skpca.skpca_columns_path`, the same picks), so m = 100,000 fits
+        in O(m (candidates + n_components)) memory; ``path_`` is then not available."""
         X = validate_data(self, X, ensure_min_samples=2)
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
-        K = self._train_kernel(X, self.gamma_)
-        path = skpca_path(K, _check_count(self.n_components, X.shape[0]), candidates=self.candidates,
-                          seed=_seed(self.random_state))
+        k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
+        if self.candidates is not None and not self._precomputed:
+            path = skpca_columns_path(lambda idx: self._pairwise(X, X[idx], self.gamma_), self._diag(X, self.gamma_),
+                                      k, self.candidates, seed)
+            block = self._pairwise(X[path.indices], X[path.indices], self.gamma_)
+            n_steps = path.indices.size
+        else:
+            path = skpca_path(self._train_kernel(X, self.gamma_), k, candidates=self.candidates, seed=seed)
+            block = path._kernels[0][np.ix_(path.indices, path.indices)]
+            n_steps = path.n_steps
+            if self.store_path:
+                self.path_ = path
         self.support_ = self.indices_ = path.indices
         self.components_ = X[:0] if self._precomputed else X[path.indices]
-        self.factor_ = nystrom_factor(K[np.ix_(path.indices, path.indices)])
+        self.factor_ = nystrom_factor(block)
         self.n_components_ = self._n_features_out = int(path.indices.size)
-        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
-        if self.store_path:
-            self.path_ = path
+        self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
         return self
 
     def transform(self, X):

@@ -238,3 +238,24 @@ def test_two_view_estimators_take_precomputed_kernels(two_view_data):
         pu, pv = pre.fit(Kx, Ky).transform(Kx, Ky)
         np.testing.assert_allclose(pu, u, atol=1e-8)
         np.testing.assert_allclose(pv, v, atol=1e-8)
+
+
+def test_sparse_kpca_with_candidates_never_needs_the_kernel_matrix(xor_data, monkeypatch):
+    """With the "59 trick" the estimator computes only its candidates' kernel columns, and
+    picks what the in-memory path picks with the same seed."""
+    from mpcore import estimators, skpca
+
+    X, _, K = xor_data
+    est = mpcore.SparseKPCA(n_components=15, candidates=7, gamma=1.0, random_state=3).fit(X)
+    seed = estimators._seed(3)
+    np.testing.assert_array_equal(est.support_, mpcore.skpca_path(K, 15, candidates=7, seed=seed).indices)
+    widest = []
+    real = estimators.SparseKPCA._pairwise
+    monkeypatch.setattr(estimators.SparseKPCA, "_pairwise",
+                        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma))
+    again = mpcore.SparseKPCA(n_components=15, candidates=7, gamma=1.0, random_state=3).fit(X)
+    np.testing.assert_array_equal(again.support_, est.support_)
+    assert max(widest) <= 15  # no m x m block: at most the candidates' or the chosen points' columns
+    np.testing.assert_allclose(again.transform(X), est.transform(X))
+    with pytest.raises(ValueError, match="candidates"):
+        skpca.skpca_columns_path(lambda idx: K[:, idx], np.diag(K), 5, 0)
