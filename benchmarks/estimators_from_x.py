@@ -1,12 +1,13 @@
-"""SparseKPCA past one kernel matrix: ``candidates=c`` computes only the candidates' kernel
-columns from X, never the m x m kernel (issue: estimators from X).
+"""SparseKPCA and KernelMatchingPursuit past one kernel matrix: ``candidates=c`` computes
+only the candidates' kernel columns from X, never the m x m kernel.
 
-Prints, for m in ``--ms`` (default 4000 and 100,000; d = 10, k = 100, c = 59): the fit's
-wall time, its peak memory (tracemalloc, NumPy's allocations included) and, where the m x m
-kernel fits (m <= 4000), the accuracy cost against the exact path (every column scored):
-the mean training residual ``||phi(x) - P phi(x)||^2`` of both, and the time of the exact
-fit for the same k.  Medians of ``--repeats`` runs; the machine is shared, so say what else
-ran.  ``python -m benchmarks.estimators_from_x [--quick]``.
+Prints, for each estimator and m in ``--ms`` (default 4000 and 100,000; d = 10, k = 100,
+c = 59): the fit's wall time, its peak memory (tracemalloc, NumPy's allocations included)
+and, where the m x m kernel fits (m <= 4000), the accuracy cost against the exact path
+(every column scored) with its time: the mean training residual ``||phi(x) - P phi(x)||^2``
+for sparse KPCA, the test mean squared error for KMP (target ``sin(x1) x2`` plus noise).
+Medians of ``--repeats`` runs; the machine is shared, so say what else ran.
+``python -m benchmarks.estimators_from_x [--quick]``.
 """
 from __future__ import annotations
 
@@ -20,14 +21,24 @@ import numpy as np
 import mpcore
 
 
-def fit_once(X, k, c, seed):
+def target(X, seed=0):
+    return np.sin(X[:, 0]) * X[:, 1] + 0.1 * np.random.default_rng(seed).normal(size=len(X))
+
+
+def fit_once(make, X, y, seed):
     tracemalloc.start()
     started = time.perf_counter()
-    model = mpcore.SparseKPCA(n_components=k, candidates=c, gamma=0.1, random_state=seed).fit(X)
+    model = make(seed).fit(X, y)
     seconds = time.perf_counter() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return model, seconds, peak
+
+
+def accuracy(name, model, X, y, X_test, y_test):
+    if name == "SparseKPCA":
+        return float(model.score_samples(X).mean())
+    return float(np.mean((model.predict(X_test) - y_test) ** 2))
 
 
 def main(argv=None):
@@ -41,21 +52,33 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.quick:
         args.ms, args.repeats = [2000, 20_000], 1
-    print(f"{'m':>8} {'fit (s)':>9} {'peak MB':>9} {'K would be MB':>14}   accuracy against the exact path")
+    estimators = {
+        "SparseKPCA": lambda seed=None, c=args.c: mpcore.SparseKPCA(n_components=args.k, candidates=c, gamma=0.1,
+                                                                      random_state=seed),
+        "KMP": lambda seed=None, c=args.c: mpcore.KernelMatchingPursuit(n_components=args.k, candidates=c,
+                                                                          gamma=0.1, random_state=seed),
+    }
+    what = {"SparseKPCA": "mean training residual", "KMP": "test MSE"}
+    print(f"{'estimator':<11}{'m':>8} {'fit (s)':>9} {'peak MB':>9} {'K would be MB':>14}   accuracy against the exact "
+          "path (every column scored)")
     for m in args.ms:
         X = np.random.default_rng(0).normal(size=(m, args.d))
-        runs = [fit_once(X, args.k, args.c, seed) for seed in range(args.repeats)]
-        seconds = statistics.median(run[1] for run in runs)
-        peak = statistics.median(run[2] for run in runs) / 2**20
-        note = ""
-        if m <= 4000:
-            started = time.perf_counter()
-            exact = mpcore.SparseKPCA(n_components=args.k, gamma=0.1).fit(X)
-            exact_seconds = time.perf_counter() - started
-            sampled = np.median([run[0].score_samples(X).mean() for run in runs])
-            note = (f"mean residual {sampled:.4f} (59 trick) against {exact.score_samples(X).mean():.4f} (exact, "
-                    f"{exact_seconds:.2f} s with the m x m kernel)")
-        print(f"{m:>8} {seconds:>9.2f} {peak:>9.0f} {m * m * 8 / 2**20:>14.0f}   {note}")
+        y = target(X)
+        X_test = np.random.default_rng(1).normal(size=(2000, args.d))
+        y_test = target(X_test, 1)
+        for name, make in estimators.items():
+            runs = [fit_once(make, X, y, seed) for seed in range(args.repeats)]
+            seconds = statistics.median(run[1] for run in runs)
+            peak = statistics.median(run[2] for run in runs) / 2**20
+            note = ""
+            if m <= 4000:
+                started = time.perf_counter()
+                exact = make(c=None).fit(X, y)
+                exact_seconds = time.perf_counter() - started
+                sampled = np.median([accuracy(name, run[0], X, y, X_test, y_test) for run in runs])
+                note = (f"{what[name]} {sampled:.4f} (c = {args.c}) against "
+                        f"{accuracy(name, exact, X, y, X_test, y_test):.4f} (exact, {exact_seconds:.2f} s)")
+            print(f"{name:<11}{m:>8} {seconds:>9.2f} {peak:>9.0f} {m * m * 8 / 2**20:>14.0f}   {note}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import check_binary_labels, check_choice, check_nonconstant
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
-from .kmp import KMP_VARIANTS, LOSSES, kmp_path
+from .kmp import KMP_VARIANTS, LOSSES, kmp_columns_path, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
 from .nkcca import SAMPLINGS, nystrom_kcca, ridge_leverage_scores, sample_columns
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
@@ -196,15 +196,19 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
     With the squared loss and ``fit_intercept=True`` the target is centred before the
     pursuit and its mean becomes ``intercept_``; with the ``tanh``, ``logistic`` or
     ``hinge`` losses (targets -1/+1) the intercept is optimised with the weights.
+    ``candidates``: score that many random columns per step (the "59 trick"); with
+    pre-fitting and the squared loss the m x m kernel is then never formed
+    (:func:`mpcore.kmp.kmp_columns_path`: only the candidates' kernel columns, from X).
 
     Attributes: ``support_`` (training rows used), ``support_vectors_`` (empty for a
     precomputed kernel), ``dual_coef_`` (their weights), ``intercept_``,
     ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with
-    ``store_path=True``).
+    ``store_path=True``, when the kernel matrix was formed).
     """
 
     def __init__(self, n_components=10, *, variant="prefit", loss="squared", fit_intercept=True,
-                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, store_path=False):
+                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
+                 random_state=None, store_path=False):
         self.n_components = n_components
         self.variant = variant
         self.loss = loss
@@ -214,6 +218,8 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
         self.degree = degree
         self.coef0 = coef0
         self.kernel_params = kernel_params
+        self.candidates = candidates
+        self.random_state = random_state
         self.store_path = store_path
 
     def fit(self, X, y):
@@ -228,19 +234,27 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
         if squared and np.all(y - offset == 0):
             check_nonconstant(y)
         self.gamma_ = _gamma(self.gamma, X)
-        path = kmp_path(self._train_kernel(X, self.gamma_), y - offset, _check_count(self.n_components, X.shape[0]),
-                        variant=self.variant, loss=self.loss, fit_intercept=bool(self.fit_intercept and not squared))
-        weights = path.extras["coefs"][-1] if path.n_steps else np.zeros(0)
-        support, position = np.unique(path.indices, return_inverse=True)
+        k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
+        if self.candidates is not None and self.variant == "prefit" and squared and not self._precomputed:
+            path = kmp_columns_path(lambda idx: self._pairwise(X, X[idx], self.gamma_), y - offset, k,
+                                    self.candidates, seed)
+            indices, weights, last, n_steps = path.indices, path.coefs, 0.0, path.indices.size
+        else:
+            path = kmp_path(self._train_kernel(X, self.gamma_), y - offset, k, variant=self.variant, loss=self.loss,
+                            fit_intercept=bool(self.fit_intercept and not squared), candidates=self.candidates,
+                            seed=seed)
+            indices, n_steps = path.indices, path.n_steps
+            weights = path.extras["coefs"][-1] if path.n_steps else np.zeros(0)
+            last = path.extras["intercepts"][-1] if path.n_steps else 0.0
+            if self.store_path:
+                self.path_ = path
+        support, position = np.unique(indices, return_inverse=True)
         self.dual_coef_ = np.bincount(position, weights=weights, minlength=support.size)
         self.support_ = support
         self.support_vectors_ = X[:0] if self._precomputed else X[support]
-        last = path.extras["intercepts"][-1] if path.n_steps else 0.0
         self.intercept_ = float(offset + last)
         self.n_components_ = int(support.size)
-        self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
-        if self.store_path:
-            self.path_ = path
+        self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
         return self
 
     def predict(self, X):

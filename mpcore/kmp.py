@@ -25,7 +25,9 @@ candidate and is not offered (the paper calls it prohibitive).
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 from scipy.linalg import solve_triangular
@@ -34,6 +36,7 @@ from scipy.special import expit
 
 from . import criteria
 from ._validation import (
+    ELIGIBILITY_RTOL,
     check_choice,
     check_finite_matrix,
     check_psd_kernel,
@@ -242,7 +245,7 @@ def _least_squares_coefs(state, y, indices):
     return coefs
 
 
-def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
+def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, candidates=None, seed=0):
     """Kernel matching pursuit: choose k dictionary columns greedily (seed 003).
 
     Parameters
@@ -262,6 +265,9 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
         Non-squared losses need ``variant`` "backfit" or "basic".
     fit_intercept : bool
         Non-squared losses only: optimise a free bias together with the weights.
+    candidates : int or None
+        If set, score only this many random eligible columns per step (the "59 trick", as
+        in :func:`mpcore.skpca_path`); ``seed`` seeds ``numpy.random.default_rng``.
 
     Returns
     -------
@@ -293,7 +299,11 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
     if y_norm == 0:
         raise ValueError("The target is all zeros; there is nothing to fit.")
 
-    names = {"algorithm": "Kernel matching pursuit", "criterion_name": "|K[:, i]' r| / ||K[:, i]||"}
+    if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral)
+                                   or candidates < 1):
+        raise ValueError(f"candidates must be a whole number of at least 1 (or None for all), got {candidates!r}.")
+    names = {"algorithm": "Kernel matching pursuit", "criterion_name": "|K[:, i]' r| / ||K[:, i]||",
+             "candidates": candidates, "rng": np.random.default_rng(seed)}
     if loss != "squared":
         state = _LossPursuit(D, y, loss, variant, fit_intercept)
         path = pursue(state, criteria.kmp_original_columns(), k, deflation_name=state.name, **names)
@@ -331,3 +341,85 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False):
     fitted = np.vstack([np.full(D.shape[0], base), (columns @ coefs.T).T + intercepts[:, None]])
     extras = {"coefs": coefs, "intercepts": intercepts, "fitted": fitted, "variant": variant, "loss": loss}
     return replace(path, extras=extras)
+
+
+class KMPColumnsPath(NamedTuple):
+    """The result of :func:`kmp_columns_path`: ``indices`` (n_steps,), ``coefs`` the final
+    weights of those columns (least squares), ``residual`` ``y - K[:, indices] coefs``,
+    ``stop_reason``."""
+
+    indices: np.ndarray
+    coefs: np.ndarray
+    residual: np.ndarray
+    stop_reason: str | None
+
+
+def kmp_columns_path(columns, y, k, candidates, seed=0):
+    """Pre-fitting KMP (squared loss) with the "59 trick", never forming the m x m kernel.
+
+    ``columns(idx)`` returns ``K0[:, idx]`` (m, len(idx)), e.g. computed from the inputs
+    on demand.  Each step draws ``candidates`` random columns among those not chosen,
+    scores ``|d_i' r| / ||d_i||`` on their deflated versions ``d_i = (I - Q Q') K0[:, i]``
+    (seed 003 eq. 7) and keeps the best; ``Q`` (m, k) is an orthonormal basis of the chosen
+    columns and ``r = (I - Q Q') y``.  O(m c (d + j)) per step, O(m (c + k)) memory.
+
+    It picks what ``kmp_path(K0, y, k, candidates=candidates, seed=seed)`` picks when every
+    column not yet chosen is eligible (the in-memory path draws from the eligible ones,
+    which needs every column's norm) and round-off does not decide a near-tie (the
+    in-memory path scores with downdated norms, this one with exactly deflated columns,
+    which can differ late on a numerically low-rank kernel); the stopping rules are the
+    same.
+    """
+    y = check_target(y, np.asarray(y).shape[0])
+    m = y.size
+    k = check_n_steps(k, m)
+    if isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral) or candidates < 1:
+        raise ValueError(f"candidates must be a whole number of at least 1, got {candidates!r}.")
+    y_norm = float(np.linalg.norm(y))
+    if y_norm == 0:
+        raise ValueError("The target is all zeros; there is nothing to fit.")
+    rng = np.random.default_rng(seed)
+    Q, r = np.zeros((m, k)), y.copy()
+    chosen, refused = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
+    indices, stop_reason, largest = [], None, 0.0
+    while stop_reason is None and len(indices) < k:
+        pool = np.flatnonzero(~chosen & ~refused)
+        if pool.size == 0:
+            stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
+            break
+        keep = rng.choice(pool, size=candidates, replace=False) if pool.size > candidates else pool
+        j = len(indices)
+        block = np.asarray(columns(keep), dtype=float)
+        largest = max(largest, float(np.einsum("ij,ij->j", block, block).max()))
+        threshold = ELIGIBILITY_RTOL * largest
+        block -= Q[:, :j] @ (Q[:, :j].T @ block)
+        norms2 = np.einsum("ij,ij->j", block, block)
+        scores = np.full(m, np.nan)
+        ok = norms2 > threshold
+        scores[keep[ok]] = np.abs(block[:, ok].T @ r) / np.sqrt(norms2[ok])
+        if np.linalg.norm(r) <= _EXPLAINED_RTOL * y_norm:
+            stop_reason = "target fully explained: the residual is zero, so no column can improve the fit."
+            break
+        if np.nanmax(np.abs(scores), initial=0.0) <= _EXPLAINED_RTOL * y_norm:
+            stop_reason = "no candidate is correlated with the residual any more; further columns cannot improve the fit."
+            break
+        i = int(np.nanargmax(scores))
+        v = block[:, int(np.flatnonzero(keep == i)[0])]
+        v = v - Q[:, :j] @ (Q[:, :j].T @ v)  # a second Gram-Schmidt pass, as ProjectionDeflation
+        norm2 = float(v @ v)
+        if not norm2 > threshold:
+            refused[i] = True
+            continue
+        q = v / np.sqrt(norm2)
+        r = r - (q @ r) * q
+        Q[:, j] = q
+        chosen[i] = True
+        indices.append(i)
+    indices = np.asarray(indices, dtype=int)
+    n = indices.size
+    if n == 0:
+        return KMPColumnsPath(indices, np.zeros(0), y.copy(), stop_reason)
+    chosen_columns = np.asarray(columns(indices), dtype=float)
+    R = Q[:, :n].T @ chosen_columns  # K0[:, idx] = Q R, R upper triangular
+    coefs = solve_triangular(R, Q[:, :n].T @ y, lower=False)
+    return KMPColumnsPath(indices, coefs, y - chosen_columns @ coefs, stop_reason)

@@ -259,3 +259,21 @@ def test_sparse_kpca_with_candidates_never_needs_the_kernel_matrix(xor_data, mon
     np.testing.assert_allclose(again.transform(X), est.transform(X))
     with pytest.raises(ValueError, match="candidates"):
         skpca.skpca_columns_path(lambda idx: K[:, idx], np.diag(K), 5, 0)
+
+
+def test_kmp_with_candidates_from_x_matches_the_in_memory_path(xor_data):
+    """Same picks and weights as kmp_path with the same draws.  (On a numerically low-rank
+    kernel a late near-tie can go either way: the in-memory path scores with downdated
+    norms, this one with exactly deflated columns.)"""
+    from mpcore import estimators
+
+    X, _, K = xor_data
+    y = np.sin(X[:, 0]) * X[:, 1]
+    est = mpcore.KernelMatchingPursuit(n_components=15, candidates=9, gamma=1.0, random_state=4).fit(X, y)
+    path = mpcore.kmp_path(K, y - y.mean(), 15, candidates=9, seed=estimators._seed(4))
+    np.testing.assert_array_equal(np.sort(path.indices), est.support_)
+    order = np.argsort(path.indices)
+    np.testing.assert_allclose(est.dual_coef_, path.extras["coefs"][-1][order], atol=1e-8)
+    np.testing.assert_allclose(est.predict(X), K[:, path.indices] @ path.extras["coefs"][-1] + y.mean(), atol=1e-8)
+    basic = mpcore.KernelMatchingPursuit(n_components=10, variant="basic", candidates=9, gamma=1.0).fit(X, y)
+    assert basic.n_iter_ == 10  # other variants take candidates on the in-memory path
