@@ -102,23 +102,37 @@ def fisher_scatter_matrix(y):
     return np.diag(D) - C
 
 
-def fisher_parts(K, y):
-    """Numerator ``(K[:, i]' y)^2`` and denominator ``K[:, i]' B K[:, i]`` of seed 002 eq. 7
-    for every column, in O(m^2) without forming B (B is diagonal minus two constant blocks)."""
+def fisher_scatter_parts(y):
+    """B of seed 002 eq. 2 as ``(D, c_pos, c_neg, tracked)``: ``B = diag(D) - c_pos 1+ 1+' -
+    c_neg 1- 1-'``, and the vectors whose products with K the criterion needs
+    (``{"y": y, "pos": 1+, "neg": 1-}``)."""
     y = np.asarray(y, dtype=float)
     m = y.size
     positive = y > 0
     m_pos, m_neg = positive.sum(), (~positive).sum()
     D = np.where(positive, 2 * m_neg / m, 2 * m_pos / m)
+    tracked = {"y": y, "pos": positive.astype(float), "neg": (~positive).astype(float)}
+    return D, 2 * m_neg / (m * m_pos), 2 * m_pos / (m * m_neg), tracked
+
+
+def fisher_parts(K, y):
+    """Numerator ``(K[:, i]' y)^2`` and denominator ``K[:, i]' B K[:, i]`` of seed 002 eq. 7
+    for every column, in O(m^2) without forming B (B is diagonal minus two constant blocks)."""
+    D, c_pos, c_neg, tracked = fisher_scatter_parts(y)
     # one pass for the three weighted column sums ([y; 1_pos; 1_neg]' K), one for D-weighted squares
-    Ky, sum_pos, sum_neg = np.vstack([y, positive, ~positive]).astype(float) @ K
-    numerator = Ky**2
-    denominator = (
-        np.einsum("i,ij,ij->j", D, K, K)
-        - 2 * m_neg / (m * m_pos) * sum_pos**2
-        - 2 * m_pos / (m * m_neg) * sum_neg**2
-    )
-    return numerator, np.maximum(denominator, 0.0)
+    Ky, sum_pos, sum_neg = np.vstack([tracked["y"], tracked["pos"], tracked["neg"]]) @ K
+    denominator = np.einsum("i,ij,ij->j", D, K, K) - c_pos * sum_pos**2 - c_neg * sum_neg**2
+    return Ky**2, np.maximum(denominator, 0.0)
+
+
+def tracked_fisher_parts(state, y):
+    """:func:`fisher_parts` of the deflated kernel from a state that tracks ``K_j' v`` and the
+    D-weighted column norms (:class:`mpcore.deflations.LowRankDeflation` built with
+    :func:`fisher_scatter_parts`): O(m), no pass over K."""
+    _, c_pos, c_neg, _ = fisher_scatter_parts(y)
+    denominator = (state.weighted_column_sq_norms() - c_pos * state.columns_dot("pos") ** 2
+                   - c_neg * state.columns_dot("neg") ** 2)
+    return state.columns_dot("y") ** 2, np.maximum(denominator, 0.0)
 
 
 def fisher(name, y, rng=None):
@@ -133,7 +147,10 @@ def fisher(name, y, rng=None):
         return (lambda state: rng.random(state.m)), "max"
 
     def criterion(state):
-        numerator, denominator = fisher_parts(state.current(), y)
+        if hasattr(state, "weighted_column_sq_norms"):
+            numerator, denominator = tracked_fisher_parts(state, y)
+        else:
+            numerator, denominator = fisher_parts(state.current(), y)
         if name in ("pseudo", "reverse-pseudo"):
             return numerator
         tiny = 1e-12 * max(float(denominator.max()), 1e-300)

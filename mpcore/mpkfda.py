@@ -11,7 +11,7 @@ from . import criteria
 from ._validation import (check_binary_labels, check_choice, check_indices, check_kernel, check_n_steps,
                           check_psd_kernel)
 from .criteria import FISHER_CRITERIA
-from .deflations import DEFLATIONS, ExplicitDeflation
+from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import pursue
 from .nystrom import nystrom_factor, nystrom_features
 
@@ -49,7 +49,9 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
         ``extras["labels"]``: y mapped to -1/+1; ``extras["classes"]``: the two labels.
         A candidate whose column vanishes during a stage is skipped.
 
-    Cost: O(m^2) per chosen column (criterion and deflation on the explicit matrix).
+    Cost: one or two products with K per chosen column (the deflated kernel is kept as
+    ``K - U V'`` and the criterion's sums are updated, :class:`mpcore.deflations.LowRankDeflation`);
+    no copy of K.
     """
     K = check_psd_kernel(K)
     m = K.shape[0]
@@ -63,8 +65,9 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
         raise ValueError(f"stages must be a whole number of at least 1, got {stages!r}.")
     rng = np.random.default_rng(seed)
     score, pick = criteria.fisher(criterion, signs, rng)
+    D, _, _, tracked = criteria.fisher_scatter_parts(signs)
     path = pursue(
-        ExplicitDeflation(K, deflation, tau_from),
+        LowRankDeflation(K, deflation, tau_from, weights=D, track=tracked),
         score,
         k,
         pick=pick,

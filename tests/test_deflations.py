@@ -149,3 +149,42 @@ def test_tracked_norms_match_the_explicit_deflated_kernel(monkeypatch, refresh_f
         Ky = K**2 - two_view.y.Q.view @ two_view.y.W.view.T
         Kx = K - two_view.x.Q.view @ two_view.x.W.view.T
         np.testing.assert_allclose(two_view.cross, (Kx * Ky).sum(0), atol=1e-12 * scale)
+
+
+@pytest.mark.parametrize("tau_from", ["deflated", "original"])
+@pytest.mark.parametrize("name", DEFLATIONS)
+def test_low_rank_deflation_tracks_what_the_explicit_matrix_holds(name, tau_from):
+    """LowRankDeflation keeps K_j = K0 - U V' and updates the column norms, the weighted
+    norms and K_j' v by rank-one terms: they must equal the explicit matrix's."""
+    from mpcore.deflations import ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(90, 3))
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    y, w = np.sign(X[:, 0]), rng.uniform(0.5, 2.0, 90)
+    explicit = ExplicitDeflation(K, name, tau_from)
+    low = LowRankDeflation(K, name, tau_from, weights=w, track={"y": y})
+    for i in rng.choice(90, 10, replace=False):
+        assert explicit.deflate(int(i)) == low.deflate(int(i))
+    Kj = explicit.current()
+    np.testing.assert_allclose(low.current(), Kj, atol=1e-12)
+    np.testing.assert_allclose(low.column_sq_norms(), (Kj ** 2).sum(axis=0), atol=1e-11)
+    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj ** 2).sum(axis=0), atol=1e-11)
+    np.testing.assert_allclose(low.columns_dot("y"), Kj.T @ y, atol=1e-11)
+
+
+@pytest.mark.parametrize("criterion", ["optimal", "pseudo", "reverse", "reverse-pseudo", "random"])
+def test_mpkfda_path_without_a_kernel_copy_picks_what_the_explicit_lab_picks(criterion):
+    from mpcore.labs import lab_path
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(140, 3))
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=140) > 0, 1.0, -1.0)
+    for name in DEFLATIONS:
+        for tau_from in ("deflated", "original"):
+            ours = mpcore.mpkfda_path(K, y, 20, criterion, name, seed=2, tau_from=tau_from)
+            theirs = lab_path(K, 20, "mpkfda", criterion, name, y=y, seed=2, tau_from=tau_from)
+            np.testing.assert_array_equal(ours.indices, theirs.indices, err_msg=f"{name}, {tau_from}")
+            np.testing.assert_allclose(ours.deflated_kernel(ours.n_steps), theirs.deflated_kernel(theirs.n_steps),
+                                       atol=1e-10)
