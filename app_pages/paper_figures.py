@@ -88,7 +88,7 @@ def _card(name):
         slot = st.empty()
         stored = _results().get(_key(name))
         if stored is None:
-            label = "Reproduce" + (" (paper-sized: minutes)" if full else " (a few seconds)")
+            label = "Reproduce" + (" (paper-sized: minutes)" if full else " (quick: up to 20 s)")
             if not slot.button(label, key=f"run-{name}-{size}", icon=":material/play_arrow:",
                                help="Run this reproduction now; the result is kept for everyone until the app "
                                     "restarts."):

@@ -144,7 +144,7 @@ def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
         page.goto(f"{server}/paper-figures?paper=seed+003")
         _wait_until_idle(page)
         assert page.locator("[data-testid='stException']").count() == 0
-        page.get_by_role("button", name="Reproduce (a few seconds)").last.click()
+        page.get_by_role("button", name="Reproduce (quick: up to 20 s)").last.click()
         page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         _wait_until_idle(page)
         assert page.locator("[data-testid='stException']").count() == 0
