@@ -11,8 +11,9 @@ attributes ending in ``_``, ``fit`` returning ``self``) and pass
   kernel (m, m), ``transform``/``predict`` the kernel between new points and the
   training points (n, m)).  ``gamma``: a number, ``None`` (1 / n_features) or ``"scale"``
   (1 / (n_features x X.var()), as ``SVC``); the value used is ``gamma_``.
-- ``n_components`` larger than the data allow is reduced to ``n_samples - 1`` (as
-  ``KernelPCA`` does); ``n_components_`` is the number of points chosen.
+- ``n_components`` (default 5) must be smaller than the number of training points: asking
+  for all of them is not sparse and gets a ValueError (NystromKCCA's ``rank`` above N is
+  reduced to N: all columns give exact KCCA); ``n_components_`` is the number chosen.
 - ``n_iter_`` (steps taken) and ``stop_reason_`` (None, or why the path stopped early).
 - The fitted state holds what ``transform``/``predict`` need (the chosen points, a k x k
   factor, the weights); the whole pursuit path is kept as ``path_`` only with
@@ -49,10 +50,22 @@ ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
 
 
 def _check_count(value, n_samples, name="n_components"):
-    """A whole number >= 1, reduced to ``n_samples - 1`` when the data are too few."""
+    """A whole number of basis points, at least 1 and below the number of training points
+    (SPEC section 8: k >= m is bad input and gets a sentence)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
-    return int(min(value, n_samples - 1))
+    if value >= n_samples:
+        raise ValueError(f"{name} = {value} is not sparse: it must be smaller than the number of training points "
+                         f"({n_samples}).")
+    return int(value)
+
+
+def _check_rank(value, n_samples):
+    """NystromKCCA's landmark draws: a whole number >= 1, at most the number of points
+    (drawing all N columns gives exact KCCA; a larger rank is reduced to N)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"rank must be a whole number of at least 1, got {value!r}.")
+    return int(min(value, n_samples))
 
 
 def _seed(random_state):
@@ -136,7 +149,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     ``path_`` (with ``store_path=True`` and ``candidates=None``).
     """
 
-    def __init__(self, n_components=10, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
+    def __init__(self, n_components=5, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
                  candidates=None, random_state=None, store_path=False):
         self.n_components = n_components
         self.kernel = kernel
@@ -206,7 +219,7 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
     ``store_path=True``, when the kernel matrix was formed).
     """
 
-    def __init__(self, n_components=10, *, variant="prefit", loss="squared", fit_intercept=True,
+    def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
                  kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
                  random_state=None, store_path=False):
         self.n_components = n_components
@@ -278,7 +291,7 @@ class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
     ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
-    def __init__(self, n_components=10, *, criterion="optimal", deflation="projection", stages=1,
+    def __init__(self, n_components=5, *, criterion="optimal", deflation="projection", stages=1,
                  shrinkage="auto", kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
                  random_state=None, store_path=False):
         self.n_components = n_components
@@ -413,7 +426,7 @@ class SparseKCCA(_TwoView):
     ``gamma_y_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
-    def __init__(self, n_components=10, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None, gamma_y=None,
+    def __init__(self, n_components=5, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None, gamma_y=None,
                  degree=3, coef0=1.0, kernel_params=None, store_path=False):
         self.n_components = n_components
         self.n_directions = n_directions
@@ -486,7 +499,7 @@ class NystromKCCA(_TwoView):
         check_choice(self.sampling, SAMPLINGS, "sampling")
         X, Y, K1, K2 = self._fit_views(X, Y)
         N = X.shape[0]
-        rank = _check_count(self.rank, N + 1, "rank")
+        rank = _check_rank(self.rank, N)
         gamma = self.gamma_ratio * self.reg
         if self.sampling == "ridge-leverage":
             self.leverage_scores_ = (ridge_leverage_scores(K1, gamma), ridge_leverage_scores(K2, gamma))

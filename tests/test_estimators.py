@@ -136,12 +136,18 @@ def test_gamma_scale_is_svcs(xor_data):
 # --- each estimator's promises ---------------------------------------------------------------------------
 
 
-def test_n_components_is_reduced_on_few_points_as_kernel_pca_does():
+def test_asking_for_as_many_basis_points_as_training_points_is_a_sentence():
+    """SPEC section 8: k >= m is bad input.  The default (5) passes scikit-learn's checks,
+    whose smallest data sets have 10 points."""
     X = np.random.default_rng(0).normal(size=(10, 2))
-    est = mpcore.SparseKPCA().fit(X)
-    assert est.n_components_ <= 9 and est.transform(X).shape == (10, est.n_components_)
+    assert mpcore.SparseKPCA().fit(X).n_components_ == 5
+    for estimator in (mpcore.SparseKPCA(n_components=10), mpcore.KernelMatchingPursuit(n_components=12),
+                      mpcore.MPKFDA(n_components=10)):
+        with pytest.raises(ValueError, match="not sparse"):
+            estimator.fit(X, np.arange(10) % 2)
     with pytest.raises(ValueError, match="at least 1"):
         mpcore.SparseKPCA(n_components=0).fit(X)
+    assert mpcore.NystromKCCA(rank=50, gamma=1.0).fit(X, X[:, ::-1]).n_components_ == 10
 
 
 def test_sparse_kpca_transform_reproduces_the_projected_kernel(regression_data):
