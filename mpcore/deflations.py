@@ -365,6 +365,26 @@ def _subtract_outer(K, a, b, rows=128):
         K[start : start + rows] -= a[start : start + rows, None] * b
 
 
+def _direction(state, i, column):
+    """The unit vector the rule deflates by when i is chosen: tau, the chosen column of the
+    current kernel (``column``) or of K0 (``state.tau_from``), orthogonalised against the
+    earlier q's for the ``ortho-*`` deflations (eq. 18; appended to ``state.Q``).  None
+    when tau already lies in span(Q): nothing new to remove."""
+    if state.tau_from == "original":
+        column = state.K0[:, i]
+    v = column / np.linalg.norm(column)
+    if not state._orthogonalise:
+        return v
+    Q = state.Q.view
+    v = v - Q @ (Q.T @ v)
+    norm = np.linalg.norm(v)
+    if not norm > 1e-8:
+        return None
+    v = v / norm
+    state.Q.append(v)
+    return v
+
+
 class ExplicitDeflation:
     """The full m x m deflated kernel, updated by one of :data:`DEFLATIONS`.
 
@@ -422,22 +442,9 @@ class ExplicitDeflation:
 
     def deflate(self, i):
         column = self.K[:, i]
-        norm2 = float(column @ column)
-        if not norm2 > self.threshold:
+        if not float(column @ column) > self.threshold:
             return False
-        if self.tau_from == "original":
-            column = self.K0[:, i]
-            norm2 = float(column @ column)
-        v = column / np.sqrt(norm2)
-        if self._orthogonalise:
-            Q = self.Q.view
-            v = v - Q @ (Q.T @ v)
-            norm = np.linalg.norm(v)
-            if not norm > 1e-8:  # tau already in span(Q): nothing new to remove
-                v = None
-            else:
-                v = v / norm
-                self.Q.append(v)
+        v = _direction(self, i, column)
         terms = [] if v is None else self._rule(self.K, v)
         for a, b in terms:
             _subtract_outer(self.K, a, b)
@@ -536,21 +543,11 @@ class LowRankDeflation:
 
     def deflate(self, i):
         column = self.column(i)
-        norm2 = float(column @ column)
-        if not norm2 > self.threshold:
+        if not float(column @ column) > self.threshold:
             return False
-        if self.tau_from == "original":
-            column = self.K0[:, i]
-            norm2 = float(column @ column)
-        v = column / np.sqrt(norm2)
-        if self._orthogonalise:
-            Q = self.Q.view
-            v = v - Q @ (Q.T @ v)
-            norm = np.linalg.norm(v)
-            if not norm > 1e-8:  # tau already in span(Q): nothing new to remove
-                return True
-            v = v / norm
-            self.Q.append(v)
+        v = _direction(self, i, column)
+        if v is None:
+            return True
         # one pass over K0 gives K_j v, K_j' v and K_j' (w v): all that projection and
         # Hotelling need, and the first half of Schur and the two-sided projection
         self._pass = (v, None)  # filled on first use: "none" never needs it
