@@ -201,8 +201,10 @@ def test_ctrl_c_ends_in_one_line_and_leaves_no_partial_file(tmp_path, capsys, mo
             raise KeyboardInterrupt
         return real_run(*args, **kwargs)
 
-    real_run = command.run
-    monkeypatch.setattr(command, "run", interrupted)
+    import mpcore.experiments as experiments
+
+    real_run = experiments.run
+    monkeypatch.setattr(experiments, "run", interrupted)  # what run_items calls
     assert command.run_main(["000-fig1", "000-fig3", "--size", "tiny", "--out", str(tmp_path)]) == 130
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1].startswith("Interrupted")

@@ -186,7 +186,27 @@ def run(name, size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None
     return replace(result.as_item(name), seconds=time.perf_counter() - started)
 
 
+def run_items(names, size="quick", *, seed=0, n_jobs=None, data_dir=None, progress=None):
+    """Run the items ``names`` in order, each computation once.  Yields ``(name, result)``:
+    an :class:`Experiment`; for an item sharing an earlier item's run (Figs 2 and 4, 3 and
+    5, Figures 1 and 3) the same numbers under its own name with ``seconds`` 0; None for an
+    item that needs ``data_dir`` when there is none.  ``progress(name)`` gives the
+    ``progress(done, total)`` callback of each computed item (or None)."""
+    done = {}
+    for name in names:
+        info = FIGURES[name]
+        if info.needs_data and data_dir is None:
+            yield name, None
+        elif info.function in done:
+            yield name, replace(done[info.function].as_item(name), seconds=0.0)
+        else:
+            done[info.function] = run(name, size, seed=seed, n_jobs=n_jobs, data_dir=data_dir,
+                                      progress=None if progress is None else progress(name))
+            yield name, done[info.function]
+
+
 __all__ = [
+    "run_items",
     "SIZES",
     "Experiment",
     "FigureInfo",

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import FIGURES, SIZES, run
+from . import FIGURES, SIZES, run_items
 from .report import item_page, write_whole
 
 
@@ -121,23 +121,22 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     names = _names(args.names)
     write_item = writer or write_page
     _check_out(args.out)
-    cache = {}
-    for name in names:
-        if FIGURES[name].needs_data and args.data_dir is None:
-            print(f"{name}: skipped, it needs files that are not bundled; give --data-dir (see --help).")
-            continue
-        function = FIGURES[name].function
-        if function in cache:  # Figs 2 and 4 (3 and 5, Figures 1 and 3) share one computation
-            result = cache[function].as_item(name)
-        else:
-            try:
-                result = run(name, args.size, seed=args.seed, n_jobs=args.jobs, progress=ProgressBar(name),
-                             data_dir=args.data_dir)
-            except ValueError as error:
-                raise SystemExit(f"{name}: {error}") from error
-            cache[function] = result
-        write_item(result, args.out)
-        print(f"{name}: wrote {args.out / name}.html and .csv ({result.seconds:.1f} s)")
+    computing = [names[0]]  # the item whose run a ValueError comes from
+
+    def bar(name):
+        computing[0] = name
+        return ProgressBar(name)
+
+    try:
+        for name, result in run_items(names, args.size, seed=args.seed, n_jobs=args.jobs, data_dir=args.data_dir,
+                                      progress=bar):
+            if result is None:
+                print(f"{name}: skipped, it needs files that are not bundled; give --data-dir (see --help).")
+                continue
+            write_item(result, args.out)
+            print(f"{name}: wrote {args.out / name}.html and .csv ({result.seconds:.1f} s)")
+    except ValueError as error:
+        raise SystemExit(f"{computing[0]}: {error}") from error
     return 0
 
 

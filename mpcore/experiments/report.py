@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import FIGURES, run
+from . import FIGURES, run_items
 
 BADGES = {"reproduced": "✅ reproduced", "partly": "🟡 partly", "not reproduced": "❌ not reproduced",
           None: "— not judged", "skipped": "⏭ skipped"}
@@ -55,25 +55,24 @@ def short(value):
 
 def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
     """Run every item once (items sharing a computation share the run) and return the rows
-    in registry order.  ``progress(name)`` is called before each item."""
-    rows, done = [], {}
-    for name, info in FIGURES.items():
+    in registry order.  ``progress(name)`` is called before each computed item."""
+
+    def announce(name):
         if progress is not None:
             progress(name)
-        if info.needs_data and data_dir is None:
+
+    rows = []
+    for name, result in run_items(FIGURES, size, seed=seed, n_jobs=n_jobs, data_dir=data_dir, progress=announce):
+        info = FIGURES[name]
+        if result is None:
             rows.append(ReportRow(name, info.paper, info.title, info.finding, "", "skipped",
                                   "Needs files that are not bundled; rerun with --data-dir.", 0.0))
             continue
-        if info.function in done:  # Figs 2 and 4 (3 and 5, Figures 1 and 3) share one run: counted once
-            result, seconds = done[info.function].as_item(name), 0.0
-        else:
-            result = run(name, size, seed=seed, n_jobs=n_jobs, data_dir=data_dir)
-            done[info.function], seconds = result, result.seconds
         verdict = result.verdict
         ours = "; ".join(f"{key}: {short(value)}" for key, value in list(result.findings.items())[:4])
         rows.append(ReportRow(name, info.paper, info.title, info.finding, ours,
                               None if verdict is None else verdict.status,
-                              "" if verdict is None else verdict.reason, seconds))
+                              "" if verdict is None else verdict.reason, result.seconds))
     return rows
 
 
