@@ -537,6 +537,10 @@ class LowRankDeflation:
     def weighted_column_sq_norms(self):
         return self.sw
 
+    def diag(self):
+        """``diag(K_j)``, O(m r)."""
+        return np.diag(self.K0) - np.einsum("ij,ij->i", self.left.view, self.right.view)
+
     def current(self):
         """The deflated kernel (m x m), formed on request (the lab's facts; O(m^2 r))."""
         return self.K0 - self.left.view @ self.right.view.T

@@ -1,6 +1,7 @@
 """The deflation lab: one criterion, several deflations, side by side (seed 002 sec. 3.2-3.3).
 
-Every run keeps the full deflated kernel (:class:`mpcore.deflations.ExplicitDeflation`),
+Every run keeps the deflated kernel as ``K_0 - U V'`` (:class:`mpcore.deflations.LowRankDeflation`,
+which picks what the explicit matrix of :class:`mpcore.deflations.ExplicitDeflation` picks),
 so any of the seven deflations of :data:`mpcore.DEFLATIONS` can follow any criterion:
 
 ========  =======================================================  ==============================
@@ -30,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import eigvalsh, svdvals
+from scipy.linalg import eigh, eigvalsh, svdvals
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
 
@@ -38,12 +39,12 @@ from . import criteria
 from ._validation import check_binary_labels, check_choice, check_kernel, check_n_steps, check_positive
 from .cca import kcca
 from .criteria import FISHER_CRITERIA
-from .deflations import DEFLATIONS, ExplicitDeflation
+from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
-from .mpkfda import fit_fisher
+from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
 from .nkcca import _psd_solve, approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
-from .nystrom import nested_projection_residuals
+from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
 from .views import embed_2d
@@ -64,16 +65,16 @@ ERROR_NAMES = {"mpkfda": "test error rate", "kpca": "mean test residual", "kmp":
 FACT_RTOL = 1e-8
 
 
-def _one_view_criterion(family, name, y, rng):
+def _one_view_criterion(family, name, rng):
     if name == "random":
         return lambda state: rng.random(state.m)
     if family == "kpca":
-        return lambda state: criteria._ratio(state.column_sq_norms(), np.diag(state.current()).copy())
-    return lambda state: criteria._ratio(np.abs(state.current().T @ y), np.sqrt(state.column_sq_norms()))
+        return lambda state: criteria._ratio(state.column_sq_norms(), state.diag())
+    return criteria.kmp("y")
 
 
 def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_from="deflated"):
-    """Choose k columns of ``K`` by ``criterion`` with any ``deflation`` (explicit kernel).
+    """Choose k columns of ``K`` by ``criterion`` with any ``deflation`` (``K_j = K - U V'``).
 
     Parameters
     ----------
@@ -85,7 +86,7 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
     stages, seed, tau_from : as in :func:`mpcore.mpkfda_path` (seed drives ``random``;
     tau_from ``"original"`` takes tau from K rather than the deflated kernel).
 
-    Returns a :class:`mpcore.PursuitPath`; O(m^2) per step.
+    Returns a :class:`mpcore.PursuitPath`; one or two products with K per step, no copy of K.
     """
     K = check_kernel(K)
     m = K.shape[0]
@@ -94,24 +95,154 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
     check_choice(deflation, DEFLATIONS, "deflation")
     k = check_n_steps(k, m)
     rng = np.random.default_rng(seed)
+    weights, track = None, None
     if family == "mpkfda":
         signs, _ = check_binary_labels(y)
         score, pick = criteria.fisher(criterion, signs, rng)
+        weights, _, _, track = criteria.fisher_scatter_parts(signs)
     else:
         if family == "kmp" and y is None:
             raise ValueError("The KMP family needs a target y.")
-        target = None if y is None else np.asarray(y, dtype=float) - np.mean(y)
-        score, pick = _one_view_criterion(family, criterion, target, rng), "max"
-    return pursue(ExplicitDeflation(K, deflation, tau_from), score, k, pick=pick, stages=int(stages),
+        if family == "kmp":
+            track = {"y": np.asarray(y, dtype=float) - np.mean(y)}
+        score, pick = _one_view_criterion(family, criterion, rng), "max"
+    state = LowRankDeflation(K, deflation, tau_from, weights=weights, track=track)
+    return pursue(state, score, k, pick=pick, stages=int(stages),
                   algorithm=f"{family} lab", criterion_name=criterion, deflation_name=deflation)
+
+
+#: K_0 is replaced by a low-rank ``E diag(values) E'`` at most this far from it (2-norm,
+#: times its largest eigenvalue, twice over: the factor's residual and the eigenvalues
+#: dropped from it).  That moves every eigenvalue and singular value of K_j by at most
+#: 2e-10 of the scale (Weyl), a fiftieth of :data:`FACT_RTOL`: no fact can change.
+SPECTRUM_RTOL = 1e-10
+
+#: The largest low-rank factor of K_0 the facts use; a kernel that needs more (high
+#: intrinsic dimension) gets its facts from a fixed subsample of this many points.
+FACT_LIMIT = 400
+
+
+@dataclass(frozen=True)
+class KernelSpectrum:
+    """What the facts need of K_0, computed once per kernel (:func:`kernel_spectrum`).
+
+    values (p,), vectors (m, p): orthonormal eigenpairs of a low-rank approximation of
+    K_0 within ``2 SPECTRUM_RTOL`` x top in 2-norm; top: K_0's largest eigenvalue;
+    frobenius: ``||K_0||_F``; trace: ``tr K_0``; sample: None when the facts are exact
+    (to that accuracy), else the sorted (FACT_LIMIT,) indices of the fixed subsample whose
+    principal submatrix of ``K_j`` the spectral facts describe.
+    """
+
+    values: np.ndarray
+    vectors: np.ndarray
+    top: float
+    frobenius: float
+    trace: float
+    m: int
+    sample: np.ndarray | None = None
+
+
+def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
+    """:class:`KernelSpectrum` of a PSD kernel ``K0`` (m, m).
+
+    A pivoted Cholesky factor, stopped once its residual's trace (which bounds the
+    residual's 2-norm) is below ``SPECTRUM_RTOL`` x top, then the eigenpairs of that
+    factor: O(m p^2) for rank p, instead of a full O(m^3) decomposition.  When more than
+    ``limit`` pivots would be needed, the facts fall back to a fixed ``limit``-point
+    subsample (``seed``).  A kernel the factor cannot certify PSD gets a LAPACK
+    decomposition instead.
+    """
+    K0 = np.asarray(K0, dtype=float)
+    m = K0.shape[0]
+    top = _largest_eigenvalue(K0)
+    tolerance = SPECTRUM_RTOL * top
+    sample, factor = None, _pivoted_cholesky(K0, tolerance, limit)
+    if factor is False:  # more pivots than the limit: a subsample's block, formed directly
+        sample = np.sort(np.random.default_rng(seed).choice(m, size=limit, replace=False))
+        values, vectors = np.empty(0), np.empty((limit, 0))
+    elif factor is None:  # not PSD to working accuracy
+        values, vectors = eigh(K0, subset_by_value=(tolerance, np.inf), driver="evr")
+    else:
+        basis, triangle = np.linalg.qr(factor)
+        values, rotation = np.linalg.eigh(triangle @ triangle.T)
+        keep = values > tolerance
+        values, vectors = values[keep], basis @ rotation[:, keep]
+    return KernelSpectrum(values=values, vectors=vectors, top=top, frobenius=float(np.linalg.norm(K0)),
+                          trace=float(np.trace(K0)), m=m, sample=sample)
+
+
+def _pivoted_cholesky(K, tolerance, limit):
+    """``L`` (m, r) with ``K - L L'`` PSD of trace at most ``tolerance``, pivoting on the
+    largest residual diagonal; False if that needs more than ``limit`` columns (and
+    ``limit < m``), None if a pivot turns negative (K is not PSD)."""
+    m = K.shape[0]
+    residual = np.diag(K).astype(float)
+    if np.any(residual < -tolerance):
+        return None
+    residual = np.maximum(residual, 0.0)
+    L = np.zeros((m, min(m, limit + 1)))
+    for r in range(L.shape[1]):
+        if residual.sum() <= tolerance:
+            return L[:, :r]
+        if r == limit:
+            return False
+        i = int(np.argmax(residual))
+        column = K[:, i] - L[:, :r] @ L[i, :r]
+        if not column[i] > 0:
+            return None
+        L[:, r] = column / np.sqrt(column[i])
+        residual = residual - L[:, r] ** 2
+        if np.any(residual < -tolerance):
+            return None
+        residual = np.maximum(residual, 0.0)
+        residual[i] = 0.0
+    return L
+
+
+def _largest_eigenvalue(K0):
+    """The largest eigenvalue of a symmetric K0: Lanczos (a few products with K0) when it
+    is large, LAPACK otherwise; at least 1e-300."""
+    m = K0.shape[0]
+    if m > 64:
+        top = eigsh(K0, k=1, which="LA", v0=np.full(m, m**-0.5), return_eigenvectors=False)[0]
+    else:
+        top = eigvalsh(K0, subset_by_index=[m - 1, m - 1])[0]
+    return max(float(top), 1e-300)
+
+
+def _reduced_kernel(spectrum, U, V):
+    """``K_j = K_0 - U V'`` in an orthonormal basis B of span(E, U, V), E the spectrum's
+    eigenvectors: the (n, n) matrix ``B' K_j B``, n <= p + 2r, with K_0 replaced by
+    ``E diag(values) E'``.
+
+    That K_j's nonzero eigenvalues and singular values are the small matrix's, and
+    ``K_j - K_j'`` has the same Frobenius norm (it lives in span(B)).  O(m (p + r)^2 + n^3)
+    instead of O(m^3).
+    """
+    E, values = spectrum.vectors, spectrum.values
+    small = np.diag(values)
+    if U is None:
+        return small
+    W = np.hstack([U, V])
+    outside = W - E @ (E.T @ W)
+    left, sizes, _ = np.linalg.svd(outside, full_matrices=False)
+    extra = left[:, sizes > 1e-12 * max(float(np.linalg.norm(W, 2)), 1e-300)]
+    # a second projection ("twice is enough"): directions found from a tiny remainder
+    # carry rounding errors back into span(E) that the first one cannot remove
+    extra = np.linalg.qr(extra - E @ (E.T @ extra))[0]
+    B = np.hstack([E, extra])
+    BU, BV = B.T @ U, B.T @ V
+    reduced = np.zeros((B.shape[1],) * 2)
+    reduced[: values.size, : values.size] = small
+    return reduced - BU @ BV.T
 
 
 @dataclass(frozen=True)
 class StepFacts:
     """What is true of a deflated kernel ``K_j`` (m x m) after j steps.
 
-    symmetric : K_j equals its transpose (largest |K - K'| below ``FACT_RTOL`` x scale);
-    asymmetry : that largest entry of |K_j - K_j'|, relative to max |K_0|;
+    symmetric : K_j equals its transpose (asymmetry below ``FACT_RTOL``);
+    asymmetry : ``||K_j - K_j'||_F / ||K_0||_F``;
     min_eigenvalue : smallest eigenvalue of the symmetric part ``(K_j + K_j')/2`` (it
         decides ``x'K_j x >= 0`` for all x), relative to the largest eigenvalue of K_0;
     psd : min_eigenvalue >= -FACT_RTOL;
@@ -124,6 +255,13 @@ class StepFacts:
     next_pick, next_distance, next_nearest : the next chosen point, its feature-space
         distance ``sqrt(k(x,x) + k(z,z) - 2 k(x,z))`` to the nearest chosen point, and
         that point (None / nan when there is no next pick or nothing chosen yet).
+
+    The spectral facts (symmetric, asymmetry, min_eigenvalue, psd, rank) replace K_0 by
+    a low-rank approximation within ``2 SPECTRUM_RTOL`` of its largest eigenvalue, which
+    cannot change them (:func:`kernel_spectrum`).  When K_0 needs a factor of more than
+    ``FACT_LIMIT`` columns, they describe the principal submatrix of K_j on a fixed
+    subsample instead (:attr:`KernelSpectrum.sample`; asymmetry then relative to that
+    block of K_0); rank is then the block's.
     """
 
     symmetric: bool
@@ -140,26 +278,46 @@ class StepFacts:
     next_nearest: int | None
 
 
-def step_facts(path, j, top=None):
-    """:class:`StepFacts` of ``path.deflated_kernel(j)``; O(m^3) (one symmetric eigenvalue
-    decomposition, plus a singular-value one when K_j is not symmetric).  ``top``: the
-    largest eigenvalue of K_0, if already known."""
-    j = check_step(j, path.n_steps)
-    K0 = path.deflated_kernel(0)
-    Kj = path.deflated_kernel(j)
-    scale = max(float(np.max(np.abs(K0))), 1e-300)
-    if top is None:
-        top = float(eigvalsh(K0, subset_by_index=[K0.shape[0] - 1] * 2)[0])
-    top = max(top, 1e-300)
-    asymmetry = float(np.max(np.abs(Kj - Kj.T))) / scale
-    eigenvalues = eigvalsh((Kj + Kj.T) / 2)
-    min_eig = float(eigenvalues[0]) / top
+def _spectral_facts(spectrum, K0, U, V):
+    """(asymmetry, min_eigenvalue, rank) of ``K_j = K0 - U V'``: from its reduced form, or
+    of its block on the spectrum's subsample."""
+    if spectrum.sample is None:
+        reduced, n, scale = _reduced_kernel(spectrum, U, V), spectrum.m, spectrum.frobenius
+    else:
+        rows = spectrum.sample
+        reduced = K0[np.ix_(rows, rows)]
+        scale = float(np.linalg.norm(reduced))
+        if U is not None:
+            reduced = reduced - U[rows] @ V[rows].T
+        n = rows.size
+    asymmetry = float(np.linalg.norm(reduced - reduced.T)) / max(scale, 1e-300)
+    # NumPy's LAPACK throughout: alternating with SciPy's, whose OpenBLAS keeps its own
+    # spinning threads, made these small problems several times slower on two cores
+    eigenvalues = np.linalg.eigvalsh((reduced + reduced.T) / 2)
+    # a reduced form smaller than K_j leaves K_j zero eigenvalues it does not list
+    smallest = min(float(eigenvalues[0]), 0.0) if reduced.shape[0] < n else float(eigenvalues[0])
     # a symmetric matrix's singular values are its eigenvalues' sizes: no second decomposition
-    singular = np.abs(eigenvalues) if asymmetry <= FACT_RTOL else svdvals(Kj)
-    rank = int(np.sum(singular > FACT_RTOL * top))
+    singular = np.abs(eigenvalues) if asymmetry <= FACT_RTOL else np.linalg.svd(reduced, compute_uv=False)
+    return asymmetry, smallest / spectrum.top, int(np.sum(singular > FACT_RTOL * spectrum.top))
+
+
+def step_facts(path, j, spectrum=None):
+    """:class:`StepFacts` of ``path.deflated_kernel(j)``, from its low-rank form
+    ``K_0 - U V'`` without forming it.
+
+    ``spectrum``: :func:`kernel_spectrum` of K_0, if already known (O(m p^2) for a
+    factor of rank p); each step's facts then cost O(m (p + r)^2 + (p + r)^3), r the
+    deflation's rank, or O(FACT_LIMIT^3) on a subsample.
+    """
+    j = check_step(j, path.n_steps)
+    K0, U, V = path._low_rank(j, 0)
+    if spectrum is None:
+        spectrum = kernel_spectrum(K0)
+    asymmetry, min_eig, rank = _spectral_facts(spectrum, K0, U, V)
     chosen = path.indices[:j]
     if j:
-        ratios = np.linalg.norm(Kj[:, chosen], axis=0) / np.maximum(np.linalg.norm(K0[:, chosen], axis=0), 1e-300)
+        columns = K0[:, chosen] if U is None else K0[:, chosen] - U @ V[chosen].T
+        ratios = np.linalg.norm(columns, axis=0) / np.maximum(np.linalg.norm(K0[:, chosen], axis=0), 1e-300)
         last_left, chosen_left = float(ratios[-1]), float(ratios.max())
     else:
         last_left = chosen_left = float("nan")
@@ -169,13 +327,14 @@ def step_facts(path, j, top=None):
         squared = K0[next_pick, next_pick] + np.diag(K0)[chosen] - 2 * K0[next_pick, chosen]
         best = int(np.argmin(squared))
         distance, nearest = float(np.sqrt(max(squared[best], 0.0))), int(chosen[best])
+    trace = spectrum.trace - (0.0 if U is None else float(np.einsum("ij,ij->", U, V)))
     return StepFacts(
         symmetric=asymmetry <= FACT_RTOL,
         asymmetry=asymmetry,
         min_eigenvalue=min_eig,
         psd=min_eig >= -FACT_RTOL,
         rank=rank,
-        trace=float(np.trace(Kj)),
+        trace=trace,
         last_left=last_left,
         chosen_left=chosen_left,
         annihilated=bool(j) and chosen_left <= 1e-6,
@@ -185,26 +344,37 @@ def step_facts(path, j, top=None):
     )
 
 
-def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrinkage="auto"):
+def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrinkage="auto", memo=None):
     """The family's learner on ``indices[:j]`` for j = 1..len(indices), scored on the test set.
 
     ``mpkfda``: Fisher discriminant error rate; ``kpca``: mean test residual
     ``||phi(x) - P phi(x)||^2`` (needs ``test_diag``); ``kmp``: test MSE of least squares
     on ``K[:, indices[:j]]`` plus an offset (the training mean).  Returns (len(indices),).
+
+    The Nystroem features of nested index sets are nested (Cholesky), so they are
+    computed once for the whole path.  ``memo``: a dict shared between calls on the same
+    data, keyed by the chosen prefix (paths that pick alike share their fits).
     """
     indices = np.asarray(indices, dtype=int)
     out = np.empty(indices.size)
     if family == "kpca":
         return nested_projection_residuals(K, K_test, test_diag, indices).mean(axis=0)
+    memo = {} if memo is None else memo
+    if family == "mpkfda" and indices.size:
+        factor = nystrom_factor(K[np.ix_(indices, indices)])
+        F, F_test = nystrom_features(K[:, indices], factor), nystrom_features(K_test[:, indices], factor)
     for j in range(1, indices.size + 1):
-        idx = indices[:j]
-        if family == "mpkfda":
-            model = fit_fisher(K, y, idx, shrinkage=shrinkage)
-            out[j - 1] = np.mean(np.sign(model.decision(K_test[:, idx])) != y_test)
-        else:
-            mean = float(np.mean(y))
-            weights = np.linalg.lstsq(K[:, idx], y - mean, rcond=None)[0]
-            out[j - 1] = np.mean((K_test[:, idx] @ weights + mean - y_test) ** 2)
+        key = (family, indices[:j].tobytes())
+        if key not in memo:
+            if family == "mpkfda":
+                w, b, _ = fisher_direction(F[:, :j], y, shrinkage)
+                memo[key] = np.mean(np.sign(F_test[:, :j] @ w + b) != y_test)
+            else:
+                idx = indices[:j]
+                mean = float(np.mean(y))
+                weights = np.linalg.lstsq(K[:, idx], y - mean, rcond=None)[0]
+                memo[key] = np.mean((K_test[:, idx] @ weights + mean - y_test) ** 2)
+        out[j - 1] = memo[key]
     return out
 
 
@@ -256,12 +426,17 @@ class DeflationComparison:
     def facts(self, j):
         """dict deflation -> :class:`StepFacts` at step j (clipped per path)."""
         j = check_step(j, self.n_steps)
-        if "top" not in self._memo:
-            self._memo["top"] = float(eigvalsh(self.K, subset_by_index=[self.m - 1] * 2)[0])
         if j not in self._memo:
-            self._memo[j] = {name: step_facts(path, self.step_of(name, j), top=self._memo["top"])
+            self._memo[j] = {name: step_facts(path, self.step_of(name, j), spectrum=self.spectrum)
                              for name, path in self.paths.items()}
         return self._memo[j]
+
+    @property
+    def spectrum(self):
+        """:func:`kernel_spectrum` of K (computed on first use, then kept)."""
+        if "spectrum" not in self._memo:
+            self._memo["spectrum"] = kernel_spectrum(self.K)
+        return self._memo["spectrum"]
 
     def heatmaps(self, j):
         """dict deflation -> ``K_j`` on the display order (at most 200 x 200)."""
@@ -312,12 +487,12 @@ def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", ga
     _check_family_data(family, split)
     K, K_test, test_diag, coords, coords_test, titles, order = _split_kernels(split, kernel, gamma, degree)
     y = split.y_train
-    paths, errors, seconds = {}, {}, {}
+    paths, errors, seconds, memo = {}, {}, {}, {}
     for name in deflations:
         started = time.perf_counter()
         paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed, tau_from=tau_from)
         seconds[name] = time.perf_counter() - started
-        errors[name] = learner_errors(family, K, K_test, y, split.y_test, paths[name].indices, test_diag)
+        errors[name] = learner_errors(family, K, K_test, y, split.y_test, paths[name].indices, test_diag, memo=memo)
     return DeflationComparison(family, criterion, split, K, K_test, paths, errors, coords, coords_test, titles,
                                order, seconds)
 

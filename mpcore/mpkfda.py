@@ -117,7 +117,14 @@ def fit_fisher(K, y, indices, shrinkage="auto"):
         raise ValueError("No basis points were chosen; run mpkfda_path with k >= 1 first.")
     indices = check_indices(indices, K.shape[0])
     C = nystrom_factor(K[np.ix_(indices, indices)])
-    F = nystrom_features(K[:, indices], C)
+    w, b, means = fisher_direction(nystrom_features(K[:, indices], C), y, shrinkage)
+    return FisherModel(indices, C, w, b, means)
+
+
+def fisher_direction(F, y, shrinkage="auto"):
+    """The discriminant of :func:`fit_fisher` on given features ``F`` (m, k) and labels
+    ``y`` in {-1, +1}: ``(w, b, (mean_neg, mean_pos))`` with ``w`` of unit norm and ``b``
+    midway between the projected class means (eq. 8)."""
     lda = LinearDiscriminantAnalysis(solver="lsqr", shrinkage=shrinkage).fit(F, y)
     w = lda.coef_[0]
     w = w / max(np.linalg.norm(w), 1e-300)
@@ -125,5 +132,4 @@ def fit_fisher(K, y, indices, shrinkage="auto"):
     mean_pos, mean_neg = projection[y > 0].mean(), projection[y < 0].mean()
     if mean_pos < mean_neg:  # keep "positive decision = class +1"
         w, mean_pos, mean_neg = -w, -mean_pos, -mean_neg
-    b = -(mean_pos + mean_neg) / 2
-    return FisherModel(indices, C, w, float(b), (float(mean_neg), float(mean_pos)))
+    return w, float(-(mean_pos + mean_neg) / 2), (float(mean_neg), float(mean_pos))

@@ -7,8 +7,12 @@ import pytest
 from mpcore import DEFLATIONS, bounds, kernel_matrix, kmp_path, mpkfda_path, skpca_path
 from mpcore.datasets import load_dataset, prepare
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, model_spectrum, nontrivial_range
+from mpcore.deflations import ExplicitDeflation
+from mpcore.engine import pursue
 from mpcore.labs import (
+    FACT_RTOL,
     LAB_CRITERIA,
+    kernel_spectrum,
     column_selection,
     compare_deflations,
     criterion_deflation_table,
@@ -62,6 +66,95 @@ def test_facts_say_which_deflations_keep_psd(rbf, moons):
     assert not facts["none"].annihilated and facts["none"].chosen_left == pytest.approx(1.0)
     assert facts["none"].rank > facts["projection"].rank  # projection removes one dimension per step
     assert facts["none"].trace == pytest.approx(np.trace(rbf))
+
+
+def _explicit_facts(Kj, K0, rows=None):
+    """The spectral facts the long way: full decompositions of the formed matrices."""
+    if rows is not None:
+        Kj, K0 = Kj[np.ix_(rows, rows)], K0[np.ix_(rows, rows)]
+    top = np.linalg.eigvalsh(K0 if rows is None else K0)[-1]
+    asymmetry = np.linalg.norm(Kj - Kj.T) / np.linalg.norm(K0)
+    eigenvalues = np.linalg.eigvalsh((Kj + Kj.T) / 2)
+    singular = np.linalg.svd(Kj, compute_uv=False)
+    return asymmetry, eigenvalues[0], singular
+
+
+@pytest.mark.parametrize("deflation", DEFLATIONS)
+@pytest.mark.parametrize("data, gamma, family", [("moons", 2.0, "mpkfda"), ("xor", 8.0, "mpkfda"),
+                                                  ("sinc", None, "kmp"), ("rings", 30.0, "kpca")])
+def test_facts_from_the_low_rank_form_match_full_decompositions(data, gamma, family, deflation):
+    """The facts come from a small reduced matrix (K_0's pivoted-Cholesky eigenbasis plus
+    span(U, V)); here each is checked against eigvalsh / svd of the formed K_j, on kernels
+    whose rank ranges from 15 to full (gamma 30) and a deflation whose K_j is indefinite."""
+    split = prepare(load_dataset(data, n_samples=160), seed=3)
+    K = kernel_matrix(split.X_train, gamma=gamma)
+    criterion = LAB_CRITERIA[family][0]
+    path = lab_path(K, 10, family, criterion, deflation, y=split.y_train)
+    spectrum = kernel_spectrum(K)
+    top = np.linalg.eigvalsh(K)[-1]
+    assert spectrum.sample is None and spectrum.top == pytest.approx(top, rel=1e-9)
+    for j in (0, 1, 4, path.n_steps):
+        facts = step_facts(path, j, spectrum=spectrum)
+        asymmetry, smallest, singular = _explicit_facts(path.deflated_kernel(j), K)
+        assert facts.symmetric == (asymmetry <= FACT_RTOL)
+        assert facts.min_eigenvalue == pytest.approx(smallest / top, abs=1e-9)
+        assert facts.psd == (smallest / top >= -FACT_RTOL)
+        clear = np.abs(np.log(singular / (FACT_RTOL * top))) > 0.1  # no singular value on the threshold
+        if clear.all():
+            assert facts.rank == int(np.sum(singular > FACT_RTOL * top))
+        assert facts.trace == pytest.approx(np.trace(path.deflated_kernel(j)), abs=1e-9 * top)
+
+
+def test_facts_of_a_high_rank_kernel_come_from_a_fixed_subsample():
+    """A kernel needing more than ``limit`` Cholesky columns: the facts describe the
+    principal submatrix of K_j on the spectrum's subsample, the same one at every step."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((150, 20))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(150) > 0, 1.0, -1.0)
+    K = kernel_matrix(X, gamma=0.05)
+    spectrum = kernel_spectrum(K, limit=60)
+    assert spectrum.sample is not None and spectrum.sample.size == 60
+    assert np.array_equal(spectrum.sample, kernel_spectrum(K, limit=60).sample)  # fixed
+    top = np.linalg.eigvalsh(K)[-1]
+    for deflation in ("hotelling", "projection", "schur"):
+        path = lab_path(K, 6, "mpkfda", "optimal", deflation, y=y)
+        facts = step_facts(path, 6, spectrum=spectrum)
+        asymmetry, smallest, singular = _explicit_facts(path.deflated_kernel(6), K, rows=spectrum.sample)
+        assert facts.min_eigenvalue == pytest.approx(smallest / top, abs=1e-9)
+        assert facts.rank == int(np.sum(singular > FACT_RTOL * top)) <= 60
+    assert kernel_spectrum(K).sample is None  # 150 points fit the default limit: exact
+
+
+def test_spectrum_is_within_its_stated_accuracy():
+    """``||K_0 - E diag(values) E'||_2 <= 2 SPECTRUM_RTOL top``, E orthonormal."""
+    from mpcore.labs import SPECTRUM_RTOL
+
+    split = prepare(load_dataset("moons", n_samples=400), seed=1)
+    K = kernel_matrix(split.X_train, gamma=1.0)
+    spectrum = kernel_spectrum(K)
+    E = spectrum.vectors
+    np.testing.assert_allclose(E.T @ E, np.eye(E.shape[1]), atol=1e-12)
+    error = np.linalg.norm(K - E @ np.diag(spectrum.values) @ E.T, 2)
+    assert error <= 2 * SPECTRUM_RTOL * spectrum.top
+    assert E.shape[1] < K.shape[0] // 2  # low rank: the point of it
+
+
+@pytest.mark.parametrize("deflation", DEFLATIONS)
+@pytest.mark.parametrize("family", ["kpca", "kmp"])
+def test_low_rank_lab_picks_what_the_explicit_kernel_picks(rbf, moons, family, deflation):
+    """The lab keeps ``K_0 - U V'``; the explicit m x m deflation makes the same picks."""
+    criterion = LAB_CRITERIA[family][0]
+    path = lab_path(rbf, 12, family, criterion, deflation, y=moons.y_train)
+    target = moons.y_train - moons.y_train.mean()
+
+    def explicit(state):
+        K = state.current()
+        if family == "kpca":
+            return np.where(np.diag(K) > 0, state.column_sq_norms() / np.where(np.diag(K) > 0, np.diag(K), 1), np.nan)
+        return np.abs(K.T @ target) / np.sqrt(state.column_sq_norms())
+
+    reference = pursue(ExplicitDeflation(rbf, deflation), explicit, 12)
+    assert np.array_equal(path.indices, reference.indices)
 
 
 def test_facts_by_hand():

@@ -262,6 +262,19 @@ def _fact_row(name, step, facts):
             "—" if facts.next_pick is None else facts.next_pick]
 
 
+def _facts_caption(spectrum):
+    text = ("Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest ‖K_j[:, i]‖ / ‖K₀[:, i]‖ "
+            "over the chosen i (0: wiped out). ")
+    if spectrum.sample is None:
+        return text + ("Computed from K_j = K₀ − UV′ without forming it, in a small basis: K₀'s leading "
+                       f"{spectrum.values.size} eigenvectors (the rest of K₀ is below 10⁻¹⁰ of its largest "
+                       "eigenvalue, too little to change any fact) plus the deflation's U and V.")
+    return text + (f"K₀ has too many significant eigenvalues here for an exact small basis, so symmetric, smallest "
+                   f"eigenvalue, PSD and rank describe K_j's {spectrum.sample.size} × {spectrum.sample.size} block "
+                   "on a fixed random subsample of the training points (the same at every step); rank is that "
+                   "block's.")
+
+
 def lab_facts_panel(lab, j_steps):
     """The facts of each deflated kernel at step j, as a table."""
     def columns(j):
@@ -273,8 +286,7 @@ def lab_facts_panel(lab, j_steps):
               for j in j_steps]
     return Panel("facts", "c", "Facts of each deflated kernel at step 0", fig, frames,
                  height=70 + 36 * (len(lab.deflations) + 1),
-                 caption="Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest "
-                         "‖K_j[:, i]‖ / ‖K₀[:, i]‖ over the chosen i (0: wiped out).",
+                 caption=_facts_caption(lab.spectrum),
                  present_area="c", present_layout={"margin": {"l": 2, "r": 2, "t": 2, "b": 2}})
 
 
