@@ -35,7 +35,7 @@ from scipy.linalg import eigh
 from . import bounds
 from .cca import center_kernel
 from .mpkfda import fit_fisher
-from .nystrom import nested_projection_residuals, nystrom_features
+from .nystrom import nested_projection_residuals, nystrom_features, pivoted_cholesky
 from .skcca import fit_sparse_cca
 
 
@@ -86,12 +86,41 @@ def _check_delta(delta):
     bounds._check_delta(delta)
 
 
-def kernel_spectra(K):
-    """Eigenvalues (descending, clipped at 0) of ``K`` and of the centred ``H K H``.
-    One O(m^3) decomposition each; cache the result for repeated curves."""
-    values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
-    centred = np.clip(eigh(center_kernel(K), eigvals_only=True)[::-1], 0.0, None)
-    return values, centred
+def kernel_spectra(K, steps=None):
+    """Eigenvalues (m,) (descending, clipped at 0) of ``K`` and of the centred ``H K H``.
+
+    ``steps=None``: every eigenvalue, one O(m^3) decomposition each; cache the result for
+    repeated curves.  ``steps=k`` (what the sparse KPCA curves up to k components need):
+    on large kernels, from one pivoted Cholesky factor ``K ~ L L'`` whose PSD residual
+    has trace at most ``SPECTRUM_RTOL`` x tr K, and the eigenvalues of the small ``L'L``
+    and ``(HL)'(HL)``.  Every eigenvalue and every tail sum up to k is then within
+    ``k SPECTRUM_RTOL tr K`` of the exact one (Weyl), O(m r^2) for rank r; the m - r
+    eigenvalues beyond the factor get the mean that keeps the trace.  A kernel whose
+    factor would exceed ``m / 4`` columns gets the full decompositions.
+    """
+    m = K.shape[0]
+    factor = False
+    if steps is not None and m > _FACTOR_FROM:
+        factor = pivoted_cholesky(K, SPECTRUM_RTOL * float(np.trace(K)), max(int(steps) + 1, m // 4))
+    if factor is None or factor is False:
+        values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
+        centred = np.clip(eigh(center_kernel(K), eigvals_only=True)[::-1], 0.0, None)
+        return values, centred
+    return _filled(factor, float(np.trace(K)), m), _filled(factor - factor.mean(axis=0), float(np.trace(center_kernel(K))), m)
+
+
+#: Relative accuracy of the factored spectra (times the kernel's trace).
+SPECTRUM_RTOL = 1e-12
+#: Below this many points every eigenvalue is computed: LAPACK is as fast.
+_FACTOR_FROM = 400
+
+
+def _filled(F, trace, m):
+    """The eigenvalues of ``F F'`` (m,), descending: those of the small ``F'F``, then
+    the mean of what the trace leaves for the rest."""
+    top = np.clip(np.linalg.eigvalsh(F.T @ F)[::-1], 0.0, None)
+    rest = np.clip((trace - top.sum()) / max(m - top.size, 1), 0.0, top[-1] if top.size else None)
+    return np.concatenate([top, np.full(m - top.size, rest)])
 
 
 def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
@@ -115,7 +144,7 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
     residuals = path.extras["residuals"][1:]
     train_outside = residuals.sum(axis=1) / (m - t)
     test_residual = nested_projection_residuals(K, K_test, test_diag, path.indices).mean(axis=0)
-    values, centred = spectra if spectra is not None else kernel_spectra(K)
+    values, centred = spectra if spectra is not None else kernel_spectra(K, steps=int(t.max(initial=0)))
     tail = np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
     curves = {
         "test residual": test_residual,

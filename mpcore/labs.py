@@ -44,7 +44,7 @@ from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
 from .nkcca import _psd_solve, approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
-from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
+from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features, pivoted_cholesky
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
 from .views import embed_2d
@@ -156,7 +156,7 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
     m = K0.shape[0]
     top = _largest_eigenvalue(K0)
     tolerance = SPECTRUM_RTOL * top
-    sample, factor = None, _pivoted_cholesky(K0, tolerance, limit)
+    sample, factor = None, pivoted_cholesky(K0, tolerance, limit)
     if factor is False:  # more pivots than the limit: a subsample's block, formed directly
         sample = np.sort(np.random.default_rng(seed).choice(m, size=limit, replace=False))
         values, vectors = np.empty(0), np.empty((limit, 0))
@@ -169,34 +169,6 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
         values, vectors = values[keep], basis @ rotation[:, keep]
     return KernelSpectrum(values=values, vectors=vectors, top=top, frobenius=float(np.linalg.norm(K0)),
                           trace=float(np.trace(K0)), m=m, sample=sample)
-
-
-def _pivoted_cholesky(K, tolerance, limit):
-    """``L`` (m, r) with ``K - L L'`` PSD of trace at most ``tolerance``, pivoting on the
-    largest residual diagonal; False if that needs more than ``limit`` columns (and
-    ``limit < m``), None if a pivot turns negative (K is not PSD)."""
-    m = K.shape[0]
-    residual = np.diag(K).astype(float)
-    if np.any(residual < -tolerance):
-        return None
-    residual = np.maximum(residual, 0.0)
-    L = np.zeros((m, min(m, limit + 1)))
-    for r in range(L.shape[1]):
-        if residual.sum() <= tolerance:
-            return L[:, :r]
-        if r == limit:
-            return False
-        i = int(np.argmax(residual))
-        column = K[:, i] - L[:, :r] @ L[i, :r]
-        if not column[i] > 0:
-            return None
-        L[:, r] = column / np.sqrt(column[i])
-        residual = residual - L[:, r] ** 2
-        if np.any(residual < -tolerance):
-            return None
-        residual = np.maximum(residual, 0.0)
-        residual[i] = 0.0
-    return L
 
 
 def _largest_eigenvalue(K0):

@@ -160,15 +160,15 @@ def smola_scholkopf_path(K, k):
     indices = []
     T = np.zeros((0, m))
     for _ in range(k):
-        approx = K[:, indices] @ T
-        residual = K - approx
+        residual = K - K[:, indices] @ T
         residual_diag = np.diag(residual)
         eligible = residual_diag > threshold
         eligible[indices] = False
         if not eligible.any():
             break
         scores = np.full(m, -np.inf)
-        scores[eligible] = (residual[:, eligible] ** 2).sum(axis=0) / residual_diag[eligible]
+        column_sums = np.einsum("ij,ij->j", residual, residual)  # one pass, no copy of the eligible columns
+        scores[eligible] = column_sums[eligible] / residual_diag[eligible]
         i = int(np.argmax(scores))
         gap = residual_diag[i]
         t = np.concatenate([-T[:, i], [1.0]]) / gap

@@ -65,3 +65,23 @@ def test_boston_compression_bound_is_non_trivial_with_argmin_in_the_tens():
     assert np.min(result.curves["compression bound"]) < 1
     assert 10 <= result.argmin["compression bound"] <= 99
     assert np.min(result.curves["compression bound"]) < np.min(result.curves["global Rademacher bound"])
+
+
+@pytest.mark.parametrize("data, gamma, k", [("rings", 0.5, 30), ("sinc", 1.0, 20), ("moons", 0.05, 60)])
+def test_factored_spectra_give_the_same_skpca_curves(monkeypatch, data, gamma, k):
+    """On large kernels the curves read K's spectrum from a pivoted Cholesky factor; every
+    curve must match the one from full decompositions (to 1e-5 of its scale: the sqrt in
+    Thm 8 magnifies the rounding of eigenvalues near 1e-12)."""
+    split = datasets.prepare(datasets.load_dataset(data, n_samples=900), seed=0)
+    K = mpcore.kernel_matrix(split.X_train, gamma=gamma)
+    K_test = mpcore.kernel_matrix(split.X_test, split.X_train, gamma=gamma)
+    test_diag = np.ones(split.X_test.shape[0])
+    path = mpcore.skpca_path(K, k)
+    full = curves.skpca_curves(K, K_test, test_diag, path, spectra=curves.kernel_spectra(K))
+    monkeypatch.setattr(curves, "eigh", lambda *a, **kw: pytest.fail("the factored path should need no eigh"))
+    values, centred = curves.kernel_spectra(K, steps=k)
+    assert values.shape == centred.shape == (K.shape[0],)
+    assert values.sum() == pytest.approx(np.trace(K), rel=1e-12)  # the fill keeps the trace
+    factored = curves.skpca_curves(K, K_test, test_diag, path)
+    for name, curve in full.curves.items():
+        np.testing.assert_allclose(factored.curves[name], curve, rtol=0, atol=1e-5 * np.abs(curve).max(), err_msg=name)
