@@ -35,7 +35,8 @@ from scipy.linalg import eigh
 from . import bounds
 from .cca import center_kernel
 from .mpkfda import fit_fisher
-from .nystrom import nested_projection_residuals, nystrom_features, pivoted_cholesky
+from .lowrank import pivoted_cholesky
+from .nystrom import nested_projection_residuals, nystrom_features
 from .skcca import fit_sparse_cca
 
 

@@ -44,7 +44,8 @@ from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
 from .nkcca import _psd_solve, approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
-from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features, pivoted_cholesky
+from .lowrank import extend_basis, factor_eigen, pivoted_cholesky
+from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
 from .views import embed_2d
@@ -163,10 +164,7 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
     elif factor is None:  # not PSD to working accuracy
         values, vectors = eigh(K0, subset_by_value=(tolerance, np.inf), driver="evr")
     else:
-        basis, triangle = np.linalg.qr(factor)
-        values, rotation = np.linalg.eigh(triangle @ triangle.T)
-        keep = values > tolerance
-        values, vectors = values[keep], basis @ rotation[:, keep]
+        values, vectors = factor_eigen(factor, tolerance)
     return KernelSpectrum(values=values, vectors=vectors, top=top, frobenius=float(np.linalg.norm(K0)),
                           trace=float(np.trace(K0)), m=m, sample=sample)
 
@@ -195,14 +193,7 @@ def _reduced_kernel(spectrum, U, V):
     small = np.diag(values)
     if U is None:
         return small
-    W = np.hstack([U, V])
-    outside = W - E @ (E.T @ W)
-    left, sizes, _ = np.linalg.svd(outside, full_matrices=False)
-    extra = left[:, sizes > 1e-12 * max(float(np.linalg.norm(W, 2)), 1e-300)]
-    # a second projection ("twice is enough"): directions found from a tiny remainder
-    # carry rounding errors back into span(E) that the first one cannot remove
-    extra = np.linalg.qr(extra - E @ (E.T @ extra))[0]
-    B = np.hstack([E, extra])
+    B = np.hstack([E, extend_basis(E, np.hstack([U, V]))])
     BU, BV = B.T @ U, B.T @ V
     reduced = np.zeros((B.shape[1],) * 2)
     reduced[: values.size, : values.size] = small

@@ -58,36 +58,3 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
 def projection_residuals(k_diag, F):
     """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0."""
     return np.maximum(np.asarray(k_diag, dtype=float) - np.einsum("ij,ij->i", F, F), 0.0)
-
-
-def pivoted_cholesky(K, tolerance, limit):
-    """A low-rank factor of a PSD kernel ``K`` (m, m): ``L`` (m, r) with ``K - L L'`` PSD
-    of trace at most ``tolerance``, pivoting on the largest residual diagonal; False if
-    that needs more than ``limit`` columns (and ``limit < m``), None if a pivot turns
-    negative (K is not PSD).
-
-    The residual is PSD, so its trace bounds its 2-norm: every eigenvalue of ``L L'`` is
-    within ``tolerance`` of K's (Weyl).  O(m r^2), one column of K per pivot.
-    """
-    m = K.shape[0]
-    residual = np.diag(K).astype(float)
-    if np.any(residual < -tolerance):
-        return None
-    residual = np.maximum(residual, 0.0)
-    L = np.zeros((m, min(m, limit + 1)))
-    for r in range(L.shape[1]):
-        if residual.sum() <= tolerance:
-            return L[:, :r]
-        if r == limit:
-            return False
-        i = int(np.argmax(residual))
-        column = K[:, i] - L[:, :r] @ L[i, :r]
-        if not column[i] > 0:
-            return None
-        L[:, r] = column / np.sqrt(column[i])
-        residual = residual - L[:, r] ** 2
-        if np.any(residual < -tolerance):
-            return None
-        residual = np.maximum(residual, 0.0)
-        residual[i] = 0.0
-    return L

@@ -1,0 +1,65 @@
+"""Low-rank tools shared by the labs and the curves: a kernel as ``L L'`` or ``E diag(w) E'``
+with a stated error, and orthonormal bases that grow by a few directions.
+
+Each replaces an O(m^3) decomposition of an m x m kernel whose spectrum decays fast (a
+smooth kernel on low-dimensional data) by O(m r^2) work for rank r, with the error bound
+in its docstring; callers fall back to LAPACK when the rank is too high.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def pivoted_cholesky(K, tolerance, limit):
+    """A low-rank factor of a PSD kernel ``K`` (m, m): ``L`` (m, r) with ``K - L L'`` PSD
+    of trace at most ``tolerance``, pivoting on the largest residual diagonal; False if
+    that needs more than ``limit`` columns (and ``limit < m``), None if a pivot turns
+    negative (K is not PSD).
+
+    The residual is PSD, so its trace bounds its 2-norm: every eigenvalue of ``L L'`` is
+    within ``tolerance`` of K's (Weyl).  O(m r^2), one column of K per pivot.
+    """
+    m = K.shape[0]
+    residual = np.diag(K).astype(float)
+    if np.any(residual < -tolerance):
+        return None
+    residual = np.maximum(residual, 0.0)
+    L = np.zeros((m, min(m, limit + 1)))
+    for r in range(L.shape[1]):
+        if residual.sum() <= tolerance:
+            return L[:, :r]
+        if r == limit:
+            return False
+        i = int(np.argmax(residual))
+        column = K[:, i] - L[:, :r] @ L[i, :r]
+        if not column[i] > 0:
+            return None
+        L[:, r] = column / np.sqrt(column[i])
+        residual = residual - L[:, r] ** 2
+        if np.any(residual < -tolerance):
+            return None
+        residual = np.maximum(residual, 0.0)
+        residual[i] = 0.0
+    return L
+
+
+def factor_eigen(L, floor=0.0):
+    """Eigenpairs of ``L L'`` (m x m, PSD) from the small ``L'L`` side: ``(values (p,),
+    vectors (m, p))`` with the eigenvalues above ``floor``, ascending, vectors orthonormal.
+    O(m r^2) for L (m, r)."""
+    basis, triangle = np.linalg.qr(L)
+    values, rotation = np.linalg.eigh(triangle @ triangle.T)
+    keep = values > floor
+    return values[keep], basis @ rotation[:, keep]
+
+
+def extend_basis(E, W, rtol=1e-12):
+    """Orthonormal columns X, orthogonal to the orthonormal E (m, p), with span(E, X)
+    containing span(W) for W (m, q) up to ``rtol`` x ||W||: directions of W outside E
+    smaller than that are dropped, so X never holds rounding noise.  (m, <= q)."""
+    outside = W - E @ (E.T @ W)
+    left, sizes, _ = np.linalg.svd(outside, full_matrices=False)
+    X = left[:, sizes > rtol * max(float(np.linalg.norm(W, 2)), 1e-300)]
+    # a second projection ("twice is enough"): directions found from a tiny remainder
+    # carry rounding errors back into span(E) that the first one cannot remove
+    return np.linalg.qr(X - E @ (E.T @ X))[0]
