@@ -31,19 +31,20 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import eigh, eigvalsh, svdvals
+from scipy.linalg import eigh, eigvalsh
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
 
 from . import criteria
 from ._validation import check_binary_labels, check_choice, check_kernel, check_n_steps, check_positive
-from .cca import kcca
+from .cca import eigen_floor, kcca_from_eigen
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import _psd_solve, approximation_error, nystrom_kcca, nystrom_kcca_path, ridge_leverage_scores, sample_columns
+from .nkcca import (_nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen, nystrom_kcca_path,
+                    sample_columns)
 from .lowrank import extend_basis, factor_eigen, pivoted_cholesky
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
@@ -520,19 +521,44 @@ __all__ = [
 COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means")
 
 
-def nystrom_error(K, C, W):
+def nystrom_error(K, C, W, eigen=None):
     """Trace and spectral norm of ``K - C W^+ C'`` (both equal to its largest/summed
     eigenvalues: the Nystroem residual is PSD), without forming it for the trace.
 
     K (N, N) kernel; C (N, M) kernel between all points and the landmarks; W (M, M)
     kernel among the landmarks.  Returns ``(trace_error, spectral_error)``.
+
+    ``eigen``: K's eigenpairs ``(values (p,), vectors (N, p))`` above some floor.  Then
+    the residual with ``V diag(values) V'`` for K lives in span(V, C), and its largest
+    eigenvalue is a small matrix's: exact to within the floor, O(N (p + M)^2).  Without
+    it, Lanczos on the residual (relative tolerance 1e-6).
     """
     WC = _psd_solve(W, C.T, rtol=1e-10)  # W^+ C'  (M, N)
     trace = float(np.trace(K) - np.einsum("ij,ji->", C, WC))
+    if eigen is not None:
+        values, V = eigen
+        B = np.hstack([V, extend_basis(V, C)])
+        BC = B.T @ C
+        small = -BC @ _psd_solve(W, BC.T, rtol=1e-10)
+        small[np.arange(values.size), np.arange(values.size)] += values
+        return max(trace, 0.0), max(float(np.linalg.eigvalsh((small + small.T) / 2)[-1]), 0.0)
     residual = LinearOperator(K.shape, matvec=lambda v: K @ v - C @ (WC @ v), dtype=float)
     start = np.ones(K.shape[0]) / np.sqrt(K.shape[0])
     spectral = float(eigsh(residual, k=1, which="LA", v0=start, return_eigenvectors=False, tol=1e-6)[0])
     return max(trace, 0.0), max(spectral, 0.0)
+
+
+def _kernel_eigen(K, floor):
+    """K's eigenpairs above ``floor`` (LAPACK, only those eigenvectors formed)."""
+    values, vectors = eigh(K, subset_by_value=(floor, np.inf), driver="evr")
+    return values, vectors
+
+
+def _centred_from(eigen, floor):
+    """Eigenpairs of ``H K H`` above ``floor`` from K's: ``H V diag(values)^(1/2)`` is a
+    factor of it within the floor (H is a contraction), O(N p^2)."""
+    values, V = eigen
+    return factor_eigen((V - V.mean(axis=0)) * np.sqrt(np.maximum(values, 0.0)), floor)
 
 
 def _landmark_orders(K, method, top, seed, scores=None):
@@ -640,7 +666,12 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     if two_view:
         params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
         views.append(kernel_matrix(split.Y_train, kernel=kernel, **params_y))
-    leverage = tuple(ridge_leverage_scores(K, leverage_gamma) for K in views)
+    # one eigendecomposition per view, kept down to the floor below which a direction
+    # changes neither exact KCCA's T nor a kernel error by SHRINK_RTOL: it gives the
+    # leverage scores, the spectral kernel errors and exact KCCA
+    floor = eigen_floor(N, min(reg, leverage_gamma))
+    eigens = [_kernel_eigen(K, floor) for K in views]
+    leverage = tuple(leverage_from_eigen(*eigen, leverage_gamma) for eigen in eigens)
     top = int(ranks[-1])
     kcca_methods = [name for name in methods if name != "k-means"] if two_view else []
     work = sum(1 if name == "greedy" else repeats for name in methods) + (repeats if two_view else 0)
@@ -663,7 +694,8 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                 for c, r in enumerate(ranks):
                     Z = KMeans(n_clusters=int(r), n_init=1, random_state=seed + s).fit(X).cluster_centers_
                     C = kernel_matrix(X, Z, kernel=kernel, **params)
-                    trace[s, c], spectral[s, c] = nystrom_error(K1, C, kernel_matrix(Z, kernel=kernel, **params))
+                    trace[s, c], spectral[s, c] = nystrom_error(K1, C, kernel_matrix(Z, kernel=kernel, **params),
+                                                                eigen=eigens[0])
             else:
                 order = _landmark_orders(K1, name, top, seed + s, scores=leverage[0])
                 if s == 0:
@@ -671,15 +703,16 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                 for c, r in enumerate(ranks):
                     idx = np.unique(order[:r])
                     distinct[s, c] = idx.size
-                    trace[s, c], spectral[s, c] = nystrom_error(K1, K1[:, idx], K1[np.ix_(idx, idx)])
+                    trace[s, c], spectral[s, c] = nystrom_error(K1, K1[:, idx], K1[np.ix_(idx, idx)],
+                                                                eigen=eigens[0])
             tick()
         kernel_error[name] = {"trace": trace, "spectral": spectral, "distinct": distinct}
 
     kcca_results, exact_summary, speedup = {}, {}, {}
     if two_view:
         K2 = views[1]
-        exact = kcca(K1, K2, reg, reg, n_directions=2)
-        sigma = svdvals(exact.T)[:2]
+        exact = kcca_from_eigen(*(_centred_from(eigen, floor) for eigen in eigens), N, reg, reg, n_directions=2)
+        sigma = np.append(exact.correlations, 0.0)[:2]
         gap = float(sigma[0] - sigma[1])
         exact_summary = {"rho": float(exact.correlations[0]), "gap": gap}
         tick()
@@ -691,7 +724,7 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                 orders = [_landmark_orders(K, name, top, seed + s + 1000 * v, scores=leverage[v])
                           for v, K in enumerate(views)]
                 for c, r in enumerate(ranks):
-                    approx = nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
+                    approx = _nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
                     errors = approximation_error(exact, approx)
                     arrays["rho"][s, c], arrays["T"][s, c], arrays["alpha"][s, c] = (
                         errors["rho"], errors["T"], errors["alpha"])

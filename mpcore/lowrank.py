@@ -55,11 +55,11 @@ def factor_eigen(L, floor=0.0):
 
 def extend_basis(E, W, rtol=1e-12):
     """Orthonormal columns X, orthogonal to the orthonormal E (m, p), with span(E, X)
-    containing span(W) for W (m, q) up to ``rtol`` x ||W||: directions of W outside E
+    containing span(W) for W (m, q) up to ``rtol`` x ||W||_F: directions of W outside E
     smaller than that are dropped, so X never holds rounding noise.  (m, <= q)."""
     outside = W - E @ (E.T @ W)
     left, sizes, _ = np.linalg.svd(outside, full_matrices=False)
-    X = left[:, sizes > rtol * max(float(np.linalg.norm(W, 2)), 1e-300)]
+    X = left[:, sizes > rtol * max(float(np.linalg.norm(W)), 1e-300)]  # Frobenius: >= the 2-norm, and cheap
     # a second projection ("twice is enough"): directions found from a tiny remainder
     # carry rounding errors back into span(E) that the first one cannot remove
     return np.linalg.qr(X - E @ (E.T @ X))[0]

@@ -43,14 +43,24 @@ def test_sparse_cca_finds_the_shared_variable(two_view_data):
     assert distances.shape == (150, 2) and distances[:, 0].mean() < 0.5
 
 
-def test_exact_kcca_matches_the_definition(two_view_data):
+@pytest.mark.parametrize("reg", [0.01, 1e-5])
+def test_exact_kcca_matches_the_definition(two_view_data, reg):
+    """Against dense solves of eq. 2-3: T, its low-rank factors, the correlations and the
+    dual coefficients (up to each direction's sign), at a small and a tiny lambda."""
     _, _, Kx, Ky = two_view_data
-    N, reg = Kx.shape[0], 0.01
+    N = Kx.shape[0]
     Kc1, Kc2 = center_kernel(Kx), center_kernel(Ky)
     T = np.linalg.solve(Kc1 + N * reg * np.eye(N), Kc1) @ Kc2 @ np.linalg.inv(Kc2 + N * reg * np.eye(N))
     result = mpcore.kcca(Kx, Ky, reg, reg, n_directions=3)
-    np.testing.assert_allclose(result.correlations, np.linalg.svd(T, compute_uv=False)[:3], rtol=1e-8)
+    U, s, _ = np.linalg.svd(T)
+    np.testing.assert_allclose(result.correlations, s[:3], rtol=1e-8)
     np.testing.assert_allclose(result.T, T, atol=1e-10)
+    E1, middle, E2 = result.factors
+    np.testing.assert_allclose(E1 @ middle @ E2.T, T, atol=1e-10)
+    signs = np.sign(np.sum(U[:, :3] * result.alpha_prime, axis=0))
+    np.testing.assert_allclose(result.alpha_prime * signs, U[:, :3], atol=1e-6)
+    alpha = np.sqrt(N) * np.linalg.solve(Kc1 + N * reg * np.eye(N), U[:, :3])
+    np.testing.assert_allclose(result.alpha * signs, alpha, rtol=1e-6, atol=1e-6 * np.abs(alpha).max())
 
 
 def test_center_kernel_is_HKH(two_view_data):
@@ -125,7 +135,10 @@ def test_approximation_error_matches_dense_computation(two_view_data):
     exact = mpcore.kcca(Kx, Ky, 0.01, 0.01)
     approx = mpcore.nystrom_kcca(Kx, Ky, np.arange(0, 150, 5), np.arange(1, 150, 5), 0.01, 0.01)
     errors = mpcore.approximation_error(exact, approx)
-    assert errors["T"] == pytest.approx(np.linalg.norm(exact.T - approx.T_tilde(), 2), rel=1e-6)
+    assert errors["T"] == pytest.approx(np.linalg.norm(exact.T - approx.T_tilde(), 2), rel=1e-9)
+    close = mpcore.nystrom_kcca(Kx, Ky, np.arange(0, 150, 2), np.arange(1, 150, 2), 0.01, 0.01)  # a tiny error
+    dense = np.linalg.norm(exact.T - close.T_tilde(), 2)
+    assert mpcore.approximation_error(exact, close)["T"] == pytest.approx(dense, rel=1e-6, abs=1e-13)
     assert errors["rho"] == pytest.approx(abs(exact.correlations[0] - approx.correlations[0]))
     # |rho - rho~| <= ||T - T~|| (Weyl's inequality for singular values)
     assert errors["rho"] <= errors["T"] + 1e-12
