@@ -43,8 +43,7 @@ from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import (_nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen, nystrom_kcca_path,
-                    sample_columns)
+from .nkcca import _leverage_draws, _nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen, nystrom_kcca_path
 from .lowrank import extend_basis, factor_eigen, pivoted_cholesky
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
@@ -565,8 +564,8 @@ def _landmark_orders(K, method, top, seed, scores=None):
     """Indices of ``top`` landmarks for one seed, nested (rank r uses the first r)."""
     if method == "uniform":
         return np.random.default_rng(seed).permutation(K.shape[0])[:top]
-    if method == "ridge-leverage":
-        return sample_columns(K, top, "ridge-leverage", scores=scores, seed=seed)[0]
+    if method == "ridge-leverage":  # sample_columns' draws, without re-checking K
+        return _leverage_draws(scores, top, np.random.default_rng(seed))[0]
     return skpca_path(K, top).indices
 
 
@@ -684,6 +683,15 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
         if progress is not None:
             progress(done, work)
 
+    memo = {}
+
+    def orders_of(view, name, draw):
+        """A view's landmark order for one method and seed, computed once (the kernel
+        errors and KCCA share view X's)."""
+        if (view, name, draw) not in memo:
+            memo[view, name, draw] = _landmark_orders(views[view], name, top, draw, scores=leverage[view])
+        return memo[view, name, draw]
+
     kernel_error, landmarks = {}, {}
     for name in methods:
         n_rep = 1 if name == "greedy" else repeats
@@ -697,7 +705,7 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                     trace[s, c], spectral[s, c] = nystrom_error(K1, C, kernel_matrix(Z, kernel=kernel, **params),
                                                                 eigen=eigens[0])
             else:
-                order = _landmark_orders(K1, name, top, seed + s, scores=leverage[0])
+                order = orders_of(0, name, seed + s)
                 if s == 0:
                     landmarks[name] = order
                 for c, r in enumerate(ranks):
@@ -721,8 +729,7 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
             arrays = {key: np.zeros((n_rep, ranks.size)) for key in ("rho", "T", "alpha", "bound")}
             arrays["valid"] = np.zeros((n_rep, ranks.size), dtype=bool)
             for s in range(n_rep):
-                orders = [_landmark_orders(K, name, top, seed + s + 1000 * v, scores=leverage[v])
-                          for v, K in enumerate(views)]
+                orders = [orders_of(v, name, seed + s + 1000 * v) for v in range(len(views))]
                 for c, r in enumerate(ranks):
                     approx = _nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
                     errors = approximation_error(exact, approx)

@@ -95,9 +95,14 @@ def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
         if gamma is None:
             raise ValueError("ridge-leverage sampling needs gamma (or precomputed scores).")
         scores = ridge_leverage_scores(K, gamma)
+    return _leverage_draws(scores, M, rng)
+
+
+def _leverage_draws(scores, M, rng):
+    """M draws with replacement, ``p_i = l_i / sum(l)``, and their weights ``1/sqrt(M p_i)``."""
     p = np.maximum(np.asarray(scores, dtype=float), 0.0)
     p = p / p.sum()
-    indices = rng.choice(N, size=M, replace=True, p=p)
+    indices = rng.choice(p.size, size=M, replace=True, p=p)
     return indices, 1.0 / np.sqrt(M * p[indices])
 
 
