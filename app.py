@@ -12,6 +12,8 @@ the folder has another name.
 """
 import streamlit as st
 
+import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
+
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
 st.set_page_config(page_title="Matching Pursuit Lab", page_icon=":material/scatter_plot:", layout="wide",

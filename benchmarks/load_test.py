@@ -11,7 +11,11 @@ errors (exception boxes, page errors, timeouts), and the server's resident memor
 largest class runs twice, so the last row shows whether memory stays flat once the
 server-wide caches (bounded) are full.
 
-    python -m benchmarks.load_test [--sizes 1 5 10] [--steps 10]
+    python -m benchmarks.load_test [--sizes 1 5 10] [--steps 10] [--blas-threads 1] [--points 1500]
+
+Each session opens its page with its own data seed, so none reuses another's cached
+study.  ``--blas-threads`` sets the BLAS thread count of the server (to compare a
+classroom server's settings); ``--points`` makes every page's study larger.
 
 Targets (issue 13): 10 sessions, 0 errors, memory flat after warm-up, median latency
 at 10 sessions <= 2x that at 1.  Every loop is bounded in count and time, and all
@@ -47,14 +51,15 @@ class MemorySampler(threading.Thread):
             time.sleep(self.every)
 
 
-def one_round(browser, url, n, steps, deadline=120):
+def one_round(browser, url, n, steps, deadline=120, query=""):
     contexts, pages, errors = [], [], []
     started = time.perf_counter()
     for number in range(n):
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()
         page.on("pageerror", lambda error, number=number: errors.append(f"session {number}: {error}"))
-        page.goto(f"{url}/{PAGES[number % len(PAGES)]}", wait_until="commit")
+        # each session its own data seed: no two share a cached study, so the server computes all n
+        page.goto(f"{url}/{PAGES[number % len(PAGES)]}?seed={number + 1}{query}", wait_until="commit")
         contexts.append(context)
         pages.append(page)
     for number, page in enumerate(pages):
@@ -101,20 +106,26 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", nargs="*", type=int, default=[1, 5, 10])
     parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--blas-threads", type=int, default=None,
+                        help="threads per BLAS pool in the server (OPENBLAS/OMP/MKL_NUM_THREADS); default: the app's")
+    parser.add_argument("--points", type=int, default=None, help="open every page with this many points")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    server, url = start_server()
+    env = None if args.blas_threads is None else {
+        name: str(args.blas_threads) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    query = "" if args.points is None else f"&points={args.points}"
+    server, url = start_server(env)
     sampler = MemorySampler(server.pid)
     sampler.start()
     rows = []
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            one_round(browser, url, 1, 2)  # warm-up: imports, plotly.js copied, caches filled
+            one_round(browser, url, 1, 2, query=query)  # warm-up: imports, plotly.js copied, caches filled
             warm = rss_mb(server.pid)
             for n in args.sizes + args.sizes[-1:]:  # the largest class twice: is memory flat once warm?
-                opened, latencies, errors = one_round(browser, url, n, args.steps)
+                opened, latencies, errors = one_round(browser, url, n, args.steps, query=query)
                 latencies.sort()
                 median = statistics.median(latencies) if latencies else float("nan")
                 p90 = latencies[int(0.9 * (len(latencies) - 1))] if latencies else float("nan")

@@ -383,3 +383,17 @@ def test_paper_figures_full_toggle_labels_the_long_runs():
     assert_clean(at)
     labels = [button.label for button in at.button]
     assert any("paper-sized" in label for label in labels)
+
+
+def test_the_server_runs_one_blas_thread_per_pool():
+    """ui.blas (imported by app.py) limits every BLAS pool to one thread, the setting
+    benchmarks/blas_threads.py measured fastest on a shared server; the variable parses."""
+    from threadpoolctl import threadpool_info
+
+    import ui.blas
+
+    pools = [info for info in threadpool_info() if info["user_api"] == "blas"]
+    assert pools and all(info["num_threads"] == 1 for info in pools)
+    assert ui.blas.threads_wanted(None) == 1 and ui.blas.threads_wanted(" 4 ") == 4
+    assert ui.blas.threads_wanted("default") is None and ui.blas.threads_wanted("lots") == 1
+    assert ui.blas.threads_wanted("0") == 1
