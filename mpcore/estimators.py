@@ -40,13 +40,16 @@ from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
 from .kmp import KMP_VARIANTS, LOSSES, kmp_columns_path, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
-from .nkcca import SAMPLINGS, nystrom_kcca, ridge_leverage_scores, sample_columns
+from .nkcca import (SAMPLINGS, _distinct_in_order, _psd_solve, draw_landmarks, leverage_from_sketch,
+                    nystrom_kcca, nystrom_kcca_from_columns, ridge_leverage_scores, sketch_landmarks)
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, skcca_path
 from .skpca import skpca_columns_path, skpca_path
 
 #: Kernel names the estimators take (scikit-learn's pairwise kernels and "precomputed").
 ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
+#: How :class:`NystromKCCA` maps new points: eq. 17's kernel vector, or its Nystroem approximation.
+OUT_OF_SAMPLE = ("kernel", "nystrom")
 
 
 def _check_count(value, n_samples, name="n_components"):
@@ -373,7 +376,8 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         tags.target_tags.multi_output = True
         return tags
 
-    def _fit_views(self, X, Y):
+    def _fit_views(self, X, Y, kernels=True):
+        """Validated views, their widths set, and (with ``kernels``) their training kernels."""
         X = validate_data(self, X, ensure_min_samples=2)
         if Y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
@@ -383,6 +387,8 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         self.n_features_y_ = Y.shape[1]
         self.gamma_ = _gamma(self.gamma, X)
         self.gamma_y_ = _gamma(self.gamma if self.gamma_y is None else self.gamma_y, Y)
+        if not kernels:
+            return X, Y, None, None
         return X, Y, self._train_kernel(X, self.gamma_), self._train_kernel(Y, self.gamma_y_)
 
     @staticmethod
@@ -469,18 +475,30 @@ class NystromKCCA(_TwoView):
     """Kernel CCA with Nystroem approximations of both kernels (seed 004).
 
     ``rank`` landmark columns per view are drawn ``uniform``-ly or by ``ridge-leverage``
-    scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); the solution of eq. 15 gives dual
-    coefficients over all training points, so ``transform`` evaluates
-    ``f(x) = k(x)' H alpha`` (eq. 17) against the training points, centred on them.
+    scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); eq. 15 gives dual coefficients
+    alpha over all training points.  ``out_of_sample`` says how new points are mapped:
 
-    Attributes: ``correlations_``, ``landmarks_x_``, ``landmarks_y_``,
-    ``leverage_scores_`` (None for uniform sampling), ``X_fit_``, ``Y_fit_``, ``gamma_``,
-    ``gamma_y_``, ``n_components_`` (the rank used).
+    - ``"kernel"`` (the paper's eq. 17): ``f(x) = k(x)' H alpha`` against every training
+      point, centred on them.  Fitting forms both N x N training kernels (exact leverage
+      scores up to N = 3000, approximate beyond).
+    - ``"nystrom"``: ``k(x)`` replaced by its Nystroem approximation from the landmarks
+      S, the kernel the method was fitted with: ``f(x) = (k(x, S) - mean_i k(x_i, S)) w``,
+      ``w = W^+ C' H alpha`` (C = K S, W = S'K S).  Fitting then computes only the
+      landmarks' kernel columns from X (and, for ``ridge-leverage``, a uniform sketch's
+      for approximate scores), O(N M^2) time and O(N M) memory, so N can be as large as
+      X fits; transform costs O(n M) and keeps only the landmarks.  On the training
+      points the two maps agree as far as ``L = C W^+ C'`` agrees with K.
+
+    Attributes: ``correlations_``, ``landmarks_x_``, ``landmarks_y_`` (row numbers),
+    ``leverage_scores_`` (None for uniform sampling), ``gamma_``, ``gamma_y_``,
+    ``n_components_`` (the rank used); ``X_fit_``, ``Y_fit_``, ``alpha_``, ``beta_``
+    (``"kernel"``) or ``weights_``, ``column_means_`` and the landmark points
+    ``landmark_points_x_``, ``landmark_points_y_`` (``"nystrom"``).
     """
 
     def __init__(self, rank=100, *, sampling="uniform", gamma_ratio=1e-2, reg=1e-3, n_directions=1,
                  kernel="rbf", gamma=None, gamma_y=None, degree=3, coef0=1.0, kernel_params=None,
-                 random_state=None):
+                 out_of_sample="kernel", random_state=None):
         self.rank = rank
         self.sampling = sampling
         self.gamma_ratio = gamma_ratio
@@ -492,38 +510,76 @@ class NystromKCCA(_TwoView):
         self.degree = degree
         self.coef0 = coef0
         self.kernel_params = kernel_params
+        self.out_of_sample = out_of_sample
         self.random_state = random_state
 
     def fit(self, X, Y=None):
         """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
         check_choice(self.sampling, SAMPLINGS, "sampling")
-        X, Y, K1, K2 = self._fit_views(X, Y)
+        check_choice(self.out_of_sample, OUT_OF_SAMPLE, "out_of_sample")
+        from_columns = self.out_of_sample == "nystrom" and not self._precomputed
+        X, Y, K1, K2 = self._fit_views(X, Y, kernels=not from_columns)
         N = X.shape[0]
         rank = _check_rank(self.rank, N)
         gamma = self.gamma_ratio * self.reg
-        if self.sampling == "ridge-leverage":
-            self.leverage_scores_ = (ridge_leverage_scores(K1, gamma), ridge_leverage_scores(K2, gamma))
-        else:
-            self.leverage_scores_ = None
-        scores = self.leverage_scores_ or (None, None)
         rng = check_random_state(self.random_state)
-        i1, _ = sample_columns(K1, rank, self.sampling, gamma, _seed(rng), scores[0])
-        i2, _ = sample_columns(K2, rank, self.sampling, gamma, _seed(rng), scores[1])
-        result = nystrom_kcca(K1, K2, i1, i2, self.reg, self.reg, self.n_directions)
+        if self.sampling != "ridge-leverage":
+            self.leverage_scores_ = None
+        elif from_columns:
+            self.leverage_scores_ = (self._sketch_leverage(X, self.gamma_, gamma, rng),
+                                     self._sketch_leverage(Y, self.gamma_y_, gamma, rng))
+        else:
+            self.leverage_scores_ = (ridge_leverage_scores(K1, gamma), ridge_leverage_scores(K2, gamma))
+        scores = self.leverage_scores_ or (None, None)
+        i1, _ = draw_landmarks(N, rank, self.sampling, scores[0], _seed(rng))
+        i2, _ = draw_landmarks(N, rank, self.sampling, scores[1], _seed(rng))
+        if from_columns:
+            i1, i2 = _distinct_in_order(i1), _distinct_in_order(i2)
+            C1, C2 = self._pairwise(X, X[i1], self.gamma_), self._pairwise(Y, Y[i2], self.gamma_y_)
+            result = nystrom_kcca_from_columns(C1, C1[i1], C2, C2[i2], self.reg, self.reg, self.n_directions, i1, i2)
+        else:
+            result = nystrom_kcca(K1, K2, i1, i2, self.reg, self.reg, self.n_directions)
         self.landmarks_x_, self.landmarks_y_ = result.indices1, result.indices2
         self.correlations_ = result.correlations
         self.n_components_ = rank
         self._n_features_out = int(np.size(self.correlations_))
-        self.X_fit_, self.Y_fit_ = X, Y
-        self.alpha_ = result.alpha - result.alpha.mean(axis=0)
-        self.beta_ = result.beta - result.beta.mean(axis=0)
-        self.offsets_ = (K1 @ self.alpha_).mean(axis=0), (K2 @ self.beta_).mean(axis=0)
+        alpha = result.alpha - result.alpha.mean(axis=0)
+        beta = result.beta - result.beta.mean(axis=0)
+        if self.out_of_sample == "kernel":
+            self.X_fit_, self.Y_fit_ = X, Y
+            self.alpha_, self.beta_ = alpha, beta
+            self.offsets_ = (K1 @ self.alpha_).mean(axis=0), (K2 @ self.beta_).mean(axis=0)
+            return self
+        if not from_columns:  # precomputed: the landmarks' columns of the given kernels
+            C1, C2 = K1[:, result.indices1], K2[:, result.indices2]
+        else:
+            self.landmark_points_x_, self.landmark_points_y_ = X[result.indices1], Y[result.indices2]
+        # w = W^+ C' H alpha: the map k(x, S) -> f(x) that the Nystroem kernel L = C W^+ C' gives
+        self.weights_ = (_psd_solve(C1[result.indices1], C1.T @ alpha), _psd_solve(C2[result.indices2], C2.T @ beta))
+        self.column_means_ = (C1.mean(axis=0), C2.mean(axis=0))
         return self
 
+    def _sketch_leverage(self, X, kernel_gamma, gamma, rng):
+        """Approximate ridge leverage scores from a uniform sketch's kernel columns of X."""
+        S = sketch_landmarks(X.shape[0], seed=_seed(rng))
+        W = self._pairwise(X[S], X[S], kernel_gamma)
+        return leverage_from_sketch(lambda rows: self._pairwise(X[rows], X[S], kernel_gamma), W,
+                                    self._diag(X, kernel_gamma), gamma)
+
+    def _variates(self, X, view):
+        gamma = (self.gamma_, self.gamma_y_)[view]
+        if self.out_of_sample == "nystrom":
+            if self._precomputed:
+                C = X[:, (self.landmarks_x_, self.landmarks_y_)[view]]
+            else:
+                C = self._pairwise(X, (self.landmark_points_x_, self.landmark_points_y_)[view], gamma)
+            return (C - self.column_means_[view]) @ self.weights_[view]
+        fitted, coefficients = ((self.X_fit_, self.alpha_), (self.Y_fit_, self.beta_))[view]
+        K = X if self._precomputed else self._pairwise(X, fitted, gamma)
+        return K @ coefficients - self.offsets_[view]
+
     def _variates_x(self, X):
-        K = X if self._precomputed else self._pairwise(X, self.X_fit_, self.gamma_)
-        return K @ self.alpha_ - self.offsets_[0]
+        return self._variates(X, 0)
 
     def _variates_y(self, Y):
-        K = Y if self._precomputed else self._pairwise(Y, self.Y_fit_, self.gamma_y_)
-        return K @ self.beta_ - self.offsets_[1]
+        return self._variates(Y, 1)

@@ -24,9 +24,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import eigh, solve_triangular
+from scipy.linalg import cholesky, eigh, solve_triangular
 
-from ._validation import check_choice, check_indices, check_kernel, check_positive, check_same_rows
+from ._validation import (check_choice, check_finite_matrix, check_indices, check_kernel, check_positive,
+                          check_same_rows)
 from .cca import _check_directions
 from .lowrank import extend_basis
 
@@ -54,12 +55,35 @@ def ridge_leverage_scores(K, gamma, method="auto", n_landmarks=None, seed=0):
     N = K.shape[0]
     if method == "exact" or (method == "auto" and N <= EXACT_LEVERAGE_MAX_N):
         return leverage_from_eigen(*eigh(K), gamma)
+    S = sketch_landmarks(N, n_landmarks, seed)
+    return leverage_from_sketch(K[:, S], K[np.ix_(S, S)], np.diag(K), gamma)
+
+
+def sketch_landmarks(N, n_landmarks=None, seed=0):
+    """The uniform sketch of the approximate leverage scores: ``n_landmarks`` (default
+    ``min(N, max(200, 4 sqrt(N)))``) sorted distinct indices."""
     M = n_landmarks or min(N, max(200, int(4 * np.sqrt(N))))
-    S = np.sort(np.random.default_rng(seed).choice(N, size=M, replace=False))
-    C, W = K[:, S], K[np.ix_(S, S)]
-    inner = np.linalg.solve(W + N * gamma * np.eye(M), C.T)
-    approx_diag = np.einsum("ij,ji->i", C, inner)
-    return np.clip((np.diag(K) - approx_diag) / (N * gamma), 0.0, 1.0)
+    return np.sort(np.random.default_rng(seed).choice(N, size=M, replace=False))
+
+
+def leverage_from_sketch(C, W, diag, gamma, rows=4096):
+    """Approximate ridge leverage scores from a sketch's columns, block W (M, M) and the
+    kernel's diagonal (N,): ``(K_ii - (C (W + N gamma I)^{-1} C')_ii) / (N gamma)``
+    clipped to [0, 1] (:func:`ridge_leverage_scores`' ``"approximate"``).
+
+    ``C``: the columns (N, M), or a callable ``rows -> C[rows]`` that computes them a
+    block of ``rows`` at a time, so that only (rows, M) is ever held.
+    """
+    diag = np.asarray(diag, dtype=float)
+    N, M = diag.size, W.shape[0]
+    block_of = C if callable(C) else (lambda index: C[index])
+    factor = cholesky(W + N * gamma * np.eye(M), lower=True)
+    approx_diag = np.empty(N)
+    for start in range(0, N, rows):
+        index = np.arange(start, min(start + rows, N))
+        Z = solve_triangular(factor, block_of(index).T, lower=True, check_finite=False)
+        approx_diag[index] = np.einsum("ij,ij->j", Z, Z)
+    return np.clip((diag - approx_diag) / (N * gamma), 0.0, 1.0)
 
 
 def leverage_from_eigen(values, vectors, gamma):
@@ -88,13 +112,19 @@ def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
     N = K.shape[0]
     if isinstance(M, bool) or not isinstance(M, numbers.Integral) or not 1 <= M <= N:
         raise ValueError(f"The rank M must be a whole number between 1 and the number of points ({N}), got {M!r}.")
-    rng = np.random.default_rng(seed)
-    if sampling == "uniform":
-        return rng.choice(N, size=M, replace=False), np.ones(M)
-    if scores is None:
+    if sampling == "ridge-leverage" and scores is None:
         if gamma is None:
             raise ValueError("ridge-leverage sampling needs gamma (or precomputed scores).")
         scores = ridge_leverage_scores(K, gamma)
+    return draw_landmarks(N, M, sampling, scores, seed)
+
+
+def draw_landmarks(N, M, sampling="uniform", scores=None, seed=0):
+    """The draws of :func:`sample_columns` from N points without a kernel: ``(indices,
+    weights)``; ``ridge-leverage`` needs the ``scores`` (N,)."""
+    rng = np.random.default_rng(seed)
+    if sampling == "uniform":
+        return rng.choice(N, size=M, replace=False), np.ones(M)
     return _leverage_draws(scores, M, rng)
 
 
@@ -147,10 +177,16 @@ class NystromKCCAResult:
 
 
 def _view_factors(K, indices, reg):
-    N = K.shape[0]
     columns = K[indices].T  # K is symmetric: rows gather contiguously, columns do not
-    A = columns - columns.mean(axis=0)  # H K S
-    G = N * reg * K[np.ix_(indices, indices)] + A.T @ A
+    return _factors_from_columns(columns, K[np.ix_(indices, indices)], reg)
+
+
+def _factors_from_columns(C, W, reg):
+    """``A = H C``, ``G = N reg W + A'A`` and the thin QR of A, from the landmark
+    columns C = K S (N, M) and W = S'K S (M, M): all eq. 15 needs of one view."""
+    N = C.shape[0]
+    A = C - C.mean(axis=0)  # H K S
+    G = N * reg * W + A.T @ A
     Q, P = np.linalg.qr(A)
     return A, G, Q, P
 
@@ -174,10 +210,35 @@ def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=
 def _nystrom_kcca(K1, K2, indices1, indices2, reg1, reg2, n_directions=1):
     """:func:`nystrom_kcca` on checked inputs (the labs' loops: checking two N x N
     kernels per call cost more than the solve)."""
-    N = K1.shape[0]
     i1, i2 = _distinct_in_order(indices1), _distinct_in_order(indices2)
-    A1, G1, Q1, P1 = _view_factors(K1, i1, reg1)
-    A2, G2, Q2, P2 = _view_factors(K2, i2, reg2)
+    return _solve_eq15(_view_factors(K1, i1, reg1), _view_factors(K2, i2, reg2), reg1, reg2, n_directions, i1, i2)
+
+
+def nystrom_kcca_from_columns(C1, W1, C2, W2, reg1=1e-3, reg2=1e-3, n_directions=1, indices1=None, indices2=None):
+    """:func:`nystrom_kcca` from each view's landmark columns alone, never an N x N matrix.
+
+    ``C1`` (N, M1): the kernel between all N points and view 1's distinct landmarks,
+    ``W1`` (M1, M1): among the landmarks (likewise C2, W2): what kernel columns computed
+    from the inputs on demand give.  ``indices1``, ``indices2``: the landmarks' row
+    numbers, recorded in the result.  O(N M^2) time, O(N M) memory.
+    """
+    C1, C2 = (check_finite_matrix(C, name, min_rows=2) for C, name in ((C1, "C1"), (C2, "C2")))
+    W1, W2 = (check_finite_matrix(W, name, square=True, min_rows=1) for W, name in ((W1, "W1"), (W2, "W2")))
+    if C1.shape[0] != C2.shape[0] or C1.shape[1] != W1.shape[0] or C2.shape[1] != W2.shape[0]:
+        raise ValueError(f"The columns must share their rows and match their landmark blocks: C1 {C1.shape}, "
+                         f"W1 {W1.shape}, C2 {C2.shape}, W2 {W2.shape}.")
+    reg1 = check_positive(reg1, "The regularisation lambda1")
+    reg2 = check_positive(reg2, "The regularisation lambda2")
+    i1 = np.arange(C1.shape[1]) if indices1 is None else np.asarray(indices1, dtype=int)
+    i2 = np.arange(C2.shape[1]) if indices2 is None else np.asarray(indices2, dtype=int)
+    return _solve_eq15(_factors_from_columns(C1, W1, reg1), _factors_from_columns(C2, W2, reg2), reg1, reg2,
+                       _check_directions(n_directions), i1, i2)
+
+
+def _solve_eq15(view1, view2, reg1, reg2, n_directions, i1, i2):
+    """Eq. 15 from each view's ``(A, G, Q, P)``."""
+    (A1, G1, Q1, P1), (A2, G2, Q2, P2) = view1, view2
+    N = A1.shape[0]
     middle = _psd_solve(G1, A1.T @ A2)  # G1^{-1} A1'A2
     core = P1 @ _psd_solve(G2, middle.T).T @ P2.T
     U, s, Vt = np.linalg.svd(core, full_matrices=False)

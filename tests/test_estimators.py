@@ -41,6 +41,7 @@ ESTIMATORS = [
     mpcore.MPKFDA(criterion="pseudo", deflation="ortho-schur", stages=2, kernel="cosine"),
     mpcore.MPKFDA(criterion="random", random_state=np.random.RandomState(0)),
     mpcore.NystromKCCA(rank=8, sampling="ridge-leverage", random_state=None),
+    mpcore.NystromKCCA(rank=6, sampling="ridge-leverage", out_of_sample="nystrom", random_state=2),
     mpcore.SparseKPCA(kernel="precomputed"), mpcore.KernelMatchingPursuit(kernel="precomputed"),
     mpcore.MPKFDA(kernel="precomputed"),
 ]
@@ -244,6 +245,43 @@ def test_two_view_estimators_take_precomputed_kernels(two_view_data):
         pu, pv = pre.fit(Kx, Ky).transform(Kx, Ky)
         np.testing.assert_allclose(pu, u, atol=1e-8)
         np.testing.assert_allclose(pv, v, atol=1e-8)
+
+
+def test_nystrom_kcca_from_columns_never_forms_a_training_kernel(two_view_data, monkeypatch):
+    """out_of_sample="nystrom": fitting computes only landmark (and sketch) columns, the
+    same landmarks give the same correlations as the in-memory fit, and with every point
+    a landmark (L = K) the map equals eq. 17's."""
+    from mpcore import estimators
+
+    X, Y, _, _ = two_view_data
+    N = X.shape[0]
+    widest = []
+    real = estimators.NystromKCCA._pairwise
+    monkeypatch.setattr(estimators.NystromKCCA, "_pairwise",
+                        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma))
+    rng = np.random.default_rng(0)
+    angle = rng.uniform(0, 2 * np.pi, 600)
+    big = (np.column_stack([np.cos(angle), np.sin(angle)]) + 0.05 * rng.normal(size=(600, 2)),
+           np.column_stack([angle, angle**2]) + 0.05 * rng.normal(size=(600, 2)))
+    for sampling, (A, B) in (("uniform", (X, Y)), ("ridge-leverage", big)):
+        widest.clear()
+        est = mpcore.NystromKCCA(rank=30, sampling=sampling, gamma=2.0, reg=1e-2, out_of_sample="nystrom",
+                                 random_state=5).fit(A, B)
+        # no N x N block: the landmarks' columns, and for leverage scores a 200-point sketch's
+        assert max(widest) <= (30 if sampling == "uniform" else 200) < A.shape[0]
+        fx, fy = est.transform(A, B)
+        assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
+    monkeypatch.undo()
+    kernel_map = mpcore.NystromKCCA(rank=30, gamma=2.0, reg=1e-2, random_state=5).fit(X, Y)
+    columns_map = mpcore.NystromKCCA(rank=30, gamma=2.0, reg=1e-2, random_state=5, out_of_sample="nystrom").fit(X, Y)
+    np.testing.assert_array_equal(columns_map.landmarks_x_, kernel_map.landmarks_x_)
+    np.testing.assert_allclose(columns_map.correlations_, kernel_map.correlations_, rtol=1e-10)
+    every = dict(rank=N, gamma=2.0, reg=1e-2, random_state=0)
+    exact = mpcore.NystromKCCA(**every).fit(X, Y).transform(X[:20])
+    nystrom = mpcore.NystromKCCA(**every, out_of_sample="nystrom").fit(X, Y).transform(X[:20])
+    np.testing.assert_allclose(nystrom * np.sign(nystrom[0] * exact[0]), exact, rtol=1e-6, atol=1e-8)
+    with pytest.raises(ValueError, match="out_of_sample"):
+        mpcore.NystromKCCA(out_of_sample="both").fit(X, Y)
 
 
 def test_sparse_kpca_with_candidates_never_needs_the_kernel_matrix(xor_data, monkeypatch):
