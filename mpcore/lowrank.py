@@ -63,3 +63,20 @@ def extend_basis(E, W, rtol=1e-12):
     # a second projection ("twice is enough"): directions found from a tiny remainder
     # carry rounding errors back into span(E) that the first one cannot remove
     return np.linalg.qr(X - E @ (E.T @ X))[0]
+
+
+def symmetric_products(K, vectors, rows=256):
+    """``vectors @ K`` for a symmetric K (m, m) and a few vectors (p, m), reading K once.
+
+    A block of ``rows`` rows of K at a time, each vector's product with the block while
+    the block is in cache: for two vectors this costs about 1.5 products ``K @ v``, where
+    OpenBLAS's (2, m) x (m, m) product costs about 2.5 (measured at m = 4000).  Returns
+    (p, m); equals ``K @ vectors.T`` transposed, since K is symmetric.
+    """
+    vectors = np.asarray(vectors, dtype=float)
+    out = np.empty((vectors.shape[0], K.shape[0]))
+    for start in range(0, K.shape[0], rows):
+        block = K[start:start + rows]
+        for number, vector in enumerate(vectors):
+            out[number, start:start + rows] = block @ vector
+    return out
