@@ -5,7 +5,15 @@ Prints, at m = 4000 and k = 100 (override with --m / --k):
 * each path's time / the floor (k products ``K @ v``; 2k for SKCCA's two kernels);
 * ``kmp_path(prefit)`` / scikit-learn ``orthogonal_mp`` on the same dictionary and k;
 * ``skpca_path`` / ``KernelPCA(eigen_solver="arpack")`` with the same number of components;
+* ``mpkfda_path`` for every criterion x deflation / the floor;
 * a table of time vs m with the fitted log-log slope (2 means O(k m^2) at fixed k).
+
+Targets (issue 15): skpca_path and kmp_path(prefit) <= 1.2x the floor, kmp_path(prefit)
+<= 0.8x orthogonal_mp, skcca_path <= 2x the floor of k products with each of its two
+kernels, mpkfda_path <= 2x for every criterion x deflation.  On a two-core machine the
+floor itself runs on two BLAS threads while a path alternates small steps with its
+products, so the ratios are higher than under ``OPENBLAS_NUM_THREADS=1`` (the app's
+setting); run both.
 
 Machines are shared and noisy: every figure is the median of ``--repeats`` runs, and
 ratios compare runs made back to back.  Run with ``make bench`` or
@@ -70,16 +78,31 @@ def headline(m, k, repeats):
     t_kpca = median_seconds(lambda: kpca.fit(Kx), max(1, repeats // 2))
     print(f"\n== m = {m}, k = {k}; medians of {repeats} runs; floor = k products K @ v = {t_floor:.3f} s ==")
     print(f"{'path':<20}{'seconds':>10}{'/ floor':>10}   target")
+    targets = {"skpca_path": "<= 1.2", "kmp_path(prefit)": "<= 1.2",
+               "skcca_path": "<= 2 (floor: k products with each of its 2 kernels)"}
     for name, seconds, floor in rows:
-        note = " (floor: k products with each of its 2 kernels)" if name == "skcca_path" else ""
-        print(f"{name:<20}{seconds:>10.3f}{seconds / floor:>10.2f}   <= 2{note}")
+        print(f"{name:<20}{seconds:>10.3f}{seconds / floor:>10.2f}   {targets[name]}")
     t_skcca = rows[2][1]
     print(f"{'skcca_path':<20}{t_skcca:>10.3f}{t_skcca / t_floor_pairs:>10.2f}   "
           "(floor: k products of each kernel with the 2 vectors its criterion needs)")
     t_kmp, t_skpca = rows[1][1], rows[0][1]
     print(f"\n{'comparison':<44}{'ours':>8}{'peer':>8}{'ratio':>8}")
-    print(f"{'kmp_path(prefit) / sklearn orthogonal_mp':<44}{t_kmp:>8.3f}{t_omp:>8.3f}{t_kmp / t_omp:>8.2f}   target <= 1")
+    print(f"{'kmp_path(prefit) / sklearn orthogonal_mp':<44}{t_kmp:>8.3f}{t_omp:>8.3f}{t_kmp / t_omp:>8.2f}   "
+          "target <= 0.8")
     print(f"{'skpca_path / KernelPCA(arpack)':<44}{t_skpca:>8.3f}{t_kpca:>8.3f}{t_skpca / t_kpca:>8.2f}")
+    fisher_table(Kx, k, repeats, t_floor)
+
+
+def fisher_table(K, k, repeats, t_floor):
+    """mpkfda_path for every criterion x deflation, / the floor (target <= 2)."""
+    labels = np.where(np.random.default_rng(3).normal(size=K.shape[0]) + K[:, 0] > 0.5, 1, -1)
+    criteria = [name for name in mpcore.FISHER_CRITERIA if name != "reverse-pseudo"]
+    print(f"\nmpkfda_path / floor (target <= 2), medians of {max(1, repeats // 2)} runs")
+    print(f"{'deflation':<18}" + "".join(f"{name:>10}" for name in criteria))
+    for deflation in mpcore.DEFLATIONS:
+        cells = [median_seconds(lambda c=c: mpcore.mpkfda_path(K, labels, k, criterion=c, deflation=deflation),
+                                max(1, repeats // 2)) / t_floor for c in criteria]
+        print(f"{deflation:<18}" + "".join(f"{cell:>10.2f}" for cell in cells))
 
 
 def scaling(sizes, k, repeats):
