@@ -547,9 +547,16 @@ def nystrom_error(K, C, W, eigen=None):
     return max(trace, 0.0), max(spectral, 0.0)
 
 
+#: Eigenvalues below this times the largest are rounding noise of a symmetric eigensolver
+#: (about 50 machine epsilons): the column lab never keeps those directions.
+NOISE_RTOL = 1e-14
+
+
 def _kernel_eigen(K, floor):
-    """K's eigenpairs above ``floor`` (LAPACK, only those eigenvectors formed)."""
-    values, vectors = eigh(K, subset_by_value=(floor, np.inf), driver="evr")
+    """K's eigenpairs above ``floor``, and above :data:`NOISE_RTOL` x its largest
+    eigenvalue (LAPACK, only those eigenvectors formed)."""
+    noise = NOISE_RTOL * _largest_eigenvalue(K)
+    values, vectors = eigh(K, subset_by_value=(max(floor, noise), np.inf), driver="evr")
     return values, vectors
 
 
@@ -668,8 +675,7 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     # one eigendecomposition per view, kept down to the floor below which a direction
     # changes neither exact KCCA's T nor a kernel error by SHRINK_RTOL: it gives the
     # leverage scores, the spectral kernel errors and exact KCCA
-    floor = eigen_floor(N, min(reg, leverage_gamma))
-    eigens = [_kernel_eigen(K, floor) for K in views]
+    eigens = [_kernel_eigen(K, eigen_floor(N, min(reg, leverage_gamma))) for K in views]
     leverage = tuple(leverage_from_eigen(*eigen, leverage_gamma) for eigen in eigens)
     top = int(ranks[-1])
     kcca_methods = [name for name in methods if name != "k-means"] if two_view else []
@@ -719,7 +725,8 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     kcca_results, exact_summary, speedup = {}, {}, {}
     if two_view:
         K2 = views[1]
-        exact = kcca_from_eigen(*(_centred_from(eigen, floor) for eigen in eigens), N, reg, reg, n_directions=2)
+        exact = kcca_from_eigen(*(_centred_from(eigen, eigen_floor(N, reg)) for eigen in eigens), N, reg, reg,
+                                n_directions=2)
         sigma = np.append(exact.correlations, 0.0)[:2]
         gap = float(sigma[0] - sigma[1])
         exact_summary = {"rho": float(exact.correlations[0]), "gap": gap}

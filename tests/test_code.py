@@ -60,7 +60,10 @@ def test_column_lab_script_prints_the_correlation_errors(tmp_path):
     numbers = run_script(at, tmp_path)
     fig = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Canonical correlation error"))
     for method in ("uniform", "ridge-leverage"):
-        np.testing.assert_allclose(numbers[f"{method} rho"], decode(page_trace(fig, method)["y"]), rtol=1e-5)
+        # atol: at the top ranks rho~ comes from an ill-conditioned solve, and the app's one
+        # BLAS thread rounds differently from the script's default at about 1e-10
+        np.testing.assert_allclose(numbers[f"{method} rho"], decode(page_trace(fig, method)["y"]), rtol=1e-5,
+                                   atol=1e-9)
 
 
 def test_bounds_explorer_script_prints_the_curve(tmp_path):

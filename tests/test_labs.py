@@ -331,3 +331,23 @@ def test_column_selection_table_has_one_row_per_rank(selection):
     assert table["rank"].tolist() == result.ranks.tolist() and result.split is split
     assert "greedy trace error" in table and "ridge-leverage bound" in table
     assert all(np.asarray(column).shape == result.ranks.shape for column in table.values())
+
+
+def test_nystrom_error_from_eigenpairs_matches_the_dense_residual():
+    """The column lab's spectral kernel error from K's eigenpairs (a small matrix in
+    span(V, C)) against eigvalsh of the formed residual K - C W^+ C' and against Lanczos.
+    With 70 landmarks W is ill-conditioned and C W^+ C' cancels to about 1e-8 in any
+    arithmetic, hence the looser tolerance there."""
+    from mpcore.labs import _kernel_eigen
+
+    split = prepare(load_dataset("rings", n_samples=500), seed=2)
+    K = kernel_matrix(split.X_train, gamma=0.5)
+    eigen = _kernel_eigen(K, 1e-13)
+    for idx, rel in ((np.arange(0, 350, 35), 1e-10), (np.arange(0, 350, 5), 1e-4)):
+        C, W = K[:, idx], K[np.ix_(idx, idx)]
+        dense = np.linalg.eigvalsh(K - C @ np.linalg.pinv(W, rcond=1e-10, hermitian=True) @ C.T)[-1]
+        trace, spectral = nystrom_error(K, C, W, eigen=eigen)
+        assert spectral == pytest.approx(dense, rel=rel)
+        assert spectral == pytest.approx(nystrom_error(K, C, W)[1], rel=max(rel, 1e-6))
+        assert trace == pytest.approx(np.trace(K - C @ np.linalg.pinv(W, rcond=1e-10, hermitian=True) @ C.T),
+                                      rel=1e-3 if rel > 1e-6 else 1e-9)  # tr K - tr(C W^+ C') cancels too
