@@ -274,6 +274,9 @@ def test_deflation_lab_steps_and_reports_facts():
     assert names == ["hotelling", "projection", "schur", "ortho-projection"]
     assert dict(zip(names, psd))["schur"] == "yes"
     assert dict(zip(names, symmetric))["projection"] == "no"
+    smallest = dict(zip(names, columns[3]))
+    assert smallest["schur"] == "≈ 0" and float(smallest["hotelling"]) < -1e-3  # rounding shown as zero
+    assert "K₀ − UV′" in facts["caption"] or "subsample" in facts["caption"]  # says how the facts are computed
     story = payload["stories"][1]
     assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story
     heat = panel(payload, "heatmaps")

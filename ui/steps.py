@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mpcore.labs import FACT_RTOL
 from ui import figures
 from ui.player import HEAT_BUDGET, Panel, Quantized
 
@@ -256,7 +257,9 @@ FACT_COLUMNS = ("deflation", "step", "symmetric", "smallest eigenvalue", "PSD", 
 
 def _fact_row(name, step, facts):
     yes = {True: "yes", False: "no"}
-    return [name, step, yes[bool(facts.symmetric)], f"{facts.min_eigenvalue:+.2e}", yes[bool(facts.psd)],
+    # within the facts' tolerance an eigenvalue is zero: its digits there are rounding, not a finding
+    smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else f"{facts.min_eigenvalue:+.2e}"
+    return [name, step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)],
             facts.rank, f"{facts.trace:.1f}",
             "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
             "—" if facts.next_pick is None else facts.next_pick]
@@ -281,7 +284,7 @@ def lab_facts_panel(lab, j_steps):
         rows = [_fact_row(name, lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
         return [list(column) for column in zip(*rows)]
 
-    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0), widths=(1.7, 0.7, 1.1, 1.5, 0.7, 0.7, 0.9, 1.2, 0.8))
+    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0), widths=(1.7, 0.6, 1.25, 1.45, 0.65, 0.65, 0.9, 1.2, 0.8))
     frames = [{"data": {0: {"cells.values": columns(j)}}, "title": f"Facts of each deflated kernel at step {j}"}
               for j in j_steps]
     return Panel("facts", "c", "Facts of each deflated kernel at step 0", fig, frames,
