@@ -553,11 +553,15 @@ NOISE_RTOL = 1e-14
 
 
 def _kernel_eigen(K, floor):
-    """K's eigenpairs above ``floor``, and above :data:`NOISE_RTOL` x its largest
-    eigenvalue (LAPACK, only those eigenvectors formed)."""
-    noise = NOISE_RTOL * _largest_eigenvalue(K)
-    values, vectors = eigh(K, subset_by_value=(max(floor, noise), np.inf), driver="evr")
-    return values, vectors
+    """Eigenpairs ``(values, vectors)`` of K within ``2 max(floor, NOISE_RTOL top)`` of it
+    in 2-norm: from a pivoted Cholesky factor whose PSD residual has at most that trace
+    (O(N p^2) for rank p: 0.04 s instead of 0.6 s at N = 2100), or, for a kernel of high
+    rank, LAPACK's eigenpairs above it."""
+    tolerance = max(floor, NOISE_RTOL * _largest_eigenvalue(K))
+    factor = pivoted_cholesky(K, tolerance, K.shape[0] // 3)
+    if factor is None or factor is False:
+        return eigh(K, subset_by_value=(tolerance, np.inf), driver="evr")
+    return factor_eigen(factor, tolerance)
 
 
 def _centred_from(eigen, floor):
@@ -672,8 +676,8 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     if two_view:
         params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
         views.append(kernel_matrix(split.Y_train, kernel=kernel, **params_y))
-    # one eigendecomposition per view, kept down to the floor below which a direction
-    # changes neither exact KCCA's T nor a kernel error by SHRINK_RTOL: it gives the
+    # one low-rank eigendecomposition per view, down to the floor below which a direction
+    # moves exact KCCA's T by less than SHRINK_RTOL (or to rounding noise): it gives the
     # leverage scores, the spectral kernel errors and exact KCCA
     eigens = [_kernel_eigen(K, eigen_floor(N, min(reg, leverage_gamma))) for K in views]
     leverage = tuple(leverage_from_eigen(*eigen, leverage_gamma) for eigen in eigens)
