@@ -104,9 +104,10 @@ class CholeskyDeflation:
         return self.s
 
     def column(self, i):
-        """Column i of the current deflated kernel, O(m r)."""
+        """Column i of the current deflated kernel, O(m r) (read as row i: K_0 is a
+        checked kernel, and its rows are contiguous)."""
         L = self.L.view
-        return self.K0[:, i] - L @ L[i, :]
+        return self.K0[i] - L @ L[i, :]
 
     def column_sq_norm_error(self):
         """A bound on the absolute round-off in the tracked squared column norms: each
@@ -166,7 +167,8 @@ class ProjectionDeflation:
     orthonormal basis of the span of the chosen columns of ``D_0``, so ``D_j`` is the
     part of every dictionary column that the chosen ones do not yet explain.
 
-    ``D_0`` may be any m x n dictionary (a kernel matrix is the square case).  Vectors
+    ``D_0`` may be any m x n dictionary (a kernel matrix is the square case; pass
+    ``symmetric=True`` for a checked kernel, whose rows then stand in for its columns).  Vectors
     passed in ``track`` (e.g. the target ``y``) are projected alongside:
     :meth:`projected` gives ``P_j v`` and :meth:`columns_dot` gives ``D_j' v``.
     Costs one product ``D_0' q`` per step.
@@ -174,9 +176,11 @@ class ProjectionDeflation:
 
     name = "projection"
 
-    def __init__(self, D0, track=None):
+    def __init__(self, D0, track=None, symmetric=False):
         self.K0 = D0
         self.rows, self.m = D0.shape
+        # a checked kernel: its rows are its columns, read contiguously, and D0' q = D0 q
+        self.symmetric = bool(symmetric) and self.rows == self.m
         self.s0 = _column_sq_norms(D0)
         self.s = self.s0.copy()
         self.threshold = ELIGIBILITY_RTOL * max(float(self.s0.max()), 0.0)
@@ -203,7 +207,7 @@ class ProjectionDeflation:
 
     def column(self, i):
         """Column i of the current deflated dictionary, O(m r)."""
-        return self.K0[:, i] - self.Q.view @ self.W.view[i, :]
+        return (self.K0[i] if self.symmetric else self.K0[:, i]) - self.Q.view @ self.W.view[i, :]
 
     def projected(self, key):
         """``P_j v`` for a tracked vector (the residual of v after the chosen columns)."""
@@ -227,7 +231,7 @@ class ProjectionDeflation:
             self.s[i] = norm2  # the downdated norm had drifted above the true one: correct it
             return False
         q = v / np.sqrt(norm2)
-        w = self.K0.T @ q  # the one O(m^2) product
+        w = self.K0 @ q if self.symmetric else self.K0.T @ q  # the one O(m^2) product
         self._apply(q, w, i)
         return True
 
@@ -267,8 +271,8 @@ class TwoViewProjection:
     name = "projection"
 
     def __init__(self, Kx, Ky):
-        self.x = ProjectionDeflation(Kx)
-        self.y = ProjectionDeflation(Ky)
+        self.x = ProjectionDeflation(Kx, symmetric=True)
+        self.y = ProjectionDeflation(Ky, symmetric=True)
         self.m = Kx.shape[1]
         self.cross = np.einsum("ij,ij->j", Kx, Ky)
         self.threshold = ELIGIBILITY_RTOL

@@ -328,7 +328,7 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, can
         coefs = np.tril(np.tile(increments, (n, 1)))
         intercepts, base = np.zeros(n), 0.0
     else:
-        state = _ProjectedResidual(D, track={"y": y})
+        state = _ProjectedResidual(D, track={"y": y}, symmetric=D.shape[0] == D.shape[1])
         criterion = criteria.kmp() if variant == "prefit" else criteria.kmp_original_columns()
         deflation = "(I - tau tau' / tau'tau) K" if variant == "prefit" else "none (least-squares refit)"
         path = pursue(state, criterion, k, stop_when=_explained(y_norm), deflation_name=deflation, **names)
