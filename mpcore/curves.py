@@ -107,7 +107,8 @@ def kernel_spectra(K, steps=None):
         values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
         centred = np.clip(eigh(center_kernel(K), eigvals_only=True)[::-1], 0.0, None)
         return values, centred
-    return _filled(factor, float(np.trace(K)), m), _filled(factor - factor.mean(axis=0), float(np.trace(center_kernel(K))), m)
+    centred_trace = float(np.trace(center_kernel(K)))
+    return _filled(factor, float(np.trace(K)), m), _filled(factor - factor.mean(axis=0), centred_trace, m)
 
 
 #: Relative accuracy of the factored spectra (times the kernel's trace).

@@ -533,7 +533,8 @@ class LowRankDeflation:
         return self.s
 
     def column(self, i):
-        return self.K0[:, i] - self.left.view @ self.right.view[i]
+        """Column i of K_j, read as row i of the symmetric K_0 (contiguous), O(m r)."""
+        return self.K0[i] - self.left.view @ self.right.view[i]
 
     def columns_dot(self, key):
         return self.tracked[:, self._keys.index(key)]

@@ -36,14 +36,15 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
 
 from . import criteria
-from ._validation import check_binary_labels, check_choice, check_kernel, check_n_steps, check_positive
+from ._validation import check_binary_labels, check_choice, check_n_steps, check_positive, check_psd_kernel
 from .cca import eigen_floor, kcca_from_eigen
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import _leverage_draws, _nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen, nystrom_kcca_path
+from .nkcca import (_leverage_draws, _nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen,
+                    nystrom_kcca_path)
 from .lowrank import extend_basis, factor_eigen, pivoted_cholesky
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
@@ -89,7 +90,7 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
 
     Returns a :class:`mpcore.PursuitPath`; one or two products with K per step, no copy of K.
     """
-    K = check_kernel(K)
+    K = check_psd_kernel(K)  # the low-rank state reads K's rows as its columns
     m = K.shape[0]
     check_choice(family, LAB_FAMILIES, "family")
     check_choice(criterion, LAB_CRITERIA[family], "criterion")
