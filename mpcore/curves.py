@@ -107,7 +107,7 @@ def kernel_spectra(K, steps=None):
         values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
         centred = np.clip(eigh(center_kernel(K), eigvals_only=True)[::-1], 0.0, None)
         return values, centred
-    centred_trace = float(np.trace(center_kernel(K)))
+    centred_trace = float(np.trace(K) - K.sum() / m)  # tr(H K H) = tr K - 1'K1 / m
     return _filled(factor, float(np.trace(K)), m), _filled(factor - factor.mean(axis=0), centred_trace, m)
 
 
