@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import eigh, eigvalsh
+from scipy.linalg import eigvalsh
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
 
@@ -43,9 +43,9 @@ from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
 from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import (_leverage_draws, _nystrom_kcca, _psd_solve, approximation_error, leverage_from_eigen,
-                    nystrom_kcca_path)
-from .lowrank import extend_basis, factor_eigen, pivoted_cholesky
+from .nkcca import (_nystrom_kcca, _psd_solve, approximation_error, draw_landmarks,
+                    leverage_from_eigen, nystrom_kcca_path)
+from .lowrank import extend_basis, factor_eigen, low_rank_eigen
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
@@ -158,14 +158,11 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
     m = K0.shape[0]
     top = _largest_eigenvalue(K0)
     tolerance = SPECTRUM_RTOL * top
-    sample, factor = None, pivoted_cholesky(K0, tolerance, limit)
-    if factor is False:  # more pivots than the limit: a subsample's block, formed directly
+    sample, eigen = None, low_rank_eigen(K0, tolerance, limit, fallback=False)
+    if eigen is None:  # more pivots than the limit: a subsample's block, formed directly
         sample = np.sort(np.random.default_rng(seed).choice(m, size=limit, replace=False))
-        values, vectors = np.empty(0), np.empty((limit, 0))
-    elif factor is None:  # not PSD to working accuracy
-        values, vectors = eigh(K0, subset_by_value=(tolerance, np.inf), driver="evr")
-    else:
-        values, vectors = factor_eigen(factor, tolerance)
+        eigen = np.empty(0), np.empty((limit, 0))
+    values, vectors = eigen
     return KernelSpectrum(values=values, vectors=vectors, top=top, frobenius=float(np.linalg.norm(K0)),
                           trace=float(np.trace(K0)), m=m, sample=sample)
 
@@ -533,15 +530,17 @@ def nystrom_error(K, C, W, eigen=None):
     eigenvalue is a small matrix's: exact to within the floor, O(N (p + M)^2).  Without
     it, Lanczos on the residual (relative tolerance 1e-6).
     """
-    WC = _psd_solve(W, C.T, rtol=1e-10)  # W^+ C'  (M, N)
-    trace = float(np.trace(K) - np.einsum("ij,ji->", C, WC))
     if eigen is not None:
         values, V = eigen
         B = np.hstack([V, extend_basis(V, C)])
         BC = B.T @ C
-        small = -BC @ _psd_solve(W, BC.T, rtol=1e-10)
+        approximation = BC @ _psd_solve(W, BC.T, rtol=1e-10)  # B' C W^+ C' B: same trace, B spans C
+        trace = float(np.trace(K) - np.trace(approximation))
+        small = -approximation
         small[np.arange(values.size), np.arange(values.size)] += values
         return max(trace, 0.0), max(float(np.linalg.eigvalsh((small + small.T) / 2)[-1]), 0.0)
+    WC = _psd_solve(W, C.T, rtol=1e-10)  # W^+ C'  (M, N)
+    trace = float(np.trace(K) - np.einsum("ij,ji->", C, WC))
     residual = LinearOperator(K.shape, matvec=lambda v: K @ v - C @ (WC @ v), dtype=float)
     start = np.ones(K.shape[0]) / np.sqrt(K.shape[0])
     spectral = float(eigsh(residual, k=1, which="LA", v0=start, return_eigenvectors=False, tol=1e-6)[0])
@@ -558,11 +557,7 @@ def _kernel_eigen(K, floor):
     in 2-norm: from a pivoted Cholesky factor whose PSD residual has at most that trace
     (O(N p^2) for rank p: 0.04 s instead of 0.6 s at N = 2100), or, for a kernel of high
     rank, LAPACK's eigenpairs above it."""
-    tolerance = max(floor, NOISE_RTOL * _largest_eigenvalue(K))
-    factor = pivoted_cholesky(K, tolerance, K.shape[0] // 3)
-    if factor is None or factor is False:
-        return eigh(K, subset_by_value=(tolerance, np.inf), driver="evr")
-    return factor_eigen(factor, tolerance)
+    return low_rank_eigen(K, max(floor, NOISE_RTOL * _largest_eigenvalue(K)), K.shape[0] // 3)
 
 
 def _centred_from(eigen, floor):
@@ -577,7 +572,7 @@ def _landmark_orders(K, method, top, seed, scores=None):
     if method == "uniform":
         return np.random.default_rng(seed).permutation(K.shape[0])[:top]
     if method == "ridge-leverage":  # sample_columns' draws, without re-checking K
-        return _leverage_draws(scores, top, np.random.default_rng(seed))[0]
+        return draw_landmarks(K.shape[0], top, "ridge-leverage", scores, seed)[0]
     return skpca_path(K, top).indices
 
 

@@ -8,6 +8,7 @@ in its docstring; callers fall back to LAPACK when the rank is too high.
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import eigh
 
 
 def pivoted_cholesky(K, tolerance, limit):
@@ -51,6 +52,20 @@ def factor_eigen(L, floor=0.0):
     values, rotation = np.linalg.eigh(triangle @ triangle.T)
     keep = values > floor
     return values[keep], basis @ rotation[:, keep]
+
+
+def low_rank_eigen(K, tolerance, limit, fallback=True):
+    """Eigenpairs ``(values, vectors)`` of a PSD kernel K within ``2 tolerance`` of it in
+    2-norm: those of a :func:`pivoted_cholesky` factor (residual trace at most
+    ``tolerance``) above ``tolerance``, O(m p^2).  When the factor would need more than
+    ``limit`` columns: LAPACK's eigenpairs above ``tolerance`` (O(m^3)), or None without
+    ``fallback``.  A kernel the factor finds indefinite always gets LAPACK's."""
+    factor = pivoted_cholesky(K, tolerance, limit)
+    if factor is False and not fallback:
+        return None
+    if factor is None or factor is False:
+        return eigh(K, subset_by_value=(tolerance, np.inf), driver="evr")
+    return factor_eigen(factor, tolerance)
 
 
 def extend_basis(E, W, rtol=1e-12):
