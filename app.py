@@ -16,7 +16,9 @@ import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (me
 
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
-st.set_page_config(page_title="Matching Pursuit Lab", page_icon=":material/scatter_plot:", layout="wide",
+# An emoji icon: Streamlit draws it as an inline SVG (a material icon would be fetched from
+# a font server, which a lecture hall without internet does not reach).
+st.set_page_config(page_title="Matching Pursuit Lab", page_icon="🎯", layout="wide",
                    initial_sidebar_state="collapsed" if PRESENTING else "auto")
 
 PAGES = {

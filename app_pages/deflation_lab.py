@@ -57,6 +57,10 @@ tau_from = state.widget(st.sidebar.selectbox, Control("tau", "deflated", str, op
                              "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.")
 m = data.train_size()
 k = frame.k_slider(state, m, default=20, hi=80)
+own_scale = state.widget(st.sidebar.toggle, Control("ownscale", True, bool), "Heatmaps: each on its own scale",
+                         scope=PAGE, help="On: each deflated kernel is coloured on the range of its own entries (in "
+                                          "its title), so what is left shows even when it is small. Off: all on K₀'s "
+                                          "scale, so you see how much each deflation removed.")
 if not chosen_deflations:
     st.info("Pick at least one deflation in the sidebar.", icon=":material/info:")
     state.write_url()
@@ -96,7 +100,7 @@ def build():
     steps = range(lab.n_steps + 1)
     panels = [
         steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
-        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note_for(split), scale=scale),
+        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note_for(split), scale=scale, own_scale=own_scale),
         steps_ui.lab_facts_panel(lab, steps),
         steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
                                                     "against k"),
@@ -104,7 +108,7 @@ def build():
     return {"panels": panels, "stories": [story(j) for j in steps], "grid": "lab"}
 
 
-frame.player(state, frame.study_key("deflation-lab", data, kernel, settings), lab.n_steps, build, display)
+frame.player(state, frame.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display)
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(

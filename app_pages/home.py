@@ -1,6 +1,7 @@
 """Home: the one idea behind every page, a small picture per algorithm, and links."""
 import streamlit as st
 
+from mpcore.datasets import REGISTRY
 from ui import figures, frame
 
 st.title("Matching Pursuit Lab")
@@ -22,35 +23,45 @@ error has a bound that depends on k: step through a path and watch that bound ag
 st.latex(r"i_{j+1} = \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \qquad\longrightarrow\qquad "
          r"K_{j+1} = \mathrm{deflate}(K_j, i_{j+1})")
 
+# Each card: its page, the study its picture shows (dataset, width, k, step), and what it
+# says.  The "Open ... at step N" link carries every setting of that study, so the page it
+# opens -- and any copy of its address -- shows exactly the card's picture, larger.
 CARDS = [
-    ("app_pages/sparse_kpca.py", "Sparse KPCA", "skpca", "rings",
+    ("app_pages/sparse_kpca.py", "Sparse KPCA", "skpca", "rings", "2", 20, 6,
      "Criterion: variance explained, ‖K[:, i]‖² / K[i, i]. Deflation: Schur complement (pivoted Cholesky). "
-     "Model: the subspace of the chosen points.", {"data": "rings", "k": "20", "step": "6"}),
-    ("app_pages/kmp.py", "Kernel Matching Pursuit", "kmp", "sinc",
+     "Model: the subspace of the chosen points."),
+    ("app_pages/kmp.py", "Kernel Matching Pursuit", "kmp", "sinc", "2", 15, 5,
      "Criterion: fit of the residual, |K[:, i]'y| / ‖K[:, i]‖. Deflation: project the chosen column out. "
-     "Model: least squares on the chosen columns.", {"data": "sinc", "k": "15", "step": "5"}),
-    ("app_pages/sparse_kcca.py", "Sparse KCCA", "skcca", "rings-two-view",
+     "Model: least squares on the chosen columns."),
+    ("app_pages/sparse_kcca.py", "Sparse KCCA", "skcca", "rings-two-view", "1/d", 20, 10,
      "Criterion: alignment of a point's columns in the two views. Deflation: in both views. "
-     "Model: CCA on the chosen points.", {"data": "rings-two-view", "k": "20", "step": "10"}),
-    ("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", "mpkfda", "moons",
+     "Model: CCA on the chosen points."),
+    ("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", "mpkfda", "moons", "1/d", 20, 8,
      "Criterion: Fisher ratio of the column, (K[:, i]'y)² / (K[:, i]'B K[:, i]). Deflation: one of seven. "
-     "Model: Fisher discriminant on the chosen points.", {"data": "moons", "k": "20", "step": "8"}),
+     "Model: Fisher discriminant on the chosen points."),
 ]
-
-
-CARD_DATA = {  # small, seeded versions of each preset dataset: the cards must draw fast
-    "rings": (("n_samples", 200), ("noise", 0.08), ("seed", 0)),
-    "sinc": (("n_samples", 200), ("noise", 0.1), ("seed", 0)),
-    "rings-two-view": (("n_samples", 200), ("seed", 0)),
-    "moons": (("n_samples", 200), ("noise", 0.2), ("seed", 0)),
+CARD_POINTS = 200
+CARD_SETTINGS = {  # each page's defaults for what a card's link leaves out (tests check the page agrees)
+    "skpca": {"candidates": None, "seed": 0, "delta": 0.05},
+    "kmp": {"variant": "prefit", "loss": "squared", "alpha": None, "delta": 0.05},
+    "skcca": {"alpha": 1.0, "reg": 1e-3, "delta": 0.05},
+    "mpkfda": {"criterion": "optimal", "deflation": "projection", "stages": 1, "seed": 0, "delta": 0.05},
 }
 
 
-def card_figure(family, name, step):
-    data = frame.DataChoice(name, CARD_DATA[name], test=0.3, seed=0, standardize=True, points=200)
-    settings = {"k": 15 if family == "kmp" else 20}
-    kernel = frame.KernelChoice("rbf", 2.0 if family in ("kmp", "skpca") else None, 3)
-    study, _ = frame.compute_study(family, data, kernel, **settings)
+def card_link(name, gamma, k, step):
+    """The settings of a card's study, as its page reads them from a link."""
+    return {"data": name, "points": str(CARD_POINTS), "gamma": gamma, "k": str(k), "step": str(step)}
+
+
+def card_figure(family, name, gamma, k, step):
+    """The card's picture: the page's study at the link's settings (the page's defaults
+    for everything the link does not set)."""
+    options = {**REGISTRY[name].options, "n_samples": CARD_POINTS}
+    data = frame.DataChoice(name, tuple(sorted(options.items())), test=frame.TEST.default, seed=frame.SEED.default,
+                            standardize=frame.STANDARDIZE.default, points=CARD_POINTS)
+    kernel = frame.KernelChoice("rbf", None if gamma == "1/d" else float(gamma), frame.DEGREE.default)
+    study, _ = frame.compute_study(family, data, kernel, **CARD_SETTINGS[family], k=k)
     j = min(step, study.n_steps)
     chosen = study.chosen(j)
     if family == "skpca":
@@ -69,13 +80,13 @@ def card_figure(family, name, step):
 
 
 columns = st.columns(2)
-for number, (path, title, family, name, text, preset) in enumerate(CARDS):
+for number, (path, title, family, name, gamma, k, step, text) in enumerate(CARDS):
     with columns[number % 2].container(border=True):
         st.subheader(title)
-        frame.show(card_figure(family, name, int(preset["step"])), key=f"home-{family}")
+        frame.show(card_figure(family, name, gamma, k, step), key=f"home-{family}")
         st.markdown(text)
-        st.page_link(path, label=f"Open {title} at step {preset['step']}", icon=":material/arrow_forward:",
-                     query_params=preset)
+        st.page_link(path, label=f"Open {title} at step {step}", icon=":material/arrow_forward:",
+                     query_params=card_link(name, gamma, k, step))
 
 st.subheader("Labs, theory and the papers")
 links = st.columns(4)

@@ -85,7 +85,7 @@ def story(j, hide_next=False):
 def model_panel(steps):
     d = split.X_train.shape[1]
     if not study.extras["binary"] and d == 1:
-        return steps_ui.fit_panel(study, steps, present_area="a")  # on a projector the fit replaces the data
+        return steps_ui.fit_panel(study, steps, present_area="a", guess=True)  # on a projector the fit replaces the data
     if study.extras["binary"] and d == 2:
         return steps_ui.decision_panel(study, steps, split.y_train, split.y_test, class_names=dataset.class_names)
     if study.extras["binary"]:
@@ -105,16 +105,16 @@ def build():
         steps_ui.criterion_panel(study, steps, study.coords[:, 0], split.y_train, x_title=study.coord_titles[0],
                                  title="Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖"),
         model_panel(steps),
-        steps_ui.bound_panel(study.curves, steps, log_y=log_y, secondary=("test MSE", "train MSE"),
-                             y_title="error rate / bound", secondary_title="mean squared error", rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate (|f − y| > α)", rescale=rescale,
+                             leave_out=("test MSE", "train MSE")),
+        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
                                caption=f"Here {note}."),
     ]
     return frame.player_extras(study, panels, story)
 
 
 frame.player(state, frame.study_key("kmp", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display)
+             build, display, numbers=frame.study_numbers(study))
 
 with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (seed 003 eq. 3 / eq. 7; seed 000 Alg. 5): the column that best fits the residual "

@@ -86,8 +86,8 @@ def build():
         steps_ui.criterion_panel(study, steps, study.coords[:, 0], split.y_train, pick=study.path.pick,
                                  x_title=study.coord_titles[0], title=f"Criterion ({criterion}) on K_{{j}}"),
         model_panel(steps),
-        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / bound", rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate", rescale=rescale),
+        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
                                caption="With classes sorted, the two diagonal blocks are within-class similarities; "
                                        "watch how each deflation removes the chosen column's share."),
     ]
@@ -95,7 +95,7 @@ def build():
 
 
 frame.player(state, frame.study_key("mpkfda", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display)
+             build, display, numbers=frame.study_numbers(study))
 
 with st.expander("The formulas (seed 002)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")

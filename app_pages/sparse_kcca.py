@@ -71,12 +71,12 @@ def build():
         steps_ui.data_panel(study, steps, link, coords=study.extras["coords_y"], titles=study.extras["coord_titles_y"],
                             target_name="X coord. 1", title="View Y: the same points, coloured as in view X",
                             key="view-y", area="c", guess=False),
-        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate / correlation / bound",
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="rate or correlation (0 to 1)",
                              rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
+        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
                                title="View X: the kernel before and after deflation"),
         steps_ui.projection_panel(study, steps, area="f"),
-        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale, view=1, share=0.5,
+        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=1, share=0.5,
                                key="heat-y",
                                area="g", title="View Y: the kernel before and after deflation"),
     ]
@@ -84,7 +84,7 @@ def build():
 
 
 frame.player(state, frame.study_key("skcca", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display)
+             build, display, numbers=frame.study_numbers(study))
 
 with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")

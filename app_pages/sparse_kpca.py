@@ -80,8 +80,8 @@ def build():
         steps_ui.criterion_panel(study, steps, study.coords[:, 0], labels, x_title=study.coord_titles[0],
                                  title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]"),
         steps_ui.residual_panel(study, steps),
-        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="residual / bound"),
-        steps_ui.heatmap_panel(study, steps, sort_note=sort_note, shared_scale=shared_scale,
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="residual ‖φ(x) − Pφ(x)‖²"),
+        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale,
                                caption="Deflation empties the rows and columns of the chosen points; what stays "
                                        "bright is the variance still to explain."),
     ]
@@ -89,7 +89,7 @@ def build():
 
 
 frame.player(state, frame.study_key("skpca", data, kernel, settings, shared_scale, log_y), study.n_steps, build,
-             display)
+             display, numbers=frame.study_numbers(study))
 
 
 def theorem5_line():

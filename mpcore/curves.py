@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg import eigh
+from scipy.stats import spearmanr
 
 from . import bounds
 from .cca import center_kernel
@@ -66,6 +67,36 @@ class BoundCurves:
         for name, values in self.curves.items():
             finite = np.where(np.isfinite(values), values, np.inf)
             out[name] = int(self.t[np.argmin(finite)]) if np.isfinite(finite).any() else None
+        return out
+
+    @property
+    def test_name(self):
+        """The curve of the held-out loss the bounds are about (test error or residual)."""
+        for name in ("test error rate", "test residual"):
+            if name in self.curves:
+                return name
+        return None
+
+    def summary(self):
+        """The numbers a sentence about these curves may quote, computed (never typed):
+        ``bound_min`` / ``bound_argmin`` of the first bound, ``test_min`` / ``test_argmin``
+        of the held-out loss, and ``rank_corr``, Spearman's rank correlation of the two
+        over the t where both are finite (how closely the bound follows the loss; nan
+        when either is constant).  Missing curves give nan (and None for an argmin)."""
+        out = {"bound_min": float("nan"), "bound_argmin": None, "test_min": float("nan"), "test_argmin": None,
+               "rank_corr": float("nan")}
+        argmin = self.argmin
+        bound = self.bound_names[0] if self.bound_names else None
+        test = self.test_name
+        for prefix, name in (("bound", bound), ("test", test)):
+            if name is not None and argmin.get(name) is not None:
+                out[f"{prefix}_argmin"] = argmin[name]
+                out[f"{prefix}_min"] = float(np.asarray(self.curves[name], dtype=float)[argmin[name] - 1])
+        if bound is not None and test is not None:
+            a, b = (np.asarray(self.curves[name], dtype=float) for name in (bound, test))
+            both = np.isfinite(a) & np.isfinite(b)
+            if both.sum() > 2 and np.ptp(a[both]) > 0 and np.ptp(b[both]) > 0:
+                out["rank_corr"] = float(spearmanr(a[both], b[both])[0])
         return out
 
     def table(self):

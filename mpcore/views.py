@@ -39,7 +39,7 @@ def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="targe
         return as_plane(X_train, y_train), as_plane(X_test, y_test), titles
     pca = PCA(n_components=2, random_state=0).fit(X_train)
     share = 100 * pca.explained_variance_ratio_
-    titles = (f"PC 1 ({share[0]:.0f}% of variance)", f"PC 2 ({share[1]:.0f}% of variance)")
+    titles = (f"PC 1 ({share[0]:.0f}% var.)", f"PC 2 ({share[1]:.0f}% var.)")  # short: a projector panel is small
     test = None if X_test is None else pca.transform(np.asarray(X_test, dtype=float))
     return pca.transform(X_train), test, titles
 

@@ -154,18 +154,32 @@ def test_every_preset_opens_cleanly(page):
 
 
 def test_a_first_visit_opens_on_the_first_preset_and_a_preset_can_be_chosen():
+    """The board says which preset it shows (the picker and the player's lesson line, its
+    numbers computed from the study), also in presenter mode; a changed setting is no
+    longer the preset."""
+    import re
+
     from ui.presets import PRESETS
 
     at = open_page("skpca", {"present": "1"})
-    first = PRESETS["skpca"][0].params
-    assert at.query_params["data"] == first["data"] and at.query_params["gamma"] == first["gamma"]
+    first = PRESETS["skpca"][0]
+    assert at.query_params["data"] == first.params["data"] and at.query_params["gamma"] == first.params["gamma"]
     assert at.query_params["present"] == "true"  # what the link said is kept
+    assert at.selectbox(key="w:skpca:preset").value == first.name  # not "Choose a preset..."
+    assert player(at)["lesson"]["name"] == first.name
     second = PRESETS["skpca"][2]
     at.selectbox(key="w:skpca:preset").select(second.name).run()
     assert_clean(at)
-    assert at.query_params["gamma"] == second.params["gamma"]
+    assert at.query_params["gamma"] == second.params["gamma"] and at.query_params["present"] == "true"
     assert at.selectbox(key="w:data:skpca").value == second.params["data"]
-    assert any(second.lesson in c.value for c in at.caption)
+    assert at.selectbox(key="w:skpca:preset").value == second.name
+    lesson = player(at)["lesson"]
+    assert lesson["name"] == second.name and "{" not in lesson["text"]
+    lowest = float(re.search(r"its lowest: ([0-9.]+)", lesson["text"]).group(1))
+    assert lowest >= 1  # the trivial preset's number says what its name says
+    assert any(lesson["text"] in c.value for c in at.caption)
+    at.slider(key="w:skpca:k").set_value(35).run()  # now a view of the user's own
+    assert at.selectbox(key="w:skpca:preset").value is None and "lesson" not in player(at)
 
 
 def test_kernel_width_retunes_with_the_dataset_unless_the_user_set_it():
@@ -269,19 +283,23 @@ def test_deflation_lab_steps_and_reports_facts():
                                                                             "ortho-projection"]
     payload = player(at)
     facts = panel(payload, "facts")
-    columns = facts["frames"][1]["data"]["0"]["cells.values"]
-    names, symmetric, psd = columns[0], columns[2], columns[4]
+    names = facts["table"]["header"][1:]
+    rows = {row[0]: dict(zip(names, row[1:])) for row in facts["frames"][1]["rows"]}
     assert names == ["hotelling", "projection", "schur", "ortho-projection"]
-    assert dict(zip(names, psd))["schur"] == "yes"
-    assert dict(zip(names, symmetric))["projection"] == "no"
-    smallest = dict(zip(names, columns[3]))
-    assert smallest["schur"] == "≈ 0" and float(smallest["hotelling"]) < -1e-3  # rounding shown as zero
+    assert rows["PSD"]["schur"] == "yes"
+    assert rows["symmetric"]["projection"] == "no"
+    assert rows["smallest eigenvalue"]["schur"] == "≈ 0" and float(rows["smallest eigenvalue"]["hotelling"]) < -1e-3
+    assert all(facts["table"]["row_help"]) and "wiped them out" in facts["table"]["row_help"][6]  # tooltips
+    assert [row[0] for row in facts["frames"][1]["rows"]][6] == "chosen columns left"
     assert "K₀ − UV′" in facts["caption"] or "subsample" in facts["caption"]  # says how the facts are computed
     story = payload["stories"][1]
     assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story
-    heat = panel(payload, "heatmaps")
-    assert len(heat["figure"]["data"]) == 4 and heat["figure"]["layout"].get("coloraxis")  # one colour axis
-    assert len(heat["frames"]) == payload["n_steps"] + 1
+    heat = panel(payload, "heatmaps")  # by default each kernel on its own colour range, said in its title
+    assert len(heat["figure"]["data"]) == 4 and len(heat["frames"]) == payload["n_steps"] + 1
+    ranges = [frame["data"]["1"]["zmax"] for frame in heat["frames"][1:]]
+    assert len(set(ranges)) > 1 and all("±" in text for key, text in heat["frames"][3]["layout"].items())
+    shared = panel(player(open_page("deflation-lab", {"points": "200", "k": "8", "ownscale": "false"})), "heatmaps")
+    assert shared["figure"]["layout"].get("coloraxis")  # one colour axis for all
     chosen = panel(payload, "chosen")
     assert sum(trace["name"] == "chosen points" for trace in chosen["figure"]["data"]) == 4
 

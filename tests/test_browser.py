@@ -255,7 +255,18 @@ def test_presenter_mode_fits_the_screen(server, browser, path, size, shots):
         page.close()
 
 
+POINT_ON_SCREEN = """([key, i]) => {
+  const cell = window.__mplPlayer.cells.find((c) => c.panel.key === key);
+  const full = cell.plot._fullLayout, box = cell.plot.getBoundingClientRect();
+  const [x, y] = window.__mplPlayer.coords[i];
+  return [box.left + full.xaxis._offset + full.xaxis.c2p(x), box.top + full.yaxis._offset + full.yaxis.c2p(y)];
+}"""
+
+
 def test_predict_the_next_pick_keeps_score(server, browser, shots):
+    """A student clicks with the mouse where they see the point: the click takes the
+    training point under it (the winner, when several overlap), or the nearest one, and
+    says which it took."""
     page = browser.new_page(viewport={"width": 1600, "height": 1400})
     try:
         page.goto(f"{server}/mpkfda")
@@ -263,25 +274,37 @@ def test_predict_the_next_pick_keeps_score(server, browser, shots):
         _rendered(page, 0)
         page.get_by_text("Predict the next pick").click()
         _rendered(page, 0)
-        assert "Click the point" in page.locator(".mpl-quiz").inner_text()
+        assert "Click the training point" in page.locator(".mpl-quiz").inner_text()
         assert "Next: point" not in page.locator(".mpl-story").inner_text()  # the answer stays hidden
         hidden = page.evaluate("window.__mplPlayer.cells.find(c => c.panel.key === 'criterion').plot.data"
                                ".every(t => t.visible === false)")
         assert hidden, "the criterion is hidden until the student guesses"
         winner = page.evaluate("window.__mplPlayer.payload.picks[0]")
-        click = ("(i) => window.__mplPlayer.cells.find(c => c.panel.key === 'data').plot"
-                 ".emit('plotly_click', {points: [{customdata: i}]})")
-        page.evaluate(click, winner)
+        x, y = page.evaluate(POINT_ON_SCREEN, ["data", winner])
+        assert page.evaluate(f"document.elementFromPoint({x}, {y}).closest('.mpl-plot').dataset.panel") == "data"
+        page.mouse.click(x, y)
         page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('Right!')")
         assert "Score: 1 of 1" in page.locator(".mpl-quiz").inner_text()
         page.keyboard.press("ArrowRight")
         _rendered(page, 1)
-        wrong = page.evaluate("(w) => [...Array(50).keys()].find(i => i !== w)",
-                              page.evaluate("window.__mplPlayer.payload.picks[1]"))
-        page.evaluate(click, wrong)
+        winner = page.evaluate("window.__mplPlayer.payload.picks[1]")
+        far = page.evaluate("""(w) => { const c = window.__mplPlayer.coords, [a, b] = c[w];
+            let best = -1, d = -1; c.forEach(([x, y], i) => { const e = Math.hypot(x - a, y - b); if (e > d) { d = e; best = i; } });
+            return best; }""", winner)
+        x, y = page.evaluate(POINT_ON_SCREEN, ["data", far])
+        page.mouse.click(x, y)
         page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('Not quite')")
         text = page.locator(".mpl-quiz").inner_text()
-        assert "Score: 1 of 2" in text and "rank" in text
+        assert "Score: 1 of 2" in text and "rank" in text and f"You took point {far}" in text
+        page.keyboard.press("ArrowRight")
+        _rendered(page, 2)
+        box = page.evaluate("(() => { const c = window.__mplPlayer.cells.find((c) => c.panel.key === 'data');"
+                            " const f = c.plot._fullLayout, b = c.plot.getBoundingClientRect();"
+                            " return [b.left + f._size.l + 3, b.top + f._size.t + 3]; })()")
+        page.mouse.click(*box)  # the plot's corner: no point there, the nearest training point is taken
+        page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('nearest your click')")
+        taken = int(page.locator(".mpl-quiz").inner_text().split("You took point ")[1].split(" ")[0])
+        assert 0 <= taken < len(page.evaluate("window.__mplPlayer.coords"))
         page.screenshot(path=str(shots / "predict.png"))
     finally:
         page.close()

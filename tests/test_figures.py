@@ -41,7 +41,7 @@ def test_heatmaps_share_one_scale_unless_asked():
     assert [t.showscale for t in shared.data] == [False, True]
     own = figures.heatmap_pair_figure(before, after, j=3, shared_scale=False)
     assert own.data[1].zmax == 0.3 and own.data[1].zmin == -0.3
-    assert "K_3" in own.layout.annotations[1].text
+    assert "K₃" in own.layout.annotations[1].text
 
 
 def test_bound_figure_marks_argmins_and_the_step():
@@ -96,7 +96,7 @@ def test_lab_grids_share_one_colour_scale_and_one_legend():
                                       sort_note="sorted", scale=1.5)
     assert [t.coloraxis for t in fig.data] == ["coloraxis"] * 3
     assert fig.layout.coloraxis.cmin == -1.5 and fig.layout.coloraxis.cmax == 1.5
-    assert "projection (K_1)" in [a.text for a in fig.layout.annotations]
+    assert "projection (K₁)" in [a.text for a in fig.layout.annotations]
     coords = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]])
     labels = np.array([-1.0, 1.0, 1.0])
     grid = figures.chosen_grid_figure(coords, labels, {"a": np.array([0]), "b": np.array([1, 2])}, {"a": 2, "b": None})

@@ -1,10 +1,19 @@
 """Plotly figure builders: plain arrays in, ``go.Figure`` out (no Streamlit here).
 
-Made for a projector: 18 px text, thick lines, the Okabe-Ito colour-blind-safe palette
-with a distinct marker shape per class, a title, axis titles and a legend on every
-figure.  Colours are explicit, and every figure is a white card (shown with
-``theme=None``), so it reads the same in the app's light and dark themes and in an
-exported SVG.
+Made for a projector: 18 px text, thick lines, a colour-blind-safe palette (Okabe and
+Ito's, with the light colours darkened so that every line and marker keeps a contrast
+of at least 3:1 on the white card *and* on the dark theme's background) with a distinct
+marker shape per class, a title, axis titles and a key on every figure.  Colours are
+explicit; the dark projector theme swaps the neutral "ink" colours (text, axes, the
+chosen-point rings, the card itself) through :data:`DARK_INK`, which the step player
+applies in the browser and :func:`themed` applies to a figure drawn by Streamlit.
+
+Traces and the layout carry small ``meta`` notes the step player reads (see
+``ui/player.js``): ``{"label": text}`` puts the text at the end of a line instead of a
+legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
+``{"min_of": i}`` marks the lowest point drawn so far of trace i, and the layout's
+``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop)
+whose labels the player places where no curve crosses them.
 """
 from __future__ import annotations
 
@@ -12,20 +21,35 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-# Okabe & Ito (2008), "Color Universal Design".
+# Okabe & Ito (2008), "Color Universal Design"; orange, sky and purple darkened (same hues)
+# so that each has a contrast of at least 3:1 on white and on the dark theme's #0e1117
+# (WCAG 2.1's minimum for lines and markers; tests/test_figures.py checks it).
 OKABE_ITO = {
-    "black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7",
+    "black": "#000000", "orange": "#AD7400", "sky": "#3A8CC0", "green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#B55A98",
 }
 CLASS_COLOURS = {-1.0: OKABE_ITO["blue"], 1.0: OKABE_ITO["vermillion"]}
 CLASS_SYMBOLS = {-1.0: "circle", 1.0: "diamond"}
-CURVE_COLOURS = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky", "black", "yellow")]
+CURVE_COLOURS = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky", "black")]
+LIGHT_BACKGROUND, DARK_BACKGROUND = "#ffffff", "#0e1117"
+# The dark projector theme: each neutral colour of a figure and its dark-theme stand-in
+# (the palette above reads on both backgrounds and is left alone; yellow is only ever a
+# fill inside a black outline, which becomes a light one).
+DARK_INK = {
+    "#ffffff": DARK_BACKGROUND, "#000000": "#f2f2f2", "#222222": "#e6e6e6", "#555555": "#c8c8c8",
+    "#777777": "#a6a6a6", "#888888": "#9a9a9a", "#999999": "#8c8c8c", "#e6e6e6": "#2d323d",
+    "#e8ecf3": "#262b36", "rgba(255,255,255,0.85)": "rgba(14,17,23,0.85)",
+}
 CHOSEN_COLOUR = OKABE_ITO["black"]
 NEXT_COLOUR = OKABE_ITO["yellow"]
 FONT_SIZE = 18
 HEIGHT = 480
 SEQUENTIAL = "Viridis"
 DIVERGING = "RdBu_r"  # red positive, blue negative; readable with the common colour-vision deficiencies
+DIVERGING_STOPS = (  # the same scale as stops (ColorBrewer's RdBu, reversed): the player's colour key draws it
+    (0.0, "rgb(5,48,97)"), (0.1, "rgb(33,102,172)"), (0.2, "rgb(67,147,195)"), (0.3, "rgb(146,197,222)"),
+    (0.4, "rgb(209,229,240)"), (0.5, "rgb(247,247,247)"), (0.6, "rgb(253,219,199)"), (0.7, "rgb(244,165,130)"),
+    (0.8, "rgb(214,96,77)"), (0.9, "rgb(178,24,43)"), (1.0, "rgb(103,0,31)"))
 MAX_NUMBERED = 20  # the most recent picks get their order number written beside them
 
 # Passed to st.plotly_chart(config=...): the modebar's camera button saves an SVG.
@@ -195,20 +219,96 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     return _style(fig, title or "Criterion over the candidates", x_title, "criterion value")
 
 
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def kernel_name(j):
+    """K with the step as a subscript: K₀, K₁₂ (reads as one symbol on a projector)."""
+    return "K" + str(int(j)).translate(_SUBSCRIPTS)
+
+
+def after_title(j):
+    """The deflated kernel's panel title at step j."""
+    return f"{kernel_name(j)}: after {j} step{'s' if j != 1 else ''}"
+
+
+def themed(figure, dark):
+    """A figure's JSON (a dict from ``fig.to_plotly_json()``) in the dark theme when
+    ``dark``: every neutral colour swapped through :data:`DARK_INK` (the step player
+    does the same in the browser)."""
+    if not dark:
+        return figure
+    ink = {key.lower(): value for key, value in DARK_INK.items()}
+
+    def swap(value):
+        if isinstance(value, dict):
+            return {key: swap(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        if isinstance(value, str):
+            return ink.get(value.lower().replace(" ", ""), value)
+        return value
+
+    return swap(figure)
+
+
+def key_items(fig):
+    """What a legend would list, as the step player's one-line key above a chart: one
+    item per named trace that shows in the legend and is not named at its own end
+    (``meta.label``) -- its marker symbol and colour, or its line's colour and dash.
+    Training and test versions of a class share one item each, test points one open
+    marker; what a name says in brackets (a count, a correlation that changes with the
+    step) is left out."""
+    items, seen, test = [], set(), None
+    for trace in fig.data:
+        meta = trace.meta if isinstance(trace.meta, dict) else {}
+        if not trace.name or trace.showlegend is False or "label" in meta or "min_of" in meta:
+            continue
+        name = trace.name
+        if trace.type == "histogram":
+            colour = trace.marker.color if isinstance(trace.marker.color, str) else None
+            hollow = colour is None or colour.replace(" ", "") == "rgba(0,0,0,0)"
+            item = {"kind": "marker", "symbol": "square-open" if hollow else "square",
+                    "colour": trace.marker.line.color if hollow else colour}
+        elif trace.type == "contour":
+            if trace.contours and trace.contours.coloring == "fill":
+                continue
+            item = {"kind": "line", "colour": trace.line.color or CHOSEN_COLOUR, "dash": "solid"}
+        elif trace.type in ("heatmap", "table", "bar"):
+            continue
+        elif trace.mode and "markers" in trace.mode:
+            colour = trace.marker.color if isinstance(trace.marker.color, str) else "#777777"  # by value: a colour bar
+            item = {"kind": "marker", "symbol": trace.marker.symbol or "circle", "colour": colour,
+                    "edge": trace.marker.line.color if trace.marker.line and trace.marker.line.color else None}
+        else:
+            item = {"kind": "line", "colour": trace.line.color, "dash": trace.line.dash or "solid"}
+        if name.endswith(" (test)"):
+            test = test or {**item, "symbol": "circle-open" if item["kind"] == "marker" else None,
+                            "colour": "#777777", "text": "test points (open)"}
+            continue
+        text = name.split(":")[0] if name.startswith("winner") else name.split(" (")[0]
+        if text not in seen:
+            seen.add(text)
+            items.append({**item, "text": text})
+    if test is not None:
+        items.insert(sum(1 for item in items if item["text"].startswith(("class", "points"))), test)
+    return items
+
+
 def display_range(before):
     top = float(np.max(np.abs(before))) if before.size else 1.0
     return (-top, top) if top > 0 else (-1.0, 1.0)
 
 
 def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted by target", title=None,
-                        height=HEIGHT, names=("original kernel K", None), shared_scale=True):
+                        height=HEIGHT, names=("K₀: before deflation", None), shared_scale=True):
     """Two heatmaps side by side, colours centred at 0 (a deflation that goes negative
     shows in blue): the original kernel and the deflated one at step j.
 
     ``shared_scale``: one colour scale for both (how much is left); otherwise each panel
     is scaled to its own largest entry (the structure of what is left)."""
     before, after = np.asarray(before), np.asarray(after)
-    right = names[1] or f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
+    right = names[1] or after_title(j)
     fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12,
                         figure=_new_figure())
     for col, matrix in ((1, before), (2, after)):
@@ -274,12 +374,32 @@ def _scaled_name(name, rescale):
         f"{name} × {rescale:g}"
 
 
+SHORT_NAMES = {  # what a curve's label says at its end, where a projector has room for a few words
+    "test error rate": "test error",
+    "train error rate outside compression set": "train error (outside basis)",
+    "train residual outside compression set": "train residual (outside basis)",
+    "KPCA train residual": "full KPCA residual",
+}
+
+
+def short_name(name):
+    return SHORT_NAMES.get(name, name)
+
+
+def _log_range(values, pad=0.12):
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if not values.size:
+        return None
+    return [float(np.log10(values.min())) - pad, float(np.log10(values.max())) + pad]
+
+
 def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
                  trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, running_min=True,
                  note_in_plot=True):
     """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
-    argmin of each curve marked, a vertical line at the current step j and (for error
-    rates) a dotted line at 1, above which a bound says nothing.
+    lowest point of each curve marked, a vertical line at the current step j and (for
+    error rates) a dotted line at 1, above which a bound says nothing.
 
     ``secondary``: curve names drawn on a right-hand axis (e.g. MSE next to error rates).
     ``running_min``: each bound's running minimum over t (the bound the theorems state
@@ -289,26 +409,35 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     compare shapes; never instead of the bound.  ``j = 0`` draws no step line (the step
     player draws its own over the chart).
     The linear y range shows every non-bound curve and the minimum of every bound;
-    bounds far above that are cut at the top edge (hover still shows the value).
+    bounds far above that are cut at the top edge (hover still shows the value).  Both
+    axes have fixed ranges, so that the step player can draw the curves up to step j
+    (``meta.reveal``) without the axes moving; each line is named at its end
+    (``meta.label``) and each marker is the lowest point of its line (``meta.min_of``).
     """
     t = np.asarray(curves.t)
     fig = make_subplots(specs=[[{"secondary_y": bool(secondary)}]], figure=_new_figure())
     argmins = curves.argmin
-    shown = []
+    primary = primary_bound(curves)
+    shown, drawn = [], []
     minima = curves.running_min if running_min else {}
     first_min = True
     for number, (name, values) in enumerate(curves.curves.items()):
         colour = CURVE_COLOURS[number % len(CURVE_COLOURS)]
         is_bound = name in curves.bound_names
         on_right = name in secondary
+        line_index = len(fig.data)
         fig.add_trace(go.Scatter(
             x=t, y=_finite_or_none(values), mode="lines", name=name, legendgroup=name,
             line={"color": colour, "width": 3.5 if is_bound else 2.5, "dash": "dash" if is_bound else ("dot" if on_right else "solid")},
+            meta={"label": short_name(name), "reveal": True},
             hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>"), secondary_y=on_right)
+        if not on_right:
+            drawn.append(values)
         if is_bound and name in minima:
             fig.add_trace(go.Scatter(
                 x=t, y=_finite_or_none(minima[name]), mode="lines", name="running minimum of a bound",
                 legendgroup="running minimum", showlegend=first_min, line={"color": colour, "width": 1.5},
+                meta={"reveal": True, **({"label": "best bound so far"} if name == primary else {})},
                 opacity=0.8, hovertemplate="t=%{x}: best so far %{y:.4g}<extra>" + name + "</extra>"))
             first_min = False
         if is_bound and rescale:
@@ -316,49 +445,57 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
             fig.add_trace(go.Scatter(
                 x=t, y=_finite_or_none(scaled), mode="lines", name=_scaled_name(name, rescale), legendgroup=name,
                 line={"color": colour, "width": 2.5, "dash": "dot"},
+                meta={"label": _scaled_name(short_name(name), rescale), "reveal": True},
                 hovertemplate="t=%{x}: %{y:.4g}<extra>" + _scaled_name(name, rescale) + "</extra>"))
+            drawn.append(scaled)
             finite = scaled[np.isfinite(scaled)]
             if finite.size:
                 shown.append(float(finite.min()))
-        best = argmins.get(name)
+        best = argmins.get(name) if not name.endswith("correlation") else None  # a correlation's low is no finding
         if best is not None:
             value = float(np.asarray(values)[best - 1])
             fig.add_trace(go.Scatter(
                 x=[best], y=[value], mode="markers", name=f"min of {name}: t={best}", legendgroup=name, showlegend=False,
                 marker={"symbol": "triangle-down" if is_bound else "circle", "size": 15, "color": colour,
-                        "line": {"width": 1.5, "color": "#ffffff"}},
-                hovertemplate=f"minimum of {name}<br>t={best}: {value:.4g}<extra></extra>"), secondary_y=on_right)
+                        "line": {"width": 1.5, "color": "#ffffff"}}, meta={"min_of": line_index},
+                hovertemplate=f"lowest {name}<br>t=%{{x}}: %{{y:.4g}}<extra></extra>"), secondary_y=on_right)
             if not on_right:
                 shown.append(value)
         if not is_bound and not on_right:
             finite = np.asarray(values, dtype=float)
             shown.extend(finite[np.isfinite(finite)].tolist())
+    refs = []
     stop = bound_stop(curves)
     if stop is not None:
-        fig.add_vline(x=stop[1], line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"},
-                      annotation_text=f"bound's stop t={stop[1]}", annotation_font_size=FONT_SIZE - 4,
-                      annotation_position="bottom right")
+        refs.append({"shape": len(fig.layout.shapes), "axis": "x", "text": f"bound's stop t={stop[1]}",
+                     "when": "whole"})
+        fig.add_shape(type="line", xref="x", yref="paper", x0=stop[1], x1=stop[1], y0=0, y1=1, name="stop",
+                      line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"})
+    if trivial_line:
+        refs.append({"shape": len(fig.layout.shapes), "axis": "y", "text": "trivial above 1", "when": "always"})
+        fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=1.0, y1=1.0, name="trivial",
+                      line={"color": "#777777", "width": 1.5, "dash": "dot"})
     if j >= 1:
         _step_line(fig, j)
-    if trivial_line:
-        fig.add_hline(y=1.0, line={"color": "#999999", "width": 1.5, "dash": "dot"},
-                      annotation_text="1: trivial above", annotation_font_size=FONT_SIZE - 4,
-                      annotation_position="bottom left")
     note = trivial_note(curves, rescale) if trivial_line and note_in_plot else None
     if note:
         fig.add_annotation(text=note.replace("; ", "<br>"), xref="paper", yref="paper", x=0.99, y=0.99,
                            xanchor="right", yanchor="top", showarrow=False, bgcolor="rgba(255,255,255,0.85)",
                            font={"size": FONT_SIZE - 4}, name="trivial")
     if log_y:
-        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False)
+        span = _log_range(np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn] + [[1.0]])
+                          if trivial_line else np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn]))
+        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False, **({"range": span} if span else {}))
     elif shown:
         top = max(shown) * 1.25
         if trivial_line:
             top = max(top, 1.1)
         fig.update_yaxes(range=[0, top], secondary_y=False)
+    if t.size:
+        fig.update_xaxes(range=[0.5, float(t.max()) + 0.5])
     fig = _style(fig, title or "Bounds and errors against the number of basis vectors t", "t (basis vectors)", None,
                  height=height)
-    fig.update_layout(legend={"font": {"size": FONT_SIZE - 4}, "y": -0.2, "tracegroupgap": 2})
+    fig.update_layout(legend={"font": {"size": FONT_SIZE - 4}, "y": -0.2, "tracegroupgap": 2}, meta={"refs": refs})
     fig.update_yaxes(title_text=y_title + (" (log scale)" if log_y else ""), secondary_y=False,
                      title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     if secondary:
@@ -524,7 +661,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
     """
     names = list(blocks)
     rows, cols = panel_grid(len(names), max_cols)
-    titles = [f"{name} (K_{steps[name]})" for name in names]
+    titles = [f"{name} ({kernel_name(steps[name])})" for name in names]
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.04,
                         vertical_spacing=0.12 if rows > 1 else 0.05, figure=_new_figure())
     for number, name in enumerate(names):

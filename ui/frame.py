@@ -19,7 +19,7 @@ import streamlit as st
 from mpcore import datasets, labs, studies
 from mpcore.datasets import REGISTRY
 from ui import code
-from ui.figures import EXPORT_CONFIG
+from ui.figures import EXPORT_CONFIG, themed
 from ui.state import Control, PageState, literal, plain
 
 UPLOAD_PREFIX = "upload: "
@@ -268,6 +268,8 @@ def data_sidebar(state: PageState, tasks, preset):
                              "the others are bundled with the app (see data/README.md).")
     if name.startswith(UPLOAD_PREFIX):
         state.url.pop("data")  # an upload cannot travel in a link
+    else:
+        state.pin("data")  # a link without a dataset opens the page's first preset instead
     state.resolve(SEED)  # the generators need the seed before its widget is drawn
     options = _dataset_options(state, name)
     points = state.widget(sb.slider, POINTS, "Points (before the split)", min_value=20, max_value=3000, step=10,
@@ -378,12 +380,45 @@ def open_on_preset(state: PageState):
     session[visited] = True
 
 
+VIEW_KEYS = frozenset({"present", "text", "step"})  # how a view is shown, not what it shows
+
+
 def preset_picker(state: PageState):
-    """The page's named lessons (sidebar); choosing one opens its view, as its link would."""
+    """Reserve the sidebar's place for the page's named lessons; :func:`player` fills it
+    once every setting of the run is known (it shows the preset the view is on)."""
     from ui.presets import PRESETS
 
+    if PRESETS.get(state.page):
+        st.sidebar.header("Lesson")
+        state.preset_slot = st.sidebar.empty()
+
+
+def current_preset(state: PageState):
+    """The page's preset whose settings are exactly this view's (how it is shown aside:
+    presenter mode, text size, step), or None when the user has changed something."""
+    from ui.presets import PRESETS
+
+    current = state.current()
+    changed = {name for name, (value, default) in state.url.items() if value != default} - VIEW_KEYS
+    for preset in PRESETS.get(state.page, ()):
+        if all(current.get(name) == value for name, value in preset.params.items()) and changed <= set(preset.params):
+            return preset
+    return None
+
+
+def study_numbers(study):
+    """What a preset's lesson may quote about a study: ``m`` and its curves' summary."""
+    return {"m": int(study.m), **study.curves.summary()}
+
+
+def _fill_preset_picker(state: PageState, matched, lesson=""):
+    """The preset picker, showing the preset the view is on (or "Custom settings");
+    choosing one opens its view, as its link would."""
+    from ui.presets import PRESETS
+
+    slot = getattr(state, "preset_slot", None)
     presets = PRESETS.get(state.page)
-    if not presets:
+    if slot is None or not presets:
         return
     session = st.session_state
     names = [preset.name for preset in presets]
@@ -395,15 +430,17 @@ def preset_picker(state: PageState):
             if (str(name).startswith(f"{state.page}:") and name != f"{state.page}:visited") or name in SHARED_KEYS:
                 del session[name]
         session["_page"] = None  # the next run reads the URL again, as on opening a link
-        st.query_params.from_dict(chosen.params)
+        keep = {name: st.query_params[name] for name in ("present", "text") if name in st.query_params}
+        st.query_params.from_dict({**chosen.params, **keep})
 
-    st.sidebar.header("Lesson")
-    st.sidebar.selectbox("Preset", names, index=None, key=key, on_change=apply, placeholder="Choose a preset...",
-                         help="Named views that each show one point about this algorithm and its bound; choosing "
-                              "one sets the data, kernel and settings (and the address bar, to share it).")
-    chosen = next((p for p in presets if p.name == session.get(key)), None)
-    if chosen is not None:
-        st.sidebar.caption(chosen.lesson)
+    session[key] = matched.name if matched is not None else None
+    box = slot.container()
+    box.selectbox("Preset", names, key=key, on_change=apply, placeholder="Custom settings: choose a preset...",
+                  help="Named views that each show one point about this algorithm and its bound; choosing one sets "
+                       "the data, kernel and settings (and the address bar, to share it). The board shows the "
+                       "preset's lesson above the story.")
+    if matched is not None:
+        box.caption(lesson)
 
 
 # --- the step player ------------------------------------------------------------------------
@@ -413,11 +450,17 @@ PRESENT = Control("present", False, bool)
 TEXT = Control("text", 100, int, options=TEXT_SIZES)
 
 
+# Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
+# which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
+# at the right) but lets every other click through to the title row beneath it.
 PRESENTER_CSS = (
-    "<style>.stMainBlockContainer{padding-top:0.6rem;padding-bottom:0.5rem}"
+    "<style>.stMainBlockContainer{padding-top:0.4rem;padding-bottom:0.5rem}"
+    ".stMainBlockContainer [data-testid='stVerticalBlock']{gap:0.45rem}"
     "header[data-testid='stHeader']{background:transparent;pointer-events:none}"
-    "header[data-testid='stHeader'] *{pointer-events:auto}"
-    ".st-key-title-row{padding-right:9rem}.st-key-title-row h1{font-size:1.55rem;padding:0}</style>")
+    "header[data-testid='stHeader'] *{pointer-events:none}"
+    "header[data-testid='stHeader'] :is(button,a,[role=button]),"
+    "header[data-testid='stHeader'] :is(button,a,[role=button]) *{pointer-events:auto}"
+    ".st-key-title-row{padding-right:3rem}.st-key-title-row h1{font-size:1.55rem;padding:0}</style>")
 
 
 def page_top(state: PageState, title, summary):
@@ -512,10 +555,12 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
     return extras
 
 
-def player(state: PageState, key, n_steps, build, display):
+def player(state: PageState, key, n_steps, build, display, numbers=None):
     """Mount the step player for a study: ``build()`` returns the keyword arguments of
     :func:`ui.player.payload` (panels, stories, marks, ...), called once per study and
-    display (the JSON is kept server-wide, bounded); ``key`` identifies both."""
+    display (the JSON is kept server-wide, bounded); ``key`` identifies both.  When the
+    view is one of the page's presets, its name and lesson (with ``numbers`` from
+    :func:`study_numbers`) head the board and its name shows in the sidebar's picker."""
     from ui import player as player_module
 
     present, text_scale = display
@@ -523,7 +568,10 @@ def player(state: PageState, key, n_steps, build, display):
     text = memo((state.page, key, present, text_scale),
                 lambda: player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
                                               **build()))
-    player_module.show(player_module.with_step(text, step), key=f"{state.page}:player")
+    matched = current_preset(state)
+    lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
+    _fill_preset_picker(state, matched, lesson[1] if lesson else "")
+    player_module.show(player_module.with_step(text, step, lesson), key=f"{state.page}:player")
     return step
 
 
@@ -606,11 +654,12 @@ def show(fig, key, caption=None):
     cannot see the chart.  Its text follows the page's text size (the player's charts
     scale themselves in the browser)."""
     scale = st.session_state.get(TEXT.name, 100) / 100
+    fig = fig.to_plotly_json()
     if scale != 1:
-        fig = fig.to_plotly_json()
         _scale_fonts(fig["layout"], scale)
         _scale_fonts(fig["data"], scale)
         fig["layout"]["height"] = round((fig["layout"].get("height") or 450) * scale)
+    fig = themed(fig, st.context.theme.type == "dark")
     st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme=None)
     if caption:
         st.caption(caption)
@@ -704,19 +753,31 @@ def log_toggle(state: PageState, default=False, label="Log-scale bound axis",
     return state.widget(st.sidebar.toggle, control, label, scope=state.page, help=help_text)
 
 
+def _order_kind(split):
+    if split.X_train.shape[1] == 1:
+        return "x"
+    if split.y_train is None:
+        return "coordinate"
+    if getattr(split, "Y_train", None) is not None:
+        return "latent"
+    if np.all(np.isin(split.y_train, (-1.0, 1.0))):
+        return "class"
+    return "target"
+
+
+def rows_note(split):
+    """How a heatmap's rows are ordered, in the few words a panel title has room for."""
+    return {"x": "rows by x", "coordinate": "rows by coordinate 1", "latent": "rows by the shared value",
+            "class": "rows by class", "target": "rows by target"}[_order_kind(split)]
+
+
 def sort_note(split, order):
     """Axis note under a heatmap: how its rows are ordered and thinned."""
     m = split.X_train.shape[0]
-    if split.X_train.shape[1] == 1:
-        how = "sorted by the input x"
-    elif split.y_train is None:
-        how = "sorted by the first plotted coordinate"
-    elif getattr(split, "Y_train", None) is not None:
-        how = "sorted by the value both views share (the dataset's latent variable or label)"
-    elif np.all(np.isin(split.y_train, (-1.0, 1.0))):
-        how = "sorted by class (-1 first), then by the first plotted coordinate"
-    else:
-        how = "sorted by target value"
+    how = {"x": "sorted by the input x", "coordinate": "sorted by the first plotted coordinate",
+           "latent": "sorted by the value both views share (the dataset's latent variable or label)",
+           "class": "sorted by class (-1 first), then by the first plotted coordinate",
+           "target": "sorted by target value"}[_order_kind(split)]
     thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
     return f"points {how}{thinned}"
 

@@ -2,17 +2,21 @@
 // server anything.  Python (ui/player.py) sends one JSON payload per study: a base Plotly
 // figure per panel, and per step a small patch of what changes (trace arrays, titles, the
 // step marker).  Going to step j applies patch j to each base figure and hands the result
-// to Plotly.react, which redraws only the traces whose arrays changed.
+// to Plotly, which redraws only what changed.
 //
 // Why a custom component and not one Plotly figure with animation frames: the panels are
-// separate figures (a page lays them out in a grid that must fit a projector), the URL's
-// `step` must follow the step shown, the keys must work wherever the focus is, and pause
-// must stop exactly on the step on screen; Plotly's own slider does none of those.
+// separate figures laid out to fit a projector at every text size, the URL's `step` must
+// follow the step shown, the keys (and a presentation clicker) must work wherever the
+// focus is, and pause must stop exactly on the step on screen; Plotly's own slider does
+// none of those.
+//
+// The pure helpers (decoding, packing panels into screens, placing labels) are exported
+// by name, so that the tests can load this file in a browser and check them alone.
 
 const STATE = new WeakMap();
 let plotlyLoading = null;
 
-function loadPlotly(url) {
+export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!plotlyLoading) {
     plotlyLoading = new Promise((resolve, reject) => {
@@ -49,7 +53,7 @@ function rows(flat, shape) {
 
 // {dtype, bdata, shape} (Plotly's typed-array spec) and {q8, lo, hi, shape} (8-bit
 // quantised heatmaps) become typed arrays once, at load.
-function decode(value) {
+export function decode(value) {
   if (Array.isArray(value)) return value.map(decode);
   if (value === null || typeof value !== "object") return value;
   if (typeof value.bdata === "string" && value.dtype in DTYPES) {
@@ -67,8 +71,10 @@ function decode(value) {
   return out;
 }
 
-// Every font size in a figure times `scale` (the text-size control).
-function scaleFonts(value, scale) {
+// --- text size and theme ----------------------------------------------------------------
+
+// Every font size in a figure times `scale` (the text-size control), margins too.
+export function scaleFonts(value, scale) {
   if (scale === 1 || value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return;
   if (Array.isArray(value)) { value.forEach((item) => scaleFonts(item, scale)); return; }
   for (const key of Object.keys(value)) {
@@ -76,12 +82,200 @@ function scaleFonts(value, scale) {
     if (/font$/i.test(key) && item && typeof item === "object" && typeof item.size === "number") {
       item.size = Math.round(item.size * scale);
     }
-    if (key === "margin" && item && typeof item === "object") {  // room for the larger tick labels
+    if (key === "margin" && item && typeof item === "object") {
       for (const side of ["l", "r", "t", "b"]) if (typeof item[side] === "number") item[side] = Math.round(item[side] * scale);
     }
     scaleFonts(item, scale);
   }
 }
+
+// Relative luminance (WCAG 2.1) of "#rrggbb" or "rgb(a)(r, g, b...)"; null if unreadable.
+export function luminance(colour) {
+  let rgb = null;
+  const text = String(colour || "").trim();
+  const hex = /^#([0-9a-f]{6})$/i.exec(text);
+  if (hex) rgb = [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
+  const fn = /^rgba?\(([^)]+)\)/i.exec(text);
+  if (fn) rgb = fn[1].split(",").slice(0, 3).map((part) => parseFloat(part));
+  if (!rgb || rgb.some((v) => !Number.isFinite(v))) return null;
+  const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// A copy of a figure with every neutral colour swapped for its dark-theme stand-in (the
+// map comes from Python: ui/figures.py DARK_INK, one source for both sides).
+export function recolour(value, ink) {
+  if (typeof value === "string") {
+    const swapped = ink[value.toLowerCase().replace(/ /g, "")];
+    return swapped === undefined ? value : swapped;
+  }
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map((item) => recolour(item, ink));
+  const out = {};
+  for (const key of Object.keys(value)) out[key] = recolour(value[key], ink);
+  return out;
+}
+
+function pageIsDark(root) {
+  const styles = getComputedStyle(root);
+  let background = styles.getPropertyValue("--st-background-color").trim();
+  if (!background) {
+    const app = document.querySelector(".stApp") || document.body;
+    background = getComputedStyle(app).backgroundColor;
+  }
+  const value = luminance(background);
+  return value !== null && value < 0.3;
+}
+
+// --- layout: panels packed into screens -------------------------------------------------
+
+// The smallest panel worth drawing at text size 100%: at 1280 x 720 the presenter shows
+// three columns and two rows (data, criterion, the bound two rows tall, the heatmaps two
+// columns wide); larger text makes the least size grow with it, so fewer panels share a
+// screen and the rest are a key (V) away.
+export const MIN_PANEL = { width: 350, height: 230 };
+export const GAP = 12;
+
+// How many columns and rows of panels fit an area at a text scale.
+export function capacity(width, height, scale) {
+  const cols = Math.max(1, Math.floor((width + GAP) / (MIN_PANEL.width * scale + GAP)));
+  const rows = height === Infinity ? Infinity : Math.max(1, Math.floor((height + GAP) / (MIN_PANEL.height * scale + GAP)));
+  return { cols, rows };
+}
+
+function isFree(taken, row, col, w, h) {
+  for (let r = row; r < row + h; r++) for (let c = col; c < col + w; c++) if (taken.has(r + ":" + c)) return false;
+  return true;
+}
+
+// Panels in order (spans [columns, rows] each) packed into screens of `cols` x `rows`
+// slots: each screen takes, in order, every remaining panel that still fits somewhere on
+// it (first fit in reading order), so a wide panel that must wait for the next screen
+// does not push the smaller ones after it there too.  `rows = Infinity`: one long screen
+// (the scrolling layout), every panel one row tall.  Returns screens of
+// {index, row, col, w, h}, each screen in the panels' order.
+export function pack(spans, cols, rows) {
+  const sizes = spans.map(([w0, h0]) => [Math.max(1, Math.min(w0 || 1, cols)),
+    rows === Infinity ? 1 : Math.max(1, Math.min(h0 || 1, rows))]);
+  const left = sizes.map((size, index) => index);
+  const screens = [];
+  while (left.length) {
+    const screen = [];
+    const taken = new Set();
+    const place = (w, h) => {
+      const lastRow = rows === Infinity ? screen.reduce((top, item) => Math.max(top, item.row + item.h), 0) + 1 : rows;
+      for (let row = 0; row + h <= lastRow; row++) {
+        for (let col = 0; col + w <= cols; col++) if (isFree(taken, row, col, w, h)) return { row, col };
+      }
+      return null;
+    };
+    for (let k = 0; k < left.length; k++) {
+      const index = left[k];
+      const [w, h] = sizes[index];
+      const spot = place(w, h);
+      if (!spot) continue;
+      for (let r = spot.row; r < spot.row + h; r++) for (let c = spot.col; c < spot.col + w; c++) taken.add(r + ":" + c);
+      screen.push({ index, row: spot.row, col: spot.col, w, h });
+      left.splice(k, 1);
+      k -= 1;
+    }
+    screens.push(screen);
+  }
+  return screens;
+}
+
+// --- labels placed where nothing else is ----------------------------------------------
+
+let measureCanvas = null;
+export function textWidth(text, size) {
+  measureCanvas = measureCanvas || document.createElement("canvas");
+  const context = measureCanvas.getContext("2d");
+  context.font = size + 'px "Open Sans", verdana, arial, sans-serif';
+  return context.measureText(String(text)).width;
+}
+
+function overlaps(a, b, pad = 1) {
+  return a.x < b.x + b.w + pad && b.x < a.x + a.w + pad && a.y < b.y + b.h + pad && b.y < a.y + a.h + pad;
+}
+
+function segmentHitsBox(x1, y1, x2, y2, box) {
+  // Liang-Barsky clipping: does the segment pass through the box?
+  const dx = x2 - x1, dy = y2 - y1;
+  let t0 = 0, t1 = 1;
+  const edges = [[-dx, x1 - box.x], [dx, box.x + box.w - x1], [-dy, y1 - box.y], [dy, box.y + box.h - y1]];
+  for (const [p, q] of edges) {
+    if (p === 0) { if (q < 0) return false; continue; }
+    const t = q / p;
+    if (p < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+  }
+  return true;
+}
+
+function crossings(box, lines) {
+  let count = 0;
+  for (const line of lines) {
+    for (let i = 1; i < line.length; i++) {
+      const [x1, y1] = line[i - 1], [x2, y2] = line[i];
+      if (segmentHitsBox(x1, y1, x2, y2, box)) count += 1;
+    }
+  }
+  return count;
+}
+
+// Reference labels (each with candidate boxes, best first) go where no line crosses them
+// and no other label is; tip labels sit just right of their line's last point (left of
+// it near the right edge) and are pushed apart vertically.  All in pixels of the plot
+// area `area` {x, y, w, h}; `lines`: polylines [[x, y], ...]; `fixed`: boxes to avoid.
+export function placeLabels(refs, tips, lines, area, fixed = []) {
+  const placed = fixed.slice();
+  const inside = (box) => box.x >= area.x - 1 && box.y >= area.y - 1 && box.x + box.w <= area.x + area.w + 1 &&
+    box.y + box.h <= area.y + area.h + 1;
+  const refBoxes = refs.map((ref) => {
+    let best = null, bestCost = Infinity;
+    for (const box of ref.candidates) {
+      const cost = (inside(box) ? 0 : 1000) + 10 * crossings(box, lines) + placed.filter((other) => overlaps(box, other)).length * 100;
+      if (cost < bestCost) { best = box; bestCost = cost; }
+      if (cost === 0) break;
+    }
+    if (best) placed.push(best);
+    return best;
+  });
+  const tipBoxes = tips.map((tip) => {
+    let x = tip.x + 8;
+    if (x + tip.w > area.x + area.w) x = tip.x - 8 - tip.w;
+    x = Math.max(area.x, x);
+    return { x, y: tip.y - tip.h / 2, w: tip.w, h: tip.h, anchor: tip.y };
+  });
+  // One column of labels: from the top down, each at its line's height or just below the
+  // one above it, stepping over the reference labels; then, if the last one left the plot,
+  // from the bottom up.
+  const order = tipBoxes.map((box, i) => i).sort((a, b) => tipBoxes[a].anchor - tipBoxes[b].anchor);
+  const clear = (box, down) => {
+    for (let guard = 0; guard < placed.length + 1; guard++) {
+      const hit = placed.find((other) => overlaps(box, other, 0));
+      if (!hit) return;
+      box.y = down ? hit.y + hit.h + 1 : hit.y - box.h - 1;
+    }
+  };
+  let cursor = area.y;
+  for (const index of order) {
+    const box = tipBoxes[index];
+    box.y = Math.max(box.y, cursor);
+    clear(box, true);
+    cursor = box.y + box.h + 1;
+  }
+  let limit = area.y + area.h;
+  for (let k = order.length - 1; k >= 0; k--) {
+    const box = tipBoxes[order[k]];
+    if (box.y + box.h <= limit) break;
+    box.y = limit - box.h;
+    clear(box, false);
+    limit = box.y - 1;
+  }
+  return { refs: refBoxes, tips: tipBoxes };
+}
+
+// --- patches --------------------------------------------------------------------------
 
 // Copy-on-write set of a dotted path ("marker.color"): the base figure is never changed.
 function setPath(target, path, value) {
@@ -103,16 +297,22 @@ function patched(base, patch) {
   return out;
 }
 
-// --- the player -------------------------------------------------------------------------
+function slice(values, n) {
+  if (!values) return values;
+  return ArrayBuffer.isView(values) ? values.subarray(0, n) : values.slice(0, n);
+}
+
+// --- DOM helpers --------------------------------------------------------------------------
 
 const SPEEDS = [0.5, 1, 2, 4];
+const SVG = "http://www.w3.org/2000/svg";
 
 function el(tag, attrs, children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (key === "text") node.textContent = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
   }
   for (const child of children || []) node.appendChild(child);
   return node;
@@ -124,6 +324,77 @@ function storyNodes(text) {
   return parts.map((part, i) => (i % 2 ? el("strong", { text: part }) : document.createTextNode(part)));
 }
 
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+const DASHES = { solid: "", dash: "5 3", dot: "1.5 2.5", dashdot: "5 2 1.5 2", longdash: "8 3" };
+
+// A key item's swatch: the marker or line it stands for, 1.2em wide.
+function swatch(item, ink) {
+  const box = svg("svg", { viewBox: "0 0 24 16", width: "1.5em", height: "1em", "aria-hidden": "true", class: "mpl-swatch" });
+  const colour = ink(item.colour || "#777777");
+  if (item.kind === "line") {
+    box.appendChild(svg("line", { x1: 1, y1: 8, x2: 23, y2: 8, stroke: colour, "stroke-width": 3, "stroke-dasharray": DASHES[item.dash] || "" }));
+  } else if (item.kind === "gradient") {
+    const id = "g" + Math.random().toString(36).slice(2);
+    const gradient = svg("linearGradient", { id, x1: 0, x2: 1, y1: 0, y2: 0 });
+    item.colours.forEach((stop, i) => gradient.appendChild(svg("stop", { offset: i / (item.colours.length - 1), "stop-color": stop })));
+    const defs = svg("defs", {});
+    defs.appendChild(gradient);
+    box.setAttribute("viewBox", "0 0 48 16");
+    box.setAttribute("width", "3em");
+    box.append(defs, svg("rect", { x: 0, y: 3, width: 48, height: 10, fill: "url(#" + id + ")", stroke: ink("#888888") }));
+  } else {
+    const symbol = String(item.symbol || "circle");
+    const open = symbol.endsWith("-open");
+    const edge = ink(item.edge || colour);
+    const paint = open ? { fill: "none", stroke: colour, "stroke-width": 2.2 } : { fill: colour, stroke: edge, "stroke-width": item.edge ? 1.5 : 0 };
+    let shape;
+    if (symbol.startsWith("diamond")) shape = svg("polygon", Object.assign({ points: "12,2 18,8 12,14 6,8" }, paint));
+    else if (symbol.startsWith("star")) shape = svg("polygon", Object.assign({ points: "12,1 14,6 19.5,6.2 15.2,9.6 16.8,15 12,11.8 7.2,15 8.8,9.6 4.5,6.2 10,6" }, paint));
+    else if (symbol.startsWith("square")) shape = svg("rect", Object.assign({ x: 6, y: 2, width: 12, height: 12 }, paint));
+    else if (symbol.startsWith("triangle")) shape = svg("polygon", Object.assign({ points: "12,14 18,3 6,3" }, paint));
+    else if (symbol.startsWith("x")) shape = svg("path", { d: "M6 2 L18 14 M18 2 L6 14", stroke: colour, "stroke-width": 3, fill: "none" });
+    else shape = svg("circle", Object.assign({ cx: 12, cy: 8, r: open ? 5.5 : 5 }, paint));
+    box.appendChild(shape);
+  }
+  return box;
+}
+
+function isTyping(target) {
+  if (!target || !target.tagName) return false;
+  const tag = target.tagName.toLowerCase();
+  if (target.isContentEditable || tag === "textarea" || tag === "select") return true;
+  if (tag !== "input") return false;
+  if (target.getAttribute("role") === "combobox") return target.getAttribute("aria-expanded") === "true";
+  return ["text", "number", "search", "email", "url", "tel", "password"].includes((target.type || "text").toLowerCase());
+}
+
+function scrollParent(node) {
+  for (let parent = node.parentElement; parent; parent = parent.parentElement) {
+    const overflow = getComputedStyle(parent).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && parent.clientHeight > 0) return parent;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+const REDUCED_MOTION = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+const PRESENT_ORDER = "abdecfghij";
+const KEYS_HELP = [
+  ["→  PageDown", "next step (a presentation clicker's forward button)"],
+  ["←  PageUp", "step back"],
+  ["Space", "play / pause"],
+  ["Home  End", "first / last step"],
+  ["W", "whole curves / curves up to this step"],
+  ["V", "the next screen of panels (when they do not all fit)"],
+  ["1 – 9", "one panel alone, large (again or Esc: back)"],
+  ["B  or  .", "blank the screen (any key: back)"],
+  ["?", "this list"],
+];
+
 class Player {
   constructor(root, payload) {
     this.root = root;
@@ -134,32 +405,75 @@ class Player {
     this.speed = 1;
     this.guesses = { right: 0, total: 0 };
     this.guess = null;
+    this.guessNote = "";
     this.predict = false;
+    this.screen = 0;
+    this.zoom = null;
+    this.whole = this.hasReveal && localStorage.getItem("mpl-whole") === "1";
+    this.dark = pageIsDark(root);
     this.build();
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
-    this.onResize = () => this.layout();
+    this.scroller = scrollParent(root);
+    this.resizing = null;
+    const relayout = () => {
+      if (this.resizing) return;
+      this.resizing = requestAnimationFrame(() => { this.resizing = null; this.layout(); });
+    };
+    this.observer = new ResizeObserver(relayout);
+    this.observer.observe(this.scroller);
+    this.observer.observe(this.top);
+    this.onResize = relayout;
     window.addEventListener("resize", this.onResize);
-    // Streamlit may draw a message above the player after it has been laid out.
-    this.watch = setInterval(() => { if (this.moved()) this.layout(); }, 400);
+    // the theme can change under us (the app's settings menu, the system): check now and then
+    this.themeWatch = setInterval(() => this.checkTheme(), 1000);
     this.ready = loadPlotly(payload.plotly_url).then((Plotly) => {
       this.Plotly = Plotly;
       this.layout();
     }).catch((error) => { this.story.textContent = "The charts could not load: " + error.message; });
+    this.takeFocus();
   }
 
   setData(payload) {
     this.payload = payload;
     this.id = payload.id;
     this.n = payload.n_steps;
+    this.scale = payload.text_scale || 1;
+    this.ink = {};
+    for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
+    this.hasReveal = false;
     for (const panel of payload.panels) {
-      panel.figure = decode(panel.figure);
+      panel.figure = panel.figure ? decode(panel.figure) : null;
       panel.frames = (panel.frames || []).map(decode);
-      scaleFonts(panel.figure, payload.text_scale || 1);
-      panel.frames.forEach((frame) => scaleFonts(frame, payload.text_scale || 1));
-      if (panel.present_layout) scaleFonts({ layout: panel.present_layout }, payload.text_scale || 1);
+      if (panel.figure) {
+        scaleFonts(panel.figure, this.scale);
+        panel.frames.forEach((frame) => scaleFonts(frame, this.scale));
+        panel.figure.data.forEach((trace) => { if (trace.meta && trace.meta.reveal) this.hasReveal = true; });
+        panel.light = panel.figure;
+      }
+      if (panel.present_layout) scaleFonts({ layout: panel.present_layout }, this.scale);
     }
     this.scores = payload.scores ? decode(payload.scores) : null;
+    this.coords = payload.coords ? decode(payload.coords) : null;
+  }
+
+  inkOf(colour) { return this.dark ? (this.ink[String(colour).toLowerCase().replace(/ /g, "")] || colour) : colour; }
+
+  // The figure of a panel in the theme on screen (the dark copy is made once).
+  base(panel) {
+    if (!this.dark) return panel.light;
+    if (!panel.dark) panel.dark = recolour(panel.light, this.ink);
+    return panel.dark;
+  }
+
+  checkTheme() {
+    const dark = pageIsDark(this.root);
+    if (dark === this.dark) return;
+    this.dark = dark;
+    this.host.classList.toggle("mpl-dark", dark);
+    this.renderShared();
+    for (const cell of this.cells) { this.renderKey(cell); cell.mode = "full"; }
+    this.render(true);
   }
 
   build() {
@@ -168,106 +482,305 @@ class Player {
     let host = this.root.querySelector(":scope > .mpl-host");
     if (!host) { host = el("div", { class: "mpl-host" }); this.root.appendChild(host); }
     host.replaceChildren();
+    host.setAttribute("tabindex", "-1");  // takes the focus back from a control, so the keys step
+    host.classList.toggle("mpl-dark", this.dark);
     this.host = host;
     const bar = el("div", { class: "mpl-bar", role: "toolbar", "aria-label": "Step controls" });
-    const button = (label, title, action, cls) => el("button", { class: "mpl-btn " + (cls || ""), title, type: "button", text: label, onclick: action });
+    const button = (label, name, title, action, cls) => el("button", { class: "mpl-btn " + (cls || ""), title, type: "button",
+      text: label, "aria-label": name, onclick: (event) => { action(); this.afterClick(event); } });
+    const short = p.present;  // presenter mode: the toolbar on one line at 1280 px
     this.buttons = {
-      reset: button("|◀ Reset", "Back to step 0 (Home)", () => this.go(0, "reset")),
-      back: button("◀ Back", "One step back (left arrow)", () => this.go(this.j - 1, "back")),
-      play: button("▶ Play", "Play or pause (space)", () => this.toggle(), "mpl-primary"),
-      next: button("Next ▶", "One step forward (right arrow)", () => this.go(this.j + 1, "next")),
+      reset: button(short ? "|◀" : "|◀ Reset", "Reset to step 0", "Back to step 0 (Home)", () => { this.pause(); this.go(0, "reset"); }),
+      back: button(short ? "◀" : "◀ Back", "Back one step", "One step back (left arrow, PageUp)", () => this.go(this.j - 1, "back")),
+      play: button("▶ Play", "Play", "Play or pause (space)", () => this.toggle(), "mpl-primary"),
+      next: button(short ? "▶" : "Next ▶", "Next step", "One step forward (right arrow, PageDown)", () => this.go(this.j + 1, "next")),
     };
     this.slider = el("input", { type: "range", min: "0", max: String(this.n), step: "1", value: String(this.j),
       class: "mpl-slider", "aria-label": "Step", title: p.slider_help || "Step j: the state after j greedy choices" });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value), "slider"));
-    this.label = el("span", { class: "mpl-label", "aria-live": "polite" });
-    const short = p.present;
+    this.label = el("span", { class: "mpl-label", "aria-hidden": "true" });
+    this.status = el("span", { class: "mpl-sr", role: "status", "aria-live": "polite" });
     this.speedSelect = el("select", { class: "mpl-select", "aria-label": "Play speed", title: "Play speed: steps per second" },
       SPEEDS.map((s) => el("option", { value: String(s), text: s + "×" })));
     this.speedSelect.value = "1";
     // After a choice the focus leaves the control, so the arrow keys and space step again.
-    this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); this.speedSelect.blur(); });
-    bar.append(this.buttons.reset, this.buttons.back, this.buttons.play, this.buttons.next, this.slider, this.label, this.speedSelect);
+    this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); this.takeFocus(true); });
+    bar.append(this.buttons.reset, this.buttons.back, this.buttons.play, this.buttons.next, this.slider, this.label, this.status,
+      this.speedSelect);
     for (const mark of p.marks || []) {
-      bar.append(button(short ? mark.short || mark.label : mark.label, mark.help || "", () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
+      bar.append(button(short ? mark.short || mark.label : mark.label, mark.label, mark.help || "",
+        () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
     }
+    const toggle = (label, shortLabel, title, checked, change) => {
+      const box = el("input", { type: "checkbox", class: "mpl-check", title });
+      box.checked = checked;
+      box.addEventListener("change", () => { change(box.checked); this.takeFocus(true); });
+      bar.append(el("label", { class: "mpl-toggle", title }, [box, document.createTextNode(" " + (short ? shortLabel : label))]));
+      return box;
+    };
     if (p.predict) {
-      this.predictBox = el("input", { type: "checkbox", class: "mpl-check", title: "Predict the next pick: click the point you expect the criterion to choose" });
-      this.predictBox.addEventListener("change", () => {
-        this.predict = this.predictBox.checked; this.guess = null; this.predictBox.blur(); this.render();
-      });
-      bar.append(el("label", { class: "mpl-toggle", title: this.predictBox.title }, [this.predictBox, document.createTextNode(short ? " Predict" : " Predict the next pick")]));
+      this.predictBox = toggle("Predict the next pick", "Predict", "Predict the next pick: click the point you expect the criterion to choose",
+        false, (on) => { this.predict = on; this.guess = null; this.guessNote = ""; this.render(true); });
     }
-    this.animateBox = el("input", { type: "checkbox", class: "mpl-check", title: "Slide the points between steps" });
-    this.animateBox.addEventListener("change", () => this.animateBox.blur());
-    bar.append(el("label", { class: "mpl-toggle", title: "Animate the change between steps" }, [this.animateBox, document.createTextNode(" Animate")]));
-    this.story = el("div", { class: "mpl-story", "aria-live": "polite" });
+    if (this.hasReveal) {
+      this.wholeBox = toggle("Whole curves", "Whole", "Draw the curves to the end (W); off: up to the step shown, as the algorithm sees them",
+        this.whole, (on) => this.setWhole(on));
+    }
+    if (!(REDUCED_MOTION && REDUCED_MOTION.matches)) {
+      this.animateBox = toggle("Animate", "Animate", "Slide the points between steps", false, () => {});
+    }
+    this.screenButton = button("", "Next screen of panels", "Show the next screen of panels (V)", () => this.nextScreen(), "mpl-screens");
+    this.keysButton = button(short ? "?" : "Keys", "Keyboard and clicker keys", "The keys a keyboard or a presentation clicker can use (?)", () => this.help(), "mpl-keys");
+    bar.append(this.screenButton, this.keysButton);
+    this.lesson = el("div", { class: "mpl-lesson" });
+    this.setLesson(p.lesson);
+    this.story = el("div", { class: "mpl-story" });
     this.quiz = el("div", { class: "mpl-quiz", "aria-live": "polite" });
-    this.grid = el("div", { class: "mpl-grid mpl-" + (p.grid || "algo") + (p.present ? " mpl-present" : "") });
-    this.cells = p.panels.map((panel) => {
+    // A key item two panels share (the classes, test points, chosen, next pick) is said
+    // once, above the grid; each panel's own key keeps what only it draws.
+    const itemKey = (item) => item.kind + "|" + item.symbol + "|" + item.colour + "|" + item.text;
+    const counts = new Map();
+    for (const panel of p.panels) for (const item of new Map((panel.key_items || []).map((i) => [itemKey(i), i])).values()) counts.set(itemKey(item), (counts.get(itemKey(item)) || 0) + 1);
+    this.sharedItems = [];
+    for (const panel of p.panels) for (const item of panel.key_items || []) {
+      if (counts.get(itemKey(item)) > 1 && !this.sharedItems.some((other) => itemKey(other) === itemKey(item))) this.sharedItems.push(item);
+    }
+    for (const panel of p.panels) panel.own_items = (panel.key_items || []).filter((item) => counts.get(itemKey(item)) < 2);
+    this.sharedKey = el("div", { class: "mpl-key mpl-shared-key", "aria-label": "Key" });
+    this.grid = el("div", { class: "mpl-grid" + (p.present ? " mpl-present" : "") });
+    this.cells = p.panels.map((panel, index) => {
       const title = el("div", { class: "mpl-title" });
-      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "img", "aria-label": panel.caption || panel.key });
-      const area = p.present ? panel.present_area : panel.area;
-      const extra = area ? "0" : "1";
-      const parts = [title];
+      const keyLine = el("div", { class: "mpl-key" });
+      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "img", "aria-label": panel.caption || panel.title || panel.key });
+      const head = el("div", { class: "mpl-head" }, [title, keyLine]);
+      const parts = [head];
       if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
       parts.push(plot);
-      const cell = el("div", { class: "mpl-cell", style: "grid-area: " + (area || "x"), "data-panel": panel.key, "data-extra": extra }, parts);
+      const area = p.present ? panel.present_area : panel.area;
+      const cell = el("div", { class: "mpl-cell", "data-panel": panel.key, "data-extra": area ? "0" : "1" }, parts);
       if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
+      title.addEventListener("dblclick", () => this.enlarge(index));
       this.grid.append(cell);
-      return { panel, title, plot, cell, drawn: false };
+      const record = { panel, index, title, head, keyLine, plot, cell, drawn: false, height: 0 };
+      this.renderKey(record);
+      return record;
     });
-    const top = el("div", { class: "mpl-top" + (p.present ? " mpl-pinned" : "") }, [bar, this.story, this.quiz]);
-    host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + (p.text_scale || 1) }, [top, this.grid]));
+    this.top = el("div", { class: "mpl-top" + (p.present ? " mpl-pinned" : "") }, [bar, this.lesson, this.story, this.quiz]);
+    this.renderShared();
+    this.blanker = el("div", { class: "mpl-blank", role: "presentation", title: "Blank screen: press any key" });
+    this.blanker.addEventListener("click", () => this.blank(false));
+    this.helpBox = el("div", { class: "mpl-help", role: "dialog", "aria-label": "Keys" }, [
+      el("table", {}, KEYS_HELP.map(([keys, what]) => el("tr", {}, [el("th", { text: keys }), el("td", { text: what })])))]);
+    this.helpBox.addEventListener("click", () => this.help(false));
+    host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + this.scale }, [this.top, this.sharedKey, this.grid, this.blanker, this.helpBox]));
   }
 
-  // Panel heights: fixed in the scrolling layout; in presenter mode the grid fills the
-  // rest of the window, so every panel is on screen at once.
+  renderShared() {
+    this.sharedKey.style.display = this.sharedItems.length ? "" : "none";
+    this.sharedKey.replaceChildren(...this.sharedItems.map((item) => el("span", { class: "mpl-key-item" },
+      [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
+  }
+
+  // The lesson line: the preset the view is on, its name and what it shows (plain text).
+  setLesson(lesson) {
+    const key = lesson ? lesson.name + "\n" + lesson.text : "";
+    if (key === this.lessonKey) return;
+    this.lessonKey = key;
+    if (lesson && lesson.name) {
+      this.lesson.replaceChildren(el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || ""));
+      this.lesson.style.display = "";
+    } else {
+      this.lesson.replaceChildren();
+      this.lesson.style.display = "none";
+    }
+  }
+
+  renderKey(cell) {
+    const panel = cell.panel;
+    const items = panel.own_items || [];
+    if (!items.length) { cell.keyLine.style.display = "none"; return; }
+    cell.keyLine.replaceChildren(...items.map((item) => el("span", { class: "mpl-key-item" },
+      [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
+  }
+
+  // After a mouse click on a control the focus goes back to the player, so that the
+  // keys and a clicker keep stepping; a keyboard user keeps the focus where it is.
+  afterClick(event) { if (event && event.detail > 0) this.takeFocus(true); }
+
+  takeFocus(force) {
+    const active = document.activeElement;
+    if (!force && active && active !== document.body && isTyping(active)) return;
+    if (active && active !== this.host && active.blur && (force || !this.host.contains(active))) active.blur();
+    if (this.host && this.root.isConnected) this.host.focus({ preventScroll: true });
+  }
+
+  // --- layout ---------------------------------------------------------------------------
+
+  visibleCells() {
+    const p = this.payload;
+    if (!p.present) return this.cells.slice();
+    const ranked = this.cells.filter((cell) => cell.panel.present_area);
+    const rank = (cell) => { const at = PRESENT_ORDER.indexOf(cell.panel.present_area); return at < 0 ? 99 : at; };
+    return ranked.sort((a, b) => rank(a) - rank(b) || a.index - b.index);
+  }
+
+  // Where the grid starts inside the scrolling container's content (not the window's:
+  // Streamlit scrolls its main section), and how much of one screen is left below it.
+  area() {
+    const box = this.grid.getBoundingClientRect();
+    const scroller = this.scroller;
+    const isPage = scroller === document.scrollingElement || scroller === document.documentElement;
+    const frame = isPage ? { top: 0 } : scroller.getBoundingClientRect();
+    const top = box.top - frame.top + (isPage ? window.scrollY : scroller.scrollTop);
+    const height = (isPage ? window.innerHeight : scroller.clientHeight) - top - 10;
+    return { width: this.grid.clientWidth || box.width, height, top };
+  }
+
   layout() {
     if (!this.Plotly) return;
     const p = this.payload;
     this.renderText();  // the grid's top depends on the story's height
-    this.gridTop = this.grid.getBoundingClientRect().top + window.scrollY;
+    const area = this.area();
+    const shown = this.visibleCells();
+    const scale = this.scale;
+    const present = p.present;
+    const room = { width: area.width, height: present ? Math.max(area.height, MIN_PANEL.height * scale) : Infinity };
+    const { cols, rows } = capacity(room.width, room.height, scale);
+    let screens;
+    if (this.zoom !== null && shown.includes(this.cells[this.zoom])) {
+      screens = [[{ index: shown.indexOf(this.cells[this.zoom]), row: 0, col: 0, w: 1, h: 1 }]];
+    } else {
+      this.zoom = null;
+      const spans = shown.map((cell) => (present ? cell.panel.span : [cell.panel.span[0], 1]));
+      screens = pack(spans, present ? cols : Math.min(cols, 2), present ? rows : Infinity);
+    }
+    this.screens = screens;
+    this.screen = Math.min(this.screen, screens.length - 1);
+    const items = screens[this.screen] || [];
+    const colsUsed = Math.max(1, ...items.map((item) => item.col + item.w));
+    const rowsUsed = Math.max(1, ...items.map((item) => item.row + item.h));
+    const rowHeight = present || this.zoom !== null
+      ? Math.floor(((this.zoom !== null && !present ? Math.max(area.height, 480 * scale) : room.height) - GAP * (rowsUsed - 1)) / rowsUsed)
+      : null;
+    this.grid.style.gridTemplateColumns = "repeat(" + colsUsed + ", minmax(0, 1fr))";
+    this.grid.style.gridTemplateRows = rowHeight ? "repeat(" + rowsUsed + ", " + rowHeight + "px)" : "";
+    const onScreen = new Map(items.map((item) => [shown[item.index], item]));
     for (const cell of this.cells) {
-      if (p.present && cell.cell.dataset.extra === "1") { cell.height = 0; continue; }
-      let height = (cell.panel.height || 420) * (p.text_scale || 1);
-      if (p.present) {
-        const rowsInGrid = p.present_rows || 2;
-        const free = Math.max(260 * rowsInGrid, window.innerHeight - this.gridTop - 10);
-        const sub = cell.cell.querySelector(".mpl-subtitle");
-        const titleHeight = cell.title.getBoundingClientRect().height + (sub ? sub.getBoundingClientRect().height : 0);
-        const span = p.grid === "algo" && cell.panel.present_area === "d" ? rowsInGrid : 1;
-        const gaps = 4 * (rowsInGrid - 1);
-        height = Math.floor((free - gaps) * span / rowsInGrid) - titleHeight - 4;
+      const item = onScreen.get(cell);
+      if (!item) { cell.cell.style.display = "none"; cell.height = 0; continue; }
+      cell.cell.style.display = "";
+      cell.cell.style.gridColumn = (item.col + 1) + " / span " + item.w;
+      cell.cell.style.gridRow = (item.row + 1) + " / span " + item.h;
+      let height = (cell.panel.height || 420) * scale;
+      if (rowHeight) {
+        const chrome = [cell.head, cell.cell.querySelector(".mpl-subtitle")]
+          .reduce((sum, node) => sum + (node && node.style.display !== "none" ? node.getBoundingClientRect().height : 0), 0);
+        height = rowHeight * item.h + GAP * (item.h - 1) - chrome - 4;
       }
-      cell.height = Math.max(180, height);
+      cell.height = Math.max(120, Math.floor(height));
       cell.plot.style.height = cell.height + "px";
     }
+    const many = screens.length > 1 || this.zoom !== null;
+    this.screenButton.style.display = many ? "" : "none";
+    this.screenButton.textContent = this.zoom !== null ? "All panels" : (this.payload.present ? "" : "Panels ") + (this.screen + 1) + "/" + screens.length + " ▸";
     this.render(true);
   }
 
-  // In presenter mode the panels fill the window below the story; when something above
-  // them changes height (a longer story, a message), lay them out again.
-  moved() {
-    if (!this.payload.present || this.gridTop === undefined) return false;
-    return Math.abs(this.grid.getBoundingClientRect().top + window.scrollY - this.gridTop) > 2;
+  nextScreen() {
+    if (this.zoom !== null) { this.zoom = null; this.layout(); return; }
+    if (!this.screens || this.screens.length < 2) return;
+    this.screen = (this.screen + 1) % this.screens.length;
+    this.layout();
   }
+
+  enlarge(index) {
+    this.zoom = this.zoom === index || index === null ? null : index;
+    this.layout();
+  }
+
+  setWhole(on) {
+    this.whole = on;
+    if (this.wholeBox) this.wholeBox.checked = on;
+    localStorage.setItem("mpl-whole", on ? "1" : "0");
+    for (const cell of this.cells) cell.mode = "full";
+    this.render(true);
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  // How many points of a revealed line are drawn at step j (its x are steps 1..k).
+  revealCount(trace, j) {
+    if (this.whole || j >= this.n) return null;
+    const x = trace.x || [];
+    let count = 0;
+    while (count < x.length && x[count] <= j) count += 1;
+    return count;
+  }
+
+  // The traces of a panel as they are at step j: the frame's patch, lines cut at step j
+  // (unless whole curves are on), each "lowest point" marker moved to the lowest point drawn.
+  traces(cell, j) {
+    const panel = cell.panel;
+    const base = this.base(panel);
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    const data = base.data.map((trace, i) => (frame.data && frame.data[i] ? patched(trace, frame.data[i]) : trace));
+    if (!this.hasReveal) return data;
+    data.forEach((trace, i) => {
+      const meta = trace.meta || {};
+      if (meta.reveal) {
+        const count = this.revealCount(trace, j);
+        if (count !== null) data[i] = Object.assign({}, trace, { x: slice(trace.x, count), y: slice(trace.y, count) });
+      }
+    });
+    data.forEach((trace, i) => {
+      const meta = trace.meta || {};
+      if (meta.min_of === undefined) return;
+      const source = data[meta.min_of];
+      let best = -1;
+      for (let k = 0; k < (source.y || []).length; k++) {
+        const v = source.y[k];
+        if (v !== null && Number.isFinite(v) && (best < 0 || v < source.y[best])) best = k;
+      }
+      data[i] = Object.assign({}, trace, best < 0 ? { x: [], y: [] } : { x: [source.x[best]], y: [source.y[best]] });
+    });
+    return data;
+  }
+
+  layoutOf(cell, j) {
+    const panel = cell.panel;
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    let layout = patched(this.base(panel).layout, frame.layout);
+    if (this.payload.present && panel.present_layout) layout = Object.assign({}, layout, panel.present_layout);
+    layout = Object.assign({}, layout, { height: cell.height, width: cell.plot.clientWidth || undefined, autosize: true,
+      showlegend: false });
+    for (const name of Object.keys(layout)) {  // tick labels and titles push the margins, never get cut
+      if (/^[xy]axis\d*$/.test(name)) layout[name] = Object.assign({}, layout[name], { automargin: true });
+    }
+    const refs = (layout.meta && layout.meta.refs) || [];
+    if (refs.length && layout.shapes) {
+      const shapes = layout.shapes.slice();
+      for (const ref of refs) if (ref.when === "whole" && shapes[ref.shape]) shapes[ref.shape] = Object.assign({}, shapes[ref.shape], { visible: this.showWhole(j) });
+      layout.shapes = shapes;
+    }
+    return layout;
+  }
+
+  showWhole(j) { return !this.hasReveal || this.whole || j >= this.n; }
 
   figure(cell, j) {
     const panel = cell.panel;
-    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
-    const data = panel.figure.data.map((trace, i) => (frame.data && frame.data[i] ? patched(trace, frame.data[i]) : trace));
-    let layout = patched(panel.figure.layout, frame.layout);
-    if (this.payload.present && panel.present_layout) layout = Object.assign({}, layout, panel.present_layout);
-    layout = Object.assign({}, layout, { height: cell.height, width: cell.plot.clientWidth || undefined, autosize: true });
+    const data = this.traces(cell, j);
+    const layout = this.layoutOf(cell, j);
     if (this.predict && !this.revealed() && panel.hide_when_predicting) {
       for (const index of panel.hide_when_predicting) if (data[index]) data[index] = Object.assign({}, data[index], { visible: false });
     }
     if (this.predict && this.guess !== null && panel.guess_trace !== undefined) {
-      const [x, y] = panel.guess_xy(this.guess);
-      data.push({ type: "scatter", mode: "markers", x: [x], y: [y], name: "your guess", showlegend: true,
-        marker: { symbol: "x-thin-open", size: 26, color: "#CC79A7", line: { width: 4, color: "#CC79A7" } }, hoverinfo: "skip" });
+      const [x, y] = this.coords[this.guess];
+      data.push({ type: "scatter", mode: "markers", x: [x], y: [y], name: "your guess", showlegend: false,
+        marker: { symbol: "x-thin-open", size: 26 * this.scale, color: "#CC79A7", line: { width: 4, color: "#CC79A7" } }, hoverinfo: "skip" });
     }
+    const labels = this.labels(cell, data, layout, j);
+    if (labels) layout.annotations = (layout.annotations || []).concat(labels);
     return { data, layout };
   }
 
@@ -276,10 +789,14 @@ class Player {
   renderText() {
     const j = this.j;
     this.slider.value = String(j);
-    this.label.textContent = "Step " + j + " of " + this.n + (this.playing ? " — playing" : "");
+    const text = "Step " + j + " of " + this.n + (this.playing ? " — playing" : "");
+    this.label.textContent = text;
+    this.slider.setAttribute("aria-valuetext", "Step " + j + " of " + this.n);
+    if (this.status.textContent !== "Step " + j + " of " + this.n) this.status.textContent = "Step " + j + " of " + this.n;
     this.buttons.back.disabled = j === 0;
     this.buttons.next.disabled = j >= this.n;
     this.buttons.play.textContent = this.playing ? "⏸ Pause" : "▶ Play";
+    this.buttons.play.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     const stories = this.payload.stories || [];
     const hideNext = this.predict && !this.revealed();
     const story = (hideNext ? (this.payload.stories_hidden || stories) : stories)[j] || "";
@@ -296,17 +813,17 @@ class Player {
     if (!this.Plotly) return Promise.resolve();
     const j = this.j;
     this.renderText();
-    if (!full && this.moved()) { this.layout(); return Promise.resolve(); }
-    const animate = this.animateBox.checked && !full;
+    const animate = this.animateBox && this.animateBox.checked && !full;
     const draw = (cell) => {
+      if (cell.panel.table) { this.drawTable(cell, j); return Promise.resolve(); }
       if (!cell.drawn) {
         cell.drawn = true;
         const { data, layout } = this.figure(cell, j);
         return this.Plotly.newPlot(cell.plot, data, layout, this.payload.config || {}).then(() => {
           this.hook(cell);
-          this.stepLine(cell, j);
-          cell.plot.on("plotly_relayout", () => this.stepLine(cell, this.j));  // zoom, pan, autoscale
+          cell.plot.on("plotly_relayout", (change) => { if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j); });
           cell.mode = "full";
+          return this.afterDraw(cell, j, true);
         });
       }
       let done;
@@ -319,8 +836,9 @@ class Player {
         const { data, layout } = this.figure(cell, j);
         done = this.Plotly.react(cell.plot, data, layout, this.payload.config || {});
       }
+      const wasFull = cell.mode !== "step" || full;
       cell.mode = this.predict || animate ? "full" : "step";
-      return done.then(() => this.stepLine(cell, j));
+      return done.then(() => this.afterDraw(cell, j, wasFull));
     };
     // Panels on screen first; those scrolled out of view follow in the next task, so a
     // step reaches the screen as soon as everything that can be seen has changed.
@@ -339,6 +857,22 @@ class Player {
     })));
   }
 
+  // After a draw: the step line, data labels that would overprint hidden, and -- after a
+  // full draw, when the axes may have moved -- the labels placed again.
+  afterDraw(cell, j, full) {
+    this.stepLine(cell, j);
+    this.declutter(cell);
+    if (!full || !this.wantsLabels(cell)) return undefined;
+    const layout = cell.plot.layout;
+    const labels = this.labels(cell, cell.plot.data, layout, j);
+    if (!labels) return undefined;
+    const baseCount = (this.layoutOf(cell, j).annotations || []).length;
+    const current = (layout.annotations || []).slice(baseCount);
+    const same = current.length === labels.length && current.every((note, i) => note.x === labels[i].x && note.y === labels[i].y && note.text === labels[i].text && note.visible === labels[i].visible);
+    if (same) return undefined;
+    return this.Plotly.relayout(cell.plot, { annotations: (layout.annotations || []).slice(0, baseCount).concat(labels) });
+  }
+
   onScreen(cell) {
     if (!cell.drawn) return true;
     const box = cell.cell.getBoundingClientRect();
@@ -347,15 +881,27 @@ class Player {
 
   // A step's patch straight into the drawn figure: only the traces it names are restyled
   // and only the layout paths it names relaid out (every frame names the same ones, so
-  // any step can follow any other); no whole-figure diff.
+  // any step can follow any other); revealed lines and their labels move with it.
   update(cell, j) {
     const panel = cell.panel;
     const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
-    const traces = Object.keys(frame.data || {}).map(Number);
+    const traces = new Set(Object.keys(frame.data || {}).map(Number));
+    let data = null;
+    if (this.hasReveal && this.wantsLabels(cell)) {
+      data = this.traces(cell, j);
+      data.forEach((trace, i) => { const meta = trace.meta || {}; if (meta.reveal || meta.min_of !== undefined) traces.add(i); });
+    }
+    const indices = Array.from(traces);
     const dataUpdate = {};
-    traces.forEach((trace, k) => {
-      for (const [key, value] of Object.entries(frame.data[trace])) {
-        if (!dataUpdate[key]) dataUpdate[key] = new Array(traces.length).fill(undefined);
+    indices.forEach((trace, k) => {
+      const patch = Object.assign({}, frame.data && frame.data[trace]);
+      const meta = data ? data[trace].meta || {} : {};
+      if (meta.reveal || meta.min_of !== undefined) {
+        patch.x = data[trace].x;
+        patch.y = data[trace].y;
+      }
+      for (const [key, value] of Object.entries(patch)) {
+        if (!dataUpdate[key]) dataUpdate[key] = new Array(indices.length).fill(undefined);
         dataUpdate[key][k] = value;
       }
     });
@@ -363,11 +909,123 @@ class Player {
     for (const [key, value] of Object.entries(frame.layout || {})) {
       layoutUpdate[key.replace(/\.(\d+)(?=\.|$)/g, "[$1]")] = value;  // "annotations.1.text" -> "annotations[1].text"
     }
-    if (!traces.length && !Object.keys(layoutUpdate).length) return Promise.resolve();
-    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, traces);
+    if (this.wantsLabels(cell)) {
+      const layout = this.layoutOf(cell, j);
+      const labels = this.labels(cell, data || this.traces(cell, j), layout, j);
+      const start = (layout.annotations || []).length;
+      (labels || []).forEach((note, i) => {
+        for (const key of ["x", "y", "text", "visible", "xanchor"]) layoutUpdate["annotations[" + (start + i) + "]." + key] = note[key];
+      });
+      const refs = (layout.meta && layout.meta.refs) || [];
+      for (const ref of refs) if (ref.when === "whole") layoutUpdate["shapes[" + ref.shape + "].visible"] = this.showWhole(j);
+    }
+    if (!indices.length && !Object.keys(layoutUpdate).length) return Promise.resolve();
+    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices);
   }
 
-  // The step marker of a chart against t: a div over the plot area at x = j (moving a
+  wantsLabels(cell) {
+    const figure = cell.panel.light;
+    if (!figure) return false;
+    if (cell.wants === undefined) {
+      cell.wants = figure.data.some((trace) => trace.meta && trace.meta.label) || Boolean(figure.layout.meta && figure.layout.meta.refs && figure.layout.meta.refs.length);
+    }
+    return cell.wants;
+  }
+
+  // Each labelled line named at the end of what is drawn of it, and each reference line's
+  // label where no curve crosses it: Plotly annotations (they go into an exported SVG),
+  // positioned in paper coordinates from the drawn axes.  One annotation per label, always
+  // (hidden when its line is not drawn), so that a step can move them by index.
+  labels(cell, data, layout, j) {
+    if (!this.wantsLabels(cell)) return null;
+    const full = cell.plot._fullLayout;
+    if (!full || !full.xaxis || !full.yaxis || !full._size) return null;
+    const xa = full.xaxis, ya = full.yaxis, size = full._size;
+    const px = (x) => xa._offset + xa.c2p(x), py = (y) => ya._offset + ya.c2p(y);
+    const fontSize = Math.round(14 * this.scale);
+    const ink = this.inkOf("#222222");
+    const lines = [];
+    const tips = [];
+    const tipTraces = [];
+    data.forEach((trace, i) => {
+      if (trace.visible === false || !trace.x || !trace.y || (trace.mode && !trace.mode.includes("lines"))) return;
+      if ((trace.yaxis && trace.yaxis !== "y") || (trace.xaxis && trace.xaxis !== "x")) return;
+      const line = [];
+      let last = null;
+      for (let k = 0; k < trace.x.length; k++) {
+        const y = trace.y[k];
+        if (y === null || !Number.isFinite(y) || (ya.type === "log" && y <= 0)) continue;
+        const point = [px(trace.x[k]), Math.max(size.t, Math.min(size.t + size.h, py(y)))];
+        line.push(point);
+        if (py(y) >= size.t - 1 && py(y) <= size.t + size.h + 1) last = point;
+      }
+      lines.push(line);
+      const meta = trace.meta || {};
+      if (meta.label) {
+        tipTraces.push({ index: i, text: meta.label, last });
+      }
+    });
+    for (const tip of tipTraces) {
+      tips.push({ x: tip.last ? tip.last[0] : 0, y: tip.last ? tip.last[1] : 0, w: textWidth(tip.text, fontSize) + 8, h: fontSize * 1.35 });
+    }
+    const refs = ((layout.meta && layout.meta.refs) || []).map((ref) => {
+      const shape = (layout.shapes || [])[ref.shape] || {};
+      const w = textWidth(ref.text, fontSize) + 8, h = fontSize * 1.35;
+      const visible = shape.visible !== false && (ref.when !== "whole" || this.showWhole(j));
+      let candidates = [];
+      if (ref.axis === "y") {
+        const y = py(shape.y0);
+        const xs = [size.l + size.w - w - 4, size.l + 4, size.l + (size.w - w) / 2];
+        for (const x of xs) candidates.push({ x, y: y - h - 2, w, h }, { x, y: y + 2, w, h });
+      } else {
+        const x = px(shape.x0);
+        const ys = [size.t + 2, size.t + size.h - h - 2, size.t + size.h / 2 - h / 2];
+        for (const y of ys) candidates.push({ x: x + 4, y, w, h }, { x: x - w - 4, y, w, h });
+      }
+      return { ref, visible, candidates, inRange: ref.axis === "y" ? (py(shape.y0) >= size.t && py(shape.y0) <= size.t + size.h) : true };
+    });
+    const area = { x: size.l, y: size.t, w: size.w, h: size.h };
+    const fixed = [];
+    if (cell.line && cell.line.style.display !== "none") {  // the step line's "step j" tag
+      const tag = cell.line.firstChild.getBoundingClientRect(), frame = cell.plot.getBoundingClientRect();
+      if (tag.width) fixed.push({ x: tag.left - frame.left, y: tag.top - frame.top, w: tag.width, h: tag.height });
+    }
+    const shownRefs = refs.filter((item) => item.visible && item.inRange);
+    const shownTips = tips.map((tip, i) => ({ tip, i })).filter(({ i }) => tipTraces[i].last);
+    const placed = placeLabels(shownRefs, shownTips.map(({ tip }) => tip), lines, area, fixed);
+    const toPaper = (box) => ({ x: (box.x - size.l) / size.w, y: 1 - (box.y + box.h / 2 - size.t) / size.h });
+    const note = (box, text, visible) => Object.assign({ text, visible, xref: "paper", yref: "paper", xanchor: "left", yanchor: "middle",
+      showarrow: false, font: { size: fontSize, color: ink }, bgcolor: this.dark ? "rgba(14,17,23,0.78)" : "rgba(255,255,255,0.78)",
+      borderpad: 1, x: 0, y: 0 }, box ? toPaper(box) : {});
+    const out = [];
+    refs.forEach((item) => {
+      const at = shownRefs.indexOf(item);
+      out.push(note(at >= 0 ? placed.refs[at] : null, item.ref.text, at >= 0));
+    });
+    tipTraces.forEach((tip, i) => {
+      const at = shownTips.findIndex((entry) => entry.i === i);
+      out.push(note(at >= 0 ? placed.tips[at] : null, tip.text, at >= 0));
+    });
+    return out;
+  }
+
+  // Text beside markers (the chosen points' order numbers) that would overprint an
+  // earlier label is hidden, newest first kept.
+  declutter(cell) {
+    const texts = Array.from(cell.plot.querySelectorAll("g.textpoint text")).reverse();
+    if (texts.length < 2) return;
+    const kept = [];
+    for (const node of texts) {
+      node.style.opacity = "";
+      if (!node.textContent) continue;
+      const box = node.getBoundingClientRect();
+      const rect = { x: box.left, y: box.top, w: box.width, h: box.height };
+      if (kept.some((other) => overlaps(rect, other, 0))) node.style.opacity = "0";
+      else kept.push(rect);
+    }
+  }
+
+  // The step marker of a chart against t: a div over the plot area at x = step (moving a
   // Plotly shape redraws the whole chart, ~25 ms; a div costs nothing).
   stepLine(cell, j) {
     if (!cell.panel.step_line) return;
@@ -379,33 +1037,73 @@ class Player {
       cell.plot.appendChild(cell.line);
     }
     const xa = full.xaxis;
-    const x = xa._offset + xa.l2p(j);
-    const inside = j >= 1 && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
+    const stepX = cell.panel.step_x;
+    const value = stepX ? stepX[Math.min(j, stepX.length - 1)] : j;
+    const x = xa._offset + xa.c2p(value);
+    const inside = (stepX || j >= 1) && Number.isFinite(x) && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
     cell.line.style.display = inside ? "" : "none";
     cell.line.style.left = x + "px";
     cell.line.style.top = full._size.t + "px";
     cell.line.style.height = full._size.h + "px";
-    cell.line.firstChild.textContent = "step " + j;
+    const text = cell.panel.step_text ? cell.panel.step_text[Math.min(j, cell.panel.step_text.length - 1)] : "step " + j;
+    const tag = cell.line.firstChild;
+    tag.textContent = text;
+    const room = x - xa._offset;  // the tag sits left of the line, or right of it near the left edge
+    tag.classList.toggle("mpl-right", inside && tag.getBoundingClientRect().width + 8 > room);
   }
 
-  // Clicks on the data panel are guesses in predict mode.
+  // An HTML table panel (the deflation lab's facts): a header row, then one row per
+  // frame row whose first cell names it, with the row's meaning as its tooltip.
+  drawTable(cell, j) {
+    const panel = cell.panel;
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    const table = panel.table;
+    if (!cell.table) {
+      cell.table = el("table", { class: "mpl-table" });
+      const head = el("tr", {}, table.header.map((name) => el("th", { scope: "col", text: name })));
+      cell.body = el("tbody");
+      cell.table.append(el("thead", {}, [head]), cell.body);
+      cell.plot.replaceChildren(cell.table);
+      cell.plot.setAttribute("role", "region");
+      cell.plot.setAttribute("aria-label", panel.title);
+      cell.plot.setAttribute("tabindex", "0");
+      cell.drawn = true;
+    }
+    cell.plot.style.height = cell.height + "px";
+    const help = table.row_help || [];
+    cell.body.replaceChildren(...(frame.rows || []).map((row, r) => el("tr", {}, row.map((value, i) => (i === 0
+      ? el("th", { scope: "row", title: help[r] || null, class: help[r] ? "mpl-has-tip" : null, text: String(value) })
+      : el("td", { text: String(value) }))))));
+  }
+
+  // Predict mode: a click anywhere on the data panel takes the training point nearest to
+  // it on screen (test points and points under others can never swallow it); when several
+  // training points lie under the click (within 4 px of the nearest), the winner among
+  // them counts -- on screen they are the same point.
   hook(cell) {
     const panel = cell.panel;
     if (panel.guess_trace === undefined) return;
-    const coords = this.payload.coords ? decode(this.payload.coords) : null;
-    panel.guess_xy = (i) => [coords[i][0], coords[i][1]];
-    cell.plot.on("plotly_click", (event) => {
-      if (!this.predict || this.revealed() || !event.points.length) return;
-      const point = event.points[0];
-      const data = point.customdata;
-      const index = Number(Array.isArray(data) || ArrayBuffer.isView(data) ? data[data.length - 1] : data);
-      if (!Number.isInteger(index)) return;
-      this.guess = index;
+    cell.plot.addEventListener("click", (event) => {
+      if (!this.predict || this.revealed() || !this.coords) return;
+      const full = cell.plot._fullLayout;
+      if (!full || !full.xaxis) return;
+      const frame = cell.plot.getBoundingClientRect();
+      const x = event.clientX - frame.left, y = event.clientY - frame.top;
+      const xa = full.xaxis, ya = full.yaxis, size = full._size;
+      if (x < size.l || x > size.l + size.w || y < size.t || y > size.t + size.h) return;
       const winner = this.payload.picks[this.j];
+      const distances = this.coords.map((point) => Math.hypot(xa._offset + xa.c2p(point[0]) - x, ya._offset + ya.c2p(point[1]) - y));
+      const chosen = new Set(this.payload.picks.slice(0, this.j));
+      let nearest = -1;
+      distances.forEach((d, i) => { if (!chosen.has(i) && (nearest < 0 || d < distances[nearest])) nearest = i; });
+      if (nearest < 0) return;
+      const under = distances[winner] <= distances[nearest] + 4 * this.scale;
+      this.guess = under ? winner : nearest;
+      this.guessNote = under && winner !== nearest ? " (the point under your click)" : " (the training point nearest your click)";
       this.guesses.total += 1;
-      if (index === winner) this.guesses.right += 1;
-      this.render();
-    });
+      if (this.guess === winner) this.guesses.right += 1;
+      this.render(true);
+    }, true);
   }
 
   renderQuiz() {
@@ -414,7 +1112,7 @@ class Player {
     const score = "Score: " + this.guesses.right + " of " + this.guesses.total + ". ";
     if (this.j >= this.n) { this.quiz.textContent = score + "No pick left: reset to play again."; return; }
     if (this.guess === null) {
-      this.quiz.textContent = score + "Click the point you expect the criterion to choose next (the star and the criterion are hidden until you do).";
+      this.quiz.textContent = score + "Click the training point you expect the criterion to choose next (the star and the criterion are hidden until you do).";
       return;
     }
     const winner = this.payload.picks[this.j];
@@ -427,15 +1125,15 @@ class Player {
       let rank = 1;
       for (let i = 0; i < row.length; i++) if (Number.isFinite(row[i]) && order * (row[i] - mine) < 0) rank += 1;
       detail = Number.isFinite(mine)
-        ? " Your point " + this.guess + " scores " + mine.toPrecision(3) + " (rank " + rank + "); the winner " + winner + " scores " + best.toPrecision(3) + "."
-        : " Your point " + this.guess + " cannot be chosen (already chosen or exhausted).";
+        ? " You took point " + this.guess + this.guessNote + ": it scores " + mine.toPrecision(3) + " (rank " + rank + "); the winner " + winner + " scores " + best.toPrecision(3) + "."
+        : " You took point " + this.guess + this.guessNote + ", which cannot be chosen (already chosen or exhausted).";
     }
     this.quiz.textContent = score + (this.guess === winner ? "Right! " : "Not quite. ") + detail + " Press Next.";
   }
 
   go(j, source) {
     j = Math.max(0, Math.min(Math.round(j), this.n));
-    if (source !== "play" && source !== "slider-keep") this.guess = null;
+    if (source !== "play" && source !== "slider-keep") { this.guess = null; this.guessNote = ""; }
     if (j === this.j && source !== "force") { this.render(); return; }
     this.j = j;
     this.guess = null;
@@ -475,21 +1173,56 @@ class Player {
     this.render();
   }
 
+  blank(on) {
+    this.blanked = on === undefined ? !this.blanked : on;
+    this.blanker.classList.toggle("mpl-on", this.blanked);
+  }
+
+  help(on) {
+    const show = on === undefined ? !this.helpBox.classList.contains("mpl-on") : on;
+    this.helpBox.classList.toggle("mpl-on", show);
+  }
+
+  // The keys of a keyboard and of a presentation clicker (which sends PageDown / PageUp,
+  // and "b" or "." to blank the screen).  Never while the user types in a field, never
+  // stealing a focused slider's arrows or a focused button's space; a key the player
+  // uses never scrolls the page.
   key(event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-    const target = event.target;
-    const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
-    const ours = target && target.classList && (target.classList.contains("mpl-slider") || target.classList.contains("mpl-check"));
-    if (!ours && (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable))) return;
-    if (ours && target.type === "checkbox" && event.key === " ") return;  // space toggles the box itself
     if (!this.root.isConnected) return;
+    if (this.blanked) { event.preventDefault(); this.blank(false); return; }
+    const target = event.target;
+    const ours = this.host.contains(target);
+    if (!ours && isTyping(target)) return;
+    const role = target && target.getAttribute ? target.getAttribute("role") : null;
+    const foreignSlider = !ours && (role === "slider" || (target.type === "range"));
+    const navigation = ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "PageDown", "PageUp", "Home", "End"];
+    if (foreignSlider && navigation.includes(event.key)) return;
+    if (!ours && (role === "option" || role === "listbox" || role === "menuitem")) return;
+    const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
+    const pressable = tag === "button" || tag === "a" || role === "button" || role === "switch" || role === "tab" || target.type === "checkbox" || target.type === "radio";
+    if ((event.key === " " || event.key === "Enter") && pressable) return;  // a focused control's own key
+    if (event.key === "Enter") return;
+    const digit = /^[1-9]$/.test(event.key) ? Number(event.key) - 1 : null;
     const actions = {
       ArrowRight: () => this.go(this.j + 1, "key"),
+      PageDown: () => this.go(this.j + 1, "key"),
       ArrowLeft: () => this.go(this.j - 1, "key"),
+      PageUp: () => this.go(this.j - 1, "key"),
       Home: () => { this.pause(); this.go(0, "key"); },
+      End: () => { this.pause(); this.go(this.n, "key"); },
       " ": () => this.toggle(),
+      b: () => this.blank(true), B: () => this.blank(true), ".": () => this.blank(true),
+      w: () => this.hasReveal && this.setWhole(!this.whole), W: () => this.hasReveal && this.setWhole(!this.whole),
+      v: () => this.nextScreen(), V: () => this.nextScreen(),
+      "?": () => this.help(),
+      Escape: () => { this.help(false); if (this.zoom !== null) this.enlarge(null); },
     };
-    const action = actions[event.key];
+    let action = actions[event.key];
+    if (digit !== null) {
+      const shown = this.visibleCells();
+      if (digit < shown.length) action = () => this.enlarge(shown[digit].index);
+    }
     if (!action) return;
     event.preventDefault();
     action();
@@ -497,10 +1230,12 @@ class Player {
 
   destroy() {
     clearTimeout(this.timer);
-    clearInterval(this.watch);
+    clearInterval(this.themeWatch);
+    if (this.resizing) cancelAnimationFrame(this.resizing);
+    this.observer.disconnect();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
-    if (this.Plotly) for (const cell of this.cells) this.Plotly.purge(cell.plot);
+    if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table) this.Plotly.purge(cell.plot);
     if (this.host) this.host.replaceChildren();
   }
 }
@@ -518,7 +1253,7 @@ export default function (component) {
   const { data, parentElement } = component;
   const payload = typeof data === "string" ? JSON.parse(data) : data;
   const old = STATE.get(parentElement);
-  if (old && old.id === payload.id) return old.cleanup;
+  if (old && old.id === payload.id) { old.checkTheme(); old.setLesson(payload.lesson); return old.cleanup; }
   let step = payload.step;
   if (old) {
     if (old.payload.page === payload.page) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step
@@ -526,6 +1261,7 @@ export default function (component) {
   }
   if (payload.present && (!old || !old.payload.present)) foldSidebar();
   const player = new Player(parentElement, Object.assign(payload, { step }));
+  if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   player.payloadBytes = typeof data === "string" ? data.length : JSON.stringify(data).length;
   STATE.set(parentElement, player);
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark

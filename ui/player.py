@@ -124,15 +124,26 @@ def encode(value):
 class Panel:
     """One chart of the player.
 
-    ``figure``: the base Plotly figure (its own title is dropped: the player writes
-    ``title`` above the chart, where it wraps instead of being cut); ``frames``: per step
+    ``figure``: the base Plotly figure (its own title and legend are dropped: the player
+    writes ``title`` above the chart, where it wraps instead of being cut, and a one-line
+    key of its traces' markers and lines under it; lines named in their ``meta.label``
+    are labelled at their end instead); ``frames``: per step
     ``{"data": {trace index: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``;
-    ``area``: the grid slot (``a`` data, ``b`` criterion, ``c`` model, ``d`` bound,
-    ``e`` heatmaps on the algorithm pages); ``hide_when_predicting``: trace indices hidden
-    until a student has guessed; ``guess``: clicks here are guesses; ``step_line``: the
-    player draws a vertical line at x = j over the chart (an HTML overlay: moving a Plotly
-    shape costs a full redraw, ~25 ms, a div costs nothing); ``subtitle``: a line under
-    the title (e.g. "this bound never gets below 1"), shown in presenter mode too.
+    ``area``: the panel's place in the scrolling layout's reading order (``a`` data, ``b``
+    criterion, ``c`` model, ``d`` bound, ``e`` heatmaps on the algorithm pages);
+    ``present_area``: its rank in presenter mode (the default keeps ``area``; the
+    presenter shows a, b, d, e, c, f, ... in that order, as many per screen as fit at the
+    text size, the rest a key away; None: not shown there); ``span``: columns x rows of
+    the presenter's grid it takes (heatmap pairs two columns, the bound two rows);
+    ``hide_when_predicting``: trace indices hidden until a student has guessed;
+    ``guess``: clicks here are guesses; ``step_line``: the player draws a vertical line at
+    x = j over the chart (an HTML overlay: moving a Plotly shape costs a full redraw, ~25
+    ms, a div costs nothing), at ``step_x[j]`` when given, tagged ``step_text[j]``;
+    ``subtitle``: a line under the title (e.g. "this bound never gets below 1"), shown in
+    presenter mode too; ``key_items``: the key under the title (default: from the
+    figure's traces, :func:`ui.figures.key_items`); ``table``: an HTML table instead of
+    a figure, ``{"header": [...], "help": [...]}``, each frame holding its ``rows``;
+    ``margin``: the chart's margins before its axes push them out for their labels.
     """
 
     key: str
@@ -149,30 +160,41 @@ class Panel:
     present_layout: dict | None = None
     step_line: bool = False
     subtitle: str = ""
+    span: tuple = (1, 1)
+    key_items: list | None = None
+    step_x: list | None = None
+    step_text: list | None = None
+    table: dict | None = None
+    margin: dict | None = None
 
     def presenter(self):
-        """Slot and layout changes in presenter mode: the data, criterion, bound and
-        heatmap panels fill a 3 x 2 grid (the bound two rows tall); legends other than the
-        bound's are dropped and margins tightened, so 1280 x 720 shows them all."""
-        area = self.present_area
-        if area == "default":
-            area = self.area if self.area in "abde" else None
-        layout = {"showlegend": False, "margin": {"l": 55, "r": 15, "t": 28, "b": 42}}
-        layout.update(self.present_layout or {})
-        return area, layout
+        """The panel's rank and layout changes in presenter mode."""
+        area = self.area if self.present_area == "default" else self.present_area
+        return area, dict(self.present_layout or {})
 
     def as_dict(self):
-        fig = self.figure
-        fig.update_layout(title=None, margin_t=30 if fig.layout.margin.t is None else min(fig.layout.margin.t, 40))
-        base = json.loads(fig.to_json())
-        base["layout"].pop("template", None)
-        for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
-            if trace.get("type") == "scatter" and trace.get("mode") == "markers" and _length(trace.get("x")) > GL_POINTS:
-                trace["type"] = "scattergl"
-        out = {"key": self.key, "area": self.area, "title": self.title, "figure": base,
+        out = {"key": self.key, "area": self.area, "title": self.title, "figure": None,
                "frames": encode(self.frames), "caption": self.caption, "height": self.height,
                "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting),
-               "step_line": self.step_line, "subtitle": self.subtitle}
+               "step_line": self.step_line, "subtitle": self.subtitle, "span": list(self.span)}
+        if self.figure is not None:
+            from ui.figures import key_items
+
+            fig = self.figure
+            margin = {"l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
+            fig.update_layout(title=None, showlegend=False, margin=margin)
+            base = json.loads(fig.to_json())
+            base["layout"].pop("template", None)
+            for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
+                if trace.get("type") == "scatter" and trace.get("mode") == "markers" and _length(trace.get("x")) > GL_POINTS:
+                    trace["type"] = "scattergl"
+            out["figure"] = base
+            out["key_items"] = key_items(fig) if self.key_items is None else self.key_items
+        else:
+            out["key_items"] = self.key_items or []
+        for name in ("step_x", "step_text", "table"):
+            if getattr(self, name) is not None:
+                out[name] = encode(getattr(self, name))
         if self.guess:
             out["guess_trace"] = True
         out["present_area"], out["present_layout"] = self.presenter()
@@ -190,11 +212,13 @@ def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(
     what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
     The step to show is not in it (it changes between reruns; :func:`with_step` adds it).
     """
+    from ui.figures import DARK_INK
+
     digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
     body = {
         "id": digest, "page": page, "n_steps": int(n_steps), "grid": grid,
         "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
-        "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help,
+        "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help, "ink": DARK_INK,
         "panels": [panel.as_dict() for panel in panels],
         "marks": [{"label": label, "short": short, "step": int(t), "help": help_text}
                   for label, short, t, help_text in marks],
@@ -207,9 +231,14 @@ def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(
     return json.dumps(body, separators=(",", ":"), allow_nan=False)
 
 
-def with_step(text, step):
-    """The payload ``text`` with the step to show (0 .. n_steps) as its last field."""
-    return text[:-1] + f',"step":{int(step)}}}'
+def with_step(text, step, lesson=None):
+    """The payload ``text`` with what changes between reruns of the same study: the step
+    to show (0 .. n_steps) and the lesson line (``(name, text)`` of the preset the view
+    is on, shown above the story; plain text)."""
+    extra = {"step": int(step)}
+    if lesson is not None:
+        extra["lesson"] = {"name": str(lesson[0]), "text": str(lesson[1])}
+    return text[:-1] + "," + json.dumps(extra, separators=(",", ":"))[1:]
 
 
 _COMPONENT = None

@@ -123,6 +123,7 @@ class PageState:
     def __init__(self, page):
         self.page = page
         self.url = {}
+        self.pinned = set()  # names written to the URL even at their default (the dataset: see pin)
         self.notes = []
         self.entered = False
         state = st.session_state
@@ -189,6 +190,16 @@ class PageState:
         """Put a value that is not a widget of this run (the step) into the URL."""
         self.url[name] = (value, default)
 
+    def pin(self, name):
+        """Write ``name`` to the URL even at its default.  A page opens a link without a
+        dataset on its first lesson preset, so a link must always name its dataset to
+        reopen exactly the view it was copied from."""
+        self.pinned.add(name)
+
+    def current(self):
+        """Every value of this run as the URL writes it (defaults included)."""
+        return {name: format_value(value) for name, (value, default) in self.url.items()}
+
     def notes_here(self):
         """Reserve the place where notes about the link's values will appear."""
         self._slot = st.container()
@@ -196,7 +207,8 @@ class PageState:
     def write_url(self):
         """Rewrite the URL with every non-default value and show any notes about the link."""
         self.show_notes()
-        wanted = {name: format_value(value) for name, (value, default) in self.url.items() if value != default}
+        wanted = {name: format_value(value) for name, (value, default) in self.url.items()
+                  if value != default or name in self.pinned}
         current = {key: st.query_params[key] for key in st.query_params}
         repeated = any(len(st.query_params.get_all(key)) > 1 for key in st.query_params)
         if current != wanted or repeated:

@@ -6,6 +6,8 @@ microseconds, so a study of 150 steps is ready in a fraction of a second.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from mpcore.labs import FACT_RTOL
@@ -52,7 +54,9 @@ def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x"
         patch[len(groups)] = figures.winner_arrays(x, scores, winner, pick)
         frames.append({"data": patch, "title": title.format(j=j)})
     hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
-    return Panel(key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden)
+    key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
+    return Panel(key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden,
+                 key_items=key_items)
 
 
 def _heat_order(order, n_steps, share=1.0):
@@ -65,42 +69,57 @@ def _heat_order(order, n_steps, share=1.0):
     return np.asarray(order)[keep]
 
 
+def diverging_key(text, colorscale=None):
+    """The key of a diverging heatmap: its colour ramp, and what the colours mean."""
+    stops = colorscale or figures.DIVERGING_STOPS
+    return [{"kind": "gradient", "colours": [colour for _, colour in stops], "text": text}]
+
+
 def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="heatmaps", area="e",
-                  title="The kernel before and after deflation", caption="", height=420, share=1.0):
+                  title="The kernel before and after deflation", caption="", height=420, share=1.0, rows=None):
     """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own;
-    ``share``: this panel's part of the payload's heatmap budget."""
+    ``share``: this panel's part of the payload's heatmap budget.  No colour bar: a key
+    line says what the colours mean (a colour bar's ticks overprint at large text)."""
     order = _heat_order(study.order, study.n_steps, share)
     path = study.path
     before = path.deflated_block(0, order, view=view)
     fig = figures.heatmap_pair_figure(before, before, j=0, sort_note="", shared_scale=shared_scale)
     fig.update_xaxes(title_text=None)
+    fig.update_traces(showscale=False)
     low, high = figures.display_range(before)
     frames = []
     for j in j_steps:
         after = path.deflated_block(j, order, view=view)
         lo, hi = (low, high) if shared_scale else figures.display_range(after)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
-        right = f"deflated kernel K_{j} (after {j} step{'s' if j != 1 else ''})"
+        right = figures.after_title(j) + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
+    scale = (f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on its own scale")
+    colours = diverging_key(f"blue < 0 · white 0 · red > 0, {scale}")
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
-    return Panel(key, area, title, fig, frames, caption=note, height=height)
+    title = f"{title} ({rows})" if rows else title
+    return Panel(key, area, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours,
+                 margin={"t": 34})
 
 
 def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / bound", secondary_title=None,
-                key="bounds", area="d", title="Bounds and errors against the number of basis vectors t",
-                rescale=None, height=440):
-    """Every curve against t with the step marked (a patch of the marker line alone)."""
+                key="bounds", area="d", title="Bounds and errors against t", rescale=None, height=440, leave_out=()):
+    """Every curve against t with the step marked, each line named at its end and drawn
+    up to the step shown (the player's "whole curves" shows them to k); ``leave_out``:
+    curves of another scale than the error rates (KMP's mean squared errors: one axis,
+    the story says them)."""
+    if leave_out:
+        curves = replace(curves, curves={name: values for name, values in curves.curves.items() if name not in leave_out})
     fig = figures.bound_figure(curves, 0, log_y=log_y, secondary=secondary, y_title=y_title,
                                secondary_title=secondary_title, rescale=rescale, note_in_plot=False)
-    frames = [{} for _ in j_steps]  # the player draws the step line itself
-    fig.update_layout(legend={"font": {"size": figures.FONT_SIZE - 4}})
-    legend = {"showlegend": True, "legend": {"font": {"size": 12}, "orientation": "h", "y": -0.14, "x": 0,
-                                             "yanchor": "top", "tracegroupgap": 0},
-              "margin": {"l": 60, "r": 70 if secondary else 15, "t": 28, "b": 40}}
+    frames = [{} for _ in j_steps]  # the player draws the step line, the revealed curves and their labels
+    markers = [{"kind": "marker", "symbol": "triangle-down", "colour": "#777777", "text": "lowest bound so far"},
+               {"kind": "marker", "symbol": "circle", "colour": "#777777", "text": "lowest error so far"}]
     return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
-                 present_layout=legend, step_line=True, subtitle=figures.trivial_note(curves, rescale) or "")
+                 step_line=True, subtitle=figures.trivial_note(curves, rescale) or "", span=(1, 2),
+                 key_items=markers)
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -152,8 +171,9 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ar
     return Panel(key, area, "Classifier output per class after 0 steps", fig, frames)
 
 
-def fit_panel(study, j_steps, *, key="model", area="c", present_area="default"):
-    """1-D regression: the fitted function after j steps."""
+def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", guess=False):
+    """1-D regression: the fitted function after j steps (``guess``: it takes predict
+    mode's clicks, when it stands in for the data panel)."""
     xs, f0 = study.fit_curve(0)
     fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles,
                              always=True)
@@ -164,7 +184,8 @@ def fit_panel(study, j_steps, *, key="model", area="c", present_area="default"):
         patch = {line: {"y": f}}
         patch.update(_chosen_patch(study.coords, study.chosen(j), None, line + 1))
         frames.append({"data": patch, "title": f"The function after {j} steps"})
-    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True, present_area=present_area)
+    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True, present_area=present_area,
+                 guess=guess)
 
 
 def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
@@ -210,57 +231,85 @@ def lab_chosen_panel(lab, j_steps, labels, *, class_names=None, title="Chosen po
         chosen, nexts = lab.chosen(j), lab.next_picks(j)
         patch = {}
         for name, ring, star in zip(names, rings, stars):
-            arrays = figures.chosen_arrays(lab.coords, chosen[name], show_numbers=len(chosen[name]) <= 10)
+            arrays = figures.chosen_arrays(lab.coords, chosen[name], show_numbers=False)
             arrays.pop("name")
             patch[ring] = arrays
             patch[star] = figures.next_arrays(lab.coords, nexts[name])
         frames.append({"data": patch})
     rows, _ = figures.panel_grid(len(names))
-    return Panel("chosen", "a", title, fig, frames, height=110 + 330 * rows, animate=True,
-                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.",
-                 present_layout={"margin": {"l": 10, "r": 10, "t": 30, "b": 10}})
+    fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
+    return Panel("chosen", "a", title, fig, frames, height=60 + 300 * rows, animate=True, span=(2, 1),
+                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.", margin={"t": 34})
 
 
-def lab_heatmap_panel(lab, j_steps, *, sort_note, scale):
-    """Each deflation's kernel K_j, on K_0's colour scale (8-bit cells)."""
+def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
+    """Each deflation's kernel K_j, on K_0's colour scale or (``own_scale``) each on the
+    range of its own entries at that step, so a nearly emptied kernel still shows what is
+    left (8-bit cells)."""
     names = lab.deflations
     order = _heat_order(lab.order, lab.n_steps * len(names))
     if callable(sort_note):
         sort_note = sort_note(order)
     blocks = {n: lab.paths[n].deflated_block(0, order) for n in names}
     fig = figures.heatmap_grid_figure(blocks, steps={n: 0 for n in names}, sort_note="", scale=scale)
-    titles = [i for i, note in enumerate(fig.layout.annotations) if note.text and note.text.endswith("(K_0)")]
+    fig.layout.annotations = [note for note in fig.layout.annotations if note.text]
+    titles = [i for i, note in enumerate(fig.layout.annotations) if note.text.endswith(f"({figures.kernel_name(0)})")]
     for number, name in zip(titles, names):
         fig.layout.annotations[number].text = name
+    if own_scale:  # each panel its own colour range: one colour axis per panel
+        for number, trace in enumerate(fig.data):
+            trace.coloraxis = None
+            trace.update(colorscale=figures.DIVERGING, zmid=0.0, showscale=False)
+    fig.update_layout(coloraxis_showscale=False)
     frames = []
     for j in j_steps:
         patch, layout = {}, {}
         for number, name in enumerate(names):
             step = lab.step_of(name, j)
-            patch[number] = {"z": Quantized(lab.paths[name].deflated_block(step, order), -scale, scale)}
-            # the panel's title says K_j; a run that stopped early says where it stays
-            layout[f"annotations.{titles[number]}.text"] = name if step == j else f"{name} (K_{step})"
-        frames.append({"data": patch, "layout": layout, "title": f"Deflated kernels K_{j}, one colour scale (K₀'s)"})
+            block = lab.paths[name].deflated_block(step, order)
+            top = figures.display_range(block)[1] if own_scale else scale
+            patch[number] = {"z": Quantized(block, -top, top)}
+            if own_scale:
+                patch[number].update(zmin=-top, zmax=top)
+            # a run that stopped early says where it stays; an own scale says its range
+            text = name if step == j else f"{name} ({figures.kernel_name(step)})"
+            layout[f"annotations.{titles[number]}.text"] = text + (f" ±{top:.2g}" if own_scale else "")
+        frames.append({"data": patch, "layout": layout,
+                       "title": f"Deflated kernels {figures.kernel_name(j)}" + (", each on its own colour scale"
+                                                                                if own_scale else ", one colour scale (K₀'s)")})
     for trace in fig.data:
         trace.z = None  # every step's cells travel in the frames
     rows, _ = figures.panel_grid(len(names))
-    return Panel("heatmaps", "b", "Deflated kernels K_0, one colour scale (K₀'s)", fig, frames,
-                 height=40 + 330 * rows,
+    what = "each on its own range (± in its title)" if own_scale else f"all on K₀'s scale, ±{scale:.2g}"
+    colours = diverging_key(f"blue < 0 · white 0 · red > 0, {what}")
+    return Panel("heatmaps", "b", f"Deflated kernels {figures.kernel_name(0)}", fig, frames,
+                 height=40 + 300 * rows, span=(2, 1), key_items=colours, margin={"t": 34},
                  caption=f"Rows and columns: {sort_note}. Blue entries are negative; an asymmetric panel comes from "
-                         "a one-sided deflation.",
-                 present_layout={"margin": {"l": 10, "r": 10, "t": 30, "b": 10}})
+                         "a one-sided deflation.")
 
 
-FACT_COLUMNS = ("deflation", "step", "symmetric", "smallest eigenvalue", "PSD", "rank", "trace",
-                "chosen columns left", "next pick")
+FACTS = (  # (row of the facts table, what it means: the row's tooltip)
+    ("step", "The step this kernel is at: a run that stopped early stays at its last step."),
+    ("symmetric", "Is K_j equal to its transpose? A one-sided deflation (projection) is not."),
+    ("smallest eigenvalue", "The smallest eigenvalue of K_j's symmetric part, relative to K₀'s largest. Below zero, "
+                            "K_j is no longer a kernel; ≈ 0 means zero within rounding."),
+    ("PSD", "Positive semi-definite: no eigenvalue below zero (within the facts' tolerance), so K_j is still a "
+            "kernel."),
+    ("rank", "The number of eigenvalues above the tolerance: how many directions are left."),
+    ("trace", "The sum of K_j's diagonal: the variance still to explain; it falls as points are chosen."),
+    ("chosen columns left", "How much of the chosen points' own columns is left: the largest ‖K_j[:, i]‖ / "
+                            "‖K₀[:, i]‖ over the chosen points i. 0: this deflation wiped them out, so they cannot "
+                            "be picked again; above 0 they can."),
+    ("next pick", "The point this deflation picks next."),
+)
 
 
-def _fact_row(name, step, facts):
+def _fact_column(step, facts):
+    """One deflation's facts, in the order of :data:`FACTS`."""
     yes = {True: "yes", False: "no"}
     # within the facts' tolerance an eigenvalue is zero: its digits there are rounding, not a finding
-    smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else f"{facts.min_eigenvalue:+.2e}"
-    return [name, step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)],
-            facts.rank, f"{facts.trace:.1f}",
+    smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else f"{facts.min_eigenvalue:+.2g}"
+    return [step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)], facts.rank, f"{facts.trace:.1f}",
             "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
             "—" if facts.next_pick is None else facts.next_pick]
 
@@ -279,26 +328,30 @@ def _facts_caption(spectrum):
 
 
 def lab_facts_panel(lab, j_steps):
-    """The facts of each deflated kernel at step j, as a table."""
-    def columns(j):
-        rows = [_fact_row(name, lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
-        return [list(column) for column in zip(*rows)]
+    """The facts of each deflated kernel at step j: an HTML table, one column per
+    deflation and one row per fact (narrow enough for a projector's panel at every text
+    size), each row's meaning in its tooltip."""
+    def rows(j):
+        columns = [_fact_column(lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
+        return [[label] + [column[number] for column in columns] for number, (label, _) in enumerate(FACTS)]
 
-    fig = figures.facts_table_figure(FACT_COLUMNS, columns(0), widths=(1.7, 0.6, 1.25, 1.45, 0.65, 0.65, 0.9, 1.2, 0.8))
-    frames = [{"data": {0: {"cells.values": columns(j)}}, "title": f"Facts of each deflated kernel at step {j}"}
-              for j in j_steps]
-    return Panel("facts", "c", "Facts of each deflated kernel at step 0", fig, frames,
-                 height=70 + 36 * (len(lab.deflations) + 1),
-                 caption=_facts_caption(lab.spectrum),
-                 present_area="c", present_layout={"margin": {"l": 2, "r": 2, "t": 2, "b": 2}})
+    frames = [{"rows": rows(j), "title": f"Facts of each deflated kernel at step {j}"} for j in j_steps]
+    return Panel("facts", "c", "Facts of each deflated kernel at step 0", None, frames,
+                 height=60 + 40 * (len(FACTS) + 1), caption=_facts_caption(lab.spectrum), key_items=[],
+                 table={"header": ["fact"] + list(lab.deflations), "row_help": [help for _, help in FACTS]})
 
 
 def lab_errors_panel(lab, j_steps, *, title):
-    """Each deflation's learner on its first k points, with the step marked."""
+    """Each deflation's learner on its first k points, with the step marked, each line
+    drawn up to the step shown and named at its end."""
     fig = figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=0, y_title=lab.error_name)
+    values = np.concatenate([np.asarray(v, dtype=float) for v in lab.errors.values()] + [[0.0]])
+    values = values[np.isfinite(values)]
+    fig.update_xaxes(range=[0.5, lab.n_steps + 0.5])
+    fig.update_yaxes(range=[0, float(values.max()) * 1.1 or 1.0])
+    for trace in fig.data:
+        trace.meta = {"label": trace.name, "reveal": True}
     caption = ("Each deflation's learner on its first k chosen points (coinciding curves are drawn on top of each "
                "other): " + "; ".join(f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
                                       for name, values in lab.errors.items() if values.size) + ".")
-    return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True,
-                 present_layout={"showlegend": True, "legend": {"font": {"size": 12}, "y": -0.2},
-                                 "margin": {"l": 60, "r": 15, "t": 20, "b": 40}})
+    return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True)
