@@ -4,6 +4,7 @@ import streamlit as st
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, nontrivial_range
 from ui import code, figures, frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "bounds"
@@ -69,12 +70,19 @@ NOTES = {
         "estimation errors of the mean and variance (eq. 10)."),
 }
 
+# Counts for k, t and the axis's end: a slider over 0..999 cannot be set to 10 with a mouse.
+COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250, 300, 400, 500,
+          600, 800, 1000, 1200, 1500, 2000)
+LOG_CAP = 2.5  # a linear axis is cut here (mark_trivial); a bound above it everywhere needs the log axis
+
 state = PageState(PAGE)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Bounds explorer",
     "Every generalisation bound in the papers, as a function of the sample size m, the sparsity k (or t) and "
-    "the confidence δ — no data needed. Move the sliders to see when a bound says something (below 1) and "
-    "which of two bounds is tighter where.",
+    "the confidence δ — no data needed. Step along the axis (the keys or a clicker) to read each bound at one "
+    "value, move the sliders to see when a bound says something (below 1) and which of two bounds is tighter "
+    "where.",
 )
 state.notes_here()
 
@@ -96,8 +104,7 @@ overlay = state.widget(sb.selectbox, Control("overlay", NONE, str, options=other
                             "knob values (bounds of an error rate and of a residual are different quantities).")
 log_x = state.widget(sb.toggle, Control("logx", vary in ("m", "delta"), bool), "Log x axis", scope=f"{PAGE}:{vary}",
                      help="A log axis shows small and large values of the knob together.")
-log_y = state.widget(sb.toggle, Control("logy", bound == "pca_local_rademacher", bool), "Log y axis",
-                     scope=f"{PAGE}:{bound}", help="A log axis shows loose bounds (far above 1) next to tight ones.")
+axes = sb.container()  # the log y toggle, drawn once the curves say whether it is needed
 
 sb.header("Knobs")
 used = [n for n in KNOBS if n in spec.knobs or (overlay != NONE and n in EXPLORER_BOUNDS[overlay].knobs)]
@@ -115,8 +122,9 @@ for name in ("m", "delta", "k", "t", "emp_loss", "R", "decay", "c", "margin", "v
                                        options=DELTA_VALUES, help=knob.help, disabled=name == vary, scope=PAGE)
     elif knob.integer:
         top = max(1, min(int(knob.hi), int(values.get("m", 1000)) - 1))
-        control = Control(name, min(int(knob.default), top), int, lo=0, hi=top)
-        values[name] = state.widget(sb.slider, control, label, min_value=0, max_value=top, help=knob.help,
+        counts = tuple(c for c in COUNTS if c <= top)
+        control = Control(name, min(int(knob.default), counts[-1]), int, options=counts, nearest=True)
+        values[name] = state.widget(sb.select_slider, control, label, options=counts, help=knob.help,
                                     disabled=name == vary, scope=PAGE)
     else:
         control = Control(name, float(knob.default), float, lo=knob.lo, hi=knob.hi)
@@ -125,8 +133,9 @@ for name in ("m", "delta", "k", "t", "emp_loss", "R", "decay", "c", "margin", "v
                                     scope=PAGE)
 if vary in ("k", "t"):
     top = max(1, int(values["m"]) - 1)
-    span = state.widget(sb.slider, Control(f"{vary}max", min(200, top), int, lo=1, hi=top), f"Largest {vary} shown",
-                        min_value=1, max_value=top, scope=PAGE, help="The x axis runs from 0 to this value.")
+    ends = tuple(c for c in COUNTS if 1 <= c <= top) or (1,)
+    span = state.widget(sb.select_slider, Control(f"{vary}max", min(200, ends[-1]), int, options=ends, nearest=True),
+                        f"Largest {vary} shown", options=ends, scope=PAGE, help="The x axis runs from 0 to this value.")
     xs = grid(vary, 0, span, n=min(span + 1, 200))
 else:
     xs = grid(vary)
@@ -143,12 +152,43 @@ if overlay != NONE:
     series[EXPLORER_BOUNDS[overlay].title] = curve(overlay, vary, tuple(xs), settings)
 
 knob = KNOBS[vary]
+word = knob.label.split(" (")[0]
 fixed = ", ".join(f"{KNOBS[n].label.split(' (')[0]} = {values[n]:g}" for n in values if n != vary)
-fig = figures.lines_figure(xs, series, x_title=knob.label, y_title="bound", markers=False, log_y=log_y,
-                           log_x=log_x, title=f"Bound against {knob.label}", dashed=tuple(series)[1:])
-cut = figures.mark_trivial(fig, xs, log_y=log_y)
-frame.show(fig, key="bounds-plot", caption="The y axis is cut at 2.5 so the part below 1 is visible; switch on the "
-                                           "log y axis to see all of it." if cut else None)
+# a curve above the linear axis's cut everywhere would be off the chart: the log axis is the default then
+lowest = [float(np.nanmin(ys)) for ys in series.values() if np.isfinite(ys).any()]
+needs_log = bool(lowest) and max(lowest) > LOG_CAP
+log_y = state.widget(axes.toggle, Control("logy", bound == "pca_local_rademacher" or needs_log, bool), "Log y axis",
+                     scope=f"{PAGE}:{bound}:{overlay}", help="A log axis shows loose bounds (far above 1) next to "
+                                                             "tight ones.")
+
+
+def at_step(j):
+    """The story of step j: each bound's value where the step line is."""
+    parts = []
+    for title, ys in series.items():
+        value = ys[j]
+        verdict = ("not defined here" if not np.isfinite(value) else
+                   "below 1: it says something" if value < 1 else "1 or more: trivial here")
+        parts.append(f"{title} = **{value:.3g}** ({verdict})" if np.isfinite(value) else f"{title}: {verdict}")
+    return f"**{word} = {xs[j]:g}.** " + "; ".join(parts) + "."
+
+
+def build():
+    fig = figures.lines_figure(xs, series, x_title=knob.label, y_title="bound", markers=False, log_y=log_y,
+                               log_x=log_x, dashed=tuple(series)[1:])
+    cut = figures.mark_trivial(fig, xs, log_y=log_y, cap=LOG_CAP, label_in_figure=False)
+    n = len(xs) - 1
+    panel = steps_ui.lines_panel(
+        "bound", "a", f"Bound against {knob.label}", fig, n,
+        caption=("The y axis is cut at 2.5 so the part below 1 is visible; switch on the log y axis to see all of it."
+                 if cut else "") + f" Fixed: {fixed}.")
+    panel.span, panel.step_x = (9, 9), [float(x) for x in xs]
+    panel.step_text = [f"{word} = {x:g}" for x in xs]
+    return {"panels": [panel], "stories": [at_step(j) for j in range(n + 1)],
+            "slider_help": f"Step along the x axis: the story reads each bound at that {word}."}
+
+
+frame.player(state, ("bounds", bound, vary, tuple(xs), settings, overlay, log_x, log_y), len(xs) - 1, build, display)
 
 sentences = []
 for title, ys in series.items():
@@ -159,7 +199,7 @@ for title, ys in series.items():
                          (f"; its smallest value is {finite.min():.3g}." if finite.size else "."))
     else:
         best = int(np.nanargmin(np.where(np.isfinite(ys), ys, np.nan)))
-        sentences.append(f"**{title}** is below 1 for {knob.label.split(' (')[0]} from {where[0]:g} to {where[1]:g}; "
+        sentences.append(f"**{title}** is below 1 for {word} from {where[0]:g} to {where[1]:g}; "
                          f"smallest {ys[best]:.3g} at {xs[best]:g}.")
 if len(series) == 2:
     (name_a, a), (name_b, b) = series.items()

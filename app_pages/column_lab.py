@@ -4,6 +4,7 @@ import streamlit as st
 
 from mpcore.labs import COLUMN_METHODS
 from ui import figures, frame
+from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "column-lab"
@@ -15,7 +16,8 @@ METHOD_HELP = ("greedy: sparse KPCA's picks (pivoted Cholesky, deterministic); u
                "points; kernel error only).")
 
 state = PageState(PAGE)
-frame.page_header(
+display = frame.page_top(
+    state,
     "Nyström & column selection",
     "A Nyström approximation rebuilds the whole kernel from a few of its columns (the *landmarks*): "
     "L = C W⁺ C'. Which columns? Sparse KPCA picks them greedily; seed 004 samples them uniformly or by ridge "
@@ -70,10 +72,10 @@ def bands(metric, source):
     return means, spreads
 
 
-def metric_figure(metric, source, title, y_title, j):
+def metric_figure(metric, source, y_title):
     means, spreads = bands(metric, source)
-    return figures.lines_figure(result.ranks, means, spreads=spreads, j=j, x_title="rank (landmarks)",
-                                y_title=y_title, title=title, log_y=log_y)
+    return figures.lines_figure(result.ranks, means, spreads=spreads, x_title="rank (landmarks)", y_title=y_title,
+                                log_y=log_y)
 
 
 def story(j):
@@ -94,84 +96,77 @@ def story(j):
     return text
 
 
-def draw(j):
-    st.markdown(story(j))
-    chosen = {name: np.unique(order[:j]) for name, order in result.landmarks.items()}
-    nexts = {name: int(order[j]) if j < order.size else None for name, order in result.landmarks.items()}
-    if chosen:
-        frame.show(figures.chosen_grid_figure(result.coords, split.y_train, chosen, nexts, titles=result.coord_titles,
-                                              class_names=dataset.class_names,
-                                              title=f"Landmarks after {j} draws (first repetition; star: next)"),
-                   key="cols-landmarks",
-                   caption="Greedy picks spread out (each explains what the others cannot); uniform ones follow the "
-                           "density; leverage sampling favours points with few neighbours and may draw one twice.")
-    left, right = st.columns(2)
-    with left:
-        frame.show(metric_figure("trace", result.kernel_error, "Kernel error, trace norm", "‖K − L‖_*", j),
-                   key="cols-trace")
-    with right:
-        frame.show(metric_figure("spectral", result.kernel_error, "Kernel error, spectral norm", "‖K − L‖₂", j),
-                   key="cols-spectral")
-    if result.two_view:
-        left, right = st.columns(2)
-        with left:
-            frame.show(metric_figure("rho", result.kcca, "Canonical correlation error (Fig. 1b)", "|ρ − ρ̃|", j),
-                       key="cols-rho")
-        with right:
-            frame.show(metric_figure("T", result.kcca, "Error in T (Fig. 1b)", "‖T − T̃‖₂", j), key="cols-T")
+def stability_figure():
+    series, spreads, colours = {}, {}, {}
+    for number, (name, arrays) in enumerate(result.kcca.items()):
+        for key, label in (("alpha", "‖α − α̃‖/√N"), ("bound", "bound")):
+            mean, low, high = result.spread(arrays[key])
+            series[f"{name}: {label}"] = mean
+            colours[f"{name}: {label}"] = figures.CURVE_COLOURS[number]
+            if arrays[key].shape[0] > 1:
+                spreads[f"{name}: {label}"] = (low, high)
+    dashed = tuple(name for name in series if name.endswith("bound"))
+    return figures.lines_figure(result.ranks, series, spreads=spreads, dashed=dashed, x_title="rank",
+                                y_title="‖α − α̃‖/√N", log_y=True, colours=colours)
 
 
-frame.stepper(state, int(result.ranks[-1]), draw, label="Landmarks drawn so far",
-              help_text="Step j shows the first j landmarks of each method and marks rank j on the error curves.")
-
-if result.two_view:
-    st.subheader("Leverage scores, kernel stability and speed (seed 004 Fig. 1 a, c, d)")
-    left, right = st.columns(2)
-    with left:
-        index = np.arange(1, result.m + 1)
-        frame.show(figures.lines_figure(index, {"view X": result.leverage[0], "view Y": result.leverage[1]},
-                                        x_title="point (sorted by score)", y_title="ridge leverage score",
-                                        title="Sorted ridge leverage scores (Fig. 1a)", log_y=True, markers=False),
-                   key="cols-leverage",
-                   caption=f"Effective dimensions d_eff = Σ l_i: view X {result.effective_dimension[0]:.1f}, view Y "
-                           f"{result.effective_dimension[1]:.1f} (γ = {result.settings['leverage_gamma']:.2g}). "
-                           "A steeper curve means less uniform scores: more to gain from leverage sampling.")
-    with right:
-        series, spreads, colours = {}, {}, {}
-        for number, (name, arrays) in enumerate(result.kcca.items()):
-            for key, label in (("alpha", "‖α − α̃‖/√N"), ("bound", "bound")):
-                mean, low, high = result.spread(arrays[key])
-                series[f"{name}: {label}"] = mean
-                colours[f"{name}: {label}"] = figures.CURVE_COLOURS[number]
-                if arrays[key].shape[0] > 1:
-                    spreads[f"{name}: {label}"] = (low, high)
-        dashed = tuple(name for name in series if name.endswith("bound"))
-        valid = {name: float(arrays["valid"].mean()) for name, arrays in result.kcca.items()}
-        frame.show(figures.lines_figure(result.ranks, series, spreads=spreads, dashed=dashed, x_title="rank",
-                                        y_title="‖α − α̃‖/√N", title="Kernel stability vs its bound (Fig. 1c)",
-                                        log_y=True, colours=colours),
-                   key="cols-stability",
-                   caption=f"Bound: (1/2 + 4√2/r)‖T − T̃‖/(Nλ) with gap r = σ₁(T) − σ₂(T) = {result.exact['gap']:.3f} "
-                           "(Thm 2 step II; the paper prints σ₁σ₂, read as their difference). It assumes "
-                           "‖T − T̃‖ ≤ r/2, which holds for " + ", ".join(
-                               f"{name} {100 * share:.0f}%" for name, share in valid.items()) + " of the runs.")
+def speedup_figure():
     mean, low, high = result.spread(result.speedup["speedup"])
     fig = figures.lines_figure(result.speedup["ranks"], {"incremental vs refitting": mean},
                                spreads={"incremental vs refitting": (low, high)} if result.repeats > 1 else None,
-                               x_title="rank", y_title="speed-up (×)", title="Incremental path speed-up (Fig. 1d)")
+                               x_title="rank", y_title="speed-up (×)")
     fig.add_hline(y=1.0, line={"color": "#777777", "dash": "dot", "width": 1.5})
-    frame.show(fig, key="cols-speedup",
-               caption=f"Time to get solutions at every rank up to r by refitting each from scratch, over the time "
-                       f"of one incremental pass (seed 004 Alg. 1), uniform landmarks. At N = {result.m} the "
-                       f"largest speed-up is {mean.max():.2f}×; the gain grows with N and the number of ranks "
-                       "(the paper: N = 3000, ranks 100–1000).")
-else:
+    return fig, float(mean.max())
+
+
+def build():
+    n = int(result.ranks[-1])
+    steps = range(n + 1)
+    leverage = {"view X": result.leverage[0]} | ({"view Y": result.leverage[1]} if result.two_view else {})
+    d_eff = ", ".join(f"{name} {value:.1f}" for name, value in zip(leverage, result.effective_dimension))
+    panels = [
+        steps_ui.column_landmarks_panel(result, steps, split.y_train, class_names=dataset.class_names),
+        steps_ui.lines_panel("trace", "b", "Kernel error, trace norm", metric_figure("trace", result.kernel_error,
+                                                                                     "‖K − L‖_*"), n),
+        steps_ui.lines_panel("spectral", "c", "Kernel error, spectral norm",
+                             metric_figure("spectral", result.kernel_error, "‖K − L‖₂"), n),
+        steps_ui.lines_panel("leverage", "f", "Sorted ridge leverage scores (Fig. 1a)",
+                             figures.lines_figure(np.arange(1, result.m + 1), leverage, x_title="point (sorted by score)",
+                                                  y_title="ridge leverage score", log_y=True, markers=False), n,
+                             step_line=False,
+                             caption=f"Effective dimensions d_eff = Σ l_i: {d_eff} (γ = "
+                                     f"{result.settings['leverage_gamma']:.2g}). A steeper curve means less uniform "
+                                     "scores: more to gain from leverage sampling."),
+    ]
+    if result.two_view:
+        valid = {name: float(arrays["valid"].mean()) for name, arrays in result.kcca.items()}
+        speed, best = speedup_figure()
+        panels += [
+            steps_ui.lines_panel("rho", "d", "Canonical correlation error (Fig. 1b)",
+                                 metric_figure("rho", result.kcca, "|ρ − ρ̃|"), n),
+            steps_ui.lines_panel("T", "e", "Error in T (Fig. 1b)", metric_figure("T", result.kcca, "‖T − T̃‖₂"), n),
+            steps_ui.lines_panel("stability", "g", "Kernel stability against its bound (Fig. 1c)", stability_figure(),
+                                 n, caption=f"Bound: (1/2 + 4√2/r)‖T − T̃‖/(Nλ) with gap r = σ₁(T) − σ₂(T) = "
+                                            f"{result.exact['gap']:.3f} (Thm 2 step II; the paper prints σ₁σ₂, read "
+                                            "as their difference). It assumes ‖T − T̃‖ ≤ r/2, which holds for "
+                                            + ", ".join(f"{name} {100 * share:.0f}%" for name, share in valid.items())
+                                            + " of the runs."),
+            steps_ui.lines_panel("speedup", "h", "Incremental path speed-up (Fig. 1d)", speed, n,
+                                 caption=f"Time to get solutions at every rank up to r by refitting each from "
+                                         f"scratch, over the time of one incremental pass (Wang 2016, Alg. 1), "
+                                         f"uniform landmarks. At N = {result.m} the largest speed-up is {best:.2f}×; "
+                                         "the gain grows with N and the number of ranks (the paper: N = 3000, ranks "
+                                         "100–1000)."),
+        ]
+    return {"panels": panels, "stories": [story(j) for j in steps], "grid": "lab",
+            "slider_help": "Step j shows the first j landmarks of each method and marks rank j on the error curves."}
+
+
+frame.player(state, frame.study_key("column-lab", data, kernel, settings, log_y), int(result.ranks[-1]), build,
+             display)
+if not result.two_view:
     st.info("Pick a two-view dataset (two-view rings or digit halves) to add KCCA accuracy, kernel stability and "
             "the incremental speed-up.", icon=":material/info:")
-    frame.show(figures.lines_figure(np.arange(1, result.m + 1), {"view X": result.leverage[0]},
-                                    x_title="point (sorted by score)", y_title="ridge leverage score",
-                                    title="Sorted ridge leverage scores", log_y=True, markers=False),
-               key="cols-leverage", caption=f"d_eff = {result.effective_dimension[0]:.1f}.")
 
 with st.expander("The formulas (seed 004)", icon=":material/function:"):
     st.latex(r"L = K S (S^\top K S)^{+} S^\top K,\qquad l_i(K,\gamma) = \big(K(K + N\gamma I)^{-1}\big)_{ii},"

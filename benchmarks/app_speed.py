@@ -3,9 +3,8 @@
 For each page: the first compute (cold cache: the page's study is computed, and on the
 pages with the step player every step's views are built and sent) and then a rerun with
 everything cached -- what any later interaction with the sidebar costs at least.  Steps
-themselves run in the browser on those pages (``benchmarks.browser_speed`` times them);
-on the column lab a step is the Next button (a server rerun), on the bounds explorer
-moving a slider.  Each figure is the median of several runs.  Budgets: first compute <= 1 s at the
+themselves run in the browser on every page (``benchmarks.browser_speed`` times them), so
+the second figure is a cached rerun.  Each figure is the median of several runs.  Budgets: first compute <= 1 s at the
 defaults and <= 2 s at the largest size (``--points 3000``), step <= 0.3 s.
 
     python -m benchmarks.app_speed [--repeats 5]
@@ -14,8 +13,6 @@ The Paper figures page computes nothing until asked: it is timed opening, and ea
 cards by the quick reproduction behind it (``mpcore.experiments.run(name, "quick")``,
 the time a user waits after pressing the card's button).
 
-AppTest runs the whole script for a click (a browser reruns only the stepper fragment),
-so the step figure here is an upper bound of what a user waits for.
 """
 import argparse
 import statistics
@@ -29,18 +26,15 @@ from streamlit.testing.v1 import AppTest
 set_log_level("error")  # AppTest's bare-mode cache notices are not results
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PLAYER = "player"  # steps in the browser: time a cached rerun instead
-PAGES = {"Sparse KPCA": ("app_pages/sparse_kpca.py", PLAYER), "KMP": ("app_pages/kmp.py", PLAYER),
-         "Sparse KCCA": ("app_pages/sparse_kcca.py", PLAYER), "MPKFDA": ("app_pages/mpkfda.py", PLAYER),
-         "Deflation lab": ("app_pages/deflation_lab.py", PLAYER),
-         "Column lab": ("app_pages/column_lab.py", "column-lab"),
-         "Bounds": ("app_pages/bounds_explorer.py", None)}
+PAGES = {"Sparse KPCA": "app_pages/sparse_kpca.py", "KMP": "app_pages/kmp.py", "Sparse KCCA": "app_pages/sparse_kcca.py",
+         "MPKFDA": "app_pages/mpkfda.py", "Deflation lab": "app_pages/deflation_lab.py",
+         "Column lab": "app_pages/column_lab.py", "Bounds": "app_pages/bounds_explorer.py"}
 # With --points: a generated dataset each page offers, since the bundled ones are smaller than 3000
 GENERATED = {"Sparse KPCA": "rings", "KMP": "sinc", "Sparse KCCA": "rings-two-view", "MPKFDA": "moons",
              "Deflation lab": "moons", "Column lab": "rings-two-view"}
 
 
-def measure(path, key, repeats, params=()):
+def measure(path, repeats, params=()):
     first, steps = [], []
     for _ in range(repeats):
         st.cache_resource.clear()
@@ -56,13 +50,7 @@ def measure(path, key, repeats, params=()):
         first.append(time.perf_counter() - started)
         for _ in range(3):
             started = time.perf_counter()
-            if key == PLAYER:
-                at.run()
-            elif key is None:  # no stepper: time a rerun after moving the first slider instead
-                slider = at.slider[0]
-                slider.set_value(slider.max if slider.value != slider.max else slider.min).run()
-            else:
-                at.button(key=f"{key}:next").click().run()
+            at.run()
             steps.append(time.perf_counter() - started)
         assert not at.exception, at.exception
     return statistics.median(first), statistics.median(steps)
@@ -107,17 +95,17 @@ def main():
     params = () if args.points is None else (("points", str(args.points)),)
     budget = 1.0 if args.points is None else 2.0  # issue targets: 1 s at defaults, 2 s at the largest size
     print(f"points: {'defaults' if args.points is None else args.points}")
-    print(f"{'page':<16}{'first compute (s)':>20}{'budget':>9}{'rerun/step (s)':>15}{'budget':>9}")
-    for name, (path, key) in PAGES.items():
+    print(f"{'page':<16}{'first compute (s)':>20}{'budget':>9}{'rerun (s)':>15}{'budget':>9}")
+    for name, path in PAGES.items():
         if args.pages and name not in args.pages:
             continue
         data = (("data", GENERATED[name]),) if params and name in GENERATED else ()
-        first, step = measure(path, key, args.repeats, params + data)
-        print(f"{name:<16}{first:>20.2f}{first / budget:>8.0%}{step:>15.3f}{step / 0.3:>8.0%}"
-              + ("  (a cached rerun; steps run in the browser)" if key == PLAYER else ""))
+        first, step = measure(path, args.repeats, params + data)
+        print(f"{name:<16}{first:>20.2f}{first / budget:>8.0%}{step:>15.3f}{step / 0.3:>8.0%}")
     if args.points is None and not args.pages:
         gallery(args.repeats)
-    print(f"(medians; 'budget' = share used of {budget:g} s for the first compute and 0.3 s per step)")
+    print(f"(medians; 'budget' = share used of {budget:g} s for the first compute and 0.3 s for a cached rerun; "
+          "steps run in the browser)")
 
 
 if __name__ == "__main__":

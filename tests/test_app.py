@@ -342,43 +342,62 @@ def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
 
 
 def test_column_lab_two_view_and_stepping():
+    """The column lab steps in the browser like the algorithm pages: every chart in the
+    player, the landmarks and the story at every step."""
     at = open_page("column-lab", {"points": "150", "rank": "20", "repeats": "2"})
     assert_clean(at)
-    assert len(figures(at)) == 8  # landmarks, 2 kernel errors, 2 KCCA errors, leverage, stability, speed-up
-    titles = [fig["layout"]["title"]["text"] for fig in figures(at)]
-    assert any("Fig. 1c" in t for t in titles) and any("Fig. 1d" in t for t in titles)
-    at.button(key="column-lab:next").click().run()
-    assert_clean(at)
-    assert any(m.value.startswith("**Rank 1.**") for m in at.markdown)
-    assert trace(figures(at), "chosen points") is not None
+    payload = player(at)
+    keys = [item["key"] for item in payload["panels"]]
+    assert sorted(keys) == sorted(["landmarks", "trace", "spectral", "leverage", "rho", "T", "stability", "speedup"])
+    assert payload["n_steps"] == 20 and len(payload["stories"]) == 21
+    assert payload["stories"][1].startswith("**Rank 1.**")
+    landmarks = panel(payload, "landmarks")
+    rings = [i for i, t in enumerate(landmarks["figure"]["data"]) if t["name"] == "chosen points"]
+    assert len(decode(landmarks["frames"][5]["data"][str(rings[0])]["x"])) == 5  # greedy: five distinct landmarks
+    assert "Fig. 1c" in panel(payload, "stability")["title"] and "Fig. 1d" in panel(payload, "speedup")["title"]
+    assert not figures(at)  # nothing is drawn by the server
 
 
 def test_column_lab_one_view_explains_what_is_missing():
     at = open_page("column-lab", {"data": "moons", "points": "120", "rank": "10", "repeats": "1"})
     assert_clean(at)
     assert any("two-view" in i.value for i in at.info)
-    assert len(figures(at)) == 4
+    assert len(player(at)["panels"]) == 4
 
 
 def test_bounds_explorer_overlay_and_axes():
     at = open_page("bounds")
     assert_clean(at)
-    assert len(figures(at)) == 1 and len(at.latex) == 1
-    lines = [t for t in figures(at)[0]["data"] if t.get("mode") == "lines"]
-    assert len(lines) == 1
+    payload = player(at)
+    fig = panel(payload, "bound")["figure"]
+    assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 1 and len(at.latex) == 1
+    assert payload["n_steps"] + 1 == len(payload["stories"]) == len(panel(payload, "bound")["step_x"])
     at = open_page("bounds", {"overlay": "compression_classification", "vary": "k", "kmax": "100"})
     assert_clean(at)
-    fig = figures(at)[0]
-    lines = [t for t in fig["data"] if t.get("mode") == "lines"]
-    assert len(lines) == 2
-    assert any(s.label.startswith("Largest k") and s.value == 100 for s in at.slider)
+    fig = panel(player(at), "bound")["figure"]
+    assert len([t for t in fig["data"] if t.get("mode") == "lines"]) == 2
+    assert any(s.label.startswith("Largest k") and s.value == 100 for s in at.select_slider)
     assert len(at.latex) == 2
     assert any("tighter" in m.value for m in at.markdown)
     at.selectbox(key="w:bounds:bound").set_value("pca_local_rademacher").run()
     assert_clean(at)
-    assert figures(at)[0]["layout"]["yaxis"]["type"] == "log"  # the local bound defaults to a log axis
+    assert panel(player(at), "bound")["figure"]["layout"]["yaxis"]["type"] == "log"  # the local bound: log axis
 
 
+def test_bounds_explorer_counts_are_settable_and_an_overlay_stays_on_the_chart():
+    """k and t move in round counts (a slider over 0..999 cannot be set to 10 with a
+    mouse); an overlaid bound above the linear axis's cut everywhere turns the log axis on
+    rather than leaving the chart."""
+    at = open_page("bounds", {"k": "7"})
+    assert_clean(at)
+    k = next(s for s in at.select_slider if s.label.startswith("basis vectors k"))
+    assert "10" in k.options and len(k.options) < 40 and k.value in (6, 8)  # a link's 7: the nearest count
+    assert any("nearest" in w.value for w in at.warning)  # and says so
+    at = open_page("bounds", {"bound": "pca_global_rademacher", "vary": "m",
+                              "overlay": "pca_local_rademacher"})
+    assert_clean(at)
+    fig = panel(player(at), "bound")["figure"]
+    assert fig["layout"]["yaxis"]["type"] == "log"
 def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     at = open_page("paper-figures")
     assert_clean(at)

@@ -783,11 +783,12 @@ def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:
     return fig
 
 
-def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
+def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5, label_in_figure=True):
     """Shade the region at or above ``level`` (where a bound on an error rate says nothing)
     and draw a dotted line at it.  On a linear axis the view is cut at ``cap`` when some
     curve comes below it (so the useful part is not squashed by a huge start); returns
-    True when it cut."""
+    True when it cut.  ``label_in_figure=False``: the line's label is left to the step
+    player, which places it where no curve crosses it (``layout.meta.refs``)."""
     values = []
     for trace in fig.data:
         values.extend(v for v in (trace.y or ()) if v is not None)
@@ -798,9 +799,15 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5):
     shade_top = top * (10 if log_y else 1.05)
     fig.add_shape(type="rect", xref="x", yref="y", x0=float(np.min(xs)), x1=float(np.max(xs)), y0=level,
                   y1=shade_top, fillcolor="#999999", opacity=0.12, line={"width": 0}, layer="below")
-    fig.add_hline(y=level, line={"color": "#777777", "width": 1.5, "dash": "dot"},
-                  annotation_text=f"{level:g}: trivial above", annotation_font_size=FONT_SIZE - 4,
-                  annotation_position="top right")
+    if label_in_figure:
+        fig.add_hline(y=level, line={"color": "#777777", "width": 1.5, "dash": "dot"},
+                      annotation_text=f"{level:g}: trivial above", annotation_font_size=FONT_SIZE - 4,
+                      annotation_position="top right")
+    else:
+        refs = [{"shape": len(fig.layout.shapes), "axis": "y", "text": f"trivial above {level:g}", "when": "always"}]
+        fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=level, y1=level, name="trivial",
+                      line={"color": "#777777", "width": 1.5, "dash": "dot"})
+        fig.update_layout(meta={"refs": refs})
     if cut:
         fig.update_yaxes(range=[0, cap])
     elif not log_y:

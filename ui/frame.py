@@ -1,5 +1,5 @@
 """What every page shares: the sidebar's dataset and kernel pickers, the cached
-studies, the stepper, figure display and CSV downloads.
+studies, the step player's mounting, figure display and CSV downloads.
 
 Pages call these; they compute nothing themselves (the core does, through the cached
 functions here, keyed on small hashable settings).
@@ -25,7 +25,6 @@ from ui.state import Control, PageState, literal, plain
 UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"
 GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
-PLAY_SECONDS = 1.0
 
 POINTS = Control("points", 500, int, lo=20, hi=3000)
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
@@ -573,67 +572,6 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     _fill_preset_picker(state, matched, lesson[1] if lesson else "")
     player_module.show(player_module.with_step(text, step, lesson), key=f"{state.page}:player")
     return step
-
-
-# --- the server-side stepper (the column lab) ------------------------------------------------
-
-def stepper(state: PageState, n_steps, draw, label="Step j (basis vectors chosen so far)",
-            help_text="Step j shows the state after j greedy choices: the deflated kernel K_j, the criterion "
-                      "computed on it, and the model built on the first j points."):
-    """Step controls and the step-dependent views, in one fragment: moving the step
-    reruns only this part.  ``draw(j)`` draws the views of step j.
-
-    Buttons: reset (Home), previous (Left), play/pause (Space), next (Right); a slider.
-    While playing, the fragment reruns every second and advances one step.
-    """
-    session = st.session_state
-    key = f"{state.page}:step"
-    play_key = f"{state.page}:playing"
-    control = Control("step", 0, int, lo=0, hi=n_steps)
-    j0 = state.resolve(control, scope=state.page)
-    session.setdefault(play_key, False)
-    state.remember("step", int(j0), 0)
-
-    def move(delta=None, to=None):
-        j = session[key] if to is None else to
-        session[key] = int(min(max(j + (delta or 0), 0), n_steps))
-        if to == 0:
-            session[play_key] = False
-
-    @st.fragment(run_every=PLAY_SECONDS if session[play_key] else None)
-    def steps_fragment():
-        if session[play_key]:
-            if session[key] >= n_steps:
-                session[play_key] = False
-                st.rerun()
-            move(+1)
-        j = state.resolve(control, scope=state.page)
-        buttons = st.container(horizontal=True, vertical_alignment="center")
-        buttons.button("Reset", key=f"{state.page}:reset", on_click=move, kwargs={"to": 0}, shortcut="Home",
-                       icon=":material/first_page:", help="Back to step 0 (keyboard: Home).")
-        buttons.button("Back", key=f"{state.page}:prev", on_click=move, args=(-1,), shortcut="Left",
-                       icon=":material/chevron_left:", disabled=j == 0, help="One step back (keyboard: left arrow).")
-        playing = session[play_key]
-        if buttons.button("Pause" if playing else "Play", key=f"{state.page}:play", shortcut="Space",
-                          icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
-                          help="Advance one step per second (keyboard: space)."):
-            session[play_key] = not playing
-            if session[play_key] and session[key] >= n_steps:
-                session[key] = 0
-            st.rerun()
-        buttons.button("Next", key=f"{state.page}:next", on_click=move, args=(+1,), shortcut="Right",
-                       icon=":material/chevron_right:", disabled=j >= n_steps,
-                       help="One step forward (keyboard: right arrow).")
-        buttons.markdown(f"**Step {j} of {n_steps}**" + (" — playing" if playing else ""))
-        j = state.widget(st.slider, control, label, scope=state.page, url=False, min_value=0, max_value=n_steps,
-                         help=help_text)
-        if j:
-            st.query_params["step"] = str(j)
-        elif "step" in st.query_params:
-            del st.query_params["step"]
-        draw(j)
-
-    steps_fragment()
 
 
 # --- display helpers -------------------------------------------------------------------------

@@ -35,6 +35,7 @@ class Control:
     options: tuple | None = None
     lo: float | None = None
     hi: float | None = None
+    nearest: bool = False  # numeric options: a link's value in between takes the nearest option
 
     def parse(self, text):
         """The value a URL string stands for, or None if it is not allowed."""
@@ -58,6 +59,8 @@ class Control:
             return None
         if self.options is not None:
             matches = [option for option in self.options if str(option) == str(value) or option == value]
+            if not matches and self.nearest and self.kind in (int, float):
+                return min(self.options, key=lambda option: (abs(option - value), option))
             return matches[0] if matches else None
         return self.clamp(value)
 
@@ -152,7 +155,15 @@ class PageState:
                     self.notes.append(f"The link's {control.name} = {literal(text)} is outside "
                                       f"{format_value(control.lo)} to {format_value(control.hi)}; using "
                                       f"{format_value(value)}.")
+                elif control.nearest and format_value(value) != str(text).strip():
+                    self.notes.append(f"The link's {control.name} = {literal(text)} is not one of the values "
+                                      f"offered here; using the nearest, {format_value(value)}.")
                 state[key] = value
+        if key in state and not control.valid(state[key]) and control.nearest and control.options:
+            try:  # a value the options no longer hold (they depend on another control) takes the nearest
+                state[key] = min(control.options, key=lambda option: (abs(option - state[key]), option))
+            except TypeError:
+                pass
         if key in state and control.valid(state[key]):
             return state[key]
         if keep and key in state:

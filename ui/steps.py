@@ -355,3 +355,45 @@ def lab_errors_panel(lab, j_steps, *, title):
                "other): " + "; ".join(f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
                                       for name, values in lab.errors.items() if values.size) + ".")
     return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True)
+
+
+# --- the column lab ---------------------------------------------------------------------------
+
+def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
+    """Each method's first j landmarks on the data (first repetition), the next one
+    starred: the player steps the landmarks as it steps the algorithms' picks."""
+    orders = result.landmarks
+    names = list(orders)
+    fig = figures.chosen_grid_figure(result.coords, labels, {n: [] for n in names}, {n: None for n in names},
+                                     titles=result.coord_titles, class_names=class_names, always=True)
+    fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
+    rings = [i for i, trace in enumerate(fig.data) if trace.name == "chosen points"]
+    stars = [i for i, trace in enumerate(fig.data) if trace.name == "next pick"]
+    frames = []
+    for j in j_steps:
+        patch = {}
+        for name, ring, star in zip(names, rings, stars):
+            chosen = np.unique(orders[name][:j])
+            patch[ring] = {"x": result.coords[chosen, 0], "y": result.coords[chosen, 1]}
+            following = int(orders[name][j]) if j < orders[name].size else None
+            patch[star] = {key: value for key, value in figures.next_arrays(result.coords, following).items()
+                           if key in ("x", "y")}
+        frames.append({"data": patch, "title": f"Landmarks after {j} draws (first repetition)"})
+    rows, _ = figures.panel_grid(len(names))
+    return Panel("landmarks", "a", "Landmarks after 0 draws (first repetition)", fig, frames, span=(2, 1),
+                 height=60 + 300 * rows, margin={"t": 34},
+                 caption="Greedy picks spread out (each explains what the others cannot); uniform ones follow the "
+                         f"density; leverage sampling favours points with few neighbours and may draw one twice. Axes: "
+                         f"{result.coord_titles[0]} across, {result.coord_titles[1]} up.")
+
+
+def lines_panel(key, area, title, fig, n_steps, *, caption="", step_line=True, labels=True, height=400):
+    """A chart of curves that does not change with the step (the column lab's errors
+    against the rank, the bounds explorer's bound against its knob): each curve named at
+    its end, and the step's line over it."""
+    if labels:
+        for trace in fig.data:
+            if trace.showlegend is not False and trace.mode and "lines" in trace.mode and trace.name:
+                trace.meta = {"label": trace.name}
+    return Panel(key, area, title, fig, [{} for _ in range(n_steps + 1)], caption=caption, step_line=step_line,
+                 height=height)
