@@ -177,6 +177,11 @@ def build():
     fig = figures.lines_figure(xs, series, x_title=knob.label, y_title="bound", markers=False, log_y=log_y,
                                log_x=log_x, dashed=tuple(series)[1:])
     cut = figures.mark_trivial(fig, xs, log_y=log_y, cap=LOG_CAP, label_in_figure=False)
+    positive = np.asarray(xs, dtype=float)[np.asarray(xs, dtype=float) > 0]
+    ends = np.log10([positive[0], positive[-1]]) if log_x and positive.size > 1 else \
+        np.array([xs[0], xs[-1]], dtype=float)
+    pad = 0.03 * (ends[1] - ends[0])  # the first x tick clear of the lowest y tick at the corner
+    fig.update_xaxes(range=[float(ends[0] - pad), float(ends[1] + pad)])
     n = len(xs) - 1
     panel = steps_ui.lines_panel(
         "bound", "a", f"Bound against {knob.label}", fig, n,

@@ -71,7 +71,7 @@ def build():
         steps_ui.data_panel(study, steps, link, coords=study.extras["coords_y"], titles=study.extras["coord_titles_y"],
                             target_name="X coord. 1", title="View Y: the same points, coloured as in view X",
                             key="view-y", area="c", guess=False),
-        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="rate or correlation (0 to 1)",
+        steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="rate or correlation",
                              rescale=rescale),
         steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
                                title="View X: the kernel before and after deflation"),

@@ -289,8 +289,9 @@ def test_deflation_lab_steps_and_reports_facts():
     assert rows["PSD"]["schur"] == "yes"
     assert rows["symmetric"]["projection"] == "no"
     assert rows["smallest eigenvalue"]["schur"] == "≈ 0" and float(rows["smallest eigenvalue"]["hotelling"]) < -1e-3
-    assert all(facts["table"]["row_help"]) and "wiped them out" in facts["table"]["row_help"][6]  # tooltips
-    assert [row[0] for row in facts["frames"][1]["rows"]][6] == "chosen columns left"
+    assert all(facts["table"]["row_help"]) and len(facts["table"]["row_help"]) == len(facts["frames"][1]["rows"])
+    help_of = dict(zip([row[0] for row in facts["frames"][1]["rows"]], facts["table"]["row_help"]))
+    assert "wiped them out" in help_of["chosen columns left"]  # every row says what it means
     assert "K₀ − UV′" in facts["caption"] or "subsample" in facts["caption"]  # says how the facts are computed
     story = payload["stories"][1]
     assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story

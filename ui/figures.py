@@ -252,6 +252,16 @@ def themed(figure, dark):
     return swap(figure)
 
 
+def _gradient_item(marker):
+    """A colour scale as a key item: its ramp, what it colours and its range."""
+    values = np.asarray(marker.color, dtype=float)
+    low = marker.cmin if marker.cmin is not None else float(np.nanmin(values))
+    high = marker.cmax if marker.cmax is not None else float(np.nanmax(values))
+    title = marker.colorbar.title.text if marker.colorbar and marker.colorbar.title else "colour"
+    return {"kind": "gradient", "colours": [colour for _, colour in marker.colorscale],
+            "text": f"{title}: {low:.3g} to {high:.3g}"}
+
+
 def key_items(fig):
     """What a legend would list, as the step player's one-line key above a chart: one
     item per named trace that shows in the legend and is not named at its own end
@@ -277,7 +287,10 @@ def key_items(fig):
         elif trace.type in ("heatmap", "table", "bar"):
             continue
         elif trace.mode and "markers" in trace.mode:
-            colour = trace.marker.color if isinstance(trace.marker.color, str) else "#777777"  # by value: a colour bar
+            if trace.marker.colorscale is not None and trace.marker.showscale is not False and \
+                    not isinstance(trace.marker.color, str) and trace.marker.color is not None:
+                items.append(_gradient_item(trace.marker))
+            colour = trace.marker.color if isinstance(trace.marker.color, str) else "#777777"
             item = {"kind": "marker", "symbol": trace.marker.symbol or "circle", "colour": colour,
                     "edge": trace.marker.line.color if trace.marker.line and trace.marker.line.color else None}
         else:
@@ -386,6 +399,37 @@ def short_name(name):
     return SHORT_NAMES.get(name, name)
 
 
+def _label_rank(name, curves):
+    """Which curve labels go first when a small chart has no room for all: the held-out
+    loss and the first bound (0), the other bounds and correlations (1), the training
+    curves (2)."""
+    if name == curves.test_name or name == primary_bound(curves):
+        return 0
+    if name in curves.bound_names or "correlation" in name and "test" in name:
+        return 1
+    return 2
+
+
+def log_ticks(values):
+    """Ticks of a log axis over ``values``, every label at the axis's font size: one per
+    decade (10^k) when the values span two decades or more, else 1, 2 and 5 times the
+    powers of ten in between (Plotly's own in-between labels are drawn smaller than the
+    rest, too small for a projector)."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if not values.size:
+        return {}
+    low, high = np.log10(values.min()), np.log10(values.max())
+    if high - low >= 2:
+        return {"dtick": 1}
+    ticks = [m * 10.0 ** k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in (1, 2, 5)]
+    ticks = [t for t in ticks if 10 ** (low - 0.15) <= t <= 10 ** (high + 0.15)]
+    if len(ticks) < 2:
+        ticks = [m * 10.0 ** k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in range(1, 10)]
+        ticks = [t for t in ticks if 10 ** (low - 0.15) <= t <= 10 ** (high + 0.15)]
+    return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:.3g}" for t in ticks]}
+
+
 def _log_range(values, pad=0.12):
     values = np.asarray(values, dtype=float)
     values = values[np.isfinite(values) & (values > 0)]
@@ -429,7 +473,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         fig.add_trace(go.Scatter(
             x=t, y=_finite_or_none(values), mode="lines", name=name, legendgroup=name,
             line={"color": colour, "width": 3.5 if is_bound else 2.5, "dash": "dash" if is_bound else ("dot" if on_right else "solid")},
-            meta={"label": short_name(name), "reveal": True},
+            meta={"label": short_name(name), "reveal": True, "label_rank": _label_rank(name, curves)},
             hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>"), secondary_y=on_right)
         if not on_right:
             drawn.append(values)
@@ -437,7 +481,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
             fig.add_trace(go.Scatter(
                 x=t, y=_finite_or_none(minima[name]), mode="lines", name="running minimum of a bound",
                 legendgroup="running minimum", showlegend=first_min, line={"color": colour, "width": 1.5},
-                meta={"reveal": True, **({"label": "best bound so far"} if name == primary else {})},
+                meta={"reveal": True, **({"label": "best bound so far", "label_rank": 3} if name == primary else {})},
                 opacity=0.8, hovertemplate="t=%{x}: best so far %{y:.4g}<extra>" + name + "</extra>"))
             first_min = False
         if is_bound and rescale:
@@ -445,7 +489,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
             fig.add_trace(go.Scatter(
                 x=t, y=_finite_or_none(scaled), mode="lines", name=_scaled_name(name, rescale), legendgroup=name,
                 line={"color": colour, "width": 2.5, "dash": "dot"},
-                meta={"label": _scaled_name(short_name(name), rescale), "reveal": True},
+                meta={"label": _scaled_name(short_name(name), rescale), "reveal": True, "label_rank": 2},
                 hovertemplate="t=%{x}: %{y:.4g}<extra>" + _scaled_name(name, rescale) + "</extra>"))
             drawn.append(scaled)
             finite = scaled[np.isfinite(scaled)]
@@ -483,9 +527,10 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
                            xanchor="right", yanchor="top", showarrow=False, bgcolor="rgba(255,255,255,0.85)",
                            font={"size": FONT_SIZE - 4}, name="trivial")
     if log_y:
-        span = _log_range(np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn] + [[1.0]])
-                          if trivial_line else np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn]))
-        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False, **({"range": span} if span else {}))
+        values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn] + ([[1.0]] if trivial_line else []))
+        span = _log_range(values)
+        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False, **({"range": span} if span else {}),
+                         **log_ticks(values))
     elif shown:
         top = max(shown) * 1.25
         if trivial_line:
@@ -496,7 +541,7 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     fig = _style(fig, title or "Bounds and errors against the number of basis vectors t", "t (basis vectors)", None,
                  height=height)
     fig.update_layout(legend={"font": {"size": FONT_SIZE - 4}, "y": -0.2, "tracegroupgap": 2}, meta={"refs": refs})
-    fig.update_yaxes(title_text=y_title + (" (log scale)" if log_y else ""), secondary_y=False,
+    fig.update_yaxes(title_text=y_title + (" (log)" if log_y else ""), secondary_y=False,
                      title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
     if secondary:
         fig.update_layout(margin_r=110)  # room for the right axis's ticks and title
@@ -741,11 +786,13 @@ def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="tes
             hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>"))
     if j is not None and j >= 1:
         _step_line(fig, j)
-    fig = _style(fig, title or "", x_title, y_title + (" (log scale)" if log_y else ""), height=height)
+    fig = _style(fig, title or "", x_title, y_title + (" (log)" if log_y else ""), height=height)
     if log_y:
-        fig.update_yaxes(type="log", exponentformat="power")
+        ys = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in series.values()]
+                            + [np.ravel(np.asarray(v, dtype=float)) for pair in (spreads or {}).values() for v in pair])
+        fig.update_yaxes(type="log", exponentformat="power", **log_ticks(ys))
     if log_x:
-        fig.update_xaxes(type="log", exponentformat="power")
+        fig.update_xaxes(type="log", exponentformat="power", **log_ticks(x))
     return fig
 
 

@@ -194,6 +194,18 @@ export function textWidth(text, size) {
   return context.measureText(String(text)).width;
 }
 
+// Words in lines no wider than `room` px at `size` px (a word longer than that stays whole).
+export function wrapText(text, size, room) {
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(" ")) {
+    const next = line ? line + " " + word : word;
+    if (line && textWidth(next, size) > room) { lines.push(line); line = word; } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 function overlaps(a, b, pad = 1) {
   return a.x < b.x + b.w + pad && b.x < a.x + a.w + pad && a.y < b.y + b.h + pad && b.y < a.y + a.h + pad;
 }
@@ -232,8 +244,8 @@ export function placeLabels(refs, tips, lines, area, fixed = []) {
     box.y + box.h <= area.y + area.h + 1;
   const refBoxes = refs.map((ref) => {
     let best = null, bestCost = Infinity;
-    for (const box of ref.candidates) {
-      const cost = (inside(box) ? 0 : 1000) + 10 * crossings(box, lines) + placed.filter((other) => overlaps(box, other)).length * 100;
+    for (const box of ref.candidates) {  // over a curve if it must, over another label never
+      const cost = (inside(box) ? 0 : 1000) + 10 * crossings(box, lines) + placed.filter((other) => overlaps(box, other)).length * 100000;
       if (cost < bestCost) { best = box; bestCost = cost; }
       if (cost === 0) break;
     }
@@ -272,6 +284,13 @@ export function placeLabels(refs, tips, lines, area, fixed = []) {
     clear(box, false);
     limit = box.y - 1;
   }
+  // a label that still leaves the plot or lies on another is not drawn (its line keeps
+  // its colour and its hover): never an overprint
+  const kept = placed.slice();
+  tipBoxes.forEach((box, i) => {
+    if (!inside(box) || kept.some((other) => overlaps(box, other, 0))) { tipBoxes[i] = null; return; }
+    kept.push(box);
+  });
   return { refs: refBoxes, tips: tipBoxes };
 }
 
@@ -439,6 +458,9 @@ class Player {
     this.id = payload.id;
     this.n = payload.n_steps;
     this.scale = payload.text_scale || 1;
+    // The charts' text grows with the text size; the toolbar, story and keys grow half as
+    // much (18 px at 150%), so that at 150% they still leave a 1280 x 720 screen room for charts.
+    this.chrome = 1 + (this.scale - 1) / 2;
     this.ink = {};
     for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
     this.hasReveal = false;
@@ -551,7 +573,7 @@ class Player {
     this.cells = p.panels.map((panel, index) => {
       const title = el("div", { class: "mpl-title" });
       const keyLine = el("div", { class: "mpl-key" });
-      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "img", "aria-label": panel.caption || panel.title || panel.key });
+      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "figure", "aria-label": panel.caption || panel.title || panel.key });
       const head = el("div", { class: "mpl-head" }, [title, keyLine]);
       const parts = [head];
       if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
@@ -572,7 +594,7 @@ class Player {
     this.helpBox = el("div", { class: "mpl-help", role: "dialog", "aria-label": "Keys" }, [
       el("table", {}, KEYS_HELP.map(([keys, what]) => el("tr", {}, [el("th", { text: keys }), el("td", { text: what })])))]);
     this.helpBox.addEventListener("click", () => this.help(false));
-    host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + this.scale }, [this.top, this.sharedKey, this.grid, this.blanker, this.helpBox]));
+    host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + this.chrome }, [this.top, this.sharedKey, this.grid, this.blanker, this.helpBox]));
   }
 
   renderShared() {
@@ -644,7 +666,7 @@ class Player {
     const shown = this.visibleCells();
     const scale = this.scale;
     const present = p.present;
-    const room = { width: area.width, height: present ? Math.max(area.height, MIN_PANEL.height * scale) : Infinity };
+    const room = { width: area.width, height: present ? Math.max(area.height, 120) : Infinity };
     const { cols, rows } = capacity(room.width, room.height, scale);
     let screens;
     if (this.zoom !== null && shown.includes(this.cells[this.zoom])) {
@@ -754,7 +776,16 @@ class Player {
     layout = Object.assign({}, layout, { height: cell.height, width: cell.plot.clientWidth || undefined, autosize: true,
       showlegend: false });
     for (const name of Object.keys(layout)) {  // tick labels and titles push the margins, never get cut
-      if (/^[xy]axis\d*$/.test(name)) layout[name] = Object.assign({}, layout[name], { automargin: true });
+      if (!/^[xy]axis\d*$/.test(name)) continue;
+      const axis = Object.assign({}, layout[name], { automargin: true });
+      const title = axis.title && axis.title.text;
+      if (name.startsWith("y") && title && !String(title).includes("<br>")) {  // longer than the chart is tall: two lines
+        const fontSize = (axis.title.font && axis.title.font.size) || 18;
+        const room = 0.85 * (cell.height - 70 * this.scale);
+        if (textWidth(title, fontSize) > room) axis.title = Object.assign({}, axis.title, { text: wrapText(title, fontSize, room).join("<br>") });
+      }
+      if (cell.decades && cell.decades[name]) Object.assign(axis, { dtick: cell.decades[name], tick0: 0 });
+      layout[name] = axis;
     }
     const refs = (layout.meta && layout.meta.refs) || [];
     if (refs.length && layout.shapes) {
@@ -846,13 +877,20 @@ class Player {
     const visible = shown.filter((cell) => this.onScreen(cell));
     const hidden = shown.filter((cell) => !this.onScreen(cell));
     const token = (this.token = (this.token || 0) + 1);
+    // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
+    // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
+    const settle = () => {
+      if (token !== this.token) return;
+      window.__mplSettled = { step: j, at: performance.now(), id: this.id, screen: this.screen };
+      document.dispatchEvent(new CustomEvent("mpl-settled", { detail: window.__mplSettled }));
+    };
     return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
       window.__mplRendered = { step: j, at: performance.now(), id: this.id };
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: window.__mplRendered }));
-      if (!hidden.length) { resolve(); return; }
+      if (!hidden.length) { settle(); resolve(); return; }
       setTimeout(() => {
         if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
-        Promise.all(hidden.map(draw)).then(resolve);
+        Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));
       }, 0);
     })));
   }
@@ -862,6 +900,10 @@ class Player {
   afterDraw(cell, j, full) {
     this.stepLine(cell, j);
     this.declutter(cell);
+    if (full) {
+      const thinned = this.thinDecades(cell);
+      if (thinned) return thinned.then(() => this.afterDraw(cell, j, true));
+    }
     if (!full || !this.wantsLabels(cell)) return undefined;
     const layout = cell.plot.layout;
     const labels = this.labels(cell, cell.plot.data, layout, j);
@@ -962,35 +1004,52 @@ class Player {
       lines.push(line);
       const meta = trace.meta || {};
       if (meta.label) {
-        tipTraces.push({ index: i, text: meta.label, last });
+        tipTraces.push({ index: i, text: meta.label, last, rank: meta.label_rank || 0 });
       }
     });
+    // a label wider than ~45% of the plot goes on two lines (or more), its box with it
+    const measure = (text) => {
+      const lines = textWidth(text, fontSize) > 0.45 * size.w ? wrapText(text, fontSize, 0.45 * size.w) : [text];
+      return { text: lines.join("<br>"), w: Math.max(...lines.map((line) => textWidth(line, fontSize))) + 8, h: fontSize * 1.35 * lines.length };
+    };
     for (const tip of tipTraces) {
-      tips.push({ x: tip.last ? tip.last[0] : 0, y: tip.last ? tip.last[1] : 0, w: textWidth(tip.text, fontSize) + 8, h: fontSize * 1.35 });
+      const box = measure(tip.text);
+      tip.shown = box.text;
+      tips.push({ x: tip.last ? tip.last[0] : 0, y: tip.last ? tip.last[1] : 0, w: box.w, h: box.h, rank: tip.rank });
     }
+    // when the labels cannot all stand in the plot's height, the least important go (their
+    // lines keep their colour and hover)
     const refs = ((layout.meta && layout.meta.refs) || []).map((ref) => {
       const shape = (layout.shapes || [])[ref.shape] || {};
-      const w = textWidth(ref.text, fontSize) + 8, h = fontSize * 1.35;
+      const box = measure(ref.text);
+      ref.shown = box.text;
+      const w = box.w, h = box.h;
       const visible = shape.visible !== false && (ref.when !== "whole" || this.showWhole(j));
       let candidates = [];
       if (ref.axis === "y") {
         const y = py(shape.y0);
-        const xs = [size.l + size.w - w - 4, size.l + 4, size.l + (size.w - w) / 2];
-        for (const x of xs) candidates.push({ x, y: y - h - 2, w, h }, { x, y: y + 2, w, h });
+        for (const share of [1, 0, 0.5, 0.75, 0.25]) {
+          const x = size.l + 4 + share * (size.w - w - 8);
+          candidates.push({ x, y: y - h - 2, w, h }, { x, y: y + 2, w, h });
+        }
       } else {
         const x = px(shape.x0);
-        const ys = [size.t + 2, size.t + size.h - h - 2, size.t + size.h / 2 - h / 2];
-        for (const y of ys) candidates.push({ x: x + 4, y, w, h }, { x: x - w - 4, y, w, h });
+        for (const share of [0, 1, 0.5, 0.25, 0.75]) {
+          const y = size.t + 2 + share * (size.h - h - 4);
+          candidates.push({ x: x + 4, y, w, h }, { x: x - w - 4, y, w, h });
+        }
       }
       return { ref, visible, candidates, inRange: ref.axis === "y" ? (py(shape.y0) >= size.t && py(shape.y0) <= size.t + size.h) : true };
     });
     const area = { x: size.l, y: size.t, w: size.w, h: size.h };
     const fixed = [];
-    if (cell.line && cell.line.style.display !== "none") {  // the step line's "step j" tag
-      const tag = cell.line.firstChild.getBoundingClientRect(), frame = cell.plot.getBoundingClientRect();
-      if (tag.width) fixed.push({ x: tag.left - frame.left, y: tag.top - frame.top, w: tag.width, h: tag.height });
-    }
+    const tag = this.stepTag(cell, j, full);  // the step line's "step j" tag, where it will be
+    if (tag) fixed.push(tag);
     const shownRefs = refs.filter((item) => item.visible && item.inRange);
+    let room = size.h - 4 - fixed.reduce((sum, box) => sum + box.h + 1, 0) -
+      shownRefs.reduce((sum, item) => sum + item.candidates[0].h + 1, 0);
+    const byRank = tips.map((tip, i) => i).filter((i) => tipTraces[i].last).sort((a, b) => tips[a].rank - tips[b].rank || a - b);
+    for (const i of byRank) { room -= tips[i].h + 1; if (room < 0) tipTraces[i].last = null; }
     const shownTips = tips.map((tip, i) => ({ tip, i })).filter(({ i }) => tipTraces[i].last);
     const placed = placeLabels(shownRefs, shownTips.map(({ tip }) => tip), lines, area, fixed);
     const toPaper = (box) => ({ x: (box.x - size.l) / size.w, y: 1 - (box.y + box.h / 2 - size.t) / size.h });
@@ -1000,13 +1059,36 @@ class Player {
     const out = [];
     refs.forEach((item) => {
       const at = shownRefs.indexOf(item);
-      out.push(note(at >= 0 ? placed.refs[at] : null, item.ref.text, at >= 0));
+      out.push(note(at >= 0 ? placed.refs[at] : null, item.ref.shown, at >= 0));
     });
     tipTraces.forEach((tip, i) => {
       const at = shownTips.findIndex((entry) => entry.i === i);
-      out.push(note(at >= 0 ? placed.tips[at] : null, tip.text, at >= 0));
+      const box = at >= 0 ? placed.tips[at] : null;
+      out.push(note(box, tip.shown, Boolean(box)));
     });
     return out;
+  }
+
+  // A log axis ticked at every decade (dtick 1) shows as many decades as its length has
+  // room for, at whole multiples: every 10, 100 or 1000 times.  Null when nothing changed.
+  thinDecades(cell) {
+    const full = cell.plot._fullLayout;
+    if (!full) return null;
+    const update = {};
+    for (const name of ["xaxis", "yaxis"]) {
+      const axis = full[name];
+      if (!axis || axis.type !== "log" || axis.tickmode === "array" || !axis.range) continue;
+      const decades = Math.abs(axis.range[1] - axis.range[0]);
+      const size = (axis.tickfont && axis.tickfont.size) || 16;
+      const fits = Math.max(2, Math.floor(axis._length / (size * (name === "yaxis" ? 2.1 : 3.6))));
+      const wanted = Math.max(1, Math.ceil(decades / fits));
+      if (decades >= 2 && Number(axis.dtick) !== wanted) {
+        update[name + ".dtick"] = wanted;
+        update[name + ".tick0"] = 0;
+        cell.decades = Object.assign(cell.decades || {}, { [name]: wanted });  // kept for the next full draw
+      }
+    }
+    return Object.keys(update).length ? this.Plotly.relayout(cell.plot, update) : null;
   }
 
   // Text beside markers (the chosen points' order numbers) that would overprint an
@@ -1025,6 +1107,27 @@ class Player {
     }
   }
 
+  // Where the step line of a panel is at step j (null: not drawn), and its tag: left of
+  // the line, or right of it where the left has no room; in the plot div's pixels.
+  stepPlace(cell, j, full) {
+    if (!cell.panel.step_line || !full || !full.xaxis) return null;
+    const xa = full.xaxis;
+    const stepX = cell.panel.step_x;
+    const value = stepX ? stepX[Math.min(j, stepX.length - 1)] : j;
+    const x = xa._offset + xa.c2p(value);
+    if (!((stepX || j >= 1) && Number.isFinite(x) && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1)) return null;
+    const text = cell.panel.step_text ? cell.panel.step_text[Math.min(j, cell.panel.step_text.length - 1)] : "step " + j;
+    const size = Math.round(14 * this.scale);
+    const w = textWidth(text, size) + 6, h = size * 1.3;
+    const right = w + 8 > x - xa._offset;
+    return { x, text, right, tag: { x: right ? x + 4 : x - 4 - w, y: full._size.t + 2, w, h } };
+  }
+
+  stepTag(cell, j, full) {
+    const place = this.stepPlace(cell, j, full);
+    return place ? place.tag : null;
+  }
+
   // The step marker of a chart against t: a div over the plot area at x = step (moving a
   // Plotly shape redraws the whole chart, ~25 ms; a div costs nothing).
   stepLine(cell, j) {
@@ -1036,20 +1139,16 @@ class Player {
       cell.line = el("div", { class: "mpl-step-line" }, [el("span", { class: "mpl-step-text" })]);
       cell.plot.appendChild(cell.line);
     }
-    const xa = full.xaxis;
-    const stepX = cell.panel.step_x;
-    const value = stepX ? stepX[Math.min(j, stepX.length - 1)] : j;
-    const x = xa._offset + xa.c2p(value);
-    const inside = (stepX || j >= 1) && Number.isFinite(x) && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1;
-    cell.line.style.display = inside ? "" : "none";
-    cell.line.style.left = x + "px";
+    const place = this.stepPlace(cell, j, full);
+    cell.line.style.display = place ? "" : "none";
+    if (!place) return;
+    cell.line.style.left = place.x + "px";
     cell.line.style.top = full._size.t + "px";
     cell.line.style.height = full._size.h + "px";
-    const text = cell.panel.step_text ? cell.panel.step_text[Math.min(j, cell.panel.step_text.length - 1)] : "step " + j;
     const tag = cell.line.firstChild;
-    tag.textContent = text;
-    const room = x - xa._offset;  // the tag sits left of the line, or right of it near the left edge
-    tag.classList.toggle("mpl-right", inside && tag.getBoundingClientRect().width + 8 > room);
+    tag.textContent = place.text;
+    tag.style.fontSize = Math.round(14 * this.scale) + "px";
+    tag.classList.toggle("mpl-right", place.right);
   }
 
   // An HTML table panel (the deflation lab's facts): a header row, then one row per

@@ -188,6 +188,8 @@ class Panel:
             for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
                 if trace.get("type") == "scatter" and trace.get("mode") == "markers" and _length(trace.get("x")) > GL_POINTS:
                     trace["type"] = "scattergl"
+                if isinstance(trace.get("marker"), dict) and "colorscale" in trace["marker"]:
+                    trace["marker"]["showscale"] = False  # the key line says what the colours mean
             out["figure"] = base
             out["key_items"] = key_items(fig) if self.key_items is None else self.key_items
         else:

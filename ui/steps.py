@@ -273,7 +273,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
                 patch[number].update(zmin=-top, zmax=top)
             # a run that stopped early says where it stays; an own scale says its range
             text = name if step == j else f"{name} ({figures.kernel_name(step)})"
-            layout[f"annotations.{titles[number]}.text"] = text + (f" ±{top:.2g}" if own_scale else "")
+            layout[f"annotations.{titles[number]}.text"] = text + (f"<br>±{top:.2g}" if own_scale else "")
         frames.append({"data": patch, "layout": layout,
                        "title": f"Deflated kernels {figures.kernel_name(j)}" + (", each on its own colour scale"
                                                                                 if own_scale else ", one colour scale (K₀'s)")})
@@ -283,7 +283,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     what = "each on its own range (± in its title)" if own_scale else f"all on K₀'s scale, ±{scale:.2g}"
     colours = diverging_key(f"blue < 0 · white 0 · red > 0, {what}")
     return Panel("heatmaps", "b", f"Deflated kernels {figures.kernel_name(0)}", fig, frames,
-                 height=40 + 300 * rows, span=(2, 1), key_items=colours, margin={"t": 34},
+                 height=40 + 300 * rows, span=(2, 1), key_items=colours, margin={"t": 58 if own_scale else 34},
                  caption=f"Rows and columns: {sort_note}. Blue entries are negative; an asymmetric panel comes from "
                          "a one-sided deflation.")
 
@@ -331,14 +331,18 @@ def lab_facts_panel(lab, j_steps):
     """The facts of each deflated kernel at step j: an HTML table, one column per
     deflation and one row per fact (narrow enough for a projector's panel at every text
     size), each row's meaning in its tooltip."""
+    # the step row only when some run stopped early (otherwise every column says j)
+    shown = [number for number, (label, _) in enumerate(FACTS)
+             if label != "step" or any(path.n_steps < lab.n_steps for path in lab.paths.values())]
+
     def rows(j):
         columns = [_fact_column(lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
-        return [[label] + [column[number] for column in columns] for number, (label, _) in enumerate(FACTS)]
+        return [[FACTS[number][0]] + [column[number] for column in columns] for number in shown]
 
     frames = [{"rows": rows(j), "title": f"Facts of each deflated kernel at step {j}"} for j in j_steps]
     return Panel("facts", "c", "Facts of each deflated kernel at step 0", None, frames,
-                 height=60 + 40 * (len(FACTS) + 1), caption=_facts_caption(lab.spectrum), key_items=[],
-                 table={"header": ["fact"] + list(lab.deflations), "row_help": [help for _, help in FACTS]})
+                 height=60 + 34 * (len(shown) + 1), caption=_facts_caption(lab.spectrum), key_items=[],
+                 table={"header": ["fact"] + list(lab.deflations), "row_help": [FACTS[number][1] for number in shown]})
 
 
 def lab_errors_panel(lab, j_steps, *, title):

@@ -1,0 +1,214 @@
+"""What the browser tests share: the app served on a free loopback port, Debian's
+chromium driven by Playwright, and helpers that wait for conditions (never for a fixed
+time) and measure what a person sees.
+
+Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI (``CI``
+set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
+with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ["", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds",
+         "paper-figures"]
+PLAYER_PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds"]
+
+
+def missing(reason):
+    if os.environ.get("CI"):
+        pytest.fail(f"Browser test cannot run under CI: {reason}")
+    pytest.skip(f"Browser test skipped: {reason} (install Debian's chromium and `pip install playwright`).")
+
+
+def chromium():
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).status == 200:
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        process.kill()
+        pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    if executable is None:
+        missing("no chromium executable found")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
+        yield launched
+        launched.close()
+
+
+IDLE_FRAMES = """() => new Promise((resolve) => {
+  let still = 0;
+  const tick = () => {
+    const idle = document.querySelector("[data-testid='stApp'][data-test-script-state='notRunning']");
+    still = idle ? still + 1 : 0;
+    if (still >= 12) resolve(true); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+def wait_until_idle(page, timeout=90_000):
+    """Until the app's script has stopped running and stayed stopped for a dozen frames
+    (a rerun that a first run's URL update starts comes within that)."""
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
+    page.wait_for_function(IDLE_FRAMES, timeout=timeout)
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """Where screenshots go: ``SCREENSHOT_DIR`` if set (to look at them), else a temporary folder."""
+    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def rendered(page, step=None, timeout=30_000):
+    """Wait until the step player has drawn (step ``step``, if given); its state."""
+    condition = "window.__mplRendered" + ("" if step is None else f" && window.__mplRendered.step === {step}")
+    page.wait_for_function(condition, timeout=timeout)
+    return page.evaluate("window.__mplRendered")
+
+
+def label(page):
+    return page.locator(".mpl-label").first.inner_text()
+
+
+
+def settled(page, step=None, timeout=30_000):
+    """The app idle and the player drawn (at ``step``, if given)."""
+    wait_until_idle(page)
+    return rendered(page, step, timeout)
+
+
+def redrawn(page, action, step=None, timeout=30_000):
+    """Do ``action()`` and wait until every panel of the player has been drawn after it
+    (at ``step``, if given)."""
+    before = page.evaluate("window.__mplSettled ? window.__mplSettled.at : -1")
+    action()
+    condition = f"window.__mplSettled && window.__mplSettled.at > {before}"
+    if step is not None:
+        condition += f" && window.__mplSettled.step === {step}"
+    page.wait_for_function(condition, timeout=timeout)
+
+
+def open_app(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-preference"):
+    """A fresh browser context (nothing remembered from another test) on ``url``."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme,
+                                  reduced_motion=reduced_motion)
+    page = context.new_page()
+    page.goto(url)
+    wait_until_idle(page)
+    return page
+
+
+def close(page):
+    page.context.close()
+
+
+CENTRE = """(el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }"""
+HIT = """([x, y]) => { const hit = document.elementFromPoint(x, y); return hit ? hit.outerHTML.slice(0, 120) : null; }"""
+
+
+def click_like_a_person(page, locator):
+    """A mouse click at the control's visible centre, after checking that the control
+    (not a bar drawn over it) is what is there."""
+    locator.scroll_into_view_if_needed()
+    x, y = locator.evaluate(CENTRE)
+    inside = locator.evaluate(f"(el) => {{ const hit = document.elementFromPoint({x}, {y}); "
+                              "return Boolean(hit) && (el === hit || el.contains(hit) || hit.contains(el) && "
+                              "hit.getBoundingClientRect().width <= el.getBoundingClientRect().width + 40); }")
+    assert inside, f"a click at ({x:.0f}, {y:.0f}) lands on {page.evaluate(HIT, [x, y])}, not on the control"
+    page.mouse.click(x, y)
+
+
+# Every piece of text the player shows, as boxes on screen: the HTML text of the toolbar,
+# story, titles and keys (one box per line), and every SVG text element of the charts.
+TEXT_BOXES = """() => {
+  const root = document.querySelector('.mpl-player');
+  const out = [];
+  const shown = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || Number(s.opacity) === 0) return false;
+    }
+    return true;
+  };
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!node.textContent.trim() || parent.closest('svg, select, .mpl-help, .mpl-blank, .mpl-sr') || !shown(parent)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width > 0.5 && r.height > 0.5) out.push({ text: node.textContent.trim().slice(0, 50), x: r.left, y: r.top, w: r.width,
+        h: r.height, size: parseFloat(getComputedStyle(parent).fontSize), cell: parent.closest('.mpl-cell') ? parent.closest('.mpl-cell').dataset.panel : null, svg: false });
+    }
+  }
+  for (const t of root.querySelectorAll('svg text')) {
+    if (!t.textContent.trim() || !shown(t)) continue;
+    const r = t.getBoundingClientRect();
+    if (r.width < 0.5) continue;
+    out.push({ text: t.textContent.trim().slice(0, 50), x: r.left, y: r.top, w: r.width, h: r.height,
+      size: parseFloat(getComputedStyle(t).fontSize), cell: t.closest('.mpl-cell').dataset.panel, svg: true });
+  }
+  return out;
+}"""
+
+PANEL_BOXES = """() => [...document.querySelectorAll('.mpl-cell')].filter((c) => getComputedStyle(c).display !== 'none')
+  .map((c) => { const r = c.getBoundingClientRect(), p = c.querySelector('.mpl-plot').getBoundingClientRect();
+    return { key: c.dataset.panel, x: r.left, y: r.top, w: r.width, h: r.height, plot: { x: p.left, y: p.top, w: p.width, h: p.height } }; })"""
+
+
+def overlap(a, b, shrink=1.5):
+    """The area two boxes share once each is shrunk by ``shrink`` px on every side (text
+    boxes include their line's spacing, so touching lines are not an overlap)."""
+    width = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) - 2 * shrink
+    height = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) - 2 * shrink
+    return max(width, 0) * max(height, 0)
