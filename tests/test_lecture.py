@@ -32,20 +32,20 @@ def test_presenter_controls_take_a_mouse_click(server, browser, size):
     try:
         settled(page)
         row = page.locator(".st-key-title-row")
-        click_like_a_person(page, row.get_by_role("button", name="150%"))
+        click_like_a_person(page, row.get_by_role("radio", name="150%"))
         page.wait_for_function("new URL(location.href).searchParams.get('text') === '150'")
         settled(page)
         assert page.evaluate("window.__mplPlayer.scale") == 1.5
-        click_like_a_person(page, row.get_by_role("button", name="100%"))
+        click_like_a_person(page, row.get_by_role("radio", name="100%"))
         page.wait_for_function("!new URL(location.href).searchParams.get('text')")
         settled(page)
-        click_like_a_person(page, row.locator("[data-testid='stPopover'] button"))  # About
+        click_like_a_person(page, row.locator("[data-testid='stPopoverButton']:visible").first)  # About
         page.get_by_text("one basis function at a time").first.wait_for()
         page.keyboard.press("Escape")
         for name in ("Next step", "Back one step", "Play", "Keyboard and clicker keys"):
             click_like_a_person(page, page.get_by_role("button", name=name, exact=True))
         page.keyboard.press("Escape")
-        click_like_a_person(page, row.locator("[data-testid='stToggle'] label"))  # presenter mode off
+        click_like_a_person(page, row.locator("[data-testid='stCheckbox'] label"))  # presenter mode off
         page.wait_for_function("new URL(location.href).searchParams.get('present') !== 'true' && "
                                "window.__mplPlayer && window.__mplPlayer.payload.present === false")
     finally:
@@ -119,3 +119,313 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
                     "\n".join(problems[:25])
             finally:
                 close(page)
+
+
+# --- 3. every preset and every Home link reopens exactly from its address -------------------
+
+def choose_preset(page, name):
+    """The sidebar's preset picker, with the mouse: open it, click the preset."""
+    click_like_a_person(page, page.get_by_role("combobox", name="Preset"))
+    option = page.get_by_role("option", name=name, exact=True)
+    click_like_a_person(page, option)
+
+
+def study_id(page):
+    return page.evaluate("[window.__mplPlayer.id, window.__mplPlayer.j]")
+
+
+def reopened(browser, url):
+    """What a fresh browser (nothing remembered) shows at ``url``: the study and step."""
+    page = open_app(browser, url)
+    try:
+        settled(page)
+        return study_id(page)
+    finally:
+        close(page)
+
+
+@pytest.mark.parametrize("path,key", [("sparse-kpca", "skpca"), ("kmp", "kmp"), ("sparse-kcca", "skcca"),
+                                      ("mpkfda", "mpkfda")])
+def test_every_preset_reopens_from_its_address(server, browser, path, key):
+    from ui.presets import PRESETS
+
+    page = open_app(browser, f"{server}/{path}", (1600, 1000))
+    try:
+        settled(page)
+        for preset in PRESETS[key]:
+            choose_preset(page, preset.name)
+            page.wait_for_function("(name) => { const l = document.querySelector('.mpl-lesson');"
+                                   " return l && l.innerText.startsWith(name); }", arg=preset.name)
+            settled(page)
+            here = study_id(page)
+            assert reopened(browser, page.url) == here, f"{preset.name}: {page.url} reopens another view"
+    finally:
+        close(page)
+
+
+def test_every_home_link_reopens_the_view_it_opened(server, browser):
+    page = open_app(browser, f"{server}/", (1600, 1200))
+    try:
+        links = page.locator("[data-testid='stPageLink'] a", has_text="Open ")
+        count = links.count()
+        assert count == 4
+        for number in range(count):
+            page.goto(f"{server}/")
+            wait_until_idle(page)
+            link = page.locator("[data-testid='stPageLink'] a", has_text="Open ").nth(number)
+            step = int(re.search(r"at step (\d+)", link.inner_text()).group(1))
+            click_like_a_person(page, link)
+            settled(page, step)
+            here = study_id(page)
+            assert here[1] == step
+            assert reopened(browser, page.url) == here, f"{page.url} reopens another view"
+    finally:
+        close(page)
+
+
+# --- 4. the clicker and the keys never lose the player; they never scroll the page ----------
+
+def step_with(page, key, step):
+    page.keyboard.press(key)
+    rendered(page, step)
+
+
+def test_keys_reach_the_player_after_every_control(server, browser):
+    page = open_app(browser, f"{server}/kmp", (1600, 1000))
+    try:
+        settled(page, 0)
+        choose_preset(page, "A trivial bound, and why")
+        page.wait_for_function("document.querySelector('.mpl-lesson').innerText.startsWith('A trivial bound')")
+        settled(page)
+        step_with(page, "PageDown", 1)  # right after choosing a preset: the clicker steps
+        row = page.locator(".st-key-title-row")
+        click_like_a_person(page, row.get_by_role("radio", name="125%"))
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1.25")
+        settled(page)
+        step_with(page, "ArrowRight", 2)  # right after the text size
+        click_like_a_person(page, row.locator("[data-testid='stCheckbox'] label"))
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true")
+        settled(page)
+        step_with(page, "PageDown", 3)  # right after presenter mode
+        step_with(page, "PageUp", 2)
+        top = scroller_top(page)
+        for key in ("PageDown", "PageDown", "PageUp", " ", " "):
+            page.keyboard.press(key)
+        assert scroller_top(page) == top, "a clicker's keys must not scroll the page"
+        last = page.evaluate("window.__mplPlayer.n")
+        step_with(page, "End", last)
+        step_with(page, "Home", 0)
+        for blank in ("b", "."):
+            page.keyboard.press(blank)
+            assert page.locator(".mpl-blank.mpl-on").is_visible(), f"{blank!r} blanks the screen"
+            page.keyboard.press("PageDown")  # any key brings the board back, and does nothing else
+            assert not page.locator(".mpl-blank.mpl-on").is_visible()
+            assert page.evaluate("window.__mplPlayer.j") == 0
+    finally:
+        close(page)
+
+
+# --- 5. panel sizes come from the scrolling section: stable under scrolling and resizing ----
+
+def test_scrolling_and_resizing_keep_the_panels(server, browser):
+    page = open_app(browser, f"{server}/deflation-lab?present=1", (1280, 720))
+    try:
+        settled(page)
+        sizes = page.evaluate(PANEL_BOXES)
+        height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.mouse.move(640, 500)
+        for _ in range(6):
+            page.mouse.wheel(0, 400)
+        page.wait_for_function("document.querySelector('[data-testid=stMain]').scrollTop > 0")
+        page.keyboard.press("PageDown")
+        rendered(page, 1)
+        after = page.evaluate(PANEL_BOXES)
+        assert [(p["key"], round(p["h"])) for p in after] == [(p["key"], round(p["h"])) for p in sizes]
+        assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight") == height
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.wait_for_function("window.__mplPlayer.area().height > 800")
+        redrawn(page, lambda: page.keyboard.press("PageDown"), 2)
+        page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop = 0")
+        for panel in page.evaluate(PANEL_BOXES):
+            assert panel["y"] + panel["h"] <= 1080 + 1, panel
+    finally:
+        close(page)
+
+
+# --- 6. the board says what it shows, and the curves arrive with the steps ------------------
+
+def test_the_board_says_what_it_shows(server, browser):
+    from ui.presets import PRESETS
+
+    page = open_app(browser, f"{server}/kmp?present=1", (1280, 720))
+    try:
+        settled(page)
+        lesson = page.locator(".mpl-lesson")
+        box = lesson.bounding_box()
+        assert lesson.inner_text().startswith(PRESETS["kmp"][0].name) and box["y"] + box["height"] <= 720
+        heat_key = page.locator(".mpl-cell[data-panel='heatmaps'] .mpl-key").inner_text()
+        assert "blue < 0" in heat_key and "red > 0" in heat_key  # what the colours of a deflated kernel mean
+        bounds = "window.__mplPlayer.cells.find((c) => c.panel.key === 'bounds').plot"
+        lengths = f"{bounds}.data.filter((t) => t.meta && t.meta.reveal).map((t) => t.x.length)"
+        step_with(page, "PageDown", 1)
+        for key in ("PageDown",) * 4:
+            page.keyboard.press(key)
+        rendered(page, 5)
+        assert set(page.evaluate(lengths)) == {5}, "curves are drawn up to the step shown"
+        notes = page.evaluate(f"{bounds}.layout.annotations.filter((a) => a.visible !== false).map((a) => a.text)")
+        assert "test error" in notes  # the lines are named where they end
+        assert any(note.startswith("KMP bound ↑ ") for note in notes)  # above the chart: it says so, with its value
+        for key in ("PageDown",) * 7:
+            page.keyboard.press(key)
+        rendered(page, 12)
+        notes = page.evaluate(f"{bounds}.layout.annotations.filter((a) => a.visible !== false).map((a) => a.text)")
+        assert "KMP bound" in notes
+        redrawn(page, lambda: page.keyboard.press("w"))
+        n = page.evaluate("window.__mplPlayer.n")
+        assert set(page.evaluate(lengths)) == {n}, "W shows the whole curves"
+        assert page.evaluate(f"{bounds}.layout.showlegend") is False
+    finally:
+        close(page)
+
+
+# --- 8. the bound panel reads without a legend hunt; the lab's kernels show what is left ---
+
+def test_bound_panel_reads_plainly(server, browser):
+    page = open_app(browser, f"{server}/kmp?present=1&step=12", (1280, 720))
+    try:
+        settled(page, 12)
+        redrawn(page, lambda: page.keyboard.press("w"))
+        check = """() => {
+          const cell = window.__mplPlayer.cells.find((c) => c.panel.key === 'bounds');
+          const gd = cell.plot, full = gd._fullLayout, frame = gd.getBoundingClientRect();
+          const ticks = [...gd.querySelectorAll('.ytick text')].map((t) => t.textContent);
+          const secondAxis = Boolean(full.yaxis2);
+          const xa = full.xaxis, ya = full.yaxis;
+          const lines = gd.data.filter((t) => t.mode === 'lines' && t.visible !== false).map((t) =>
+            [...t.x].map((x, i) => [xa._offset + xa.c2p(x), ya._offset + ya.c2p(t.y[i])]).filter((p) => Number.isFinite(p[1])));
+          const refs = [...gd.querySelectorAll('.annotation')].map((a) => a.getBoundingClientRect())
+            .map((r) => ({ x: r.left - frame.left, y: r.top - frame.top, w: r.width, h: r.height }));
+          const texts = [...gd.querySelectorAll('.annotation')].map((a) => a.textContent);
+          return { ticks, secondAxis, lines, refs, texts };
+        }"""
+        found = page.evaluate(check)
+        assert not found["secondAxis"], "one error axis"
+        for tick in found["ticks"]:
+            assert re.fullmatch(r"-?\d+(\.\d)?", tick.replace("−", "-")), f"tick {tick!r} is not a round number"
+        for name in ("trivial above 1", "bound's stop t=12"):
+            box = found["refs"][found["texts"].index(name)]
+            crossing = [line for line in found["lines"]
+                        if any(box["x"] + 1 < x < box["x"] + box["w"] - 1 and box["y"] + 1 < y < box["y"] + box["h"] - 1
+                               for x, y in line)]
+            assert not crossing, f"a curve runs through the label {name!r}"
+    finally:
+        close(page)
+
+
+def test_deflation_lab_facts_have_tooltips_and_kernels_their_own_scale(server, browser):
+    page = open_app(browser, f"{server}/deflation-lab?present=1", (1280, 720))
+    try:
+        settled(page)
+        redrawn(page, lambda: [page.keyboard.press("PageDown") for _ in range(8)], 8)
+        rows = page.locator(".mpl-table tbody th")
+        assert rows.count() >= 7 and all(rows.nth(i).get_attribute("title") for i in range(rows.count()))
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.mpl-table td')).fontSize)")
+        assert size >= MIN_TEXT[100]
+        titles = page.evaluate("window.__mplPlayer.cells.find((c) => c.panel.key === 'heatmaps').plot.layout"
+                               ".annotations.map((a) => a.text)")
+        ranges = [float(re.search(r"±([0-9.e+-]+)", text).group(1)) for text in titles if "±" in text]
+        assert len(ranges) == 4 and max(ranges) > 5 * min(ranges), "each kernel on the range of what it has left"
+    finally:
+        close(page)
+
+
+# --- 9. the column lab and the bounds explorer present like the algorithm pages --------------
+
+@pytest.mark.parametrize("path", ["column-selection", "bounds"])
+def test_labs_present_and_keep_presenter_mode(server, browser, path):
+    page = open_app(browser, f"{server}/{path}?present=1", (1280, 720))
+    try:
+        settled(page)
+        assert page.evaluate("window.__mplPlayer.payload.present") is True
+        step_with(page, "PageDown", 1)
+        assert "present=true" in page.url or "present=1" in page.url
+        assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')") \
+            == "true"
+    finally:
+        close(page)
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
+    from ui.figures import DARK_BACKGROUND
+
+    page = open_app(browser, f"{server}/{path}?present=1", (1280, 720), scheme="dark")
+    try:
+        settled(page)
+        backgrounds = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
+                                    ".map((c) => c.plot._fullLayout.paper_bgcolor)")
+        assert backgrounds and set(backgrounds) == {DARK_BACKGROUND}
+        inks = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
+                             ".map((c) => c.plot._fullLayout.font.color)")
+        assert "#222222" not in inks
+        page.screenshot(path=str(shots / f"dark-{path}.png"))
+    finally:
+        close(page)
+
+
+# --- accessibility: axe-core on every page, both themes; names, announcements, motion -------
+
+def axe(page):
+    from pathlib import Path
+
+    import axe_playwright_python
+
+    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+            if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab",
+                                  "column-selection", "bounds", "paper-figures"])
+def test_no_serious_accessibility_violation(server, browser, path, scheme):
+    for query in ("", "?present=1") if path in PLAYER_PAGES else ("",):
+        page = open_app(browser, f"{server}/{path}{query}", (1280, 720), scheme=scheme)
+        try:
+            if path in PLAYER_PAGES:
+                settled(page)
+            found = axe(page)
+            assert not found, f"{path or 'home'}{query} ({scheme}): {found}"
+        finally:
+            close(page)
+
+
+def test_player_controls_are_named_and_the_step_is_announced(server, browser):
+    page = open_app(browser, f"{server}/kmp", (1280, 720))
+    try:
+        settled(page)
+        for control in page.locator(".mpl-bar button, .mpl-bar input, .mpl-bar select").all():
+            name = control.evaluate("(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] && "
+                                    "el.labels[0].innerText) || el.innerText")
+            assert name and name.strip(), control.evaluate("(el) => el.outerHTML")
+        step_with(page, "PageDown", 1)
+        status = page.get_by_role("status")
+        assert status.inner_text() == "Step 1 of " + str(page.evaluate("window.__mplPlayer.n"))
+    finally:
+        close(page)
+
+
+def test_reduced_motion_turns_the_animation_off(server, browser):
+    page = open_app(browser, f"{server}/kmp", (1280, 720), reduced_motion="reduce")
+    try:
+        settled(page)
+        assert page.locator(".mpl-toggle", has_text="Animate").count() == 0
+    finally:
+        close(page)
+    page = open_app(browser, f"{server}/kmp", (1280, 720))
+    try:
+        settled(page)
+        assert page.locator(".mpl-toggle", has_text="Animate").count() == 1
+    finally:
+        close(page)

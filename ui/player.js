@@ -885,6 +885,7 @@ class Player {
       document.dispatchEvent(new CustomEvent("mpl-settled", { detail: window.__mplSettled }));
     };
     return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
+      if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       window.__mplRendered = { step: j, at: performance.now(), id: this.id };
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: window.__mplRendered }));
       if (!hidden.length) { settle(); resolve(); return; }
@@ -993,18 +994,19 @@ class Player {
       if (trace.visible === false || !trace.x || !trace.y || (trace.mode && !trace.mode.includes("lines"))) return;
       if ((trace.yaxis && trace.yaxis !== "y") || (trace.xaxis && trace.xaxis !== "x")) return;
       const line = [];
-      let last = null;
+      let last = null, beyond = "";
       for (let k = 0; k < trace.x.length; k++) {
         const y = trace.y[k];
         if (y === null || !Number.isFinite(y) || (ya.type === "log" && y <= 0)) continue;
         const point = [px(trace.x[k]), Math.max(size.t, Math.min(size.t + size.h, py(y)))];
         line.push(point);
-        if (py(y) >= size.t - 1 && py(y) <= size.t + size.h + 1) last = point;
+        last = point;  // the line's end; off the chart, its label says where it went and its value
+        beyond = py(y) < size.t - 1 ? " ↑ " + Number(y).toPrecision(3) : py(y) > size.t + size.h + 1 ? " ↓ " + Number(y).toPrecision(3) : "";
       }
       lines.push(line);
       const meta = trace.meta || {};
       if (meta.label) {
-        tipTraces.push({ index: i, text: meta.label, last, rank: meta.label_rank || 0 });
+        tipTraces.push({ index: i, text: meta.label + beyond, last, rank: meta.label_rank || 0 });
       }
     });
     // a label wider than ~45% of the plot goes on two lines (or more), its box with it
