@@ -282,3 +282,13 @@ def test_report_escapes_text():
     page = html_report([row], "tiny")
     assert "<script>" not in page and "&lt;script&gt;" in page and "<b>t</b>" not in page
     assert "| x | a \\| <b>t</b> | 🟡 partly | 1.0 |" in markdown([row], "tiny")  # the pipe cannot split the row
+
+
+def test_skcca_bound_card_states_the_numbers_its_table_shows():
+    """One number per claim: the verdict's sentence quotes the same statistics the card's
+    findings table lists under the same names (it said 1.02 beside a table's 0.941)."""
+    result = E.run("000-fig7", "tiny", n_jobs=1)
+    reason = result.verdicts["000-fig7"].reason
+    assert f"{result.findings['smallest mean bound']:.3g}" in reason
+    assert f"{result.findings['rank correlation of the mean bound with the mean test error']:.2f}" in reason
+    assert np.nanmin(result.table["SKCCA bound"]) == result.findings["smallest mean bound"]

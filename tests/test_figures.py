@@ -122,3 +122,63 @@ def test_trivial_region_and_cut_axis():
     assert figures.mark_trivial(fig, [1, 2, 3]) is True and tuple(fig.layout.yaxis.range) == (0, 2.5)
     fig = figures.lines_figure([1, 2, 3], {"bound": [50.0, 20.0, 5.0]})
     assert figures.mark_trivial(fig, [1, 2, 3]) is False and fig.layout.yaxis.range[1] == pytest.approx(52.5)
+
+
+def _contrast(a, b):
+    """WCAG 2.1 contrast ratio of two "#rrggbb" colours (computed here from the definition)."""
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_line_and_marker_colour_reads_on_both_themes():
+    """WCAG 2.1 asks 3:1 for lines and markers: every curve and class colour against the
+    light card and the dark projector theme's background (black, the chosen-point rings,
+    is swapped for a light ink there; yellow only ever fills a star inside a black or
+    light outline)."""
+    for colour in set(figures.CURVE_COLOURS) | set(figures.CLASS_COLOURS.values()):
+        light = colour
+        dark = figures.DARK_INK.get(colour.lower(), colour)
+        assert _contrast(light, figures.LIGHT_BACKGROUND) >= 3, colour
+        assert _contrast(dark, figures.DARK_BACKGROUND) >= 3, colour
+    assert _contrast(figures.DARK_INK["#222222"], figures.DARK_BACKGROUND) >= 4.5  # text on the dark card
+    assert _contrast("#222222", figures.LIGHT_BACKGROUND) >= 4.5
+    assert _contrast(figures.NEXT_COLOUR, figures.DARK_INK[figures.CHOSEN_COLOUR]) < 3  # hence the outline
+    assert _contrast(figures.NEXT_COLOUR, figures.CHOSEN_COLOUR) >= 3
+
+
+def test_dark_theme_swaps_the_ink_and_nothing_else():
+    fig = figures.data_figure(np.zeros((3, 2)), np.array([-1.0, 1.0, 1.0]), [0], next_pick=1).to_plotly_json()
+    dark = figures.themed(fig, True)
+    assert dark["layout"]["paper_bgcolor"] == figures.DARK_BACKGROUND and dark["layout"]["font"]["color"] == "#e6e6e6"
+    ring = next(t for t in dark["data"] if t["name"].startswith("chosen"))
+    assert ring["marker"]["color"] == figures.DARK_INK["#000000"]
+    classes = [t["marker"]["color"] for t in dark["data"] if t["name"].startswith("class")]
+    assert classes == [figures.CLASS_COLOURS[-1.0], figures.CLASS_COLOURS[1.0]]  # the palette stays
+    assert figures.themed(fig, False) is fig
+
+
+def test_log_ticks_are_decades_or_one_two_five():
+    assert figures.log_ticks([1e-6, 1.0]) == {"dtick": 1}
+    ticks = figures.log_ticks([0.3, 4.0])
+    assert ticks["tickmode"] == "array" and ticks["tickvals"] == [0.5, 1.0, 2.0, 5.0]  # within 0.15 decade
+    assert ticks["ticktext"] == ["0.5", "1", "2", "5"]
+    assert figures.log_ticks([0.0, -1.0]) == {}
+
+
+def test_key_items_say_once_what_a_legend_would():
+    coords = np.arange(12.0).reshape(6, 2)
+    labels = np.array([-1.0, 1.0] * 3)
+    fig = figures.data_figure(coords, labels, [1], next_pick=2, coords_test=coords[:2], labels_test=labels[:2],
+                              class_names=("no", "yes"), always=True)
+    texts = [item["text"] for item in figures.key_items(fig)]
+    assert texts == ["class no", "class yes", "test points (open)", "chosen", "next pick"]
+    regression = figures.data_figure(coords, np.arange(6.0), [], target_name="price")
+    gradient = figures.key_items(regression)[0]
+    assert gradient["kind"] == "gradient" and gradient["text"] == "price: 0 to 5"
+    bounds = BoundCurves("demo", np.arange(1, 4), {"test error rate": np.ones(3) * 0.2,
+                                                    "KMP bound": np.ones(3) * 2}, ("KMP bound",))
+    assert figures.key_items(figures.bound_figure(bounds, 0)) == []  # every line is named at its end instead

@@ -118,6 +118,48 @@ def test_each_page_opens_on_a_lesson_its_bound_can_teach(page):
             assert np.nanmin(curves.curves[curves.bound_names[0]]) >= 1, f"{page}: {preset.name}"
 
 
+# What each preset's name and lesson claim, checked on its own settings (the numbers in
+# the lesson are computed; these are the findings they must show).
+PRESET_FINDINGS = {
+    ("skpca", "Boston: the bound has a best sparsity"): lambda n: n["bound_min"] < 1 and 1 < n["bound_argmin"] < 60,
+    ("kmp", "XOR, many points: a bound below 1"): lambda n: n["bound_min"] < 1 and n["test_argmin"] > n["bound_argmin"],
+    ("kmp", "sinc: the bound's best sparsity is near the test error's"):
+        lambda n: n["bound_min"] >= 1 and abs(n["bound_argmin"] - n["test_argmin"]) <= 3,
+    ("skcca", "Two-view rings: the bound picks the test error's sparsity"):
+        lambda n: n["bound_min"] < 1 and n["bound_argmin"] == n["test_argmin"] and n["rank_corr"] < 0.5,
+    ("skcca", "Fewer points: below 1 only briefly"): lambda n: n["bound_min"] < 1,
+    ("mpkfda", "Tight blobs: the bound dips below 1"): lambda n: n["bound_min"] < 1,
+}
+
+
+@pytest.mark.parametrize("page,name", list(PRESET_FINDINGS))
+def test_each_preset_shows_what_it_says(page, name):
+    """"Loosely" in the sparse KCCA lesson means what the gallery's card means by not
+    tracking: a rank correlation below 0.5 (its criterion for "tracks")."""
+    preset = next(p for p in PRESETS[page] if p.name == name)
+    study = _study_for(page, preset.params)
+    numbers = {"m": study.m, **study.curves.summary()}
+    assert PRESET_FINDINGS[(page, name)](numbers), (name, numbers)
+    text = preset.text(numbers)
+    assert "{" not in text and f"{numbers['bound_min']:.2f}" in text
+
+
+def test_curve_summary_is_computed_from_the_curves():
+    from mpcore.curves import BoundCurves
+
+    t = np.arange(1, 6)
+    curves = BoundCurves("demo", t, {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]),
+                                     "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])}, ("a bound",))
+    summary = curves.summary()
+    assert summary["bound_min"] == 0.9 and summary["bound_argmin"] == 3
+    assert summary["test_min"] == 0.2 and summary["test_argmin"] == 3
+    # over t = 1, 2, 3, 5 (the bound is infinite at 4): the bound's ranks 4, 2, 1, 3, the error's 4, 2.5, 1, 2.5
+    # (a tie shares its ranks); Spearman's coefficient is the correlation of the ranks
+    assert summary["rank_corr"] == pytest.approx(np.corrcoef([4, 2, 1, 3], [4, 2.5, 1, 2.5])[0, 1])
+    flat = BoundCurves("demo", t, {"test error rate": np.ones(5), "a bound": np.ones(5)}, ("a bound",))
+    assert np.isnan(flat.summary()["rank_corr"])
+
+
 def test_median_heuristic_matches_its_definition():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(50, 3))

@@ -386,16 +386,19 @@ def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=No
     table = {"t": np.arange(1, s["k"] + 1)}
     for name in _SKCCA_CURVES:
         _spread_columns(table, name, [run[name] for run in runs])
+    bound, test = table["SKCCA bound"], table["test error rate"]  # the means over the data sets
+    ok = np.isfinite(bound) & np.isfinite(test)
+    rho = float(stats.spearmanr(bound[ok], test[ok])[0]) if ok.sum() > 2 else float("nan")
+    # one number per claim: the verdict and the findings table read the same statistics (of the mean curves)
     findings = {
         "bound argmin per run": [_argmin_t(run["SKCCA bound"]) for run in runs],
-        "smallest bound": float(np.nanmin([np.nanmin(run["SKCCA bound"]) for run in runs])),
+        "smallest mean bound": float(np.nanmin(bound)),
+        "rank correlation of the mean bound with the mean test error": rho,
+        "smallest bound on a single data set": float(np.nanmin([np.nanmin(run["SKCCA bound"]) for run in runs])),
         "test error at the bound's argmin": float(np.nanmean(
             [run["test error rate"][_argmin_t(run["SKCCA bound"]) - 1] for run in runs])),
     }
-    bound, test = table["SKCCA bound"], table["test error rate"]
-    ok = np.isfinite(bound) & np.isfinite(test)
-    rho = float(stats.spearmanr(bound[ok], test[ok])[0]) if ok.sum() > 2 else float("nan")
     verdict = judged([np.nanmin(bound) < 1, rho > 0.5],
-                     f"The bound's smallest value is {np.nanmin(bound):.3g} (below 1: says something) and its rank "
-                     f"correlation with the test error over t is {rho:.2f} (tracks it if above 0.5).")
+                     f"The mean bound's smallest value is {np.nanmin(bound):.3g} (below 1: says something) and its "
+                     f"rank correlation with the mean test error over t is {rho:.2f} (tracks it if above 0.5).")
     return Experiment("000-fig7", titled("000-fig7"), table, {}, s, findings, verdicts={"000-fig7": verdict})
