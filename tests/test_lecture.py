@@ -83,6 +83,11 @@ def check_layout(page, scale, size, present):
                 problems.append(f"{box['text']!r} is cut by its panel {box['cell']}")
         if present and box["y"] + box["h"] > height + 1:
             problems.append(f"{box['text']!r} is below the screen")
+    for name, box in page.evaluate("[...document.querySelectorAll('.mpl-plot[role=region]')].filter((p) => "
+                                   "p.offsetParent).map((p) => [p.dataset.panel, [p.scrollWidth, p.clientWidth, "
+                                   "p.scrollHeight, p.clientHeight]])"):
+        if box[0] > box[1] + 1 or box[2] > box[3] + 1:
+            problems.append(f"the table {name} does not fit its panel: {box}")
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             if overlap(a, b) > 2:

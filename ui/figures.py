@@ -308,9 +308,21 @@ def key_items(fig):
     return items
 
 
-def display_range(before):
-    top = float(np.max(np.abs(before))) if before.size else 1.0
+def display_range(before, share=1.0):
+    """``(-top, top)``: a diverging colour range centred at 0 holding the matrix's entries;
+    ``share < 1`` holds only that share of them (the rest saturate), so that a kernel
+    deflated down to a few large entries still shows the structure of the others."""
+    values = np.abs(np.asarray(before, dtype=float))
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return (-1.0, 1.0)
+    top = float(np.max(values) if share >= 1 else np.quantile(values, share))
+    if top <= 0:
+        top = float(np.max(values))
     return (-top, top) if top > 0 else (-1.0, 1.0)
+
+
+OWN_SCALE_SHARE = 0.99  # a deflated kernel on its own colour scale: the range of 99% of its entries
 
 
 def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted by target", title=None,

@@ -90,13 +90,13 @@ def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="
     frames = []
     for j in j_steps:
         after = path.deflated_block(j, order, view=view)
-        lo, hi = (low, high) if shared_scale else figures.display_range(after)
+        lo, hi = (low, high) if shared_scale else figures.display_range(after, figures.OWN_SCALE_SHARE)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         right = figures.after_title(j) + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
-    scale = (f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on its own scale")
+    scale = (f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries")
     colours = diverging_key(f"blue < 0 · white 0 · red > 0, {scale}")
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
     title = f"{title} ({rows})" if rows else title
@@ -267,7 +267,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
         for number, name in enumerate(names):
             step = lab.step_of(name, j)
             block = lab.paths[name].deflated_block(step, order)
-            top = figures.display_range(block)[1] if own_scale else scale
+            top = figures.display_range(block, figures.OWN_SCALE_SHARE)[1] if own_scale else scale
             patch[number] = {"z": Quantized(block, -top, top)}
             if own_scale:
                 patch[number].update(zmin=-top, zmax=top)
@@ -280,7 +280,8 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     for trace in fig.data:
         trace.z = None  # every step's cells travel in the frames
     rows, _ = figures.panel_grid(len(names))
-    what = "each on its own range (± in its title)" if own_scale else f"all on K₀'s scale, ±{scale:.2g}"
+    what = ("each on the range of 99% of its entries (± in its title; larger ones saturate)" if own_scale
+            else f"all on K₀'s scale, ±{scale:.2g}")
     colours = diverging_key(f"blue < 0 · white 0 · red > 0, {what}")
     return Panel("heatmaps", "b", f"Deflated kernels {figures.kernel_name(0)}", fig, frames,
                  height=40 + 300 * rows, span=(2, 1), key_items=colours, margin={"t": 58 if own_scale else 34},
@@ -304,13 +305,21 @@ FACTS = (  # (row of the facts table, what it means: the row's tooltip)
 )
 
 
+def _short(value):
+    """Two significant digits in few characters: 0.057, 1.3e-4 (a narrow table column)."""
+    if value == 0 or 0.01 <= abs(value) < 1e4:
+        return f"{value:.2g}"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def _fact_column(step, facts):
     """One deflation's facts, in the order of :data:`FACTS`."""
     yes = {True: "yes", False: "no"}
     # within the facts' tolerance an eigenvalue is zero: its digits there are rounding, not a finding
-    smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else f"{facts.min_eigenvalue:+.2g}"
-    return [step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)], facts.rank, f"{facts.trace:.1f}",
-            "—" if np.isnan(facts.chosen_left) else f"{facts.chosen_left:.2g}",
+    smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else _short(facts.min_eigenvalue)
+    return [step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)], facts.rank, f"{facts.trace:.3g}",
+            "—" if np.isnan(facts.chosen_left) else "≈ 0" if facts.annihilated else _short(facts.chosen_left),
             "—" if facts.next_pick is None else facts.next_pick]
 
 
@@ -342,7 +351,8 @@ def lab_facts_panel(lab, j_steps):
     frames = [{"rows": rows(j), "title": f"Facts of each deflated kernel at step {j}"} for j in j_steps]
     return Panel("facts", "c", "Facts of each deflated kernel at step 0", None, frames,
                  height=60 + 34 * (len(shown) + 1), caption=_facts_caption(lab.spectrum), key_items=[],
-                 table={"header": ["fact"] + list(lab.deflations), "row_help": [FACTS[number][1] for number in shown]})
+                 table={"header": ["fact"] + [name.replace("-", "-\u200b") for name in lab.deflations],
+                        "row_help": [FACTS[number][1] for number in shown]})
 
 
 def lab_errors_panel(lab, j_steps, *, title):
