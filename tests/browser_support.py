@@ -188,7 +188,8 @@ TEXT_BOXES = """() => {
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {
       if (r.width > 0.5 && r.height > 0.5) out.push({ text: node.textContent.trim().slice(0, 50), x: r.left, y: r.top, w: r.width,
-        h: r.height, size: parseFloat(getComputedStyle(parent).fontSize), cell: parent.closest('.mpl-cell') ? parent.closest('.mpl-cell').dataset.panel : null, svg: false });
+        h: r.height, size: parseFloat(getComputedStyle(parent).fontSize), cell: parent.closest('.mpl-cell') ? parent.closest('.mpl-cell').dataset.panel : null,
+        svg: Boolean(parent.closest('.mpl-marks')) });  // labels drawn over a chart count as the chart's text
     }
   }
   for (const t of root.querySelectorAll('svg text')) {

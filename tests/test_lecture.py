@@ -270,25 +270,35 @@ def test_the_board_says_what_it_shows(server, browser):
         assert lesson.inner_text().startswith(PRESETS["kmp"][0].name) and box["y"] + box["height"] <= 720
         heat_key = page.locator(".mpl-cell[data-panel='heatmaps'] .mpl-key").inner_text()
         assert "blue < 0" in heat_key and "red > 0" in heat_key  # what the colours of a deflated kernel mean
-        bounds = "window.__mplPlayer.cells.find((c) => c.panel.key === 'bounds').plot"
-        lengths = f"{bounds}.data.filter((t) => t.meta && t.meta.reveal).map((t) => t.x.length)"
+        cell = "window.__mplPlayer.cells.find((c) => c.panel.key === 'bounds')"
+        lengths = (f"window.__mplPlayer.traces({cell}, window.__mplPlayer.j)"
+                   ".filter((t) => t.meta && t.meta.reveal).map((t) => t.x.length)")
+        # what is on screen: the curves' layer clipped just right of the step line
+        clip = f"""(() => {{ const gd = {cell}.plot, xa = gd._fullLayout.xaxis;
+            const layer = gd.querySelector('.overplot .xy .scatterlayer');
+            const id = (layer.getAttribute('clip-path') || '').slice(5, -1);  // url(#id)
+            const rect = id ? document.getElementById(id).firstChild : null;
+            return rect ? [Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')), xa.c2p(window.__mplPlayer.j)]
+                        : null; }})()"""
+        labels = f"[...{cell}.plot.querySelectorAll('.mpl-curve-label')].map((l) => l.innerText.split('\\n').join(' '))"
         step_with(page, "PageDown", 1)
         for key in ("PageDown",) * 4:
             page.keyboard.press(key)
         rendered(page, 5)
         assert set(page.evaluate(lengths)) == {5}, "curves are drawn up to the step shown"
-        notes = page.evaluate(f"{bounds}.layout.annotations.filter((a) => a.visible !== false).map((a) => a.text)")
+        edge, step_x = page.evaluate(clip)
+        assert step_x <= edge <= step_x + 3, "the curves end at the step line"
+        notes = page.evaluate(labels)
         assert "test error" in notes  # the lines are named where they end
         assert any(note.startswith("KMP bound ↑ ") for note in notes)  # above the chart: it says so, with its value
         for key in ("PageDown",) * 7:
             page.keyboard.press(key)
         rendered(page, 12)
-        notes = page.evaluate(f"{bounds}.layout.annotations.filter((a) => a.visible !== false).map((a) => a.text)")
-        assert "KMP bound" in notes
+        assert "KMP bound" in page.evaluate(labels)
         redrawn(page, lambda: page.keyboard.press("w"))
         n = page.evaluate("window.__mplPlayer.n")
-        assert set(page.evaluate(lengths)) == {n}, "W shows the whole curves"
-        assert page.evaluate(f"{bounds}.layout.showlegend") is False
+        assert set(page.evaluate(lengths)) == {n} and page.evaluate(clip) is None, "W shows the whole curves"
+        assert page.evaluate(f"{cell}.plot.layout.showlegend") is False
     finally:
         close(page)
 
@@ -308,9 +318,9 @@ def test_bound_panel_reads_plainly(server, browser):
           const xa = full.xaxis, ya = full.yaxis;
           const lines = gd.data.filter((t) => t.mode === 'lines' && t.visible !== false).map((t) =>
             [...t.x].map((x, i) => [xa._offset + xa.c2p(x), ya._offset + ya.c2p(t.y[i])]).filter((p) => Number.isFinite(p[1])));
-          const refs = [...gd.querySelectorAll('.annotation')].map((a) => a.getBoundingClientRect())
+          const refs = [...gd.querySelectorAll('.mpl-curve-label')].map((a) => a.getBoundingClientRect())
             .map((r) => ({ x: r.left - frame.left, y: r.top - frame.top, w: r.width, h: r.height }));
-          const texts = [...gd.querySelectorAll('.annotation')].map((a) => a.textContent);
+          const texts = [...gd.querySelectorAll('.mpl-curve-label')].map((a) => a.textContent);
           return { ticks, secondAxis, lines, refs, texts };
         }"""
         found = page.evaluate(check)

@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 # Okabe & Ito (2008), "Color Universal Design"; orange, sky and purple darkened (same hues)
-# so that each has a contrast of at least 3:1 on white and on the dark theme's #0e1117
+# so that each has a contrast of at least 3:1 on white and on the dark theme's #171614
 # (WCAG 2.1's minimum for lines and markers; tests/test_figures.py checks it).
 OKABE_ITO = {
     "black": "#000000", "orange": "#AD7400", "sky": "#3A8CC0", "green": "#009E73",
@@ -31,14 +31,14 @@ OKABE_ITO = {
 CLASS_COLOURS = {-1.0: OKABE_ITO["blue"], 1.0: OKABE_ITO["vermillion"]}
 CLASS_SYMBOLS = {-1.0: "circle", 1.0: "diamond"}
 CURVE_COLOURS = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "orange", "purple", "sky", "black")]
-LIGHT_BACKGROUND, DARK_BACKGROUND = "#ffffff", "#0e1117"
+LIGHT_BACKGROUND, DARK_BACKGROUND = "#ffffff", "#171614"  # the card, and Streamlit's dark theme's page
 # The dark projector theme: each neutral colour of a figure and its dark-theme stand-in
 # (the palette above reads on both backgrounds and is left alone; yellow is only ever a
 # fill inside a black outline, which becomes a light one).
 DARK_INK = {
     "#ffffff": DARK_BACKGROUND, "#000000": "#f2f2f2", "#222222": "#e6e6e6", "#555555": "#c8c8c8",
-    "#777777": "#a6a6a6", "#888888": "#9a9a9a", "#999999": "#8c8c8c", "#e6e6e6": "#2d323d",
-    "#e8ecf3": "#262b36", "rgba(255,255,255,0.85)": "rgba(14,17,23,0.85)",
+    "#777777": "#a6a6a6", "#888888": "#9a9a9a", "#999999": "#8c8c8c", "#e6e6e6": "#36332e",
+    "#e8ecf3": "#2d2b27", "rgba(255,255,255,0.85)": "rgba(23,22,20,0.85)",
 }
 CHOSEN_COLOUR = OKABE_ITO["black"]
 NEXT_COLOUR = OKABE_ITO["yellow"]

@@ -383,6 +383,16 @@ function swatch(item, ink) {
   return box;
 }
 
+// A five-pointed star of outer radius r around (0, 0), as an SVG path (the next pick).
+function starPath(r) {
+  const points = [];
+  for (let k = 0; k < 10; k++) {
+    const angle = Math.PI / 2 + (k * Math.PI) / 5, length = k % 2 ? r * 0.45 : r;
+    points.push((length * Math.cos(angle)).toFixed(2) + "," + (length * Math.sin(angle)).toFixed(2));
+  }
+  return "M" + points.join(" L") + " Z";
+}
+
 function isTyping(target) {
   if (!target || !target.tagName) return false;
   const tag = target.tagName.toLowerCase();
@@ -467,6 +477,7 @@ class Player {
     for (const panel of payload.panels) {
       panel.figure = panel.figure ? decode(panel.figure) : null;
       panel.frames = (panel.frames || []).map(decode);
+      if (panel.rings) panel.rings = decode(panel.rings);
       if (panel.figure) {
         scaleFonts(panel.figure, this.scale);
         panel.frames.forEach((frame) => scaleFonts(frame, this.scale));
@@ -768,6 +779,19 @@ class Player {
     return data;
   }
 
+  // What Plotly draws of a panel at step j: the frame's patch; revealed curves whole (the
+  // overlay clips them at step j without a Plotly call) and the "lowest so far" marks left
+  // to the overlay.
+  drawData(cell, j) {
+    const panel = cell.panel;
+    const base = this.base(panel);
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    return base.data.map((trace, i) => {
+      const out = frame.data && frame.data[i] ? patched(trace, frame.data[i]) : trace;
+      return out.meta && out.meta.min_of !== undefined ? Object.assign({}, out, { visible: false }) : out;
+    });
+  }
+
   layoutOf(cell, j) {
     const panel = cell.panel;
     const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
@@ -793,14 +817,62 @@ class Player {
       for (const ref of refs) if (ref.when === "whole" && shapes[ref.shape]) shapes[ref.shape] = Object.assign({}, shapes[ref.shape], { visible: this.showWhole(j) });
       layout.shapes = shapes;
     }
+    if (panel.rings && panel.rings.length) layout.shapes = (layout.shapes || []).concat(this.ringShapes(cell, j));
     return layout;
   }
 
   showWhole(j) { return !this.hasReveal || this.whole || j >= this.n; }
 
+  // The chosen points as layout shapes: a ring around each pick so far (pixel-sized, so it
+  // stays round whatever the axes), its order number above it unless that would overprint
+  // a newer one, and a star on the next pick -- hidden while a student predicts it.
+  ringShapes(cell, j) {
+    const sets = cell.panel.rings;
+    if (!sets || !sets.length) return [];
+    const full = cell.plot._fullLayout;
+    const ink = this.inkOf("#000000");
+    const radius = 10 * this.scale, fontSize = Math.round(16 * this.scale);
+    const hideStar = this.predict && !this.revealed();
+    const out = [];
+    for (const set of sets) {
+      const n = Math.min(j, set.picks.length);
+      let chosen = Array.from(set.picks).slice(0, n);
+      if (set.unique) chosen = Array.from(new Set(chosen));
+      const where = { xref: set.xref, yref: set.yref, xsizemode: "pixel", ysizemode: "pixel", layer: "above" };
+      const start = out.length;
+      for (const i of chosen) {
+        const [x, y] = set.coords[i];
+        out.push(Object.assign({ type: "circle", xanchor: x, yanchor: y, x0: -radius, x1: radius, y0: -radius, y1: radius,
+          line: { color: ink, width: 3 * this.scale } }, where));
+      }
+      if (set.numbers) {
+        const xa = full && full[set.xref.replace("x", "xaxis")], ya = full && full[set.yref.replace("y", "yaxis")];
+        const kept = [];
+        for (let order = chosen.length - 1; order >= Math.max(0, chosen.length - 20); order--) {
+          const text = String(order + 1);
+          if (xa && ya) {
+            const [x, y] = set.coords[chosen[order]];
+            const w = textWidth(text, fontSize), h = fontSize * 1.2;
+            const box = { x: xa._offset + xa.c2p(x) - w / 2, y: ya._offset + ya.c2p(y) - radius - h, w, h };
+            if (kept.some((other) => overlaps(box, other, 0))) continue;
+            kept.push(box);
+          }
+          out[start + order].label = { text, textposition: "top center", yanchor: "bottom", font: { size: fontSize, color: ink }, padding: 2 };
+        }
+      }
+      const next = set.next ? set.next[Math.min(j, set.next.length - 1)] : -1;
+      if (next >= 0 && !hideStar) {
+        const [x, y] = set.coords[next];
+        out.push(Object.assign({ type: "path", xanchor: x, yanchor: y, path: starPath(12 * this.scale),
+          fillcolor: "#F0E442", line: { color: ink, width: 2 * this.scale } }, where));
+      }
+    }
+    return out;
+  }
+
   figure(cell, j) {
     const panel = cell.panel;
-    const data = this.traces(cell, j);
+    const data = this.drawData(cell, j);
     const layout = this.layoutOf(cell, j);
     if (this.predict && !this.revealed() && panel.hide_when_predicting) {
       for (const index of panel.hide_when_predicting) if (data[index]) data[index] = Object.assign({}, data[index], { visible: false });
@@ -810,8 +882,6 @@ class Player {
       data.push({ type: "scatter", mode: "markers", x: [x], y: [y], name: "your guess", showlegend: false,
         marker: { symbol: "x-thin-open", size: 26 * this.scale, color: "#CC79A7", line: { width: 4, color: "#CC79A7" } }, hoverinfo: "skip" });
     }
-    const labels = this.labels(cell, data, layout, j);
-    if (labels) layout.annotations = (layout.annotations || []).concat(labels);
     return { data, layout };
   }
 
@@ -850,7 +920,7 @@ class Player {
       if (!cell.drawn) {
         cell.drawn = true;
         const { data, layout } = this.figure(cell, j);
-        return this.Plotly.newPlot(cell.plot, data, layout, this.payload.config || {}).then(() => {
+        return this.Plotly.newPlot(cell.plot, data, layout, this.config(cell)).then(() => {
           this.hook(cell);
           cell.plot.on("plotly_relayout", (change) => { if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j); });
           cell.mode = "full";
@@ -865,7 +935,7 @@ class Player {
         done = this.update(cell, j);
       } else {
         const { data, layout } = this.figure(cell, j);
-        done = this.Plotly.react(cell.plot, data, layout, this.payload.config || {});
+        done = this.Plotly.react(cell.plot, data, layout, this.config(cell));
       }
       const wasFull = cell.mode !== "step" || full;
       cell.mode = this.predict || animate ? "full" : "step";
@@ -905,15 +975,8 @@ class Player {
       const thinned = this.thinDecades(cell);
       if (thinned) return thinned.then(() => this.afterDraw(cell, j, true));
     }
-    if (!full || !this.wantsLabels(cell)) return undefined;
-    const layout = cell.plot.layout;
-    const labels = this.labels(cell, cell.plot.data, layout, j);
-    if (!labels) return undefined;
-    const baseCount = (this.layoutOf(cell, j).annotations || []).length;
-    const current = (layout.annotations || []).slice(baseCount);
-    const same = current.length === labels.length && current.every((note, i) => note.x === labels[i].x && note.y === labels[i].y && note.text === labels[i].text && note.visible === labels[i].visible);
-    if (same) return undefined;
-    return this.Plotly.relayout(cell.plot, { annotations: (layout.annotations || []).slice(0, baseCount).concat(labels) });
+    this.overlay(cell, j);
+    return undefined;
   }
 
   onScreen(cell) {
@@ -928,22 +991,10 @@ class Player {
   update(cell, j) {
     const panel = cell.panel;
     const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
-    const traces = new Set(Object.keys(frame.data || {}).map(Number));
-    let data = null;
-    if (this.hasReveal && this.wantsLabels(cell)) {
-      data = this.traces(cell, j);
-      data.forEach((trace, i) => { const meta = trace.meta || {}; if (meta.reveal || meta.min_of !== undefined) traces.add(i); });
-    }
-    const indices = Array.from(traces);
+    const indices = Object.keys(frame.data || {}).map(Number);
     const dataUpdate = {};
     indices.forEach((trace, k) => {
-      const patch = Object.assign({}, frame.data && frame.data[trace]);
-      const meta = data ? data[trace].meta || {} : {};
-      if (meta.reveal || meta.min_of !== undefined) {
-        patch.x = data[trace].x;
-        patch.y = data[trace].y;
-      }
-      for (const [key, value] of Object.entries(patch)) {
+      for (const [key, value] of Object.entries(frame.data[trace])) {
         if (!dataUpdate[key]) dataUpdate[key] = new Array(indices.length).fill(undefined);
         dataUpdate[key][k] = value;
       }
@@ -952,18 +1003,18 @@ class Player {
     for (const [key, value] of Object.entries(frame.layout || {})) {
       layoutUpdate[key.replace(/\.(\d+)(?=\.|$)/g, "[$1]")] = value;  // "annotations.1.text" -> "annotations[1].text"
     }
-    if (this.wantsLabels(cell)) {
-      const layout = this.layoutOf(cell, j);
-      const labels = this.labels(cell, data || this.traces(cell, j), layout, j);
-      const start = (layout.annotations || []).length;
-      (labels || []).forEach((note, i) => {
-        for (const key of ["x", "y", "text", "visible", "xanchor"]) layoutUpdate["annotations[" + (start + i) + "]." + key] = note[key];
-      });
-      const refs = (layout.meta && layout.meta.refs) || [];
-      for (const ref of refs) if (ref.when === "whole") layoutUpdate["shapes[" + ref.shape + "].visible"] = this.showWhole(j);
+    const refs = (this.base(panel).layout.meta || {}).refs || [];
+    for (const ref of refs) {  // the bound's stop shows with the whole curves: a relayout only when that changes
+      if (ref.when !== "whole") continue;
+      const shape = (cell.plot.layout.shapes || [])[ref.shape];
+      if (shape && (shape.visible !== false) !== this.showWhole(j)) layoutUpdate["shapes[" + ref.shape + "].visible"] = this.showWhole(j);
     }
-    if (!indices.length && !Object.keys(layoutUpdate).length) return Promise.resolve();
-    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices);
+    if (panel.rings && panel.rings.length) {
+      const base = this.base(panel).layout.shapes || [];
+      layoutUpdate.shapes = base.concat(this.ringShapes(cell, j));
+    }
+    if (!indices.length && !Object.keys(layoutUpdate).length) { this.overlay(cell, j); return Promise.resolve(); }
+    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices).then(() => this.overlay(cell, j));
   }
 
   wantsLabels(cell) {
@@ -976,10 +1027,9 @@ class Player {
   }
 
   // Each labelled line named at the end of what is drawn of it, and each reference line's
-  // label where no curve crosses it: Plotly annotations (they go into an exported SVG),
-  // positioned in paper coordinates from the drawn axes.  One annotation per label, always
-  // (hidden when its line is not drawn), so that a step can move them by index.
-  labels(cell, data, layout, j) {
+  // label where no curve crosses it: [{text, box}] in the plot's pixels (box null: not
+  // drawn).  The overlay shows them as HTML; the SVG download as Plotly annotations.
+  labelBoxes(cell, data, layout, j) {
     if (!this.wantsLabels(cell)) return null;
     const full = cell.plot._fullLayout;
     if (!full || !full.xaxis || !full.yaxis || !full._size) return null;
@@ -1054,21 +1104,95 @@ class Player {
     for (const i of byRank) { room -= tips[i].h + 1; if (room < 0) tipTraces[i].last = null; }
     const shownTips = tips.map((tip, i) => ({ tip, i })).filter(({ i }) => tipTraces[i].last);
     const placed = placeLabels(shownRefs, shownTips.map(({ tip }) => tip), lines, area, fixed);
-    const toPaper = (box) => ({ x: (box.x - size.l) / size.w, y: 1 - (box.y + box.h / 2 - size.t) / size.h });
-    const note = (box, text, visible) => Object.assign({ text, visible, xref: "paper", yref: "paper", xanchor: "left", yanchor: "middle",
-      showarrow: false, font: { size: fontSize, color: ink }, bgcolor: this.dark ? "rgba(14,17,23,0.78)" : "rgba(255,255,255,0.78)",
-      borderpad: 1, x: 0, y: 0 }, box ? toPaper(box) : {});
     const out = [];
     refs.forEach((item) => {
       const at = shownRefs.indexOf(item);
-      out.push(note(at >= 0 ? placed.refs[at] : null, item.ref.shown, at >= 0));
+      out.push({ text: item.ref.shown, box: at >= 0 ? placed.refs[at] : null, size: fontSize });
     });
     tipTraces.forEach((tip, i) => {
       const at = shownTips.findIndex((entry) => entry.i === i);
-      const box = at >= 0 ? placed.tips[at] : null;
-      out.push(note(box, tip.shown, Boolean(box)));
+      out.push({ text: tip.shown, box: at >= 0 ? placed.tips[at] : null, size: fontSize });
     });
     return out;
+  }
+
+  // What changes with the step on a chart of curves, drawn over it without asking Plotly:
+  // the curves clipped at step j (an SVG clip on its trace layer), each curve's lowest
+  // point so far, and the labels.
+  overlay(cell, j) {
+    const full = cell.plot._fullLayout;
+    if (!full || !full._size || !this.wantsLabels(cell)) return;
+    const size = full._size, xa = full.xaxis, ya = full.yaxis;
+    const svgRoot = cell.plot.querySelector("svg.main-svg");
+    const layer = cell.plot.querySelector(".overplot .xy .scatterlayer, .cartesianlayer .subplot.xy .plot .scatterlayer");
+    if (this.hasReveal && svgRoot && layer) {
+      const id = "mpl-reveal-" + this.id + "-" + cell.index;
+      let clip = svgRoot.querySelector("#" + id);
+      if (!clip) {
+        clip = document.createElementNS(SVG, "clipPath");
+        clip.setAttribute("id", id);
+        clip.appendChild(document.createElementNS(SVG, "rect"));
+        (svgRoot.querySelector("defs") || svgRoot).appendChild(clip);
+      }
+      const whole = this.showWhole(j);
+      const width = whole ? size.w + 40 : Math.max(0, xa.c2p(j) + 1.5);
+      Object.entries({ x: -20, y: -20, width: width + 20, height: size.h + 40 }).forEach(([key, value]) => clip.firstChild.setAttribute(key, value));
+      layer.setAttribute("clip-path", whole ? "" : "url(#" + id + ")");
+    }
+    const data = this.traces(cell, j);
+    if (!cell.marks) {
+      cell.plot.style.position = "relative";
+      cell.marks = el("div", { class: "mpl-marks", "aria-hidden": "true" });
+      cell.plot.appendChild(cell.marks);
+    }
+    const nodes = [];
+    data.forEach((trace) => {  // the lowest point so far of each curve
+      const meta = trace.meta || {};
+      if (meta.min_of === undefined || !trace.x || !trace.x.length) return;
+      const x = xa._offset + xa.c2p(trace.x[0]), y = ya._offset + ya.c2p(trace.y[0]);
+      if (!Number.isFinite(y) || y < size.t - 1 || y > size.t + size.h + 1) return;
+      const marker = trace.marker || {};
+      const item = { kind: "marker", symbol: marker.symbol || "circle", colour: marker.color, edge: this.inkOf("#ffffff") };
+      const mark = el("div", { class: "mpl-mark-point", style: `left:${x}px;top:${y}px;font-size:${Math.round(16 * this.scale)}px` },
+        [swatch(item, (c) => this.inkOf(c))]);
+      nodes.push(mark);
+    });
+    for (const item of this.labelBoxes(cell, data, this.layoutOf(cell, j), j) || []) {
+      if (!item.box) continue;
+      const label = el("div", { class: "mpl-curve-label", style: `left:${item.box.x}px;top:${item.box.y}px;` +
+        `width:${item.box.w}px;font-size:${item.size}px` });
+      item.text.split("<br>").forEach((line, k) => { if (k) label.appendChild(el("br")); label.appendChild(document.createTextNode(line)); });
+      nodes.push(label);
+    }
+    cell.marks.replaceChildren(...nodes);
+  }
+
+  // The chart as an SVG file, as the step shows it drawn whole: every curve to its end, its
+  // lowest point and its label as Plotly annotations (the overlay is HTML, not in the SVG).
+  download(cell) {
+    const j = this.n;
+    const data = this.traces(cell, j).map((trace) => (trace.meta && trace.meta.min_of !== undefined ? Object.assign({}, trace, { visible: true }) : trace));
+    const layout = this.layoutOf(cell, j);
+    const size = cell.plot._fullLayout._size;
+    const toPaper = (box) => ({ x: (box.x - size.l) / size.w, y: 1 - (box.y + box.h / 2 - size.t) / size.h });
+    const notes = (this.labelBoxes(cell, data, layout, j) || []).filter((item) => item.box).map((item) => Object.assign({
+      text: item.text, xref: "paper", yref: "paper", xanchor: "left", yanchor: "middle", showarrow: false,
+      font: { size: item.size, color: this.inkOf("#222222") }, bgcolor: this.dark ? "rgba(23,22,20,0.78)" : "rgba(255,255,255,0.78)" },
+    toPaper(item.box)));
+    layout.annotations = (layout.annotations || []).concat(notes);
+    const options = (this.payload.config || {}).toImageButtonOptions || {};
+    return this.Plotly.downloadImage({ data, layout }, { format: "svg", filename: options.filename || "matching-pursuit-lab",
+      width: cell.plot.clientWidth, height: cell.height });
+  }
+
+  // Plotly's config for a panel: a chart with an overlay downloads through download().
+  config(cell) {
+    const config = Object.assign({}, this.payload.config || {});
+    if (!this.wantsLabels(cell) || !this.Plotly) return config;
+    config.modeBarButtonsToRemove = ["toImage"];
+    config.modeBarButtonsToAdd = [{ name: "Download as SVG", title: "Download the chart as an SVG file (curves whole, labelled)",
+      icon: this.Plotly.Icons.camera, click: () => this.download(cell) }];
+    return config;
   }
 
   // A log axis ticked at every decade (dtick 1) shows as many decades as its length has

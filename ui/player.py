@@ -143,7 +143,9 @@ class Panel:
     presenter mode too; ``key_items``: the key under the title (default: from the
     figure's traces, :func:`ui.figures.key_items`); ``table``: an HTML table instead of
     a figure, ``{"header": [...], "help": [...]}``, each frame holding its ``rows``;
-    ``margin``: the chart's margins before its axes push them out for their labels.
+    ``margin``: the chart's margins before its axes push them out for their labels;
+    ``rings``: the chosen points and the next pick, as :func:`ui.steps.rings` specs (the
+    player draws them as layout shapes; a star is hidden while a student predicts).
     """
 
     key: str
@@ -166,6 +168,7 @@ class Panel:
     step_text: list | None = None
     table: dict | None = None
     margin: dict | None = None
+    rings: list = field(default_factory=list)
 
     def presenter(self):
         """The panel's rank and layout changes in presenter mode."""
@@ -197,6 +200,8 @@ class Panel:
         for name in ("step_x", "step_text", "table"):
             if getattr(self, name) is not None:
                 out[name] = encode(getattr(self, name))
+        if self.rings:
+            out["rings"] = encode(self.rings)
         if self.guess:
             out["guess_trace"] = True
         out["present_area"], out["present_layout"] = self.presenter()

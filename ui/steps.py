@@ -18,9 +18,29 @@ MAX_HEAT_CELLS = 130  # a heatmap panel is ~350 px wide: 2-3 px a cell; more cel
 DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are smoothed)
 
 
-def _chosen_patch(coords, chosen, next_pick, first):
-    """Patches for the chosen ring and the next-pick star (trace indices first, first+1)."""
-    return {first: figures.chosen_arrays(coords, chosen), first + 1: figures.next_arrays(coords, next_pick)}
+RING_KEY = {"kind": "marker", "symbol": "circle-open", "colour": figures.CHOSEN_COLOUR, "text": "chosen"}
+STAR_KEY = {"kind": "marker", "symbol": "star", "colour": figures.NEXT_COLOUR, "edge": figures.CHOSEN_COLOUR,
+            "text": "next pick"}
+
+
+def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "y")):
+    """The chosen points of a panel, drawn by the player as layout shapes: at step j a
+    ring around each of ``coords[picks[:j]]`` (numbered in order of choice when
+    ``numbers``; each point once when ``unique``) and a star on ``coords[nexts[j]]``
+    (-1: none).  A shape moves in ~7 ms where restyling a marker trace beside a WebGL
+    point cloud recomputes the cloud (~100 ms at 2,000 points)."""
+    spec = {"coords": np.asarray(coords, dtype=float), "picks": np.asarray(picks, dtype=int), "numbers": numbers,
+            "unique": unique, "xref": axes[0], "yref": axes[1]}
+    if nexts is not None:
+        spec["next"] = np.asarray([-1 if n is None else int(n) for n in nexts], dtype=int)
+    return spec
+
+
+def _study_rings(study, j_steps, coords=None, next_pick=True):
+    """The study's picks as :func:`rings`, with its next pick at each step."""
+    coords = study.coords if coords is None else coords
+    nexts = [study.step_view(j).next_pick for j in j_steps] if next_pick else None
+    return rings(coords, study.path.indices[: study.n_steps], nexts)
 
 
 def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_test=None, titles=None,
@@ -29,15 +49,10 @@ def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_
     """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
     coords = study.coords if coords is None else coords
     fig = figures.data_figure(coords, labels, [], next_pick=None, coords_test=coords_test, labels_test=labels_test,
-                              titles=titles or study.coord_titles, class_names=class_names, target_name=target_name,
-                              always=True)
-    first = len(fig.data) - 2
-    frames = []
-    for j in j_steps:
-        view = study.step_view(j)
-        frames.append({"data": _chosen_patch(coords, view.chosen, view.next_pick, first)})
-    return Panel(key, area, title, fig, frames, caption=caption, hide_when_predicting=(first + 1,), guess=guess,
-                 animate=True, present_area=present_area)
+                              titles=titles or study.coord_titles, class_names=class_names, target_name=target_name)
+    return Panel(key, area, title, fig, [{} for _ in j_steps], caption=caption, guess=guess, animate=True,
+                 present_area=present_area, rings=[_study_rings(study, j_steps, coords)],
+                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
 
 
 def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b",
@@ -125,16 +140,11 @@ def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
     """Sparse KPCA's model: every point coloured by its residual, the chosen ringed."""
     residuals = study.path.extras["residuals"]
-    fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max(),
-                                  always=True)
-    frames = []
-    for j in j_steps:
-        view = study.step_view(j)
-        patch = {0: {"marker.color": residuals[j]}}
-        patch.update(_chosen_patch(study.coords, view.chosen, view.next_pick, 1))
-        frames.append({"data": patch})
+    fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max())
+    frames = [{"data": {0: {"marker.color": residuals[j]}}} for j in j_steps]
     return Panel(key, area, "Residual of every point after projection on the chosen points", fig, frames,
-                 caption=caption, hide_when_predicting=(2,), animate=True)
+                 caption=caption, animate=True, rings=[_study_rings(study, j_steps)],
+                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
 
 
 def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
@@ -142,17 +152,15 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
     grids = {j: study.decision_grid(j, n=DECISION_GRID) for j in j_steps}
     xs, ys, values = grids[0]
     fig = figures.decision_figure(xs, ys, values, study.coords, labels, [], coords_test=study.coords_test,
-                                  labels_test=labels_test, titles=study.coord_titles, class_names=class_names,
-                                  always=True)
-    first = len(fig.data) - 2
+                                  labels_test=labels_test, titles=study.coord_titles, class_names=class_names)
     frames = []
     for j, (_, _, values) in grids.items():
         top = float(np.nanmax(np.abs(values))) or 1.0
         z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
-        patch = {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}}
-        patch.update(_chosen_patch(study.coords, study.chosen(j), None, first))
-        frames.append({"data": patch, "title": f"Decision boundary {what} = 0 after {j} steps"})
-    return Panel(key, area, "Decision boundary after 0 steps", fig, frames)
+        frames.append({"data": {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}},
+                       "title": f"Decision boundary {what} = 0 after {j} steps"})
+    return Panel(key, area, "Decision boundary after 0 steps", fig, frames,
+                 rings=[_study_rings(study, j_steps, next_pick=False)], key_items=figures.key_items(fig) + [RING_KEY])
 
 
 def decision_values_panel(study, j_steps, split, *, class_names, key="model", area="c"):
@@ -175,17 +183,13 @@ def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", 
     """1-D regression: the fitted function after j steps (``guess``: it takes predict
     mode's clicks, when it stands in for the data panel)."""
     xs, f0 = study.fit_curve(0)
-    fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles,
-                             always=True)
+    fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
     line = 2 if study.coords_test is not None else 1
-    frames = []
-    for j in j_steps:
-        _, f = study.fit_curve(j)
-        patch = {line: {"y": f}}
-        patch.update(_chosen_patch(study.coords, study.chosen(j), None, line + 1))
-        frames.append({"data": patch, "title": f"The function after {j} steps"})
+    frames = [{"data": {line: {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"}
+              for j in j_steps]
     return Panel(key, area, "The function after 0 steps", fig, frames, animate=True, present_area=present_area,
-                 guess=guess)
+                 guess=guess, rings=[_study_rings(study, j_steps, next_pick=guess)],
+                 key_items=figures.key_items(fig) + [RING_KEY] + ([STAR_KEY] if guess else []))
 
 
 def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
@@ -220,26 +224,30 @@ def projection_panel(study, j_steps, *, key="model", area="c"):
 # --- the deflation lab -------------------------------------------------------------------------
 
 def lab_chosen_panel(lab, j_steps, labels, *, class_names=None, title="Chosen points per deflation (star: next pick)"):
-    """Each deflation's chosen points on the data, one small panel per deflation."""
+    """Each deflation's chosen points on the data, one small panel per deflation (rings
+    without numbers: in a small panel they would overprint)."""
     names = lab.deflations
     fig = figures.chosen_grid_figure(lab.coords, labels, {n: [] for n in names}, {n: None for n in names},
-                                     titles=lab.coord_titles, class_names=class_names, always=True)
-    rings = [i for i, trace in enumerate(fig.data) if trace.name == "chosen points"]
-    stars = [i for i, trace in enumerate(fig.data) if trace.name == "next pick"]
-    frames = []
-    for j in j_steps:
-        chosen, nexts = lab.chosen(j), lab.next_picks(j)
-        patch = {}
-        for name, ring, star in zip(names, rings, stars):
-            arrays = figures.chosen_arrays(lab.coords, chosen[name], show_numbers=False)
-            arrays.pop("name")
-            patch[ring] = arrays
-            patch[star] = figures.next_arrays(lab.coords, nexts[name])
-        frames.append({"data": patch})
-    rows, _ = figures.panel_grid(len(names))
+                                     titles=lab.coord_titles, class_names=class_names)
     fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
-    return Panel("chosen", "a", title, fig, frames, height=60 + 300 * rows, animate=True, span=(2, 1),
-                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.", margin={"t": 34})
+    sets = []
+    for name, axes in zip(names, _grid_axes(fig, len(names))):
+        nexts = [lab.next_picks(j)[name] for j in j_steps]
+        sets.append(rings(lab.coords, lab.paths[name].indices, nexts, numbers=False, axes=axes))
+    rows, _ = figures.panel_grid(len(names))
+    return Panel("chosen", "a", title, fig, [{} for _ in j_steps], height=60 + 300 * rows, animate=True, span=(2, 1),
+                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.", margin={"t": 34},
+                 rings=sets, key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
+
+
+def _grid_axes(fig, n):
+    """The (xref, yref) of each of the first n subplots of a small-multiples figure."""
+    out = []
+    for trace in fig.data:
+        axes = ((trace.xaxis or "x"), (trace.yaxis or "y"))
+        if axes not in out:
+            out.append(axes)
+    return out[:n]
 
 
 def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
@@ -379,23 +387,18 @@ def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
     orders = result.landmarks
     names = list(orders)
     fig = figures.chosen_grid_figure(result.coords, labels, {n: [] for n in names}, {n: None for n in names},
-                                     titles=result.coord_titles, class_names=class_names, always=True)
+                                     titles=result.coord_titles, class_names=class_names)
     fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
-    rings = [i for i, trace in enumerate(fig.data) if trace.name == "chosen points"]
-    stars = [i for i, trace in enumerate(fig.data) if trace.name == "next pick"]
-    frames = []
-    for j in j_steps:
-        patch = {}
-        for name, ring, star in zip(names, rings, stars):
-            chosen = np.unique(orders[name][:j])
-            patch[ring] = {"x": result.coords[chosen, 0], "y": result.coords[chosen, 1]}
-            following = int(orders[name][j]) if j < orders[name].size else None
-            patch[star] = {key: value for key, value in figures.next_arrays(result.coords, following).items()
-                           if key in ("x", "y")}
-        frames.append({"data": patch, "title": f"Landmarks after {j} draws (first repetition)"})
+    sets = []
+    for name, axes in zip(names, _grid_axes(fig, len(names))):
+        order = np.asarray(orders[name], dtype=int)
+        nexts = [int(order[j]) if j < order.size else None for j in j_steps]
+        sets.append(rings(result.coords, order, nexts, numbers=False, unique=True, axes=axes))
+    frames = [{"title": f"Landmarks after {j} draws (first repetition)"} for j in j_steps]
     rows, _ = figures.panel_grid(len(names))
     return Panel("landmarks", "a", "Landmarks after 0 draws (first repetition)", fig, frames, span=(2, 1),
-                 height=60 + 300 * rows, margin={"t": 34},
+                 height=60 + 300 * rows, margin={"t": 34}, rings=sets,
+                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
                  caption="Greedy picks spread out (each explains what the others cannot); uniform ones follow the "
                          f"density; leverage sampling favours points with few neighbours and may draw one twice. Axes: "
                          f"{result.coord_titles[0]} across, {result.coord_titles[1]} up.")
