@@ -3,6 +3,7 @@ reopens from a URL, and survives a bad upload."""
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -95,14 +96,13 @@ def test_page_sends_every_step_to_the_player(page):
     for item in payload["panels"]:
         assert len(item["frames"]) == n + 1, f"{item['key']} must have a patch for every step"
     data = panel(payload, "data")
-    star = len(data["figure"]["data"]) - 1  # the next-pick star is the last trace
-    first, second = (decode(data["frames"][j]["data"][str(star)]["x"]) for j in (0, 1))
-    assert first.size == 1 and second.size == 1 and first[0] != second[0], "the next-pick star must move"
-    ring = data["frames"][1]["data"][str(star - 1)]
-    assert ring["name"] == "chosen (1)" and decode(ring["x"]).size == 1
-    assert data["frames"][n]["data"][str(star - 1)]["name"] == f"chosen ({n})"
-    assert decode(data["frames"][n]["data"][str(star)]["x"]).size == 0, "no next pick after the last step"
-    assert payload["picks"] and len(payload["picks"]) == n  # predict-the-next-pick has the answers
+    rings = data["rings"][0]  # the player rings picks[:j] and stars next[j], as layout shapes
+    picks, nexts = decode(rings["picks"]), decode(rings["next"])
+    assert picks.size == n and nexts.size == n + 1
+    assert list(nexts[:n]) == list(picks), "the star at step j is the pick of step j + 1"
+    assert nexts[n] == -1, "no next pick after the last step"
+    assert np.array_equal(decode(rings["coords"]), decode(payload["coords"]))  # the training points drawn
+    assert payload["picks"] and list(payload["picks"]) == list(picks)  # predict-the-next-pick has the answers
     assert len(payload["marks"]) == 1 and "bound's stop" in payload["marks"][0]["label"]
 
 
@@ -302,7 +302,8 @@ def test_deflation_lab_steps_and_reports_facts():
     shared = panel(player(open_page("deflation-lab", {"points": "200", "k": "8", "ownscale": "false"})), "heatmaps")
     assert shared["figure"]["layout"].get("coloraxis")  # one colour axis for all
     chosen = panel(payload, "chosen")
-    assert sum(trace["name"] == "chosen points" for trace in chosen["figure"]["data"]) == 4
+    assert len(chosen["rings"]) == 4 and {r["xref"] for r in chosen["rings"]} == {"x", "x2", "x3", "x4"}
+    assert all(not r["numbers"] for r in chosen["rings"])  # numbers would overprint in small panels
 
 
 def test_deflation_lab_table_on_demand():
@@ -353,8 +354,8 @@ def test_column_lab_two_view_and_stepping():
     assert payload["n_steps"] == 20 and len(payload["stories"]) == 21
     assert payload["stories"][1].startswith("**Rank 1.**")
     landmarks = panel(payload, "landmarks")
-    rings = [i for i, t in enumerate(landmarks["figure"]["data"]) if t["name"] == "chosen points"]
-    assert len(decode(landmarks["frames"][5]["data"][str(rings[0])]["x"])) == 5  # greedy: five distinct landmarks
+    greedy = landmarks["rings"][0]
+    assert greedy["unique"] and len(set(decode(greedy["picks"])[:5])) == 5  # greedy: five distinct landmarks
     assert "Fig. 1c" in panel(payload, "stability")["title"] and "Fig. 1d" in panel(payload, "speedup")["title"]
     assert not figures(at)  # nothing is drawn by the server
 
