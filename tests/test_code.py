@@ -58,7 +58,7 @@ def test_deflation_lab_script_prints_each_deflations_errors(tmp_path):
 def test_column_lab_script_prints_the_correlation_errors(tmp_path):
     at = open_page("column-lab")
     numbers = run_script(at, tmp_path)
-    fig = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Canonical correlation error"))
+    fig = panel(player(at), "rho")["figure"]  # "Canonical correlation error (Fig. 1b)", drawn by the player
     for method in ("uniform", "ridge-leverage"):
         # atol: at the top ranks rho~ comes from an ill-conditioned solve, and the app's one
         # BLAS thread rounds differently from the script's default at about 1e-10
@@ -69,7 +69,7 @@ def test_column_lab_script_prints_the_correlation_errors(tmp_path):
 def test_bounds_explorer_script_prints_the_curve(tmp_path):
     at = open_page("bounds")
     numbers = run_script(at, tmp_path)
-    fig = next(f for f in figures(at) if f["layout"]["title"]["text"].startswith("Bound against"))
+    fig = panel(player(at), "bound")["figure"]  # "Bound against ...", drawn by the player
     shown = decode(fig["data"][0]["y"]).astype(float)
     ours = np.asarray(numbers["bound"], dtype=float)
     finite = np.isfinite(shown) & np.isfinite(ours)
