@@ -252,11 +252,19 @@ export function placeLabels(refs, tips, lines, area, fixed = []) {
     if (best) placed.push(best);
     return best;
   });
+  // Each label beside its line's end: to the right when there is room, else to the left,
+  // level with the end or just above or below it -- wherever fewest curves cross it.
   const tipBoxes = tips.map((tip) => {
-    let x = tip.x + 8;
-    if (x + tip.w > area.x + area.w) x = tip.x - 8 - tip.w;
-    x = Math.max(area.x, x);
-    return { x, y: tip.y - tip.h / 2, w: tip.w, h: tip.h, anchor: tip.y };
+    const right = tip.x + 8 + tip.w <= area.x + area.w;
+    const x = Math.max(area.x, right ? tip.x + 8 : tip.x - 8 - tip.w);
+    const levels = right ? [0] : [0, -tip.h / 2 - 4, tip.h / 2 + 4, -1.5 * tip.h - 4, 1.5 * tip.h + 4, -2.5 * tip.h - 4];
+    let best = null, bestCost = Infinity;
+    for (const shift of levels) {
+      const box = { x, y: tip.y - tip.h / 2 + shift, w: tip.w, h: tip.h };
+      const cost = crossings(box, lines) + (inside(box) ? 0 : 1000);
+      if (cost < bestCost) { best = box; bestCost = cost; }
+    }
+    return Object.assign(best, { anchor: best.y + tip.h / 2 });
   });
   // One column of labels: from the top down, each at its line's height or just below the
   // one above it, stepping over the reference labels; then, if the last one left the plot,
