@@ -439,3 +439,35 @@ def test_the_server_runs_one_blas_thread_per_pool():
     assert ui.blas.threads_wanted(None) == 1 and ui.blas.threads_wanted(" 4 ") == 4
     assert ui.blas.threads_wanted("default") is None and ui.blas.threads_wanted("lots") == 1
     assert ui.blas.threads_wanted("0") == 1
+
+
+# Sidebar changes a user makes, page by page: after each, the address reopens the same
+# view in a fresh session (the same study and display: the player's payload id).
+ROUND_TRIPS = {
+    "skpca": [("selectbox", "w:data:skpca", "moons"), ("slider", "w:moons:noise", 0.3), ("slider", "w:points", 400),
+              ("selectbox", "w:skpca:gamma", "0.3"), ("slider", "w:skpca:k", 12), ("toggle", "w:skpca:sub", True),
+              ("toggle", "w:skpca:ownscale", True)],
+    "kmp": [("selectbox", "w:data:kmp", "sinc"), ("slider", "w:kmp:k", 12), ("selectbox", "w:kmp:variant", "backfit"),
+            ("toggle", "w:kmp:setalpha", True), ("select_slider", "w:kmp:rescale", 0.2), ("toggle", "w:kmp:log", True)],
+    "skcca": [("slider", "w:points", 300), ("slider", "w:skcca:alpha", 0.5), ("select_slider", "w:skcca:reg", 1e-2),
+              ("selectbox", "w:skcca:kernel", "laplacian")],
+    "mpkfda": [("selectbox", "w:data:mpkfda", "xor"), ("selectbox", "w:mpkfda:criterion", "pseudo"),
+               ("selectbox", "w:mpkfda:deflation", "schur"), ("slider", "w:mpkfda:stages", 2),
+               ("number_input", "w:seed", 3), ("slider", "w:test", 0.4), ("toggle", "w:std", False)],
+    "deflation-lab": [("selectbox", "w:deflation-lab:tau", "original"), ("toggle", "w:deflation-lab:ownscale", False),
+                      ("slider", "w:deflation-lab:k", 8)],
+    "column-lab": [("slider", "w:column-lab:rank", 20), ("slider", "w:column-lab:repeats", 2)],
+}
+
+
+@pytest.mark.parametrize("page", list(ROUND_TRIPS))
+def test_every_sidebar_state_reopens_from_its_address(page):
+    at = open_page(page, {"points": "300"} if page in ("deflation-lab", "column-lab") else None)
+    assert_clean(at)
+    for kind, key, value in ROUND_TRIPS[page]:
+        getattr(at, kind)(key=key).set_value(value).run()
+        assert_clean(at)
+        address = {name: at.query_params[name] for name in at.query_params}
+        assert "data" in address, "a link names its dataset (one without opens the page's first preset)"
+        fresh = open_page(page, address)
+        assert player(fresh)["id"] == player(at)["id"], f"after {key} = {value!r}, {address} reopens another view"
