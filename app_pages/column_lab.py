@@ -158,7 +158,7 @@ def build():
                                          "the gain grows with N and the number of ranks (the paper: N = 3000, ranks "
                                          "100–1000)."),
         ]
-    return {"panels": panels, "stories": [story(j) for j in steps], "grid": "lab",
+    return {"panels": panels, "stories": [story(j) for j in steps],
             "slider_help": "Step j shows the first j landmarks of each method and marks rank j on the error curves."}
 
 

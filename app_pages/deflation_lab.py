@@ -105,7 +105,7 @@ def build():
         steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
                                                     "against k"),
     ]
-    return {"panels": panels, "stories": [story(j) for j in steps], "grid": "lab"}
+    return {"panels": panels, "stories": [story(j) for j in steps]}
 
 
 frame.player(state, frame.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display)

@@ -173,7 +173,7 @@ def test_key_items_say_once_what_a_legend_would():
     coords = np.arange(12.0).reshape(6, 2)
     labels = np.array([-1.0, 1.0] * 3)
     fig = figures.data_figure(coords, labels, [1], next_pick=2, coords_test=coords[:2], labels_test=labels[:2],
-                              class_names=("no", "yes"), always=True)
+                              class_names=("no", "yes"))
     texts = [item["text"] for item in figures.key_items(fig)]
     assert texts == ["class no", "class yes", "test points (open)", "chosen", "next pick"]
     regression = figures.data_figure(coords, np.arange(6.0), [], target_name="price")

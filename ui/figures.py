@@ -152,18 +152,18 @@ def next_arrays(coords, next_pick):
     return {"x": coords[[next_pick], 0], "y": coords[[next_pick], 1], "customdata": np.array([int(next_pick)])}
 
 
-def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True, always=False):
+def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True):
     """Ring the chosen points, number the most recent ones, star the next pick.
-    ``always``: add both traces even when empty (the step player patches them)."""
+    (The step player draws its own, as layout shapes: ``ui.steps.rings``.)"""
     where = {} if row is None else {"row": row, "col": col}
     chosen = np.asarray(chosen, dtype=int)
-    if chosen.size or always:
+    if chosen.size:
         fig.add_trace(go.Scatter(
             mode="markers+text", textposition="top center", textfont={"size": FONT_SIZE - 2},
             marker={"symbol": "circle-open", "size": 20, "color": CHOSEN_COLOUR, "line": {"width": 3}},
             hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>",
             **chosen_arrays(coords, chosen, show_numbers)), **where)
-    if next_pick is not None or always:
+    if next_pick is not None:
         fig.add_trace(go.Scatter(
             mode="markers", name="next pick",
             marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
@@ -172,16 +172,14 @@ def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_number
 
 
 def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, labels_test=None, titles=("x", "y"),
-                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT,
-                always=False):
+                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT):
     """The training points (and test points, open markers) in 2-D with the chosen points
-    ringed and numbered in order of choice and the next pick starred (the last two
-    traces when ``always``)."""
+    ringed and numbered in order of choice and the next pick starred."""
     fig = _new_figure()
     _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=target_name or "target")
     if coords_test is not None:
         _points(fig, np.asarray(coords_test), labels_test, test=True, class_names=class_names)
-    _chosen(fig, np.asarray(coords), chosen, next_pick, always=always)
+    _chosen(fig, np.asarray(coords), chosen, next_pick)
     return _style(fig, title, titles[0], titles[1], height=height)
 
 
@@ -589,8 +587,7 @@ def bound_summary(curves, rescale=None):
     return text + " A bound on an error rate above 1 says nothing."
 
 
-def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None, top=None,
-                    always=False):
+def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "y"), title=None, top=None):
     """Sparse KPCA's model at step j: every training point coloured by its residual
     ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain).  ``top``
     fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
@@ -600,11 +597,11 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
         marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0, "cmax": max(top, 1e-12),
                 "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
         hovertemplate="residual %{marker.color:.3g}<extra></extra>"))
-    _chosen(fig, coords, chosen, next_pick, always=always)
+    _chosen(fig, coords, chosen, next_pick)
     return _style(fig, title or "Residual of every point after projection on the chosen points", titles[0], titles[1])
 
 
-def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None, always=False):
+def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None):
     """1-D regression: the data, the fitted function and the chosen basis points."""
     fig = _new_figure()
     fig.add_trace(go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
@@ -614,7 +611,7 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
                                  marker={"color": OKABE_ITO["sky"], "symbol": "circle-open", "size": 8}))
     fig.add_trace(go.Scatter(x=xs, y=fitted, mode="lines", name="fitted function",
                              line={"color": OKABE_ITO["vermillion"], "width": 4}))
-    _chosen(fig, coords, chosen, always=always)
+    _chosen(fig, coords, chosen)
     return _style(fig, title or "The fitted function", titles[0], titles[1])
 
 
@@ -634,7 +631,7 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
 
 
 def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None, labels_test=None,
-                    titles=("x1", "x2"), class_names=None, title=None, always=False):
+                    titles=("x1", "x2"), class_names=None, title=None):
     """2-D classification: the classifier's output as a diverging background, its zero
     level (the decision boundary) as a thick line, the points and the chosen ones."""
     values = np.asarray(values, dtype=float)
@@ -649,7 +646,7 @@ def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None,
     _points(fig, coords, labels, class_names=class_names)
     if coords_test is not None:
         _points(fig, coords_test, labels_test, test=True, class_names=class_names)
-    _chosen(fig, coords, chosen, always=always)
+    _chosen(fig, coords, chosen)
     return _style(fig, title or "Decision boundary", titles[0], titles[1])
 
 
@@ -738,7 +735,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
 
 
 def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"), class_names=None, title=None,
-                       max_cols=4, always=False):
+                       max_cols=4):
     """The training points once per run, each with that run's chosen points ringed and
     numbered and its next pick starred (``chosen``/``next_picks``: name -> indices / index)."""
     names = list(chosen)
@@ -750,7 +747,7 @@ def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"),
         where = _panel(number, cols)
         _points(fig, coords, labels, class_names=class_names, size=6, showscale=False, **where)
         _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10,
-                always=always, **where)
+                **where)
     seen = set()
     for trace in fig.data:  # one legend entry per kind of marker, not per panel
         kind = trace.name.split(" (")[0] if trace.name.startswith("chosen") else trace.name

@@ -492,7 +492,6 @@ class Player {
         panel.figure.data.forEach((trace) => { if (trace.meta && trace.meta.reveal) this.hasReveal = true; });
         panel.light = panel.figure;
       }
-      if (panel.present_layout) scaleFonts({ layout: panel.present_layout }, this.scale);
     }
     this.scores = payload.scores ? decode(payload.scores) : null;
     this.coords = payload.coords ? decode(payload.coords) : null;
@@ -804,7 +803,6 @@ class Player {
     const panel = cell.panel;
     const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
     let layout = patched(this.base(panel).layout, frame.layout);
-    if (this.payload.present && panel.present_layout) layout = Object.assign({}, layout, panel.present_layout);
     layout = Object.assign({}, layout, { height: cell.height, width: cell.plot.clientWidth || undefined, autosize: true,
       showlegend: false });
     for (const name of Object.keys(layout)) {  // tick labels and titles push the margins, never get cut
@@ -974,11 +972,10 @@ class Player {
     })));
   }
 
-  // After a draw: the step line, data labels that would overprint hidden, and -- after a
-  // full draw, when the axes may have moved -- the labels placed again.
+  // After a draw: the step line, a log axis's decades thinned to its length (after a full
+  // draw, when the axes may have moved) and the overlay of labels and marks.
   afterDraw(cell, j, full) {
     this.stepLine(cell, j);
-    this.declutter(cell);
     if (full) {
       const thinned = this.thinDecades(cell);
       if (thinned) return thinned.then(() => this.afterDraw(cell, j, true));
@@ -1223,22 +1220,6 @@ class Player {
       }
     }
     return Object.keys(update).length ? this.Plotly.relayout(cell.plot, update) : null;
-  }
-
-  // Text beside markers (the chosen points' order numbers) that would overprint an
-  // earlier label is hidden, newest first kept.
-  declutter(cell) {
-    const texts = Array.from(cell.plot.querySelectorAll("g.textpoint text")).reverse();
-    if (texts.length < 2) return;
-    const kept = [];
-    for (const node of texts) {
-      node.style.opacity = "";
-      if (!node.textContent) continue;
-      const box = node.getBoundingClientRect();
-      const rect = { x: box.left, y: box.top, w: box.width, h: box.height };
-      if (kept.some((other) => overlaps(rect, other, 0))) node.style.opacity = "0";
-      else kept.push(rect);
-    }
   }
 
   // Where the step line of a panel is at step j (null: not drawn), and its tag: left of

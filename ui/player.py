@@ -33,7 +33,7 @@ import numpy as np
 import plotly
 import streamlit as st
 
-from ui.figures import EXPORT_CONFIG
+from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
@@ -142,7 +142,8 @@ class Panel:
     ``subtitle``: a line under the title (e.g. "this bound never gets below 1"), shown in
     presenter mode too; ``key_items``: the key under the title (default: from the
     figure's traces, :func:`ui.figures.key_items`); ``table``: an HTML table instead of
-    a figure, ``{"header": [...], "help": [...]}``, each frame holding its ``rows``;
+    a figure, ``{"header": [...], "row_help": [...]}``, each frame holding its ``rows``
+    (a row's first cell names it, its help is the tooltip);
     ``margin``: the chart's margins before its axes push them out for their labels;
     ``rings``: the chosen points and the next pick, as :func:`ui.steps.rings` specs (the
     player draws them as layout shapes; a star is hidden while a student predicts).
@@ -159,7 +160,6 @@ class Panel:
     hide_when_predicting: tuple = ()
     guess: bool = False
     present_area: str | None = "default"
-    present_layout: dict | None = None
     step_line: bool = False
     subtitle: str = ""
     span: tuple = (1, 1)
@@ -171,9 +171,8 @@ class Panel:
     rings: list = field(default_factory=list)
 
     def presenter(self):
-        """The panel's rank and layout changes in presenter mode."""
-        area = self.area if self.present_area == "default" else self.present_area
-        return area, dict(self.present_layout or {})
+        """The panel's rank in presenter mode (None: not shown there)."""
+        return self.area if self.present_area == "default" else self.present_area
 
     def as_dict(self):
         out = {"key": self.key, "area": self.area, "title": self.title, "figure": None,
@@ -181,8 +180,6 @@ class Panel:
                "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting),
                "step_line": self.step_line, "subtitle": self.subtitle, "span": list(self.span)}
         if self.figure is not None:
-            from ui.figures import key_items
-
             fig = self.figure
             margin = {"l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
             fig.update_layout(title=None, showlegend=False, margin=margin)
@@ -204,11 +201,11 @@ class Panel:
             out["rings"] = encode(self.rings)
         if self.guess:
             out["guess_trace"] = True
-        out["present_area"], out["present_layout"] = self.presenter()
+        out["present_area"] = self.presenter()
         return out
 
 
-def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), grid="algo", present=False,
+def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), present=False,
             text_scale=1.0, picks=None, scores=None, coords=None, pick_max=True, slider_help=None):
     """The JSON text the player gets: everything to draw every step of one study.
 
@@ -219,11 +216,9 @@ def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(
     what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
     The step to show is not in it (it changes between reruns; :func:`with_step` adds it).
     """
-    from ui.figures import DARK_INK
-
     digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
     body = {
-        "id": digest, "page": page, "n_steps": int(n_steps), "grid": grid,
+        "id": digest, "page": page, "n_steps": int(n_steps),
         "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
         "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help, "ink": DARK_INK,
         "panels": [panel.as_dict() for panel in panels],
