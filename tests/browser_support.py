@@ -7,6 +7,7 @@ set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests ar
 with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
 """
 import os
+from contextlib import contextmanager
 import shutil
 import socket
 import subprocess
@@ -150,6 +151,16 @@ def open_app(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-
 
 def close(page):
     page.context.close()
+
+
+@contextmanager
+def app_page(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-preference"):
+    """:func:`open_app` as a context: the browser context is closed however the test ends."""
+    page = open_app(browser, url, size, scheme, reduced_motion)
+    try:
+        yield page
+    finally:
+        close(page)
 
 
 CENTRE = """(el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }"""

@@ -10,9 +10,8 @@ import re
 
 import pytest
 
-from browser_support import (CENTRE, PANEL_BOXES, PLAYER_PAGES, TEXT_BOXES, browser, click_like_a_person,  # noqa: F401
-                             close, label, open_app, overlap, redrawn, rendered, server, settled, shots,
-                             wait_until_idle)
+from browser_support import (PANEL_BOXES, PLAYER_PAGES, TEXT_BOXES, app_page, browser,  # noqa: F401 (fixtures)
+                             click_like_a_person, overlap, redrawn, rendered, server, settled, shots, wait_until_idle)
 
 SIZES = [(1280, 720), (1920, 1080)]
 # The smallest text allowed at each text size, px (the issue: nothing under 18 px at 150%).
@@ -28,8 +27,7 @@ def scroller_top(page):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_presenter_controls_take_a_mouse_click(server, browser, size):
-    page = open_app(browser, f"{server}/kmp?present=1", size)
-    try:
+    with app_page(browser, f"{server}/kmp?present=1", size) as page:
         settled(page)
         row = page.locator(".st-key-title-row")
         click_like_a_person(page, row.get_by_role("radio", name="150%"))
@@ -48,8 +46,6 @@ def test_presenter_controls_take_a_mouse_click(server, browser, size):
         click_like_a_person(page, row.locator("[data-testid='stCheckbox'] label"))  # presenter mode off
         page.wait_for_function("new URL(location.href).searchParams.get('present') !== 'true' && "
                                "window.__mplPlayer && window.__mplPlayer.payload.present === false")
-    finally:
-        close(page)
 
 
 # --- 2. text sizes are layouts: nothing small, cut, overlapping or off the screen ----------
@@ -102,8 +98,7 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
     for size in sizes:
         for present in (True, False) if size == (1280, 720) and text == 150 else (True,):
             query = f"text={text}" + ("&present=1" if present else "")
-            page = open_app(browser, f"{server}/{path}?{query}", size)
-            try:
+            with app_page(browser, f"{server}/{path}?{query}", size) as page:
                 settled(page)
                 problems = []
                 screens = page.evaluate("window.__mplPlayer.screens.length") if present else 1
@@ -122,8 +117,6 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
                         redrawn(page, lambda: page.keyboard.press("v"))
                 assert not problems, f"{path} at {text}% {size} {'presenter' if present else 'scrolling'}:\n" + \
                     "\n".join(problems[:25])
-            finally:
-                close(page)
 
 
 # --- 3. every preset and every Home link reopens exactly from its address -------------------
@@ -141,12 +134,9 @@ def study_id(page):
 
 def reopened(browser, url):
     """What a fresh browser (nothing remembered) shows at ``url``: the study and step."""
-    page = open_app(browser, url)
-    try:
+    with app_page(browser, url) as page:
         settled(page)
         return study_id(page)
-    finally:
-        close(page)
 
 
 @pytest.mark.parametrize("path,key", [("sparse-kpca", "skpca"), ("kmp", "kmp"), ("sparse-kcca", "skcca"),
@@ -154,8 +144,7 @@ def reopened(browser, url):
 def test_every_preset_reopens_from_its_address(server, browser, path, key):
     from ui.presets import PRESETS
 
-    page = open_app(browser, f"{server}/{path}", (1600, 1000))
-    try:
+    with app_page(browser, f"{server}/{path}", (1600, 1000)) as page:
         settled(page)
         for preset in PRESETS[key]:
             choose_preset(page, preset.name)
@@ -164,13 +153,10 @@ def test_every_preset_reopens_from_its_address(server, browser, path, key):
             settled(page)
             here = study_id(page)
             assert reopened(browser, page.url) == here, f"{preset.name}: {page.url} reopens another view"
-    finally:
-        close(page)
 
 
 def test_every_home_link_reopens_the_view_it_opened(server, browser):
-    page = open_app(browser, f"{server}/", (1600, 1200))
-    try:
+    with app_page(browser, f"{server}/", (1600, 1200)) as page:
         links = page.locator("[data-testid='stPageLink'] a", has_text="Open ")
         count = links.count()
         assert count == 4
@@ -184,8 +170,6 @@ def test_every_home_link_reopens_the_view_it_opened(server, browser):
             here = study_id(page)
             assert here[1] == step
             assert reopened(browser, page.url) == here, f"{page.url} reopens another view"
-    finally:
-        close(page)
 
 
 # --- 4. the clicker and the keys never lose the player; they never scroll the page ----------
@@ -196,8 +180,7 @@ def step_with(page, key, step):
 
 
 def test_keys_reach_the_player_after_every_control(server, browser):
-    page = open_app(browser, f"{server}/kmp", (1600, 1000))
-    try:
+    with app_page(browser, f"{server}/kmp", (1600, 1000)) as page:
         settled(page, 0)
         choose_preset(page, "A trivial bound, and why")
         page.wait_for_function("document.querySelector('.mpl-lesson').innerText.startsWith('A trivial bound')")
@@ -226,15 +209,12 @@ def test_keys_reach_the_player_after_every_control(server, browser):
             page.keyboard.press("PageDown")  # any key brings the board back, and does nothing else
             assert not page.locator(".mpl-blank.mpl-on").is_visible()
             assert page.evaluate("window.__mplPlayer.j") == 0
-    finally:
-        close(page)
 
 
 # --- 5. panel sizes come from the scrolling section: stable under scrolling and resizing ----
 
 def test_scrolling_and_resizing_keep_the_panels(server, browser):
-    page = open_app(browser, f"{server}/deflation-lab?present=1", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/deflation-lab?present=1", (1280, 720)) as page:
         settled(page)
         sizes = page.evaluate(PANEL_BOXES)
         height = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
@@ -253,8 +233,6 @@ def test_scrolling_and_resizing_keep_the_panels(server, browser):
         page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop = 0")
         for panel in page.evaluate(PANEL_BOXES):
             assert panel["y"] + panel["h"] <= 1080 + 1, panel
-    finally:
-        close(page)
 
 
 # --- 6. the board says what it shows, and the curves arrive with the steps ------------------
@@ -262,8 +240,7 @@ def test_scrolling_and_resizing_keep_the_panels(server, browser):
 def test_the_board_says_what_it_shows(server, browser):
     from ui.presets import PRESETS
 
-    page = open_app(browser, f"{server}/kmp?present=1", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/kmp?present=1", (1280, 720)) as page:
         settled(page)
         lesson = page.locator(".mpl-lesson")
         box = lesson.bounding_box()
@@ -299,15 +276,12 @@ def test_the_board_says_what_it_shows(server, browser):
         n = page.evaluate("window.__mplPlayer.n")
         assert set(page.evaluate(lengths)) == {n} and page.evaluate(clip) is None, "W shows the whole curves"
         assert page.evaluate(f"{cell}.plot.layout.showlegend") is False
-    finally:
-        close(page)
 
 
 # --- 8. the bound panel reads without a legend hunt; the lab's kernels show what is left ---
 
 def test_bound_panel_reads_plainly(server, browser):
-    page = open_app(browser, f"{server}/kmp?present=1&step=12", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/kmp?present=1&step=12", (1280, 720)) as page:
         settled(page, 12)
         redrawn(page, lambda: page.keyboard.press("w"))
         check = """() => {
@@ -333,13 +307,10 @@ def test_bound_panel_reads_plainly(server, browser):
                         if any(box["x"] + 1 < x < box["x"] + box["w"] - 1 and box["y"] + 1 < y < box["y"] + box["h"] - 1
                                for x, y in line)]
             assert not crossing, f"a curve runs through the label {name!r}"
-    finally:
-        close(page)
 
 
 def test_deflation_lab_facts_have_tooltips_and_kernels_their_own_scale(server, browser):
-    page = open_app(browser, f"{server}/deflation-lab?present=1", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/deflation-lab?present=1", (1280, 720)) as page:
         settled(page)
         redrawn(page, lambda: [page.keyboard.press("PageDown") for _ in range(8)], 8)
         rows = page.locator(".mpl-table tbody th")
@@ -350,32 +321,26 @@ def test_deflation_lab_facts_have_tooltips_and_kernels_their_own_scale(server, b
                                ".annotations.map((a) => a.text)")
         ranges = [float(re.search(r"±([0-9.e+-]+)", text).group(1)) for text in titles if "±" in text]
         assert len(ranges) == 4 and max(ranges) > 5 * min(ranges), "each kernel on the range of what it has left"
-    finally:
-        close(page)
 
 
 # --- 9. the column lab and the bounds explorer present like the algorithm pages --------------
 
 @pytest.mark.parametrize("path", ["column-selection", "bounds"])
 def test_labs_present_and_keep_presenter_mode(server, browser, path):
-    page = open_app(browser, f"{server}/{path}?present=1", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/{path}?present=1", (1280, 720)) as page:
         settled(page)
         assert page.evaluate("window.__mplPlayer.payload.present") is True
         step_with(page, "PageDown", 1)
         assert "present=true" in page.url or "present=1" in page.url
         assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')") \
             == "true"
-    finally:
-        close(page)
 
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
 def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
     from ui.figures import DARK_BACKGROUND
 
-    page = open_app(browser, f"{server}/{path}?present=1", (1280, 720), scheme="dark")
-    try:
+    with app_page(browser, f"{server}/{path}?present=1", (1280, 720), scheme="dark") as page:
         settled(page)
         backgrounds = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
                                     ".map((c) => c.plot._fullLayout.paper_bgcolor)")
@@ -384,8 +349,6 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
                              ".map((c) => c.plot._fullLayout.font.color)")
         assert "#222222" not in inks
         page.screenshot(path=str(shots / f"dark-{path}.png"))
-    finally:
-        close(page)
 
 
 # --- accessibility: axe-core on every page, both themes; names, announcements, motion -------
@@ -407,19 +370,15 @@ def axe(page):
 def test_no_serious_accessibility_violation(server, browser, path, scheme):
     # presenter mode once (light): the dark theme differs in colours, which the plain page checks
     for query in ("", "?present=1") if path in PLAYER_PAGES and scheme == "light" else ("",):
-        page = open_app(browser, f"{server}/{path}{query}", (1280, 720), scheme=scheme)
-        try:
+        with app_page(browser, f"{server}/{path}{query}", (1280, 720), scheme=scheme) as page:
             if path in PLAYER_PAGES:
                 settled(page)
             found = axe(page)
             assert not found, f"{path or 'home'}{query} ({scheme}): {found}"
-        finally:
-            close(page)
 
 
 def test_player_controls_are_named_and_the_step_is_announced(server, browser):
-    page = open_app(browser, f"{server}/kmp", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/kmp", (1280, 720)) as page:
         settled(page)
         for control in page.locator(".mpl-bar button, .mpl-bar input, .mpl-bar select").all():
             name = control.evaluate("(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] && "
@@ -428,20 +387,12 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         step_with(page, "PageDown", 1)
         status = page.get_by_role("status")
         assert status.inner_text() == "Step 1 of " + str(page.evaluate("window.__mplPlayer.n"))
-    finally:
-        close(page)
 
 
 def test_reduced_motion_turns_the_animation_off(server, browser):
-    page = open_app(browser, f"{server}/kmp", (1280, 720), reduced_motion="reduce")
-    try:
+    with app_page(browser, f"{server}/kmp", (1280, 720), reduced_motion="reduce") as page:
         settled(page)
         assert page.locator(".mpl-toggle", has_text="Animate").count() == 0
-    finally:
-        close(page)
-    page = open_app(browser, f"{server}/kmp", (1280, 720))
-    try:
+    with app_page(browser, f"{server}/kmp", (1280, 720)) as page:
         settled(page)
         assert page.locator(".mpl-toggle", has_text="Animate").count() == 1
-    finally:
-        close(page)
