@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, nontrivial_range
-from ui import code, figures, frame
+from ui import board, code, figures
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
@@ -76,7 +76,7 @@ COUNTS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 1
 LOG_CAP = 2.5  # a linear axis is cut here (mark_trivial); a bound above it everywhere needs the log axis
 
 state = PageState(PAGE)
-display = frame.page_top(
+display = board.page_top(
     state,
     "Bounds explorer",
     "Every generalisation bound in the papers, as a function of the sample size m, the sparsity k (or t) and "
@@ -193,7 +193,7 @@ def build():
             "slider_help": f"Step along the x axis: the story reads each bound at that {word}."}
 
 
-frame.player(state, ("bounds", bound, vary, tuple(xs), settings, overlay, log_x, log_y), len(xs) - 1, build, display)
+board.player(state, ("bounds", bound, vary, tuple(xs), settings, overlay, log_x, log_y), len(xs) - 1, build, display)
 
 sentences = []
 for title, ys in series.items():
@@ -214,7 +214,7 @@ if len(series) == 2:
         sentences.append(f"The first is tighter at {a_wins.sum()} of {both.sum()} points on the axis"
                          + (f" (from {xs[a_wins][0]:g} to {xs[a_wins][-1]:g})." if a_wins.any() else "."))
 st.markdown(" ".join(sentences) + f" Fixed: {fixed}.")
-frame.copy_as_code(code.explore_script(f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs,
+board.copy_as_code(code.explore_script(f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs,
                                        dict(settings), query=st.query_params.to_dict()), "bounds-explorer")
 
 for name in dict.fromkeys((bound, overlay)):

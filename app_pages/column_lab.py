@@ -3,7 +3,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore.labs import COLUMN_METHODS
-from ui import figures, frame
+from ui import board, choose, compute, figures
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
@@ -16,7 +16,7 @@ METHOD_HELP = ("greedy: sparse KPCA's picks (pivoted Cholesky, deterministic); u
                "points; kernel error only).")
 
 state = PageState(PAGE)
-display = frame.page_top(
+display = board.page_top(
     state,
     "Nyström & column selection",
     "A Nyström approximation rebuilds the whole kernel from a few of its columns (the *landmarks*): "
@@ -27,8 +27,8 @@ display = frame.page_top(
 )
 state.notes_here()
 
-data = frame.data_sidebar(state, ("two-view", "binary", "regression", "unsupervised"), preset="rings-two-view")
-kernel = frame.kernel_sidebar(state, data)
+data = choose.data_sidebar(state, ("two-view", "binary", "regression", "unsupervised"), preset="rings-two-view")
+kernel = choose.kernel_sidebar(state, data)
 sb = st.sidebar
 sb.header("Columns")
 methods = state.widget(sb.multiselect, Control("methods", COLUMN_METHODS[:3], tuple, options=COLUMN_METHODS),
@@ -46,7 +46,7 @@ reg = state.widget(sb.select_slider, Control("reg", 1e-3, float, options=REGS), 
 ratio = state.widget(sb.select_slider, Control("levratio", 1.0, float, options=RATIOS), "Leverage γ / λ", scope=PAGE,
                      options=RATIOS, help="Ridge leverage scores l_i(K, γ) use γ = this × λ (the paper tries "
                                           "10⁻⁴ … 1 and finds them similar).")
-log_y = frame.log_toggle(state, default=True, label="Log-scale error axes",
+log_y = choose.log_toggle(state, default=True, label="Log-scale error axes",
                          help_text="Errors fall by orders of magnitude with the rank: a log axis shows them all.")
 if not methods:
     st.info("Pick at least one method in the sidebar.", icon=":material/info:")
@@ -56,7 +56,7 @@ if not methods:
 ranks = tuple(int(r) for r in np.unique(np.round(np.linspace(max(1, top / 5), top, 5))))
 settings = {"ranks": ranks, "methods": tuple(methods), "repeats": int(repeats), "reg": float(reg),
             "leverage_ratio": float(ratio)}
-result, seconds = frame.compute_study("column-lab", data, kernel, state, progress_text="Choosing columns and "
+result, seconds = compute.compute_study("column-lab", data, kernel, state, progress_text="Choosing columns and "
                                       "fitting Nyström approximations", **settings)
 split = result.split
 dataset = data.dataset()
@@ -162,7 +162,7 @@ def build():
             "slider_help": "Step j shows the first j landmarks of each method and marks rank j on the error curves."}
 
 
-frame.player(state, frame.study_key("column-lab", data, kernel, settings, log_y), int(result.ranks[-1]), build,
+board.player(state, compute.study_key("column-lab", data, kernel, settings, log_y), int(result.ranks[-1]), build,
              display)
 if not result.two_view:
     st.info("Pick a two-view dataset (two-view rings or digit halves) to add KCCA accuracy, kernel stability and "
@@ -178,10 +178,10 @@ with st.expander("The formulas (seed 004)", icon=":material/function:"):
                 "L₁, L₂ (eq. 15, never forming an N × N matrix). The kernel error of greedy columns is the trace "
                 "of sparse KPCA's deflated kernel: pivoted Cholesky *is* Nyström on the chosen columns.")
 
-st.download_button("Download the curves (CSV)", frame.to_csv(result.table()), "column-selection.csv", mime="text/csv",
+st.download_button("Download the curves (CSV)", board.to_csv(result.table()), "column-selection.csv", mime="text/csv",
                    on_click="ignore", icon=":material/download:",
                    help="Means over the repetitions at each computed rank.")
-frame.study_code("column-lab", "Nyström column selection", data, kernel, settings, "column-selection")
+board.study_code("column-lab", "Nyström column selection", data, kernel, settings, "column-selection")
 st.caption(f"Computed on N = {result.m} training points, {result.repeats} repetitions, in {seconds:.2f} s "
            "(cached: stepping only redraws).")
 state.write_url()

@@ -5,9 +5,9 @@ import streamlit as st
 from mpcore import DEFLATIONS
 from mpcore.deflations import TAU_SOURCES
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
-from ui import figures, frame
+from ui import board, choose, compute, figures
 from ui import steps as steps_ui
-from ui.state import Control, PageState
+from ui.state import Control, PageState, plain
 
 PAGE = "deflation-lab"
 FAMILY_NAMES = {"mpkfda": "Greedy Fisher (MPKFDA)", "kpca": "Sparse KPCA criterion",
@@ -23,7 +23,7 @@ CRITERION_HELP = {
 DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
 
 state = PageState(PAGE)
-display = frame.page_top(
+display = board.page_top(
     state,
     "Deflation lab",
     "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "
@@ -33,9 +33,9 @@ display = frame.page_top(
 )
 state.notes_here()
 
-data = frame.data_sidebar(state, ("binary", "regression"), preset="moons")
+data = choose.data_sidebar(state, ("binary", "regression"), preset="moons")
 dataset = data.dataset()
-kernel = frame.kernel_sidebar(state, data)
+kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Lab")
 families = ("mpkfda", "kmp", "kpca") if dataset.task == "binary" else ("kmp", "kpca")
 family = state.widget(st.sidebar.selectbox, Control("family", families[0], str, options=families), "Family",
@@ -56,7 +56,7 @@ tau_from = state.widget(st.sidebar.selectbox, Control("tau", "deflated", str, op
                         help="Seed 002 sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
                              "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.")
 m = data.train_size()
-k = frame.k_slider(state, m, default=20, hi=80)
+k = choose.k_slider(state, m, default=20, hi=80)
 own_scale = state.widget(st.sidebar.toggle, Control("ownscale", True, bool), "Heatmaps: each on its own scale",
                          scope=PAGE, help="On: each deflated kernel is coloured on the range of its own entries (in "
                                           "its title), so what is left shows even when it is small. Off: all on K₀'s "
@@ -68,7 +68,7 @@ if not chosen_deflations:
 
 settings = {"k": int(k), "family": family, "criterion": criterion, "deflations": tuple(chosen_deflations),
             "tau_from": tau_from}
-lab, seconds = frame.compute_study("deflation-lab", data, kernel, state, **settings)
+lab, seconds = compute.compute_study("deflation-lab", data, kernel, state, **settings)
 split = lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:
@@ -100,7 +100,7 @@ def build():
     steps = range(lab.n_steps + 1)
     panels = [
         steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
-        steps_ui.lab_heatmap_panel(lab, steps, sort_note=frame.sort_note_for(split), scale=scale, own_scale=own_scale),
+        steps_ui.lab_heatmap_panel(lab, steps, sort_note=board.sort_note_for(split), scale=scale, own_scale=own_scale),
         steps_ui.lab_facts_panel(lab, steps),
         steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
                                                     "against k"),
@@ -108,7 +108,7 @@ def build():
     return {"panels": panels, "stories": [story(j) for j in steps]}
 
 
-frame.player(state, frame.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display)
+board.player(state, compute.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display)
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(
@@ -152,18 +152,18 @@ if st.button("Compute the table", key="lab:table", icon=":material/table:",
             split, int(k), family, kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
             progress=lambda done, total: bar.progress(done / total, text=f"{done} of {total} runs"))
     except ValueError as error:
-        st.error(f"Cannot compute the table: {frame.plain(error)}", icon=":material/error:")
+        st.error(f"Cannot compute the table: {plain(error)}", icon=":material/error:")
     bar.empty()
 if table_key in tables:
     table = tables[table_key]
     left, right = st.columns(2)
     with left:
-        frame.show(figures.table_figure(table["error"], table["criteria"], table["deflations"],
+        board.chart(figures.table_figure(table["error"], table["criteria"], table["deflations"],
                                         title=f"{ERROR_NAMES[family]} at k = {table['k']}",
                                         colour_title=ERROR_NAMES[family].split()[-1]),
                    key="lab-table-error", caption="Outlined: the best deflation for each criterion.")
     with right:
-        frame.show(figures.table_figure(1000 * table["seconds"], table["criteria"], table["deflations"],
+        board.chart(figures.table_figure(1000 * table["seconds"], table["criteria"], table["deflations"],
                                         title="selection time (ms)", colour_title="ms", fmt="{:.0f}"),
                    key="lab-table-time", caption="Time of the greedy selection alone (explicit m × m kernel); "
                                                  "outlined: the fastest for each criterion.")
@@ -171,9 +171,9 @@ if table_key in tables:
     st.caption(f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} "
                f"({table['error'][best]:.3g}).")
 
-st.download_button("Download the error curves (CSV)", frame.to_csv(lab.error_table()), "deflation-lab-errors.csv",
+st.download_button("Download the error curves (CSV)", board.to_csv(lab.error_table()), "deflation-lab-errors.csv",
                    mime="text/csv", on_click="ignore", icon=":material/download:",
                    help="One row per step k, one column per deflation.")
-frame.study_code("deflation-lab", "Deflation lab", data, kernel, settings, "deflation-lab")
-frame.speed_note(seconds, lab)
+board.study_code("deflation-lab", "Deflation lab", data, kernel, settings, "deflation-lab")
+board.speed_note(seconds, lab)
 state.write_url()

@@ -2,7 +2,7 @@
 import streamlit as st
 
 from mpcore.datasets import REGISTRY
-from ui import figures, frame
+from ui import board, choose, compute, figures
 
 st.title("Matching Pursuit Lab")
 st.markdown(
@@ -58,10 +58,10 @@ def card_figure(family, name, gamma, k, step):
     """The card's picture: the page's study at the link's settings (the page's defaults
     for everything the link does not set)."""
     options = {**REGISTRY[name].options, "n_samples": CARD_POINTS}
-    data = frame.DataChoice(name, tuple(sorted(options.items())), test=frame.TEST.default, seed=frame.SEED.default,
-                            standardize=frame.STANDARDIZE.default, points=CARD_POINTS)
-    kernel = frame.KernelChoice("rbf", None if gamma == "1/d" else float(gamma), frame.DEGREE.default)
-    study, _ = frame.compute_study(family, data, kernel, **CARD_SETTINGS[family], k=k)
+    data = choose.DataChoice(name, tuple(sorted(options.items())), test=choose.TEST.default, seed=choose.SEED.default,
+                            standardize=choose.STANDARDIZE.default, points=CARD_POINTS)
+    kernel = choose.KernelChoice("rbf", None if gamma == "1/d" else float(gamma), choose.DEGREE.default)
+    study, _ = compute.compute_study(family, data, kernel, **CARD_SETTINGS[family], k=k)
     j = min(step, study.n_steps)
     chosen = study.chosen(j)
     if family == "skpca":
@@ -83,7 +83,7 @@ columns = st.columns(2)
 for number, (path, title, family, name, gamma, k, step, text) in enumerate(CARDS):
     with columns[number % 2].container(border=True):
         st.subheader(title)
-        frame.show(card_figure(family, name, gamma, k, step), key=f"home-{family}")
+        board.chart(card_figure(family, name, gamma, k, step), key=f"home-{family}")
         st.markdown(text)
         st.page_link(path, label=f"Open {title} at step {step}", icon=":material/arrow_forward:",
                      query_params=card_link(name, gamma, k, step))

@@ -2,14 +2,14 @@
 import streamlit as st
 
 from mpcore.kmp import KMP_VARIANTS, LOSSES
-from ui import frame
+from ui import board, choose, compute
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "kmp"
 state = PageState(PAGE)
-frame.open_on_preset(state)
-display = frame.page_top(
+choose.open_on_preset(state)
+display = board.page_top(
     state,
     "Kernel matching pursuit",
     "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training point whose "
@@ -17,13 +17,13 @@ display = frame.page_top(
     "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
 )
 state.notes_here()
-frame.preset_picker(state)
+choose.preset_picker(state)
 
-data = frame.data_sidebar(state, ("regression", "binary"), preset="sinc")
-kernel = frame.kernel_sidebar(state, data)
+data = choose.data_sidebar(state, ("regression", "binary"), preset="sinc")
+kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Matching pursuit")
 m = data.train_size()
-k = frame.k_slider(state, m, default=30)
+k = choose.k_slider(state, m, default=30)
 variant = state.widget(st.sidebar.selectbox, Control("variant", "prefit", str, options=KMP_VARIANTS), "Variant",
                        scope=PAGE, options=KMP_VARIANTS,
                        help="basic: add the best column with a line search, never revisit weights. back-fit: refit all "
@@ -44,18 +44,18 @@ if set_alpha:
     alpha = state.widget(st.sidebar.number_input, Control("alpha", 0.5, float, lo=0.001, hi=1e6), "alpha",
                          scope=PAGE, min_value=0.001, step=0.05, format="%.3f",
                          help="Error tolerance, in the target's units.")
-delta = frame.delta_select(state)
-shared_scale = frame.heat_scale_toggle(state)
-log_y = frame.log_toggle(state)
+delta = choose.delta_select(state)
+shared_scale = choose.heat_scale_toggle(state)
+log_y = choose.log_toggle(state)
 
-rescale = frame.rescale_select(state)
+rescale = choose.rescale_select(state)
 settings = {"k": int(k), "variant": variant, "loss": loss, "alpha": None if alpha is None else float(alpha),
             "delta": float(delta)}
-study, seconds = frame.compute_study("kmp", data, kernel, state, **settings)
+study, seconds = compute.compute_study("kmp", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
-frame.stop_note(study, display)
+board.stop_note(study, display)
 fitted = study.fitted()
 train_mse = study.train_mse()
 baseline_mse = float(((split.y_test - split.y_train.mean()) ** 2).mean())
@@ -107,14 +107,14 @@ def build():
         model_panel(steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate (|f − y| > α)", rescale=rescale,
                              leave_out=("test MSE", "train MSE")),
-        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
+        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=board.sort_note_for(split), shared_scale=shared_scale,
                                caption=f"Here {note}."),
     ]
-    return frame.player_extras(study, panels, story)
+    return board.player_extras(study, panels, story)
 
 
-frame.player(state, frame.study_key("kmp", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display, numbers=frame.study_numbers(study))
+board.player(state, compute.study_key("kmp", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display, numbers=compute.study_numbers(study))
 
 with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (seed 003 eq. 3 / eq. 7; seed 000 Alg. 5): the column that best fits the residual "
@@ -130,7 +130,7 @@ with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"
     st.markdown("The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "
                 "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error.")
 
-frame.downloads(study, "kernel-matching-pursuit")
-frame.study_code("kmp", "Kernel matching pursuit", data, kernel, settings, "kernel-matching-pursuit")
-frame.speed_note(seconds, study)
+board.downloads(study, "kernel-matching-pursuit")
+board.study_code("kmp", "Kernel matching pursuit", data, kernel, settings, "kernel-matching-pursuit")
+board.speed_note(seconds, study)
 state.write_url()

@@ -2,14 +2,14 @@
 import streamlit as st
 
 from mpcore import DEFLATIONS, FISHER_CRITERIA
-from ui import frame
+from ui import board, choose, compute
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "mpkfda"
 state = PageState(PAGE)
-frame.open_on_preset(state)
-display = frame.page_top(
+choose.open_on_preset(state)
+display = board.page_top(
     state,
     "Greedy kernel Fisher discriminant (MPKFDA)",
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
@@ -17,13 +17,13 @@ display = frame.page_top(
     "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
 )
 state.notes_here()
-frame.preset_picker(state)
+choose.preset_picker(state)
 
-data = frame.data_sidebar(state, ("binary",), preset="moons")
-kernel = frame.kernel_sidebar(state, data)
+data = choose.data_sidebar(state, ("binary",), preset="moons")
+kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Greedy Fisher")
 m = data.train_size()
-k = frame.k_slider(state, m, default=30)
+k = choose.k_slider(state, m, default=30)
 criterion = state.widget(st.sidebar.selectbox, Control("criterion", "optimal", str, options=FISHER_CRITERIA),
                          "Criterion", scope=PAGE, options=FISHER_CRITERIA,
                          help="optimal: the Fisher ratio (K[:,i]'y)² / (K[:,i]' B K[:,i]) (eq. 7). pseudo: its "
@@ -41,18 +41,18 @@ algo_seed = 0
 if criterion == "random":
     algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999), "Algorithm seed",
                              scope=PAGE, min_value=0, max_value=9999, help="Seeds the random criterion.")
-delta = frame.delta_select(state)
-shared_scale = frame.heat_scale_toggle(state)
-log_y = frame.log_toggle(state)
+delta = choose.delta_select(state)
+shared_scale = choose.heat_scale_toggle(state)
+log_y = choose.log_toggle(state)
 
-rescale = frame.rescale_select(state)
+rescale = choose.rescale_select(state)
 settings = {"k": int(k), "criterion": criterion, "deflation": deflation, "stages": int(stages),
             "seed": int(algo_seed), "delta": float(delta)}
-study, seconds = frame.compute_study("mpkfda", data, kernel, state, **settings)
+study, seconds = compute.compute_study("mpkfda", data, kernel, state, **settings)
 split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
-frame.stop_note(study, display)
+board.stop_note(study, display)
 
 
 def story(j, hide_next=False):
@@ -87,15 +87,15 @@ def build():
                                  x_title=study.coord_titles[0], title=f"Criterion ({criterion}) on K_{{j}}"),
         model_panel(steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="error rate", rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=frame.sort_note_for(split), shared_scale=shared_scale,
+        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=board.sort_note_for(split), shared_scale=shared_scale,
                                caption="With classes sorted, the two diagonal blocks are within-class similarities; "
                                        "watch how each deflation removes the chosen column's share."),
     ]
-    return frame.player_extras(study, panels, story, pick_max=study.path.pick == "max")
+    return board.player_extras(study, panels, story, pick_max=study.path.pick == "max")
 
 
-frame.player(state, frame.study_key("mpkfda", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display, numbers=frame.study_numbers(study))
+board.player(state, compute.study_key("mpkfda", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display, numbers=compute.study_numbers(study))
 
 with st.expander("The formulas (seed 002)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
@@ -112,7 +112,7 @@ with st.expander("The formulas (seed 002)", icon=":material/function:"):
              r"B = \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)")
     st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
 
-frame.downloads(study, "mpkfda")
-frame.study_code("mpkfda", "Greedy kernel Fisher discriminant (MPKFDA)", data, kernel, settings, "mpkfda")
-frame.speed_note(seconds, study)
+board.downloads(study, "mpkfda")
+board.study_code("mpkfda", "Greedy kernel Fisher discriminant (MPKFDA)", data, kernel, settings, "mpkfda")
+board.speed_note(seconds, study)
 state.write_url()

@@ -4,7 +4,7 @@ from collections import OrderedDict
 import streamlit as st
 
 from mpcore.experiments import FIGURES, run
-from ui import code, frame, paper_figures
+from ui import board, code, paper_figures
 from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
@@ -23,7 +23,7 @@ RESULTS_MAX = 40
 VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red"}
 
 state = PageState(PAGE)
-frame.page_header(
+board.page_header(
     "Paper figures",
     "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
@@ -103,14 +103,14 @@ def _card(name):
             colour = VERDICT_COLOURS[verdict.status]
             st.markdown(f":{colour}-badge[**{verdict.status.capitalize()}**] {plain(verdict.reason)}")
         for number, fig in enumerate(paper_figures.paper_figures(result)):
-            frame.show(fig, key=f"fig-{name}-{number}")
+            board.chart(fig, key=f"fig-{name}-{number}")
         ours = (f"- {key}: {paper_figures.format_value(value)}" for key, value in result.findings.items())
         st.markdown("**Ours.**\n" + "\n".join(ours))
         st.caption(f"{size} run, {result.seconds:.1f} s; settings: {paper_figures.format_value(result.settings)}")
         st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
                            help="The numbers behind the figure, one row per point / cell.")
-        frame.copy_as_code(code.experiment_script(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}", name,
+        board.copy_as_code(code.experiment_script(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}", name,
                                                   size), f"{name}-{size}")
 
 

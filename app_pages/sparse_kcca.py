@@ -1,15 +1,15 @@
 """Sparse kernel CCA: choose points whose columns agree in both views."""
 import streamlit as st
 
-from ui import frame
+from ui import board, choose, compute
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
 PAGE = "skcca"
 REGS = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
 state = PageState(PAGE)
-frame.open_on_preset(state)
-display = frame.page_top(
+choose.open_on_preset(state)
+display = board.page_top(
     state,
     "Sparse kernel CCA",
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
@@ -18,13 +18,13 @@ display = frame.page_top(
     "(seed 000, Alg. 3 and Thm 9).",
 )
 state.notes_here()
-frame.preset_picker(state)
+choose.preset_picker(state)
 
-data = frame.data_sidebar(state, ("two-view",), preset="rings-two-view")
-kernel = frame.kernel_sidebar(state, data)
+data = choose.data_sidebar(state, ("two-view",), preset="rings-two-view")
+kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Sparse KCCA")
 m = data.train_size()
-k = frame.k_slider(state, m, default=30)
+k = choose.k_slider(state, m, default=30)
 alpha = state.widget(st.sidebar.slider, Control("alpha", 1.0, float, lo=0.05, hi=3.0),
                      "Error tolerance alpha", scope=PAGE, min_value=0.05, max_value=3.0, step=0.05,
                      help="A pair (x, y) counts as an error when its unit-variance variates differ by more than "
@@ -32,16 +32,16 @@ alpha = state.widget(st.sidebar.slider, Control("alpha", 1.0, float, lo=0.05, hi
 reg = state.widget(st.sidebar.select_slider, Control("reg", 1e-3, float, options=REGS), "CCA regularisation",
                    scope=PAGE, options=REGS, format_func=lambda v: f"{v:g}",
                    help="Ridge added to each view's covariance in the final CCA, relative to its trace.")
-delta = frame.delta_select(state)
-shared_scale = frame.heat_scale_toggle(state)
-log_y = frame.log_toggle(state)
+delta = choose.delta_select(state)
+shared_scale = choose.heat_scale_toggle(state)
+log_y = choose.log_toggle(state)
 
-rescale = frame.rescale_select(state)
+rescale = choose.rescale_select(state)
 settings = {"k": int(k), "alpha": float(alpha), "reg": float(reg), "delta": float(delta)}
-study, seconds = frame.compute_study("skcca", data, kernel, state, **settings)
+study, seconds = compute.compute_study("skcca", data, kernel, state, **settings)
 split = study.split
 curves = study.curves.curves
-frame.stop_note(study, display)
+board.stop_note(study, display)
 link = study.coords[:, 0]  # colour both views by one coordinate of view X, so a pair shares a colour
 
 
@@ -63,7 +63,7 @@ def story(j, hide_next=False):
 
 def build():
     steps = range(study.n_steps + 1)
-    sort_note = frame.sort_note_for(split)
+    sort_note = board.sort_note_for(split)
     panels = [
         steps_ui.data_panel(study, steps, link, target_name="X coord. 1", title="View X and the chosen points"),
         steps_ui.criterion_panel(study, steps, link, None, x_title=study.coord_titles[0] + " of view X",
@@ -73,18 +73,18 @@ def build():
                             key="view-y", area="c", guess=False),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="rate or correlation",
                              rescale=rescale),
-        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
+        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=0, share=0.5,
                                title="View X: the kernel before and after deflation"),
         steps_ui.projection_panel(study, steps, area="f"),
-        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=1, share=0.5,
+        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=sort_note, shared_scale=shared_scale, view=1, share=0.5,
                                key="heat-y",
                                area="g", title="View Y: the kernel before and after deflation"),
     ]
-    return frame.player_extras(study, panels, story)
+    return board.player_extras(study, panels, story)
 
 
-frame.player(state, frame.study_key("skcca", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
-             build, display, numbers=frame.study_numbers(study))
+board.player(state, compute.study_key("skcca", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
+             build, display, numbers=compute.study_numbers(study))
 
 with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")
@@ -96,7 +96,7 @@ with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.latex(r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
              r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]")
 
-frame.downloads(study, "sparse-kcca")
-frame.study_code("skcca", "Sparse KCCA", data, kernel, settings, "sparse-kcca")
-frame.speed_note(seconds, study)
+board.downloads(study, "sparse-kcca")
+board.study_code("skcca", "Sparse KCCA", data, kernel, settings, "sparse-kcca")
+board.speed_note(seconds, study)
 state.write_url()

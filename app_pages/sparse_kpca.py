@@ -2,7 +2,7 @@
 import streamlit as st
 
 from mpcore.skpca import check_theorem5
-from ui import frame
+from ui import board, choose, compute
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
@@ -11,8 +11,8 @@ PAGE = "skpca"
 # keeps the check near 0.3 s at the largest (about 20 steps at m = 2100)
 THM5_FLOPS = 1e9
 state = PageState(PAGE)
-frame.open_on_preset(state)
-display = frame.page_top(
+choose.open_on_preset(state)
+display = board.page_top(
     state,
     "Sparse kernel PCA",
     "Choose, one at a time, the training point whose direction in feature space explains the most of the "
@@ -21,13 +21,13 @@ display = frame.page_top(
     "new data (seed 000, Alg. 2 and Cor. 1).",
 )
 state.notes_here()
-frame.preset_picker(state)
+choose.preset_picker(state)
 
-data = frame.data_sidebar(state, ("unsupervised", "regression", "binary", "two-view"), preset="rings")
-kernel = frame.kernel_sidebar(state, data)
+data = choose.data_sidebar(state, ("unsupervised", "regression", "binary", "two-view"), preset="rings")
+kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Sparse KPCA")
 m = data.train_size()
-k = frame.k_slider(state, m, default=40)
+k = choose.k_slider(state, m, default=40)
 subsample = state.widget(st.sidebar.toggle, Control("sub", False, bool), "Score a random subsample of candidates",
                          scope=PAGE, help="Smola and Schoelkopf's '59 trick': score only a random set of candidates "
                                           "per step instead of all m. Faster on big data; picks become approximate.")
@@ -41,15 +41,15 @@ if subsample:
     algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999),
                              "Algorithm seed", scope=PAGE, min_value=0, max_value=9999,
                              help="Seeds the random candidate subsample (separate from the data seed).")
-delta = frame.delta_select(state)
-shared_scale = frame.heat_scale_toggle(state)
-log_y = frame.log_toggle(state, default=True)
+delta = choose.delta_select(state)
+shared_scale = choose.heat_scale_toggle(state)
+log_y = choose.log_toggle(state, default=True)
 
 settings = {"k": int(k), "candidates": candidates, "seed": int(algo_seed), "delta": float(delta)}
-study, seconds = frame.compute_study("skpca", data, kernel, state, **settings)
+study, seconds = compute.compute_study("skpca", data, kernel, state, **settings)
 split = study.split
 labels = split.y_train
-frame.stop_note(study, display)
+board.stop_note(study, display)
 residuals = study.path.extras["residuals"]
 total = float(residuals[0].sum())
 
@@ -73,7 +73,7 @@ def story(j, hide_next=False):
 
 def build():
     steps = range(study.n_steps + 1)
-    sort_note = frame.sort_note_for(split)
+    sort_note = board.sort_note_for(split)
     panels = [
         steps_ui.data_panel(study, steps, labels, coords_test=study.coords_test, labels_test=split.y_test,
                             class_names=data.dataset().class_names),
@@ -81,15 +81,15 @@ def build():
                                  title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]"),
         steps_ui.residual_panel(study, steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="residual ‖φ(x) − Pφ(x)‖²"),
-        steps_ui.heatmap_panel(study, steps, rows=frame.rows_note(split), sort_note=sort_note, shared_scale=shared_scale,
+        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=sort_note, shared_scale=shared_scale,
                                caption="Deflation empties the rows and columns of the chosen points; what stays "
                                        "bright is the variance still to explain."),
     ]
-    return frame.player_extras(study, panels, story, pick_max=True)
+    return board.player_extras(study, panels, story, pick_max=True)
 
 
-frame.player(state, frame.study_key("skpca", data, kernel, settings, shared_scale, log_y), study.n_steps, build,
-             display, numbers=frame.study_numbers(study))
+board.player(state, compute.study_key("skpca", data, kernel, settings, shared_scale, log_y), study.n_steps, build,
+             display, numbers=compute.study_numbers(study))
 
 
 def theorem5_line():
@@ -98,7 +98,7 @@ def theorem5_line():
     if candidates is not None:
         return ("Live check of Thm 5 is off: with a random subsample of candidates Alg. 2 no longer searches every "
                 "point, so Alg. 6 need not agree.", "info")
-    check = frame.memo(("thm5", data, kernel, tuple(sorted(settings.items()))),
+    check = compute.memo(("thm5", data, kernel, tuple(sorted(settings.items()))),
                        lambda: check_theorem5(study.K, study.path, max_flops=THM5_FLOPS))
     where = f"the first {check.steps} of {study.n_steps} steps" if check.steps < study.n_steps else \
         f"all {check.steps} steps"
@@ -134,7 +134,7 @@ with st.expander("The formulas (seed 000)", icon=":material/function:"):
     st.markdown("The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
                 "components are drawn for comparison; the local one is meant for a log axis.")
 
-frame.downloads(study, "sparse-kpca")
-frame.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca")
-frame.speed_note(seconds, study)
+board.downloads(study, "sparse-kpca")
+board.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca")
+board.speed_note(seconds, study)
 state.write_url()

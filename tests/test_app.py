@@ -263,7 +263,7 @@ def test_downloads_offer_the_path_and_the_curves():
 def test_csv_has_a_header_and_one_row_per_step():
     from mpcore.datasets import load_dataset, prepare
     from mpcore.studies import skpca_study
-    from ui.frame import to_csv
+    from ui.board import to_csv
 
     study = skpca_study(prepare(load_dataset("moons", n_samples=120), seed=0), k=7)
     lines = to_csv(study.path_table()).splitlines()

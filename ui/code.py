@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-#: Which core function each page's study comes from (``ui.frame.STUDIES``' keys).
+#: Which core function each page's study comes from (``ui.compute.STUDIES``' keys).
 FUNCTIONS = {
     "skpca": ("mpcore.studies", "skpca_study"), "kmp": ("mpcore.studies", "kmp_study"),
     "skcca": ("mpcore.studies", "skcca_study"), "mpkfda": ("mpcore.studies", "mpkfda_study"),
@@ -73,7 +73,7 @@ def _data_lines(data, upload_name=None):
 
 
 def study_script(kind, title, data, kernel, settings, query=None, upload_name=None):
-    """The script for a page whose view comes from ``ui.frame.STUDIES[kind]``.
+    """The script for a page whose view comes from ``ui.compute.STUDIES[kind]``.
 
     ``data`` and ``kernel`` are the page's ``DataChoice`` and ``KernelChoice``,
     ``settings`` the keyword settings it passes; ``query`` the page's URL parameters (for

@@ -1,42 +1,56 @@
-"""What every page shares: the sidebar's dataset and kernel pickers, the cached
-studies, the step player's mounting, figure display and CSV downloads.
+"""Choosing data and kernel: the sidebar's dataset picker (registry datasets, their
+generator options, uploads kept per session), the kernel picker, the algorithm
+controls the pages share, and the lesson presets (which view a page opens on, the
+picker that shows the preset the view is on).
 
-Pages call these; they compute nothing themselves (the core does, through the cached
-functions here, keyed on small hashable settings).
+Every choice is a :class:`ui.state.Control`: in the URL, remembered across pages,
+clamped when a link asks for too much.  Nothing here computes a study
+(:mod:`ui.compute` does) or draws one (:mod:`ui.board`).
 """
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
-from mpcore import datasets, labs, studies
+from mpcore import datasets
 from mpcore.datasets import REGISTRY
-from ui import code
-from ui.figures import EXPORT_CONFIG, themed
 from ui.state import Control, PageState, literal, plain
 
 UPLOAD_PREFIX = "upload: "
+
+
 AUTO_GAMMA = "auto (median)"
+
+
 GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
 
+
 POINTS = Control("points", 500, int, lo=20, hi=3000)
+
+
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
+
+
 TEST = Control("test", 0.3, float, lo=0.1, hi=0.5)
+
+
 SEED = Control("seed", 0, int, lo=0, hi=9999)
+
+
 STANDARDIZE = Control("std", True, bool)
+
+
 KERNEL = Control("kernel", "rbf", str, options=("rbf", "laplacian", "poly", "linear"))
+
+
 DEGREE = Control("degree", 3, int, lo=1, hi=6)
+
+
 KERNEL_NAMES = {"rbf": "Gaussian (RBF)", "laplacian": "Laplacian", "poly": "polynomial", "linear": "linear"}
 
-
-# --- cached core calls -----------------------------------------------------------------------
 
 UPLOADS_KEPT = 3  # per session: an upload is one user's, and it lives in that user's session
 
@@ -88,83 +102,6 @@ class KernelChoice:
     gamma: float | None
     degree: int
 
-
-STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
-           "mpkfda": studies.mpkfda_study, "deflation-lab": labs.compare_deflations,
-           "column-lab": labs.column_selection}
-
-
-@st.cache_resource(max_entries=24, show_spinner=False)
-def _study(kind, data, kernel, settings):
-    return _run(kind, data, kernel, settings)
-
-
-def _run(kind, data, kernel, settings, progress=None):
-    started = time.perf_counter()
-    extra = {} if progress is None else {"progress": progress}
-    result = STUDIES[kind](data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
-                           **dict(settings), **extra)
-    return result, time.perf_counter() - started
-
-
-@st.cache_resource(show_spinner=False)
-def _progress_results():
-    """Results of the long computations that report progress, shared by all sessions.
-
-    Not ``st.cache_resource`` on the function itself: Streamlit replays the elements a
-    cached function touched, and a progress bar drawn outside it cannot be replayed.
-    Bounded like the other caches (oldest out first)."""
-    return OrderedDict()
-
-
-PROGRESS_RESULTS_MAX = 8
-
-
-def bounded_get(store, key, compute, limit):
-    """``store[key]``, computed by ``compute()`` when missing; ``store`` (an OrderedDict
-    shared by all sessions) keeps the ``limit`` most recently used entries."""
-    if key not in store:
-        store[key] = compute()
-        while len(store) > limit:
-            store.popitem(last=False)
-    store.move_to_end(key)
-    return store[key]
-
-
-def _study_with_progress(kind, data, kernel, settings, report):
-    return bounded_get(_progress_results(), (kind, data, kernel, settings),
-                       lambda: _run(kind, data, kernel, settings, progress=report), PROGRESS_RESULTS_MAX)
-
-
-def compute_study(kind, data, kernel, state=None, progress_text=None, **settings):
-    """The cached study, or an ``st.error`` with the core's message and a stop (the
-    user's settings stay as they are, and in the URL, so one change fixes it).
-
-    ``progress_text``: show a progress bar with this text (the core function must take
-    ``progress=callback(done, total)``) instead of a spinner.
-    """
-    key = tuple(sorted(settings.items()))
-    try:
-        if progress_text is None:
-            with st.spinner("Running the greedy selection and the bounds..."):
-                result, seconds = _study(kind, data, kernel, key)
-        else:
-            slot = st.empty()
-
-            def report(done, total):
-                slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
-
-            result, seconds = _study_with_progress(kind, data, kernel, key, report)
-            slot.empty()
-    except ValueError as error:
-        st.error(f"Cannot run with these settings: {plain(error)}", icon=":material/error:")
-        if state is not None:
-            state.write_url()
-        st.stop()
-    return result, seconds
-
-
-# --- sidebar ---------------------------------------------------------------------------------
 
 def _parse_upload(uploaded, content):
     if uploaded.name.lower().endswith(".npz"):
@@ -355,9 +292,9 @@ def kernel_sidebar(state: PageState, data=None, default="rbf", gamma=AUTO_GAMMA)
     return KernelChoice(kernel, gamma, int(degree))
 
 
-# --- presets ---------------------------------------------------------------------------------
-
 SHARED_KEYS = ("data", "points", "test", "seed", "std")
+
+
 DATA_PARAMS = ("data", "points", "noise", "spread", "positive")
 
 
@@ -405,12 +342,7 @@ def current_preset(state: PageState):
     return None
 
 
-def study_numbers(study):
-    """What a preset's lesson may quote about a study: ``m`` and its curves' summary."""
-    return {"m": int(study.m), **study.curves.summary()}
-
-
-def _fill_preset_picker(state: PageState, matched, lesson=""):
+def fill_preset_picker(state: PageState, matched, lesson=""):
     """The preset picker, showing the preset the view is on (or "Custom settings");
     choosing one opens its view, as its link would."""
     from ui.presets import PRESETS
@@ -442,227 +374,6 @@ def _fill_preset_picker(state: PageState, matched, lesson=""):
         box.caption(lesson)
 
 
-# --- the step player ------------------------------------------------------------------------
-
-TEXT_SIZES = (100, 125, 150)
-PRESENT = Control("present", False, bool)
-TEXT = Control("text", 100, int, options=TEXT_SIZES)
-
-
-# Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
-# which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
-# at the right) but lets every other click through to the title row beneath it.
-PRESENTER_CSS = (
-    "<style>.stMainBlockContainer{padding-top:0.4rem;padding-bottom:0.5rem}"
-    ".stMainBlockContainer [data-testid='stVerticalBlock']{gap:0.45rem}"
-    "header[data-testid='stHeader']{background:transparent;pointer-events:none}"
-    "header[data-testid='stHeader'] *{pointer-events:none}"
-    "header[data-testid='stHeader'] :is(button,a,[role=button]),"
-    "header[data-testid='stHeader'] :is(button,a,[role=button]) *{pointer-events:auto}"
-    ".st-key-title-row{padding-right:3rem}.st-key-title-row h1{font-size:1.55rem;padding:0}</style>")
-
-
-def page_top(state: PageState, title, summary):
-    """The page's title with presenter mode and text size beside it (both in the URL:
-    ``?present=1&text=125``), then what the page teaches -- folded into an "About"
-    button in presenter mode.  Returns ``(present, text_scale)``.
-
-    Presenter mode collapses the sidebar (on opening such a link), pins the step controls
-    and fits the step's main charts on one screen; the text size scales every chart."""
-    row = st.container(horizontal=True, vertical_alignment="center", key="title-row", gap="medium")
-    present = state.resolve(PRESENT)
-    heading = row.container(width="stretch")
-    heading.title(title)
-    if present:
-        st.html(PRESENTER_CSS)
-        with row.popover("About", icon=":material/info:", help="What this page shows"):
-            st.markdown(summary)
-    present = state.widget(row.toggle, PRESENT, "Presenter mode", width="content",
-                           help="For a projector: sidebar folded away, intro folded, step controls at the top and "
-                                "the step's main charts on one screen. In a link: ?present=1.")
-    text = state.widget(row.segmented_control, TEXT, "Text size", options=TEXT_SIZES, width="content",
-                        format_func=lambda v: f"{v}%", label_visibility="collapsed",
-                        help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.")
-    if not present:
-        st.markdown(summary)
-    return bool(present), (text or 100) / 100
-
-
-@st.cache_resource(show_spinner=False)
-def _payloads():
-    """Player payloads by study and display (shared, immutable JSON text), oldest out."""
-    return OrderedDict()
-
-
-PAYLOADS_MAX = 16
-
-
-def stop_note(study, display):
-    """Why the path stopped before k steps, if it did (a line, not a box, on a projector)."""
-    if study.path.stop_reason:
-        text = f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}"
-        if display[0]:
-            st.caption(text)
-        else:
-            st.info(text, icon=":material/info:")
-
-
-def memo(key, compute):
-    """``compute()`` once per ``key`` server-wide (bounded with the payloads)."""
-    return bounded_get(_payloads(), key, compute, PAYLOADS_MAX)
-
-
-def step_from_url(state: PageState, n_steps):
-    """The step the URL asks for, clamped to 0..n_steps (the browser keeps the URL's
-    ``step`` in line with the step it shows, and sends it with every rerun)."""
-    control = Control("step", 0, int, lo=0, hi=n_steps)
-    text = st.query_params.get("step")
-    value = control.parse(text) if text is not None else 0
-    if value is None:
-        state.notes.append(f"The link's step {literal(text)} is not a number; showing step 0.")
-        value = 0
-    elif text is not None and str(value) != str(text).strip():
-        state.notes.append(f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it "
-                           f"shows step {value}.")
-    state.remember("step", int(value), 0)
-    return int(value)
-
-
-def study_key(kind, data, kernel, settings, *display_options):
-    """A hashable name for a study and how it is drawn (the player's cache key)."""
-    return (kind, data, kernel, tuple(sorted(settings.items())), display_options)
-
-
-def player_extras(study, panels, story, *, pick_max=True, marks=True):
-    """The player's arguments common to the algorithm pages: the stories of every step
-    (and the same without the next pick, for predict mode), a button that jumps to the
-    bound-driven stopping point, and what predicting the next pick needs."""
-    from ui.figures import bound_stop
-
-    steps = range(study.n_steps + 1)
-    extras = {"panels": panels, "stories": [story(j) for j in steps],
-              "stories_hidden": [story(j, hide_next=True) for j in steps]}
-    stop = bound_stop(study.curves) if marks else None
-    if stop is not None:
-        name, t, value = stop
-        extras["marks"] = [(f"Jump to the bound's stop (t = {t})", f"Bound's stop t={t}", t,
-                            f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the "
-                            "best guarantee.")]
-    if study.n_steps:
-        extras.update(picks=study.path.indices[: study.n_steps], scores=study.path.scores[: study.n_steps],
-                      coords=study.coords, pick_max=pick_max)
-    return extras
-
-
-def player(state: PageState, key, n_steps, build, display, numbers=None):
-    """Mount the step player for a study: ``build()`` returns the keyword arguments of
-    :func:`ui.player.payload` (panels, stories, marks, ...), called once per study and
-    display (the JSON is kept server-wide, bounded); ``key`` identifies both.  When the
-    view is one of the page's presets, its name and lesson (with ``numbers`` from
-    :func:`study_numbers`) head the board and its name shows in the sidebar's picker."""
-    from ui import player as player_module
-
-    present, text_scale = display
-    step = step_from_url(state, n_steps)
-    text = memo((state.page, key, present, text_scale),
-                lambda: player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
-                                              **build()))
-    matched = current_preset(state)
-    lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
-    _fill_preset_picker(state, matched, lesson[1] if lesson else "")
-    player_module.show(player_module.with_step(text, step, lesson), key=f"{state.page}:player")
-    return step
-
-
-# --- display helpers -------------------------------------------------------------------------
-
-def _scale_fonts(value, scale):
-    if isinstance(value, dict):
-        for name, item in value.items():
-            if name.endswith("font") and isinstance(item, dict) and isinstance(item.get("size"), (int, float)):
-                item["size"] = round(item["size"] * scale)
-            _scale_fonts(item, scale)
-    elif isinstance(value, list):
-        for item in value:
-            _scale_fonts(item, scale)
-
-
-def show(fig, key, caption=None):
-    """A Plotly figure with the SVG export button, and an optional caption for those who
-    cannot see the chart.  Its text follows the page's text size (the player's charts
-    scale themselves in the browser)."""
-    scale = st.session_state.get(TEXT.name, 100) / 100
-    fig = fig.to_plotly_json()
-    if scale != 1:
-        _scale_fonts(fig["layout"], scale)
-        _scale_fonts(fig["data"], scale)
-        fig["layout"]["height"] = round((fig["layout"].get("height") or 450) * scale)
-    fig = themed(fig, st.context.theme.type == "dark")
-    st.plotly_chart(fig, key=key, config=EXPORT_CONFIG, theme=None)
-    if caption:
-        st.caption(caption)
-
-
-def to_csv(columns):
-    """CSV text from a dict of equal-length columns."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    names = list(columns)
-    writer.writerow(names)
-    values = [np.asarray(columns[name]) for name in names]
-    for row in zip(*values):
-        writer.writerow([f"{v:.6g}" if isinstance(v, (float, np.floating)) else v for v in row])
-    return buffer.getvalue()
-
-
-def copy_as_code(script, stem, where=None):
-    """A "Copy as code" popover: the script that recomputes this view (``ui.code``), with a
-    copy button (Streamlit's, on the code block) and a download."""
-    box = (where or st).popover("Copy as code", icon=":material/code:",
-                                help="A Python script (mpcore and scikit-learn only) that recomputes the numbers "
-                                     "of this view from the same settings.")
-    with box:
-        st.caption("Recomputes this view's numbers with mpcore; the last line it prints is NUMBERS = {...}.")
-        st.code(script, language="python")
-        st.download_button("Download as a .py file", script, f"{stem}.py", mime="text/x-python",
-                           on_click="ignore", icon=":material/download:", key=f"code-{stem}")
-
-
-def study_code(kind, title, data, kernel, settings, stem, where=None):
-    """:func:`copy_as_code` for a page whose view is ``STUDIES[kind]``."""
-    upload = data.name[len(UPLOAD_PREFIX):].rsplit(" [", 1)[0] if data.name.startswith(UPLOAD_PREFIX) else None
-    copy_as_code(code.study_script(kind, title, data, kernel, settings, query=st.query_params.to_dict(),
-                                   upload_name=upload), stem, where)
-
-
-def downloads(study, stem):
-    """Download buttons for the path and the curves (CSV)."""
-    cols = st.columns(2)
-    cols[0].download_button("Download the path (CSV)", to_csv(study.path_table()), f"{stem}-path.csv",
-                            mime="text/csv", on_click="ignore", icon=":material/download:",
-                            help="One row per chosen point: step, index, dataset row, criterion value.")
-    cols[1].download_button("Download the curves (CSV)", to_csv(study.curves.table()), f"{stem}-curves.csv",
-                            mime="text/csv", on_click="ignore", icon=":material/download:",
-                            help="For t = 1..k: every error curve, every bound and its running minimum.")
-
-
-def page_header(title, summary, display=None):
-    """The page's title and what it teaches (folded away in presenter mode)."""
-    st.title(title)
-    if display is not None and display[0]:
-        with st.expander("What this page shows", icon=":material/info:"):
-            st.markdown(summary)
-    else:
-        st.markdown(summary)
-
-
-def speed_note(seconds, study):
-    st.caption(f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "
-               "(cached: stepping only redraws).")
-
-
-# --- algorithm controls shared by the pages ---------------------------------------------------
-
 DELTAS = (0.01, 0.05, 0.1, 0.2)
 
 
@@ -689,54 +400,6 @@ def log_toggle(state: PageState, default=False, label="Log-scale bound axis",
                help_text="A log y axis shows bounds far above 1 next to small test errors."):
     control = Control("log", default, bool)
     return state.widget(st.sidebar.toggle, control, label, scope=state.page, help=help_text)
-
-
-def _order_kind(split):
-    if split.X_train.shape[1] == 1:
-        return "x"
-    if split.y_train is None:
-        return "coordinate"
-    if getattr(split, "Y_train", None) is not None:
-        return "latent"
-    if np.all(np.isin(split.y_train, (-1.0, 1.0))):
-        return "class"
-    return "target"
-
-
-def rows_note(split):
-    """How a heatmap's rows are ordered, in the few words a panel title has room for."""
-    return {"x": "rows by x", "coordinate": "rows by coordinate 1", "latent": "rows by the shared value",
-            "class": "rows by class", "target": "rows by target"}[_order_kind(split)]
-
-
-def sort_note(split, order):
-    """Axis note under a heatmap: how its rows are ordered and thinned."""
-    m = split.X_train.shape[0]
-    how = {"x": "sorted by the input x", "coordinate": "sorted by the first plotted coordinate",
-           "latent": "sorted by the value both views share (the dataset's latent variable or label)",
-           "class": "sorted by class (-1 first), then by the first plotted coordinate",
-           "target": "sorted by target value"}[_order_kind(split)]
-    thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
-    return f"points {how}{thinned}"
-
-
-def sort_note_for(split):
-    """:func:`sort_note` as a function of the rows shown (the player thins them)."""
-    return lambda order: sort_note(split, order)
-
-
-def bound_caption(curves):
-    """The argmins in words, for the caption under a bound plot."""
-    argmin = curves.argmin
-    parts = []
-    for name, values in curves.curves.items():
-        t = argmin.get(name)
-        if t is None:
-            continue
-        value = float(np.asarray(values)[t - 1])
-        parts.append(f"{name}: min {value:.3g} at t = {t}")
-    return ("Minima (markers) — " + "; ".join(parts) + ". A bound is a guarantee on the expected test loss "
-            "for the sparsity it is evaluated at; above 1 it says nothing about an error rate.")
 
 
 RESCALES = (1.0, 0.2, 0.1)
