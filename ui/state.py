@@ -215,11 +215,16 @@ class PageState:
         """Reserve the place where notes about the link's values will appear."""
         self._slot = st.container()
 
+    def query(self):
+        """The address's query for the view as it stands: every non-default value (and the
+        pinned ones), as text."""
+        return {name: format_value(value) for name, (value, default) in self.url.items()
+                if value != default or name in self.pinned}
+
     def write_url(self):
         """Rewrite the URL with every non-default value and show any notes about the link."""
         self.show_notes()
-        wanted = {name: format_value(value) for name, (value, default) in self.url.items()
-                  if value != default or name in self.pinned}
+        wanted = self.query()
         current = {key: st.query_params[key] for key in st.query_params}
         repeated = any(len(st.query_params.get_all(key)) > 1 for key in st.query_params)
         if current != wanted or repeated:

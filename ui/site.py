@@ -1,0 +1,53 @@
+"""The app's pages: file, title, menu icon, address and the page's own name (its
+``PageState``), in the order of the lessons.  ``app.py`` builds its menu from this list;
+the standalone export (:mod:`ui.export`) reads it to turn an address into a page and a
+page into its title and address.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Page:
+    file: str
+    title: str
+    icon: str
+    url_path: str  # "" for Home
+    key: str  # the page's own name (PageState)
+
+
+# One flat list, in the order of the lessons: algorithms, then the labs, the theory and the
+# papers.  (Streamlit draws sections as <div>s inside the menu's <ul>, which screen readers
+# cannot read as a list: axe-core reports it as a serious violation.)
+PAGES = (
+    Page("app_pages/home.py", "Home", ":material/home:", "", "home"),
+    Page("app_pages/sparse_kpca.py", "Sparse KPCA", ":material/blur_on:", "sparse-kpca", "skpca"),
+    Page("app_pages/kmp.py", "Kernel Matching Pursuit", ":material/show_chart:", "kmp", "kmp"),
+    Page("app_pages/sparse_kcca.py", "Sparse KCCA", ":material/compare_arrows:", "sparse-kcca", "skcca"),
+    Page("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", ":material/call_split:", "mpkfda", "mpkfda"),
+    Page("app_pages/deflation_lab.py", "Deflation lab", ":material/layers:", "deflation-lab", "deflation-lab"),
+    Page("app_pages/column_lab.py", "Nyström & column selection", ":material/view_column:", "column-selection",
+         "column-lab"),
+    Page("app_pages/bounds_explorer.py", "Bounds explorer", ":material/functions:", "bounds", "bounds"),
+    Page("app_pages/paper_figures.py", "Paper figures", ":material/menu_book:", "paper-figures", "paper-figures"),
+)
+
+
+def by_key(key):
+    """The page whose own name is ``key`` (ValueError with the names when there is none)."""
+    for page in PAGES:
+        if page.key == key:
+            return page
+    raise ValueError(f"no page is called {key!r}; the pages are {', '.join(p.key for p in PAGES)}")
+
+
+def by_path(path):
+    """The page at the address path ``path`` ("/kmp", "kmp/", "" for Home), also when it
+    is given by its own name ("skpca") or file ("app_pages/kmp.py")."""
+    name = path.strip().strip("/")
+    for page in PAGES:
+        if name in (page.url_path, page.key, page.file, page.file.rsplit("/", 1)[-1]):
+            return page
+    raise ValueError(f"no page has the address {path!r}; the addresses are "
+                     f"{', '.join('/' + p.url_path for p in PAGES)}")
