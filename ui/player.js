@@ -432,9 +432,23 @@ const KEYS_HELP = [
   ["?", "this list"],
 ];
 
+// A remembered choice; storage refused (a sandboxed iframe, some file:// pages) only forgets.
+function stored(name, value) {
+  try {
+    if (value === undefined) return window.localStorage.getItem(name);
+    window.localStorage.setItem(name, value);
+  } catch (error) { /* not remembered */ }
+  return null;
+}
+
 class Player {
-  constructor(root, payload) {
+  // options (the standalone page's, ui/export.py): onStep(j) keeps the step somewhere else
+  // than the URL's query; onPastEnd(+1 / -1) is called by a forward key on the last step
+  // or a backward key on step 0 (the next or previous scene of a lesson).
+  constructor(root, payload, options) {
     this.root = root;
+    this.options = options || {};
+    this.inflight = new Set();
     this.setData(payload);
     this.j = Math.max(0, Math.min(payload.step || 0, this.n));
     this.playing = false;
@@ -446,7 +460,7 @@ class Player {
     this.predict = false;
     this.screen = 0;
     this.zoom = null;
-    this.whole = this.hasReveal && localStorage.getItem("mpl-whole") === "1";
+    this.whole = this.hasReveal && stored("mpl-whole") === "1";
     this.dark = pageIsDark(root);
     this.build();
     this.onKey = (event) => this.key(event);
@@ -741,7 +755,7 @@ class Player {
   setWhole(on) {
     this.whole = on;
     if (this.wholeBox) this.wholeBox.checked = on;
-    localStorage.setItem("mpl-whole", on ? "1" : "0");
+    stored("mpl-whole", on ? "1" : "0");
     for (const cell of this.cells) cell.mode = "full";
     this.render(true);
   }
@@ -922,11 +936,13 @@ class Player {
     this.renderText();
     const animate = this.animateBox && this.animateBox.checked && !full;
     const draw = (cell) => {
+      if (this.destroyed) return Promise.resolve();
       if (cell.panel.table) { this.drawTable(cell, j); return Promise.resolve(); }
       if (!cell.drawn) {
         cell.drawn = true;
         const { data, layout } = this.figure(cell, j);
-        return this.Plotly.newPlot(cell.plot, data, layout, this.config(cell)).then(() => {
+        return this.track(this.Plotly.newPlot(cell.plot, data, layout, this.config(cell))).then(() => {
+          if (this.destroyed) return undefined;
           this.hook(cell);
           cell.plot.on("plotly_relayout", (change) => { if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j); });
           cell.mode = "full";
@@ -945,7 +961,7 @@ class Player {
       }
       const wasFull = cell.mode !== "step" || full;
       cell.mode = this.predict || animate ? "full" : "step";
-      return done.then(() => this.afterDraw(cell, j, wasFull));
+      return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
     };
     // Panels on screen first; those scrolled out of view follow in the next task, so a
     // step reaches the screen as soon as everything that can be seen has changed.
@@ -972,13 +988,20 @@ class Player {
     })));
   }
 
+  // A Plotly call in flight: the player is not torn down under it (see destroy).
+  track(promise) {
+    const done = Promise.resolve(promise).catch(() => undefined);
+    this.inflight.add(done);
+    return done.finally(() => this.inflight.delete(done));
+  }
+
   // After a draw: the step line, a log axis's decades thinned to its length (after a full
   // draw, when the axes may have moved) and the overlay of labels and marks.
   afterDraw(cell, j, full) {
     this.stepLine(cell, j);
     if (full) {
       const thinned = this.thinDecades(cell);
-      if (thinned) return thinned.then(() => this.afterDraw(cell, j, true));
+      if (thinned) return this.track(thinned).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, true)));
     }
     this.overlay(cell, j);
     return undefined;
@@ -1019,7 +1042,7 @@ class Player {
       layoutUpdate.shapes = base.concat(this.ringShapes(cell, j));
     }
     if (!indices.length && !Object.keys(layoutUpdate).length) { this.overlay(cell, j); return Promise.resolve(); }
-    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices).then(() => this.overlay(cell, j));
+    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices).then(() => (this.destroyed ? undefined : this.overlay(cell, j)));
   }
 
   wantsLabels(cell) {
@@ -1356,6 +1379,7 @@ class Player {
   }
 
   writeUrl() {
+    if (this.options.onStep) { this.options.onStep(this.j); return; }
     const url = new URL(window.location.href);
     if (this.j) url.searchParams.set("step", String(this.j)); else url.searchParams.delete("step");
     window.history.replaceState(window.history.state, "", url.toString());
@@ -1419,10 +1443,10 @@ class Player {
     if (event.key === "Enter") return;
     const digit = /^[1-9]$/.test(event.key) ? Number(event.key) - 1 : null;
     const actions = {
-      ArrowRight: () => this.go(this.j + 1, "key"),
-      PageDown: () => this.go(this.j + 1, "key"),
-      ArrowLeft: () => this.go(this.j - 1, "key"),
-      PageUp: () => this.go(this.j - 1, "key"),
+      ArrowRight: () => this.forward(1),
+      PageDown: () => this.forward(1),
+      ArrowLeft: () => this.forward(-1),
+      PageUp: () => this.forward(-1),
       Home: () => { this.pause(); this.go(0, "key"); },
       End: () => { this.pause(); this.go(this.n, "key"); },
       " ": () => this.toggle(),
@@ -1442,6 +1466,13 @@ class Player {
     action();
   }
 
+  // A step forward or back; past either end, the next or previous scene when there is one.
+  forward(direction) {
+    const past = direction > 0 ? this.j >= this.n : this.j <= 0;
+    if (past && this.options.onPastEnd) { this.pause(); this.options.onPastEnd(direction); return; }
+    this.go(this.j + direction, "key");
+  }
+
   destroy() {
     clearTimeout(this.timer);
     clearInterval(this.themeWatch);
@@ -1449,8 +1480,12 @@ class Player {
     this.observer.disconnect();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
-    if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table) this.Plotly.purge(cell.plot);
+    this.destroyed = true;
     if (this.host) this.host.replaceChildren();
+    // Purged once every Plotly call in flight has finished: purging under a running draw
+    // leaves it to read a layout that is gone (a console error, "_rehover").
+    const purge = () => { if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table) this.Plotly.purge(cell.plot); };
+    Promise.all([...this.inflight]).then(purge);
   }
 }
 
@@ -1463,25 +1498,32 @@ function foldSidebar() {
   if (button) button.click();
 }
 
-export default function (component) {
-  const { data, parentElement } = component;
+// Mount (or update) the player in `root` with a payload (JSON text or object): the same
+// study again keeps its player and step; another study replaces it, on the same step when
+// only a setting of the same page changed.  Used by Streamlit (the default export below)
+// and by the standalone page (ui/export.py).
+export function mount(root, data, options) {
   const payload = typeof data === "string" ? JSON.parse(data) : data;
-  const old = STATE.get(parentElement);
+  const old = STATE.get(root);
   if (old && old.id === payload.id) { old.checkTheme(); old.setLesson(payload.lesson); return old.cleanup; }
   let step = payload.step;
   if (old) {
-    if (old.payload.page === payload.page) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step
+    if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
     old.destroy();
   }
   if (payload.present && (!old || !old.payload.present)) foldSidebar();
-  const player = new Player(parentElement, Object.assign(payload, { step }));
+  const player = new Player(root, Object.assign(payload, { step }), options);
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   player.payloadBytes = typeof data === "string" ? data.length : JSON.stringify(data).length;
-  STATE.set(parentElement, player);
+  STATE.set(root, player);
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark
   player.cleanup = () => {
     player.destroy();
-    STATE.delete(parentElement);
+    STATE.delete(root);
   };
   return player.cleanup;
+}
+
+export default function (component) {
+  return mount(component.parentElement, component.data);
 }
