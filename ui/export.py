@@ -1,0 +1,350 @@
+"""Demos that travel: a study's step player saved as one HTML file that needs no server
+and no network -- for a lecture-hall PC without Python, a slide deck's iframe, a course
+site or a learning platform.
+
+The file holds the same player (``ui/player.js``, inlined as a module) and the same
+payload the app sends to the browser (:func:`ui.player.payload`), so it draws the same
+panels in the same layouts, with the same keys, play / pause / speed, predict-the-next-pick
+and narration.  Around it, a small page: the scenes (one study, or a page's presets as a
+lesson: PageDown past a scene's last step opens the next), presenter mode, the text size,
+the theme, the scene and step in the address's fragment (``#scene=2&step=5``) so a link
+reopens them, and a line saying which settings and which version made it, with the
+settings' address back into the app.
+
+Size: Plotly.js is the player's own partial bundle (``ui/vendor/plotly-player.min.js``:
+the plotly package's version of plotly.js with only the traces the player draws, 1.6 MB
+against 4.8 MB, and three times quicker to start), and it and each scene's payload are
+gzip-compressed and base64-encoded, then inflated in the browser with
+``DecompressionStream``: Plotly.js costs 0.7 MB of the file, a preset's study 0.1-1.5 MB.
+
+From the app: a "Save" button on every page with a player (:func:`scene_from_page`,
+:func:`lesson_of_page`).  From the command line (pages run headless with Streamlit's
+AppTest, exactly as a browser would get them)::
+
+    python -m ui.export "http://localhost:8501/kmp?data=sinc&gamma=3" --out sinc.html
+    python -m ui.export "kmp?data=sinc" --out sinc.html          # address without a host
+    python -m ui.export --presets kmp --out kmp-lesson.html      # a page's presets, one file
+    python -m ui.export --presets kmp --out-dir site/kmp         # one file per preset, and an index
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime
+import functools
+import gzip
+import html
+import json
+import sys
+import threading
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from ui import site
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+DEFAULT_APP_URL = "http://localhost:8501"  # where `make run` serves the app
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One study as the player shows it: ``payload`` (the player's JSON, with its step and
+    lesson line), the ``page`` (its own name, :mod:`ui.site`) and ``query`` (the settings,
+    as in the app's address) that made it, and a ``name`` (the preset's, if any)."""
+
+    page: str
+    payload: str
+    query: dict = field(default_factory=dict)
+    name: str = ""
+
+    def title(self):
+        page = site.by_key(self.page).title
+        return f"{page}: {self.name}" if self.name else page
+
+    def address(self, app_url=DEFAULT_APP_URL):
+        """The settings' address in the app at ``app_url`` (scheme, host and any base path)."""
+        path = site.by_key(self.page).url_path
+        query = urlencode(self.query)
+        return f"{app_url.rstrip('/')}/{path}" + (f"?{query}" if query else "")
+
+
+def version():
+    """This project's version: the installed distribution's, else the repository's pyproject."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("matching-pursuit-lab")
+    except metadata.PackageNotFoundError:
+        return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def _packed(text):
+    """``text`` gzip-compressed and base64-encoded (the browser inflates it)."""
+    return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)).decode("ascii")
+
+
+@functools.lru_cache(maxsize=2)
+def _packed_plotly(path):
+    return _packed(Path(path).read_text(encoding="utf-8"))
+
+
+def packed_plotly():
+    """The player's plotly.js bundle, packed (once per process)."""
+    from ui.player import PLOTLY_BUNDLE
+
+    return _packed_plotly(str(PLOTLY_BUNDLE))
+
+
+def _script_json(value):
+    """JSON safe inside a <script> element: no "<" at all, so nothing in it can close the
+    element or open another (JSON reads \\u003c back as "<")."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _safe_url(url):
+    return url if urlsplit(url).scheme in ("http", "https") else ""
+
+
+def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
+    """The HTML text of one self-contained page showing ``scenes`` (a list of
+    :class:`Scene`) in the step player.  ``app_url``: where the app runs (for the
+    settings' links back into it); ``made``: the date it was made (default: today)."""
+    if not scenes:
+        raise ValueError("nothing to export: no scene")
+    made = made or datetime.date.today().isoformat()
+    title = title or (scenes[0].title() if len(scenes) == 1 else f"{site.by_key(scenes[0].page).title}: a lesson")
+    data = {
+        "title": title, "heading": site.by_key(scenes[0].page).title if len(scenes) == 1 else title,
+        "version": version(), "made": made, "plotly": packed_plotly(),
+        "scenes": [{"name": scene.name or scene.title(), "page": site.by_key(scene.page).title,
+                    "settings": ", ".join(f"{key}={value}" for key, value in scene.query.items()) or "the defaults",
+                    "url": _safe_url(scene.address(app_url)), "payload": _packed(scene.payload)}
+                   for scene in scenes],
+    }
+    player_js = (HERE / "player.js").read_text(encoding="utf-8")
+    boot_js = (HERE / "standalone.js").read_text(encoding="utf-8")
+    css = (HERE / "standalone.css").read_text(encoding="utf-8") + (HERE / "player.css").read_text(encoding="utf-8")
+    return PAGE.format(title=html.escape(title), heading=html.escape(data["heading"]), version=html.escape(data["version"]), css=css,
+                       data=_script_json(data), script=player_js + "\n" + boot_js)
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="Matching Pursuit Lab {version}">
+<title>{title}</title>
+<style>
+{css}
+</style>
+</head>
+<body>
+<header class="mx-bar">
+  <h1 class="mx-title" id="mx-title">{heading}</h1>
+  <nav class="mx-scenes" id="mx-scenes" aria-label="Scenes" hidden>
+    <button type="button" class="mpl-btn" id="mx-prev" aria-label="Previous scene" title="Previous scene">&#9664;</button>
+    <select class="mpl-select" id="mx-scene" aria-label="Scene" title="Scene (PageDown past the last step opens the next)"></select>
+    <button type="button" class="mpl-btn" id="mx-next" aria-label="Next scene" title="Next scene">&#9654;</button>
+  </nav>
+  <label class="mpl-toggle" title="For a projector: the step's main charts on one screen"><input type="checkbox" class="mpl-check" id="mx-present"> Presenter mode</label>
+  <div class="mx-sizes" role="group" aria-label="Text size" id="mx-sizes"></div>
+  <label class="mpl-toggle" title="Dark background"><input type="checkbox" class="mpl-check" id="mx-dark"> Dark</label>
+</header>
+<main><div class="mpl-root" id="mx-player"><p class="mx-loading" id="mx-loading">Loading the charts&hellip;</p></div></main>
+<footer class="mx-made" id="mx-made"></footer>
+<noscript><p>This demo needs JavaScript.</p></noscript>
+<script type="application/json" id="mx-data">{data}</script>
+<script type="module">
+{script}
+</script>
+</body>
+</html>
+"""
+
+
+# --- making scenes: from a running page, or by running pages headless -------------------
+
+def scene_from_page(state, payload_text, name=""):
+    """The scene a page shows now (called by :func:`ui.board.player`)."""
+    return Scene(page=state.page, payload=payload_text, query=dict(state.query()), name=name)
+
+
+def file_stem(scene, page_key=None):
+    """A file name (without ".html") for a scene, or for a page's lesson."""
+    page = site.by_key(scene.page if scene is not None else page_key)
+    name = page.url_path + (f"-{scene.name}" if scene is not None and scene.name else "")
+    return _slug(name)
+
+
+def app_base(url, page_key):
+    """The app's address (scheme, host, base path) from a page's full address."""
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https"):
+        return DEFAULT_APP_URL
+    path = parts.path.rstrip("/")
+    own = site.by_key(page_key).url_path
+    if own and path.endswith("/" + own):
+        path = path[: -len(own) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def parse_target(target):
+    """``(page, query, app_url)`` from an app address ("http://host:8501/kmp?data=sinc"),
+    an address without a host ("kmp?data=sinc", "/kmp?data=sinc") or a page's name.
+    ValueError with a sentence for anything else."""
+    text = str(target).strip()
+    if not text:
+        raise ValueError("give an app address, such as \"http://localhost:8501/kmp?data=sinc\"")
+    parts = urlsplit(text)
+    if parts.scheme and parts.scheme not in ("http", "https"):
+        raise ValueError(f"{text!r} is not an http(s) address of the app")
+    page = site.by_path(parts.path.rstrip("/").rsplit("/", 1)[-1])  # the last part: the app may sit under a base path
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    if page.key in ("home", "paper-figures"):
+        raise ValueError(f"the page {page.title!r} has no step player; export one of "
+                         f"{', '.join('/' + p.url_path for p in site.PAGES if p.key not in ('home', 'paper-figures'))}")
+    return page, query, app_base(text, page.key)
+
+
+def run_page(page, query, timeout=600):
+    """Run ``page`` (:class:`ui.site.Page`) headless with the address's ``query``: the
+    scene its player shows, as a browser opening that address would get it."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui.presets import PRESETS
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.run()  # Home: a page is found by its address only once the menu is registered
+    for key in list(at.query_params):
+        del at.query_params[key]
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page.file).run()
+    problems = [str(item.value) for item in list(at.exception) + list(at.error)]
+    if problems:
+        raise ValueError(f"{page.title} cannot show {urlencode(query) or 'its defaults'}: " + " ".join(problems))
+    players = at.get("bidi_component")
+    if len(players) != 1:
+        raise ValueError(f"{page.title} showed no step player for {urlencode(query) or 'its defaults'}")
+    text = json.loads(players[0].proto.json)
+    text = text if isinstance(text, str) else json.dumps(text)
+    shown = {key: at.query_params[key] for key in at.query_params}
+    lesson = json.loads(text).get("lesson") or {}
+    names = {preset.name for preset in PRESETS.get(page.key, ())}
+    name = lesson.get("name", "") if lesson.get("name") in names else ""
+    notes = [str(item.value) for item in at.warning]
+    return Scene(page=page.key, payload=text, query=shown, name=name), notes
+
+
+def preset_queries(page_key):
+    """The addresses' queries of a page's presets (ValueError when it has none)."""
+    from ui.presets import PRESETS
+
+    presets = PRESETS.get(page_key)
+    if not presets:
+        with_presets = ", ".join(site.by_key(key).url_path for key in PRESETS)
+        raise ValueError(f"the page {page_key!r} has no presets; these have: {with_presets}")
+    return [dict(preset.params) for preset in presets]
+
+
+# One export at a time per process: each runs whole pages, and a class clicking "Save" at
+# once would otherwise run them all side by side.
+_EXPORTING = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def _lesson_file(page_key, app_url, stamp):
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "lesson.html"
+        done = subprocess.run([sys.executable, "-m", "ui.export", "--presets", page_key, "--out", str(out),
+                               "--app-url", app_url], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "export failed")
+        return out.read_bytes()
+
+
+def lesson_of_page(page_key, app_url=DEFAULT_APP_URL):
+    """One HTML file with all the presets of a page as scenes (bytes; made in a separate
+    process, one at a time, and kept: a second "Save" of the same lesson is instant)."""
+    with _EXPORTING:
+        return _lesson_file(page_key, app_url, version())
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def _slug(text):
+    keep = "".join(ch.lower() if ch.isalnum() else "-" for ch in text)
+    return "-".join(part for part in keep.split("-") if part)[:60] or "demo"
+
+
+def _index_page(title, entries):
+    items = "\n".join(f'<li><a href="{html.escape(name)}">{html.escape(label)}</a></li>' for name, label in entries)
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"</head><body><h1>{html.escape(title)}</h1><ul>\n{items}\n</ul></body></html>\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m ui.export",
+        description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).")
+    parser.add_argument("targets", nargs="*", metavar="ADDRESS",
+                        help="app addresses to export, e.g. \"http://localhost:8501/kmp?data=sinc&gamma=3\" or "
+                             "\"kmp?data=sinc\"; several make one file with one scene each")
+    parser.add_argument("--presets", metavar="PAGE", action="append", default=[],
+                        help="add every preset of this page (e.g. kmp, sparse-kpca) as a scene")
+    parser.add_argument("--out", metavar="FILE", help="write one HTML file with every scene")
+    parser.add_argument("--out-dir", metavar="DIR", help="write one HTML file per scene, and an index.html")
+    parser.add_argument("--app-url", metavar="URL",
+                        help=f"the app's address for the links back into it (default: the addresses', else "
+                             f"{DEFAULT_APP_URL})")
+    parser.add_argument("--title", help="the page's title (default: from the scenes)")
+    args = parser.parse_args(argv)
+    if bool(args.out) == bool(args.out_dir):
+        parser.error("give exactly one of --out FILE and --out-dir DIR")
+    try:
+        jobs = [parse_target(target) for target in args.targets]
+        for name in args.presets:
+            page = site.by_path(name)
+            jobs += [(page, query, DEFAULT_APP_URL) for query in preset_queries(page.key)]
+        if not jobs:
+            parser.error("nothing to export: give an address or --presets PAGE")
+        app_url = args.app_url or next((url for _, _, url in jobs if url != DEFAULT_APP_URL), DEFAULT_APP_URL)
+        if not _safe_url(app_url):
+            raise ValueError(f"--app-url {app_url!r} is not an http(s) address")
+        scenes = []
+        for page, query, _ in jobs:
+            scene, notes = run_page(page, query)
+            for note in notes:
+                print(f"note ({page.title}): {note}", file=sys.stderr)
+            scenes.append(scene)
+            print(f"ran {scene.title()} ({len(scene.payload) / 1e6:.2f} MB of steps)", file=sys.stderr)
+        with _EXPORTING:
+            if args.out:
+                written = [(Path(args.out), standalone(scenes, app_url=app_url, title=args.title))]
+            else:
+                folder = Path(args.out_dir)
+                names = [f"{i + 1:02d}-{_slug(scene.title())}.html" for i, scene in enumerate(scenes)]
+                written = [(folder / name, standalone([scene], app_url=app_url))
+                           for name, scene in zip(names, scenes)]
+                index = _index_page(args.title or "Matching Pursuit Lab demos",
+                                    [(name, scene.title()) for name, scene in zip(names, scenes)])
+                written.append((folder / "index.html", index))
+        for path, text in written:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

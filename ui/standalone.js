@@ -1,0 +1,166 @@
+// --- The standalone page (ui/export.py) ------------------------------------------------
+// Runs in the same module as player.js, after it: `mount` and `bytesOf` are in scope.
+// The page holds Plotly.js and each scene's payload gzip-compressed; it inflates them
+// here, mounts the player on a scene, and keeps the scene, step, text size, presenter
+// mode and theme in the address's fragment (#scene=2&step=5&text=125), so a link, a
+// reload or a bookmark reopens the same view.  Nothing is fetched: no server, no network.
+
+const DATA = JSON.parse(document.getElementById("mx-data").textContent);
+const SIZES = [100, 125, 150];
+const ROOT = document.getElementById("mx-player");
+const SYSTEM_DARK = Boolean(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+const view = readFragment();
+const texts = new Map();
+
+function readFragment() {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const whole = (name) => (/^\d+$/.test(params.get(name) || "") ? Number(params.get(name)) : null);
+  const scene = whole("scene");
+  return {
+    scene: scene === null ? 0 : Math.max(0, Math.min(DATA.scenes.length, scene) - 1),
+    step: whole("step"),
+    text: SIZES.includes(whole("text")) ? whole("text") : 100,
+    present: params.get("present") !== "0",
+    dark: params.has("theme") ? params.get("theme") === "dark" : SYSTEM_DARK,
+  };
+}
+
+function writeFragment(step) {
+  const params = new URLSearchParams();
+  if (DATA.scenes.length > 1) params.set("scene", String(view.scene + 1));
+  if (step) params.set("step", String(step));
+  if (view.text !== 100) params.set("text", String(view.text));
+  if (!view.present) params.set("present", "0");
+  if (view.dark !== SYSTEM_DARK) params.set("theme", view.dark ? "dark" : "light");
+  const hash = params.toString();
+  const url = window.location.href.split("#")[0] + (hash ? "#" + hash : "");
+  try {
+    window.history.replaceState(window.history.state, "", url);
+  } catch (error) {  // some sandboxed frames refuse it; the view still works, unlinked
+    try { window.location.replace(url); } catch (ignored) { /* not linkable here */ }
+  }
+}
+
+async function inflate(packed) {
+  const stream = new Blob([bytesOf(packed)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+function sceneText(index) {
+  if (!texts.has(index)) texts.set(index, inflate(DATA.scenes[index].payload));
+  return texts.get(index);
+}
+
+async function installPlotly() {
+  if (window.Plotly) return;
+  const script = document.createElement("script");
+  script.textContent = await inflate(DATA.plotly);
+  document.head.appendChild(script);  // a classic script: runs now, and defines window.Plotly
+}
+
+const options = {
+  onStep: (j) => writeFragment(j),
+  onPastEnd: DATA.scenes.length > 1 ? (direction) => {
+    const next = view.scene + direction;
+    if (next >= 0 && next < DATA.scenes.length) show(next, direction > 0 ? 0 : Infinity);
+  } : undefined,
+};
+
+async function show(index, step) {
+  const payload = JSON.parse(await sceneText(index));
+  payload.present = view.present;
+  payload.text_scale = view.text / 100;
+  payload.id = [payload.id, index, view.present ? "p" : "s", view.text].join("-");  // also a CSS name: plain characters
+  if (step !== null && step !== undefined) payload.step = Math.min(step, payload.n_steps);
+  payload.exact_step = true;
+  const loading = document.getElementById("mx-loading");
+  if (loading) loading.remove();
+  view.scene = index;
+  mount(ROOT, payload, options);
+  renderChrome();
+  writeFragment(window.__mplPlayer.j);
+  window.__mplScene = index;
+  ROOT.dispatchEvent(new CustomEvent("mx-scene", { bubbles: true, detail: { scene: index } }));
+}
+
+function currentStep() { return window.__mplPlayer ? window.__mplPlayer.j : view.step; }
+
+// --- the page's own controls ---------------------------------------------------------------
+
+const $ = (id) => document.getElementById(id);
+
+function tag(name, attributes, text) {
+  const node = document.createElement(name);
+  for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function renderChrome() {
+  const scene = DATA.scenes[view.scene];
+  document.documentElement.style.setProperty("--mx-scale", String(1 + (view.text / 100 - 1) / 2));
+  document.documentElement.classList.toggle("mx-dark", view.dark);
+  $("mx-present").checked = view.present;
+  $("mx-dark").checked = view.dark;
+  for (const button of $("mx-sizes").children) button.setAttribute("aria-pressed", String(Number(button.value) === view.text));
+  if (DATA.scenes.length > 1) {
+    $("mx-scene").value = String(view.scene);
+    $("mx-prev").disabled = view.scene === 0;
+    $("mx-next").disabled = view.scene === DATA.scenes.length - 1;
+  }
+  const made = $("mx-made");
+  made.replaceChildren();
+  made.append("Made with Matching Pursuit Lab " + DATA.version + " on " + DATA.made + " from " + scene.page + ", " +
+    scene.settings + ". Everything it shows is in this file: it needs no server and no network. ");
+  if (scene.url) {
+    const link = tag("a", { href: scene.url, target: "_blank", rel: "noopener" }, "Open these settings in the app");
+    made.append(link, " (" + scene.url + ", where the app runs).");
+  }
+}
+
+function buildChrome() {
+  document.title = DATA.title;
+  $("mx-title").textContent = DATA.heading;
+  for (const size of SIZES) {
+    const button = tag("button", { type: "button", class: "mpl-btn", value: String(size), "aria-pressed": "false",
+      title: "Size of the text in every chart, for the back of the room" }, size + "%");
+    button.addEventListener("click", () => { view.text = size; show(view.scene, currentStep()); });
+    $("mx-sizes").append(button);
+  }
+  $("mx-present").addEventListener("change", (event) => { view.present = event.target.checked; show(view.scene, currentStep()); });
+  $("mx-dark").addEventListener("change", (event) => {
+    view.dark = event.target.checked;
+    renderChrome();
+    if (window.__mplPlayer) { window.__mplPlayer.checkTheme(); window.__mplPlayer.takeFocus(true); }
+    writeFragment(currentStep());
+  });
+  if (DATA.scenes.length > 1) {
+    $("mx-scenes").hidden = false;
+    DATA.scenes.forEach((scene, index) => $("mx-scene").append(tag("option", { value: String(index) }, (index + 1) + ". " + scene.name)));
+    $("mx-scene").addEventListener("change", (event) => show(Number(event.target.value), 0));
+    $("mx-prev").addEventListener("click", () => show(view.scene - 1, 0));
+    $("mx-next").addEventListener("click", () => show(view.scene + 1, 0));
+  }
+  // A link opened in the same page (the fragment edited by hand, back / forward) shows its view.
+  window.addEventListener("hashchange", () => {
+    const wanted = readFragment();
+    Object.assign(view, { text: wanted.text, present: wanted.present, dark: wanted.dark });
+    show(wanted.scene, wanted.step === null ? 0 : wanted.step);
+  });
+}
+
+async function start() {
+  buildChrome();
+  renderChrome();
+  try {
+    await Promise.all([installPlotly(), sceneText(view.scene)]);
+    await show(view.scene, view.step);
+  } catch (error) {
+    const loading = $("mx-loading");
+    const message = "The charts could not load: " + error.message +
+      (typeof DecompressionStream === "undefined" ? " (this browser is too old: it lacks DecompressionStream)" : "");
+    if (loading) loading.textContent = message; else ROOT.append(tag("p", {}, message));
+  }
+}
+
+start();
