@@ -44,6 +44,7 @@ def page_top(state: PageState, title, summary):
     Presenter mode collapses the sidebar (on opening such a link), pins the step controls
     and fits the step's main charts on one screen; the text size scales every chart."""
     row = st.container(horizontal=True, vertical_alignment="center", key="title-row", gap="medium")
+    state.title_row = row  # the player adds its Save button here
     present = state.resolve(PRESENT)
     heading = row.container(width="stretch")
     heading.title(title)
@@ -125,8 +126,41 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
-    player_module.show(player_module.with_step(text, step, lesson), key=f"{state.page}:player")
+    shown = player_module.with_step(text, step, lesson)
+    player_module.show(shown, key=f"{state.page}:player")
+    save_buttons(state, shown, matched.name if matched is not None else "")
     return step
+
+
+def save_buttons(state: PageState, shown, name):
+    """The title row's "Save" menu: this demo, and the page's presets as one lesson, each
+    as one HTML file that runs with no server and no network (:mod:`ui.export`).  Made
+    when clicked, not on every run."""
+    from ui import export
+    from ui.presets import PRESETS
+
+    row = getattr(state, "title_row", None)
+    if row is None:
+        return
+    scene = export.scene_from_page(state, shown, name)
+    app_url = export.app_base(st.context.url, state.page)
+    stem = export.file_stem(scene)
+    with row.popover("Save", icon=":material/download:", help="Save as one HTML file that needs no server and no "
+                     "network: for a lecture-hall PC, a slide's iframe or a course site."):
+        st.download_button("This demo (.html)", data=lambda: export.standalone([scene], app_url=app_url),
+                           file_name=f"{stem}.html", mime="text/html", on_click="ignore",
+                           icon=":material/slideshow:", width="stretch",
+                           help="The player with every step of this study, at these settings.")
+        presets = PRESETS.get(state.page, ())
+        if presets:
+            st.download_button(f"This page's {len(presets)} lessons (.html)", on_click="ignore",
+                               data=lambda: export.lesson_of_page(state.page, app_url),
+                               file_name=f"{export.file_stem(None, state.page)}-lessons.html", mime="text/html",
+                               icon=":material/library_books:", width="stretch",
+                               help="Every preset of this page as a scene of one file: PageDown past a scene's last "
+                                    "step opens the next. Takes a few seconds the first time.")
+        st.caption("Opens in any browser, offline; keeps the step in its address. From a script: "
+                   "`python -m ui.export \"<this page's address>\" --out demo.html`.")
 
 
 def _scale_fonts(value, scale):
