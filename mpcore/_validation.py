@@ -64,7 +64,8 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
     - symmetry: ``max |K - K'| <= 1e-8 max |K|``, exactly up to m = 1500, beyond that
       on ``n_pairs`` random entry pairs;
     - the diagonal: ``K[i, i] >= -1e-8 max |K|`` (a kernel's diagonal is a squared norm);
-    - ``n_pairs`` random 2 x 2 principal minors (seeded, so the same answer every time):
+    - every 2 x 2 principal minor up to m = 1500, beyond that ``n_pairs`` random ones
+      (seeded, so the same answer every time):
       ``K[i, i] K[j, j] - K[i, j]^2 >= -1e-8 max|K|^2`` (Cauchy-Schwarz in feature space).
 
     A matrix that passes can still be slightly indefinite (a kernel rounded to a few
@@ -88,11 +89,17 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
         i = int(np.argmin(diag))
         raise ValueError(f"{name}[{i}, {i}] = {diag[i]:.3g} is negative; the diagonal of a kernel matrix holds "
                          "squared norms, so it cannot be.")
-    i, j = rng.integers(0, m, size=(2, min(n_pairs, m * m)))
-    minors = diag[i] * diag[j] - K[i, j] ** 2
-    if minors.min() < -SYMMETRY_RTOL * scale**2 - tol * scale:
-        worst = int(np.argmin(minors))
-        raise ValueError(f"{name} is not positive semi-definite: |{name}[{i[worst]}, {j[worst]}]| exceeds the "
+    if m <= full_check_max:  # every pair
+        minors = np.outer(diag, diag) - K**2
+        worst = np.unravel_index(int(np.argmin(minors)), minors.shape)
+        lowest = float(minors[worst])
+    else:
+        i, j = rng.integers(0, m, size=(2, n_pairs))
+        minors = diag[i] * diag[j] - K[i, j] ** 2
+        at = int(np.argmin(minors))
+        worst, lowest = (int(i[at]), int(j[at])), float(minors[at])
+    if lowest < -SYMMETRY_RTOL * scale**2 - tol * scale:
+        raise ValueError(f"{name} is not positive semi-definite: |{name}[{worst[0]}, {worst[1]}]| exceeds the "
                          "geometric mean of the two diagonal entries, which no kernel allows.")
     return K
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigh, svd
 
-from ._validation import check_finite_matrix, check_kernel, check_positive, check_same_rows
+from ._validation import check_finite_matrix, check_kernel, check_positive, check_psd_kernel, check_same_rows
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
     kept as ``E1 middle E2'`` (:class:`KCCAResult`), formed N x N only with ``keep_T``.
     Exact up to :data:`SHRINK_RTOL`.  Meant for N up to a few thousand.
     """
-    K1, K2 = check_kernel(K1, "K1"), check_kernel(K2, "K2")
+    K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
     reg1, reg2 = check_positive(reg1, "reg1"), check_positive(reg2, "reg2")
     n_directions = _check_directions(n_directions)

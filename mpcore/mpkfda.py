@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from . import criteria
-from ._validation import (check_binary_labels, check_choice, check_indices, check_kernel, check_n_steps,
+from ._validation import (check_binary_labels, check_choice, check_indices, check_n_steps,
                           check_psd_kernel)
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
@@ -109,7 +109,7 @@ def fit_fisher(K, y, indices, shrinkage="auto"):
     means (eq. 8).  ``y`` must hold two classes (mapped to -1/+1 in sorted order, as
     :func:`mpkfda_path` does).
     """
-    K = check_kernel(K)
+    K = check_psd_kernel(K)
     y, _ = check_binary_labels(y)
     if y.shape[0] != K.shape[0]:
         raise ValueError(f"y has {y.shape[0]} labels but K has {K.shape[0]} rows; they must match.")

@@ -27,7 +27,7 @@ import numpy as np
 from scipy.linalg import cholesky, eigh, solve_triangular
 
 from ._validation import (check_choice, check_finite_matrix, check_indices, check_kernel, check_positive,
-                          check_same_rows)
+                          check_psd_kernel, check_same_rows)
 from .cca import _check_directions
 from .lowrank import extend_basis
 
@@ -196,7 +196,7 @@ def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=
 
     Cost O(M^2 N + M^3) for M landmarks per view.
     """
-    K1, K2 = check_kernel(K1, "K1"), check_kernel(K2, "K2")
+    K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
     reg1 = check_positive(reg1, "The regularisation lambda1")
     reg2 = check_positive(reg2, "The regularisation lambda2")
@@ -304,7 +304,7 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
     (R,) cumulative time to reach each rank, ``seconds_refit`` (R,) cumulative time of
     refitting at every rank so far, ``speedup`` (R,) their ratio (seed 004 Fig. 1(d)).
     """
-    K1, K2 = check_kernel(K1, "K1"), check_kernel(K2, "K2")
+    K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
     reg1 = check_positive(reg1, "The regularisation lambda1")
     reg2 = check_positive(reg2, "The regularisation lambda2")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import criteria
-from ._validation import (as_real, check_indices, check_kernel, check_n_steps, check_positive, check_psd_kernel,
+from ._validation import (as_real, check_indices, check_n_steps, check_positive, check_psd_kernel,
                           check_same_rows)
 from .cca import regularized_cca
 from .deflations import TwoViewProjection
@@ -57,7 +57,7 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
     covariances.  Returns ``(cca, Cx, Cy)``: the CCA result and both views' Cholesky
     factors (pass them to :func:`mpcore.nystrom.nystrom_features` for new points).
     """
-    Kx, Ky = check_kernel(Kx, "Kx"), check_kernel(Ky, "Ky")
+    Kx, Ky = check_psd_kernel(Kx, "Kx"), check_psd_kernel(Ky, "Ky")
     check_same_rows(Kx, Ky, ("Kx", "Ky"))
     if indices is not None and np.asarray(indices).size == 0:
         raise ValueError("No basis points were chosen; run skcca_path with k >= 1 first.")

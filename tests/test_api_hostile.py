@@ -109,12 +109,28 @@ def test_one_hostile_argument_at_a_time(name):
     assert not failures, f"{name}:\n" + "\n".join(failures)
 
 
-@pytest.mark.parametrize("name", ["skpca_path", "kmp_path", "skcca_path", "mpkfda_path", "smola_scholkopf_path"])
-@pytest.mark.parametrize("matrix", ["negative diagonal", "minus identity", "asymmetric", "complex"])
-def test_paths_refuse_what_is_not_a_kernel(name, matrix):
+KERNEL_TAKERS = ["skpca_path", "kmp_path", "skcca_path", "mpkfda_path", "smola_scholkopf_path",
+                 "kcca", "nystrom_kcca", "nystrom_kcca_path", "fit_sparse_cca", "fit_fisher"]
+# Positive diagonal, symmetric, yet no kernel: |K[i, j]| above the diagonal's geometric mean.
+BAD_MINOR = K.copy()
+BAD_MINOR[0, 1] = BAD_MINOR[1, 0] = 3.0
+
+
+@pytest.mark.parametrize("name", KERNEL_TAKERS)
+@pytest.mark.parametrize("matrix", ["negative diagonal", "minus identity", "asymmetric", "complex", "bad minor"])
+def test_what_is_not_a_kernel_is_refused_with_its_reason(name, matrix):
+    """Every function that takes a kernel matrix refuses one that cannot be a kernel,
+    saying why -- before this, kcca answered a correlation of 0.975 for a matrix with a
+    negative diagonal and nystrom_kcca 0.727 for -I."""
     function, args, kwargs = CALLS[name]
-    with pytest.raises(ValueError, match="kernel|symmetric|semi-definite|negative|complex|real"):
-        function(HOSTILE[matrix], *args[1:], **kwargs)
+    bad = BAD_MINOR if matrix == "bad minor" else HOSTILE[matrix]
+    reason = {"negative diagonal": "negative", "minus identity": "negative", "asymmetric": "not symmetric",
+              "complex": "complex|real", "bad minor": "not positive semi-definite"}[matrix]
+    with pytest.raises(ValueError, match=reason):
+        function(bad, *args[1:], **kwargs)
+    if len(args) > 1 and name not in ("fit_fisher", "kmp_path", "mpkfda_path", "skpca_path", "smola_scholkopf_path"):
+        with pytest.raises(ValueError, match=reason):  # the second view is checked too
+            function(args[0], bad, *args[2:], **kwargs)
 
 
 def test_fisher_needs_two_classes():
