@@ -77,7 +77,25 @@ def test_the_command_says_what_is_wrong_in_a_sentence(capsys, tmp_path):
     assert "has no step player" in capsys.readouterr().err
     assert export.main(["--presets", "bounds", "--out", str(tmp_path / "x.html")]) == 2
     assert "has no presets" in capsys.readouterr().err
+    assert export.main(["kmp", "--app-url", "javascript:alert(1)", "--out", str(tmp_path / "x.html")]) == 2
+    assert "not an http(s) address" in capsys.readouterr().err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_the_batch_form_writes_a_file_per_preset_and_an_index(tmp_path):
+    from ui.presets import PRESETS
+
+    assert export.main(["--presets", "mpkfda", "--out-dir", str(tmp_path)]) == 0
+    names = sorted(path.name for path in tmp_path.glob("*.html"))
+    presets = PRESETS["mpkfda"]
+    assert len(names) == len(presets) + 1 and "index.html" in names
+    index = (tmp_path / "index.html").read_text()
+    for number, preset in enumerate(presets):
+        name = next(n for n in names if n.startswith(f"{number + 1:02d}-"))
+        assert f'href="{name}"' in index
+        data = json.loads((tmp_path / name).read_text().split('id="mx-data">', 1)[1].split("</script>", 1)[0])
+        assert [scene["name"] for scene in data["scenes"]] == [preset.name]
+        assert data["scenes"][0]["url"].startswith(export.DEFAULT_APP_URL + "/mpkfda?")
 
 
 # --- exported files -----------------------------------------------------------------------
@@ -272,6 +290,33 @@ def test_the_demo_works_inside_an_iframe_and_fits_it(files, browser):
         offline.clean()
 
 
+def test_the_demo_works_from_a_static_web_host(files, browser):
+    """Served by a plain static file server (a course site), it opens and steps, and asks
+    nothing of any other origin."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(files))
+    handler.log_message = lambda *args: None
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{host.server_address[1]}"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    refused = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin)
+                  else (refused.append(route.request.url), route.abort()))
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/lesson.html#scene=2&step=1")
+        assert player_ready(page, 1) == 1 and page.evaluate("window.__mplScene") == 1
+        press(page, "PageDown", 2, scene=1)
+        assert refused == []
+    finally:
+        context.close()
+        host.shutdown()
+
+
 def test_hostile_text_in_a_file_is_shown_as_text(tmp_path, browser):
     hostile = "<img src=x onerror='window.__owned=1'>**bold**"
     scene, _ = export.run_page(*export.parse_target("kmp?data=sinc&gamma=3&rescale=0.2&k=3")[:2])
@@ -290,7 +335,7 @@ def test_hostile_text_in_a_file_is_shown_as_text(tmp_path, browser):
 # --- the app's Save menu, and the app itself offline -----------------------------------------
 
 def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
-    with app_page(browser, f"{server}/kmp?data=sinc&gamma=3&rescale=0.2&step=4") as page:
+    with app_page(browser, f"{server}/kmp?data=sinc&gamma=3&rescale=0.2&step=4&text=125") as page:
         settled(page, 4)
         click_like_a_person(page, page.get_by_role("button", name="Save"))
         item = page.get_by_role("button", name="This demo (.html)")
@@ -303,7 +348,8 @@ def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
         app_id = page.evaluate("window.__mplPlayer.id")
     assert path.stat().st_size < 6e6
     with Offline(browser) as offline:
-        assert offline.open(path.as_uri(), 4) == 4  # the step the app showed
+        assert offline.open(path.as_uri(), 4) == 4  # the step and the text size the app showed
+        assert offline.page.evaluate("window.__mplPlayer.scale") == 1.25
         assert offline.page.evaluate("window.__mplPlayer.id").startswith(app_id)
         assert "sinc: the bound" in offline.page.locator(".mpl-lesson").inner_text()
         offline.clean()

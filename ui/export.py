@@ -104,6 +104,15 @@ def _script_json(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
+def _text_size(payload):
+    """The text size (100, 125, 150) the scene was shown at, where the file opens."""
+    try:
+        size = round(100 * float(json.loads(payload).get("text_scale", 1)))
+    except (ValueError, TypeError, AttributeError):
+        return 100
+    return size if size in (100, 125, 150) else 100
+
+
 def _safe_url(url):
     return url if urlsplit(url).scheme in ("http", "https") else ""
 
@@ -118,7 +127,7 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
     title = title or (scenes[0].title() if len(scenes) == 1 else f"{site.by_key(scenes[0].page).title}: a lesson")
     data = {
         "title": title, "heading": site.by_key(scenes[0].page).title if len(scenes) == 1 else title,
-        "version": version(), "made": made, "plotly": packed_plotly(),
+        "version": version(), "text": _text_size(scenes[0].payload), "made": made, "plotly": packed_plotly(),
         "scenes": [{"name": scene.name or scene.title(), "page": site.by_key(scene.page).title,
                     "settings": ", ".join(f"{key}={value}" for key, value in scene.query.items()) or "the defaults",
                     "url": _safe_url(scene.address(app_url)), "payload": _packed(scene.payload)}

@@ -19,7 +19,7 @@ function readFragment() {
   return {
     scene: scene === null ? 0 : Math.max(0, Math.min(DATA.scenes.length, scene) - 1),
     step: whole("step"),
-    text: SIZES.includes(whole("text")) ? whole("text") : 100,
+    text: SIZES.includes(whole("text")) ? whole("text") : (SIZES.includes(DATA.text) ? DATA.text : 100),
     present: params.get("present") !== "0",
     dark: params.has("theme") ? params.get("theme") === "dark" : SYSTEM_DARK,
   };
@@ -29,7 +29,7 @@ function writeFragment(step) {
   const params = new URLSearchParams();
   if (DATA.scenes.length > 1) params.set("scene", String(view.scene + 1));
   if (step) params.set("step", String(step));
-  if (view.text !== 100) params.set("text", String(view.text));
+  if (view.text !== (DATA.text || 100)) params.set("text", String(view.text));
   if (!view.present) params.set("present", "0");
   if (view.dark !== SYSTEM_DARK) params.set("theme", view.dark ? "dark" : "light");
   const hash = params.toString();
