@@ -32,6 +32,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.core_speed
 	$(BIN)/python -m benchmarks.app_speed
 	$(BIN)/python -m benchmarks.browser_speed
+	$(BIN)/python -m benchmarks.export_speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -257,7 +257,8 @@ def test_impossible_settings_give_a_message_not_a_traceback():
 def test_downloads_offer_the_path_and_the_curves():
     at = open_page("skpca")
     labels = [button.label for button in at.get("download_button")]
-    assert labels == ["Download the path (CSV)", "Download the curves (CSV)", "Download as a .py file"]
+    assert labels == ["This demo (.html)", "This page's 4 lessons (.html)",  # the title row's Save menu
+                      "Download the path (CSV)", "Download the curves (CSV)", "Download as a .py file"]
 
 
 def test_csv_has_a_header_and_one_row_per_step():
