@@ -1,4 +1,5 @@
-"""Bounds (SPEC section 4): hand-computed values, edge cases, monotonic facts."""
+"""Bounds: hand-computed values (with a non-constant kernel diagonal and R != 1, so a
+squared and an unsquared term differ), edge cases, monotonic facts."""
 import math
 
 import numpy as np
@@ -64,6 +65,49 @@ def test_pca_global_rademacher_by_hand():
     tail = np.sort(lam)[::-1][t:].sum()
     expected = tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * 30) + math.sqrt(18 * math.log(2 * m / delta) / m)
     assert bounds.pca_global_rademacher(lam, diag, t, delta) == pytest.approx(expected)
+
+
+def test_pca_global_rademacher_squares_the_diagonal_and_the_radius():
+    """A non-constant diagonal and R = 2 tell sum(kappa^2) from sum(kappa) and R^2 from
+    R (with kappa = 1 and R = 1 both slips give the same number): writing
+    ``np.sum(diag)`` or ``R * np.sqrt(...)`` in the code fails here."""
+    rng = np.random.default_rng(1)
+    lam = rng.exponential(size=25)
+    diag = rng.uniform(0.5, 3.0, size=25)
+    m, t, delta, R = 25, 3, 0.1, 2.0
+    tail = np.sort(lam)[::-1][t:].sum()
+    expected = (tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag ** 2)))
+                + R ** 2 * math.sqrt(18 * math.log(2 * m / delta) / m))
+    assert bounds.pca_global_rademacher(lam, diag, t, delta, R=R) == pytest.approx(expected, rel=1e-12)
+    slips = [tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag)))
+             + R ** 2 * math.sqrt(18 * math.log(2 * m / delta) / m),
+             expected - (R ** 2 - R) * math.sqrt(18 * math.log(2 * m / delta) / m)]
+    assert all(abs(slip - expected) > 1e-3 for slip in slips)  # the test can tell them apart
+
+
+def test_local_rademacher_and_mpkfda_take_the_radius_where_the_theorems_do():
+    """R enters the local bound linearly (rho's R t / m, the confidence R ln(1/delta) / m)
+    and the MPKFDA bound as R in A and R^2 in B (Diethe 2015, eq. 10): with R = 2.5 a
+    squared or a missing R gives another number."""
+    lam, mu = np.array([0.6, 0.25, 0.1, 0.05]), np.array([0.35, 0.12, 0.03, 0.0])
+    k, m, delta, R, c = 2, 4, 0.2, 2.5, 80
+    conf = R * math.log(1 / delta) / m
+    rho = min(R * t / m + math.sqrt(k / m * mu[t:].sum()) for t in range(5))
+    expected = c * (math.sqrt(lam[k:].sum() * (rho + conf)) + rho + conf)
+    assert bounds.pca_local_rademacher(lam, mu, k, m, delta, R=R) == pytest.approx(expected, rel=1e-12)
+
+    means, variances, b, sizes, m, k, delta, R = (np.array([-3.0, 2.5]), np.array([0.3, 0.5]), 0.1,
+                                                  np.array([2000, 1500]), 3600, 10, 0.05, 1.7)
+    d = delta / 2
+    out = bounds.mpkfda(means, variances, b, sizes, m, k, delta, R=R)
+    for c, sign, name in ((0, 1, "negative"), (1, -1, "positive")):
+        n = sizes[c]
+        A = R / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(2 * m / d)))
+        B = 2 * R ** 2 / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(4 * m / d)))
+        s = sign * (b - means[c]) - A
+        assert s > 0  # an informative bound, so R matters
+        assert out[name] == pytest.approx(1 - s ** 2 / (variances[c] + B + s ** 2), rel=1e-12)
+    assert bounds.mpkfda(means, variances, b, sizes, m, k, delta, R=1.0)["total"] < out["total"]
 
 
 def test_pca_local_rademacher_by_hand():

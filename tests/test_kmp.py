@@ -126,10 +126,26 @@ def test_backfit_with_margin_losses_lowers_the_loss_and_classifies_xor(xor_data,
 
 
 def test_squared_backfit_with_loss_machinery_agrees_with_closed_form(regression_data):
+    """The general loss machinery (weights by L-BFGS on the summed loss) run with the
+    squared loss picks the same columns as the closed form, and at every step both fits
+    are the least-squares fit on the chosen columns.  (The test this replaces compared only
+    the last residual with the first: dropping the refit, or refitting on the wrong
+    columns, passed it.)"""
+    from mpcore import criteria
+    from mpcore.engine import pursue
+    from mpcore.kmp import _LossPursuit
+
     _, y, K = regression_data
     closed = mpcore.kmp_path(K, y, 6, variant="backfit")
-    fitted = closed.extras["fitted"][-1]
-    assert np.sum((y - fitted) ** 2) < np.sum((y - closed.extras["fitted"][1]) ** 2)
+    state = _LossPursuit(K, y, "squared", "backfit", False)
+    general = pursue(state, criteria.kmp_original_columns(), 6, deflation_name=state.name, algorithm="KMP",
+                     criterion_name="criterion", candidates=None, rng=np.random.default_rng(0))
+    np.testing.assert_array_equal(general.indices, closed.indices)
+    for j in range(1, 7):
+        A = K[:, closed.indices[:j]]
+        least_squares = A @ np.linalg.lstsq(A, y, rcond=None)[0]
+        np.testing.assert_allclose(closed.extras["fitted"][j], least_squares, atol=1e-8)
+        np.testing.assert_allclose(A @ state.coef_rows[j - 1], least_squares, atol=1e-4 * np.linalg.norm(y))
 
 
 def test_prefit_rejects_non_squared_losses(xor_data):
