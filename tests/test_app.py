@@ -277,6 +277,19 @@ def test_csv_has_a_header_and_one_row_per_step():
 
 # --- labs and theory ----------------------------------------------------------------------------
 
+def test_the_facts_caption_says_when_they_come_from_a_subsample():
+    from mpcore import kernel_matrix
+    from mpcore.labs import kernel_spectrum
+    from ui.steps import _facts_caption
+
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    narrow = kernel_matrix(X, gamma=50.0)  # nearly the identity: 60 significant eigenvalues
+    sampled = _facts_caption(kernel_spectrum(narrow, limit=20))
+    assert "20 × 20 block" in sampled and "subsample" in sampled and "K₀ − UV′" not in sampled
+    exact = _facts_caption(kernel_spectrum(narrow, limit=100))
+    assert "K₀ − UV′" in exact and "subsample" not in exact
+
+
 def test_deflation_lab_steps_and_reports_facts():
     at = open_page("deflation-lab", {"points": "200", "k": "8"})
     assert_clean(at)
@@ -293,7 +306,9 @@ def test_deflation_lab_steps_and_reports_facts():
     assert all(facts["table"]["row_help"]) and len(facts["table"]["row_help"]) == len(facts["frames"][1]["rows"])
     help_of = dict(zip([row[0] for row in facts["frames"][1]["rows"]], facts["table"]["row_help"]))
     assert "wiped them out" in help_of["chosen columns left"]  # every row says what it means
-    assert "K₀ − UV′" in facts["caption"] or "subsample" in facts["caption"]  # says how the facts are computed
+    # says how the facts are computed: with 140 training points K₀ always fits an exact small
+    # basis (at most 140 pivots, under the 400-point limit), never the subsample
+    assert "K₀ − UV′" in facts["caption"] and "subsample" not in facts["caption"]
     story = payload["stories"][1]
     assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story
     heat = panel(payload, "heatmaps")  # by default each kernel on its own colour range, said in its title

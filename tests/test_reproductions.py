@@ -34,6 +34,17 @@ def test_ridge_leverage_beats_uniform_where_lemma_3_applies(columns_quick):
     assert columns_quick.verdict.status == "reproduced"
 
 
+def test_wang_bound_holds_wherever_its_condition_does(columns_quick):
+    """Wang (2016), Thm 2 step II, at the quick size: the condition holds at most (seed,
+    rank) pairs, and the bound at every one of them."""
+    import re
+
+    text = columns_quick.findings["Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds"]
+    held, valid, total = map(int, re.match(r"holds at (\d+) of the (\d+) pairs where the condition does \(of (\d+)\)",
+                                           text).groups())
+    assert held == valid and valid >= total / 2
+
+
 def test_below_the_effective_dimension_uniform_is_as_good(columns_quick):
     """Why the earlier set-up contradicted the paper: with fewer draws than d_eff, sampling with
     replacement wastes draws on repeats and uniform columns are not worse."""

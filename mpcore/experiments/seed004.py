@@ -35,6 +35,17 @@ COLUMN_EXPERIMENT_METHODS = ("greedy", "uniform", "ridge-leverage")
 JUDGED_FROM_DEFF = 4.0
 
 
+def _bound_where_valid(arrays):
+    """How Wang (2016), Thm 2 step II fares, counted: at how many (seed, rank) pairs its
+    condition holds and the bound with it -- "not checked" when the condition holds at
+    none (a claim that held "wherever" an empty condition did would say nothing)."""
+    valid = np.concatenate([arrays[f"valid/{m}"].ravel() for m in COLUMN_EXPERIMENT_METHODS])
+    held = np.concatenate([(arrays[f"alpha/{m}"] <= arrays[f"bound/{m}"] + 1e-12).ravel()
+                           for m in COLUMN_EXPERIMENT_METHODS])
+    if not valid.any():
+        return f"not checked: the condition holds at none of the {valid.size} (seed, rank) pairs"
+    return f"holds at {int((held & valid).sum())} of the {int(valid.sum())} pairs where the condition does (of {valid.size})"
+
 def rings_train_tune(N, seed=0):
     """The paper's two sets: N training and N tuning points of the two-view rings (one draw
     of 2N points, split in half), each view standardised with the training statistics.
@@ -148,9 +159,7 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
         "uniform / ridge-leverage |rho - rho~| per rank": tuple(round(float(v), 2) for v in ratio),
         f"||alpha - alpha~||/sqrt(N) at rank {first['ranks'][top]}": {
             m: float(arrays[f"alpha/{m}"][:, top].mean()) for m in COLUMN_EXPERIMENT_METHODS},
-        "bound holds wherever its condition does": bool(all(
-            np.all(arrays[f"alpha/{m}"][arrays[f"valid/{m}"]] <= arrays[f"bound/{m}"][arrays[f"valid/{m}"]] + 1e-12)
-            for m in COLUMN_EXPERIMENT_METHODS)),
+        "Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds": _bound_where_valid(arrays),
         "speed-up at the top rank": float(arrays["speedup"][:, top].mean()),
     }
     s = s | {"tuned gamma": gamma, "tuned reg": reg}
