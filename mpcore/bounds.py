@@ -252,18 +252,27 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
     dict with ``negative``, ``positive`` (per-class bounds) and ``total``
     (``sum_c n_c / sum(n) * bound_c``).
     """
-    means = np.asarray(class_means, dtype=float)
-    variances = np.asarray(class_variances, dtype=float)
-    sizes = np.asarray(class_sizes, dtype=float)
+    means, variances = _real(class_means, "class_means"), _real(class_variances, "class_variances")
+    sizes = _real(class_sizes, "class_sizes")  # counts; the bounds explorer models them as real numbers
+    threshold = _real(threshold, "threshold")
+    for name, value in (("class_means", means), ("class_variances", variances), ("class_sizes", sizes)):
+        if value.ndim == 0 or value.shape[-1] != 2 or not np.all(np.isfinite(value)):
+            raise ValueError(f"{name} must hold two finite numbers per classifier (negative class, positive "
+                             f"class), got shape {value.shape}.")
+    if np.any(variances < 0) or np.any(sizes < 0) or not np.all(np.isfinite(threshold)):
+        raise ValueError("class_variances and class_sizes must be at least 0, and the threshold finite.")
+    if np.any(sizes.sum(axis=-1) <= 0):
+        raise ValueError("class_sizes must count at least one point outside the compression set.")
     (m, k) = _check_counts(m=m, k=k)
+    R = _check_radius(R)
     delta_c = _check_delta(delta) / 2
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         complexity = _x_log_ratio(k, np.e * m)
         A = R / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(2 * m / delta_c)))
         B = 2 * R**2 / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(4 * m / delta_c)))
         margin = np.stack([threshold - means[..., 0], means[..., 1] - threshold], axis=-1)
         s = margin - A
-        alpha = s**2 / (variances + B + s**2)
+        alpha = 1 / (1 + (variances + B) / s**2)  # s^2 / (var + B + s^2), also when s^2 overflows
         per_class = np.where((s > 0) & (sizes > 0), 1 - alpha, 1.0)
     weights = sizes / sizes.sum(axis=-1, keepdims=True)
     return {
@@ -279,6 +288,8 @@ def running_min(values):
     values = _real(values, "values")
     if values.ndim == 0:
         raise ValueError("running_min needs a list of bound values, not a single number.")
+    if np.isnan(values).any():
+        raise ValueError("running_min needs numbers (an undefined bound is +inf); the values hold NaN.")
     return np.minimum.accumulate(values, axis=-1)
 
 

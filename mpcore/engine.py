@@ -18,9 +18,12 @@ m x m matrices.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ._validation import check_choice, check_n_steps
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,32 @@ def _pick_order(scores, pick, count):
     return finite[order[:count]]
 
 
+#: What :func:`pursue` asks of a kernel state.
+STATE_NEEDS = ("m", "threshold", "rank", "residual_size", "deflate", "kernels", "factors")
+
+
+def _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats, stop_when):
+    """A sentence for each argument :func:`pursue` cannot use."""
+    missing = [name for name in STATE_NEEDS if not hasattr(state, name)]
+    if missing:
+        raise TypeError(f"state must be a kernel state (see mpcore.deflations); {type(state).__name__} lacks "
+                        f"{', '.join(missing)}.")
+    if not callable(criterion) or (stop_when is not None and not callable(stop_when)):
+        raise TypeError("criterion (and stop_when, when given) must be functions of the state, such as "
+                        "mpcore.criteria.skpca.")
+    if allow_repeats:
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            raise ValueError(f"k (the number of steps) must be a whole number of at least 1, got {k!r}.")
+    else:
+        check_n_steps(k, state.m)
+    check_choice(pick, ("max", "min"), "pick")
+    for name, value in (("stages", stages), ("candidates", candidates)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1):
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
+    if stages is None:
+        raise ValueError("stages must be a whole number of at least 1, got None.")
+
+
 def pursue(
     state,
     criterion,
@@ -175,6 +204,9 @@ def pursue(
     declines to deflate (its tracked residual had drifted above the true one) is never
     offered again, so the loop always ends.
     """
+    _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats, stop_when)
+    if candidates is not None and rng is None:
+        rng = np.random.default_rng(0)
     m = state.m
     threshold = state.threshold
     chosen = np.zeros(m, dtype=bool)

@@ -28,7 +28,7 @@ from scipy.linalg import cholesky, eigh, solve_triangular
 
 from ._validation import (check_choice, check_finite_matrix, check_indices, check_kernel, check_positive,
                           check_psd_kernel, check_same_rows)
-from .cca import _check_directions
+from .cca import KCCAResult, _check_directions
 from .lowrank import extend_basis
 
 SAMPLINGS = ("uniform", "ridge-leverage")
@@ -364,6 +364,9 @@ def approximation_error(exact, approx):
     difference lives in span(E1, Q1) x span(E2, Q2): its norm is that of a small matrix,
     exact, in O(N (p + M)^2), never forming an N x N matrix.
     """
+    if not isinstance(exact, KCCAResult) or not isinstance(approx, NystromKCCAResult):
+        raise TypeError("approximation_error compares the result of mpcore.kcca (exact) with that of "
+                        f"mpcore.nystrom_kcca (approx); got {type(exact).__name__} and {type(approx).__name__}.")
     if exact.factors is None:
         raise ValueError("The exact KCCA result has no factors of T; compute it with mpcore.kcca.")
     E1, middle, E2 = exact.factors

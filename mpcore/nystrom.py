@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cho_factor, solve_triangular
 
-from ._validation import check_finite_matrix
+from ._validation import as_real, check_finite_matrix
 
 #: Relative jitter added to K[i, i] so duplicate or nearly dependent chosen points
 #: (singular blocks) still factor; small enough not to change well-posed results.
@@ -37,8 +37,17 @@ def nystrom_factor(K_sub, jitter=JITTER):
 
 
 def nystrom_features(K_rows, C):
-    """Features ``F = K[:, i] C^{-T}`` (n, k) from the kernel between n points and the chosen ones."""
-    return solve_triangular(C, np.asarray(K_rows, dtype=float).T, lower=True, check_finite=False).T
+    """Features ``F = K[:, i] C^{-T}`` (n, k) from the kernel between n points and the chosen ones.
+
+    ``C``: the lower Cholesky factor of ``K[i, i]`` (:func:`nystrom_factor`)."""
+    K_rows = check_finite_matrix(K_rows, "K_rows", min_rows=1)
+    C = check_finite_matrix(C, "C", square=True, min_rows=1)
+    if K_rows.shape[1] != C.shape[0]:
+        raise ValueError(f"K_rows has {K_rows.shape[1]} columns but C is {C.shape[0]} x {C.shape[0]}; K_rows holds "
+                         "the kernel between the points and the chosen ones, C the chosen ones' Cholesky factor.")
+    if not np.all(np.diag(C) > 0):
+        raise ValueError("C must be a lower Cholesky factor (a positive diagonal): use mpcore.nystrom_factor.")
+    return solve_triangular(C, K_rows.T, lower=True, check_finite=False).T
 
 
 def nested_projection_residuals(K, K_rows, rows_diag, indices):
@@ -56,5 +65,11 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
 
 
 def projection_residuals(k_diag, F):
-    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0."""
-    return np.maximum(np.asarray(k_diag, dtype=float) - np.einsum("ij,ij->i", F, F), 0.0)
+    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0.
+
+    ``k_diag`` (n,): ``k(x, x)``; ``F`` (n, k): the points' features (:func:`nystrom_features`)."""
+    F = check_finite_matrix(F, "F", min_rows=1)
+    diag = check_finite_matrix(np.atleast_2d(as_real(k_diag, "k_diag", "a list of numbers")), "k_diag", min_rows=1)
+    if diag.shape != (1, F.shape[0]):
+        raise ValueError(f"k_diag must hold one value per row of F ({F.shape[0]}), got shape {np.shape(k_diag)}.")
+    return np.maximum(diag[0] - np.einsum("ij,ij->i", F, F), 0.0)

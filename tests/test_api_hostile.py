@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mpcore
-from mpcore import bounds, datasets, explore
+from mpcore import bounds, criteria, datasets, explore
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(20, 2))
@@ -22,6 +22,21 @@ IDX = [0, 3, 5]
 NOT_PSD = K.copy()
 NOT_PSD[0, 0] = -5.0
 ASYMMETRIC = K + np.triu(np.full_like(K, 0.1), 1)
+
+EXACT = mpcore.kcca(K, K2)
+APPROX = mpcore.nystrom_kcca(K, K2, IDX, IDX)
+STATE = mpcore.deflations.CholeskyDeflation(K)
+
+
+def _npz_bytes():
+    import io
+
+    buffer = io.BytesIO()
+    np.savez(buffer, X=X, y=Y)
+    return buffer.getvalue()
+
+
+NPZ = _npz_bytes()
 
 HOSTILE = {
     "None": None, "empty": [], "text": "nope", "minus one": -1, "zero": 0, "huge int": 10**9,
@@ -61,9 +76,25 @@ CALLS = {
     "explore.explore": (explore.explore, ("kmp_vc", "m", [100, 200]), {"k": 10, "t": 5}),
     "load_dataset": (datasets.load_dataset, ("sinc",), {}),
     "parse_csv": (datasets.parse_csv, ("a,b\n1,2\n3,4\n",), {}),
-    "parse_npz": (datasets.parse_npz, (b"PK",), {}),
+    "parse_npz": (datasets.parse_npz, (NPZ,), {}),
     "train_size": (datasets.train_size, (100,), {}),
+    "approximation_error": (mpcore.approximation_error, (EXACT, APPROX), {}),
+    "pair_distances": (mpcore.pair_distances, (X, X[:, ::-1]), {}),
+    "regularized_cca": (mpcore.regularized_cca, (X, X ** 2), {}),
+    "nystrom_features": (mpcore.nystrom_features, (K[:, IDX], np.linalg.cholesky(K[np.ix_(IDX, IDX)])), {}),
+    "projection_residuals": (mpcore.projection_residuals, (np.ones(20), mpcore.nystrom_features(
+        K[:, IDX], np.linalg.cholesky(K[np.ix_(IDX, IDX)]))), {}),
+    "pursue": (mpcore.pursue, (STATE, criteria.skpca, 3), {}),
+    "bounds.mpkfda": (bounds.mpkfda, (np.array([-1.0, 1.0]), np.array([0.1, 0.2]), 0.0, np.array([400, 300]),
+                                      720, 20, 0.05), {}),
 }
+
+# Public names that are not functions to call with arguments: estimator classes (checked by
+# scikit-learn's check_estimator in test_estimators.py), result classes, modules and constants.
+NOT_CALLED = {"MPKFDA", "KernelMatchingPursuit", "NystromKCCA", "SparseKCCA", "SparseKPCA", "CCAResult",
+              "FisherModel", "KCCAResult", "NystromKCCAResult", "PursuitPath", "bounds", "curves", "datasets",
+              "labs", "studies", "views", "criteria", "deflations", "DEFLATIONS", "FISHER_CRITERIA", "SAMPLINGS",
+              "KERNELS", "KMP_VARIANTS", "LOSSES"}
 
 
 class Hang(Exception):
@@ -93,20 +124,72 @@ def _call(function, args, kwargs):
             return error
 
 
+def _numbers(value, seen=None):
+    """Every float a result holds: arrays, numbers, and the fields of dicts, tuples and
+    result objects (not functions or whole kernel states)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, (bool, str, bytes)) or value is None or callable(value):
+        return []
+    if isinstance(value, (int, float, np.number)):
+        return [float(value)]
+    if isinstance(value, np.ndarray):
+        return value.ravel().astype(float).tolist() if value.dtype.kind in "biuf" else []
+    if isinstance(value, dict):
+        return [x for key, item in value.items() if key not in NAN_BY_DESIGN for x in _numbers(item, seen)]
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in _numbers(item, seen)]
+    if hasattr(value, "__dataclass_fields__"):
+        return [x for name in value.__dataclass_fields__ if name not in NAN_BY_DESIGN
+                for x in _numbers(getattr(value, name), seen)]
+    return []
+
+
+# A path's score rows mark the candidates that could not be chosen (already chosen,
+# exhausted, not sampled) with NaN: documented, not a failure.
+NAN_BY_DESIGN = {"scores"}
+
+
+def _clean(result):
+    """What a call may answer: an exception with a sentence, or a result without NaN (a
+    bound may be infinite: "undefined" is its documented answer)."""
+    if isinstance(result, Exception):
+        return True
+    return not any(np.isnan(x) for x in _numbers(result))
+
+
 @pytest.mark.parametrize("name", list(CALLS))
 def test_one_hostile_argument_at_a_time(name):
     function, args, kwargs = CALLS[name]
-    _call(function, args, kwargs)  # the valid call works
+    valid = _call(function, args, kwargs)
+    assert not isinstance(valid, Exception), f"the valid call of {name} fails: {valid}"  # a real baseline
+    assert _clean(valid) and (_numbers(valid) or name in ("train_size",) or valid is not None)
     failures = []
     for position in range(len(args)):
         for label, value in HOSTILE.items():
             bad = list(args)
             bad[position] = value
             try:
-                _call(function, bad, kwargs)
+                result = _call(function, bad, kwargs)
             except Exception as error:  # noqa: BLE001 - what this test is looking for
                 failures.append(f"argument {position} = {label}: {type(error).__name__}: {str(error)[:80]}")
+                continue
+            if not _clean(result):
+                failures.append(f"argument {position} = {label}: returned NaN instead of refusing")
     assert not failures, f"{name}:\n" + "\n".join(failures)
+
+
+def test_every_public_function_is_called_with_hostile_arguments():
+    public = {name for name in mpcore.__all__ if name not in NOT_CALLED}
+    called = {name for name in CALLS if "." not in name}
+    assert public <= called, f"not covered: {sorted(public - called)}"
+    assert NOT_CALLED <= set(mpcore.__all__)  # nothing listed here that is gone
+    for name in dir(bounds):  # and every bound
+        if not name.startswith("_") and callable(getattr(bounds, name)) and getattr(
+                getattr(bounds, name), "__module__", "") == "mpcore.bounds":
+            assert name in CALLS or f"bounds.{name}" in CALLS, name
 
 
 KERNEL_TAKERS = ["skpca_path", "kmp_path", "skcca_path", "mpkfda_path", "smola_scholkopf_path",
