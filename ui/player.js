@@ -472,7 +472,10 @@ class Player {
       this.resizing = requestAnimationFrame(() => { this.resizing = null; this.layout(); });
     };
     this.observer = new ResizeObserver(relayout);
-    this.observer.observe(this.scroller);
+    // A scrolling section (Streamlit's) is observed; the page itself is not -- its height
+    // is the content's, which the first draw changes (a needless second draw): the window's
+    // resize event covers it.
+    if (this.scroller !== document.scrollingElement && this.scroller !== document.documentElement) this.observer.observe(this.scroller);
     this.observer.observe(this.top);
     this.onResize = relayout;
     window.addEventListener("resize", this.onResize);
@@ -1215,7 +1218,10 @@ class Player {
 
   // Plotly's config for a panel: a chart with an overlay downloads through download().
   config(cell) {
-    const config = Object.assign({}, this.payload.config || {});
+    // WebGL panels at the screen's own pixel density (Plotly's default is 2: four times the
+    // pixels to fill on a 1x projector, for no visible gain)
+    const config = Object.assign({ plotGlPixelRatio: Math.max(1, Math.min(2, window.devicePixelRatio || 1)) },
+      this.payload.config || {});
     if (!this.wantsLabels(cell) || !this.Plotly) return config;
     config.modeBarButtonsToRemove = ["toImage"];
     config.modeBarButtonsToAdd = [{ name: "Download as SVG", title: "Download the chart as an SVG file (curves whole, labelled)",
@@ -1514,7 +1520,7 @@ export function mount(root, data, options) {
   if (payload.present && (!old || !old.payload.present)) foldSidebar();
   const player = new Player(root, Object.assign(payload, { step }), options);
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
-  player.payloadBytes = typeof data === "string" ? data.length : JSON.stringify(data).length;
+  player.payloadBytes = typeof data === "string" ? data.length : null;  // (an object's size: its sender knows it)
   STATE.set(root, player);
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark
   player.cleanup = () => {

@@ -67,7 +67,8 @@ const options = {
 };
 
 async function show(index, step) {
-  const payload = JSON.parse(await sceneText(index));
+  const text = await sceneText(index);
+  const payload = JSON.parse(text);
   payload.present = view.present;
   payload.text_scale = view.text / 100;
   payload.id = [payload.id, index, view.present ? "p" : "s", view.text].join("-");  // also a CSS name: plain characters
@@ -77,6 +78,7 @@ async function show(index, step) {
   if (loading) loading.remove();
   view.scene = index;
   mount(ROOT, payload, options);
+  window.__mplPlayer.payloadBytes = text.length;
   renderChrome();
   writeFragment(window.__mplPlayer.j);
   window.__mplScene = index;
