@@ -1,7 +1,13 @@
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 import mpcore
+
+# One BLAS thread for the whole run, as the app's server uses (ui/blas.py): the first app
+# test would otherwise set it midway, and the numerical tests after it would round
+# differently from those before it -- the results would depend on the order of the tests.
+_BLAS = threadpool_limits(limits=1, user_api="blas")
 
 
 def rbf_kernel(n, d=3, gamma=0.5, seed=0):

@@ -417,6 +417,9 @@ def test_bounds_explorer_counts_are_settable_and_an_overlay_stays_on_the_chart()
     fig = panel(player(at), "bound")["figure"]
     assert fig["layout"]["yaxis"]["type"] == "log"
 def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
+    import streamlit as st
+
+    st.cache_resource.clear()  # a fresh server: another test may have reproduced a card already
     at = open_page("paper-figures")
     assert_clean(at)
     titles = [header.value for header in at.subheader]
