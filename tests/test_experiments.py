@@ -212,6 +212,67 @@ def test_raetsch_realisations_and_seeded_splits():
     assert result.findings["datasets"] == ["banana", "heart"]
 
 
+def _standin_raetsch(path, n=120, realisations=3, n_train=80, seed=0):
+    """A file in the Raetsch benchmark's format (plain arrays X, y in -1/+1, train_idx and
+    test_idx per realisation), two separable-ish blobs: what CI can read without the data."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1, -1).astype(np.int32)
+    X = rng.normal(size=(n, 2)) + 1.5 * y[:, None]
+    orders = [rng.permutation(n) for _ in range(realisations)]
+    np.savez(path, X=X, y=y, train_idx=np.array([o[:n_train] for o in orders], dtype=np.int32),
+             test_idx=np.array([o[n_train:] for o in orders], dtype=np.int32))
+
+
+def _standin_usps(path, n_train=400, n_test=200, seed=0):
+    """A file in the USPS format (16 x 16 pixels in [0, 1], float32; digits 0-9 as int8):
+    each digit a noisy copy of its own random template."""
+    rng = np.random.default_rng(seed)
+    templates = rng.uniform(size=(10, 256))
+
+    def draw(n):
+        y = np.arange(n) % 10
+        return np.clip(templates[y] + 0.15 * rng.normal(size=(n, 256)), 0, 1).astype(np.float32), y.astype(np.int8)
+
+    (X_train, y_train), (X_test, y_test) = draw(n_train), draw(n_test)
+    np.savez(path, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test)
+
+
+def test_the_raetsch_loader_reads_its_format_and_the_item_runs_on_it(tmp_path):
+    """The loaders' success paths, which CI (without the validation data) never reached."""
+    (tmp_path / "raetsch").mkdir()
+    for name in ("banana", "heart"):
+        _standin_raetsch(tmp_path / "raetsch" / f"{name}.npz", seed=len(name))
+    banana = str(tmp_path / "raetsch" / "banana.npz")
+    assert E.n_realisations(banana) == 3
+    split = E.binary_split(banana, 1)
+    with np.load(banana) as data:
+        np.testing.assert_array_equal(split.X_train, data["X"][data["train_idx"][1]])  # the file's realisation 1
+        np.testing.assert_array_equal(split.y_test, data["y"][data["test_idx"][1]])
+    assert not set(split.train_index) & set(split.test_index)
+    beyond = E.binary_split(banana, 5)  # past the file's realisations: a seeded split of the same sizes
+    assert beyond.X_train.shape == (80, 2) and np.array_equal(beyond.X_train, E.binary_split(banana, 5).X_train)
+    result = E.run("002-fig1", "tiny", data_dir=tmp_path, datasets=("banana", "heart"))
+    assert result.findings["datasets"] == ["banana", "heart"]
+    assert np.all((result.arrays["error"] >= 0) & (result.arrays["error"] < 0.5))  # blobs: better than chance
+    (tmp_path / "raetsch" / "banana.npz").write_bytes(b"PK not a zip")
+    with pytest.raises(ValueError, match="banana.npz is not a readable Raetsch"):
+        E.n_realisations(banana)
+
+
+def test_the_usps_loader_reads_its_format_and_table_1_runs_on_it(tmp_path):
+    from mpcore.experiments.seed003 import load_usps
+
+    (tmp_path / "usps").mkdir()
+    _standin_usps(tmp_path / "usps" / "usps.npz")
+    X_train, y_train, X_test, y_test = load_usps(tmp_path)
+    assert X_train.shape == (400, 256) and X_test.shape == (200, 256) and y_train.dtype.kind == "i"
+    assert set(np.unique(y_train)) == set(range(10))
+    result = E.run("003-table1", "tiny", data_dir=tmp_path)
+    assert result.verdicts  # judged, not skipped
+    errors = np.asarray(result.table["SVM"], dtype=float)
+    assert errors.size == 2 and np.all(errors <= 0.2 * 200)  # each digit against the rest, on 200 test digits
+
+
 # --- the command -----------------------------------------------------------------------------------
 
 
