@@ -4,6 +4,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
+              --ignore=tests/test_player_js.py
 
 .PHONY: run test bench venv clean
 
@@ -25,8 +27,11 @@ venv: $(VENV)/.dev
 run: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py
 
+# The whole suite in a random order (pytest-randomly prints its seed; rerun one with
+# -p randomly --randomly-seed=N), then the suite without a browser again in another order.
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER)
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.core_speed

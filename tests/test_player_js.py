@@ -94,3 +94,101 @@ def test_colours(js):
     assert js("P.luminance('not a colour')") is None
     swapped = js("P.recolour({a: '#FFFFFF', b: ['#000000', '#0072B2'], c: 3}, {'#ffffff': 'dark', '#000000': 'light'})")
     assert swapped == {"a": "dark", "b": ["light", "#0072B2"], "c": 3}
+
+
+# --- the step logic, on a small study mounted without the app ---------------------------------
+
+def _small_payload(n=4):
+    """A payload as the app sends it: one scatter panel whose y is j at step j."""
+    import plotly.graph_objects as go
+
+    from ui import player
+
+    frames = [{"data": {0: {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
+    panel = player.Panel("curve", "a", "A curve", go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
+                         frames=frames, height=240)
+    return json.loads(player.with_step(player.payload("test", "small", n, [panel], [f"story {j}" for j in range(n + 1)]), 0))
+
+
+@pytest.fixture
+def stepper(browser):
+    """A blank page with the player's plotly.js bundle and ``mount``; ``open(options)``
+    mounts the small study and records what the options hear."""
+    from ui.player import PLOTLY_BUNDLE
+
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    page.set_content("<html><body><input id='field'><div class='mpl-root' id='root'></div></body></html>")
+    page.add_script_tag(content=PLOTLY_BUNDLE.read_text())
+    page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__mount = mount;", type="module")
+    page.wait_for_function("window.__mount !== undefined && window.Plotly !== undefined")
+
+    def open_player(past_end=True):
+        page.evaluate("""([payload, pastEnd]) => {
+          window.__heard = { steps: [], past: [] };
+          const options = { onStep: (j) => window.__heard.steps.push(j) };
+          if (pastEnd) options.onPastEnd = (d) => window.__heard.past.push(d);
+          window.__mount(document.getElementById('root'), payload, options);
+        }""", [_small_payload(), past_end])
+        page.wait_for_function("window.__mplRendered && window.__mplRendered.step === 0")
+
+    yield page, open_player
+    page.close()
+
+
+def _at(page, j):
+    page.wait_for_function(f"window.__mplRendered.step === {j} && window.__mplPlayer.j === {j}")
+    return page.evaluate("[window.__mplPlayer.cells[0].plot.data[0].y[0], window.__mplPlayer.story.textContent]")
+
+
+def test_the_keys_step_draw_the_step_and_report_it(stepper):
+    page, open_player = stepper
+    open_player()
+    page.keyboard.press("PageDown")
+    assert _at(page, 1) == [1.0, "story 1"]  # the drawn data is the step's frame
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    assert _at(page, 4)[0] == 4.0
+    page.keyboard.press("PageUp")
+    page.keyboard.press("Home")
+    assert _at(page, 0)[0] == 0.0
+    assert page.evaluate("window.__heard.steps") == [1, 2, 4, 3, 0]
+
+
+def test_past_either_end_the_player_asks_for_the_next_scene(stepper):
+    page, open_player = stepper
+    open_player()
+    page.keyboard.press("PageUp")  # at step 0: the previous scene
+    page.keyboard.press("End")
+    _at(page, 4)
+    page.keyboard.press("PageDown")  # at the last step: the next scene
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.__heard.past") == [-1, 1, 1]
+    assert page.evaluate("window.__mplPlayer.j") == 4  # the step stays
+
+
+def test_without_scenes_the_ends_clamp_and_go_clamps(stepper):
+    page, open_player = stepper
+    open_player(past_end=False)
+    page.keyboard.press("PageUp")
+    page.evaluate("window.__mplPlayer.go(99, 'key')")
+    assert _at(page, 4)[0] == 4.0
+    page.keyboard.press("PageDown")
+    page.evaluate("window.__mplPlayer.go(-5, 'key')")
+    assert _at(page, 0)[0] == 0.0
+    assert page.evaluate("window.__heard.steps") == [4, 0]
+
+
+def test_keys_typed_in_a_field_are_not_steps_and_blanking_takes_one_key(stepper):
+    page, open_player = stepper
+    open_player()
+    page.click("#field")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.type("b.")
+    assert page.evaluate("[window.__mplPlayer.j, window.__mplPlayer.blanked || false]") == [0, False]
+    page.evaluate("window.__mplPlayer.takeFocus(true)")
+    page.keyboard.press("b")
+    assert page.evaluate("window.__mplPlayer.blanked") is True
+    page.keyboard.press("PageDown")  # the key that brings the screen back does nothing else
+    assert page.evaluate("[window.__mplPlayer.j, window.__mplPlayer.blanked]") == [0, False]
+    page.keyboard.press("PageDown")
+    assert _at(page, 1)[0] == 1.0
