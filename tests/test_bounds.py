@@ -175,3 +175,156 @@ def test_monotonic_facts(m, k, t, delta):
     assert bounds.kmp_vc(m, k, t, delta / 10) >= bounds.kmp_vc(m, k, t, delta)
     assert bounds.compression_classification(m, k, t, delta / 10) >= bounds.compression_classification(m, k, t, delta)
     assert bounds.compression_subspace(0.1, m, max(k, 1), delta / 10) >= bounds.compression_subspace(0.1, m, max(k, 1), delta)
+
+
+# --- what mutation testing found untested (benchmarks/mutation.md) -------------------------------
+
+SPECTRUM = np.linspace(5.0, 0.0, 20)
+MEANS, VARIANCES, SIZES = np.array([-1.0, 1.0]), np.array([0.1, 0.2]), np.array([400, 300])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: bounds.compression_subspace("x", 100, 5, 0.05), r"^emp_loss must be a real number"),
+    (lambda: bounds.compression_subspace(-0.1, 100, 5, 0.05), r"^emp_loss \(the mean training loss outside the "
+                                                              r"compression set\) must be a finite number of at least 0\.$"),
+    (lambda: bounds.kmp_vc(100, 5, 3, None), r"^delta must be a real number or an array of them, not NoneType\.$"),
+    (lambda: bounds.kmp_vc(100, 5, 3, 1.0), r"^The confidence parameter delta must lie strictly between 0 and 1\.$"),
+    (lambda: bounds.kmp_vc(100, 5.5, 3, 0.05), r"^k must be a whole number of at least 0\.$"),
+    (lambda: bounds.kmp_vc("many", 5, 3, 0.05), r"^m must be a real number"),
+    (lambda: bounds.pca_global_rademacher(SPECTRUM, [], 3, 0.05), r"^kernel_diag must be a non-empty list"),
+    (lambda: bounds.pca_global_rademacher([], SPECTRUM, 3, 0.05), r"^eigvals must be a non-empty list"),
+    (lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(5), 3, 0.05),
+     r"^eigvals has 20 values but kernel_diag has 5; both come from the same m x m kernel\.$"),
+    (lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(20), 3, 0.05, R=0), r"^R must be a positive finite number\.$"),
+    (lambda: bounds.pca_local_rademacher(SPECTRUM, "mu", 3, 20, 0.05), r"^centered_eigvals must be a real number"),
+    (lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 0, 0.05), r"^m \(the training set size\) must be at least 1\.$"),
+    (lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 20, 0.05, c=np.inf), r"^c must be a positive finite number\.$"),
+    (lambda: bounds.mpkfda("x", VARIANCES, 0.0, SIZES, 720, 20, 0.05), r"^class_means must be a real number"),
+    (lambda: bounds.mpkfda(MEANS, None, 0.0, SIZES, 720, 20, 0.05), r"^class_variances must be a real number"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, "b", SIZES, 720, 20, 0.05), r"^threshold must be a real number"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, "n", 720, 20, 0.05), r"^class_sizes must be a real number"),
+    (lambda: bounds.mpkfda(np.ones(3), VARIANCES, 0.0, SIZES, 720, 20, 0.05),
+     r"^class_means must hold two finite numbers per classifier \(negative class, positive class\), got shape \(3,\)\.$"),
+    (lambda: bounds.mpkfda(MEANS, np.ones(3), 0.0, SIZES, 720, 20, 0.05), r"^class_variances must hold two"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, np.ones(3), 720, 20, 0.05), r"^class_sizes must hold two"),
+    (lambda: bounds.mpkfda(MEANS, [-0.1, 0.2], 0.0, SIZES, 720, 20, 0.05),
+     r"^class_variances and class_sizes must be at least 0, and the threshold finite\.$"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [-1, 3], 720, 20, 0.05), r"^class_variances and class_sizes"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, np.inf, SIZES, 720, 20, 0.05), r"^class_variances and class_sizes"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [[0, 0], [3, 4]], 720, 20, 0.05),
+     r"^class_sizes must count at least one point outside the compression set\.$"),
+    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, SIZES, 720, 20, 0.05, R=-1), r"^R must be a positive"),
+    (lambda: bounds.running_min(3.0), r"^running_min needs a list of bound values, not a single number\.$"),
+    (lambda: bounds.running_min([1.0, np.nan]), r"^running_min needs numbers \(an undefined bound is \+inf\); the "
+                                                r"values hold NaN\.$"),
+    (lambda: bounds.running_min(None), r"^values must be a real number"),
+])
+def test_each_refusal_names_its_argument(call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()
+
+
+def test_edges_that_are_allowed():
+    """The edges of each check on the allowed side: a zero loss, delta just under 1, a zero
+    variance, an empty class, m = 1, a singleton spectrum."""
+    assert np.isfinite(bounds.compression_subspace(0.0, 100, 5, 0.999))
+    assert np.isfinite(bounds.pca_global_rademacher([2.0], [1.0], 0, 0.05))
+    assert np.isfinite(bounds.pca_local_rademacher([2.0], [1.0], 1, 1, 0.05))
+    out = bounds.mpkfda(np.array([-3.0, 3.0]), np.array([0.0, 0.0]), 0.0, np.array([1000, 0]), 3000, 5, 0.05)
+    assert out["positive"] == 1.0 and out["negative"] < 1 and out["total"] == out["negative"]  # the empty class weighs 0
+    assert bounds.mpkfda(np.array([-3.0, 3.0]), VARIANCES, 0.0, np.array([1, 0]), 3000, 5, 0.05)["total"] == 1.0
+
+
+def test_bounds_apply_elementwise_over_batches():
+    """Batched inputs give what the calls one at a time give (the axes of the sums and
+    minima are the last one, never the whole array)."""
+    curves = np.array([[3.0, 1.0, 2.0], [5.0, 6.0, 4.0]])
+    np.testing.assert_array_equal(bounds.running_min(curves), [[3.0, 1.0, 1.0], [5.0, 5.0, 4.0]])
+    means = np.array([[-2.0, 2.0], [-3.0, 1.0], [-0.5, 0.5]])
+    variances = np.array([[0.1, 0.2], [0.3, 0.1], [0.2, 0.2]])
+    sizes = np.array([[1500, 1500], [2000, 1000], [1000, 2000]])
+    batch = bounds.mpkfda(means, variances, 0.1, sizes, 3600, 10, 0.05)
+    for row in range(3):
+        one = bounds.mpkfda(means[row], variances[row], 0.1, sizes[row], 3600, 10, 0.05)
+        for key in ("negative", "positive", "total"):
+            assert batch[key][row] == pytest.approx(float(one[key]), rel=1e-12)
+    assert len({round(float(v), 9) for v in batch["total"]}) == 3  # three different answers
+    ks = np.array([1, 3, 7])
+    np.testing.assert_allclose(bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, ks, 20, 0.05),
+                               [bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, int(k), 20, 0.05) for k in ks])
+
+
+def test_where_a_bound_stops_being_defined():
+    """KMP (Thm 4) needs m - k - t > 0; the compression bounds need m - k (- t) > 0, at
+    exactly the boundary and one past it."""
+    assert bounds.kmp_vc(10, 4, 5, 0.05) < np.inf and bounds.kmp_vc(10, 5, 5, 0.05) == np.inf
+    assert bounds.compression_classification(10, 9, 0, 0.05) < np.inf
+    assert bounds.compression_classification(10, 10, 0, 0.05) == np.inf
+    assert bounds.compression_classification(10, 4, 5, 0.05) < np.inf
+    assert bounds.compression_classification(10, 5, 5, 0.05) == np.inf
+    assert bounds.compression_classification(10, 0, 9, 0.05) < np.inf  # no basis: k = 0 is allowed
+    assert bounds.compression_subspace(0.1, 10, 9, 0.05) < np.inf and bounds.compression_subspace(0.1, 10, 10, 0.05) == np.inf
+    grid = bounds.compression_classification(np.array([10, 10, 10]), np.array([3, 3, 3]), np.array([0, 6, 7]), 0.05)
+    assert np.isfinite(grid[:2]).all() and grid[2] == np.inf
+
+
+def test_more_refusals_name_their_argument():
+    with pytest.raises(TypeError, match=r"^delta must be a real number or an array of them, not str\.$"):
+        bounds.kmp_vc(100, 5, 3, "x")
+    with pytest.raises(TypeError, match=r"^delta must be a real number or an array of them\.$"):
+        bounds.kmp_vc(100, 5, 3, ["a"])
+    with pytest.raises(TypeError, match=r"^R must be a real number"):
+        bounds.pca_global_rademacher(SPECTRUM, np.ones(20), 3, 0.05, R="x")
+    with pytest.raises(ValueError, match=r"^eigvals must be a non-empty list"):
+        bounds.pca_local_rademacher([], SPECTRUM, 3, 20, 0.05)
+
+
+def test_rademacher_bounds_clip_rounding_and_reach_the_last_component():
+    """Eigenvalues a hair below 0 (rounding) count as 0; with every component kept the
+    tail sums are 0 (not the sentinel's 1)."""
+    lam = np.array([3.0, 1.0, 0.5, -1e-3])
+    clipped = np.clip(lam, 0, None)
+    diag = np.array([1.0, 2.0, 0.5, 1.5])
+    for t in range(5):
+        assert bounds.pca_global_rademacher(lam, diag, t, 0.1) == bounds.pca_global_rademacher(clipped, diag, t, 0.1)
+    m, delta = 4, 0.1
+    everything = bounds.pca_global_rademacher(clipped, diag, 4, delta)
+    assert everything == pytest.approx((1 + 2) / 2 * math.sqrt(2 / m * float(np.sum(diag ** 2)))
+                                       + math.sqrt(18 * math.log(2 * m / delta) / m))
+    assert bounds.pca_local_rademacher(lam, clipped, 1, 4, 0.1) == bounds.pca_local_rademacher(clipped, clipped, 1, 4, 0.1)
+    # k = every component: L_k = 0, so the bound is c (rho + conf) alone
+    mu = np.array([0.5, 0.3, 0.1, 0.05])
+    R, c = 1.0, 80
+    conf = R * math.log(1 / delta) / m
+    rho = min(R * t / m + math.sqrt(4 / m * mu[t:].sum()) for t in range(5))
+    assert bounds.pca_local_rademacher(clipped, mu, 4, m, delta) == pytest.approx(c * (rho + conf))
+
+
+def test_local_rademacher_minimises_over_t_in_any_input_order():
+    """rho = min over t of (R t / m + sqrt(k / m sum_{j > t} mu_j)) with mu sorted
+    descending, whatever order mu comes in; a case whose minimum is at t = 3, not 0."""
+    mu = np.array([0.02, 5.0, 0.01, 4.0, 3.0, 0.0])  # unsorted on purpose
+    lam = np.array([6.0, 5.0, 4.0, 1.0, 0.5, 0.1])
+    k, m, delta, R, c = 5, 6, 0.2, 0.05, 80.0
+    ordered = np.sort(mu)[::-1]
+    terms = [R * t / m + math.sqrt(k / m * ordered[t:].sum()) for t in range(7)]
+    best = int(np.argmin(terms))
+    assert best > 0  # the minimum is not at t = 0: the order of mu matters here
+    conf = R * math.log(1 / delta) / m
+    expected = c * (math.sqrt(lam[k:].sum() * (min(terms) + conf)) + min(terms) + conf)
+    assert bounds.pca_local_rademacher(lam, mu, k, m, delta, R=R, c=c) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_one_point_class_far_from_the_threshold_still_gets_a_bound():
+    out = bounds.mpkfda(np.array([-30.0, 30.0]), np.array([0.1, 0.1]), 0.0, np.array([1, 1]), 3000, 5, 0.05)
+    assert out["negative"] < 1 and out["positive"] < 1
+
+
+def test_local_rademacher_can_take_every_eigenvalue_out():
+    """With a tiny R the minimum over t is at t = m (every mu_j out: its tail sum is 0)."""
+    mu, lam = np.array([0.4, 0.3, 0.2]), np.array([0.5, 0.3, 0.2])
+    k, m, delta, R, c = 1, 3, 0.1, 1e-6, 80.0
+    conf = R * math.log(1 / delta) / m
+    rho = R * 3 / m  # t = 3: nothing left of mu
+    expected = c * (math.sqrt(lam[k:].sum() * (rho + conf)) + rho + conf)
+    assert bounds.pca_local_rademacher(lam, mu, k, m, delta, R=R, c=c) == pytest.approx(expected, rel=1e-12)
