@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
               --ignore=tests/test_player_js.py
 
-.PHONY: run test bench venv clean
+.PHONY: run test bench mutation venv clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
@@ -39,5 +39,12 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.browser_speed
 	$(BIN)/python -m benchmarks.export_speed
 
+# Mutation testing of the core's bounds, criteria, deflations and engine (see
+# benchmarks/mutation.md for the last results and the surviving mutants that are equivalent).
+mutation: $(VENV)/.dev
+	$(BIN)/python -m pip install --quiet "mutmut>=3.3"
+	$(BIN)/mutmut run || true
+	$(BIN)/mutmut results
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants

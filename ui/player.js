@@ -993,9 +993,11 @@ class Player {
 
   // A Plotly call in flight: the player is not torn down under it (see destroy).
   track(promise) {
-    const done = Promise.resolve(promise).catch(() => undefined);
-    this.inflight.add(done);
-    return done.finally(() => this.inflight.delete(done));
+    const call = Promise.resolve(promise);
+    const settled = call.then(() => undefined, () => undefined);  // for destroy; the caller still sees a failure
+    this.inflight.add(settled);
+    settled.then(() => this.inflight.delete(settled));
+    return call;
   }
 
   // After a draw: the step line, a log axis's decades thinned to its length (after a full
