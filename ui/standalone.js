@@ -120,28 +120,36 @@ function renderChrome() {
   }
 }
 
+// After a control of the page, the keys go to the player again (a focused scene menu would
+// take the clicker's PageDown as its own; a focused button would take the space bar).
+function refocus() { if (window.__mplPlayer) window.__mplPlayer.takeFocus(true); }
+
 function buildChrome() {
   document.title = DATA.title;
   $("mx-title").textContent = DATA.heading;
   for (const size of SIZES) {
     const button = tag("button", { type: "button", class: "mpl-btn", value: String(size), "aria-pressed": "false",
       title: "Size of the text in every chart, for the back of the room" }, size + "%");
-    button.addEventListener("click", () => { view.text = size; show(view.scene, currentStep()); });
+    button.addEventListener("click", () => { view.text = size; show(view.scene, currentStep()).then(refocus); });
     $("mx-sizes").append(button);
   }
-  $("mx-present").addEventListener("change", (event) => { view.present = event.target.checked; show(view.scene, currentStep()); });
+  $("mx-present").addEventListener("change", (event) => {
+    view.present = event.target.checked;
+    show(view.scene, currentStep()).then(refocus);
+  });
   $("mx-dark").addEventListener("change", (event) => {
     view.dark = event.target.checked;
     renderChrome();
-    if (window.__mplPlayer) { window.__mplPlayer.checkTheme(); window.__mplPlayer.takeFocus(true); }
+    if (window.__mplPlayer) window.__mplPlayer.checkTheme();
+    refocus();
     writeFragment(currentStep());
   });
   if (DATA.scenes.length > 1) {
     $("mx-scenes").hidden = false;
     DATA.scenes.forEach((scene, index) => $("mx-scene").append(tag("option", { value: String(index) }, (index + 1) + ". " + scene.name)));
-    $("mx-scene").addEventListener("change", (event) => show(Number(event.target.value), 0));
-    $("mx-prev").addEventListener("click", () => show(view.scene - 1, 0));
-    $("mx-next").addEventListener("click", () => show(view.scene + 1, 0));
+    $("mx-scene").addEventListener("change", (event) => show(Number(event.target.value), 0).then(refocus));
+    $("mx-prev").addEventListener("click", () => show(view.scene - 1, 0).then(refocus));
+    $("mx-next").addEventListener("click", () => show(view.scene + 1, 0).then(refocus));
   }
   // A link opened in the same page (the fragment edited by hand, back / forward) shows its view.
   window.addEventListener("hashchange", () => {
