@@ -122,8 +122,10 @@ def check_step(j, n_steps):
 def _pick_order(scores, pick, count):
     """Indices of the ``count`` best finite scores; ties go to the lowest index."""
     if count == 1:  # the common case: nanargmax/nanargmin already break ties by lowest index
-        if not np.isfinite(scores).any():
+        finite = np.isfinite(scores)
+        if not finite.any():
             return np.zeros(0, dtype=int)
+        scores = np.where(finite, scores, np.nan)  # an infinite score is no score (pursue sends none)
         return np.array([np.nanargmax(scores) if pick == "max" else np.nanargmin(scores)])
     finite = np.flatnonzero(np.isfinite(scores))
     keyed = -scores[finite] if pick == "max" else scores[finite]

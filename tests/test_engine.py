@@ -1,0 +1,98 @@
+"""The greedy loop itself (mpcore/engine.py): what it refuses, how it orders picks, and
+what a path gives back -- tests written from the survivors of a mutation run
+(benchmarks/mutation.md)."""
+import numpy as np
+import pytest
+
+import mpcore
+from mpcore import criteria
+from mpcore.deflations import CholeskyDeflation
+from mpcore.engine import _pick_order, pursue
+
+X = np.random.default_rng(0).normal(size=(30, 2))
+K = mpcore.kernel_matrix(X, gamma=0.5)
+
+
+def state():
+    return CholeskyDeflation(K)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: pursue(None, criteria.skpca, 3), TypeError,
+     r"^state must be a kernel state \(see mpcore.deflations\); NoneType lacks m, threshold, rank, residual_size, "
+     r"deflate, kernels, factors\.$"),
+    (lambda: pursue(state(), "skpca", 3), TypeError,
+     r"^criterion \(and stop_when, when given\) must be functions of the state, such as mpcore.criteria.skpca\.$"),
+    (lambda: pursue(state(), criteria.skpca, 3, stop_when=5), TypeError, r"^criterion \(and stop_when"),
+    (lambda: pursue(state(), criteria.skpca, 0, allow_repeats=True), ValueError,
+     r"^k \(the number of steps\) must be a whole number of at least 1, got 0\.$"),
+    (lambda: pursue(state(), criteria.skpca, 2.5, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
+    (lambda: pursue(state(), criteria.skpca, True, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
+    (lambda: pursue(state(), criteria.skpca, 30), ValueError, r"not sparse"),
+    (lambda: pursue(state(), criteria.skpca, 3, pick="best"), ValueError, r"^Unknown pick 'best'; choose one of"),
+    (lambda: pursue(state(), criteria.skpca, 3, stages=0), ValueError,
+     r"^stages must be a whole number of at least 1, got 0\.$"),
+    (lambda: pursue(state(), criteria.skpca, 3, stages=True), ValueError, r"^stages must be a whole number"),
+    (lambda: pursue(state(), criteria.skpca, 3, stages=None), ValueError,
+     r"^stages must be a whole number of at least 1, got None\.$"),
+    (lambda: pursue(state(), criteria.skpca, 3, candidates=0), ValueError,
+     r"^candidates must be a whole number of at least 1, got 0\.$"),
+    (lambda: pursue(state(), criteria.skpca, 3, candidates=2.0), ValueError, r"^candidates must be"),
+])
+def test_pursue_refuses_with_a_sentence(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_pursue_accepts_the_edges():
+    assert pursue(state(), criteria.skpca, 1).n_steps == 1
+    assert pursue(state(), criteria.skpca, 29).n_steps <= 29  # k = m - 1 is allowed
+    assert pursue(state(), criteria.skpca, 35, allow_repeats=True, stop_when=lambda s, scores: None).n_steps <= 35
+    sampled = pursue(state(), criteria.skpca, 3, candidates=1)  # one candidate per step, from a default rng
+    assert sampled.n_steps == 3 and np.all(np.sum(np.isfinite(sampled.scores), axis=1) == 1)
+
+
+def test_pick_order_takes_the_best_finite_scores_ties_to_the_lowest_index():
+    scores = np.array([3.0, np.nan, 5.0, 5.0, 1.0, -np.inf])
+    assert _pick_order(scores, "max", 1).tolist() == [2]
+    assert _pick_order(scores, "min", 1).tolist() == [4]
+    assert _pick_order(scores, "max", 3).tolist() == [2, 3, 0]
+    assert _pick_order(scores, "min", 2).tolist() == [4, 0]
+    assert _pick_order(scores, "max", 9).tolist() == [2, 3, 0, 4]  # only the finite ones
+    assert _pick_order(np.full(4, np.nan), "max", 1).size == 0
+    assert _pick_order(np.full(4, np.nan), "min", 2).size == 0
+
+
+def test_stages_share_a_score_row_and_follow_its_order():
+    path = pursue(state(), criteria.skpca, 6, stages=3)
+    first = path.scores[0]
+    expected = np.argsort(-np.where(np.isfinite(first), first, -np.inf), kind="stable")[:3]
+    assert path.indices[:3].tolist() == expected.tolist()
+    np.testing.assert_array_equal(path.scores[1], first)
+    np.testing.assert_array_equal(path.scores[2], first)
+    assert not np.array_equal(path.scores[3], first)  # the next stage scores again
+
+
+def test_a_path_gives_back_masks_blocks_and_kernels():
+    path = mpcore.skpca_path(K, 5)
+    for j in (0, 2, 5):
+        mask = path.chosen_mask(j)
+        assert mask.dtype == bool and mask.shape == (30,) and mask.sum() == j
+        assert set(np.flatnonzero(mask)) == set(path.indices[:j].tolist())
+        full = path.deflated_kernel(j)
+        rows, cols = np.array([0, 7, 3]), np.array([1, 2])
+        np.testing.assert_allclose(path.deflated_block(j, rows, cols), full[np.ix_(rows, cols)], atol=1e-12)
+        np.testing.assert_allclose(path.deflated_block(j, rows), full[np.ix_(rows, rows)], atol=1e-12)
+    assert path.chosen_mask().sum() == 5
+    np.testing.assert_array_equal(path.deflated_kernel(0), K)
+    assert np.abs(path.deflated_kernel(5)).max() < np.abs(K).max()
+    for bad in ({"view": 1}, {"view": -1}):
+        with pytest.raises(ValueError, match=r"^view must be one of \[0\], got"):
+            path.deflated_kernel(1, **bad)
+    with pytest.raises(ValueError, match="between 0 and 5"):
+        path.deflated_block(6, [0])
+
+
+def test_a_zero_kernel_stops_at_once_and_says_why():
+    path = pursue(CholeskyDeflation(np.zeros((5, 5))), criteria.skpca, 2)
+    assert path.n_steps == 0 and path.stop_reason.startswith("kernel is zero")
