@@ -96,3 +96,41 @@ def test_a_path_gives_back_masks_blocks_and_kernels():
 def test_a_zero_kernel_stops_at_once_and_says_why():
     path = pursue(CholeskyDeflation(np.zeros((5, 5))), criteria.skpca, 2)
     assert path.n_steps == 0 and path.stop_reason.startswith("kernel is zero")
+
+
+def test_pursue_names_the_object_it_cannot_use_and_takes_one_repeatable_step():
+    with pytest.raises(TypeError, match=r"^state must be a kernel state \(see mpcore.deflations\); object lacks m,"):
+        pursue(object(), criteria.skpca, 3)
+    assert pursue(state(), criteria.skpca, 1, allow_repeats=True).n_steps == 1
+
+
+def test_sampled_candidates_default_to_a_seeded_generator():
+    default = pursue(state(), criteria.skpca, 4, candidates=5)
+    seeded = pursue(state(), criteria.skpca, 4, candidates=5, rng=np.random.default_rng(0))
+    other = pursue(state(), criteria.skpca, 4, candidates=5, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(default.indices, seeded.indices)
+    assert not np.array_equal(np.isfinite(default.scores), np.isfinite(other.scores))
+
+
+def test_chosen_and_exhausted_columns_are_never_picked():
+    """A rank-2 kernel (a linear kernel of 2-D points) is exhausted after two picks, says
+    so, and no step offers a chosen column again (its score is NaN)."""
+    linear = X @ X.T
+    path = pursue(CholeskyDeflation(linear), criteria.skpca, 5)
+    assert path.n_steps == 2 and path.stop_reason.startswith("kernel exhausted")
+    full = pursue(state(), criteria.skpca, 8)
+    assert len(set(full.indices.tolist())) == 8
+    for j in range(1, 8):
+        assert np.isnan(full.scores[j][full.indices[:j]]).all()
+
+
+def test_stages_never_overshoot_k_and_the_path_keeps_its_names():
+    path = pursue(state(), criteria.skpca, 5, stages=3, algorithm="A", criterion_name="C", deflation_name="D")
+    assert path.n_steps == 5 and (path.algorithm, path.criterion, path.deflation) == ("A", "C", "D")
+    assert path.extras == {} and path.pick == "max"
+
+    class WithExtras(CholeskyDeflation):
+        def extras(self):
+            return {"seen": self.rank}
+
+    assert pursue(WithExtras(K), criteria.skpca, 2).extras == {"seen": 2}
