@@ -134,3 +134,14 @@ def test_stages_never_overshoot_k_and_the_path_keeps_its_names():
             return {"seen": self.rank}
 
     assert pursue(WithExtras(K), criteria.skpca, 2).extras == {"seen": 2}
+
+
+def test_eligibility_does_not_lean_on_the_criterion():
+    """A criterion that scores every column (chosen and exhausted ones too) still never
+    gets a chosen or an exhausted column picked: eligibility is the loop's own."""
+    everywhere = lambda s: np.ones(s.m)  # noqa: E731 - a criterion blind to what was chosen
+    path = pursue(state(), everywhere, 5)
+    assert path.indices.tolist() == [0, 1, 2, 3, 4]  # ties to the lowest eligible index
+    assert pursue(CholeskyDeflation(X @ X.T), everywhere, 5).n_steps == 2
+    repeats = pursue(state(), everywhere, 3, allow_repeats=True)
+    assert repeats.indices.tolist() == [0, 1, 2]  # a Cholesky state wipes a chosen column out: no repeat
