@@ -347,6 +347,14 @@ def test_every_chart_follows_the_text_size():
     assert player(at)["text_scale"] == 1.5  # the player scales its charts in the browser
     table = figures(at)[0]
     assert table["layout"]["font"]["size"] == round(1.5 * 18)  # a chart drawn by the server scales here
+    # one payload serves every display: presenter mode and another text size build none anew
+    from ui import compute
+
+    built = dict(compute._payloads())
+    at.toggle(key="w:present").set_value(True).run()
+    at.segmented_control(key="w:text").set_value(125).run()
+    assert (player(at)["present"], player(at)["text_scale"]) == (True, 1.25)
+    assert dict(compute._payloads()) == built
 
 
 def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
@@ -489,4 +497,6 @@ def test_every_sidebar_state_reopens_from_its_address(page):
         address = {name: at.query_params[name] for name in at.query_params}
         assert "data" in address, "a link names its dataset (one without opens the page's first preset)"
         fresh = open_page(page, address)
-        assert player(fresh)["id"] == player(at)["id"], f"after {key} = {value!r}, {address} reopens another view"
+        view = ("id", "present", "text_scale", "step")  # the study, how it is shown, and where
+        assert [player(fresh)[k] for k in view] == [player(at)[k] for k in view], \
+            f"after {key} = {value!r}, {address} reopens another view"

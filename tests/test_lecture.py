@@ -129,7 +129,7 @@ def choose_preset(page, name):
 
 
 def study_id(page):
-    return page.evaluate("[window.__mplPlayer.id, window.__mplPlayer.j]")
+    return page.evaluate("[window.__mplPlayer.view, window.__mplPlayer.j]")  # the study, its display and step
 
 
 def reopened(browser, url):

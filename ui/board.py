@@ -112,21 +112,19 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
 
 def player(state: PageState, key, n_steps, build, display, numbers=None):
     """Mount the step player for a study: ``build()`` returns the keyword arguments of
-    :func:`ui.player.payload` (panels, stories, marks, ...), called once per study and
-    display (the JSON is kept server-wide, bounded); ``key`` identifies both.  When the
+    :func:`ui.player.payload` (panels, stories, marks, ...), called once per study
+    (the JSON is kept server-wide, bounded, and serves every display); ``key`` identifies it.  When the
     view is one of the page's presets, its name and lesson (with ``numbers`` from
     :func:`ui.compute.study_numbers`) head the board and its name shows in the sidebar's picker."""
     from ui import player as player_module
 
     present, text_scale = display
     step = step_from_url(state, n_steps)
-    text = compute.memo((state.page, key, present, text_scale),
-                lambda: player_module.payload(state.page, key, n_steps, present=present, text_scale=text_scale,
-                                              **build()))
+    text = compute.memo((state.page, key), lambda: player_module.payload(state.page, key, n_steps, **build()))
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
-    shown = player_module.with_step(text, step, lesson)
+    shown = player_module.with_step(text, step, lesson, present, text_scale)
     player_module.show(shown, key=f"{state.page}:player")
     save_buttons(state, shown, matched.name if matched is not None else "")
     return step

@@ -1513,7 +1513,10 @@ function foldSidebar() {
 export function mount(root, data, options) {
   const payload = typeof data === "string" ? JSON.parse(data) : data;
   const old = STATE.get(root);
-  if (old && old.id === payload.id) { old.checkTheme(); old.setLesson(payload.lesson); return old.cleanup; }
+  // The same study shown the same way keeps its player; presenter mode or the text size
+  // lays it out anew (one payload serves every display).
+  const view = [payload.id, Boolean(payload.present), payload.text_scale || 1].join("|");
+  if (old && old.view === view) { old.checkTheme(); old.setLesson(payload.lesson); return old.cleanup; }
   let step = payload.step;
   if (old) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
@@ -1521,6 +1524,7 @@ export function mount(root, data, options) {
   }
   if (payload.present && (!old || !old.payload.present)) foldSidebar();
   const player = new Player(root, Object.assign(payload, { step }), options);
+  player.view = view;
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   player.payloadBytes = typeof data === "string" ? data.length : null;  // (an object's size: its sender knows it)
   STATE.set(root, player);

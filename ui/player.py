@@ -223,21 +223,23 @@ class Panel:
         return out
 
 
-def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), present=False,
-            text_scale=1.0, picks=None, scores=None, coords=None, pick_max=True, slider_help=None):
-    """The JSON text the player gets: everything to draw every step of one study.
+def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), picks=None, scores=None,
+            coords=None, pick_max=True, slider_help=None):
+    """The JSON text the player gets: everything to draw every step of one study, however
+    it is shown (presenter mode and the text size are applied in the browser, so one
+    payload serves every display).
 
-    ``key``: anything that identifies the study and its display (its hash is the
-    payload's id: the browser keeps the step it shows while the id is unchanged);
+    ``key``: anything that identifies the study (its hash is the payload's id: the
+    browser keeps the step it shows while the id is unchanged);
     ``stories``: one plain-text line per step (``**bold**`` allowed, never HTML);
     ``marks``: ``(label, short label, step, help)`` jump buttons; ``picks``/``scores``/``coords``:
     what "predict the next pick" needs (the winners, the criterion rows, the 2-D view).
-    The step to show is not in it (it changes between reruns; :func:`with_step` adds it).
+    What changes between reruns of the same study -- the step, the lesson line, the
+    display -- is not in it (:func:`with_step` adds it).
     """
-    digest = hashlib.sha1(repr((page, key, present, text_scale)).encode()).hexdigest()[:16]
+    digest = hashlib.sha1(repr((page, key)).encode()).hexdigest()[:16]
     body = {
-        "id": digest, "page": page, "n_steps": int(n_steps),
-        "present": bool(present), "text_scale": float(text_scale), "plotly_url": ensure_plotly_js(),
+        "id": digest, "page": page, "n_steps": int(n_steps), "plotly_url": ensure_plotly_js(),
         "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help, "ink": DARK_INK,
         "panels": [panel.as_dict() for panel in panels],
         "marks": [{"label": label, "short": short, "step": int(t), "help": help_text}
@@ -251,11 +253,11 @@ def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(
     return json.dumps(body, separators=(",", ":"), allow_nan=False)
 
 
-def with_step(text, step, lesson=None):
+def with_step(text, step, lesson=None, present=False, text_scale=1.0):
     """The payload ``text`` with what changes between reruns of the same study: the step
-    to show (0 .. n_steps) and the lesson line (``(name, text)`` of the preset the view
-    is on, shown above the story; plain text)."""
-    extra = {"step": int(step)}
+    to show (0 .. n_steps), the lesson line (``(name, text)`` of the preset the view is
+    on, shown above the story; plain text) and the display (presenter mode, text size)."""
+    extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
     if lesson is not None:
         extra["lesson"] = {"name": str(lesson[0]), "text": str(lesson[1])}
     return text[:-1] + "," + json.dumps(extra, separators=(",", ":"))[1:]

@@ -71,7 +71,7 @@ async function show(index, step) {
   const payload = JSON.parse(text);
   payload.present = view.present;
   payload.text_scale = view.text / 100;
-  payload.id = [payload.id, index, view.present ? "p" : "s", view.text].join("-");  // also a CSS name: plain characters
+  payload.id = payload.id + "-" + index;  // each scene its own player (the id is also a CSS name: plain characters)
   if (step !== null && step !== undefined) payload.step = Math.min(step, payload.n_steps);
   payload.exact_step = true;
   const loading = document.getElementById("mx-loading");
