@@ -3,44 +3,48 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from mpcore.experiments import FIGURES, run
+from mpcore.experiments import FIGURES, READINGS, run
 from ui import board, code, paper_figures
 from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
 PAPERS = {
-    "all": "All papers",
-    "seed 000": "Hussain et al. 2011 (bounds: KMP, sparse KPCA, sparse KCCA)",
-    "seed 002": "Diethe 2015 (greedy kernel Fisher discriminants)",
-    "seed 003": "Vincent & Bengio 2002 (kernel matching pursuit)",
-    "seed 004": "Wang 2016 (column selection for KCCA)",
+    "all": ("All papers", None),
+    "hussain2011": ("Hussain et al. (2011): bounds for KMP, sparse KPCA, sparse KCCA", "Hussain et al. (2011)"),
+    "diethe2015": ("Diethe (2015): greedy kernel Fisher discriminants", "Diethe (2015)"),
+    "vincent2002": ("Vincent and Bengio (2002): kernel matching pursuit", "Vincent and Bengio (2002)"),
+    "wang2016": ("Wang (2016): column selection for KCCA", "Wang (2016)"),
 }
 LABELS = {"000-fig1": "Fig. 1", "000-fig2": "Fig. 2", "000-fig3": "Fig. 3", "000-fig4": "Fig. 4",
           "000-fig5": "Fig. 5", "000-fig6": "Fig. 6", "000-fig7": "Fig. 7", "002-fig1": "Figure 1",
           "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table1": "Table 1", "003-table3": "Table 3", "003-fig6": "Fig. 6",
           "004-fig1": "Fig. 1"}
 RESULTS_MAX = 40
-VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red"}
+VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red", "not judged": "gray"}
 
 state = PageState(PAGE)
 board.page_header(
     "Paper figures",
     "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
-    "and repetitions and can take minutes. Each card gives a verdict (reproduced, partly, not reproduced) judged "
-    "from the run's own numbers, with the reason. The same reproductions run from a terminal: "
+    "and repetitions and can take minutes. Each card quotes the sentence of the paper it judges, says how our "
+    "numbers become a verdict (written before the runs, the same reading of vague words for every card) and gives "
+    "the verdict (reproduced, partly, not reproduced, or not judged at this size) from the run's own numbers, with "
+    "the reason. The same reproductions run from a terminal: "
     "`python -m ui.paper_figures NAME --out DIR` writes each item's figures and verdict as HTML and its data as "
     "CSV, and `python -m mpcore.experiments report --out DIR` one page with every verdict.")
 
 controls = st.columns([3, 2, 2])
 paper = state.widget(controls[0].selectbox, Control("paper", "all", str, options=tuple(PAPERS)), "Paper",
-                     options=tuple(PAPERS), format_func=lambda key: PAPERS[key], scope=PAGE,
+                     options=tuple(PAPERS), format_func=lambda key: PAPERS[key][0], scope=PAGE,
                      help="Show the cards of one paper only.")
 full = state.widget(controls[1].toggle, Control("full", False, bool), "Paper-sized runs", scope=PAGE,
                     help="Off: quick runs (seconds, fewer splits and smaller sets). On: the papers' sizes and "
                          "repetitions, which can take several minutes per card.")
 size = "full" if full else "quick"
-shown = [name for name, info in FIGURES.items() if paper == "all" or info.paper == paper]
+shown = [name for name, info in FIGURES.items() if paper == "all" or info.paper == PAPERS[paper][1]]
+with st.expander("How the papers' vague words are read (the same for every card)", icon=":material/rule:"):
+    st.markdown("\n".join(f"- {plain(word)}: {plain(reading)}." for word, reading in READINGS))
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -76,9 +80,11 @@ def _compute(name, slot):
 def _card(name):
     info = FIGURES[name]
     with st.container(border=True):
-        st.subheader(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}")
-        st.markdown(f"**The paper.** {info.finding}")
-        st.markdown(f"**Our setting.** {info.differences}")
+        st.subheader(f"{info.paper}, {LABELS[name]}: {info.title}")
+        st.markdown(f"**The paper says.** {plain(info.quoted)}")
+        st.markdown(f"**Judged by.** {plain(info.criterion)}")
+        st.markdown(f"**The paper's finding.** {info.finding}")
+        st.markdown(f"**Settings: the paper's and ours.** {info.differences}")
         if info.needs_data:
             st.info("This item needs files that are not bundled with the app (the validation data). Run it from a "
                     f"terminal: `python -m mpcore.experiments {name} --data-dir DIR --out OUT`, or "
@@ -110,7 +116,7 @@ def _card(name):
         st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
                            on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
                            help="The numbers behind the figure, one row per point / cell.")
-        board.copy_as_code(code.experiment_script(f"{info.paper.capitalize()}, {LABELS[name]}: {info.title}", name,
+        board.copy_as_code(code.experiment_script(f"{info.paper}, {LABELS[name]}: {info.title}", name,
                                                   size), f"{name}-{size}")
 
 

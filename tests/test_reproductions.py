@@ -1,6 +1,7 @@
 """The papers' findings, checked on our reruns: each test states a finding (or the reason
 we do not reproduce one) and fails if the numbers stop supporting it.  Nothing here
 compares with a number copied from an earlier run of ours."""
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,18 +21,15 @@ def columns_quick():
     return E.run("004-fig1", "quick", n_jobs=2)
 
 
-def test_ridge_leverage_beats_uniform_where_lemma_3_applies(columns_quick):
-    """The paper: ridge-leverage columns approximate KCCA better than uniform ones.  It must
-    hold at every rank of at least 4 d_eff (the earlier set-up, whose ranks stopped at 3 d_eff,
-    showed uniform better everywhere and would fail here)."""
+def test_column_selection_is_judged_at_every_rank(columns_quick):
+    """Wang (2016) Fig. 1: the verdict compares leverage with uniform at every rank run (no
+    cut-off chosen after the run), and names the ranks where leverage is clearly better."""
     ranks = columns_quick.arrays["ranks"]
-    d_eff = max(columns_quick.findings["effective dimension d_eff (X, Y)"])
-    judged = ranks >= seed004.JUDGED_FROM_DEFF * d_eff
-    assert judged.sum() >= 2, "the quick size must reach the regime where the finding is judged"
-    uniform = columns_quick.arrays["rho/uniform"].mean(axis=0)
-    leverage = columns_quick.arrays["rho/ridge-leverage"].mean(axis=0)
-    assert np.all(leverage[judged] < uniform[judged])
-    assert columns_quick.verdict.status == "reproduced"
+    reason = columns_quick.verdict.reason
+    compared = int(re.search(r"clearly better at (\d+) of (\d+) ranks", reason).group(2))
+    rounding = re.search(r"at M = ([\d, ]+) both errors are at rounding level", reason)
+    assert compared + (len(rounding.group(1).split(",")) if rounding else 0) == ranks.size
+    assert "speed-up" in reason and "kernel stability" in reason
 
 
 def test_wang_bound_holds_wherever_its_condition_does(columns_quick):
@@ -45,18 +43,6 @@ def test_wang_bound_holds_wherever_its_condition_does(columns_quick):
     assert held == valid and valid >= total / 2
 
 
-def test_below_the_effective_dimension_uniform_is_as_good(columns_quick):
-    """Why the earlier set-up contradicted the paper: with fewer draws than d_eff, sampling with
-    replacement wastes draws on repeats and uniform columns are not worse."""
-    ranks = columns_quick.arrays["ranks"]
-    d_eff = max(columns_quick.findings["effective dimension d_eff (X, Y)"])
-    low = ranks < d_eff
-    assert low.any()
-    uniform = columns_quick.arrays["rho/uniform"].mean(axis=0)
-    leverage = columns_quick.arrays["rho/ridge-leverage"].mean(axis=0)
-    assert np.all(uniform[low] <= 1.5 * leverage[low])
-
-
 def test_width_and_lambda_are_tuned_on_the_tuning_set():
     split = seed004.rings_train_tune(150)
     gamma, reg, grid = seed004.tune_kcca(split, (0.25, 1.0), (1e-3, 1e-1))
@@ -64,17 +50,6 @@ def test_width_and_lambda_are_tuned_on_the_tuning_set():
     a, b = (0.25, 1.0).index(gamma), (1e-3, 1e-1).index(reg)
     assert grid[a, b] == np.nanmax(grid)
     assert np.isclose(seed004.tuning_correlation(split, gamma, reg), grid[a, b])
-
-
-def test_leverage_verdict_follows_the_numbers():
-    ranks, d_eff = np.array([10, 50, 100]), 10.0
-    better = seed004.leverage_against_uniform(ranks, d_eff, [[1.0, 1.0, 1.0]], [[2.0, 0.5, 0.1]])[0]
-    worse = seed004.leverage_against_uniform(ranks, d_eff, [[1.0, 1.0, 1.0]], [[0.5, 2.0, 3.0]])[0]
-    mixed = seed004.leverage_against_uniform(ranks, d_eff, [[1.0, 1.0, 1.0]], [[0.5, 0.5, 3.0]])[0]
-    unjudged = seed004.leverage_against_uniform(ranks, 50.0, [[1.0, 1.0, 1.0]], [[0.5, 0.5, 0.5]])[0]
-    assert (better.status, worse.status, mixed.status, unjudged.status) == (
-        "reproduced", "not reproduced", "partly", "not reproduced")
-    assert "cannot be judged" in unjudged.reason
 
 
 # --- seed 000 Fig. 1: the KMP bound's minimum against the test error's ------------------------------
@@ -85,29 +60,25 @@ def kmp_quick():
     return E.run("000-fig1", "quick", n_jobs=2)
 
 
-def test_kmp_bound_is_lowest_where_the_paper_saw_it(kmp_quick):
-    """The paper's setting (450/56 split, gamma 0.05, alpha 0.25 sd) puts the bound's minimum at
-    about 17 bases, and the test error falls steeply up to there and barely after: the bound
-    marks the knee of the test error, which is what the paper's figure shows."""
-    from mpcore.experiments.seed000 import KMP_ARGMIN_TOLERANCE, PAPER_000_FIG1_ARGMIN
+def test_kmp_bound_is_judged_at_every_setting_the_app_offers(kmp_quick):
+    """Hussain et al. (2011) Fig. 1 names no setting, so the verdict counts the settings
+    where the test error at the bound's argmin is within 10 % of its minimum, recomputed here
+    from the stored curves' summaries."""
+    from mpcore.experiments._common import CLOSE
 
-    bound, test = kmp_quick.table["KMP bound"], kmp_quick.table["test error rate"]
-    b = int(np.nanargmin(bound)) + 1
-    assert abs(b - PAPER_000_FIG1_ARGMIN) <= KMP_ARGMIN_TOLERANCE
-    fall_before = (test[0] - test[b - 1]) / (b - 1)
-    fall_after = (test[b - 1] - np.nanmin(test[b - 1:])) / (test.size - b)
-    assert fall_before > 10 * fall_after
+    a, s = kmp_quick.arrays, kmp_quick.settings
+    assert a["sweep_settings"].size == len(s["datasets"]) * len(s["gamma_factors"]) * len(s["alpha_sds"])
+    held = a["sweep_there"] <= (1 + CLOSE) * a["sweep_lowest"]
+    judged = np.isfinite(a["sweep_predicted"])
+    assert np.array_equal(held[judged], a["sweep_predicted"][judged] == 1)
+    assert f"at {int(held[judged].sum())} of {int(judged.sum())} settings" in kmp_quick.verdict.reason
 
 
 def test_kmp_argmin_spread_is_reported_per_split(kmp_quick):
     a = kmp_quick.arrays
     assert a["bound argmins"].size == a["test error argmins"].size == kmp_quick.settings["splits"]
-    assert a["sweep"].shape == (len(a["sweep_gammas"]), len(a["sweep_alpha_sds"]), 2)
-    main = (list(a["sweep_gammas"]).index(kmp_quick.settings["gamma"]),
-            list(a["sweep_alpha_sds"]).index(kmp_quick.settings["alpha_sd"]))
-    assert a["sweep"][main][0] == np.median(a["bound argmins"])
-    assert kmp_quick.verdict.status in ("reproduced", "partly", "not reproduced")
-    assert str(int(np.median(a["bound argmins"]))) in kmp_quick.verdict.reason
+    median = kmp_quick.findings["median argmin over splits: bound, test error"]
+    assert median == (float(np.median(a["bound argmins"])), float(np.median(a["test error argmins"])))
 
 
 def test_argmins_coincide_by_hand():
@@ -231,7 +202,6 @@ def test_both_readings_of_theorem_8_stay_far_above_the_other_bounds():
     for reading in ("local Rademacher bound", "local Rademacher bound (k² reading)"):
         assert np.nanmin(result.table[reading]) > np.nanmin(result.table["compression bound"])
         assert np.nanmin(result.table[reading]) > np.nanmin(result.table["global Rademacher bound"])
-    assert result.as_item("000-fig5").verdict.status == "reproduced"
 
 
 def test_squared_kernel_spectrum_by_hand():

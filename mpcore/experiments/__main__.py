@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import FIGURES, SIZES, run_items
+from . import VERDICTS, FIGURES, SIZES, run_items
 from .report import item_page, write_whole
 
 
@@ -88,7 +88,7 @@ def _report(args):
     sys.stderr.write("\n")
     write_whole(args.out / "report.md", markdown(rows, args.size))
     write_whole(args.out / "report.html", html_report(rows, args.size))
-    counts = {status: sum(row.status == status for row in rows) for status in ("reproduced", "partly", "not reproduced")}
+    counts = {status: sum(row.status == status for row in rows) for status in VERDICTS}
     print(f"report: wrote {args.out / 'report.md'} and .html ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
           f"{time.perf_counter() - started:.1f} s)")
     return 0

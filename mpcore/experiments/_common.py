@@ -12,15 +12,39 @@ from ..kernels import kernel_matrix
 
 SIZES = ("tiny", "quick", "full")
 
-#: How far a reproduction agrees with the paper's finding.
-VERDICTS = ("reproduced", "partly", "not reproduced")
+#: How far a reproduction agrees with the paper's claim; "not judged" when the run is too
+#: small (or lacks what the claim needs) to tell, with the reason.
+VERDICTS = ("reproduced", "partly", "not reproduced", "not judged")
+
+#: How the papers' vague words are read: written once, before any run, and the same for
+#: every item (the constants below are these readings' numbers).
+READINGS = (
+    ("'better', 'worse', 'fewer', 'lower' (also 'somewhat' or 'moderately' better)",
+     "on the paper's side by more than two standard errors of the difference over the repetitions (with one "
+     "run: by more than 10 %)"),
+    ("'close', 'about', 'comparable', 'competitive', 'as accurate as', 'as good as', 'only a slight loss'",
+     "within 10 % of the reference, or within the paper's own ratio when it prints one"),
+    ("'not significantly different' (a test the paper names)",
+     "the paper's test does not reject at 5 % with at least 10 repetitions, and the means are close (above); "
+     "fewer repetitions cannot tell, so that part is not judged"),
+    ("'much', 'far', 'considerably' (tighter, looser, fewer, smaller)", "by a factor of 2 or more"),
+    ("'predicts the lowest point'", "the test error where the bound is lowest is close (above) to its minimum"),
+    ("a claim over several data sets, settings or ranks",
+     "holds where it holds at three quarters of them or more, fails at a quarter or fewer, partly in between"),
+    ("errors at rounding level", "differences between numbers below 1e-9 are rounding noise: not compared"),
+)
+CLOSE = 0.10  #: 'close': within 10 %
+MUCH = 2.0  #: 'much': a factor of 2
+MOSTLY = 0.75  #: a claim over many settings holds at three quarters of them
+ROUNDING = 1e-9  #: below this, errors are rounding noise
+MIN_REPEATS_FOR_A_TEST = 10  #: fewer repetitions give a significance test no power
 
 
 @dataclass(frozen=True)
 class Verdict:
     """``status`` (one of :data:`VERDICTS`) and ``reason``: one sentence saying why, with
     the numbers that decided it.  Judged from the run's own numbers against the paper's
-    finding, never copied from an earlier run."""
+    claim, never copied from an earlier run."""
 
     status: str
     reason: str
@@ -31,13 +55,64 @@ class Verdict:
 
 
 def judged(checks, reasons):
-    """A :class:`Verdict` from a list of booleans (each a part of the paper's finding):
-    all true -> reproduced, none -> not reproduced, else partly; ``reasons`` maps the
-    status to its sentence (a str used for every status is allowed)."""
-    checks = [bool(c) for c in checks]
-    status = "reproduced" if all(checks) else ("not reproduced" if not any(checks) else "partly")
+    """A :class:`Verdict` from the parts of the paper's claim.  Each check is True (holds),
+    False (fails), None (not judged at this size) or a share in [0, 1] of the settings where
+    a claim over many settings holds (at least :data:`MOSTLY`: holds; at most 1 - MOSTLY:
+    fails; in between: half).  All parts hold -> reproduced, none -> not reproduced, else
+    partly; no part judged -> not judged.  ``reasons`` maps the status to its sentence (a
+    str used for every status is allowed)."""
+    scores = [_score(c) for c in checks]
+    scores = [s for s in scores if s is not None]
+    if not scores:
+        status = "not judged"
+    elif all(s == 1 for s in scores):
+        status = "reproduced"
+    elif all(s == 0 for s in scores):
+        status = "not reproduced"
+    else:
+        status = "partly"
     reason = reasons if isinstance(reasons, str) else reasons[status]
     return Verdict(status, reason)
+
+
+def _score(check):
+    if check is None:
+        return None
+    if isinstance(check, (bool, np.bool_)):
+        return float(bool(check))
+    share = float(check)
+    if not np.isfinite(share):
+        return None
+    return 1.0 if share >= MOSTLY else (0.0 if share <= 1 - MOSTLY else 0.5)
+
+
+def share(flags):
+    """The share of True among ``flags`` (None: no flag, nothing to judge)."""
+    flags = [bool(f) for f in flags]
+    return float(np.mean(flags)) if flags else None
+
+
+def clearly_below(a, b, paired=False):
+    """'a is lower than b' as :data:`READINGS` reads it: ``a`` and ``b`` are the values
+    over repetitions (``paired``: the same data set or split at each position); True when
+    mean(a) is below mean(b) by more than two standard errors of the difference (one value
+    each: by more than 10 % of b); None when both are at rounding level (:data:`ROUNDING`)."""
+    a, b = np.atleast_1d(np.asarray(a, float)), np.atleast_1d(np.asarray(b, float))
+    if max(np.max(np.abs(a)), np.max(np.abs(b))) < ROUNDING:
+        return None
+    gap = b.mean() - a.mean()
+    if a.size < 2 or b.size < 2:
+        return bool(gap > CLOSE * abs(b.mean()))
+    if paired:
+        se = np.std(b - a, ddof=1) / np.sqrt(a.size)
+    else:
+        se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return bool(gap > 2 * se)
+
+
+def close_to(value, reference, tolerance=CLOSE):
+    """'about / close / comparable': ``value`` within ``tolerance`` (relative) of ``reference``."""
+    return bool(abs(value - reference) <= tolerance * abs(reference))
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import FIGURES, run_items
+from . import FIGURES, READINGS, run_items
 
 BADGES = {"reproduced": "✅ reproduced", "partly": "🟡 partly", "not reproduced": "❌ not reproduced",
-          None: "— not judged", "skipped": "⏭ skipped"}
+          "not judged": "⚪ not judged at this size", None: "— no verdict", "skipped": "⏭ skipped"}
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,9 @@ class ReportRow:
     status: str | None
     reason: str
     seconds: float
+    quoted: str = ""
+    criterion: str = ""
+    differences: str = ""
 
 
 def write_whole(path, text):
@@ -66,13 +69,15 @@ def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
         info = FIGURES[name]
         if result is None:
             rows.append(ReportRow(name, info.paper, info.title, info.finding, "", "skipped",
-                                  "Needs files that are not bundled; rerun with --data-dir.", 0.0))
+                                  "Needs files that are not bundled; rerun with --data-dir.", 0.0, info.quoted,
+                                  info.criterion, info.differences))
             continue
         verdict = result.verdict
         ours = "; ".join(f"{key}: {short(value)}" for key, value in list(result.findings.items())[:4])
         rows.append(ReportRow(name, info.paper, info.title, info.finding, ours,
                               None if verdict is None else verdict.status,
-                              "" if verdict is None else verdict.reason, result.seconds))
+                              "" if verdict is None else verdict.reason, result.seconds, info.quoted, info.criterion,
+                              info.differences))
     return rows
 
 
@@ -85,27 +90,38 @@ def markdown(rows, size):
     counts = {status: sum(row.status == status for row in rows) for status in BADGES}
     lines = [f"# Reproduction report ({size} size)", "",
              "Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
-             "paper's finding, with the reason in one sentence.", "",
+             "paper's own sentence, quoted, by a criterion written before the runs, with the reason in one sentence.",
+             "", "How the papers' vague words are read, for every item alike:", "",
+             *(f"- {word}: {reading}." for word, reading in READINGS), "",
              ", ".join(f"{BADGES[s]}: {n}" for s, n in counts.items() if n), "",
              "| item | paper | verdict | seconds |", "| --- | --- | --- | --- |"]
     lines += [f"| {row.name} | {_cell(row.title)} | {BADGES[row.status]} | {row.seconds:.1f} |" for row in rows]
     lines.append(f"\nTotal: {sum(row.seconds for row in rows):.1f} s.\n")
     for row in rows:
         lines += [f"## {row.name}: {row.title} ({row.paper})", "", f"**Verdict:** {BADGES[row.status]}. {row.reason}",
-                  "", f"**The paper:** {row.finding}", ""]
+                  ""]
+        lines += [f"**{label}:** {text}" + "\n" for label, text in _texts(row) if text]
         if row.ours:
             lines += [f"**Ours:** {row.ours}", ""]
         lines += [f"Run time: {row.seconds:.1f} s.", ""]
     return "\n".join(lines)
 
 
+def _texts(row):
+    return (("The paper says", row.quoted), ("Judged by", row.criterion), ("The paper's finding", row.finding),
+            ("Settings, the paper's and ours", row.differences))
+
+
 def html_report(rows, size):
     """The same report as a standalone HTML page (every text escaped)."""
     e = html.escape
-    colours = {"reproduced": "#d8f0dc", "partly": "#fff3c4", "not reproduced": "#f8d7d3"}
+    colours = {"reproduced": "#d8f0dc", "partly": "#fff3c4", "not reproduced": "#f8d7d3", "not judged": "#e4e4e4"}
     head = [f"<h1>Reproduction report ({e(size)} size)</h1>",
             "<p>Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
-            "paper's finding.</p>", "<table border='1' cellpadding='6' style='border-collapse: collapse'>",
+            "paper's own sentence, quoted, by a criterion written before the runs.</p>",
+            "<p>How the papers' vague words are read, for every item alike:</p><ul>",
+            *(f"<li>{e(word)}: {e(reading)}.</li>" for word, reading in READINGS), "</ul>",
+            "<table border='1' cellpadding='6' style='border-collapse: collapse'>",
             "<tr><th>item</th><th>paper</th><th>verdict</th><th>reason</th><th>seconds</th></tr>"]
     for row in rows:
         colour = colours.get(row.status, "#eeeeee")
@@ -114,8 +130,8 @@ def html_report(rows, size):
                     f"<td>{row.seconds:.1f}</td></tr>")
     head.append(f"</table><p>Total: {sum(row.seconds for row in rows):.1f} s.</p>")
     for row in rows:
-        head += [f"<h2 id='{e(row.name)}'>{e(row.name)}: {e(row.title)} ({e(row.paper)})</h2>",
-                 f"<p><b>The paper:</b> {e(row.finding)}</p>"]
+        head.append(f"<h2 id='{e(row.name)}'>{e(row.name)}: {e(row.title)} ({e(row.paper)})</h2>")
+        head += [f"<p><b>{e(label)}:</b> {e(text)}</p>" for label, text in _texts(row) if text]
         if row.ours:
             head.append(f"<p><b>Ours:</b> {e(row.ours)}</p>")
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Reproduction report</title></head>"
@@ -131,7 +147,9 @@ def item_page(result):
     info = FIGURES[result.name]
     verdict = result.verdict
     parts = [f"<h1>{e(info.paper)}, {e(result.name)}: {e(info.title)}</h1>",
-             f"<p><b>The paper:</b> {e(info.finding)}</p>", f"<p><b>Our setting:</b> {e(info.differences)}</p>"]
+             f"<p><b>The paper says:</b> {e(info.quoted)}</p>", f"<p><b>Judged by:</b> {e(info.criterion)}</p>",
+             f"<p><b>The paper's finding:</b> {e(info.finding)}</p>",
+             f"<p><b>Settings, the paper's and ours:</b> {e(info.differences)}</p>"]
     if verdict is not None:
         parts.append(f"<p><b>Verdict: {e(BADGES[verdict.status])}.</b> {e(verdict.reason)}</p>")
     parts.append("<p><b>Our findings:</b></p><ul>")

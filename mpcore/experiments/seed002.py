@@ -14,7 +14,7 @@ from ..datasets import Split, load_dataset, prepare
 from ..labs import lab_path
 from ..mpkfda import fit_fisher
 
-from ._common import Experiment, _rbf, _sized, judged, run_parallel, titled
+from ._common import CLOSE, Experiment, _rbf, _sized, clearly_below, close_to, judged, run_parallel, share, titled
 
 #: The paper's criteria and deflations in the order of seed 002's Figures 1-4.
 PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
@@ -272,7 +272,7 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     same = np.array([run["schur = ortho-schur"] for run in runs])
     findings["Schur and ortho-Schur picked the same points"] = f"{int(same.sum())} of {same.size} runs"
     arrays |= {"AER": aer, "ASD": asd, "ART": art, "AS": sparsity}
-    verdicts = {"002-fig1": _aer_verdict(aer, same), "002-fig3": _art_verdict(art)}
+    verdicts = {"002-fig1": judge_fisher_errors(arrays["error"], same), "002-fig3": judge_fisher_times(art)}
     return Experiment("002-fig1", titled("002-fig1"), table, arrays, s, findings, verdicts=verdicts)
 
 
@@ -280,34 +280,85 @@ def _rows(names):
     return [PAPER_DEFLATIONS.index(name) for name in names]
 
 
-def _aer_verdict(aer, same):
-    """Seed 002 Figure 1's three claims, on our AER (deflations x criteria)."""
+def judge_fisher_errors(errors, same=()):
+    """Diethe (2015) Figure 1 (sec. 4.1), every part of its ordering, on ``errors``
+    (datasets, deflations, criteria): the four deflations projection, Schur, ortho-projection
+    and ortho-Schur are "broadly similar" "across the optimisation criteria" (their averages
+    over the criteria within :data:`~._common.CLOSE` of each other); ortho-Schur is best averaged over the criteria; the best cell is pseudo +
+    ortho-Schur; none and Hotelling are the two worst deflations with the optimal and the
+    pseudo criteria; reverse and reverse-pseudo are worse than random (over the data sets:
+    :func:`~._common.clearly_below`).  Ties count for the paper (Schur and ortho-Schur pick
+    the same points)."""
+    errors = np.asarray(errors, float)
+    aer = errors.mean(axis=0)
     good, poor = _rows(("projection", "schur", "ortho-projection", "ortho-schur")), _rows(("none", "hotelling"))
-    greedy = [PAPER_CRITERIA.index("optimal"), PAPER_CRITERIA.index("pseudo")]
-    good_aer, poor_aer = aer[np.ix_(good, greedy)].mean(), aer[np.ix_(poor, greedy)].mean()
-    random, reverse = aer[:, 0].mean(), aer[:, [3, 4]].mean()
+    col = {name: PAPER_CRITERIA.index(name) for name in PAPER_CRITERIA}
+    ortho_schur = PAPER_DEFLATIONS.index("ortho-schur")
+    tie = 1e-12
+    rows = aer.mean(axis=1)
+    similar = bool(np.max(rows[good]) <= (1 + CLOSE) * np.min(rows[good]))
+    best_row = bool(rows[ortho_schur] <= rows.min() + tie)
+    best_cell = bool(aer[ortho_schur, col["pseudo"]] <= np.nanmin(aer) + tie)
+    worst = [set(np.argsort(aer[:, col[c]])[-2:]) == set(poor) for c in ("optimal", "pseudo")]
+    random = errors[:, :, col["random"]].mean(axis=1)
+    reverse = [clearly_below(random, errors[:, :, col[c]].mean(axis=1), paired=True) for c in ("reverse", "reverse-pseudo")]
     best = np.unravel_index(np.nanargmin(aer), aer.shape)
-    best_name = f"{PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]}"
-    checks = [good_aer < poor_aer, reverse > random, best[0] in good and best[1] in greedy]
-    told = ["projection/Schur/ortho deflations beat none and Hotelling with optimal and pseudo "
-            f"({good_aer:.3f} against {poor_aer:.3f})",
-            f"reverse criteria are worse than random ({reverse:.3f} against {random:.3f})",
-            f"the best cell is {best_name} (paper: pseudo + ortho-Schur)"]
-    parts = [text if ok else "not: " + text for ok, text in zip(checks, told)]
-    schur = (f"; Schur and ortho-Schur chose the same points in {int(same.sum())} of {same.size} runs, as they must "
-             "(the paper's rows differ)") if same.size else ""
-    sentence = "; ".join(parts) + schur + "."
+    checks = [similar, best_row, best_cell, *worst, *reverse]
+    told = [f"averaged over the criteria, the four deflations are {'' if similar else 'not '}within {CLOSE:.0%} of "
+            f"each other ({np.min(rows[good]):.3f}-{np.max(rows[good]):.3f})",
+            f"ortho-Schur is {'' if best_row else 'not '}best averaged over the criteria ({rows[ortho_schur]:.3f}; "
+            f"lowest {rows.min():.3f}, {PAPER_DEFLATIONS[int(np.argmin(rows))]})",
+            f"the best cell is {PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]} ({aer[best]:.3f}; "
+            f"pseudo + ortho-Schur {aer[ortho_schur, col['pseudo']]:.3f})",
+            f"none and Hotelling are the two worst with optimal: {'yes' if worst[0] else 'no'}, with pseudo: "
+            f"{'yes' if worst[1] else 'no'}",
+            f"reverse ({aer[:, col['reverse']].mean():.3f}) and reverse-pseudo ({aer[:, col['reverse-pseudo']].mean():.3f})"
+            f" against random ({aer[:, col['random']].mean():.3f}): clearly worse "
+            f"{'both' if all(reverse) else ('one' if any(reverse) else 'neither')}"]
+    schur = (f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs, as they "
+             "must" if np.size(same) else "")
+    sentence = "; ".join(told) + schur + "."
     return judged(checks, sentence[0].upper() + sentence[1:])
 
 
-def _art_verdict(art):
-    """Seed 002 Figure 3: random + none fastest; pseudo faster than optimal."""
+def judge_fisher_times(times):
+    """Diethe (2015) Figure 3 (sec. 4.1): "the fastest method is the one that uses no
+    deflation and the random criterion"; "The pseudo criterion is the next fastest after
+    random on average over the deflation methods"; "The HOTELLING deflation method is the
+    second fastest" (after random + none, the fastest method: the fastest of the deflations that
+    deflate, on average).  ``times`` (deflations, criteria), seconds."""
+    art = np.asarray(times, float)
     fastest = np.unravel_index(np.nanargmin(art), art.shape)
-    name = f"{PAPER_CRITERIA[fastest[1]]} + {PAPER_DEFLATIONS[fastest[0]]}"
-    pseudo, optimal = art[:, 2].mean(), art[:, 1].mean()
-    checks = [fastest == (0, 0), pseudo < optimal]
-    return judged(checks, f"Fastest: {name} (paper: random + none); pseudo {pseudo * 1000:.1f} ms against optimal "
-                          f"{optimal * 1000:.1f} ms on average (paper: pseudo faster); times are this machine's.")
+    by_criterion = np.argsort(art.mean(axis=0))
+    deflated = [d for d in np.argsort(art.mean(axis=1)) if PAPER_DEFLATIONS[d] != "none"]
+    checks = [fastest == (PAPER_DEFLATIONS.index("none"), PAPER_CRITERIA.index("random")),
+              PAPER_CRITERIA[by_criterion[1]] == "pseudo", PAPER_DEFLATIONS[deflated[0]] == "hotelling"]
+    return judged(checks, f"Fastest: {PAPER_CRITERIA[fastest[1]]} + {PAPER_DEFLATIONS[fastest[0]]} (paper: random + "
+                          f"none); second fastest criterion {PAPER_CRITERIA[by_criterion[1]]} (paper: pseudo); fastest "
+                          f"deflation after none {PAPER_DEFLATIONS[deflated[0]]} (paper: Hotelling); times are this "
+                          "machine's.")
+
+
+def judge_fisher_stages(stage_list, errors, seconds):
+    """Diethe (2015) Figures 5-6 (sec. 4.2): "stages = 2 is significantly faster whilst there
+    is not a significant difference in performance", and "a steady degradation of
+    performance, until we reach 10 stages where the performance declines markedly".
+    ``errors`` and ``seconds`` (datasets, stages).  Parts: the AER with 2 stages is close
+    (:data:`~._common.CLOSE`) to that with 1; 2 stages are clearly faster over the data sets;
+    the AER does not fall from each stage count to the next; the rise to 10 is the largest."""
+    stage_list = list(stage_list)
+    errors, seconds = np.asarray(errors, float), np.asarray(seconds, float)
+    if 1 not in stage_list or 2 not in stage_list:
+        return judged([None], "The run has no 1- and 2-stage pair; nothing to judge.")
+    one, two = stage_list.index(1), stage_list.index(2)
+    aer = errors.mean(axis=0)
+    checks = [close_to(aer[two], aer[one]), clearly_below(seconds[:, two], seconds[:, one], paired=True),
+              bool(np.all(np.diff(aer[one:]) >= -1e-12)) if len(aer) > 2 else None,
+              bool(np.argmax(np.diff(aer)) == len(aer) - 2) if 10 in stage_list and len(aer) > 2 else None]
+    return judged(checks, f"Two bases per stage: AER {aer[two]:.3f} against {aer[one]:.3f} with one (paper: 0.121 "
+                          f"against 0.122), {seconds[:, two].mean() * 1000:.1f} ms against "
+                          f"{seconds[:, one].mean() * 1000:.1f} ms (paper: faster); AER by stages "
+                          f"{', '.join(f'{v:.3f}' for v in aer)} for {', '.join(map(str, stage_list))}.")
 
 
 _STAGES = {
@@ -360,12 +411,6 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
         "datasets": names,
     }
     arrays = {"error": error, "seconds": seconds, "stages": np.array(stage_list), "datasets": np.array(names)}
-    aer, art = error.mean(axis=0), seconds.mean(axis=0)
-    verdict = None
-    if 1 in stage_list and 2 in stage_list:
-        one, two = stage_list.index(1), stage_list.index(2)
-        verdict = judged([abs(aer[two] - aer[one]) <= 0.01, art[two] < art[one]],
-                         f"Two bases per stage: AER {aer[two]:.3f} against {aer[one]:.3f} with one (paper: 0.121 "
-                         f"against 0.122), {art[two] * 1000:.1f} ms against {art[one] * 1000:.1f} ms (paper: faster).")
+    verdict = judge_fisher_stages(stage_list, error, seconds)
     return Experiment("002-fig5", titled("002-fig5"), table, arrays, s, findings,
-                      verdicts={} if verdict is None else {"002-fig5": verdict})
+                      verdicts={"002-fig5": verdict})
