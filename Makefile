@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
               --ignore=tests/test_player_js.py
 
-.PHONY: run test bench mutation venv clean
+.PHONY: run test bench mutation reproduce venv clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
@@ -38,6 +38,13 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.app_speed
 	$(BIN)/python -m benchmarks.browser_speed
 	$(BIN)/python -m benchmarks.export_speed
+
+# The papers' items at full size with the validation data (about 30 minutes on 2 cores); the
+# results are kept with the package and in the README's verdict table.
+DATA ?= ../shared/data
+reproduce: $(VENV)/.dev
+	$(BIN)/python -m mpcore.experiments report --size full --data-dir $(DATA) --out results/full --jobs 2
+	$(BIN)/python tools/keep_results.py results/full/results.json
 
 # Mutation testing of the core's bounds, criteria, deflations and engine (see
 # benchmarks/mutation.md for the last results and the surviving mutants that are equivalent).

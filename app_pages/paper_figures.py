@@ -4,6 +4,7 @@ from collections import OrderedDict
 import streamlit as st
 
 from mpcore.experiments import FIGURES, READINGS, run
+from mpcore.experiments.report import load_kept
 from ui import board, code, paper_figures
 from ui.state import Control, PageState, plain
 
@@ -77,6 +78,32 @@ def _compute(name, slot):
     store.move_to_end(key)
 
 
+@st.cache_data(show_spinner=False)
+def _kept():
+    """The full-size results kept with the package (None when there are none)."""
+    return load_kept()
+
+
+def _kept_verdict(name):
+    """The kept full-size verdict of item ``name``: the first thing a card shows."""
+    kept = _kept()
+    item = None if kept is None else kept["items"].get(name)
+    if item is None or item["status"] is None:
+        return False
+    meta = kept["meta"]
+    if item["status"] == "skipped":
+        st.caption(f"Not in the kept full-size run of {meta['date']}: {plain(item['reason'])}")
+        return False
+    colour = VERDICT_COLOURS[item["status"]]
+    st.markdown(f":{colour}-badge[**{item['status'].capitalize()}** at full size] {plain(item['reason'])}")
+    with st.expander("The full-size run's numbers"):
+        st.markdown("\n".join(f"- {plain(key)}: {plain(value)}" for key, value in item["findings"].items()))
+    st.caption(f"Kept from `report --size full` ({meta['data']}), run {meta['date']} with version "
+               f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']}: {item['seconds']:.0f} s. "
+               "Rerun it below to see its figures.")
+    return True
+
+
 def _card(name):
     info = FIGURES[name]
     with st.container(border=True):
@@ -86,15 +113,17 @@ def _card(name):
         st.markdown(f"**The paper's finding.** {info.finding}")
         st.markdown(f"**Settings: the paper's and ours.** {info.differences}")
         if info.needs_data:
+            _kept_verdict(name)
             st.info("This item needs files that are not bundled with the app (the validation data). Run it from a "
                     f"terminal: `python -m mpcore.experiments {name} --data-dir DIR --out OUT`, or "
                     "`python -m mpcore.experiments report --data-dir DIR --out OUT` for every verdict.",
                     icon=":material/folder_off:")
             return
+        kept = _kept_verdict(name)
         slot = st.empty()
         stored = _results().get(_key(name))
         if stored is None:
-            label = "Reproduce" + (" (paper-sized: minutes)" if full else " (quick: up to 20 s)")
+            label = ("Rerun" if kept else "Reproduce") + (" (paper-sized: minutes)" if full else " (quick: up to 20 s)")
             if not slot.button(label, key=f"run-{name}-{size}", icon=":material/play_arrow:",
                                help="Run this reproduction now; the result is kept for everyone until the app "
                                     "restarts."):

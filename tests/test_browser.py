@@ -5,6 +5,8 @@ links, themes, accessibility) are in test_lecture.py.
 
 Waits are for conditions, never fixed times; play is checked on Playwright's fake clock.
 """
+import re
+
 import pytest
 
 from browser_support import (PAGES, PLAYER_PAGES, browser, label, rendered, server, settled, shots,  # noqa: F401
@@ -29,7 +31,7 @@ def test_page_loads_and_steps(server, browser, path, shots):
             story = page.locator(".mpl-story").first.inner_text()
             assert story.startswith(("Step 1.", "Rank 1.")) or "= " in story.split(".")[0]
         elif path == "paper-figures":
-            page.get_by_text("Reproduce", exact=False).first.wait_for(timeout=30_000)
+            page.get_by_text("How the papers' vague words are read", exact=False).first.wait_for(timeout=30_000)
         else:
             page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         assert page.locator("[data-testid='stException']").count() == 0
@@ -41,10 +43,10 @@ def test_page_loads_and_steps(server, browser, path, shots):
 def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
     page = browser.new_page(viewport={"width": 1600, "height": 2400})
     try:
-        page.goto(f"{server}/paper-figures?paper=seed+003")
+        page.goto(f"{server}/paper-figures?paper=vincent2002")
         wait_until_idle(page)
         assert page.locator("[data-testid='stException']").count() == 0
-        page.get_by_role("button", name="Reproduce (quick: up to 20 s)").last.click()
+        page.get_by_role("button", name=re.compile(r"^(Reproduce|Rerun) \(quick: up to 20 s\)")).last.click()
         page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         wait_until_idle(page)
         assert page.locator("[data-testid='stException']").count() == 0

@@ -177,12 +177,13 @@ def test_fisher_table_records_schur_against_ortho_schur(tmp_path):
 
 @pytest.mark.skipif(not (SHARED_DATA / "usps" / "usps.npz").is_file(), reason="needs the USPS validation data")
 def test_kmp_with_the_svms_support_count_is_as_accurate_as_the_svm():
-    """Seed 003 Table 1: KMP-mse with N = the SVM's #sv makes about as many test errors as the
-    SVM, and only a few more with N / 2 (here on 1200 training digits, all ten digits)."""
+    """Vincent and Bengio (2002) Table 1: KMP-mse with N = the SVM's #sv makes about as many test
+    errors as the SVM (within 10 %, the reading of 'comparable'), and with N / 2 at most the
+    paper's own 219 / 187 = 1.17x (here on 1200 training digits, all ten digits)."""
     result = E.run("003-table1", "quick", data_dir=SHARED_DATA, n_train=1200, n_jobs=2)
     totals = result.findings["test errors summed over the digits"]
-    assert totals["KMP (same #sv)"] <= 1.15 * totals["SVM"]
-    assert totals["KMP (half #sv)"] <= 1.35 * totals["SVM"]
+    assert totals["KMP (same #sv)"] <= 1.10 * totals["SVM"]
+    assert totals["KMP (half #sv)"] <= 219 / 187 * totals["SVM"]
     assert np.all(result.table["KMP (half #sv)"] >= 0) and result.table["#sv"].min() > 0
 
 

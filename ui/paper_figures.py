@@ -65,9 +65,8 @@ def kmp_bound(result, view):
     mark = np.where(np.isnan(a["sweep_predicted"]), "–", np.where(a["sweep_predicted"] == 1, "✓", "✗"))
     text = [[f"{m} {v:.0f}%" if np.isfinite(v) else m for m, v in zip(mr, vr)]
             for mr, vr in zip(mark.reshape(len(rows), len(cols)), excess)]
-    sweep = F.table_figure(excess, rows, cols, text=text, colour_title="% above the minimum",
-                           title="Every setting the app offers: test error where the bound is lowest, "
-                                 "% above its minimum (✓: within 10 %)")
+    sweep = F.table_figure(excess, rows, cols, text=text, colour_title="% above",
+                           title="Each app setting: test error at the bound's argmin")
     return [curves, spread, sweep]
 
 

@@ -72,7 +72,7 @@ def _check_out(folder):
 
 def _report(args):
     """``report``: every item once, then DIR/report.md and DIR/report.html (no Plotly needed)."""
-    from .report import collect, html_report, markdown
+    from .report import collect, html_report, markdown, results_json
 
     _check_out(args.out)
     started = time.perf_counter()
@@ -88,8 +88,11 @@ def _report(args):
     sys.stderr.write("\n")
     write_whole(args.out / "report.md", markdown(rows, args.size))
     write_whole(args.out / "report.html", html_report(rows, args.size))
+    write_whole(args.out / "results.json", results_json(
+        rows, args.size, seed=args.seed, data="validation data" if args.data_dir else "bundled",
+        seconds=time.perf_counter() - started))
     counts = {status: sum(row.status == status for row in rows) for status in VERDICTS}
-    print(f"report: wrote {args.out / 'report.md'} and .html ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
+    print(f"report: wrote {args.out / 'report.md'}, .html and results.json ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
           f"{time.perf_counter() - started:.1f} s)")
     return 0
 

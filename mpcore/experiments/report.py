@@ -7,7 +7,13 @@ and its reason, written as one Markdown and one HTML page (no plotting library n
 from __future__ import annotations
 
 import html
+import json
+import os
+import platform
 from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +38,7 @@ class ReportRow:
     quoted: str = ""
     criterion: str = ""
     differences: str = ""
+    findings: tuple = ()
 
 
 def write_whole(path, text):
@@ -77,7 +84,7 @@ def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
         rows.append(ReportRow(name, info.paper, info.title, info.finding, ours,
                               None if verdict is None else verdict.status,
                               "" if verdict is None else verdict.reason, result.seconds, info.quoted, info.criterion,
-                              info.differences))
+                              info.differences, tuple((str(k), short(v)) for k, v in result.findings.items())))
     return rows
 
 
@@ -177,3 +184,56 @@ def _number(value):
         return str(value)
     value = float(value)
     return "" if not np.isfinite(value) else f"{value:.4g}"
+
+
+# --- the kept results: a run's verdicts as data ---------------------------------------------------
+
+#: The full-size results kept in the package (``report --size full`` with the validation data).
+KEPT = Path(__file__).with_name("results") / "full.json"
+
+
+def _versions():
+    names = ("numpy", "scipy", "scikit-learn")
+    out = {}
+    for name in ("matching-pursuit-lab",) + names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "unknown"
+    return out
+
+
+def results_json(rows, size, *, seed=0, data="bundled", seconds=None):
+    """A report's results as JSON text: when, with what and on what it ran (no host name or
+    path), and per item the verdict, its reason, our findings (short text) and run time."""
+    meta = {"size": size, "seed": seed, "data": data,
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "versions": _versions() | {"python": platform.python_version()},
+            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
+            "seconds": round(float(seconds if seconds is not None else sum(r.seconds for r in rows)), 1)}
+    items = {row.name: {"status": row.status, "reason": row.reason, "seconds": round(row.seconds, 1),
+                        "findings": dict(row.findings)} for row in rows}
+    return json.dumps({"meta": meta, "items": items}, indent=1, ensure_ascii=False) + "\n"
+
+
+def load_kept(path=KEPT):
+    """The kept results (``{"meta": ..., "items": {name: ...}}``), or None without a file."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def verdict_table(kept):
+    """The kept verdicts as a Markdown table, one line per item (the README shows it)."""
+    meta = kept["meta"]
+    counts = {status: sum(item["status"] == status for item in kept["items"].values())
+              for status in ("reproduced", "partly", "not reproduced", "not judged", "skipped")}
+    lines = [f"Size {meta['size']}, run {meta['date']} with matching-pursuit-lab "
+             f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']} ({meta['seconds'] / 60:.0f} min): "
+             + ", ".join(f"{n} {status}" for status, n in counts.items() if n) + ".", "",
+             "| item | paper | verdict | why |", "| --- | --- | --- | --- |"]
+    for name, item in kept["items"].items():
+        info = FIGURES[name]
+        lines.append(f"| {name} | {info.paper} | {BADGES[item['status']]} | {_cell(item['reason'])} |")
+    return "\n".join(lines) + "\n"

@@ -16,7 +16,7 @@ from ..cca import kcca
 from ..datasets import Split, load_dataset
 from ..kernels import kernel_matrix
 from ..labs import column_selection
-from ._common import MUCH, Experiment, _sized, clearly_below, judged, run_parallel, share, titled
+from ._common import MUCH, ROUNDING, Experiment, _sized, clearly_below, judged, run_parallel, share, titled
 from .seed000 import _centred_test_kernel
 
 _COLUMNS = {
@@ -167,7 +167,10 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
             f"{first['greedy columns']} of {int(first['ranks'][-1])}",
         f"|rho - rho~| at rank {first['ranks'][top]}": {m: float(arrays[f"rho/{m}"][:, top].mean())
                                                           for m in COLUMN_EXPERIMENT_METHODS},
-        "uniform / ridge-leverage |rho - rho~| per rank": tuple(round(float(v), 2) for v in ratio),
+        "|rho - rho~| per rank, uniform / ridge-leverage (mean over seeds)": "; ".join(
+            f"{int(r)}: " + ("both at rounding level" if max(u, v) < ROUNDING else f"{u:.2g} / {v:.2g}")
+            for r, u, v in zip(first["ranks"], arrays["rho/uniform"].mean(axis=0),
+                               arrays["rho/ridge-leverage"].mean(axis=0))),
         f"||alpha - alpha~||/sqrt(N) at rank {first['ranks'][top]}": {
             m: float(arrays[f"alpha/{m}"][:, top].mean()) for m in COLUMN_EXPERIMENT_METHODS},
         "Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds": _bound_where_valid(arrays),
