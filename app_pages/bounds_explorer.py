@@ -62,7 +62,7 @@ NOTES = {
         "eigenvalue. The printed (I − 11')K'K(I − 11') is read as the centred kernel.",
         "λ_i: eigenvalues of K/m; μ_j: of the centred kernel HKH/m; ρ: the fixed point of the local complexity."),
     "mpkfda": (
-        "The greedy Fisher discriminant on k basis points (seed 002 Thm 1): per class, Chebyshev-style, the "
+        "The greedy Fisher discriminant on k basis points (Diethe 2015, Thm 1): per class, Chebyshev-style, the "
         "error is at most 1 − s²/(variance + B + s²), where s is the distance from the class's projected mean to "
         "the threshold, shrunk by the estimation error A. Trivial (1) whenever A exceeds the margin — which is "
         "why it is 1 on small datasets. Here the two classes are balanced with means ±margin.",
@@ -91,7 +91,7 @@ sb.header("Bound")
 names = tuple(EXPLORER_BOUNDS)
 bound = state.widget(sb.selectbox, Control("bound", "kmp_vc", str, options=names), "Bound", options=names,
                      format_func=lambda n: EXPLORER_BOUNDS[n].title, scope=PAGE,
-                     help="Which theorem to plot (seed 000 Thms 2, 4, 6, 7, 8; seed 002 Thm 1).")
+                     help="Which theorem to plot (Hussain et al. 2011, Thms 2, 4, 6, 7, 8; Diethe 2015, Thm 1).")
 spec = EXPLORER_BOUNDS[bound]
 vary = state.widget(sb.radio, Control("vary", spec.variables[0], str, options=spec.variables), "Along",
                     options=spec.variables, format_func=lambda n: KNOBS[n].label, scope=f"{PAGE}:{bound}",

@@ -1,4 +1,4 @@
-"""Nystroem & column selection lab: greedy vs uniform vs ridge-leverage landmarks (seed 004 Fig. 1)."""
+"""Nystroem & column selection lab: greedy vs uniform vs ridge-leverage landmarks (Wang 2016, Fig. 1)."""
 import numpy as np
 import streamlit as st
 
@@ -12,7 +12,7 @@ REGS = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 RATIOS = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 METHOD_HELP = ("greedy: sparse KPCA's picks (pivoted Cholesky, deterministic); uniform: random columns without "
                "replacement; ridge-leverage: columns drawn with replacement with probability proportional to their "
-               "ridge leverage score (seed 004 eq. 10-12); k-means: scikit-learn's cluster centres (not training "
+               "ridge leverage score (Wang 2016, eq. 10-12); k-means: scikit-learn's cluster centres (not training "
                "points; kernel error only).")
 
 state = PageState(PAGE)
@@ -20,10 +20,10 @@ display = board.page_top(
     state,
     "Nyström & column selection",
     "A Nyström approximation rebuilds the whole kernel from a few of its columns (the *landmarks*): "
-    "L = C W⁺ C'. Which columns? Sparse KPCA picks them greedily; seed 004 samples them uniformly or by ridge "
+    "L = C W⁺ C'. Which columns? Sparse KPCA picks them greedily; Wang 2016 samples them uniformly or by ridge "
     "leverage scores. This lab compares the choices on one kernel: how well L approximates K, and — for two-view "
     "data — how close Nyström KCCA gets to exact KCCA, with the paper's kernel-stability bound and the speed-up "
-    "of its incremental algorithm (seed 004 Figure 1). Random methods are repeated; bands show the spread.",
+    "of its incremental algorithm (Wang 2016, Figure 1). Random methods are repeated; bands show the spread.",
 )
 state.notes_here()
 
@@ -41,7 +41,7 @@ top = state.widget(sb.slider, Control("rank", min(60, top_hi), int, lo=2, hi=top
 repeats = state.widget(sb.slider, Control("repeats", 3, int, lo=1, hi=10), "Repetitions", scope=PAGE, min_value=1,
                        max_value=10, help="Seeds per random method (the paper averages 20); the bands show min–max.")
 reg = state.widget(sb.select_slider, Control("reg", 1e-3, float, options=REGS), "KCCA regularisation λ", scope=PAGE,
-                   options=REGS, help="λ₁ = λ₂ of regularised KCCA (seed 004 eq. 2-3); also the scale of the "
+                   options=REGS, help="λ₁ = λ₂ of regularised KCCA (Wang 2016, eq. 2-3); also the scale of the "
                                       "leverage-score parameter.")
 ratio = state.widget(sb.select_slider, Control("levratio", 1.0, float, options=RATIOS), "Leverage γ / λ", scope=PAGE,
                      options=RATIOS, help="Ridge leverage scores l_i(K, γ) use γ = this × λ (the paper tries "
@@ -168,7 +168,7 @@ if not result.two_view:
     st.info("Pick a two-view dataset (two-view rings or digit halves) to add KCCA accuracy, kernel stability and "
             "the incremental speed-up.", icon=":material/info:")
 
-with st.expander("The formulas (seed 004)", icon=":material/function:"):
+with st.expander("The formulas (Wang 2016)", icon=":material/function:"):
     st.latex(r"L = K S (S^\top K S)^{+} S^\top K,\qquad l_i(K,\gamma) = \big(K(K + N\gamma I)^{-1}\big)_{ii},"
              r"\qquad p_i = \frac{l_i}{\sum_j l_j}")
     st.latex(r"T = (\bar K_1 + N\lambda_1 I)^{-1}\bar K_1 \bar K_2 (\bar K_2 + N\lambda_2 I)^{-1},\qquad "

@@ -14,10 +14,10 @@ FAMILY_NAMES = {"mpkfda": "Greedy Fisher (MPKFDA)", "kpca": "Sparse KPCA criteri
                 "kmp": "Kernel matching pursuit criterion"}
 CRITERION_HELP = {
     "mpkfda": "optimal: the Fisher ratio (eq. 7); pseudo: its numerator; reverse / reverse-pseudo: the smallest "
-              "instead of the largest; random: any eligible column (seed 002 sec. 3.3.1).",
-    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains (seed 000 Alg. 2); "
+              "instead of the largest; random: any eligible column (Diethe 2015, sec. 3.3.1).",
+    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains (Hussain et al. 2011, Alg. 2); "
             "random: any eligible column.",
-    "kmp": "fit: |K[:,i]'y| / ||K[:,i]||, how well column i fits the (centred) target (seed 000 Alg. 5); "
+    "kmp": "fit: |K[:,i]'y| / ||K[:,i]||, how well column i fits the (centred) target (Hussain et al. 2011, Alg. 5); "
            "random: any eligible column.",
 }
 DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
@@ -29,7 +29,7 @@ display = board.page_top(
     "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "
     "Deflation decides what the next pick sees: it should remove what the chosen point explains. Step through and "
     "watch which deflations keep the kernel symmetric and positive semi-definite, which wipe out the chosen "
-    "column, and how the test error differs (seed 002, sec. 3.2 and Figure 1).",
+    "column, and how the test error differs (Diethe 2015, sec. 3.2 and Figure 1).",
 )
 state.notes_here()
 
@@ -48,12 +48,12 @@ criterion = state.widget(st.sidebar.selectbox, Control("criterion", criteria_her
 chosen_deflations = state.widget(
     st.sidebar.multiselect, Control("deflations", DEFAULT_DEFLATIONS, tuple, options=DEFLATIONS), "Deflations",
     scope=PAGE, options=DEFLATIONS,
-    help="Any of the seven (seed 002 eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
+    help="Any of the seven (Diethe 2015, eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
          "and share the step slider.")
 TAU_LABELS = {"deflated": "the deflated kernel (sec. 3.2.4)", "original": "the original kernel K₀"}
 tau_from = state.widget(st.sidebar.selectbox, Control("tau", "deflated", str, options=TAU_SOURCES), "τ is read from",
                         scope=PAGE, options=TAU_SOURCES, format_func=TAU_LABELS.get,
-                        help="Seed 002 sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
+                        help="Diethe 2015, sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
                              "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.")
 m = data.train_size()
 k = choose.k_slider(state, m, default=20, hi=80)
@@ -128,7 +128,7 @@ st.markdown(
     "column is not, so Hotelling over-subtracts in some directions and K turns indefinite (negative eigenvalues); "
     "orthogonalising (**ortho-Hotelling**, eq. 18) does not fix that.")
 
-with st.expander("The formulas (seed 002 eqs 15–19)", icon=":material/function:"):
+with st.expander("The formulas (Diethe 2015, eqs 15–19)", icon=":material/function:"):
     st.markdown("With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
                 "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q.")
     st.latex(r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
@@ -138,7 +138,7 @@ with st.expander("The formulas (seed 002 eqs 15–19)", icon=":material/function
     st.markdown("The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
                 "lab offers both.")
 
-st.subheader("Every criterion × every deflation (seed 002 Figures 1 and 3)")
+st.subheader("Every criterion × every deflation (Diethe 2015, Figures 1 and 3)")
 st.markdown(f"The {ERROR_NAMES[family]} after k = {k} steps and the selection time, for each of the "
             f"{len(LAB_CRITERIA[family])} criteria × 7 deflations on the current data. The paper averages over "
             "13 benchmark sets; this is one split, so read the pattern, not the third digit.")

@@ -15,7 +15,7 @@ Every algorithm in this lab is the same loop over the columns of a kernel matrix
 3. After k steps, **fit a learner** in the span of the k chosen points: a sparse model that needs only k kernel
    evaluations per prediction.
 
-Only the criterion and the deflation change from one algorithm to the next (seed 000, Alg. 4 and Table I).
+Only the criterion and the deflation change from one algorithm to the next (Hussain et al. 2011, Alg. 4 and Table I).
 Because the final model is determined by the k chosen points, it is a *sample compression scheme*, and its test
 error has a bound that depends on k: step through a path and watch that bound against the real test error.
 """
@@ -95,7 +95,7 @@ links[0].page_link("app_pages/deflation_lab.py", label="Deflation lab", icon=":m
                         "which wipe out the chosen column, and what it does to the test error.")
 links[0].caption("Seven deflations side by side, with what stays PSD and the criterion × deflation table.")
 links[1].page_link("app_pages/column_lab.py", label="Nyström & column selection", icon=":material/view_column:",
-                   help="Greedy, uniform and leverage-score columns for a Nyström approximation (seed 004 Fig. 1).")
+                   help="Greedy, uniform and leverage-score columns for a Nyström approximation (Wang 2016, Fig. 1).")
 links[1].caption("Greedy vs uniform vs leverage-score columns: kernel error, KCCA accuracy, stability, speed-up.")
 links[2].page_link("app_pages/bounds_explorer.py", label="Bounds explorer", icon=":material/functions:",
                    help="Every bound as a function of m, k, t and δ; no data needed.")

@@ -14,7 +14,7 @@ display = board.page_top(
     "Kernel matching pursuit",
     "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training point whose "
     "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
-    "by the chosen points, so its error has a sample-compression (VC) bound (seed 003; seed 000, Alg. 5 and Thm 4).",
+    "by the chosen points, so its error has a sample-compression (VC) bound (Vincent and Bengio 2002; Hussain et al. 2011, Alg. 5 and Thm 4).",
 )
 state.notes_here()
 choose.preset_picker(state)
@@ -28,13 +28,13 @@ variant = state.widget(st.sidebar.selectbox, Control("variant", "prefit", str, o
                        scope=PAGE, options=KMP_VARIANTS,
                        help="basic: add the best column with a line search, never revisit weights. back-fit: refit all "
                             "weights by least squares after each choice. pre-fit: choose the column that is best "
-                            "*after* that refit (the criterion on the deflated dictionary; seed 003 sec. 2).")
+                            "*after* that refit (the criterion on the deflated dictionary; Vincent and Bengio 2002, sec. 2).")
 binary = data.dataset().task == "binary"
 losses = LOSSES if binary else ("squared",)
 loss = state.widget(st.sidebar.selectbox, Control("loss", "squared", str, options=losses), "Loss", scope=PAGE,
                     options=losses,
                     help="squared: least squares (any target). tanh, logistic, smoothed hinge: classification losses for "
-                         "-1/+1 targets (seed 003 sec. 3), with back-fit or basic only.")
+                         "-1/+1 targets (Vincent and Bengio 2002, sec. 3), with back-fit or basic only.")
 set_alpha = state.widget(st.sidebar.toggle, Control("setalpha", False, bool), "Set the error tolerance alpha",
                          scope=PAGE, help="A point counts as an error for the bound when |f(x) - y| > alpha. "
                                           "Default: 1 for -1/+1 targets (a wrong sign), half the target's standard "
@@ -116,14 +116,14 @@ def build():
 board.player(state, compute.study_key("kmp", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
              build, display, numbers=compute.study_numbers(study))
 
-with st.expander("The formulas (seed 003, seed 000)", icon=":material/function:"):
-    st.markdown("**Criterion** (seed 003 eq. 3 / eq. 7; seed 000 Alg. 5): the column that best fits the residual "
+with st.expander("The formulas (Vincent and Bengio 2002, Hussain et al. 2011)", icon=":material/function:"):
+    st.markdown("**Criterion** (Vincent and Bengio 2002, eq. 3 / eq. 7; Hussain et al. 2011, Alg. 5): the column that best fits the residual "
                 "r = y − f. Pre-fitting scores the deflated columns, so it picks the best column *after* refitting.")
     st.latex(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
-    st.markdown("**Deflation** (pre-fitting; seed 000 Table I): project the chosen column τ = K_j[:, i] out of the "
+    st.markdown("**Deflation** (pre-fitting; Hussain et al. 2011, Table I): project the chosen column τ = K_j[:, i] out of the "
                 "dictionary")
     st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
-    st.markdown("**KMP bound** (seed 000 Thm 4): with k basis points, l of the m − k other training points in error "
+    st.markdown("**KMP bound** (Hussain et al. 2011, Thm 4): with k basis points, l of the m − k other training points in error "
                 "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most")
     st.latex(r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
              r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]")

@@ -14,7 +14,7 @@ display = board.page_top(
     "Greedy kernel Fisher discriminant (MPKFDA)",
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
-    "has a bound from its class means and variances on the points it did not choose (seed 002, Alg. 1 and Thm 1).",
+    "has a bound from its class means and variances on the points it did not choose (Diethe 2015, Alg. 1 and Thm 1).",
 )
 state.notes_here()
 choose.preset_picker(state)
@@ -28,15 +28,15 @@ criterion = state.widget(st.sidebar.selectbox, Control("criterion", "optimal", s
                          "Criterion", scope=PAGE, options=FISHER_CRITERIA,
                          help="optimal: the Fisher ratio (K[:,i]'y)² / (K[:,i]' B K[:,i]) (eq. 7). pseudo: its "
                               "numerator only. reverse / reverse-pseudo: the smallest instead of the largest. "
-                              "random: any eligible column (seed 002 sec. 3.3.1).")
+                              "random: any eligible column (Diethe 2015, sec. 3.3.1).")
 deflation = state.widget(st.sidebar.selectbox, Control("deflation", "projection", str, options=DEFLATIONS),
                          "Deflation", scope=PAGE, options=DEFLATIONS,
-                         help="How the chosen column is removed from K (seed 002 eqs 15-19): none, Hotelling, "
+                         help="How the chosen column is removed from K (Diethe 2015, eqs 15-19): none, Hotelling, "
                               "projection, Schur complement, or their orthogonalised versions.")
 stages = state.widget(st.sidebar.slider, Control("stages", 1, int, lo=1, hi=10), "Points per stage", scope=PAGE,
                       min_value=1, max_value=10,
                       help="Take this many best columns from one criterion evaluation before deflating "
-                           "(seed 002 Alg. 1: faster, possibly worse). 1 is the original MPKFDA.")
+                           "(Diethe 2015, Alg. 1: faster, possibly worse). 1 is the original MPKFDA.")
 algo_seed = 0
 if criterion == "random":
     algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999), "Algorithm seed",
@@ -97,7 +97,7 @@ def build():
 board.player(state, compute.study_key("mpkfda", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
              build, display, numbers=compute.study_numbers(study))
 
-with st.expander("The formulas (seed 002)", icon=":material/function:"):
+with st.expander("The formulas (Diethe 2015)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
     st.latex(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
     st.markdown("**Deflations** (eqs 15–17), τ = K[:, i]/‖K[:, i]‖; the orthogonalised ones (eqs 18–19) first "

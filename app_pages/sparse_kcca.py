@@ -15,7 +15,7 @@ display = board.page_top(
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
     "columns are most aligned in the two views, deflate both kernels, repeat; then find the directions in the "
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
-    "(seed 000, Alg. 3 and Thm 9).",
+    "(Hussain et al. 2011, Alg. 3 and Thm 9).",
 )
 state.notes_here()
 choose.preset_picker(state)
@@ -86,7 +86,7 @@ def build():
 board.player(state, compute.study_key("skcca", data, kernel, settings, shared_scale, log_y, rescale), study.n_steps,
              build, display, numbers=compute.study_numbers(study))
 
-with st.expander("The formulas (seed 000)", icon=":material/function:"):
+with st.expander("The formulas (Hussain et al. 2011)", icon=":material/function:"):
     st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")
     st.latex(r"i_{j+1} = \arg\max_i \frac{\langle K^x_j[:, i], K^y_j[:, i]\rangle}{\|K^x_j[:, i]\|\,\|K^y_j[:, i]\|}")
     st.markdown("**Deflation** (Alg. 3): each view by its own column, τ = K_j[:, i]")

@@ -18,7 +18,7 @@ display = board.page_top(
     "Choose, one at a time, the training point whose direction in feature space explains the most of the "
     "variance that is still unexplained, then **deflate**: remove that direction from every point. After k steps "
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
-    "new data (seed 000, Alg. 2 and Cor. 1).",
+    "new data (Hussain et al. 2011, Alg. 2 and Cor. 1).",
 )
 state.notes_here()
 choose.preset_picker(state)
@@ -93,7 +93,7 @@ board.player(state, compute.study_key("skpca", data, kernel, settings, shared_sc
 
 
 def theorem5_line():
-    """Seed 000 Thm 5, checked live on this data: Smola & Schoelkopf's Alg. 6 picks the
+    """Hussain et al. 2011, Thm 5, checked live on this data: Smola & Schoelkopf's Alg. 6 picks the
     same points as Alg. 2."""
     if candidates is not None:
         return ("Live check of Thm 5 is off: with a random subsample of candidates Alg. 2 no longer searches every "
@@ -103,14 +103,14 @@ def theorem5_line():
     where = f"the first {check.steps} of {study.n_steps} steps" if check.steps < study.n_steps else \
         f"all {check.steps} steps"
     if check.same:
-        return (f"Live check of seed 000 Thm 5: Smola and Schoelkopf's Alg. 6 (rerun here, {check.seconds:.2f} s) "
+        return (f"Live check of Hussain et al. 2011, Thm 5: Smola and Schoelkopf's Alg. 6 (rerun here, {check.seconds:.2f} s) "
                 f"chose the same points in the same order as Alg. 2 over {where}.", "success")
     if check.ours is None:
-        return (f"Live check of seed 000 Thm 5: Alg. 6 stopped after {check.first_difference - 1} steps, "
+        return (f"Live check of Hussain et al. 2011, Thm 5: Alg. 6 stopped after {check.first_difference - 1} steps, "
                 f"Alg. 2 went on ({where} compared).", "warning")
     step, (mine, theirs), (d_mine, d_theirs) = check.first_difference, check.exact_scores, check.residuals
     right = "Alg. 6" if theirs > mine else "Alg. 2"
-    return (f"Live check of seed 000 Thm 5 ({where}): at step {step} Alg. 2 picked point {check.ours} and Alg. 6 "
+    return (f"Live check of Hussain et al. 2011, Thm 5 ({where}): at step {step} Alg. 2 picked point {check.ours} and Alg. 6 "
             f"point {check.theirs}. On the exactly deflated kernel they score {mine:.6g} and {theirs:.6g}, so "
             f"{right} made the exact choice; the points' residuals are {d_mine:.1e} and {d_theirs:.1e} of "
             "k(x, x), where rounding in the tracked criterion reaches a few percent. The theorem holds in exact "
@@ -120,7 +120,7 @@ def theorem5_line():
 text, kind = theorem5_line()
 getattr(st, kind)(text, icon=":material/verified:" if kind == "success" else ":material/info:")
 
-with st.expander("The formulas (seed 000)", icon=":material/function:"):
+with st.expander("The formulas (Hussain et al. 2011)", icon=":material/function:"):
     st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
     st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
     st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")

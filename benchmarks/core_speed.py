@@ -1,4 +1,4 @@
-"""Speed of the greedy paths, measured side by side in one run (SPEC section 7).
+"""Speed of the greedy paths, measured side by side in one run.
 
 Prints, at m = 4000 and k = 100 (override with --m / --k):
 

@@ -1,4 +1,4 @@
-"""The papers' bounds along a path: the KMP bound (seed 000 Thm 4) and the sparse KPCA
+"""The papers' bounds along a path: the KMP bound (Hussain et al. 2011, Thm 4) and the sparse KPCA
 compression bound (Cor. 1) against test error, with where each is lowest."""
 import numpy as np
 

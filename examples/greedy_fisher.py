@@ -1,4 +1,4 @@
-"""Greedy kernel Fisher discriminants (seed 002): criteria x deflations with cross-validation,
+"""Greedy kernel Fisher discriminants (Diethe 2015): criteria x deflations with cross-validation,
 and calibrated probabilities from MPKFDA.predict_proba."""
 import numpy as np
 from sklearn.model_selection import cross_val_score

@@ -1,4 +1,4 @@
-"""Kernel matching pursuit (seed 003): basic, back-fitting and pre-fitting on sinc, and
+"""Kernel matching pursuit (Vincent and Bengio 2002): basic, back-fitting and pre-fitting on sinc, and
 the estimator in a scikit-learn grid search over the number of bases."""
 import numpy as np
 from sklearn.model_selection import GridSearchCV

@@ -1,4 +1,4 @@
-"""Column selection for Nystroem KCCA (seed 004): uniform against ridge-leverage columns,
+"""Column selection for Nystroem KCCA (Wang 2016): uniform against ridge-leverage columns,
 with the ranks in units of the effective dimension d_eff (Lemma 3 needs M of order d_eff)."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Rerun one of the papers' items and read its verdict: seed 004 Fig. 1 (ridge-leverage
+"""Rerun one of the papers' items and read its verdict: Wang 2016, Fig. 1 (ridge-leverage
 against uniform columns), at the small "tiny" size with more points and ranks than it
 has by default (any setting can be overridden by keyword) so the ranks reach several
 d_eff.  Use size="quick" or "full" for the gallery's and the paper's sizes, and

@@ -1,5 +1,5 @@
-"""Sparse kernel CCA (seed 000 Alg. 3) on two views of a shared latent variable: the
-rings of seed 004, whose radii depend on Z and whose angles are noise."""
+"""Sparse kernel CCA (Hussain et al. 2011, Alg. 3) on two views of a shared latent variable: the
+rings of Wang 2016, whose radii depend on Z and whose angles are noise."""
 import numpy as np
 
 import mpcore

@@ -1,4 +1,4 @@
-"""Sparse kernel PCA (seed 000 Alg. 2): how close a few chosen points get to full KPCA.
+"""Sparse kernel PCA (Hussain et al. 2011, Alg. 2): how close a few chosen points get to full KPCA.
 
 Chooses t points of the Boston housing data by matching pursuit and compares the
 training residual sum ||phi(x) - P phi(x)||^2 with full kernel PCA's t-component

@@ -1,7 +1,7 @@
 """Argument checks shared by every public function.
 
 Each check raises ``ValueError`` with a sentence a student can act on; the app shows
-the same sentence in an ``st.error`` box (SPEC section 8).
+the same sentence in an ``st.error`` box (bad input gets a sentence, never a traceback).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 
 #: A candidate column is eligible while its residual size exceeds this fraction of the
-#: largest initial residual size (SPEC section 2, "Determinism and eligibility").
+#: largest initial residual size (the engine's eligibility rule).
 ELIGIBILITY_RTOL = 1e-10
 
 
@@ -23,7 +23,7 @@ def as_real(value, name, what="an array of numbers"):
         raise ValueError(f"{name} has complex entries; real numbers are needed.")
     try:
         return np.asarray(value, dtype=float)
-    except ValueError:  # text in a cell (SPEC section 8: a ValueError saying so)
+    except ValueError:  # text in a cell (a ValueError saying so)
         raise ValueError(f"{name} must contain numbers only; some cells could not be read as numbers.") from None
     except (TypeError, OverflowError):
         raise TypeError(f"{name} must be {what}; some entries could not be read as numbers.") from None

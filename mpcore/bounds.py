@@ -2,7 +2,7 @@
 
 Every function is vectorised over its array arguments (NumPy broadcasting) and returns
 ``inf`` where the bound is undefined (e.g. no point left outside the compression set).
-``ln`` is the natural logarithm, ``log2`` base 2.  Numbers refer to seed 000 (Hussain,
+``ln`` is the natural logarithm, ``log2`` base 2.  Numbers refer to Hussain et al. 2011 (Hussain,
 Shawe-Taylor, Hardoon, Dhanjal 2011) unless said otherwise.
 
 Reading of the papers' typos (also said in each docstring):
@@ -225,7 +225,7 @@ def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
 
 
 def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=1.0):
-    """MPKFDA bound (seed 002 Thm 1), per class and prior-weighted.
+    """MPKFDA bound (Diethe 2015, Thm 1), per class and prior-weighted.
 
     For each class c (index 0 = negative, 1 = positive) the classifier
     ``sign(w' phi(x) - b)`` with unit-norm w errs on c with probability at most

@@ -82,7 +82,7 @@ def center_kernel(K):
 
 @dataclass(frozen=True)
 class KCCAResult:
-    """Exact regularised KCCA (seed 004 eq. 2-4).
+    """Exact regularised KCCA (Wang 2016, eq. 2-4).
 
     ``correlations`` (L,): top singular values of T; ``alpha_prime``, ``beta_prime``
     (N, L): left/right singular vectors; ``alpha``, ``beta`` (N, L): dual coefficients
@@ -123,7 +123,7 @@ def centred_eigen(K, floor, n_min=1):
 
 
 def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
-    """Exact regularised kernel CCA of seed 004 eq. 2-3.
+    """Exact regularised kernel CCA of Wang 2016, eq. 2-3.
 
     ``T = (Kc1 + N reg1 I)^{-1} Kc1 Kc2 (Kc2 + N reg2 I)^{-1}`` with ``Kc = H K H``; the
     canonical correlations are its top singular values.  One symmetric eigenvalue

@@ -1,20 +1,20 @@
 """Criteria: what each algorithm maximises over the columns of the current kernel.
 
 Each criterion is a function ``state -> scores`` (shape (m,)); the greedy loop masks
-ineligible candidates with ``nan`` and picks the best.  Seed 000 Table I:
+ineligible candidates with ``nan`` and picks the best.  Hussain et al. 2011, Table I:
 
 ========  ==================================================================
 SKPCA     ``||K[:, i]||^2 / K[i, i]``                       (Alg. 2 line 3)
 KMP       ``|K[:, i]' y| / ||K[:, i]||``                    (Alg. 5 line 3)
 SKCCA     ``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)``  (Alg. 3 line 3)
-Fisher    ``(K[:, i]' y)^2 / (K[:, i]' B K[:, i])``         (seed 002 eq. 7)
+Fisher    ``(K[:, i]' y)^2 / (K[:, i]' B K[:, i])``         (Diethe 2015, eq. 7)
 ========  ==================================================================
 """
 from __future__ import annotations
 
 import numpy as np
 
-#: Seed 002 section 3.3.1: the five basis-selection criteria for MPKFDA.
+#: Diethe 2015 section 3.3.1: the five basis-selection criteria for MPKFDA.
 FISHER_CRITERIA = ("optimal", "pseudo", "reverse", "reverse-pseudo", "random")
 
 
@@ -27,13 +27,13 @@ def _ratio(numerator, denominator):
 
 def skpca(state):
     """``||K[:, i]||^2 / K[i, i]`` on the deflated kernel: the variance a projection
-    onto point i would explain (seed 000 Alg. 2 line 3).
+    onto point i would explain (Hussain et al. 2011, Alg. 2 line 3).
 
     The squared column norms are tracked by updates whose round-off is absolute, so the
     score of a point whose residual ``K[i, i]`` is tiny can be a few percent off late in
     a path.  Every candidate that could be the winner within that error is rescored from
     the exact deflated kernel (usually a handful, O(m r) each), so the pick is the one
-    exact arithmetic makes (seed 000 Thm 5 says Alg. 6 makes the same).  When the
+    exact arithmetic makes (Hussain et al. 2011, Thm 5 says Alg. 6 makes the same).  When the
     contenders are many, all norms are recomputed once instead, which resets the error.
     """
     scores = _ratio(state.column_sq_norms(), state.diag())
@@ -59,8 +59,8 @@ def _contenders(state, scores):
 
 def kmp(key="y"):
     """``|K[:, i]' y| / ||K[:, i]||`` on the deflated dictionary: how well column i,
-    after removing what the chosen columns explain, fits the residual (seed 000 Alg. 5,
-    seed 003 eq. 7 pre-fitting)."""
+    after removing what the chosen columns explain, fits the residual (Hussain et al. 2011, Alg. 5,
+    Vincent and Bengio 2002, eq. 7 pre-fitting)."""
 
     def criterion(state):
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.column_sq_norms()))
@@ -70,7 +70,7 @@ def kmp(key="y"):
 
 def kmp_original_columns(key="y"):
     """``|d_i' r| / ||d_i||`` with the *original* columns d_i and the current residual r
-    (seed 003 eq. 3, basic and back-fitting matching pursuit)."""
+    (Vincent and Bengio 2002, eq. 3, basic and back-fitting matching pursuit)."""
 
     def criterion(state):
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.original_column_sq_norms()))
@@ -80,12 +80,12 @@ def kmp_original_columns(key="y"):
 
 def skcca(state):
     """``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)`` on both deflated views
-    (seed 000 eq. 14, Alg. 3 line 3)."""
+    (Hussain et al. 2011, eq. 14, Alg. 3 line 3)."""
     return _ratio(state.cross, np.sqrt(state.x.column_sq_norms() * state.y.column_sq_norms()))
 
 
 def fisher_scatter_matrix(y):
-    """``B = D - C`` of seed 002 eq. 2 for labels in {-1, +1}, shape (m, m).
+    """``B = D - C`` of Diethe 2015, eq. 2 for labels in {-1, +1}, shape (m, m).
 
     ``D[i, i] = 2 m-/m`` for positives and ``2 m+/m`` for negatives; ``C[i, j] =
     2 m-/(m m+)`` when both are positive, ``2 m+/(m m-)`` when both are negative.
@@ -103,7 +103,7 @@ def fisher_scatter_matrix(y):
 
 
 def fisher_scatter_parts(y):
-    """B of seed 002 eq. 2 as ``(D, c_pos, c_neg, tracked)``: ``B = diag(D) - c_pos 1+ 1+' -
+    """B of Diethe 2015, eq. 2 as ``(D, c_pos, c_neg, tracked)``: ``B = diag(D) - c_pos 1+ 1+' -
     c_neg 1- 1-'``, and the vectors whose products with K the criterion needs
     (``{"y": y, "pos": 1+, "neg": 1-}``)."""
     y = np.asarray(y, dtype=float)
@@ -116,7 +116,7 @@ def fisher_scatter_parts(y):
 
 
 def fisher_parts(K, y):
-    """Numerator ``(K[:, i]' y)^2`` and denominator ``K[:, i]' B K[:, i]`` of seed 002 eq. 7
+    """Numerator ``(K[:, i]' y)^2`` and denominator ``K[:, i]' B K[:, i]`` of Diethe 2015, eq. 7
     for every column, in O(m^2) without forming B (B is diagonal minus two constant blocks)."""
     D, c_pos, c_neg, tracked = fisher_scatter_parts(y)
     # one pass for the three weighted column sums ([y; 1_pos; 1_neg]' K), one for D-weighted squares

@@ -6,18 +6,18 @@ bound over t (the bound the theorems state for A_k), and the argmin of every cur
 
 Checks against the papers (the robust ones are tests in ``tests/test_curves.py``):
 
-- Seed 000 Fig. 3 toy (m = 1000, d = 450, r = 50): with a linear kernel on the data
+- Hussain et al. 2011, Fig. 3 toy (m = 1000, d = 450, r = 50): with a linear kernel on the data
   scaled into the unit ball and the r dominant dimensions at 10x the standard deviation
   (the paper gives no factor, nor the kernel), the compression bound's minimum is at
   t = 58 (paper: 46), below the global Rademacher bound's minimum (0.455 vs 0.703);
   the global bound's minimum is at t = 50 (paper: 29).  Larger factors move the
   compression argmin towards r (15x: 52, 20x: 51).
-- Seed 000 Fig. 2, Boston (all 13 features, standardised, RBF gamma = 0.1, a seeded
+- Hussain et al. 2011, Fig. 2, Boston (all 13 features, standardised, RBF gamma = 0.1, a seeded
   2/3 training split; the paper's sigma = 0.035 refers to a feature scaling it does not
   state): compression bound minimum 0.63 (non-trivial) at t = 24 (paper: 43); global
   Rademacher minimum 1.33 (trivial, as in the paper).  gamma = 0.05 gives t = 18, 0.3
   gives t = 61.
-- Seed 000 Fig. 1, KMP on Boston (same setting, pre-fitting, alpha = half the target's
+- Hussain et al. 2011, Fig. 1, KMP on Boston (same setting, pre-fitting, alpha = half the target's
   standard deviation = 4.6): NOT reproduced.  Over three splits the bound's argmin is at
   t = 8, 6, 10 while the test error's argmin is at t = 44, 60, 59 (test MSE: 33, 60, 54),
   and the bound stays above 1 (minimum 2.6-3.0; the paper plots it scaled by 1/5, so its
@@ -157,7 +157,7 @@ def _filled(F, trace, m):
 
 
 def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
-    """Sparse KPCA (seed 000 Cor. 1, Thm 7, Thm 8; Figs 2-5).
+    """Sparse KPCA (Hussain et al. 2011, Cor. 1, Thm 7, Thm 8; Figs 2-5).
 
     Parameters
     ----------
@@ -202,7 +202,7 @@ def default_alpha(y):
 
 
 def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
-    """Kernel matching pursuit (seed 000 Thm 4, Fig. 1).
+    """Kernel matching pursuit (Hussain et al. 2011, Thm 4, Fig. 1).
 
     Predictions after t steps are ``K[:, i_1..t] alpha_t + b_t + offset`` (pass the
     target mean as ``offset`` if the path was run on a centred target).  A point errs
@@ -242,7 +242,7 @@ def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
 
 
 def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3):
-    """Sparse KCCA, first direction (seed 000 Thm 9, Fig. 7).
+    """Sparse KCCA, first direction (Hussain et al. 2011, Thm 9, Fig. 7).
 
     For each t, CCA on the Nystroem features of the first t chosen points gives unit-
     variance variates ``f_x``, ``f_y``; a pair errs when ``|f_x(x) - f_y(y)| > alpha``.
@@ -279,7 +279,7 @@ def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3
 
 
 def mpkfda_curves(K, y, K_test, y_test, path, delta=0.05, R=1.0, shrinkage="auto"):
-    """Greedy kernel Fisher discriminant (seed 002 Thm 1).  ``y``, ``y_test`` in {-1, +1}.
+    """Greedy kernel Fisher discriminant (Diethe 2015, Thm 1).  ``y``, ``y_test`` in {-1, +1}.
 
     For each t a Fisher discriminant on the first t chosen points; the bound uses the
     projected means and variances of each class's training points outside the

@@ -161,10 +161,10 @@ def _rings(n_samples, noise, seed):
             "description": "A ring inside a ring: the classes differ only in radius."}
 
 
-@_register("toy-dominant", "Gaussian with r dominant dimensions (seed 000 Fig. 3)", "unsupervised", _SYNTHETIC,
+@_register("toy-dominant", "Gaussian with r dominant dimensions (Hussain et al. 2011, Fig. 3)", "unsupervised", _SYNTHETIC,
            "generated", n_samples=1000, n_features=450, r=50, scale=10.0, seed=0)
 def _toy_dominant(n_samples, n_features, r, scale, seed):
-    """Seed 000 Fig. 3: m x d standard Gaussian whose first r dimensions carry
+    """Hussain et al. 2011, Fig. 3: m x d standard Gaussian whose first r dimensions carry
     "considerably larger eigenvalues" -- here their standard deviation is multiplied by
     ``scale`` (the paper gives no factor).  Rows are divided by the largest row norm, so
     every point lies in the unit ball (R = 1 for the compression bound with a linear kernel)."""
@@ -179,10 +179,10 @@ def _toy_dominant(n_samples, n_features, r, scale, seed):
                            "standard deviation of the rest; scaled into the unit ball."}
 
 
-@_register("rings-two-view", "Two-view rings (seed 004, Fukumizu et al.)", "two-view", _SYNTHETIC + ", seed 004 sec. 4",
+@_register("rings-two-view", "Two-view rings (Wang 2016, Fukumizu et al.)", "two-view", _SYNTHETIC + ", Wang 2016, sec. 4",
            "generated", n_samples=500, seed=0)
 def _two_view_rings(n_samples, seed):
-    """Seed 004's generator: Z ~ U[0, 1]; U = Z + 0.06 + eta_x, V = Z + 3 + eta_y with
+    """Wang 2016's generator: Z ~ U[0, 1]; U = Z + 0.06 + eta_x, V = Z + 3 + eta_y with
     eta_x ~ N(0, 0.02^2), eta_y ~ N(0, 0.03^2) (the printed N(0, 0.02) read as a standard
     deviation: as a variance U would often be negative and log(U/1.5) undefined);
     radii sqrt(-4 log(U/1.5)), sqrt(-4 log(V/4.1)); independent uniform angles.  The
@@ -560,7 +560,7 @@ def dataset_from_table(table, task, target=None, second_view=None, name="upload"
 
     ``target``: the target column name (regression, binary); ``second_view``: the column
     names of view 2 (two-view; the other non-target columns are view 1).  Every check of
-    SPEC section 8 raises ValueError with a message for the user.
+    Bad input raises ValueError with a message for the user.
     """
     if task not in TASKS:
         raise ValueError(f"Unknown task {task!r}; choose one of: {', '.join(TASKS)}.")

@@ -6,10 +6,10 @@ answers what criteria ask about its columns, and deflates itself by one chosen c
 =========================  ==================================================  ==========
 state                      deflation after choosing column i                   used by
 =========================  ==================================================  ==========
-:class:`CholeskyDeflation`   ``K <- K - tau tau' / K[i, i]``, ``tau = K[:, i]``  SKPCA (seed 000 eq. 5)
-:class:`ProjectionDeflation` ``K <- (I - tau tau' / tau'tau) K``                 KMP pre-fit, SKCCA (seed 000 Alg. 1, 3, 5)
-:class:`TwoViewProjection`   the projection deflation on both views             SKCCA (seed 000 Alg. 3)
-:class:`ExplicitDeflation`   any rule of :data:`DEFLATIONS` on the full matrix   MPKFDA, deflation lab (seed 002 eq. 15-19)
+:class:`CholeskyDeflation`   ``K <- K - tau tau' / K[i, i]``, ``tau = K[:, i]``  SKPCA (Hussain et al. 2011, eq. 5)
+:class:`ProjectionDeflation` ``K <- (I - tau tau' / tau'tau) K``                 KMP pre-fit, SKCCA (Hussain et al. 2011, Alg. 1, 3, 5)
+:class:`TwoViewProjection`   the projection deflation on both views             SKCCA (Hussain et al. 2011, Alg. 3)
+:class:`ExplicitDeflation`   any rule of :data:`DEFLATIONS` on the full matrix   MPKFDA, deflation lab (Diethe 2015, eq. 15-19)
 =========================  ==================================================  ==========
 
 The first three never form K_j: they track exactly the quantities their criterion
@@ -27,7 +27,7 @@ from .lowrank import symmetric_products
 #: Where tau comes from: the chosen column of the current (deflated) kernel, or of K0.
 TAU_SOURCES = ("deflated", "original")
 
-#: The seven deflations of seed 002 (eq. 15-19) plus Mackey's orthogonalised projection.
+#: The seven deflations of Diethe 2015 (eq. 15-19) plus Mackey's orthogonalised projection.
 DEFLATIONS = (
     "none",
     "hotelling",
@@ -73,7 +73,7 @@ class CholeskyDeflation:
     """Sparse-KPCA deflation: pivoted Cholesky, ``K_j = K_0 - L_j L_j'``.
 
     Choosing i sets ``u = K_j[:, i] / sqrt(K_j[i, i])`` and ``K_{j+1} = K_j - u u'``
-    (seed 000 eq. 5).  ``diag(K_j)`` is the squared residual
+    (Hussain et al. 2011, eq. 5).  ``diag(K_j)`` is the squared residual
     ``||phi(x) - P phi(x)||^2`` of every training point after projecting onto the
     span of the chosen points (eq. 7).  Tracks the diagonal and the squared column
     norms with one product ``K_0 u`` per step.
@@ -163,7 +163,7 @@ class ProjectionDeflation:
     """One-sided projection deflation ``D_j = P_j D_0`` with ``P_j = I - Q_j Q_j'``.
 
     Choosing i sets ``q = D_j[:, i] / ||D_j[:, i]||`` and ``D_{j+1} = (I - q q') D_j``
-    (seed 000 Alg. 1 line 7, Alg. 3, Alg. 5; seed 002 eq. 16).  ``Q_j`` is an
+    (Hussain et al. 2011, Alg. 1 line 7, Alg. 3, Alg. 5; Diethe 2015, eq. 16).  ``Q_j`` is an
     orthonormal basis of the span of the chosen columns of ``D_0``, so ``D_j`` is the
     part of every dictionary column that the chosen ones do not yet explain.
 
@@ -265,7 +265,7 @@ class TwoViewProjection:
 
     Tracks, for every candidate i, the squared norms of both deflated columns and
     their inner product ``<P_x Kx[:, i], P_y Ky[:, i]>`` (the SKCCA criterion's
-    numerator, seed 000 Alg. 3 line 3) with one product per view per step.
+    numerator, Hussain et al. 2011, Alg. 3 line 3) with one product per view per step.
     """
 
     name = "projection"
@@ -315,7 +315,7 @@ class TwoViewProjection:
         return self.x.factors() + self.y.factors()
 
 
-# --- explicit deflations (seed 002, section 3.3.2) -------------------------------------
+# --- explicit deflations (Diethe 2015, section 3.3.2) -------------------------------------
 #
 # Each rule receives the current matrix K and the unit vector tau = K[:, i] / ||K[:, i]||
 # and returns the rank-one terms (a, b) with K_new = K - sum a b'.  Returning the terms
@@ -395,7 +395,7 @@ class ExplicitDeflation:
     With ``tau = K[:, i] / ||K[:, i]||`` (current K):
 
     - ``none``: K unchanged (greedy subset selection);
-    - ``hotelling``: ``K - (tau' K tau) tau tau'`` (seed 002 eq. 15);
+    - ``hotelling``: ``K - (tau' K tau) tau tau'`` (Diethe 2015, eq. 15);
     - ``projection``: ``(I - tau tau') K`` (eq. 16);
     - ``schur``: ``K - K tau tau' K / (tau' K tau)`` (eq. 17);
     - ``ortho-*``: first Gram-Schmidt ``q = (I - Q Q') tau / ||.||``, ``Q <- [Q q]``
@@ -410,7 +410,7 @@ class ExplicitDeflation:
     projection, Hotelling and ortho-projection, but never makes ortho-Schur differ from
     Schur: Schur steps by v_1..v_t give the block Schur complement
     ``K0 - K0 V (V' K0 V)^+ V' K0``, which depends only on span(V), and Gram-Schmidt keeps
-    the span (Mackey 2009, Prop. 2.2, proved for sparse PCA; seed 002 sec. 3.3.2 expects it
+    the span (Mackey 2009, Prop. 2.2, proved for sparse PCA; Diethe 2015, sec. 3.3.2 expects it
     to fail for MPKFDA, but the argument never uses what the vectors are).
     """
 
@@ -476,7 +476,7 @@ class LowRankDeflation:
     - the ``weights``-weighted squared norms ``sum_r w_r K_j[r, i]^2``;
     - ``K_j' v`` for each vector ``v`` in ``track``.
 
-    That is everything the Fisher criteria need (seed 002 eq. 7: the numerator
+    That is everything the Fisher criteria need (Diethe 2015, eq. 7: the numerator
     ``(K_j[:, i]' y)^2`` and the scatter ``K_j[:, i]' B K_j[:, i]`` with B diagonal minus
     two constant blocks).  Each term costs one product ``K_0' [a, w a]`` plus O(m r):
     one to two passes over K per step against the explicit matrix's five or six, and no

@@ -1,6 +1,6 @@
 """The one idea behind every algorithm here: maximise a criterion, then deflate.
 
-Seed 000 Alg. 4 and Table I: a matching-pursuit algorithm is a loop that
+Hussain et al. 2011, Alg. 4 and Table I: a matching-pursuit algorithm is a loop that
 
 1. scores every candidate column of the *current* kernel with a **criterion**,
 2. picks the best eligible one (or the ``stages`` best),
@@ -187,10 +187,10 @@ def pursue(
     k : int
         Number of columns to choose.
     pick : {"max", "min"}
-        Maximise (all criteria of seed 000) or minimise (reverse Fisher criteria).
+        Maximise (all criteria of Hussain et al. 2011) or minimise (reverse Fisher criteria).
     stages : int
         Choose the ``stages`` best eligible columns from one score vector, then deflate
-        once for each, in order (seed 002 Alg. 1).
+        once for each, in order (Diethe 2015, Alg. 1).
     candidates : int or None
         Score only this many random eligible columns per step (Smola & Schoelkopf's
         "59 trick"); the others get ``nan``.  Drawn from ``rng``.

@@ -54,7 +54,7 @@ OUT_OF_SAMPLE = ("kernel", "nystrom")
 
 def _check_count(value, n_samples, name="n_components"):
     """A whole number of basis points, at least 1 and below the number of training points
-    (SPEC section 8: k >= m is bad input and gets a sentence)."""
+    (k >= m is bad input and gets a sentence)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
     if value >= n_samples:
@@ -138,7 +138,7 @@ class _Kernel:
 
 
 class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Sparse kernel PCA by matching pursuit (seed 000 Alg. 2) as a transformer.
+    """Sparse kernel PCA by matching pursuit (Hussain et al. 2011, Alg. 2) as a transformer.
 
     ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`
     (``candidates``: score that many random eligible columns per step, the "59 trick");
@@ -207,7 +207,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
 
 class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
-    """Kernel matching pursuit regressor (seed 003); use ``sign(predict(X))`` to classify.
+    """Kernel matching pursuit regressor (Vincent and Bengio 2002); use ``sign(predict(X))`` to classify.
 
     With the squared loss and ``fit_intercept=True`` the target is centred before the
     pursuit and its mean becomes ``intercept_``; with the ``tanh``, ``logistic`` or
@@ -280,7 +280,7 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
 
 
 class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
-    """Greedy (matching-pursuit) kernel Fisher discriminant for two classes (seed 002).
+    """Greedy (matching-pursuit) kernel Fisher discriminant for two classes (Diethe 2015).
 
     ``fit`` runs :func:`mpcore.mpkfda_path` with the chosen criterion, deflation and
     stages, then a Fisher discriminant (shrinkage LDA) on the Nystroem features of the
@@ -420,7 +420,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
 
 class SparseKCCA(_TwoView):
-    """Sparse kernel CCA (seed 000 Alg. 3): ``fit(X, Y)``, ``transform(X[, Y])``.
+    """Sparse kernel CCA (Hussain et al. 2011, Alg. 3): ``fit(X, Y)``, ``transform(X[, Y])``.
 
     ``n_components`` shared basis points are chosen by :func:`mpcore.skcca_path`; then
     regularised linear CCA (ridge ``reg``) on the Nystroem features of each view gives
@@ -472,7 +472,7 @@ class SparseKCCA(_TwoView):
 
 
 class NystromKCCA(_TwoView):
-    """Kernel CCA with Nystroem approximations of both kernels (seed 004).
+    """Kernel CCA with Nystroem approximations of both kernels (Wang 2016).
 
     ``rank`` landmark columns per view are drawn ``uniform``-ly or by ``ridge-leverage``
     scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); eq. 15 gives dual coefficients

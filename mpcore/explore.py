@@ -75,22 +75,22 @@ class ExplorerBound:
 
 EXPLORER_BOUNDS = {
     "compression_subspace": ExplorerBound(
-        "compression_subspace", "Sample compression, subspace (sparse KPCA)", "seed 000 Thm 6 / Cor. 1",
+        "compression_subspace", "Sample compression, subspace (sparse KPCA)", "Hussain et al. 2011, Thm 6 / Cor. 1",
         ("m", "t", "delta", "emp_loss", "R"), ("m", "t", "delta"), False),
     "kmp_vc": ExplorerBound(
-        "kmp_vc", "KMP / sparse KCCA (VC + compression)", "seed 000 Thm 4 / Thm 9",
+        "kmp_vc", "KMP / sparse KCCA (VC + compression)", "Hussain et al. 2011, Thm 4 / Thm 9",
         ("m", "k", "t", "delta"), ("m", "k", "t", "delta"), True),
     "compression_classification": ExplorerBound(
-        "compression_classification", "Sample compression, classification", "seed 000 Thm 2",
+        "compression_classification", "Sample compression, classification", "Hussain et al. 2011, Thm 2",
         ("m", "k", "t", "delta"), ("m", "k", "t", "delta"), True),
     "pca_global_rademacher": ExplorerBound(
-        "pca_global_rademacher", "KPCA global Rademacher", "seed 000 Thm 7",
+        "pca_global_rademacher", "KPCA global Rademacher", "Hussain et al. 2011, Thm 7",
         ("m", "t", "delta", "decay", "R"), ("m", "t", "delta"), False),
     "pca_local_rademacher": ExplorerBound(
-        "pca_local_rademacher", "KPCA local Rademacher", "seed 000 Thm 8",
+        "pca_local_rademacher", "KPCA local Rademacher", "Hussain et al. 2011, Thm 8",
         ("m", "k", "delta", "decay", "R", "c"), ("m", "k", "delta"), False),
     "mpkfda": ExplorerBound(
-        "mpkfda", "MPKFDA (Fisher discriminant)", "seed 002 Thm 1",
+        "mpkfda", "MPKFDA (Fisher discriminant)", "Diethe 2015, Thm 1",
         ("m", "k", "delta", "margin", "variance", "R"), ("m", "k", "delta"), True),
 }
 

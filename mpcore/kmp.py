@@ -1,4 +1,4 @@
-"""Kernel matching pursuit (seed 003; seed 000 Alg. 1 and 5).
+"""Kernel matching pursuit (Vincent and Bengio 2002; Hussain et al. 2011, Alg. 1 and 5).
 
 The dictionary is the set of columns of the input kernel ``K0`` (one function
 ``k(x_i, .)`` per training point); the target ``y`` is used as given.
@@ -8,15 +8,15 @@ variant    what happens at each step
 =========  ===========================================================================
 basic      pick ``argmax |<d_i, r>| / ||d_i||`` over all original columns (a column
            may be picked again), ``alpha_i += <d_i, r> / ||d_i||^2``, ``r -= alpha d_i``
-           (seed 003 Fig. 1)
+           (Vincent and Bengio 2002, Fig. 1)
 backfit    the same pick over unchosen columns, then refit all weights by least
-           squares (orthogonal matching pursuit, seed 003 sec. 2.2)
+           squares (orthogonal matching pursuit, Vincent and Bengio 2002, sec. 2.2)
 prefit     pick ``argmax |K[:, i]' y| / ||K[:, i]||`` over the *deflated* columns,
            deflate ``K <- (I - tau tau' / tau'tau) K``; weights by least squares on
-           ``K0[:, indices]`` (seed 003 Fig. 3 = OLS-RBF = seed 000 Alg. 5)
+           ``K0[:, indices]`` (Vincent and Bengio 2002, Fig. 3 = OLS-RBF = Hussain et al. 2011, Alg. 5)
 =========  ===========================================================================
 
-Non-squared losses (seed 003 sec. 3, Fig. 4): the residual is replaced by the negative
+Non-squared losses (Vincent and Bengio 2002, sec. 3, Fig. 4): the residual is replaced by the negative
 functional gradient ``-dL/df`` at the training points, and after each pick the weights
 (and an optional intercept) are re-optimised with ``scipy.optimize.minimize``
 (``basic``: only the new weight, by line minimisation, eq. 10; ``backfit``: all of
@@ -60,7 +60,7 @@ def loss_value(name, f, y):
     """Per-point loss ``L(y, f)``.
 
     - ``squared``: ``(f - y)^2 / 2``
-    - ``tanh``: ``(tanh(f) - 0.65 y)^2`` (seed 003 sec. 3.2, targets +-1)
+    - ``tanh``: ``(tanh(f) - 0.65 y)^2`` (Vincent and Bengio 2002, sec. 3.2, targets +-1)
     - ``logistic``: ``log(1 + exp(-y f))``
     - ``hinge``: smoothed hinge of the margin ``z = y f``: 0 for z >= 1,
       ``(1 - z)^2 / 2`` for 0 < z < 1, ``1/2 - z`` for z <= 0.
@@ -246,7 +246,7 @@ def _least_squares_coefs(state, y, indices):
 
 
 def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, candidates=None, seed=0):
-    """Kernel matching pursuit: choose k dictionary columns greedily (seed 003).
+    """Kernel matching pursuit: choose k dictionary columns greedily (Vincent and Bengio 2002).
 
     Parameters
     ----------
@@ -291,7 +291,7 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, can
         if variant == "prefit":
             raise ValueError(
                 "Pre-fitting needs the squared loss; with a non-squared loss use variant 'backfit' or 'basic' "
-                "(seed 003 sec. 3.1: pre-fitting would need one optimisation per candidate)."
+                "(Vincent and Bengio 2002, sec. 3.1: pre-fitting would need one optimisation per candidate)."
             )
         if not np.all(np.isin(y, (-1.0, 1.0))):
             raise ValueError(f"The {loss} loss is for classification: the target must contain only -1 and +1.")
@@ -360,7 +360,7 @@ def kmp_columns_path(columns, y, k, candidates, seed=0):
     ``columns(idx)`` returns ``K0[:, idx]`` (m, len(idx)), e.g. computed from the inputs
     on demand.  Each step draws ``candidates`` random columns among those not chosen,
     scores ``|d_i' r| / ||d_i||`` on their deflated versions ``d_i = (I - Q Q') K0[:, i]``
-    (seed 003 eq. 7) and keeps the best; ``Q`` (m, k) is an orthonormal basis of the chosen
+    (Vincent and Bengio 2002, eq. 7) and keeps the best; ``Q`` (m, k) is an orthonormal basis of the chosen
     columns and ``r = (I - Q Q') y``.  O(m c (d + j)) per step, O(m (c + k)) memory.
 
     It picks what ``kmp_path(K0, y, k, candidates=candidates, seed=seed)`` picks when every

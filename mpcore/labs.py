@@ -1,4 +1,4 @@
-"""The deflation lab: one criterion, several deflations, side by side (seed 002 sec. 3.2-3.3).
+"""The deflation lab: one criterion, several deflations, side by side (Diethe 2015, sec. 3.2-3.3).
 
 Every run keeps the deflated kernel as ``K_0 - U V'`` (:class:`mpcore.deflations.LowRankDeflation`,
 which picks what the explicit matrix of :class:`mpcore.deflations.ExplicitDeflation` picks),
@@ -7,12 +7,12 @@ so any of the seven deflations of :data:`mpcore.DEFLATIONS` can follow any crite
 ========  =======================================================  ==============================
 family    criteria                                                 learner on the chosen points
 ========  =======================================================  ==============================
-mpkfda    :data:`mpcore.FISHER_CRITERIA` (seed 002 eq. 7, 11-13)   Fisher discriminant: test error rate
-kpca      ``variance`` ``||K[:, i]||^2 / K[i, i]`` (seed 000 Alg. 2) projection: mean test residual
-kmp       ``fit`` ``|K[:, i]'y| / ||K[:, i]||`` (seed 000 Alg. 5)   least squares: test MSE
+mpkfda    :data:`mpcore.FISHER_CRITERIA` (Diethe 2015, eq. 7, 11-13)   Fisher discriminant: test error rate
+kpca      ``variance`` ``||K[:, i]||^2 / K[i, i]`` (Hussain et al. 2011, Alg. 2) projection: mean test residual
+kmp       ``fit`` ``|K[:, i]'y| / ||K[:, i]||`` (Hussain et al. 2011, Alg. 5)   least squares: test MSE
 ========  =======================================================  ==============================
 
-(each family also offers ``random``).  ``mpkfda`` with any deflation is seed 002's
+(each family also offers ``random``).  ``mpkfda`` with any deflation is Diethe 2015's
 MPKFDA, and ``kmp``/``fit`` with ``projection`` is pre-fitting KMP (tested).  Sparse
 KPCA's own deflation, ``K - K[:, i] K[i, :] / K[i, i]``, is the Schur complement with
 ``tau = e_i`` rather than the normalised column, so it is not among the seven: the lab
@@ -83,7 +83,7 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
     K : array (m, m)   training kernel.
     k : int   columns to choose, ``1 <= k < m``.
     family : one of :data:`LAB_FAMILIES`;  criterion : one of ``LAB_CRITERIA[family]``.
-    deflation : one of :data:`mpcore.DEFLATIONS` (seed 002 eq. 15-19).
+    deflation : one of :data:`mpcore.DEFLATIONS` (Diethe 2015, eq. 15-19).
     y : array (m,)   labels (-1/+1, ``mpkfda``) or target (``kmp``); unused for ``kpca``.
     stages, seed, tau_from : as in :func:`mpcore.mpkfda_path` (seed drives ``random``;
     tau_from ``"original"`` takes tau from K rather than the deflated kernel).
@@ -460,7 +460,7 @@ def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", ga
 
 def criterion_deflation_table(split, k, family, criteria_names=None, deflations=DEFLATIONS, kernel="rbf",
                               gamma=None, degree=3, seed=0, progress=None):
-    """Seed 002 Figure 1 / Figure 3 on one split: the test error after k steps and the
+    """Diethe 2015, Figure 1 / Figure 3 on one split: the test error after k steps and the
     selection time for every criterion x deflation.
 
     Returns a dict with ``criteria`` (C,), ``deflations`` (D,), ``error`` (C, D) (the
@@ -578,7 +578,7 @@ def _landmark_orders(K, method, top, seed, scores=None):
 
 @dataclass(frozen=True)
 class ColumnSelection:
-    """Results of :func:`column_selection` (seed 004 Fig. 1 and the kernel error).
+    """Results of :func:`column_selection` (Wang 2016, Fig. 1 and the kernel error).
 
     ranks : (R,) landmark counts (draws, for ridge-leverage sampling with replacement);
     methods : the methods run; repeats : seeds per random method (greedy: 1);
@@ -587,7 +587,7 @@ class ColumnSelection:
     landmarks : method -> the first repetition's landmark order for view X (top rank,)
         (not for k-means, whose centres are not training points);
     leverage : per view, the ridge leverage scores sorted descending (N,);
-    effective_dimension : per view, their sum (seed 004 eq. 11);
+    effective_dimension : per view, their sum (Wang 2016, eq. 11);
     two_view : bool; the rest is empty when False:
     kcca : method -> {"rho", "T", "alpha", "bound", "valid"}: (S, R) arrays of
         ``|rho - rho~|``, ``||T - T~||``, ``||alpha - alpha~|| / sqrt(N)``, the Thm 2 step II
@@ -639,7 +639,7 @@ class ColumnSelection:
 
 def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage"), repeats=3, kernel="rbf",
                      gamma=None, degree=3, reg=1e-3, leverage_ratio=1.0, seed=0, progress=None):
-    """Compare Nystroem landmark choices on the training part of ``split`` (seed 004 Fig. 1).
+    """Compare Nystroem landmark choices on the training part of ``split`` (Wang 2016, Fig. 1).
 
     For each method and rank: the kernel approximation error of view X (trace and
     spectral norm of ``K - L``); with two views also exact KCCA against Nystroem KCCA

@@ -1,4 +1,4 @@
-"""Greedy kernel Fisher discriminants: MPKFDA with 5 criteria x 7 deflations x stages (seed 002)."""
+"""Greedy kernel Fisher discriminants: MPKFDA with 5 criteria x 7 deflations x stages (Diethe 2015)."""
 from __future__ import annotations
 
 import numbers
@@ -17,7 +17,7 @@ from .nystrom import nystrom_factor, nystrom_features
 
 
 def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, seed=0, tau_from="deflated"):
-    """Choose k basis points for a kernel Fisher discriminant greedily (seed 002 Alg. 1).
+    """Choose k basis points for a kernel Fisher discriminant greedily (Diethe 2015, Alg. 1).
 
     Parameters
     ----------
@@ -102,7 +102,7 @@ class FisherModel:
 
 
 def fit_fisher(K, y, indices, shrinkage="auto"):
-    """Fisher discriminant on the Nystroem features of the chosen points (seed 002 Alg. 1 line 10).
+    """Fisher discriminant on the Nystroem features of the chosen points (Diethe 2015, Alg. 1 line 10).
 
     Uses scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage=...)``
     for the direction, normalises it, and thresholds midway between the projected class

@@ -1,6 +1,6 @@
-"""Nystroem kernel CCA with uniform or ridge-leverage column selection (seed 004).
+"""Nystroem kernel CCA with uniform or ridge-leverage column selection (Wang 2016).
 
-Notation of seed 004: N points, kernels K1, K2, ``H = I - 11'/N``, ``Kc = H K H``,
+Notation of Wang 2016: N points, kernels K1, K2, ``H = I - 11'/N``, ``Kc = H K H``,
 regularisations lambda1, lambda2.  Exact KCCA uses
 ``T = (Kc1 + N l1 I)^{-1} Kc1 Kc2 (Kc2 + N l2 I)^{-1}`` (eq. 3, see
 :func:`mpcore.cca.kcca`).  Nystroem KCCA replaces each ``K`` by
@@ -39,7 +39,7 @@ EXACT_LEVERAGE_MAX_N = 3000
 
 
 def ridge_leverage_scores(K, gamma, method="auto", n_landmarks=None, seed=0):
-    """gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (seed 004 eq. 10).
+    """gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (Wang 2016, eq. 10).
 
     ``method="exact"`` uses one eigendecomposition (O(N^3)); ``"approximate"`` uses a
     uniform Nystroem sketch with ``n_landmarks`` columns C, W:
@@ -98,7 +98,7 @@ def leverage_from_eigen(values, vectors, gamma):
 
 
 def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
-    """Sample M landmark columns (seed 004 sec. 2.1).
+    """Sample M landmark columns (Wang 2016, sec. 2.1).
 
     ``uniform``: M distinct indices without replacement.  ``ridge-leverage``: M draws
     with replacement, ``p_i = l_i / sum(l)`` (eq. 12 with beta = 1); ``scores`` may be
@@ -192,7 +192,7 @@ def _factors_from_columns(C, W, reg):
 
 
 def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=1):
-    """Nystroem KCCA from given landmark columns, never forming an N x N matrix (seed 004 eq. 15).
+    """Nystroem KCCA from given landmark columns, never forming an N x N matrix (Wang 2016, eq. 15).
 
     Cost O(M^2 N + M^3) for M landmarks per view.
     """
@@ -252,7 +252,7 @@ def _solve_eq15(view1, view2, reg1, reg2, n_directions, i1, i2):
 
 class _IncrementalView:
     """Grows ``A = H K S``, its QR factors and the Cholesky factor of G one column at a time
-    (seed 004 Alg. 1, with a bordered Cholesky instead of two rank-one updates)."""
+    (Wang 2016, Alg. 1, with a bordered Cholesky instead of two rank-one updates)."""
 
     def __init__(self, K, reg):
         self.K, self.reg, self.N = K, reg, K.shape[0]
@@ -292,7 +292,7 @@ class _IncrementalView:
 
 
 def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, compare_refit=True):
-    """Canonical correlation of Nystroem KCCA at several ranks, incrementally (seed 004 Alg. 1).
+    """Canonical correlation of Nystroem KCCA at several ranks, incrementally (Wang 2016, Alg. 1).
 
     Landmarks are added one at a time in the given order; the QR factors of
     ``A = H K S``, the Cholesky factor of ``G`` and the core ``A1'A2`` grow by one
@@ -302,7 +302,7 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
 
     Returns a dict: ``ranks`` (R,), ``correlations`` (R,), ``seconds_incremental``
     (R,) cumulative time to reach each rank, ``seconds_refit`` (R,) cumulative time of
-    refitting at every rank so far, ``speedup`` (R,) their ratio (seed 004 Fig. 1(d)).
+    refitting at every rank so far, ``speedup`` (R,) their ratio (Wang 2016, Fig. 1(d)).
     """
     K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
@@ -352,7 +352,7 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
 
 
 def approximation_error(exact, approx):
-    """How far Nystroem KCCA is from exact KCCA (seed 004 Fig. 1(b), (c)).
+    """How far Nystroem KCCA is from exact KCCA (Wang 2016, Fig. 1(b), (c)).
 
     Parameters: ``exact`` from :func:`mpcore.kcca`, ``approx`` from
     :func:`nystrom_kcca`.  Returns a dict with ``rho`` = ``|rho - rho~|``, ``T`` =

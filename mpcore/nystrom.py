@@ -1,7 +1,7 @@
 """Nystroem features: the coordinates of points in the span of chosen training points.
 
 With chosen indices ``i`` and ``K[i, i] = C C'`` (Cholesky), the features of any point x
-are ``F(x) = C^{-1} K[i, x]``, so ``F F' = K[:, i] K[i, i]^{-1} K[i, :]`` (seed 000 eq. 8)
+are ``F(x) = C^{-1} K[i, x]``, so ``F F' = K[:, i] K[i, i]^{-1} K[i, :]`` (Hussain et al. 2011, eq. 8)
 and ``||F(x)||^2`` is the squared norm of the projection of phi(x) onto the span
 (eq. 7).  The papers write ``R'R = K[i, i]^{-1}``; here ``R = C^{-1}``.
 """
@@ -65,7 +65,7 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
 
 
 def projection_residuals(k_diag, F):
-    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (seed 000 eq. 7), clipped at 0.
+    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (Hussain et al. 2011, eq. 7), clipped at 0.
 
     ``k_diag`` (n,): ``k(x, x)``; ``F`` (n, k): the points' features (:func:`nystrom_features`)."""
     F = check_finite_matrix(F, "F", min_rows=1)

@@ -1,4 +1,4 @@
-"""Sparse kernel CCA by matching pursuit (seed 000 Alg. 3)."""
+"""Sparse kernel CCA by matching pursuit (Hussain et al. 2011, Alg. 3)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,7 @@ from .nystrom import nystrom_factor, nystrom_features
 
 
 def skcca_path(Kx, Ky, k):
-    """Choose k shared basis points for two views (seed 000 Alg. 3).
+    """Choose k shared basis points for two views (Hussain et al. 2011, Alg. 3).
 
     At each step choose ``argmax_i <Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)``
     over the current kernels (eq. 14), then deflate both views one-sidedly,
@@ -49,7 +49,7 @@ def skcca_path(Kx, Ky, k):
 
 
 def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
-    """CCA in the span of the chosen points (seed 000 Alg. 3 line 6).
+    """CCA in the span of the chosen points (Hussain et al. 2011, Alg. 3 line 6).
 
     Nystroem features of each view from the *input* kernels at ``indices``
     (``F = K[:, i] R'``, ``R'R = K[i, i]^{-1}``, via Cholesky with a small jitter),

@@ -1,4 +1,4 @@
-"""Sparse kernel PCA (seed 000 Alg. 2) and Smola & Schoelkopf's low-rank approximation (Alg. 6)."""
+"""Sparse kernel PCA (Hussain et al. 2011, Alg. 2) and Smola & Schoelkopf's low-rank approximation (Alg. 6)."""
 from __future__ import annotations
 
 import numbers
@@ -14,7 +14,7 @@ from .engine import pursue
 
 
 def skpca_path(K, k, candidates=None, seed=0):
-    """Sparse kernel PCA by matching pursuit (seed 000 Alg. 2).
+    """Sparse kernel PCA by matching pursuit (Hussain et al. 2011, Alg. 2).
 
     At each step choose ``argmax_i ||K[:, i]||^2 / K[i, i]`` over the current kernel,
     then deflate ``K <- K - tau tau' / K[i, i]`` with ``tau = K[:, i]`` (eq. 5).  This
@@ -81,7 +81,7 @@ class ColumnsPath(NamedTuple):
 
 
 def skpca_columns_path(columns, diag, k, candidates, seed=0):
-    """Sparse kernel PCA with the "59 trick", never forming the m x m kernel (seed 000
+    """Sparse kernel PCA with the "59 trick", never forming the m x m kernel (Hussain et al. 2011
     Alg. 2 with Smola & Schoelkopf's random candidates).
 
     Parameters
@@ -138,7 +138,7 @@ def skpca_columns_path(columns, diag, k, candidates, seed=0):
 
 
 def smola_scholkopf_path(K, k):
-    """Smola & Schoelkopf's greedy low-rank approximation (seed 000 Alg. 6), as printed.
+    """Smola & Schoelkopf's greedy low-rank approximation (Hussain et al. 2011, Alg. 6), as printed.
 
     Keeps the approximation ``K~ = K_hat T`` with ``K_hat = K[:, i]`` (m x j) and
     ``T = K[i, i]^{-1} K[i, :]`` (j x m), chooses
@@ -197,7 +197,7 @@ class Theorem5Check(NamedTuple):
 
 
 def check_theorem5(K, path, max_flops=4e9):
-    """Seed 000 Thm 5, live: run Smola & Schoelkopf's Alg. 6 (:func:`smola_scholkopf_path`)
+    """Hussain et al. 2011, Thm 5, live: run Smola & Schoelkopf's Alg. 6 (:func:`smola_scholkopf_path`)
     on ``K`` (m, m) and compare its picks with those of ``path`` (:func:`skpca_path`'s
     Alg. 2, on the same ``K``).
 

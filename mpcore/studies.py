@@ -260,7 +260,7 @@ def _radius(K):
 
 
 def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, seed=0, delta=0.05):
-    """Sparse kernel PCA (seed 000 Alg. 2) on ``split``, with its bounds (Cor. 1, Thms 7-8).
+    """Sparse kernel PCA (Hussain et al. 2011, Alg. 2) on ``split``, with its bounds (Cor. 1, Thms 7-8).
 
     ``gamma=None`` means ``1 / d``.  ``candidates``: score this many random columns per
     step (None: all).  The bounds use ``R^2 = max_i k(x_i, x_i)``.
@@ -273,7 +273,7 @@ def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, s
 
 
 def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", loss="squared", alpha=None, delta=0.05):
-    """Kernel matching pursuit (seed 003) on ``split``, with the KMP bound (seed 000 Thm 4).
+    """Kernel matching pursuit (Vincent and Bengio 2002) on ``split``, with the KMP bound (Hussain et al. 2011, Thm 4).
 
     With the squared loss the target is centred first (its training mean is added back
     to every prediction); with the other losses a free bias is fitted instead.  For a
@@ -296,7 +296,7 @@ def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", lo
 
 
 def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0.05, reg=1e-3):
-    """Sparse kernel CCA (seed 000 Alg. 3) on a two-view split, with its bound (Thm 9).
+    """Sparse kernel CCA (Hussain et al. 2011, Alg. 3) on a two-view split, with its bound (Thm 9).
 
     Each view gets the same kernel; ``gamma=None`` means ``1 / d`` of that view, a
     given ``gamma`` is used for both (the views are standardised).  Heatmap order
@@ -318,8 +318,8 @@ def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0
 
 def mpkfda_study(split, k, kernel="rbf", gamma=None, degree=3, criterion="optimal", deflation="projection",
                  stages=1, seed=0, delta=0.05, shrinkage="auto"):
-    """Greedy kernel Fisher discriminant (seed 002 Alg. 1) on a binary split, with its
-    bound (seed 002 Thm 1, ``R^2 = max_i k(x_i, x_i)``)."""
+    """Greedy kernel Fisher discriminant (Diethe 2015, Alg. 1) on a binary split, with its
+    bound (Diethe 2015, Thm 1, ``R^2 = max_i k(x_i, x_i)``)."""
     if split.y_train is None or not np.all(np.isin(split.y_train, (-1.0, 1.0))):
         raise ValueError("The greedy Fisher discriminant needs two classes labelled -1 and +1; pick a binary dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)

@@ -7,7 +7,7 @@ from mpcore import bounds, curves, datasets
 
 
 def test_skpca_curves_on_the_dominant_dimension_toy():
-    # seed 000 Fig. 3: compression bound's minimum near r = 50, and below the global Rademacher minimum.
+    # Hussain et al. 2011, Fig. 3: compression bound's minimum near r = 50, and below the global Rademacher minimum.
     ds = datasets.load_dataset("toy-dominant", n_samples=1500)
     Xtr, Xte = ds.X[:1000], ds.X[1000:]
     K = mpcore.kernel_matrix(Xtr, kernel="linear")
@@ -56,7 +56,7 @@ def test_skcca_and_mpkfda_curves_run(two_view_data, xor_data):
 
 
 def test_boston_compression_bound_is_non_trivial_with_argmin_in_the_tens():
-    # seed 000 Fig. 2 (paper: minimum after 43 basis vectors). Differences: standardised features,
+    # Hussain et al. 2011, Fig. 2 (paper: minimum after 43 basis vectors). Differences: standardised features,
     # RBF gamma = 0.1 (the paper's sigma = 0.035 refers to an unstated scaling), a seeded 2/3 split.
     split = datasets.prepare(datasets.load_dataset("boston", keep_b=True), test_size=1 / 3, seed=0)
     K = mpcore.kernel_matrix(split.X_train, gamma=0.1)

@@ -1,4 +1,4 @@
-"""Each deflation's algebraic facts (seed 002 sec. 3.3.2) and the factored record of the path."""
+"""Each deflation's algebraic facts (Diethe 2015, sec. 3.3.2) and the factored record of the path."""
 import numpy as np
 import pytest
 
@@ -90,7 +90,7 @@ def test_psd_preserving_deflations(K, name):
 
 
 def test_hotelling_with_a_pseudo_eigenvector_can_break_psd():
-    # seed 002: Hotelling's guarantees need a true eigenvector; with a kernel column it may go indefinite.
+    # Diethe 2015: Hotelling's guarantees need a true eigenvector; with a kernel column it may go indefinite.
     K = mpcore.kernel_matrix(np.random.default_rng(1).normal(size=(40, 2)), gamma=0.05)
     state = ExplicitDeflation(K, "hotelling")
     state.deflate(0)

@@ -138,7 +138,7 @@ def test_gamma_scale_is_svcs(xor_data):
 
 
 def test_asking_for_as_many_basis_points_as_training_points_is_a_sentence():
-    """SPEC section 8: k >= m is bad input.  The default (5) passes scikit-learn's checks,
+    """k >= m is bad input.  The default (5) passes scikit-learn's checks,
     whose smallest data sets have 10 points."""
     X = np.random.default_rng(0).normal(size=(10, 2))
     assert mpcore.SparseKPCA().fit(X).n_components_ == 5

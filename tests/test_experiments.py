@@ -105,7 +105,7 @@ def test_bad_requests_get_clear_messages():
 
 
 def test_prefit_kmp_needs_no_more_bases_than_the_svm_has_support_vectors():
-    # seed 003 Fig. 6: on an easy 2-D set pre-fitting KMP reaches the SVM's error with at most #SV bases
+    # Vincent and Bengio 2002, Fig. 6: on an easy 2-D set pre-fitting KMP reaches the SVM's error with at most #SV bases
     result = E.kmp_2d_picture("quick")
     fewest = result.findings["fewest pre-fitting bases within 0.01 of the SVM's test error"]
     assert fewest is not None and fewest <= result.findings["SVM support vectors"]
@@ -115,7 +115,7 @@ def test_prefit_kmp_needs_no_more_bases_than_the_svm_has_support_vectors():
 
 
 def test_kmp_uses_far_fewer_support_vectors_than_svm_on_pima():
-    # seed 003 Table 3 (Pima: SVM 146 s.v., KMP-mse 7, KMP-tanh 27) at similar error
+    # Vincent and Bengio 2002, Table 3 (Pima: SVM 146 s.v., KMP-mse 7, KMP-tanh 27) at similar error
     result = E.kmp_vs_svm("quick", repeats=2, datasets=("pima",))
     svm, mse, tanh = result.arrays["sv"][0]
     assert mse < svm / 3 and tanh < svm / 3
@@ -123,7 +123,7 @@ def test_kmp_uses_far_fewer_support_vectors_than_svm_on_pima():
 
 
 def test_toy_compression_bound_finds_the_dominant_dimensions():
-    # seed 000 Fig. 3: the compression bound's minimum near r = 50, tighter than the global bound
+    # Hussain et al. 2011, Fig. 3: the compression bound's minimum near r = 50, tighter than the global bound
     result = E.skpca_bounds_toy("quick")
     assert 40 <= result.findings["compression bound argmin per run"][0] <= 70
     assert result.findings["compression bound minimum"] < result.findings["global Rademacher bound minimum"]
@@ -136,7 +136,7 @@ def test_boston_compression_bound_is_tighter_than_the_pca_bound(tiny):
 
 
 def test_reverse_criteria_are_worst_in_the_fisher_table(tiny):
-    # seed 002 Figure 1: reverse and reverse-pseudo are worse than optimal and pseudo
+    # Diethe 2015, Figure 1: reverse and reverse-pseudo are worse than optimal and pseudo
     by_criterion = tiny["002-fig1"].findings["AER by criterion"]
     assert min(by_criterion["reverse"], by_criterion["reverse-pseudo"]) > min(by_criterion["optimal"],
                                                                              by_criterion["pseudo"])
@@ -353,7 +353,7 @@ def test_report_writes_every_item_with_a_verdict(tmp_path, capsys):
 def test_report_escapes_text():
     from mpcore.experiments.report import ReportRow, html_report, markdown
 
-    row = ReportRow("x", "seed 000", "a | <b>t</b>", "finding", "c", "partly", "<script>alert(1)</script>", 1.0)
+    row = ReportRow("x", "Hussain et al. 2011", "a | <b>t</b>", "finding", "c", "partly", "<script>alert(1)</script>", 1.0)
     page = html_report([row], "tiny")
     assert "<script>" not in page and "&lt;script&gt;" in page and "<b>t</b>" not in page
     assert "| x | a \\| <b>t</b> | 🟡 partly | 1.0 |" in markdown([row], "tiny")  # the pipe cannot split the row

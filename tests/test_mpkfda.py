@@ -1,4 +1,4 @@
-"""MPKFDA (seed 002): criteria by hand, labels, stages, the Fisher learner."""
+"""MPKFDA (Diethe 2015): criteria by hand, labels, stages, the Fisher learner."""
 import numpy as np
 import pytest
 

@@ -13,7 +13,7 @@ from mpcore.experiments import seed004
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
-# --- seed 004 Fig. 1: ridge-leverage against uniform columns ----------------------------------------
+# --- Wang 2016, Fig. 1: ridge-leverage against uniform columns ----------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def test_width_and_lambda_are_tuned_on_the_tuning_set():
     assert np.isclose(seed004.tuning_correlation(split, gamma, reg), grid[a, b])
 
 
-# --- seed 000 Fig. 1: the KMP bound's minimum against the test error's ------------------------------
+# --- Hussain et al. 2011, Fig. 1: the KMP bound's minimum against the test error's ------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_argmins_coincide_by_hand():
     assert argmins_coincide([10, 10], [30, 30]) == (False, 0.0)
 
 
-# --- seed 002: Schur against ortho-Schur, and where tau comes from -------------------------------------
+# --- Diethe 2015: Schur against ortho-Schur, and where tau comes from -------------------------------------
 
 
 def _fisher_problem(m=80, seed=0):
@@ -154,7 +154,7 @@ def test_schur_step_annihilates_its_direction():
 
 
 def test_cross_validated_width_is_the_median_of_per_split_winners():
-    """Seed 002 sec. 3.4: 5-fold CV of optimal + Schur on each of the first five splits over
+    """Diethe 2015, sec. 3.4: 5-fold CV of optimal + Schur on each of the first five splits over
     widths 2^-5..2^5 of exp(-||x - y||^2 / width); the median winner; our gamma = 1 / width."""
     from mpcore.experiments import seed002
 
@@ -173,7 +173,7 @@ def test_fisher_table_records_schur_against_ortho_schur(tmp_path):
     assert result.verdict is not None and "Schur and ortho-Schur" in result.verdict.reason
 
 
-# --- seed 003 Table 1: USPS -------------------------------------------------------------------------
+# --- Vincent and Bengio 2002, Table 1: USPS -------------------------------------------------------------------------
 
 @pytest.mark.skipif(not (SHARED_DATA / "usps" / "usps.npz").is_file(), reason="needs the USPS validation data")
 def test_kmp_with_the_svms_support_count_is_as_accurate_as_the_svm():
@@ -187,7 +187,7 @@ def test_kmp_with_the_svms_support_count_is_as_accurate_as_the_svm():
     assert np.all(result.table["KMP (half #sv)"] >= 0) and result.table["#sv"].min() > 0
 
 
-# --- seed 000 Figs 2-5: what moves the sparse KPCA bounds' argmins -------------------------------------
+# --- Hussain et al. 2011 Figs 2-5: what moves the sparse KPCA bounds' argmins -------------------------------------
 
 
 def test_compression_argmin_grows_as_the_kernel_narrows():

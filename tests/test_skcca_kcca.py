@@ -1,4 +1,4 @@
-"""Sparse KCCA (seed 000 Alg. 3), exact KCCA, and Nystroem KCCA (seed 004)."""
+"""Sparse KCCA (Hussain et al. 2011, Alg. 3), exact KCCA, and Nystroem KCCA (Wang 2016)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Bad input (SPEC section 8): a ValueError with a sentence a student can act on, never a crash."""
+"""Bad input (bad input gets a sentence, never a traceback): a ValueError with a sentence a student can act on, never a crash."""
 import numpy as np
 import pytest
 

@@ -406,7 +406,7 @@ RESCALES = (1.0, 0.2, 0.1)
 
 
 def rescale_select(state: PageState):
-    """The papers' "rescale to compare shapes" (seed 000 drew its KMP and SKCCA bounds
+    """The papers' "rescale to compare shapes" (Hussain et al. 2011 drew its KMP and SKCCA bounds
     x 1/5): an extra dotted curve per bound, labelled with its factor; None when off."""
     control = Control("rescale", 1.0, float, options=RESCALES)
     value = state.widget(st.sidebar.select_slider, control, "Also draw the bounds rescaled", scope=state.page,

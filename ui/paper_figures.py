@@ -130,7 +130,7 @@ def criterion_deflation(result, view):
     ours = F.table_figure(result.arrays[key], rows, cols, fmt=fmt, colour_title=what, zrange=zrange,
                           title=f"Ours: average {what} over {n_sets} sets, {runs} runs")
     paper = F.table_figure(result.arrays[paper_key], rows, cols, fmt="{:.3f}", colour_title=what, zrange=zrange,
-                           title=f"Paper (seed 002 Figure {'3' if key == 'ART' else '1'}): 13 sets"
+                           title=f"Paper (Diethe 2015, Figure {'3' if key == 'ART' else '1'}): 13 sets"
                                  + ("" if zrange is None else ", same colour scale"))
     return [ours, paper]
 
@@ -226,7 +226,7 @@ def kmp_picture(result, view):
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
     fig.update_annotations(font_size=F.FONT_SIZE - 2)
-    fig = F._style(fig, "Seed 003 Fig. 6 on two moons (same RBF kernel for all)", height=900)
+    fig = F._style(fig, "Vincent and Bengio 2002, Fig. 6 on two moons (same RBF kernel for all)", height=900)
     fig.update_layout(legend={"orientation": "h", "y": -0.03, "yanchor": "top"}, margin={"t": 100})
     errors = a["prefit_errors"]
     curve = F.lines_figure(np.arange(1, errors.size + 1), {"pre-fitting KMP": errors},

@@ -19,7 +19,7 @@ True
 
 ``python -m mpcore.experiments NAME --out DIR`` writes the figure (Plotly HTML) and the
 table (CSV) of one item; see ``--help``.  ``data_dir`` (``--data-dir``) points at a
-folder with the Raetsch benchmark sets (``raetsch/*.npz``), used by the seed 002 items
+folder with the Raetsch benchmark sets (``raetsch/*.npz``), used by the Diethe 2015 items
 instead of the bundled binary sets; nothing else needs it.
 """
 from __future__ import annotations
@@ -78,8 +78,8 @@ def _info(name, paper, title, function, finding, differences, needs_data=False, 
 
 
 #: The papers, as their readers cite them.
-PAPERS = {"seed 000": "Hussain et al. (2011)", "seed 002": "Diethe (2015)", "seed 003": "Vincent and Bengio (2002)",
-          "seed 004": "Wang (2016)"}
+PAPERS = {"Hussain et al. 2011": "Hussain et al. (2011)", "Diethe 2015": "Diethe (2015)", "Vincent and Bengio 2002": "Vincent and Bengio (2002)",
+          "Wang 2016": "Wang (2016)"}
 
 #: Per item: the paper's sentences the verdict judges (verbatim), their section, and the criterion.
 CLAIMS = {
@@ -168,7 +168,7 @@ CLAIMS = {
 
 
 FIGURES = {info.name: info for info in (
-    _info("000-fig1", "seed 000", "KMP bound against KMP test error (Boston housing)", kmp_bound_boston,
+    _info("000-fig1", "Hussain et al. 2011", "KMP bound against KMP test error (Boston housing)", kmp_bound_boston,
           "The KMP bound (Thm 4) follows the test error of kernel matching pursuit as basis vectors are added, "
           "so its minimum suggests how many to use.",
           "The paper names no data set, split, width, alpha or tolerance for Fig. 1 and gives no argmin. The curves "
@@ -178,7 +178,7 @@ FIGURES = {info.name: info for info in (
           "diabetes and sinc; widths 0.5-2 x 1/d; alpha 0.25 and 0.5 sd; a fifth of each set for testing); the last panel "
           "shows, per setting, how far above its minimum the test error is where the bound is lowest (✓: within "
           "10 %). The second panel shows where each curve is lowest on each split."),
-    _info("000-fig2", "seed 000", "Sparse KPCA: compression bound against the PCA bound (Boston)",
+    _info("000-fig2", "Hussain et al. 2011", "Sparse KPCA: compression bound against the PCA bound (Boston)",
           skpca_bounds_boston,
           "The sample compression bound (Cor. 1) is much tighter than the global Rademacher PCA bound (Thm 7) "
           "and non-trivial; it is lowest after 43 basis vectors.",
@@ -186,35 +186,35 @@ FIGURES = {info.name: info for info in (
           "except as the exponent's factor, so we read it as gamma = 0.035 on standardised features (all 13, B "
           "included; seeded 2/3 splits). The compression bound's argmin moves with gamma (about 7 at 0.0175, 13 at "
           "0.035, 28 at 0.1, 42 at 0.2): the sweep table shows where, and names the gamma closest to the paper's 43."),
-    _info("000-fig3", "seed 000", "Sparse KPCA bounds on the 50-of-450 Gaussian toy", skpca_bounds_toy,
+    _info("000-fig3", "Hussain et al. 2011", "Sparse KPCA bounds on the 50-of-450 Gaussian toy", skpca_bounds_toy,
           "With 1000 points in 450 dimensions, 50 of them dominant, the compression bound is lowest at 46 "
           "dimensions; the global Rademacher PCA bound is lowest at 29, too optimistic.",
           "'Considerably larger eigenvalues' is not quantified: the 50 dimensions get 10x the standard deviation "
           "(the sweep tries 2-20x; below 5x the bounds' argmins jump to 1 or 100); the data are scaled into the unit "
           "ball; linear kernel; 500 fresh test points (quick)."),
-    _info("000-fig4", "seed 000", "Fig. 2 on a log axis, with the local Rademacher bound (Boston)",
+    _info("000-fig4", "Hussain et al. 2011", "Fig. 2 on a log axis, with the local Rademacher bound (Boston)",
           skpca_bounds_boston,
           "On a log axis all three bounds fit: the local Rademacher bound (Thm 8, c = 80) is far looser than "
           "the other two.",
           "As Fig. 2. Thm 8 prints K-bar = (I - 11')K'K(I - 11'), which no reading makes exact: (I - 11') is not "
           "a centring and K'K is neither K nor Blanchard, Bousquet and Zwald's kernel k(x, y)^2. The paper's text "
-          "cannot decide, so both are drawn: the centred K (the spec's reading, solid) and the centred Gram "
+          "cannot decide, so both are drawn: the centred K (our reading, solid) and the centred Gram "
           "matrix of k^2 (dashed 'k² reading'); the finding holds under both.", log=True),
-    _info("000-fig5", "seed 000", "Fig. 3 on a log axis, with the local Rademacher bound (toy)", skpca_bounds_toy,
+    _info("000-fig5", "Hussain et al. 2011", "Fig. 3 on a log axis, with the local Rademacher bound (toy)", skpca_bounds_toy,
           "As Fig. 4 for the toy: the local Rademacher bound (c = 80) lies orders of magnitude above the others.",
           "As Fig. 3, with both readings of Thm 8's K-bar (see Fig. 4).", log=True),
-    _info("000-fig6", "seed 000", "Sparse KCCA against KCCA at several regularisations", skcca_vs_kcca,
+    _info("000-fig6", "Hussain et al. 2011", "Sparse KCCA against KCCA at several regularisations", skcca_vs_kcca,
           "On an English-Spanish text corpus, SKCCA's test reconstruction error ||P_x - P_y|| is competitive with "
           "KCCA at several regularisation parameters, suggesting sparsity is a robust regulariser.",
           "The text corpus is not available offline: we use two views of handwritten digits (left and right "
           "halves, scikit-learn's copy), RBF gamma = 1/d per view, variates scaled to unit training variance; "
           "KCCA here is the exact regularised solution, not Gram-Schmidt."),
-    _info("000-fig7", "seed 000", "Sparse KCCA bound (first direction)", skcca_bound,
+    _info("000-fig7", "Hussain et al. 2011", "Sparse KCCA bound (first direction)", skcca_bound,
           "The SKCCA bound (Thm 9) for one direction with alpha = 0.0095 (plotted scaled down by 5) bounds the "
           "test error of the one-dimensional projection as basis vectors are added.",
-          "Two-view rings (seed 004's generator) instead of the text corpus; alpha = 1 on unit-variance variates; "
+          "Two-view rings (Wang 2016's generator) instead of the text corpus; alpha = 1 on unit-variance variates; "
           "the bound is shown unscaled."),
-    _info("002-fig1", "seed 002", "MPKFDA: error per criterion x deflation", fisher_criterion_deflation,
+    _info("002-fig1", "Diethe 2015", "MPKFDA: error per criterion x deflation", fisher_criterion_deflation,
           "Over 13 benchmark sets, projection, Schur and the ortho deflations are close (AER 0.185-0.194 with the "
           "optimal and pseudo criteria), none and Hotelling are worst (0.283/0.255 optimal, 0.271/0.197 pseudo), "
           "and the reverse criteria are worse than random; best: pseudo + ortho-Schur, 0.185.",
@@ -229,18 +229,18 @@ FIGURES = {info.name: info for info in (
           "(tau_from); the paper's rows differ, which no reading of sec. 3.2.4 explains. With k validated (full), "
           "our small sets choose far more bases (11-39% of m; the paper: 2-14%) and the variants' errors draw "
           "together."),
-    _info("002-fig3", "seed 002", "MPKFDA: running time per criterion x deflation",
+    _info("002-fig3", "Diethe 2015", "MPKFDA: running time per criterion x deflation",
           fisher_criterion_deflation,
           "Random + no deflation is fastest (0.30 s, the Nystroem method); Hotelling is second fastest but "
           "inaccurate; ortho-Schur with pseudo is fast (0.63 s) and most accurate.",
           "As Figure 1; times are seconds of the selection on this machine, with fixed k (quick), so they compare "
           "methods, not machines.", table="seconds"),
-    _info("002-fig5", "seed 002", "MPKFDA with 1, 2, 5 or 10 bases per stage", fisher_stages,
+    _info("002-fig5", "Diethe 2015", "MPKFDA with 1, 2, 5 or 10 bases per stage", fisher_stages,
           "With pseudo + ortho-Schur, 2 stages are as accurate as 1 (AER 0.121 vs 0.122) and faster (0.17 s vs "
           "0.24 s); performance degrades slowly and drops at 10 stages.",
           "Bundled sets, fixed k (20 quick, 40 full) instead of the validated k; error and time averaged over "
           "splits per set, boxes over sets."),
-    _info("003-table1", "seed 003", "USPS digits: KMP against SVM at the SVM's number of support vectors", kmp_usps,
+    _info("003-table1", "Vincent and Bengio 2002", "USPS digits: KMP against SVM at the SVM's number of support vectors", kmp_usps,
           "On USPS (7291 training, 2007 test digits, each digit against the rest), KMP-mse with as many bases as "
           "the SVM has support vectors makes about as many test errors as the SVM (192 against 187 summed over "
           "the ten digits), and only a few more with half as many (219); k-means RBF makes far more (290).",
@@ -249,13 +249,13 @@ FIGURES = {info.name: info for info in (
           "from the paper's. The quick size trains on 2000 of the 7291 digits; full on all. k-means RBF is not "
           "rerun. Needs the USPS file (--data-dir). Table 2 (the Mushrooms data through Delve) is not "
           "reproduced: the data are not available offline.", needs_data=True),
-    _info("003-table3", "seed 003", "KMP against SVM: error and support vectors", kmp_vs_svm,
+    _info("003-table3", "Vincent and Bengio 2002", "KMP against SVM: error and support vectors", kmp_vs_svm,
           "On four UCI sets the error rates of SVM, KMP-mse and KMP-tanh are not significantly different, but KMP "
           "uses far fewer support vectors (Pima: SVM 24.1% with 146, KMP-mse 23.9% with 7).",
           "scikit-learn's WDBC stands in for the original Wisconsin data; the paper fixed sigma by hand per set, "
           "here each method picks gamma from the same grid (0.25-1 / d quick, 0.25-2 / d full) on the validation third; 3 repeats "
           "(quick) or 50 (full) of random thirds."),
-    _info("003-fig6", "seed 003", "Basic, back-fitting and pre-fitting KMP against an SVM in 2-D",
+    _info("003-fig6", "Vincent and Bengio 2002", "Basic, back-fitting and pre-fitting KMP against an SVM in 2-D",
           kmp_2d_picture,
           "With as many bases as the hard-margin SVM has support vectors (7 there), pre-fitting and back-fitting "
           "KMP find reasonable boundaries with different, not-near-the-boundary points; basic KMP after 100 steps "
@@ -263,7 +263,7 @@ FIGURES = {info.name: info for info in (
           "The paper's 2-D set is not given: we use 120 two-moons points (noise 0.1), RBF gamma = 2 on "
           "standardised inputs, and measure test error on fresh points. This set is easy enough that basic KMP "
           "separates it too."),
-    _info("004-fig1", "seed 004", "Column selection for Nystroem KCCA on the two-view rings",
+    _info("004-fig1", "Wang 2016", "Column selection for Nystroem KCCA on the two-view rings",
           column_selection_rings,
           "On N = 3000 points, ridge-leverage sampling approximates KCCA better than uniform sampling; the kernel "
           "stability is far below its Thm 2 bound, and the incremental path's speed-up grows with the number of "

@@ -112,7 +112,7 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     parser.add_argument("--size", choices=SIZES, default="full",
                         help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
     parser.add_argument("--data-dir", type=Path, default=None,
-                        help="folder with the validation data: raetsch/*.npz (the seed 002 items then run on the "
+                        help="folder with the validation data: raetsch/*.npz (the Diethe 2015 items then run on the "
                              "Raetsch benchmark sets) and usps/usps.npz (needed by 003-table1)")
     parser.add_argument("--jobs", type=int, default=-1, help="repetitions run at once (joblib n_jobs; -1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the splits / draws")

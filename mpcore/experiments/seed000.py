@@ -1,4 +1,4 @@
-"""Seed 000 (Hussain, Shawe-Taylor, Hardoon, Dhanjal 2011), Figs 1-7: the KMP bound, the
+"""Hussain et al. 2011 (Hussain, Shawe-Taylor, Hardoon, Dhanjal 2011), Figs 1-7: the KMP bound, the
 sparse KPCA bounds and sparse KCCA against KCCA and its bound."""
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     return Experiment("000-fig1", titled("000-fig1"), table, arrays, s, findings, verdicts={"000-fig1": verdict})
 
 
-# --- seed 000 Figs 2-5: sparse KPCA bounds (Boston; the 50-of-450 toy) ----------------------------
+# --- Hussain et al. 2011 Figs 2-5: sparse KPCA bounds (Boston; the 50-of-450 toy) ----------------------------
 
 _SKPCA_CURVES = ("test residual", "train residual outside compression set", "compression bound",
                  "global Rademacher bound", "local Rademacher bound", "local Rademacher bound (k² reading)")
@@ -184,7 +184,7 @@ _SKPCA_TOY = {
     "full": {"seeds": 5, "k": 150, "m": 1000, "n_test": 1000, "d": 450, "r": 50, "scale": 10.0,
              "sweep": (1.5, 2.0, 3.0, 5.0, 10.0, 20.0)},
 }
-#: Seed 000 Figs 2 and 3: where the bounds are lowest (Boston: compression at 43; the toy:
+#: Hussain et al. 2011 Figs 2 and 3: where the bounds are lowest (Boston: compression at 43; the toy:
 #: compression at 46, the global Rademacher bound at 29).
 PAPER_000_SKPCA_ARGMINS = {"000-fig2": {"compression bound": 43},
                            "000-fig3": {"compression bound": 46, "global Rademacher bound": 29}}
@@ -192,8 +192,8 @@ PAPER_000_SKPCA_ARGMINS = {"000-fig2": {"compression bound": 43},
 
 def squared_kernel_spectrum(K):
     """Eigenvalues (descending, clipped at 0) of the centred Gram matrix of k(x, y)^2,
-    ``H (K * K) H``: Blanchard, Bousquet and Zwald's operator, one reading of seed 000
-    Thm 8's printed ``(I - 11')K'K(I - 11')`` (the spec's reading is the centred K)."""
+    ``H (K * K) H``: Blanchard, Bousquet and Zwald's operator, one reading of Hussain et al. 2011
+    Thm 8's printed ``(I - 11')K'K(I - 11')`` (our reading is the centred K)."""
     return np.clip(eigh(center_kernel(K * K), eigvals_only=True)[::-1], 0.0, None)
 
 
@@ -339,7 +339,7 @@ _SWEPT = {"000-fig2": "gamma", "000-fig3": "scale"}
 
 
 def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 000 Figs 2 and 4: sparse KPCA on Boston (all 13 features, standardised, RBF
+    """Hussain et al. 2011 Figs 2 and 4: sparse KPCA on Boston (all 13 features, standardised, RBF
     ``gamma``, seeded 2/3 training splits): the mean test residual and the compression
     (Cor. 1), global Rademacher (Thm 7) and local Rademacher (Thm 8, c = 80; both readings
     of its K-bar) bounds against t.  Each split also finds the bounds' argmins at every
@@ -351,7 +351,7 @@ def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, dat
 
 
 def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 000 Figs 3 and 5: sparse KPCA (linear kernel) on m Gaussian points in d
+    """Hussain et al. 2011 Figs 3 and 5: sparse KPCA (linear kernel) on m Gaussian points in d
     dimensions whose first r have ``scale`` times the standard deviation (paper: m = 1000,
     d = 450, r = 50), tested on ``n_test`` fresh points; same curves as
     :func:`skpca_bounds_boston`, over ``seeds`` draws, and the argmins at every scale of
@@ -362,7 +362,7 @@ def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     return _skpca_experiment("000-fig3", run_parallel(_skpca_toy_job, jobs, n_jobs, progress), s, "scale")
 
 
-# --- seed 000 Figs 6-7: sparse KCCA against KCCA, and the SKCCA bound ------------------------------
+# --- Hussain et al. 2011 Figs 6-7: sparse KCCA against KCCA, and the SKCCA bound ------------------------------
 
 _SKCCA_VS_KCCA = {
     "tiny": {"splits": 1, "n_samples": 150, "dims": 5, "regs": (1e-3, 1e-1), "skcca_reg": 1e-3},
@@ -432,7 +432,7 @@ def _skcca_vs_kcca_job(seed, n_samples, dims, regs, skcca_reg):
 
 
 def skcca_vs_kcca(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 000 Fig. 6: test "reconstruction error" ``||P_x(x) - P_y(y)||`` of sparse KCCA
+    """Hussain et al. 2011, Fig. 6: test "reconstruction error" ``||P_x(x) - P_y(y)||`` of sparse KCCA
     (t chosen points, all t directions) against exact KCCA (first d directions) at several
     regularisations, on the two-view digits (left half / right half, RBF gamma = 1/d per
     view).  Table: ``dimensions`` and each method's mean/min/max over splits."""
@@ -481,9 +481,9 @@ def judge_skcca_bound(bound, test_error):
 
 
 def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 000 Fig. 7: the sparse KCCA bound (Thm 9, first direction) against t with the
+    """Hussain et al. 2011, Fig. 7: the sparse KCCA bound (Thm 9, first direction) against t with the
     test error rate of the loss ``|f_x(x) - f_y(y)| > alpha`` (unit-variance variates), on
-    the two-view rings (seed 004's generator).  Table: ``t`` and mean/min/max over
+    the two-view rings (Wang 2016's generator).  Table: ``t`` and mean/min/max over
     seeded data sets of each curve."""
     s = _sized(_SKCCA_BOUND, size, overrides)
     jobs = [(seed + i, s["n_samples"], s["k"], s["alpha"], s["reg"]) for i in range(s["splits"])]

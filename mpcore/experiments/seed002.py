@@ -1,4 +1,4 @@
-"""Seed 002 (Diethe 2015), Figures 1-6: MPKFDA's criteria x deflations and stages on
+"""Diethe 2015 (Diethe 2015), Figures 1-6: MPKFDA's criteria x deflations and stages on
 binary benchmark sets."""
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from ..mpkfda import fit_fisher
 
 from ._common import CLOSE, Experiment, _rbf, _sized, clearly_below, close_to, judged, run_parallel, share, titled
 
-#: The paper's criteria and deflations in the order of seed 002's Figures 1-4.
+#: The paper's criteria and deflations in the order of Diethe 2015's Figures 1-4.
 PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
 PAPER_DEFLATIONS = ("none", "hotelling", "projection", "schur", "ortho-projection", "ortho-schur")
 
-#: Seed 002 Figure 1 (AER) and Figure 3 (ART, seconds): rows PAPER_DEFLATIONS, columns PAPER_CRITERIA.
+#: Diethe 2015, Figure 1 (AER) and Figure 3 (ART, seconds): rows PAPER_DEFLATIONS, columns PAPER_CRITERIA.
 PAPER_002_AER = np.array([
     [0.219, 0.283, 0.271, 0.309, 0.310],
     [0.254, 0.255, 0.197, 0.343, 0.344],
@@ -39,7 +39,7 @@ PAPER_002_ART = np.array([
 ])
 
 
-#: Bundled binary sets used when no data folder is given (seed 002 and seed 003 Table 3).
+#: Bundled binary sets used when no data folder is given (Diethe 2015 and Vincent and Bengio 2002, Table 3).
 BUNDLED_BINARY = ("breast-cancer", "sonar", "pima", "ionosphere")
 
 #: Seeded random split sizes (train, test) of the Raetsch sets stored without realisations.
@@ -47,11 +47,11 @@ RAETSCH_SIZES = {"flare_solar": (666, 400), "splice": (1000, 2175), "thyroid": (
 
 
 
-# --- seed 002: criterion x deflation tables and stages, on binary benchmark sets ----------------------
+# --- Diethe 2015: criterion x deflation tables and stages, on binary benchmark sets ----------------------
 
 
 def binary_sources(data_dir=None, names=None):
-    """The binary sets the seed 002 items run on: the bundled ones (``BUNDLED_BINARY``),
+    """The binary sets the Diethe 2015 items run on: the bundled ones (``BUNDLED_BINARY``),
     or, when ``data_dir/raetsch`` exists, the Raetsch benchmark sets found there;
     ``names`` keeps only those labels (ignored for a data folder that has none of them).
     Returns a list of ``(label, source)`` with ``source`` a dataset name or an .npz path."""
@@ -116,7 +116,7 @@ def _fisher_error(K, K_test, y, y_test, idx):
 
 
 def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
-    """Seed 002's sparsity choice: hold out a quarter of the training set, run the path to
+    """Diethe 2015's sparsity choice: hold out a quarter of the training set, run the path to
     ``k_max`` on the rest and take the k (a multiple of ``k_step``) with the lowest
     validation error."""
     fit, val = train_test_split(np.arange(len(y)), test_size=0.25, random_state=seed, stratify=y)
@@ -150,7 +150,7 @@ def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, 
     return {"error": error, "seconds": seconds, "sparsity": sparsity, "schur = ortho-schur": same}
 
 
-#: Seed 002's width grid, 2^{-5, -3, ..., 5}, for its kernel exp(-||x - y||^2 / gamma).
+#: Diethe 2015's width grid, 2^{-5, -3, ..., 5}, for its kernel exp(-||x - y||^2 / gamma).
 PAPER_002_WIDTHS = tuple(2.0 ** p for p in (-5, -3, -1, 1, 3, 5))
 
 
@@ -172,7 +172,7 @@ def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds)
 
 def cross_validated_gamma(source, seed=0, k_max=200, k_step=10, subsample=None, widths=PAPER_002_WIDTHS, folds=5,
                           n_splits=5, n_jobs=None):
-    """Seed 002's kernel choice: on each of the first ``n_splits`` training splits, the width
+    """Diethe 2015's kernel choice: on each of the first ``n_splits`` training splits, the width
     with the lowest ``folds``-fold cross-validation error of the original algorithm; the
     median of those widths.  Returns ``(gamma, width)`` with our ``gamma = 1 / width``
     (the paper's kernel is ``exp(-||x - y||^2 / width)``)."""
@@ -214,7 +214,7 @@ def _gammas(sources, s, seed, n_jobs):
 
 
 def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 002 Figures 1-4: MPKFDA (stages = 1) with every criterion x deflation of the
+    """Diethe 2015, Figures 1-4: MPKFDA (stages = 1) with every criterion x deflation of the
     paper, on binary sets x splits; RBF ``gamma``: a number, None (1/d) or ``"cv"`` (the
     paper's cross-validation, :func:`cross_validated_gamma`, once per set).  ``tau_from``
     as in :func:`mpcore.mpkfda_path`.  ``k`` fixes the number of
@@ -382,7 +382,7 @@ def _stages_job(source, number, seed, k, stage_list, subsample, gamma):
 
 
 def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 002 Figures 5-6: MPKFDA with the pseudo criterion and ortho-Schur deflation,
+    """Diethe 2015, Figures 5-6: MPKFDA with the pseudo criterion and ortho-Schur deflation,
     picking 1, 2, 5 or 10 bases per stage (Alg. 1), k bases in all.  Arrays ``error`` and
     ``seconds`` (datasets, stages) averaged over splits; the table has one row per
     dataset x stages."""

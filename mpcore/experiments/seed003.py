@@ -1,4 +1,4 @@
-"""Seed 003 (Vincent & Bengio 2002): KMP against SVM (Tables 1-3) and the 2-D picture (Fig. 6)."""
+"""Vincent and Bengio 2002 (Vincent & Bengio 2002): KMP against SVM (Tables 1-3) and the 2-D picture (Fig. 6)."""
 from __future__ import annotations
 
 
@@ -19,7 +19,7 @@ from ._common import CLOSE, MIN_REPEATS_FOR_A_TEST, MUCH, Experiment, _rbf, _siz
 from .seed002 import BUNDLED_BINARY
 
 
-#: Seed 003 Table 3: error (%) and #s.v. of SVM, KMP-mse, KMP-tanh on the four UCI sets.
+#: Vincent and Bengio 2002, Table 3: error (%) and #s.v. of SVM, KMP-mse, KMP-tanh on the four UCI sets.
 PAPER_003_TABLE3 = {
     "breast-cancer": {"error": (3.41, 3.40, 3.49), "sv": (42, 7, 21)},
     "sonar": {"error": (20.6, 21.0, 26.6), "sv": (46, 39, 14)},
@@ -28,7 +28,7 @@ PAPER_003_TABLE3 = {
 }
 
 
-# --- seed 003: KMP against SVM ---------------------------------------------------------------------
+# --- Vincent and Bengio 2002: KMP against SVM ---------------------------------------------------------------------
 
 _KMP_SVM = {
     "tiny": {"repeats": 2, "n_max": 10, "n_max_tanh": 6, "C_grid": (1.0, 100.0), "gamma_grid": (0.5, 1.0),
@@ -42,7 +42,7 @@ KMP_SVM_METHODS = ("SVM", "KMP-mse", "KMP-tanh")
 
 
 def _thirds(dataset, seed):
-    """Seed 003 Table 3's protocol: a random split into equal training, validation and
+    """Vincent and Bengio 2002, Table 3's protocol: a random split into equal training, validation and
     test thirds, standardised with the training statistics."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(dataset.n_samples)
@@ -90,7 +90,7 @@ def _kmp_svm_job(name, seed, n_max, n_max_tanh, C_grid, gamma_grid):
 
 
 def corrected_resampled_ttest(differences, test_fraction_ratio=1.0):
-    """Nadeau & Bengio's corrected resampled t-test (used by seed 003 Table 3): the
+    """Nadeau & Bengio's corrected resampled t-test (used by Vincent and Bengio 2002, Table 3): the
     one-sided p-value of the mean of ``differences`` over J random splits, with the
     variance inflated by ``1/J + n_test/n_train``."""
     differences = np.asarray(differences, dtype=float)
@@ -135,7 +135,7 @@ def judge_kmp_vs_svm(names, error, sv, p, repeats):
 
 
 def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 003 Table 3: SVM (scikit-learn ``SVC``, C chosen on the validation third),
+    """Vincent and Bengio 2002, Table 3: SVM (scikit-learn ``SVC``, C chosen on the validation third),
     KMP-mse (pre-fitting) and KMP-tanh (back-fitting, non-squared loss), both stopped
     early on the validation third, on random train/validation/test thirds of each set.
     All three use an RBF kernel whose gamma each picks on the same validation third from
@@ -233,7 +233,7 @@ def judge_kmp_picture(test_error, basic_train_error, support, basic_steps):
 
 
 def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 003 Fig. 6: one 2-D two-moons problem, a hard-margin SVM (``SVC``, C = 1e6)
+    """Vincent and Bengio 2002, Fig. 6: one 2-D two-moons problem, a hard-margin SVM (``SVC``, C = 1e6)
     and squared-loss KMP with the same RBF kernel: back-fitting and pre-fitting with as
     many bases N as the SVM has support vectors, basic KMP for ``basic_steps`` steps.
 
@@ -298,9 +298,9 @@ def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir
     return Experiment("003-fig6", titled("003-fig6"), table, arrays, s, findings, verdicts={"003-fig6": verdict})
 
 
-# --- seed 003 Table 1: USPS, KMP-mse against SVM at the SVM's number of support vectors ---------------
+# --- Vincent and Bengio 2002, Table 1: USPS, KMP-mse against SVM at the SVM's number of support vectors ---------------
 
-#: Seed 003 Table 1: per digit 0-9, the SVM's #sv and the test errors (of 2007) of SVM,
+#: Vincent and Bengio 2002, Table 1: per digit 0-9, the SVM's #sv and the test errors (of 2007) of SVM,
 #: k-means RBF, KMP with the same #sv and KMP with half of it.
 PAPER_003_TABLE1 = {
     "#sv": (274, 104, 377, 361, 334, 388, 236, 235, 342, 263),

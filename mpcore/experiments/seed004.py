@@ -121,7 +121,7 @@ def judge_column_selection(ranks, d_eff, rho_uniform, rho_leverage, alpha, bound
 
 
 def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Seed 004 Fig. 1 on the two-view rings: (a) sorted ridge leverage scores per view,
+    """Wang 2016, Fig. 1 on the two-view rings: (a) sorted ridge leverage scores per view,
     (b) ``|rho - rho~|`` and ``||T - T~||``, (c) ``||alpha - alpha~|| / sqrt(N)`` against
     the Thm 2 step II bound, (d) the incremental path's speed-up, for greedy, uniform and
     ridge-leverage columns; one landmark draw per seed, seeds run in parallel.  The width
