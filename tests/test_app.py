@@ -439,6 +439,8 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     said = [text.value for text in at.markdown]
     assert any(text.startswith("**The paper says.** “") and "unable to separate the data points" in text for text in said)
     assert any(text.startswith("**Judged by.**") for text in said)
+    # the kept full-size verdict comes first, before anything is rerun
+    assert any("at full size]" in text for text in said) and not figures(at)
     assert any("not bundled" in box.value for box in at.info)  # Table 1 needs the USPS file
     at.button(key="run-003-fig6-quick").click().run()
     assert_clean(at)

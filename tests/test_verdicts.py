@@ -89,6 +89,14 @@ def test_sparse_kpca_boston_verdict_can_fail():
                                                     10 + T / 10)).status == "not reproduced"
 
 
+def test_sparse_kpca_verdicts_say_when_a_bound_is_undefined():
+    nowhere = np.full(T.size, np.nan)
+    curves = _skpca_curves(nowhere, 1.5 + T / 100, 20 - T / 10)
+    for verdict in (seed000.judge_skpca_boston(curves), seed000.judge_skpca_toy(curves, 50),
+                    seed000.judge_local_boston(curves), seed000.judge_local_toy(_skpca_curves(T, T, nowhere), 50)):
+        assert verdict.status == "not judged" and "defined at no t" in verdict.reason
+
+
 def test_sparse_kpca_toy_verdict_can_fail():
     paper = _skpca_curves(0.3 + (T - 48) ** 2 / 1e4, 0.2 + (T - 29) ** 2 / 1e4,
                           np.where(T < 50, 30 - T / 10, 20 - T / 50))

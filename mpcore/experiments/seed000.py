@@ -281,6 +281,8 @@ def judge_skpca_boston(curves, context="Here"):
     somewhere) unlike the PCA bound (1 or more everywhere), and lowest at about 43 bases
     (within :data:`~._common.CLOSE`).  ``curves``: name -> mean curve over t."""
     compression, pca = curves["compression bound"], curves["global Rademacher bound"]
+    if _argmin_t(compression) is None or _argmin_t(pca) is None:
+        return _undefined(context)
     lowest_c, lowest_p, at = float(np.nanmin(compression)), float(np.nanmin(pca)), _argmin_t(compression)
     checks = [MUCH * lowest_c <= lowest_p, lowest_c < 1, lowest_p >= 1, close_to(at, 43)]
     return judged(checks, f"{context} the compression bound's minimum is {lowest_c:.3f} against the PCA bound's "
@@ -294,9 +296,15 @@ def judge_skpca_toy(curves, r, context="Here"):
     (46 of 50: within :data:`~._common.CLOSE` of ``r``); the PCA bound is more optimistic
     (lowest earlier, at 29), so the compression bound is the better predictor (nearer ``r``)."""
     c, g = _argmin_t(curves["compression bound"]), _argmin_t(curves["global Rademacher bound"])
+    if c is None or g is None:
+        return _undefined(context)
     checks = [close_to(c, r), g < c, abs(c - r) < abs(g - r)]
     return judged(checks, f"{context} the compression bound is lowest at {c} and the PCA bound at {g}, with {r} "
                           "dominant dimensions (paper: 46 and 29 of 50).")
+
+
+def _undefined(context):
+    return judged([None], f"{context} a bound is defined at no t; nothing to judge.")
 
 
 def _decreasing_share(curve):
@@ -308,7 +316,10 @@ def judge_local_boston(curves, context="Here"):
     """Fig. 4 (sec. III-C): "the local PCA bound seems to always be monotonically decreasing"
     and so "would fail to predict a sparse subspace": under each reading of Thm 8's K-bar, it
     falls at three quarters of the steps or more and is lowest later than both other bounds."""
-    others = max(_argmin_t(curves["compression bound"]), _argmin_t(curves["global Rademacher bound"]))
+    argmins = [_argmin_t(curves[name]) for name in ("compression bound", "global Rademacher bound", *_LOCAL)]
+    if None in argmins:
+        return _undefined(context)
+    others = max(argmins[:2])
     falls = [_decreasing_share(curves[name]) for name in _LOCAL]
     late = [_argmin_t(curves[name]) > others for name in _LOCAL]
     return judged(falls + late, f"{context} the local Rademacher bound falls at {falls[0]:.0%} of the steps "
@@ -323,6 +334,8 @@ def judge_local_toy(curves, r, context="Here"):
     :data:`~._common.CLOSE`), it is lower at the last t than at ``r``, and its argmin is at
     least :data:`~._common.MUCH` x ``r`` (or the last t shown, if that comes first)."""
     parts, said = [], []
+    if any(_argmin_t(curves[name]) is None for name in _LOCAL):
+        return _undefined(context)
     for name in _LOCAL:
         curve = np.asarray(curves[name], float)
         drop = int(np.nanargmax(-np.diff(curve))) + 2 if np.isfinite(curve).sum() > 1 else None
