@@ -29,6 +29,8 @@ READINGS = (
      "fewer repetitions cannot tell, so that part is not judged"),
     ("'much', 'far', 'considerably' (tighter, looser, fewer, smaller)", "by a factor of 2 or more"),
     ("'predicts the lowest point'", "the test error where the bound is lowest is close (above) to its minimum"),
+    ("'a reasonable solution' (a classifier)", "its test error within 5 percentage points of the reference method's"),
+    ("'different' (points chosen)", "fewer than half of them shared"),
     ("a claim over several data sets, settings or ranks",
      "holds where it holds at three quarters of them or more, fails at a quarter or fewer, partly in between"),
     ("errors at rounding level", "differences between numbers below 1e-9 are rounding noise: not compared"),
