@@ -26,6 +26,9 @@ from .nkcca import (
 from .skcca import fit_sparse_cca, pair_distances, skcca_path
 from .skpca import skpca_path, smola_scholkopf_path
 
+#: The version of the package (also the distribution's, read from here by the build).
+__version__ = "0.1.0"
+
 __all__ = [
     "MPKFDA",
     "KernelMatchingPursuit",

@@ -30,7 +30,8 @@ def main(argv):
     if kept["meta"]["size"] != "full":
         raise SystemExit(f"{argv[0]} is a {kept['meta']['size']} run; keep only full-size results.")
     KEPT.parent.mkdir(exist_ok=True)
-    shutil.copyfile(argv[0], KEPT)
+    if Path(argv[0]).resolve() != KEPT.resolve():
+        shutil.copyfile(argv[0], KEPT)
     readme = ROOT / "README.md"
     readme.write_text(readme_with(verdict_table(kept), readme.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"kept {KEPT.relative_to(ROOT)} and the README's verdict table")

@@ -37,7 +37,6 @@ import html
 import json
 import sys
 import threading
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -72,13 +71,10 @@ class Scene:
 
 
 def version():
-    """This project's version: the installed distribution's, else the repository's pyproject."""
-    from importlib import metadata
+    """This project's version (``mpcore.__version__``)."""
+    import mpcore
 
-    try:
-        return metadata.version("matching-pursuit-lab")
-    except metadata.PackageNotFoundError:
-        return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    return mpcore.__version__
 
 
 def _packed(text):

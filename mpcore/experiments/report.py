@@ -193,9 +193,10 @@ KEPT = Path(__file__).with_name("results") / "full.json"
 
 
 def _versions():
-    names = ("numpy", "scipy", "scikit-learn")
-    out = {}
-    for name in ("matching-pursuit-lab",) + names:
+    from .. import __version__
+
+    out = {"matching-pursuit-lab": __version__}
+    for name in ("numpy", "scipy", "scikit-learn"):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -315,8 +315,8 @@ def judge_fisher_errors(errors, same=()):
             f"reverse ({aer[:, col['reverse']].mean():.3f}) and reverse-pseudo ({aer[:, col['reverse-pseudo']].mean():.3f})"
             f" against random ({aer[:, col['random']].mean():.3f}): clearly worse "
             f"{'both' if all(reverse) else ('one' if any(reverse) else 'neither')}"]
-    schur = (f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs, as they "
-             "must" if np.size(same) else "")
+    schur = (f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs "
+             "(in exact arithmetic they pick the same)" if np.size(same) else "")
     sentence = "; ".join(told) + schur + "."
     return judged(checks, sentence[0].upper() + sentence[1:])
 
