@@ -47,8 +47,7 @@ def player(at):
     """The step player's payload: every step of the study the page sends to the browser."""
     elements = at.get("bidi_component")
     assert len(elements) == 1, "the page must mount exactly one step player"
-    data = json.loads(elements[0].proto.json)
-    return json.loads(data) if isinstance(data, str) else data
+    return json.loads(elements[0].proto.bytes.decode())  # the payload goes out as UTF-8 JSON bytes
 
 
 def panel(payload, key):
@@ -109,7 +108,7 @@ def test_page_sends_every_step_to_the_player(page):
 def test_payload_stays_within_its_budget():
     for page in ALGORITHMS:
         at = open_page(page)
-        size = len(at.get("bidi_component")[0].proto.json)
+        size = len(at.get("bidi_component")[0].proto.bytes)
         assert size < 5_000_000, f"{page}: {size / 1e6:.1f} MB"
 
 

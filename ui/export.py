@@ -235,8 +235,7 @@ def run_page(page, query, timeout=600):
     players = at.get("bidi_component")
     if len(players) != 1:
         raise ValueError(f"{page.title} showed no step player for {urlencode(query) or 'its defaults'}")
-    text = json.loads(players[0].proto.json)
-    text = text if isinstance(text, str) else json.dumps(text)
+    text = players[0].proto.bytes.decode()  # the player's payload: UTF-8 JSON (ui.player.show)
     shown = {key: at.query_params[key] for key in at.query_params}
     lesson = json.loads(text).get("lesson") or {}
     names = {preset.name for preset in PRESETS.get(page.key, ())}
