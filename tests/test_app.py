@@ -47,7 +47,9 @@ def player(at):
     """The step player's payload: every step of the study the page sends to the browser."""
     elements = at.get("bidi_component")
     assert len(elements) == 1, "the page must mount exactly one step player"
-    return json.loads(elements[0].proto.bytes.decode())  # the payload goes out as UTF-8 JSON bytes
+    from ui.player import unpacked
+
+    return json.loads(unpacked(elements[0].proto.bytes))  # packed: per-view JSON + the gzip-compressed study
 
 
 def panel(payload, key):

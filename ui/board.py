@@ -120,12 +120,16 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
 
     present, text_scale = display
     step = step_from_url(state, n_steps)
-    text = compute.memo((state.page, key), lambda: player_module.payload(state.page, key, n_steps, **build()))
+    def both():
+        text = player_module.payload(state.page, key, n_steps, **build())
+        return text, player_module.gzipped(text)
+
+    text, gz = compute.memo((state.page, key), both)
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
     shown = player_module.with_step(text, step, lesson, present, text_scale)
-    player_module.show(shown, key=f"{state.page}:player")
+    player_module.show(player_module.packed(gz, step, lesson, present, text_scale), key=f"{state.page}:player")
     save_buttons(state, shown, matched.name if matched is not None else "")
     return step
 

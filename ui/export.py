@@ -235,7 +235,9 @@ def run_page(page, query, timeout=600):
     players = at.get("bidi_component")
     if len(players) != 1:
         raise ValueError(f"{page.title} showed no step player for {urlencode(query) or 'its defaults'}")
-    text = players[0].proto.bytes.decode()  # the player's payload: UTF-8 JSON (ui.player.show)
+    from ui.player import unpacked
+
+    text = unpacked(players[0].proto.bytes)  # the player's payload, as the page packed it (ui.player.packed)
     shown = {key: at.query_params[key] for key in at.query_params}
     lesson = json.loads(text).get("lesson") or {}
     names = {preset.name for preset in PRESETS.get(page.key, ())}
