@@ -188,3 +188,66 @@ def test_mpkfda_path_without_a_kernel_copy_picks_what_the_explicit_lab_picks(cri
             np.testing.assert_array_equal(ours.indices, theirs.indices, err_msg=f"{name}, {tau_from}")
             np.testing.assert_allclose(ours.deflated_kernel(ours.n_steps), theirs.deflated_kernel(theirs.n_steps),
                                        atol=1e-10)
+
+
+@pytest.mark.parametrize("name", DEFLATIONS)
+def test_low_rank_sums_and_products_past_one_block_of_columns(name):
+    """m = 300 spans two of LowRankDeflation's 256-column blocks: its exact sums (at the
+    start and when refreshed) and its products K_j A and K_j' A with a fresh block A (no
+    cached product) equal the explicit matrix's.  Mutations these catch: a block loop
+    that stops after the first block or slices 257 columns, ``K_0 + U V'`` for ``K_0 - U V'``,
+    a product that adds the low-rank term."""
+    from mpcore.deflations import ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 3))
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    w = rng.uniform(0.5, 2.0, 300)
+    explicit, low = ExplicitDeflation(K, name), LowRankDeflation(K, name, weights=w)
+    np.testing.assert_allclose(low.column_sq_norms(), (K ** 2).sum(axis=0), rtol=1e-12)
+    for i in rng.choice(300, 6, replace=False):
+        assert explicit.deflate(int(i)) == low.deflate(int(i))
+    low._exact_sums()  # the refresh
+    Kj = explicit.current()
+    np.testing.assert_allclose(low.column_sq_norms(), (Kj ** 2).sum(axis=0), atol=1e-10)
+    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj ** 2).sum(axis=0), atol=1e-10)
+    A = rng.normal(size=(300, 2))
+    np.testing.assert_allclose(low._K(A), Kj @ A, atol=1e-10)
+    np.testing.assert_allclose(low._KT(A), Kj.T @ A, atol=1e-10)
+    np.testing.assert_allclose(low._K(A[:, 0]), Kj @ A[:, 0], atol=1e-10)
+
+
+@pytest.mark.parametrize("name", DEFLATIONS)
+def test_deflations_leave_the_callers_kernel_alone_and_keep_their_names(name):
+    """Deflating works on a copy (the caller's K is not changed), the state says which
+    deflation it is, and a bad ``tau_from`` is refused by name."""
+    from mpcore.deflations import ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(12)
+    K = mpcore.kernel_matrix(rng.normal(size=(40, 3)), gamma=0.5)
+    before = K.copy()
+    for state in (ExplicitDeflation(K, name), LowRankDeflation(K, name)):
+        for i in (3, 17, 29):
+            state.deflate(i)
+        assert state.name == name
+        np.testing.assert_array_equal(K, before)
+        with pytest.raises(ValueError, match="tau_from"):
+            type(state)(K, name, tau_from="later")
+
+
+@pytest.mark.parametrize("name", DEFLATIONS)
+def test_eligibility_is_relative_to_the_kernels_scale(name):
+    """Scaling K by 1e-6 or 1e6 changes no pick and no refusal: the eligibility threshold is
+    a share of the largest residual, not an absolute number (it was ``max(s, 1.0)`` or a
+    division in the mutations this catches)."""
+    from mpcore.deflations import ELIGIBILITY_RTOL, ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(13)
+    K = mpcore.kernel_matrix(rng.normal(size=(30, 2)), gamma=2.0)
+    for cls in (ExplicitDeflation, LowRankDeflation):
+        results = []
+        for scale in (1.0, 1e-6, 1e6):
+            state = cls(K * scale, name)
+            results.append([state.deflate(i) for i in list(range(30)) * 2])
+            assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale ** 2 * (K ** 2).sum(axis=0).max(), rtol=1e-9)
+        assert results[0] == results[1] == results[2], cls.__name__

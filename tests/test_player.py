@@ -182,3 +182,19 @@ def test_theorem5_check_agrees_on_a_well_conditioned_kernel_and_explains_a_diffe
     assert check.same and check.steps == 15 and check.first_difference is None
     # Capped work: only the first steps are compared on a big problem.
     assert check_theorem5(K, path, max_flops=120**2 * 25 / 2).steps == 5
+
+
+def test_a_packed_payload_carries_the_study_once_and_the_view_beside_it():
+    """What the browser receives: the study gzip-compressed once (the same bytes for every
+    session and step) and the step, lesson and display as a small JSON head; unpacking
+    gives exactly the text the page would have sent whole."""
+    text = json.dumps({"id": "s1", "n_steps": 3, "panels": [{"x": list(range(500))}]}, separators=(",", ":"))
+    gz = player.gzipped(text)
+    assert player.gzipped(text) == gz and len(gz) < len(text) / 3  # deterministic (mtime 0), and compressed
+    lesson = ("Boston", 'a "quoted" lesson')
+    data = player.packed(gz, 2, lesson, True, 1.25)
+    assert data.startswith(player.PACKED) and data.endswith(gz)
+    assert player.unpacked(data) == player.with_step(text, 2, lesson, True, 1.25)
+    assert json.loads(player.unpacked(player.packed(gz, 0)))["step"] == 0
+    with pytest.raises(ValueError, match="packed"):
+        player.unpacked(text.encode())
