@@ -202,3 +202,18 @@ def test_presenter_toggle_folds_the_sidebar_and_keeps_the_step(server, browser):
         assert page.evaluate("window.__mplPlayer.j") == 4 and "present=true" in page.url
     finally:
         page.close()
+
+
+def test_a_class_opens_one_lesson_through_the_websocket(server):
+    """benchmarks/class_load.py's client, a small class: ten sessions open the KMP lesson at
+    once through Streamlit's websocket protocol; every one finishes without an error and
+    receives the study once, compressed (under 2 MB: it is 2.7 MB as JSON)."""
+    import asyncio
+    from urllib.parse import urlsplit
+
+    from benchmarks import class_load
+
+    ws_url = f"ws://{urlsplit(server).netloc}/_stcore/stream"
+    results = asyncio.run(class_load.burst(ws_url, [class_load.LESSON] * 10))
+    assert [error for _, _, error in results] == [None] * 10
+    assert all(500_000 < received < 2_000_000 for _, received, _ in results)
