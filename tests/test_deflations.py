@@ -231,7 +231,7 @@ def test_deflations_leave_the_callers_kernel_alone_and_keep_their_names(name):
             state.deflate(i)
         assert state.name == name
         np.testing.assert_array_equal(K, before)
-        with pytest.raises(ValueError, match="tau_from"):
+        with pytest.raises(ValueError, match=r"^Unknown tau_from 'later'"):
             type(state)(K, name, tau_from="later")
 
 
@@ -251,3 +251,71 @@ def test_eligibility_is_relative_to_the_kernels_scale(name):
             results.append([state.deflate(i) for i in list(range(30)) * 2])
             assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale ** 2 * (K ** 2).sum(axis=0).max(), rtol=1e-9)
         assert results[0] == results[1] == results[2], cls.__name__
+
+
+def test_projection_state_threshold_exhaustion_and_tracked_vectors():
+    """ProjectionDeflation (pre-fitting KMP's state): its eligibility threshold is a share
+    of the largest column norm at any scale, a column deflated once is exhausted (a second
+    pick is declined), and ``projected`` is the projected vector, not its D' v."""
+    from mpcore.deflations import ELIGIBILITY_RTOL, ProjectionDeflation
+
+    rng = np.random.default_rng(14)
+    K = mpcore.kernel_matrix(rng.normal(size=(25, 2)), gamma=1.0)
+    y = rng.normal(size=25)
+    for scale in (1e-6, 1.0):
+        state = ProjectionDeflation(K * scale, track={"y": y}, symmetric=True)
+        assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale ** 2 * (K ** 2).sum(axis=0).max(), rtol=1e-12)
+        assert state.deflate(4) is True and state.deflate(4) is False
+        q = K[:, 4] / np.linalg.norm(K[:, 4])
+        np.testing.assert_allclose(state.projected("y"), y - q * (q @ y), atol=1e-12)
+
+
+def test_two_view_state_is_scale_free_and_needs_both_views():
+    """Sparse KCCA's state: the residual sizes are each view's share of its largest norm, so
+    scaling a view changes nothing; a view whose kernel is zero leaves nothing to choose;
+    and a column exhausted in one view is declined even if the other still has it."""
+    from mpcore.deflations import TwoViewProjection
+
+    rng = np.random.default_rng(15)
+    X, Y = rng.normal(size=(30, 2)), rng.normal(size=(30, 2))
+    Kx, Ky = mpcore.kernel_matrix(X, gamma=1.0), mpcore.kernel_matrix(Y, gamma=1.0)
+    base = TwoViewProjection(Kx, Ky).residual_size()
+    for a, b in ((1e-3, 1.0), (1.0, 1e-3), (1e3, 1e3)):
+        np.testing.assert_allclose(TwoViewProjection(Kx * a, Ky * b).residual_size(), base, rtol=1e-10)
+    assert not TwoViewProjection(Kx, np.zeros_like(Ky)).residual_size().any()
+    assert not TwoViewProjection(np.zeros_like(Kx), Ky).residual_size().any()
+    rank_one = TwoViewProjection(np.ones((30, 30)), Ky)  # one deflation exhausts every column of X's kernel
+    assert rank_one.deflate(0) is True and rank_one.deflate(7) is False
+
+
+@pytest.mark.parametrize("name", ["projection", "hotelling", "ortho-projection"])
+def test_tau_from_the_original_kernel_is_another_direction(name):
+    """tau read from K_0 rather than the deflated kernel (Diethe 2015, sec. 3.2.4 leaves it
+    open): after the first step the two readings deflate differently."""
+    from mpcore.deflations import ExplicitDeflation
+
+    rng = np.random.default_rng(16)
+    K = mpcore.kernel_matrix(rng.normal(size=(30, 3)), gamma=0.5)
+    a, b = ExplicitDeflation(K, name, "deflated"), ExplicitDeflation(K, name, "original")
+    for i in (2, 11):
+        a.deflate(i)
+        b.deflate(i)
+    assert not np.allclose(a.current(), b.current(), atol=1e-8)
+
+
+@pytest.mark.parametrize("name", DEFLATIONS)
+def test_a_deflated_column_is_declined_and_the_factors_rebuild_the_kernel(name):
+    """Where a deflation wipes out the chosen column (projection), both states decline
+    a second pick of it; with every deflation the recorded factors rebuild the deflated
+    kernel: K_j = K_0 - left right'."""
+    from mpcore.deflations import ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(17)
+    K = mpcore.kernel_matrix(rng.normal(size=(30, 3)), gamma=0.5)
+    for cls in (ExplicitDeflation, LowRankDeflation):
+        state = cls(K, name)
+        assert state.deflate(5) is True
+        if name == "projection":
+            assert state.deflate(5) is False, cls.__name__
+        state.deflate(12)
+        np.testing.assert_allclose(K - state.left.view @ state.right.view.T, state.current(), atol=1e-10)
