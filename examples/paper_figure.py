@@ -1,14 +1,17 @@
 """Rerun one of the papers' items and read its verdict: Wang 2016, Fig. 1 (ridge-leverage
-against uniform columns), at the small "tiny" size with more points and ranks than it
-has by default (any setting can be overridden by keyword) so the ranks reach several
-d_eff.  Use size="quick" or "full" for the gallery's and the paper's sizes, and
-``python -m mpcore.experiments report --out DIR`` for every item at once."""
+against uniform columns), at the small "tiny" size with more points and ranks than it has
+by default (any setting can be overridden by keyword).  Each item says which sentences of
+its paper it judges and by what criterion; the verdict is one of reproduced, partly, not
+reproduced or not judged (a run too small to tell), with the reason.  Use size="quick" or
+"full" for the gallery's and the paper's sizes, and ``python -m mpcore.experiments report
+--out DIR`` for every item at once."""
 from mpcore import experiments
 
+info = experiments.FIGURES["004-fig1"]
 result = experiments.run("004-fig1", "tiny", N=400, ranks=(15, 40, 100, 150), seeds=2)
-print(experiments.FIGURES["004-fig1"].finding)
+print("The paper says:", info.quoted)
+print("Judged by:", info.criterion)
 for key, value in list(result.findings.items())[:6]:
     print(" ", key, ":", value)
-print("verdict:", result.verdict.status if result.verdict else "not judged", "-",
-      result.verdict.reason if result.verdict else "")
+print("verdict:", result.verdict.status, "-", result.verdict.reason)
 print("CSV columns:", ", ".join(result.table))

@@ -209,11 +209,13 @@ def test_a_class_opens_one_lesson_through_the_websocket(server):
     once through Streamlit's websocket protocol; every one finishes without an error and
     receives the study once, compressed (under 2 MB: it is 2.7 MB as JSON)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
     from urllib.parse import urlsplit
 
     from benchmarks import class_load
 
     ws_url = f"ws://{urlsplit(server).netloc}/_stcore/stream"
-    results = asyncio.run(class_load.burst(ws_url, [class_load.LESSON] * 10))
+    with ThreadPoolExecutor(1) as thread:  # its own event loop: Playwright's may be running in this one
+        results = thread.submit(asyncio.run, class_load.burst(ws_url, [class_load.LESSON] * 10)).result()
     assert [error for _, _, error in results] == [None] * 10
     assert all(500_000 < received < 2_000_000 for _, received, _ in results)
