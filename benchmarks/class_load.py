@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import threading
 import time
@@ -78,7 +79,7 @@ class ServerSampler(threading.Thread):
 
     def cpu(self):
         fields = open(f"/proc/{self.pid}/stat").read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, in clock ticks of 1/100 s
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, in clock ticks
 
     def rss(self):
         for line in open(f"/proc/{self.pid}/status"):

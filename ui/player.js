@@ -1511,9 +1511,6 @@ function foldSidebar() {
 // only a setting of the same page changed.  Used by Streamlit (the default export below)
 // and by the standalone page (ui/export.py).
 export function mount(root, data, options) {
-  // Streamlit hands the payload over as bytes (UTF-8 JSON: no second JSON encoding on the
-  // server), the standalone page as text or an object.
-  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) data = new TextDecoder().decode(data);
   const payload = typeof data === "string" ? JSON.parse(data) : data;
   const old = STATE.get(root);
   // The same study shown the same way keeps its player; presenter mode or the text size

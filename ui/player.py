@@ -62,8 +62,6 @@ def ensure_plotly_js():
         partial = target.with_suffix(".partial")
         shutil.copyfile(source, partial)
         partial.replace(target)  # atomic: a second session never reads half a file
-    import plotly
-
     return f"app/static/{PLOTLY_FILE}?v={plotly.__version__}"
 
 
@@ -264,7 +262,12 @@ def with_step(text, step, lesson=None, present=False, text_scale=1.0):
     """The payload ``text`` with what changes between reruns of the same study: the step
     to show (0 .. n_steps), the lesson line (``(name, text)`` of the preset the view is
     on, shown above the story; plain text) and the display (presenter mode, text size)."""
-    return text[:-1] + "," + json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":"))[1:]
+    return _merged(text, json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":")))
+
+
+def _merged(text, head):
+    """The JSON object ``text`` with the fields of the JSON object ``head`` appended."""
+    return text[:-1] + "," + head[1:]
 
 
 def _view(step, lesson, present, text_scale):
@@ -312,14 +315,12 @@ def unpacked(data):
     if not data.startswith(PACKED):
         raise ValueError("Not a packed step-player payload.")
     size = int.from_bytes(data[4:8], "big")
-    head = data[8:8 + size].decode()
-    text = gzip.decompress(data[8 + size:]).decode()
-    return text[:-1] + "," + head[1:] if head != "{}" else text
+    return _merged(gzip.decompress(data[8 + size:]).decode(), data[8:8 + size].decode())
 
 
 def show(data, key):
-    """Mount the player with ``data``: a packed payload (:func:`packed`) or payload text.
-    Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
-    canonical JSON on every run (measured with ``benchmarks.class_load``, 50 opens of a
-    cached lesson: 0.18 CPU-s per open with a str, 0.11 with bytes, 0.034 packed)."""
-    _component()(key=key, data=data if isinstance(data, bytes) else data.encode(), height="content")
+    """Mount the player with a packed payload (:func:`packed`).  Bytes go out as they are;
+    a str would be JSON-encoded a second time and hashed as canonical JSON on every run
+    (measured with ``benchmarks.class_load``, 50 opens of a cached lesson: 0.18 CPU-s per
+    open with the payload as a str, 0.11 as bytes, 0.034 packed)."""
+    _component()(key=key, data=data, height="content")
