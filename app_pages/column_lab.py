@@ -163,7 +163,7 @@ def build():
 
 
 board.player(state, compute.study_key("column-lab", data, kernel, settings, log_y), int(result.ranks[-1]), build,
-             display)
+             display, numbers=result.summary())
 if not result.two_view:
     st.info("Pick a two-view dataset (two-view rings or digit halves) to add KCCA accuracy, kernel stability and "
             "the incremental speed-up.", icon=":material/info:")

@@ -108,7 +108,8 @@ def build():
     return {"panels": panels, "stories": [story(j) for j in steps]}
 
 
-board.player(state, compute.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display)
+board.player(state, compute.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display,
+             numbers=lab.summary())
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(

@@ -411,6 +411,25 @@ class DeflationComparison:
         """dict deflation -> the next pick after step j (None when that path is done)."""
         return {name: (int(path.indices[j]) if j < path.n_steps else None) for name, path in self.paths.items()}
 
+    def summary(self):
+        """The numbers a sentence about this comparison may quote, computed (never typed):
+        ``m``, ``n_steps``; ``first_difference``, the first step at which two of the
+        deflations pick different points (0 when they pick the same at every step);
+        ``shared_picks``, the steps at which all of them pick the same point; ``best`` and
+        ``best_error``, the deflation with the lowest test error after ``n_steps`` steps
+        (each path at its own last step) and that error."""
+        picks = [path.indices for path in self.paths.values()]
+        steps = min(len(p) for p in picks)
+        same = [all(p[j] == picks[0][j] for p in picks) for j in range(steps)]
+        differ = next((j + 1 for j, agree in enumerate(same) if not agree), 0)
+        if not differ and any(len(p) != len(picks[0]) for p in picks):
+            differ = steps + 1  # one path stopped earlier: it picks nothing where the others pick
+        last = {name: float(values[-1]) for name, values in self.errors.items() if len(values)}
+        best = min(last, key=last.get) if last else None
+        return {"m": int(self.m), "n_steps": int(self.n_steps), "first_difference": int(differ),
+                "shared_picks": int(sum(same)), "best": best,
+                "best_error": last[best] if best is not None else float("nan")}
+
     def error_table(self):
         """Columns for a CSV: step, then one test-error column per deflation (nan past a path's end)."""
         steps = np.arange(1, self.n_steps + 1)
@@ -630,6 +649,18 @@ class ColumnSelection:
             for key in ("rho", "T", "alpha", "bound"):
                 table[f"{name} {key}"] = arrays[key].mean(axis=0)
         return table
+
+    def summary(self):
+        """The numbers a sentence about these results may quote, computed (never typed):
+        ``m``, ``rank`` (the largest rank run), ``d_eff`` (view X's effective dimension,
+        Wang 2016, eq. 11), ``best`` (the method with the lowest mean trace error at that
+        rank) and, per method, ``trace_<method>`` (its mean trace error there; a hyphen in a
+        method's name becomes an underscore: ``trace_ridge_leverage``)."""
+        out = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
+        errors = {name: float(arrays["trace"][:, -1].mean()) for name, arrays in self.kernel_error.items()}
+        out.update({f"trace_{name.replace('-', '_')}": value for name, value in errors.items()})
+        out["best"] = min(errors, key=errors.get) if errors else None
+        return out
 
     def spread(self, values):
         """``(mean, low, high)`` over repetitions of an (S, R) array: low/high are the min and max."""

@@ -10,7 +10,7 @@ import io
 import numpy as np
 import streamlit as st
 
-from ui import choose, code, compute
+from ui import choose, code, compute, guide
 from ui.figures import EXPORT_CONFIG, themed
 from ui.state import Control, PageState, literal
 
@@ -60,6 +60,8 @@ def page_top(state: PageState, title, summary):
                         help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.")
     if not present:
         st.markdown(summary)
+    state.guide = guide.read(state)
+    guide.sidebar(state)
     return bool(present), (text or 100) / 100
 
 
@@ -128,9 +130,18 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
+    if state.guide is not None:  # a guided lesson's scene heads the board instead
+        lesson = guide.head(state.guide, numbers)
+        for name in guide.unknown_settings(state, state.guide):
+            state.notes.append(f"This lesson's scene sets {literal(name)}, which this page does not have; it is "
+                               "ignored.")
     shown = player_module.with_step(text, step, lesson, present, text_scale)
-    player_module.show(player_module.packed(gz, step, lesson, present, text_scale), key=f"{state.page}:player")
-    save_buttons(state, shown, matched.name if matched is not None else "")
+    move = player_module.show(player_module.packed(gz, step, lesson, present, text_scale),
+                              key=f"{state.page}:player", scenes=state.guide is not None)
+    if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
+        guide.go(state.guide["scene"] + (1 if move > 0 else -1))
+        guide.follow()
+    save_buttons(state, shown, matched.name if matched is not None and state.guide is None else "")
     return step
 
 

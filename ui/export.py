@@ -257,6 +257,28 @@ def preset_queries(page_key):
     return [dict(preset.params) for preset in presets]
 
 
+def lesson_queries(key):
+    """The addresses (page, query) of every scene of lesson ``key`` (a shipped lesson's
+    name, or a lesson file's text encoded by :func:`ui.lessons.encode`)."""
+    from ui import guide
+
+    lesson = guide.load(key)
+    out = []
+    for number, scene in enumerate(lesson.scenes, 1):
+        query = {**scene.query(), "lesson": key, "scene": str(number)}
+        if scene.step:
+            query["step"] = str(scene.step)
+        out.append((site.by_key(scene.page), query))
+    return lesson, out
+
+
+def run_lesson(key):
+    """Every scene of a lesson run headless as its address opens it: ``(lesson, [(scene,
+    notes)])``, each scene's payload carrying its narration, question and checked claims."""
+    lesson, queries = lesson_queries(key)
+    return lesson, [run_page(page, query) for page, query in queries]
+
+
 # One export at a time per process: each runs whole pages, and a class clicking "Save" at
 # once would otherwise run them all side by side.
 _EXPORTING = threading.Lock()

@@ -638,18 +638,105 @@ class Player {
       [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
   }
 
-  // The lesson line: the preset the view is on, its name and what it shows (plain text).
+  // The lesson line: the preset the view is on, its name and what it shows (plain text);
+  // or a guided lesson's scene (ui/guide.py): progress, narration, question, notes.
   setLesson(lesson) {
-    const key = lesson ? lesson.name + "\n" + lesson.text : "";
+    const key = lesson ? JSON.stringify(lesson) : "";
     if (key === this.lessonKey) return;
     this.lessonKey = key;
-    if (lesson && lesson.name) {
+    this.guide = lesson && lesson.guide ? lesson.guide : null;
+    if (this.guide) {
+      this.lesson.replaceChildren(...this.guideParts(lesson));
+      this.lesson.classList.add("mpl-guided");
+      this.lesson.style.display = "";
+      this.setPredict(Boolean(this.guide.question && this.guide.question.kind === "next-pick"));
+    } else if (lesson && lesson.name) {
       this.lesson.replaceChildren(el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || ""));
       this.lesson.style.display = "";
     } else {
       this.lesson.replaceChildren();
       this.lesson.style.display = "none";
     }
+  }
+
+  // A scene of a guided lesson: "Lesson · Scene 3 of 9" with a progress bar and the way to
+  // the next and previous scene, the scene's title and narration, a "try it yourself"
+  // prompt, a question answered by a click (the answer and the running score shown then),
+  // and the speaker notes with the scene's checked claims, folded.  All plain text.
+  guideParts(lesson) {
+    const g = this.guide;
+    const afterClick = (event) => this.afterClick(event);
+    const sceneButton = (label, name, direction, disabled) => el("button", {
+      class: "mpl-btn mpl-scene-btn", type: "button", text: label, "aria-label": name, title: name + " (PageDown / PageUp past the scene's steps)",
+      disabled: disabled ? "disabled" : null,
+      onclick: (event) => { if (this.options.onPastEnd) this.options.onPastEnd(direction); afterClick(event); } });
+    const bar = el("div", { class: "mpl-progress", role: "progressbar", "aria-label": "Scene " + g.scene + " of " + g.scenes,
+      "aria-valuemin": "1", "aria-valuemax": String(g.scenes), "aria-valuenow": String(g.scene) },
+      [el("div", { class: "mpl-progress-fill", style: "width:" + (100 * g.scene / g.scenes).toFixed(1) + "%" })]);
+    const where = el("div", { class: "mpl-guide-head" }, [
+      sceneButton("◀ Scene", "Previous scene", -1, g.scene <= 1),
+      el("span", { class: "mpl-guide-where", text: g.lesson + " · Scene " + g.scene + " of " + g.scenes }),
+      bar,
+      sceneButton(g.scene >= g.scenes ? "End" : "Scene ▶", "Next scene", 1, g.scene >= g.scenes),
+    ]);
+    const parts = [where, el("div", { class: "mpl-guide-text" }, [el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || "")])];
+    if (g.try) parts.push(el("div", { class: "mpl-guide-try" }, [el("strong", { text: "Try it yourself: " }), document.createTextNode(g.try + " (the sidebar's controls are yours for this scene)")]));
+    if (g.question && g.question.kind === "choice") parts.push(this.questionBox(g));
+    else if (g.question) parts.push(el("div", { class: "mpl-guide-question" }, [el("strong", { text: "Predict: " }), document.createTextNode(g.question.ask)]));
+    if (g.notes || (g.claims && g.claims.length)) {
+      const notes = el("details", { class: "mpl-guide-notes" }, [el("summary", { text: "Speaker notes" })]);
+      if (g.notes) notes.append(el("div", { text: g.notes }));
+      for (const [claim, holds] of g.claims || []) notes.append(el("div", { class: "mpl-claim", text: (holds ? "✓ " : "✗ ") + claim + (holds ? "" : " — does not hold on these settings") }));
+      parts.push(notes);
+    }
+    return parts;
+  }
+
+  // A multiple-choice question: the first click answers it (kept for the lesson's score in
+  // this tab's session storage), then the right choice and the explanation show.
+  questionBox(g) {
+    const q = g.question;
+    const store = "mpl-lesson-score:" + g.id;
+    let scores = {};
+    try { scores = JSON.parse(sessionStorage.getItem(store) || "{}"); } catch (error) { scores = {}; }
+    const box = el("div", { class: "mpl-guide-question", role: "group", "aria-label": "Question" });
+    const draw = () => {
+      const chosen = scores[g.scene];
+      const right = Object.values(scores).filter((value) => value.right).length;
+      const total = Object.keys(scores).length;
+      box.replaceChildren(el("div", { class: "mpl-guide-ask" }, [el("strong", { text: "Question: " }), document.createTextNode(q.ask)]));
+      const row = el("div", { class: "mpl-choices" });
+      q.choices.forEach((choice, index) => {
+        const mark = chosen ? (index + 1 === q.answer ? "✓ " : (index + 1 === chosen.choice ? "✗ " : "")) : "";
+        row.append(el("button", { class: "mpl-btn mpl-choice" + (chosen && index + 1 === q.answer ? " mpl-right" : ""), type: "button",
+          text: mark + String.fromCharCode(65 + index) + ". " + choice, "aria-pressed": chosen && chosen.choice === index + 1 ? "true" : "false",
+          onclick: (event) => {
+            if (!scores[g.scene]) {
+              scores[g.scene] = { choice: index + 1, right: index + 1 === q.answer };
+              try { sessionStorage.setItem(store, JSON.stringify(scores)); } catch (error) { /* not kept */ }
+              draw();
+            }
+            this.afterClick(event);
+          } }));
+      });
+      box.append(row);
+      if (chosen) {
+        box.append(el("div", { class: "mpl-guide-answer", "aria-live": "polite",
+          text: (chosen.right ? "Right. " : "Not quite: the answer is " + String.fromCharCode(64 + q.answer) + ". ") + (q.explain || "") +
+            " Score so far: " + right + " of " + total + "." }));
+      }
+    };
+    draw();
+    return box;
+  }
+
+  setPredict(on) {
+    if (!this.predictBox || this.predict === on) return;
+    this.predictBox.checked = on;
+    this.predict = on;
+    this.guess = null;
+    this.guessNote = "";
+    if (this.cells) this.render(true);  // (not while the player is being built)
   }
 
   renderKey(cell) {
@@ -1476,7 +1563,10 @@ class Player {
 
   // A step forward or back; past either end, the next or previous scene when there is one.
   forward(direction) {
-    const past = direction > 0 ? this.j >= this.n : this.j <= 0;
+    const g = this.guide;
+    const end = g && g.until !== null && g.until !== undefined ? Math.min(g.until, this.n) : this.n;
+    const start = g ? Math.min(g.start || 0, this.n) : 0;
+    const past = direction > 0 ? this.j >= end : this.j <= start;
     if (past && this.options.onPastEnd) { this.pause(); this.options.onPastEnd(direction); return; }
     this.go(this.j + direction, "key");
   }
@@ -1516,7 +1606,13 @@ export function mount(root, data, options) {
   // The same study shown the same way keeps its player; presenter mode or the text size
   // lays it out anew (one payload serves every display).
   const view = [payload.id, Boolean(payload.present), payload.text_scale || 1].join("|");
-  if (old && old.view === view) { old.checkTheme(); old.setLesson(payload.lesson); return old.cleanup; }
+  if (old && old.view === view) {
+    if (options) old.options = options;
+    old.checkTheme();
+    old.setLesson(payload.lesson);
+    if (payload.exact_step && payload.step !== old.j) old.go(Math.max(0, Math.min(payload.step || 0, old.n)), "scene");
+    return old.cleanup;
+  }
   let step = payload.step;
   if (old) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
@@ -1558,7 +1654,7 @@ async function inflateGzip(bytes) {
   return new Response(stream).text();
 }
 
-function mountPacked(root, data) {
+function mountPacked(root, data, options) {
   const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
   const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
   const head = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
@@ -1569,7 +1665,7 @@ function mountPacked(root, data) {
   const apply = (text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
     INFLATED.set(root, { key, text });
-    mount(root, Object.assign(JSON.parse(text), head));
+    mount(root, Object.assign(JSON.parse(text), head), options);
     const player = STATE.get(root);
     if (player) player.payloadBytes = text.length;
   };
@@ -1581,6 +1677,13 @@ function mountPacked(root, data) {
 const PENDING = new WeakMap();
 
 export default function (component) {
-  if (isPacked(component.data)) return mountPacked(component.parentElement, component.data);
-  return mount(component.parentElement, component.data);
+  // In a guided lesson, past the scene's steps the player asks Streamlit for the next or
+  // previous scene (ui/guide.py); elsewhere it has nothing to ask.
+  const root = component.parentElement;
+  const options = { onPastEnd: (direction) => {
+    const player = STATE.get(root);
+    if (player && player.guide) component.setTriggerValue("scene", direction);
+  } };
+  if (isPacked(component.data)) return mountPacked(root, component.data, options);
+  return mount(root, component.data, options);
 }

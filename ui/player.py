@@ -272,7 +272,10 @@ def _merged(text, head):
 
 def _view(step, lesson, present, text_scale):
     extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
-    if lesson is not None:
+    if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always
+        extra["lesson"] = lesson
+        extra["exact_step"] = True
+    elif lesson is not None:
         extra["lesson"] = {"name": str(lesson[0]), "text": str(lesson[1])}
     return extra
 
@@ -318,9 +321,14 @@ def unpacked(data):
     return _merged(gzip.decompress(data[8 + size:]).decode(), data[8:8 + size].decode())
 
 
-def show(data, key):
+def show(data, key, scenes=False):
     """Mount the player with a packed payload (:func:`packed`).  Bytes go out as they are;
     a str would be JSON-encoded a second time and hashed as canonical JSON on every run
     (measured with ``benchmarks.class_load``, 50 opens of a cached lesson: 0.18 CPU-s per
     open with the payload as a str, 0.11 as bytes, 0.034 packed)."""
-    _component()(key=key, data=data, height="content")
+    if not scenes:
+        _component()(key=key, data=data, height="content")
+        return None
+    # In a guided lesson the player asks for the next or previous scene (a forward key past
+    # the scene's last step): +1 or -1, for this run only.
+    return _component()(key=key, data=data, height="content", on_scene_change=lambda: None).scene

@@ -22,6 +22,7 @@ class Page:
 # cannot read as a list: axe-core reports it as a serious violation.)
 PAGES = (
     Page("app_pages/home.py", "Home", ":material/home:", "", "home"),
+    Page("app_pages/lessons.py", "Guided lessons", ":material/school:", "lessons", "lessons"),
     Page("app_pages/sparse_kpca.py", "Sparse KPCA", ":material/blur_on:", "sparse-kpca", "skpca"),
     Page("app_pages/kmp.py", "Kernel Matching Pursuit", ":material/show_chart:", "kmp", "kmp"),
     Page("app_pages/sparse_kcca.py", "Sparse KCCA", ":material/compare_arrows:", "sparse-kcca", "skcca"),

@@ -129,6 +129,8 @@ class PageState:
         self.pinned = set()  # names written to the URL even at their default (the dataset: see pin)
         self.notes = []
         self.entered = False
+        self.locked = False  # a guided lesson's scene: its settings are its own (ui/guide.py)
+        self.guide = None
         state = st.session_state
         if state.get("_page") != page:
             state["_page"] = page
@@ -184,6 +186,8 @@ class PageState:
         key = self.key(control.name, scope)
         widget_key = widget_key or "w:" + key
         state[widget_key] = self.resolve(control, scope, keep=keep)
+        if self.locked:
+            kwargs["disabled"] = True
 
         def copy_back():
             state[key] = state[widget_key]

@@ -1,0 +1,241 @@
+"""Guided lessons as data (ui/lessons.py, ui/guide.py): the schema with its line-numbered
+refusals, computed narration, claims that can fail, the shipped lessons' claims checked
+on their own scenes as the app runs them, and the lesson page with a bad file."""
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from mpcore import datasets
+from mpcore.labs import column_selection, compare_deflations
+from ui import export, lessons
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+GOOD = '''title = "A small lesson"
+summary = "Two scenes."
+
+[[scene]]
+title = "First"
+page = "kmp"
+settings = { data = "sinc", gamma = "3", k = 30 }
+step = 0
+until = 4
+narration = "The bound is lowest at {bound_argmin} ({bound_min:.2f})."
+claims = ["bound never below 1", "argmins within 3"]
+
+[scene.question]
+ask = "Where?"
+choices = ["here", "there"]
+answer = 2
+
+[[scene]]
+title = "Second"
+page = "deflation-lab"
+settings = { data = "moons", k = "20", deflations = "schur,ortho-schur" }
+narration = "They share {shared_picks} picks."
+try = "Change the criterion."
+'''
+
+
+def test_a_good_lesson_reads_into_scenes():
+    lesson = lessons.parse(GOOD)
+    assert lesson.title == "A small lesson" and len(lesson.scenes) == 2
+    first, second = lesson.scenes
+    assert first.page == "kmp" and first.query() == {"data": "sinc", "gamma": "3", "k": "30"}
+    assert first.until == 4 and first.question.choices == ("here", "there") and first.question.answer == 2
+    assert second.step == 0 and second.try_it == "Change the criterion." and second.question is None
+    assert lesson.scene(0) is first and lesson.scene(99) is second  # clipped into range
+
+
+def refusal(text):
+    with pytest.raises(lessons.LessonError) as caught:
+        lessons.parse(text)
+    return str(caught.value)
+
+
+def line_of(text, fragment):
+    return next(n for n, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize("old,new,says", [
+    ('page = "deflation-lab"', 'page = "kpm"', "page must be one of"),
+    ('try = "Change the criterion."', 'tries = "x"', "'tries' is not a key of a scene"),
+    ('narration = "They share {shared_picks} picks."', 'narration = "They share {bound_min} picks."',
+     "{bound_min} is not a number the deflation-lab page computes"),
+    ('narration = "They share {shared_picks} picks."', 'narration = "They share {shared_picks picks."',
+     "the braces do not pair up"),
+    ("answer = 2", "answer = 3", "answer (the number of the right choice, from 1) must be a whole number from 1 to 2"),
+    ("until = 4", "until = -1", "until must be a whole number"),
+    ('claims = ["bound never below 1", "argmins within 3"]', 'claims = ["the bound is nice"]',
+     "'the bound is nice' is not a claim the app can check"),
+    ('try = "Change the criterion."', 'claims = ["bound below 1"]', "needs bound_min, which the deflation-lab page"),
+    ('settings = { data = "moons", k = "20", deflations = "schur,ortho-schur" }',
+     'settings = { data = "moons", step = "3" }', "the step is the scene's own"),
+    ('choices = ["here", "there"]', 'choices = ["only one"]', "choices must be a list of two to five texts"),
+    ('ask = "Where?"', 'ask = ""', "ask must be text in quotes and not empty"),
+])
+def test_a_bad_lesson_is_refused_with_its_line_and_what_is_wrong(old, new, says):
+    text = GOOD.replace(old, new)
+    assert text != GOOD
+    message = refusal(text)
+    assert says in message, message
+    assert message.startswith(f"line {line_of(text, new)} "), message
+
+
+def test_until_before_the_step_and_a_next_pick_with_choices_are_refused():
+    assert "until (2) comes before the scene's step (5)" in refusal(GOOD.replace("step = 0\nuntil = 4",
+                                                                                "step = 5\nuntil = 2"))
+    text = GOOD.replace('ask = "Where?"', 'kind = "next-pick"\nask = "Where?"')
+    assert "a next-pick question is answered on the board" in refusal(text)
+    assert "until is a step number, or \"bound_argmin\"" in refusal(GOOD.replace("until = 4", 'until = "soon"'))
+
+
+def test_files_that_are_not_lessons_get_a_sentence():
+    assert refusal('title = "x"\n[[scene]\n').startswith("This is not valid TOML")
+    assert "line" in refusal('title = "x"\n[[scene]\n')  # tomllib says where
+    assert refusal('title = "x"') == ("A lesson needs at least one scene: a [[scene]] table with page, settings and "
+                                     "narration.")
+    assert "not UTF-8" in refusal(b"title = \"\xff\xfe\"")
+    assert "a lesson is at most" in refusal(b"#" * (lessons.MAX_BYTES + 1))
+    assert "'author' is not a key of a lesson" in refusal('author = "me"\n' + GOOD)
+    many = GOOD + "\n".join(GOOD[GOOD.index("[[scene]]\ntitle = \"Second\""):] for _ in range(lessons.MAX_SCENES))
+    assert "at most 30 scenes" in refusal(many)
+
+
+def test_narration_is_filled_from_the_numbers_and_says_when_one_is_missing():
+    assert lessons.fill("{m:,} points, lowest {bound_min:.2f} at {bound_argmin}",
+                        {"m": 2100, "bound_min": 0.5712, "bound_argmin": 12}) == "2,100 points, lowest 0.57 at 12"
+    assert lessons.fill("lowest {bound_min:.2f} at {bound_argmin}", {"bound_min": math.nan, "bound_argmin": None}) \
+        == "lowest n/a at n/a"
+    assert lessons.fill("no braces", {}) == "no braces"
+
+
+@pytest.mark.parametrize("claim,holds,fails", [
+    ("bound below 1", {"bound_min": 0.9}, {"bound_min": 1.0}),
+    ("bound never below 1", {"bound_min": 1.0}, {"bound_min": 0.99}),
+    ("argmins within 3", {"bound_argmin": 10, "test_argmin": 13}, {"bound_argmin": 10, "test_argmin": 14}),
+    ("bound stops before the test error", {"bound_argmin": 3, "test_argmin": 4}, {"bound_argmin": 4, "test_argmin": 4}),
+    ("rank correlation below 0.5", {"rank_corr": 0.4}, {"rank_corr": 0.5}),
+    ("rank correlation above 0.5", {"rank_corr": 0.6}, {"rank_corr": math.nan}),
+    ("test error below 0.1", {"test_min": 0.05}, {"test_min": 0.1}),
+    ("deflations pick the same points", {"first_difference": 0}, {"first_difference": 7}),
+    ("deflations differ by step 3", {"first_difference": 2}, {"first_difference": 0}),
+    ("best deflation is projection", {"best": "projection"}, {"best": "schur"}),
+    ("best columns are greedy", {"best": "greedy"}, {"best": "uniform"}),
+    ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
+])
+def test_every_claim_holds_on_numbers_that_agree_and_fails_on_numbers_that_do_not(claim, holds, fails):
+    assert lessons.check(claim, holds) is True
+    assert lessons.check(claim, fails) is False
+
+
+def test_a_lesson_travels_in_an_address_and_a_damaged_one_is_refused():
+    value = lessons.encode(GOOD)
+    assert lessons.decode(value) == GOOD and len(value) < 1000
+    assert "damaged" in str(pytest.raises(lessons.LessonError, lessons.decode, value[:-40]).value)
+    assert "neither a shipped lesson" in str(pytest.raises(lessons.LessonError, lessons.decode, "kmp-lesson").value)
+    bomb = lessons.encode("#" * (lessons.MAX_BYTES + 10))  # small in the address, too big inflated
+    assert "longer than" in str(pytest.raises(lessons.LessonError, lessons.decode, bomb).value)
+
+
+# --- the core's numbers the deflation and column labs offer ---------------------------------
+
+def test_deflation_summary_finds_the_first_step_where_the_picks_part():
+    split = datasets.prepare(datasets.load_dataset("moons", n_samples=120), seed=0)
+    lab = compare_deflations(split, 8, "mpkfda", "optimal", ("schur", "ortho-schur", "hotelling"))
+    summary = lab.summary()
+    picks = [lab.paths[name].indices for name in lab.deflations]
+    expected = next((j + 1 for j in range(8) if len({int(p[j]) for p in picks}) > 1), 0)
+    assert summary["first_difference"] == expected
+    assert summary["shared_picks"] == sum(len({int(p[j]) for p in picks}) == 1 for j in range(8))
+    errors = {name: lab.errors[name][-1] for name in lab.deflations}
+    assert summary["best_error"] == min(errors.values()) and errors[summary["best"]] == summary["best_error"]
+
+
+def test_column_summary_names_the_method_with_the_lowest_trace_error():
+    split = datasets.prepare(datasets.load_dataset("rings-two-view", n_samples=200), seed=0)
+    result = column_selection(split, (4, 8), methods=("greedy", "uniform", "ridge-leverage"), repeats=2)
+    summary = result.summary()
+    means = {name: result.kernel_error[name]["trace"][:, -1].mean() for name in result.methods}
+    assert summary["best"] == min(means, key=means.get) and summary["rank"] == 8
+    assert summary["trace_ridge_leverage"] == means["ridge-leverage"]
+    assert summary["d_eff"] == pytest.approx(float(np.sum(result.leverage[0])))
+
+
+# --- the shipped lessons, as the app runs them ---------------------------------------------
+
+SHIPPED = lessons.shipped()
+
+
+def test_the_shipped_lessons_cover_the_papers_with_six_to_twelve_scenes():
+    assert len(SHIPPED) == 5
+    for key, lesson in SHIPPED.items():
+        assert 6 <= len(lesson.scenes) <= 12, key
+        assert any(scene.question for scene in lesson.scenes), key
+    pages = {scene.page for lesson in SHIPPED.values() for scene in lesson.scenes}
+    assert {"skpca", "kmp", "skcca", "mpkfda", "deflation-lab", "column-lab", "bounds"} <= pages
+    assert sum(bool(scene.try_it) for lesson in SHIPPED.values() for scene in lesson.scenes) >= 5
+    assert sum(len(scene.claims) for lesson in SHIPPED.values() for scene in lesson.scenes) >= 20
+
+
+@pytest.mark.parametrize("key", list(SHIPPED))
+def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
+    """Each scene opened from its address, headless, as a browser would get it: no error, no
+    setting the page lacks, every number of the narration computed (no "n/a"), and every
+    claim true on the study the page computed."""
+    lesson, runs = export.run_lesson(key)
+    for number, (scene, notes) in enumerate(runs, 1):
+        payload = json.loads(scene.payload)
+        head = payload["lesson"]
+        guide = head["guide"]
+        written = lesson.scene(number)
+        assert notes == [], (key, number, notes)
+        assert guide["scene"] == number and guide["scenes"] == len(lesson.scenes)
+        assert head["name"] == written.title and "n/a" not in head["text"] and "{" not in head["text"]
+        assert payload["step"] == min(written.step, payload["n_steps"])
+        assert [claim for claim, _ in guide["claims"]] == list(written.claims)
+        assert all(holds for _, holds in guide["claims"]), (key, number, guide["claims"])
+        if guide["question"] and guide["question"]["kind"] == "choice":
+            assert "n/a" not in guide["question"]["explain"]
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+def test_the_lesson_page_lists_the_shipped_lessons():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("app_pages/lessons.py").run()
+    assert not at.exception
+    titles = [header.value for header in at.subheader]
+    assert [lesson.title for lesson in SHIPPED.values()] == titles[: len(SHIPPED)]
+
+
+def test_a_scene_locks_the_controls_unless_it_asks_the_student_to_try():
+    lesson = SHIPPED["2-kmp"]
+    for number in (1, 7):
+        scene = lesson.scene(number)
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.run()
+        for name, value in {**scene.query(), "lesson": "2-kmp", "scene": str(number)}.items():
+            at.query_params[name] = value
+        at.switch_page("app_pages/kmp.py").run()
+        assert not at.exception and not at.error
+        k = next(slider for slider in at.slider if slider.label.startswith("Basis"))
+        assert k.disabled is (not scene.try_it), number
+        assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == str(number)
+
+
+def test_a_link_with_a_broken_lesson_says_so_and_shows_the_page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.query_params["lesson"] = "zNOTALESSON"
+    at.query_params["data"] = "sinc"
+    at.switch_page("app_pages/kmp.py").run()
+    assert not at.exception and not at.error
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "lesson could not be opened" in warnings and "damaged" in warnings
+    assert all(slider.disabled is False for slider in at.slider)

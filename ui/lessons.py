@@ -1,0 +1,407 @@
+"""Guided lessons: a narrated path through the app's pages, written as data.
+
+A lesson is a short TOML file: a title, a summary and two or more scenes.  A scene names a
+page and its settings (the same keys as the page's address), the step it opens on and,
+optionally, the last step it plays to (``until``: a step, or ``"bound_argmin"`` for where
+the study's bound is lowest); then two to four sentences of
+narration, optional speaker notes, an optional question, optional claims and an optional
+"try it yourself" prompt, which unlocks the page's controls for that scene::
+
+    title = "Kernel matching pursuit, and when to stop"
+    summary = "One sentence on what the lesson shows."
+
+    [[scene]]
+    title = "A bound below 1"
+    page = "kmp"
+    settings = { data = "xor", points = "3000", k = "40" }
+    step = 0
+    until = 8
+    narration = "The bound is lowest, {bound_min:.2f}, after {bound_argmin} basis functions."
+    notes = "Speaker notes: shown to the lecturer only in a folded box."
+    claims = ["bound below 1", "bound stops before the test error"]
+    try = "Halve the number of points: does the bound stay below 1?"
+
+    [scene.question]
+    ask = "Where will the bound be lowest?"
+    choices = ["after 2 steps", "after about 10", "after 40"]
+    answer = 2
+    explain = "After {bound_argmin}: past that, each basis function costs more than it explains."
+
+Numbers in the narration are computed, never typed: ``{name}`` (with an optional format,
+``{bound_min:.2f}``) is filled from the study on screen; which names a page offers is
+:data:`NUMBERS`.  A claim is a sentence from :data:`CLAIMS` checked on the scene's own
+study; the app shows whether it holds in the speaker notes, and the tests check every
+shipped scene's claims.  A question's ``kind`` is ``"choice"`` (the default: multiple
+choice, the answer revealed once chosen) or ``"next-pick"`` (predict the next point the
+greedy step picks, on the board itself).
+
+:func:`parse` reads a lesson and refuses a bad one with a sentence naming the line and what
+is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lessons/``.
+"""
+from __future__ import annotations
+
+import base64
+import math
+import re
+import string
+import tomllib
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ui import site
+
+HERE = Path(__file__).resolve().parent / "lessons"
+
+#: The largest lesson file read (bytes); a lesson of twelve scenes is about 6 kB.
+MAX_BYTES = 64_000
+MAX_SCENES = 30
+#: Narration: two to four sentences, at most this many characters (a projector's worth).
+MAX_NARRATION = 600
+
+#: The numbers a scene's narration, question and claims may use, by page.
+CURVE_NUMBERS = ("m", "bound_min", "bound_argmin", "test_min", "test_argmin", "rank_corr")
+NUMBERS = {
+    "skpca": CURVE_NUMBERS,
+    "kmp": CURVE_NUMBERS,
+    "skcca": CURVE_NUMBERS,
+    "mpkfda": CURVE_NUMBERS,
+    "deflation-lab": ("m", "n_steps", "first_difference", "shared_picks", "best", "best_error"),
+    "column-lab": ("m", "rank", "d_eff", "best", "trace_greedy", "trace_uniform", "trace_ridge_leverage",
+                   "trace_k_means"),
+    "bounds": (),  # the bounds explorer draws formulas, not a study: nothing to quote
+}
+PAGES = tuple(NUMBERS)
+
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+#: The claims a scene may state, each checked on the scene's study: the pattern, the
+#: numbers it needs, and the test.
+CLAIMS = {
+    r"bound below 1": (("bound_min",), lambda n: n["bound_min"] < 1),
+    r"bound never below 1": (("bound_min",), lambda n: n["bound_min"] >= 1),
+    rf"argmins within {_NUMBER}": (("bound_argmin", "test_argmin"),
+                                  lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d)),
+    r"bound stops before the test error": (("bound_argmin", "test_argmin"),
+                                           lambda n: n["bound_argmin"] < n["test_argmin"]),
+    rf"rank correlation below {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] < float(x)),
+    rf"rank correlation above {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] > float(x)),
+    rf"test error below {_NUMBER}": (("test_min",), lambda n, x: n["test_min"] < float(x)),
+    r"deflations pick the same points": (("first_difference",), lambda n: n["first_difference"] == 0),
+    rf"deflations differ by step {_NUMBER}": (("first_difference",),
+                                             lambda n, j: 0 < n["first_difference"] <= float(j)),
+    r"best deflation is ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
+    r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
+}
+
+SCENE_KEYS = {"title", "page", "settings", "step", "until", "narration", "notes", "claims", "try", "question"}
+QUESTION_KEYS = {"kind", "ask", "choices", "answer", "explain"}
+TOP_KEYS = {"title", "summary", "scene"}
+
+
+class LessonError(ValueError):
+    """A lesson that cannot be read: the message says where (line) and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # "choice" or "next-pick"
+    ask: str
+    choices: tuple = ()
+    answer: int = 0  # 1-based index into choices (choice questions)
+    explain: str = ""
+
+
+@dataclass(frozen=True)
+class Scene:
+    title: str
+    page: str
+    settings: dict
+    narration: str
+    step: int = 0
+    until: int | str | None = None  # a step, or a number the study computes ("bound_argmin")
+    notes: str = ""
+    claims: tuple = ()
+    try_it: str = ""
+    question: Question | None = None
+
+    def query(self):
+        """The scene's settings as the page's address gives them (text values)."""
+        return {key: _text(value) for key, value in self.settings.items()}
+
+
+@dataclass(frozen=True)
+class Lesson:
+    title: str
+    summary: str
+    scenes: tuple
+    source: str = field(default="", compare=False)  # the TOML text it was read from
+
+    def scene(self, number):
+        """Scene ``number`` (1-based), clipped into range."""
+        return self.scenes[max(1, min(int(number), len(self.scenes))) - 1]
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+def _scene_lines(text):
+    """The line number of each ``[[scene]]`` header (1-based)."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if re.match(r"\s*\[\[\s*scene\s*\]\]", line)]
+
+
+def _line_of(text, scene, key=None):
+    """The line where scene ``scene`` (0-based) sets ``key`` (its header's when not found)."""
+    headers = _scene_lines(text)
+    if scene is None or scene >= len(headers):
+        if key is not None:
+            for number, line in enumerate(text.splitlines(), 1):
+                if re.match(rf"\s*{re.escape(key)}\s*=", line):
+                    return number
+        return 1
+    lines = text.splitlines()
+    start = headers[scene]
+    end = headers[scene + 1] - 1 if scene + 1 < len(headers) else len(lines)
+    if key is not None:
+        for number in range(start, end + 1):
+            line = lines[number - 1]
+            if re.match(rf"\s*{re.escape(key)}\s*=", line) or re.match(rf"\s*\[\s*scene\.{re.escape(key)}\s*\]", line):
+                return number
+    return start
+
+
+def _fields(template):
+    """The names ``{name}`` / ``{name:fmt}`` in a template (ValueError on a broken brace)."""
+    return [name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def _check_template(template, page, where):
+    try:
+        names = _fields(template)
+    except ValueError as error:
+        raise LessonError(f"{where}: the braces do not pair up ({error}); write {{{{ and }}}} for a brace itself.")
+    unknown = [name for name in names if name not in NUMBERS[page]]
+    if unknown:
+        raise LessonError(f"{where}: {{{unknown[0]}}} is not a number the {page} page computes; it offers "
+                          + ", ".join("{" + n + "}" for n in NUMBERS[page]) + ".")
+
+
+def _claim(sentence):
+    """The claim a sentence states: (pattern, needed numbers, test, arguments), or None."""
+    for pattern, (needs, test) in CLAIMS.items():
+        match = re.fullmatch(pattern, sentence.strip().lower())
+        if match:
+            return pattern, needs, test, match.groups()
+    return None
+
+
+def _string(value, where, name, required=True, limit=None):
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise LessonError(f"{where}: {name} must be text in quotes" + (" and not empty." if required else "."))
+    if limit is not None and len(value) > limit:
+        raise LessonError(f"{where}: {name} is {len(value)} characters; at most {limit} fit on a projected screen.")
+    return value.strip()
+
+
+def _whole(value, where, name, lo=0, hi=100_000):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise LessonError(f"{where}: {name} must be a whole number from {lo} to {hi}, not {value!r}.")
+    return value
+
+
+def _question(raw, text, index, page):
+    def at(key):
+        return f"line {_line_of(text, index, key)} (scene {index + 1}'s question)"
+
+    where = at("question")
+    if not isinstance(raw, dict):
+        raise LessonError(f"{where}: a question is a table, [scene.question], with ask, choices and answer.")
+    extra = sorted(set(raw) - QUESTION_KEYS)
+    if extra:
+        raise LessonError(f"{where}: {extra[0]!r} is not a key of a question; the keys are "
+                          + ", ".join(sorted(QUESTION_KEYS)) + ".")
+    kind = raw.get("kind", "choice")
+    if kind not in ("choice", "next-pick"):
+        raise LessonError(f"{at('kind')}: kind must be \"choice\" or \"next-pick\", not {kind!r}.")
+    ask = _string(raw.get("ask"), at("ask"), "ask", limit=300)
+    explain = _string(raw.get("explain"), at("explain"), "explain", required=False, limit=400)
+    _check_template(ask, page, at("ask"))
+    _check_template(explain, page, at("explain"))
+    if kind == "next-pick":
+        if "choices" in raw or "answer" in raw:
+            raise LessonError(f"{where}: a next-pick question is answered on the board; it takes no choices or answer.")
+        return Question(kind, ask, explain=explain)
+    choices = raw.get("choices")
+    if not isinstance(choices, list) or not 2 <= len(choices) <= 5 or not all(isinstance(c, str) and c.strip()
+                                                                              for c in choices):
+        raise LessonError(f"{at('choices')}: choices must be a list of two to five texts, like "
+                          "[\"a\", \"b\", \"c\"].")
+    answer = _whole(raw.get("answer"), at("answer"), "answer (the number of the right choice, from 1)", 1,
+                    len(choices))
+    for choice in choices:
+        _check_template(choice, page, at("choices"))
+    return Question(kind, ask, tuple(c.strip() for c in choices), answer, explain)
+
+
+def _scene(raw, text, index):
+    where = f"line {_line_of(text, index)} (scene {index + 1})"
+    if not isinstance(raw, dict):
+        raise LessonError(f"{where}: a scene is a table that starts with [[scene]].")
+    extra = sorted(set(raw) - SCENE_KEYS)
+    if extra:
+        raise LessonError(f"line {_line_of(text, index, extra[0])} (scene {index + 1}): {extra[0]!r} is not a key of "
+                          "a scene; the keys are " + ", ".join(sorted(SCENE_KEYS)) + ".")
+
+    def at(key):
+        return f"line {_line_of(text, index, key)} (scene {index + 1})"
+
+    page = raw.get("page")
+    if page not in PAGES:
+        raise LessonError(f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in PAGES)
+                          + f", not {page!r}.")
+    settings = raw.get("settings", {})
+    if not isinstance(settings, dict) or not all(isinstance(v, (str, int, float, bool)) for v in settings.values()):
+        raise LessonError(f"{at('settings')}: settings is a table of the page's address keys and plain values, "
+                          "like { data = \"sinc\", k = 30 }.")
+    if any(key in ("lesson", "scene", "step", "present", "text") for key in settings):
+        raise LessonError(f"{at('settings')}: settings name what the page shows; the step is the scene's own "
+                          "'step', and presenter mode and the text size are the viewer's.")
+    narration = _string(raw.get("narration"), at("narration"), "narration", limit=MAX_NARRATION)
+    _check_template(narration, page, at("narration"))
+    notes = _string(raw.get("notes"), at("notes"), "notes", required=False, limit=2000)
+    _check_template(notes, page, at("notes"))
+    step = _whole(raw.get("step", 0), at("step"), "step")
+    until = raw.get("until")
+    if isinstance(until, str):  # a step the study computes: "bound_argmin"
+        if until not in ("bound_argmin", "test_argmin") or until not in NUMBERS[page]:
+            raise LessonError(f"{at('until')}: until is a step number, or \"bound_argmin\" or \"test_argmin\" on the "
+                              f"pages with bounds, not {until!r}.")
+    elif until is not None:
+        until = _whole(until, at("until"), "until")
+        if until < step:
+            raise LessonError(f"{at('until')}: until ({until}) comes before the scene's step ({step}).")
+    claims = raw.get("claims", [])
+    if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
+        raise LessonError(f"{at('claims')}: claims is a list of sentences, like [\"bound below 1\"].")
+    for claim in claims:
+        found = _claim(claim)
+        if found is None:
+            raise LessonError(f"{at('claims')}: {claim!r} is not a claim the app can check; the claims are: "
+                              + "; ".join(_readable(p) for p in CLAIMS) + ".")
+        missing = [name for name in found[1] if name not in NUMBERS[page]]
+        if missing:
+            raise LessonError(f"{at('claims')}: {claim!r} needs {missing[0]}, which the {page} page does not compute.")
+    question = _question(raw["question"], text, index, page) if "question" in raw else None
+    return Scene(title=_string(raw.get("title"), at("title"), "title", limit=120), page=page, settings=dict(settings),
+                 narration=narration, step=step, until=until, notes=notes, claims=tuple(c.strip() for c in claims),
+                 try_it=_string(raw.get("try"), at("try"), "try", required=False, limit=300), question=question)
+
+
+def _readable(pattern):
+    return pattern.replace(_NUMBER, "N").replace("([a-z-]+)", "NAME")
+
+
+def parse(text):
+    """The :class:`Lesson` a TOML ``text`` describes; :class:`LessonError` (a sentence with
+    the line and what is wrong) when it cannot be read."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_BYTES:
+            raise LessonError(f"The file is {len(text):,} bytes; a lesson is at most {MAX_BYTES:,}.")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LessonError("The file is not UTF-8 text; save it as plain text (a .toml file).") from None
+    if len(text.encode()) > MAX_BYTES:
+        raise LessonError(f"The file is {len(text.encode()):,} bytes; a lesson is at most {MAX_BYTES:,}.")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LessonError(f"This is not valid TOML: {error}.") from None
+    extra = sorted(set(raw) - TOP_KEYS)
+    if extra:
+        raise LessonError(f"line {_line_of(text, None, extra[0])}: {extra[0]!r} is not a key of a lesson; the keys "
+                          "are title, summary and [[scene]] tables.")
+    title = _string(raw.get("title"), f"line {_line_of(text, None, 'title')}", "title", limit=120)
+    summary = _string(raw.get("summary"), f"line {_line_of(text, None, 'summary')}", "summary", required=False,
+                      limit=400)
+    scenes = raw.get("scene")
+    if not isinstance(scenes, list) or not scenes:
+        raise LessonError("A lesson needs at least one scene: a [[scene]] table with page, settings and narration.")
+    if len(scenes) > MAX_SCENES:
+        raise LessonError(f"line {_scene_lines(text)[MAX_SCENES]}: a lesson has at most {MAX_SCENES} scenes.")
+    return Lesson(title, summary, tuple(_scene(raw_scene, text, i) for i, raw_scene in enumerate(scenes)), text)
+
+
+# --- numbers and claims -------------------------------------------------------------------------
+
+class _Numbers(dict):
+    def __missing__(self, key):
+        return "?"
+
+
+def fill(template, numbers):
+    """``template`` with its ``{name}`` fields filled from ``numbers``; a number the study
+    does not have (nan, or an argmin of a missing curve) shows as "n/a"."""
+    values = {}
+    for name in _fields(template):
+        value = numbers.get(name)
+        bad = value is None or (isinstance(value, float) and not math.isfinite(value))
+        values[name] = _NotAvailable() if bad else value
+    return template.format_map(_Numbers(values))
+
+
+class _NotAvailable:
+    def __format__(self, spec):
+        return "n/a"
+
+
+def check(claim, numbers):
+    """Whether ``claim`` holds for ``numbers`` (False when a number it needs is missing)."""
+    found = _claim(claim)
+    if found is None:
+        raise LessonError(f"{claim!r} is not a claim the app can check.")
+    _, needs, test, args = found
+    for name in needs:
+        value = numbers.get(name)
+        if value is None or (isinstance(value, float) and not math.isfinite(value)):
+            return False
+    return bool(test(numbers, *args))
+
+
+# --- shipped lessons and addresses --------------------------------------------------------------
+
+def shipped():
+    """The lessons in ``ui/lessons/``, by file stem, in their file names' order."""
+    return {path.stem: parse(path.read_text(encoding="utf-8")) for path in sorted(HERE.glob("*.toml"))}
+
+
+def encode(text):
+    """A lesson's TOML text as an address parameter (zlib, then URL-safe base64)."""
+    return "z" + base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def decode(value):
+    """The TOML text :func:`encode` made (LessonError when ``value`` is not one)."""
+    if not value.startswith("z") or len(value) > 2 * MAX_BYTES:
+        raise LessonError("The address's lesson is neither a shipped lesson's name nor a lesson file's text.")
+    try:
+        data = base64.urlsafe_b64decode(value[1:] + "=" * (-len(value[1:]) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(data, MAX_BYTES + 1)
+    except (ValueError, zlib.error):
+        text, inflater = b"", None
+    if len(text) > MAX_BYTES:
+        raise LessonError(f"The address's lesson is longer than {MAX_BYTES:,} bytes.")
+    if inflater is None or not inflater.eof:
+        raise LessonError("The address's lesson is damaged (it may have been cut short when it was copied).")
+    return text.decode("utf-8", errors="replace")
+
+
+def page_title(scene):
+    return site.by_key(scene.page).title
