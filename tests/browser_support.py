@@ -195,6 +195,7 @@ TEXT_BOXES = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!node.textContent.trim() || parent.closest('svg, select, .mpl-help, .mpl-blank, .mpl-sr') || !shown(parent)) continue;
+    if (parent.closest('details:not([open])') && !parent.closest('summary')) continue;  // folded: not on screen
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {

@@ -396,3 +396,103 @@ def test_reduced_motion_turns_the_animation_off(server, browser):
     with app_page(browser, f"{server}/kmp", (1280, 720)) as page:
         settled(page)
         assert page.locator(".mpl-toggle", has_text="Animate").count() == 1
+
+
+# --- 6. a guided lesson, given with a clicker: PageDown and PageUp only ----------------------
+
+def guide_state(page):
+    return page.evaluate("window.__mplPlayer && window.__mplPlayer.guide ? [window.__mplPlayer.guide.scene, "
+                         "window.__mplPlayer.j] : null")
+
+
+def press_until(page, key, want):
+    """Press ``key`` and wait until the player shows ``want`` (scene, step): the step drawn
+    on screen, or the next scene's page opened and drawn."""
+    page.keyboard.press(key)
+    page.wait_for_function(f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === "
+                           f"{want[0]} && window.__mplPlayer.j === {want[1]} && window.__mplRendered && "
+                           f"window.__mplRendered.step === {want[1]} && window.__mplRendered.id === "
+                           "window.__mplPlayer.id", timeout=60_000)
+
+
+def test_a_lesson_is_given_end_to_end_with_the_clicker_keys_only(server, browser, shots):
+    """The Fisher lesson (two pages, six scenes) at 1280x720 in presenter mode: from the
+    first scene's link, PageDown alone walks every step of every scene and on into the next
+    scene (its own page and settings), PageUp goes back a scene; every scene shows its
+    narration in full on the screen and its panels inside it, nothing cut or overlapping;
+    the address reopens the scene in a fresh browser."""
+    from ui import lessons, site
+
+    lesson = lessons.shipped()["3-fisher"]
+    first = lesson.scene(1)
+    query = "&".join(f"{k}={v}" for k, v in first.query().items())
+    size = (1280, 720)
+    with app_page(browser, f"{server}/mpkfda?{query}&lesson=3-fisher&scene=1&present=1", size) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        problems = []
+        for number in range(1, len(lesson.scenes) + 1):
+            scene = lesson.scene(number)
+            g = page.evaluate("window.__mplPlayer.guide")
+            assert g["scene"] == number and page.url.count(f"scene={number}") == 1, (number, page.url)
+            assert f"/{site.by_key(scene.page).url_path}?" in page.url
+            settled(page)
+            narration = page.locator(".mpl-guide-text")
+            assert narration.inner_text().startswith(scene.title + ".")
+            box = narration.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= size[1], (number, box)
+            problems += [f"scene {number}: {p}" for p in check_layout(page, 1.0, size, present=True)]
+            page.screenshot(path=str(shots / f"lesson-scene-{number}.png"))
+            start, end = g["start"], g["until"]
+            for step in range(start + 1, end + 1):
+                press_until(page, "PageDown", (number, step))
+            if number < len(lesson.scenes):
+                nxt = lesson.scene(number + 1)
+                press_until(page, "PageDown", (number + 1, nxt.step))
+        assert problems == []
+        last = page.url
+        # back a scene: PageUp on the scene's first step
+        press_until(page, "PageUp", (len(lesson.scenes) - 1, lesson.scene(len(lesson.scenes) - 1).step))
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        try:
+            fresh = context.new_page()
+            fresh.goto(last)
+            fresh.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+            assert fresh.evaluate("window.__mplPlayer.guide.scene") == len(lesson.scenes)
+            assert fresh.locator(".mpl-guide-text").inner_text().startswith(lesson.scene(len(lesson.scenes)).title)
+        finally:
+            context.close()
+
+
+def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
+    from ui import lessons
+
+    lesson = lessons.shipped()["2-kmp"]
+    scene = lesson.scene(3)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    with app_page(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720)) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        wrong = page.get_by_role("button", name=f"A. {scene.question.choices[0]}")
+        click_like_a_person(page, wrong)
+        answer = page.locator(".mpl-guide-answer")
+        answer.wait_for()
+        assert answer.inner_text().startswith("Not quite: the answer is B.") and "Score so far: 0 of 1." in answer.inner_text()
+        assert page.get_by_role("button", name=f"B. {scene.question.choices[1]}", exact=True).count() == 0  # marked ✓ now
+        assert page.locator(".mpl-choice.mpl-right").inner_text().startswith("✓ B.")
+        # the focus went back to the player: the clicker's key still steps
+        step = page.evaluate("window.__mplPlayer.j")
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"window.__mplPlayer.j === {step + 1} || window.__mplPlayer.guide.scene === 4",
+                               timeout=60_000)
+
+
+def test_a_bad_lesson_file_gets_a_sentence_on_the_lessons_page(server, browser, tmp_path):
+    bad = tmp_path / "mine.toml"
+    bad.write_text('title = "Mine"\n\n[[scene]]\ntitle = "One"\npage = "kpm"\nnarration = "x"\n')
+    with app_page(browser, f"{server}/lessons", (1280, 720)) as page:
+        page.get_by_text("Sparse kernel PCA: one point at a time").first.wait_for()
+        page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(bad))
+        error = page.locator("[data-testid='stAlertContentError']")
+        error.wait_for(timeout=60_000)
+        assert 'mine.toml: line 5 (scene 1): page must be one of "skpca"' in error.inner_text()

@@ -197,6 +197,8 @@ def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
         assert guide["scene"] == number and guide["scenes"] == len(lesson.scenes)
         assert head["name"] == written.title and "n/a" not in head["text"] and "{" not in head["text"]
         assert payload["step"] == min(written.step, payload["n_steps"])
+        # a clicker's worth of presses per scene: the lecturer never holds PageDown through 40 steps
+        assert guide["until"] is not None and 0 <= guide["until"] - guide["start"] <= 15, (key, number)
         assert [claim for claim, _ in guide["claims"]] == list(written.claims)
         assert all(holds for _, holds in guide["claims"]), (key, number, guide["claims"])
         if guide["question"] and guide["question"]["kind"] == "choice":
