@@ -388,3 +388,58 @@ def test_the_app_asks_nothing_of_another_origin(browser, server):
     finally:
         context.close()
 
+
+
+GUIDED = '''title = "Two scenes"
+
+[[scene]]
+title = "Sinc, first steps"
+page = "kmp"
+settings = { data = "sinc", gamma = "3", k = "12" }
+step = 0
+until = 2
+narration = "Lowest bound {bound_min:.2f} at t = {bound_argmin}."
+
+[[scene]]
+title = "Sinc, basic variant, further on"
+page = "kmp"
+settings = { data = "sinc", gamma = "3", k = "12", variant = "basic" }
+step = 5
+until = 6
+narration = "Test error {test_min:.3f} at best."
+
+[scene.question]
+ask = "Refit?"
+choices = ["yes", "no"]
+answer = 2
+'''
+
+
+def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browser, capsys):
+    """``--lesson`` with a lesson file: one file whose scenes carry their narration,
+    progress and question; PageDown past a scene's last step opens the next scene on its
+    own first step (5 here, not 0), PageUp on it goes back to the previous scene's start.
+    A bad lesson file is refused with its line before any scene runs."""
+    source = tmp_path / "two.toml"
+    source.write_text(GUIDED)
+    out = tmp_path / "two.html"
+    assert export.main(["--lesson", str(source), "--out", str(out)]) == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GUIDED.replace("answer = 2", "answer = 7"))
+    assert export.main(["--lesson", str(bad), "--out", str(tmp_path / "bad.html")]) == 2
+    assert "error: line 22 (scene 2's question): answer" in capsys.readouterr().err
+    with Offline(browser) as offline:
+        offline.open(out.as_uri(), 0)
+        page = offline.page
+        assert page.locator(".mpl-guide-where").inner_text() == "Two scenes · Scene 1 of 2"
+        assert page.locator(".mpl-guide-text").inner_text().startswith("Sinc, first steps. Lowest bound ")
+        press(page, "PageDown", 1, scene=0)
+        press(page, "PageDown", 2, scene=0)
+        press(page, "PageDown", 5, scene=1)
+        assert page.locator(".mpl-guide-where").inner_text() == "Two scenes · Scene 2 of 2"
+        assert page.get_by_role("button", name="A. yes", exact=True).count() == 1
+        press(page, "PageDown", 6, scene=1)
+        press(page, "PageDown", 6, scene=1)  # the lesson's end: stays
+        press(page, "PageUp", 5, scene=1)
+        press(page, "PageUp", 0, scene=0)  # back a scene: its start
+        offline.clean()

@@ -172,6 +172,13 @@ def save_buttons(state: PageState, shown, name):
                                icon=":material/library_books:", width="stretch",
                                help="Every preset of this page as a scene of one file: PageDown past a scene's last "
                                     "step opens the next. Takes a few seconds the first time.")
+        if state.guide is not None:
+            key = state.guide["key"]
+            st.download_button(f"This guided lesson's {len(state.guide['lesson'].scenes)} scenes (.html)",
+                               on_click="ignore", data=lambda: export.guided_lesson_file(key, app_url),
+                               file_name="lesson.html", mime="text/html", icon=":material/school:", width="stretch",
+                               help="Every scene of the lesson, with its narration and questions, in one file: "
+                                    "PageDown past a scene's last step opens the next. Takes a while the first time.")
         st.caption("Opens in any browser, offline; keeps the step in its address. From a script: "
                    "`python -m ui.export \"<this page's address>\" --out demo.html`.")
 

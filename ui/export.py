@@ -241,7 +241,7 @@ def run_page(page, query, timeout=600):
     shown = {key: at.query_params[key] for key in at.query_params}
     lesson = json.loads(text).get("lesson") or {}
     names = {preset.name for preset in PRESETS.get(page.key, ())}
-    name = lesson.get("name", "") if lesson.get("name") in names else ""
+    name = lesson.get("name", "") if lesson.get("name") in names or "guide" in lesson else ""
     notes = [str(item.value) for item in at.warning]
     return Scene(page=page.key, payload=text, query=shown, name=name), notes
 
@@ -272,6 +272,18 @@ def lesson_queries(key):
     return lesson, out
 
 
+def _lesson_key(value):
+    """The lesson parameter for a shipped lesson's name, an encoded lesson, or a .toml file."""
+    from ui import lessons
+
+    path = Path(value)
+    if path.suffix == ".toml" and path.is_file():
+        text = path.read_bytes()
+        lessons.parse(text)  # refused here, with its line, rather than scene by scene
+        return lessons.encode(text.decode("utf-8"))
+    return value
+
+
 def run_lesson(key):
     """Every scene of a lesson run headless as its address opens it: ``(lesson, [(scene,
     notes)])``, each scene's payload carrying its narration, question and checked claims."""
@@ -285,13 +297,14 @@ _EXPORTING = threading.Lock()
 
 
 @functools.lru_cache(maxsize=8)
-def _lesson_file(page_key, app_url, stamp):
+def _lesson_file(page_key, app_url, stamp, guided=None):
     import subprocess
     import tempfile
 
+    what = ["--lesson", guided] if guided is not None else ["--presets", page_key]
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "lesson.html"
-        done = subprocess.run([sys.executable, "-m", "ui.export", "--presets", page_key, "--out", str(out),
+        done = subprocess.run([sys.executable, "-m", "ui.export", *what, "--out", str(out),
                                "--app-url", app_url], cwd=ROOT, capture_output=True, text=True, timeout=900)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "export failed")
@@ -303,6 +316,14 @@ def lesson_of_page(page_key, app_url=DEFAULT_APP_URL):
     process, one at a time, and kept: a second "Save" of the same lesson is instant)."""
     with _EXPORTING:
         return _lesson_file(page_key, app_url, version())
+
+
+def guided_lesson_file(key, app_url=DEFAULT_APP_URL):
+    """One HTML file with every scene of a guided lesson (``key``: a shipped lesson's name
+    or an encoded lesson file, :mod:`ui.lessons`), narration and questions included; made
+    as :func:`lesson_of_page` makes a page's presets."""
+    with _EXPORTING:
+        return _lesson_file(None, app_url, version(), key)
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -327,6 +348,9 @@ def main(argv=None):
                              "\"kmp?data=sinc\"; several make one file with one scene each")
     parser.add_argument("--presets", metavar="PAGE", action="append", default=[],
                         help="add every preset of this page (e.g. kmp, sparse-kpca) as a scene")
+    parser.add_argument("--lesson", metavar="LESSON",
+                        help="add every scene of a guided lesson: a shipped lesson's name (e.g. 2-kmp) or a lesson "
+                             "file (.toml)")
     parser.add_argument("--out", metavar="FILE", help="write one HTML file with every scene")
     parser.add_argument("--out-dir", metavar="DIR", help="write one HTML file per scene, and an index.html")
     parser.add_argument("--app-url", metavar="URL",
@@ -341,8 +365,12 @@ def main(argv=None):
         for name in args.presets:
             page = site.by_path(name)
             jobs += [(page, query, DEFAULT_APP_URL) for query in preset_queries(page.key)]
+        if args.lesson:
+            lesson, queries = lesson_queries(_lesson_key(args.lesson))
+            jobs += [(page, query, DEFAULT_APP_URL) for page, query in queries]
+            args.title = args.title or lesson.title
         if not jobs:
-            parser.error("nothing to export: give an address or --presets PAGE")
+            parser.error("nothing to export: give an address, --presets PAGE or --lesson LESSON")
         app_url = args.app_url or next((url for _, _, url in jobs if url != DEFAULT_APP_URL), DEFAULT_APP_URL)
         if not _safe_url(app_url):
             raise ValueError(f"--app-url {app_url!r} is not an http(s) address")
@@ -368,7 +396,7 @@ def main(argv=None):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError) as error:  # (a lesson's LessonError is a ValueError)
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0

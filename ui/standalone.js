@@ -62,7 +62,7 @@ const options = {
   onStep: (j) => writeFragment(j),
   onPastEnd: DATA.scenes.length > 1 ? (direction) => {
     const next = view.scene + direction;
-    if (next >= 0 && next < DATA.scenes.length) show(next, direction > 0 ? 0 : Infinity);
+    if (next >= 0 && next < DATA.scenes.length) show(next, direction > 0 ? null : "end");
   } : undefined,
 };
 
@@ -72,6 +72,9 @@ async function show(index, step) {
   payload.present = view.present;
   payload.text_scale = view.text / 100;
   payload.id = payload.id + "-" + index;  // each scene its own player (the id is also a CSS name: plain characters)
+  // A scene opens on its own step (a guided lesson's scene may start further on); back
+  // from the next scene, a preset opens on its last step, a guided scene on its start.
+  if (step === "end") step = payload.lesson && payload.lesson.guide ? null : Infinity;
   if (step !== null && step !== undefined) payload.step = Math.min(step, payload.n_steps);
   payload.exact_step = true;
   const loading = document.getElementById("mx-loading");
@@ -147,9 +150,9 @@ function buildChrome() {
   if (DATA.scenes.length > 1) {
     $("mx-scenes").hidden = false;
     DATA.scenes.forEach((scene, index) => $("mx-scene").append(tag("option", { value: String(index) }, (index + 1) + ". " + scene.name)));
-    $("mx-scene").addEventListener("change", (event) => show(Number(event.target.value), 0).then(refocus));
-    $("mx-prev").addEventListener("click", () => show(view.scene - 1, 0).then(refocus));
-    $("mx-next").addEventListener("click", () => show(view.scene + 1, 0).then(refocus));
+    $("mx-scene").addEventListener("change", (event) => show(Number(event.target.value), null).then(refocus));
+    $("mx-prev").addEventListener("click", () => show(view.scene - 1, null).then(refocus));
+    $("mx-next").addEventListener("click", () => show(view.scene + 1, null).then(refocus));
   }
   // A link opened in the same page (the fragment edited by hand, back / forward) shows its view.
   window.addEventListener("hashchange", () => {
