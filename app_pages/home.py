@@ -22,6 +22,8 @@ error has a bound that depends on k: step through a path and watch that bound ag
 )
 st.latex(r"i_{j+1} = \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \qquad\longrightarrow\qquad "
          r"K_{j+1} = \mathrm{deflate}(K_j, i_{j+1})")
+st.page_link("app_pages/lessons.py", label="New here? Take a guided lesson: narrated scenes with questions, "
+             "PageDown to move on", icon=":material/school:")
 
 # Each card: its page, the study its picture shows (dataset, width, k, step), and what it
 # says.  The "Open ... at step N" link carries every setting of that study, so the page it

@@ -241,3 +241,30 @@ def test_a_link_with_a_broken_lesson_says_so_and_shows_the_page():
     warnings = " ".join(str(w.value) for w in at.warning)
     assert "lesson could not be opened" in warnings and "damaged" in warnings
     assert all(slider.disabled is False for slider in at.slider)
+
+
+def test_leaving_a_lesson_for_another_page_keeps_it_and_the_way_back_reopens_the_scene():
+    """Mid-lesson the app stays usable: another page opens unlocked, its sidebar offers
+    the way back, and that button opens the scene's page on the scene's settings and step."""
+    lesson = SHIPPED["2-kmp"]
+    scene = lesson.scene(3)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    for name, value in {**scene.query(), "lesson": "2-kmp", "scene": "3", "step": str(scene.step)}.items():
+        at.query_params[name] = value
+    at.switch_page("app_pages/kmp.py").run()
+    assert at.session_state["_guide"]["page"] == "kmp"
+    for name in list(at.query_params):
+        del at.query_params[name]
+    at.switch_page("app_pages/sparse_kpca.py").run()
+    assert not at.exception and not at.error
+    assert "lesson" not in at.query_params and all(not s.disabled for s in at.slider)
+    back = next(button for button in at.button if button.label == "Back to the lesson")
+    back.click().run()
+    assert not at.exception and not at.error
+    assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == "3"
+    assert at.query_params["data"] == "sinc" and at.query_params["step"] == str(scene.step)
+    from ui.player import unpacked
+
+    player = json.loads(unpacked(at.get("bidi_component")[0].proto.bytes))
+    assert player["lesson"]["guide"]["scene"] == 3 and player["step"] == scene.step

@@ -673,22 +673,36 @@ class Player {
     const bar = el("div", { class: "mpl-progress", role: "progressbar", "aria-label": "Scene " + g.scene + " of " + g.scenes,
       "aria-valuemin": "1", "aria-valuemax": String(g.scenes), "aria-valuenow": String(g.scene) },
       [el("div", { class: "mpl-progress-fill", style: "width:" + (100 * g.scene / g.scenes).toFixed(1) + "%" })]);
+    // Speaker notes and the scene's checked claims: folded behind a button on the head's
+    // line, so that on a projector they take no room until the lecturer opens them.
+    let notes = null;
+    let notesButton = null;
+    if (g.notes || (g.claims && g.claims.length)) {
+      notes = el("div", { class: "mpl-guide-notes", hidden: "hidden" });
+      if (g.notes) notes.append(el("div", { text: g.notes }));
+      for (const [claim, holds] of g.claims || []) notes.append(el("div", { class: "mpl-claim", text: (holds ? "✓ " : "✗ ") + claim + (holds ? "" : " — does not hold on these settings") }));
+      notesButton = el("button", { class: "mpl-btn mpl-notes-btn", type: "button", text: "Notes", "aria-expanded": "false",
+        "aria-label": "Speaker notes", title: "Speaker notes and the scene's checked claims",
+        onclick: (event) => {
+          notes.hidden = !notes.hidden;
+          notesButton.setAttribute("aria-expanded", String(!notes.hidden));  // (the top's new height relays the panels out)
+          afterClick(event);
+        } });
+    }
     const where = el("div", { class: "mpl-guide-head" }, [
       sceneButton("◀ Scene", "Previous scene", -1, g.scene <= 1),
       el("span", { class: "mpl-guide-where", text: g.lesson + " · Scene " + g.scene + " of " + g.scenes }),
       bar,
+      ...(notesButton ? [notesButton] : []),
       sceneButton(g.scene >= g.scenes ? "End" : "Scene ▶", "Next scene", 1, g.scene >= g.scenes),
     ]);
-    const parts = [where, el("div", { class: "mpl-guide-text" }, [el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || "")])];
-    if (g.try) parts.push(el("div", { class: "mpl-guide-try" }, [el("strong", { text: "Try it yourself: " }), document.createTextNode(g.try + " (the sidebar's controls are yours for this scene)")]));
+    const parts = [where];
+    if (notes) parts.push(notes);
+    const text = el("div", { class: "mpl-guide-text" }, [el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || "")]);
+    if (g.try) text.append(" ", el("span", { class: "mpl-guide-try" }, [el("strong", { text: "Try it yourself: " }), document.createTextNode(g.try + " (the sidebar's controls are yours for this scene)")]));
+    parts.push(text);
     if (g.question && g.question.kind === "choice") parts.push(this.questionBox(g));
     else if (g.question) parts.push(el("div", { class: "mpl-guide-question" }, [el("strong", { text: "Predict: " }), document.createTextNode(g.question.ask)]));
-    if (g.notes || (g.claims && g.claims.length)) {
-      const notes = el("details", { class: "mpl-guide-notes" }, [el("summary", { text: "Speaker notes" })]);
-      if (g.notes) notes.append(el("div", { text: g.notes }));
-      for (const [claim, holds] of g.claims || []) notes.append(el("div", { class: "mpl-claim", text: (holds ? "✓ " : "✗ ") + claim + (holds ? "" : " — does not hold on these settings") }));
-      parts.push(notes);
-    }
     return parts;
   }
 
@@ -704,8 +718,8 @@ class Player {
       const chosen = scores[g.scene];
       const right = Object.values(scores).filter((value) => value.right).length;
       const total = Object.keys(scores).length;
-      box.replaceChildren(el("div", { class: "mpl-guide-ask" }, [el("strong", { text: "Question: " }), document.createTextNode(q.ask)]));
-      const row = el("div", { class: "mpl-choices" });
+      const row = el("div", { class: "mpl-choices" }, [el("span", { class: "mpl-guide-ask" }, [el("strong", { text: "Question: " }), document.createTextNode(q.ask)])]);
+      box.replaceChildren(row);
       q.choices.forEach((choice, index) => {
         const mark = chosen ? (index + 1 === q.answer ? "✓ " : (index + 1 === chosen.choice ? "✗ " : "")) : "";
         row.append(el("button", { class: "mpl-btn mpl-choice" + (chosen && index + 1 === q.answer ? " mpl-right" : ""), type: "button",
@@ -719,7 +733,6 @@ class Player {
             this.afterClick(event);
           } }));
       });
-      box.append(row);
       if (chosen) {
         box.append(el("div", { class: "mpl-guide-answer", "aria-live": "polite",
           text: (chosen.right ? "Right. " : "Not quite: the answer is " + String.fromCharCode(64 + q.answer) + ". ") + (q.explain || "") +
