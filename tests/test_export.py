@@ -443,3 +443,17 @@ def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browse
         press(page, "PageUp", 5, scene=1)
         press(page, "PageUp", 0, scene=0)  # back a scene: its start
         offline.clean()
+
+
+def test_scenes_of_one_study_keep_it_once_and_merge_back_to_their_payloads():
+    from ui import player
+
+    text = json.dumps({"id": "s", "n_steps": 3, "panels": [{"title": 'a ,"step": inside a string'}]},
+                      separators=(",", ":"))
+    other = text.replace('"s"', '"t"')
+    payloads = [player.with_step(text, 0), player.with_step(text, 2, {"name": "n", "text": "t", "guide": {}}),
+                player.with_step(other, 1)]
+    studies, heads = export._shared_studies(payloads)
+    assert studies == [text, other] and [study for study, _ in heads] == [0, 0, 1]
+    for payload, (study, view) in zip(payloads, heads):
+        assert studies[study][:-1] + "," + view[1:] == payload  # what the page's script does

@@ -113,6 +113,24 @@ def _safe_url(url):
     return url if urlsplit(url).scheme in ("http", "https") else ""
 
 
+def _shared_studies(payloads):
+    """Each scene's payload split into its study (kept once however many scenes show it: a
+    guided lesson often steps through one study in several scenes) and its view (the step,
+    display and narration :func:`ui.player.with_step` appended).  Returns ``(studies,
+    [(study index, view JSON text)])``; the browser merges them back."""
+    studies, index, heads = [], {}, []
+    for text in payloads:
+        study, view = text, "{}"
+        cut = text.rfind(',"step":')  # the view's first key (ui.player._view); never unescaped inside a string
+        if cut > 0 and text.endswith("}"):
+            study, view = text[:cut] + "}", "{" + text[cut + 1:]
+        if study not in index:
+            index[study] = len(studies)
+            studies.append(study)
+        heads.append((index[study], view))
+    return studies, heads
+
+
 def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
     """The HTML text of one self-contained page showing ``scenes`` (a list of
     :class:`Scene`) in the step player.  ``app_url``: where the app runs (for the
@@ -120,14 +138,16 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
     if not scenes:
         raise ValueError("nothing to export: no scene")
     made = made or datetime.date.today().isoformat()
+    studies, heads = _shared_studies([scene.payload for scene in scenes])
     title = title or (scenes[0].title() if len(scenes) == 1 else f"{site.by_key(scenes[0].page).title}: a lesson")
     data = {
         "title": title, "heading": site.by_key(scenes[0].page).title if len(scenes) == 1 else title,
         "version": version(), "text": _text_size(scenes[0].payload), "made": made, "plotly": packed_plotly(),
         "scenes": [{"name": scene.name or scene.title(), "page": site.by_key(scene.page).title,
                     "settings": ", ".join(f"{key}={value}" for key, value in scene.query.items()) or "the defaults",
-                    "url": _safe_url(scene.address(app_url)), "payload": _packed(scene.payload)}
-                   for scene in scenes],
+                    "url": _safe_url(scene.address(app_url)), "study": study, "view": view}
+                   for scene, (study, view) in zip(scenes, heads)],
+        "studies": [_packed(text) for text in studies],
     }
     player_js = (HERE / "player.js").read_text(encoding="utf-8")
     boot_js = (HERE / "standalone.js").read_text(encoding="utf-8")

@@ -46,9 +46,12 @@ async function inflate(packed) {
   return new Response(stream).text();
 }
 
+// A scene's payload: its study (kept once in the file, however many scenes show it) with
+// the scene's own view -- step, display, narration -- merged in, as ui/player.py merges them.
 function sceneText(index) {
-  if (!texts.has(index)) texts.set(index, inflate(DATA.scenes[index].payload));
-  return texts.get(index);
+  const scene = DATA.scenes[index];
+  if (!texts.has(scene.study)) texts.set(scene.study, inflate(DATA.studies[scene.study]));
+  return texts.get(scene.study).then((study) => scene.view === "{}" ? study : study.slice(0, -1) + "," + scene.view.slice(1));
 }
 
 async function installPlotly() {
