@@ -409,8 +409,10 @@ def _check_shape(rows, columns, limits, what="The file"):
 def parse_csv(content, limits=LIMITS):
     """Parse CSV text or bytes into a :class:`Table` (data only: no code is evaluated).
 
-    A first row with any non-numeric cell is taken as the header; otherwise columns are
-    named ``col1, col2, ...``.  Raises ValueError for empty files, fewer than two data
+    The first row is the header when it names the columns (:func:`_is_header`: a text
+    cell above numbers, or a name that is none of its column's values); otherwise columns
+    are named ``col1, col2, ...`` and the first row is data -- a labelled file without a
+    header (``1.5,2.0,yes``) keeps every row.  Raises ValueError for empty files, fewer than two data
     rows, ragged rows, and anything past ``limits`` (:class:`UploadLimits`): the rows
     are read one at a time and the reading stops at the first one over a limit, so the
     work is linear in the file and bounded.
@@ -446,7 +448,7 @@ def parse_csv(content, limits=LIMITS):
         raise ValueError(f"The file is not a readable CSV (line {reader.line_num}: {error}).") from None
     if not rows:
         raise ValueError("The file is empty.")
-    header_present = not all(_is_number(cell) for cell in rows[0])
+    header_present = _is_header(rows)
     columns = tuple(rows[0]) if header_present else tuple(f"col{i + 1}" for i in range(len(rows[0])))
     body = rows[1:] if header_present else rows
     if len(set(columns)) != len(columns):
@@ -459,6 +461,24 @@ def parse_csv(content, limits=LIMITS):
             raise ValueError(f"Row {number + 1} has {len(row)} cells but the header has {len(columns)}; "
                              "every row needs the same number of cells.")
     return Table(columns, np.array(body, dtype=object))
+
+
+def _is_header(rows):
+    """Whether the first of ``rows`` names the columns rather than holding data: some cell
+    of it is text above a column of numbers, or every text cell of it is a value its
+    column never takes below (``class`` over ``yes`` / ``no``; a first row ``1.5, yes``
+    over more ``yes`` / ``no`` rows is data)."""
+    first, body = rows[0], rows[1:]
+    text = [i for i, cell in enumerate(first) if not _is_number(cell)]
+    if not text:
+        return False
+    if not body:
+        return True
+    width = len(first)
+    numeric = [all(_is_number(row[i]) for row in body if i < len(row)) for i in range(width)]
+    if any(numeric[i] for i in text):
+        return True
+    return all(all(row[i] != first[i] for row in body if i < len(row)) for i in text)
 
 
 NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers

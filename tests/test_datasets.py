@@ -90,3 +90,19 @@ def test_one_vs_rest_datasets_list_their_classes():
     for name, count in (("digits", 10), ("wine", 3), ("iris", 3)):
         choices = D.REGISTRY[name].choices["positive_class"]
         assert len(choices) == count and D.REGISTRY[name].options["positive_class"] in choices
+
+
+def test_a_labelled_csv_without_a_header_keeps_its_first_row():
+    """The first row is data when its text cells are values its columns take below; a header
+    names its columns (text above numbers, or a name that is no label)."""
+    table = D.parse_csv(b"1.5,2,yes\n3,4,no\n5,6,yes\n7,8,no\n")
+    assert table.columns == ("col1", "col2", "col3") and table.cells.shape == (4, 3)
+    assert table.cells[0].tolist() == ["1.5", "2", "yes"]
+    named = D.parse_csv(b"x1,x2,class\n1.5,2,yes\n3,4,no\n5,6,yes\n")
+    assert named.columns == ("x1", "x2", "class") and named.cells.shape == (3, 3)
+    label_only = D.parse_csv(b"1,2,class\n1.5,2,yes\n3,4,no\n")  # numbers as names, and a label column's name
+    assert label_only.columns == ("1", "2", "class") and label_only.cells.shape == (2, 3)
+    words = D.parse_csv(b"city,river\nparis,seine\nrome,tiber\nparis,seine\n")
+    assert words.columns == ("city", "river")
+    dataset = D.dataset_from_table(table, "binary", target="col3")
+    assert dataset.n_samples == 4  # nothing lost on the way to a dataset

@@ -3,9 +3,11 @@ time and memory, and nothing from a file or a link is rendered as Markdown."""
 import io
 from pathlib import Path
 import tracemalloc
+import unicodedata
 import zipfile
 
 import numpy as np
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -151,6 +153,19 @@ def test_a_link_cannot_put_markdown_in_the_page():
     assert len(notes) == 3
     for note in notes:
         assert "` [Click here to fix](https://evil.example/phish)" in note  # inside a code span
+
+
+def test_invisible_controls_from_a_link_are_shown_escaped_not_obeyed():
+    """A right-to-left override or a zero-width space in a link would make a note read
+    otherwise than it says; they reach the page as visible escapes."""
+    sneaky = "moons\u202egnp.exe\u200b\u2066x\u2069\ufeff"
+    at = _app("kmp", {"data": sneaky})
+    assert not at.exception
+    notes = " ".join(w.value for w in at.warning)
+    assert "\\u202e" in notes and "\\u200b" in notes and "\\u2066" in notes and "\\ufeff" in notes
+    assert not any(ch in notes for ch in "\u202e\u200b\u2066\u2069\ufeff")
+    for text in (literal(sneaky), plain(sneaky)):
+        assert not any(unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
 
 
 def test_out_of_range_link_values_are_clamped_with_a_note():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import streamlit as st
@@ -89,10 +90,19 @@ class Control:
         return self.clamp(value) == value
 
 
+def visible(text):
+    """``text`` with every invisible control shown as its escape: bidirectional overrides
+    and isolates (which can reverse what a sentence appears to say), zero-width spaces and
+    joiners, and other format and control characters (as ``\\u202e``)."""
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cf", "Cc") and ch not in "\n\t"
+                   else ch for ch in str(text))
+
+
 def literal(text, limit=80):
     """``text`` from a link or a file, safe inside Markdown: a code span (no links, no
-    images, no formatting), on one line, cut to ``limit`` characters."""
-    text = str(text).replace("\n", " ").replace("\r", " ")
+    images, no formatting), on one line, every invisible control shown escaped
+    (:func:`visible`), cut to ``limit`` characters."""
+    text = visible(str(text).replace("\n", " ").replace("\r", " "))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
@@ -106,8 +116,9 @@ _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 def plain(text):
     """A sentence that may hold text from a file or a link, safe inside Markdown: every
     ASCII punctuation mark is backslash-escaped (CommonMark shows it as itself), so no
-    link, image, emphasis or web address can form."""
-    return _PUNCTUATION.sub(r"\\\1", str(text))
+    link, image, emphasis or web address can form; invisible controls are shown escaped
+    (:func:`visible`)."""
+    return _PUNCTUATION.sub(r"\\\1", visible(text))
 
 
 def format_value(value):
