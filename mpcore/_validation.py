@@ -6,6 +6,7 @@ the same sentence in an ``st.error`` box (bad input gets a sentence, never a tra
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
@@ -209,3 +210,37 @@ def check_same_rows(A, B, names=("X", "Y")):
             f"The two views must describe the same points: {names[0]} has {A.shape[0]} rows, "
             f"{names[1]} has {B.shape[0]}."
         )
+
+
+def available_memory():
+    """Bytes of memory a new allocation can use now: Linux's ``MemAvailable``, else the
+    machine's physical memory, else None (unknown: nothing is refused)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _gigabytes(n_bytes):
+    return f"{n_bytes / 1e9:,.1f} GB" if n_bytes >= 1e8 else f"{n_bytes / 1e6:,.0f} MB"
+
+
+class TooLargeError(ValueError, MemoryError):
+    """Work refused before allocating, for want of memory: a ValueError (bad input gets a
+    sentence, like every other refusal) and a MemoryError (what it would have become)."""
+
+
+def check_memory(n_bytes, what, advice=""):
+    """Refuse, with a sentence and before allocating, work that needs ``n_bytes`` of memory
+    when the machine has less available (``what``: what would be built)."""
+    free = available_memory()
+    if free is not None and n_bytes > free:
+        raise TooLargeError(f"{what} needs about {_gigabytes(n_bytes)} of memory and {_gigabytes(free)} is available."
+                          + (f" {advice}" if advice else ""))

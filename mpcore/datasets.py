@@ -18,6 +18,8 @@ from sklearn import datasets as skdata
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
+from ._validation import check_memory
+
 TASKS = ("regression", "binary", "two-view", "unsupervised")
 #: The bundled CSV files, read through importlib.resources so an installed wheel finds them.
 DATA_FILES = resources.files("mpcore") / "data"
@@ -86,6 +88,7 @@ def list_datasets(task=None):
 
 
 MAX_GENERATED = 1_000_000  # points a generator may be asked for (memory stays under a few hundred MB)
+MAX_FEATURES = 100_000  # features a generator may be asked for (n x d is checked against the memory too)
 
 
 def load_dataset(name, **options):
@@ -101,6 +104,12 @@ def load_dataset(name, **options):
         n = options["n_samples"]
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 10 <= n <= MAX_GENERATED:
             raise ValueError(f"n_samples must be a whole number from 10 to at most {MAX_GENERATED:,}, got {n!r}.")
+    if "n_features" in options:
+        d = options["n_features"]
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= MAX_FEATURES:
+            raise ValueError(f"n_features must be a whole number from 1 to {MAX_FEATURES:,}, got {d!r}.")
+        n = options.get("n_samples", info.options.get("n_samples", 1))
+        check_memory(2 * 8 * int(n) * int(d), f"A {int(n):,} x {int(d):,} dataset", "Ask for fewer samples or features.")
     data = info.loader(**{**info.options, **options})
     return Dataset(name=name, task=info.task, source=info.source, licence=info.licence, **data)
 

@@ -35,9 +35,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_binary_labels, check_choice, check_nonconstant
+from ._validation import check_binary_labels, check_choice, check_memory, check_nonconstant
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
+from .kernels import finite_kernel
 from .kmp import KMP_VARIANTS, LOSSES, kmp_columns_path, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
 from .nkcca import (SAMPLINGS, _distinct_in_order, _psd_solve, draw_landmarks, leverage_from_sketch,
@@ -107,10 +108,15 @@ class _Kernel:
         return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
     def _pairwise(self, A, B, gamma):
-        if callable(self.kernel):
-            return np.asarray(pairwise_kernels(A, B, metric=self.kernel, **(self.kernel_params or {})), dtype=float)
-        params = {"gamma": gamma, "degree": self.degree, "coef0": self.coef0, **(self.kernel_params or {})}
-        return np.asarray(pairwise_kernels(A, B, metric=self.kernel, filter_params=True, **params), dtype=float)
+        check_memory(3 * 8 * A.shape[0] * B.shape[0], f"A {A.shape[0]:,} x {B.shape[0]:,} kernel matrix",
+                     "Use fewer points, or candidates= (the kernel's columns computed a few at a time).")
+        with np.errstate(over="ignore", invalid="ignore"):
+            if callable(self.kernel):
+                K = np.asarray(pairwise_kernels(A, B, metric=self.kernel, **(self.kernel_params or {})), dtype=float)
+            else:
+                params = {"gamma": gamma, "degree": self.degree, "coef0": self.coef0, **(self.kernel_params or {})}
+                K = np.asarray(pairwise_kernels(A, B, metric=self.kernel, filter_params=True, **params), dtype=float)
+        return finite_kernel(K, self.kernel if isinstance(self.kernel, str) else "given")
 
     def _train_kernel(self, X, gamma):
         if self._precomputed:

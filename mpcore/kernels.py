@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from ._validation import check_finite_matrix, check_positive
+from ._validation import check_finite_matrix, check_memory, check_positive
 
 KERNELS = ("rbf", "linear", "poly", "laplacian")
 _PARAMS = {
@@ -80,8 +80,23 @@ def kernel_matrix(X, Z=None, kernel="rbf", **params):
         degree = params["degree"]
         if int(degree) != degree or degree < 1:
             raise ValueError(f"The polynomial degree must be a whole number of at least 1, got {degree!r}.")
-    K = pairwise_kernels(X, Z, metric=kernel, **params)
-    return np.asarray(K, dtype=float)
+    n, p = X.shape[0], (X if Z is None else Z).shape[0]
+    # the matrix and pairwise_kernels' temporaries of the same size (distances, then their exp)
+    check_memory(3 * 8 * n * p, f"A {n:,} x {p:,} kernel matrix",
+                 "Use fewer points, or a low-rank approximation from a few columns (mpcore.nystrom).")
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = np.asarray(pairwise_kernels(X, Z, metric=kernel, **params), dtype=float)
+    return finite_kernel(K, kernel)
+
+
+def finite_kernel(K, kernel):
+    """``K``, or a sentence when an entry overflowed (a polynomial kernel of high degree on
+    large inputs: ``(gamma x·z + coef0)^degree`` beyond 1e308)."""
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"The {kernel} kernel overflows on these inputs (an entry beyond 1e308"
+                         + (": (gamma x·z + coef0)^degree grows too fast; scale the data or lower the degree)."
+                            if kernel == "poly" else "); scale the data."))
+    return K
 
 
 def kernel_diag(X, kernel="rbf", **params):

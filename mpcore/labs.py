@@ -668,6 +668,9 @@ class ColumnSelection:
         return values.mean(axis=0), values.min(axis=0), values.max(axis=0)
 
 
+MAX_REPEATS = 100  # seeds per random method: each repeats the whole Nyström path
+
+
 def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage"), repeats=3, kernel="rbf",
                      gamma=None, degree=3, reg=1e-3, leverage_ratio=1.0, seed=0, progress=None):
     """Compare Nystroem landmark choices on the training part of ``split`` (Wang 2016, Fig. 1).
@@ -692,8 +695,9 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     ranks = np.unique(np.asarray(ranks, dtype=int))
     if ranks.size == 0 or ranks[0] < 1 or ranks[-1] >= N:
         raise ValueError(f"The ranks must be whole numbers between 1 and N - 1 = {N - 1}.")
-    if repeats < 1:
-        raise ValueError("repeats must be at least 1.")
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or not 1 <= repeats <= MAX_REPEATS:
+        raise ValueError(f"repeats must be a whole number from 1 to {MAX_REPEATS} (Wang 2016 averages 20 seeds), "
+                         f"got {repeats!r}.")
     reg = check_positive(reg, "The regularisation lambda")
     leverage_gamma = check_positive(leverage_ratio, "The leverage ratio") * reg
     params = _kernel_params(kernel, gamma, degree, X)

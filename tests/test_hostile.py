@@ -237,3 +237,41 @@ def test_ctrl_c_ends_in_one_line_and_leaves_no_partial_file(tmp_path, capsys, mo
     names = sorted(p.name for p in tmp_path.iterdir())
     assert "000-fig1.html" in names and not any(name.endswith(".partial") for name in names)
     assert not any(name.startswith("000-fig3") for name in names)
+
+
+# --- sizes the machine cannot hold: refused with a sentence, before allocating -------------------
+
+def test_sizes_the_memory_cannot_hold_are_refused_before_allocating(monkeypatch):
+    import mpcore
+    from mpcore import _validation
+    from mpcore.labs import column_selection
+
+    monkeypatch.setattr(_validation, "available_memory", lambda: 50_000_000)  # a machine with 50 MB free
+    X = np.random.default_rng(0).normal(size=(2000, 3))  # a 2000 x 2000 kernel: 32 MB, 96 MB with temporaries
+    tracemalloc.start()
+    try:
+        with pytest.raises(MemoryError, match=r"A 2,000 x 2,000 kernel matrix needs about 96 MB of memory and 50 MB"):
+            mpcore.kernel_matrix(X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000  # refused before the matrix was made
+    with pytest.raises(ValueError, match="needs about"):  # a ValueError too: the app's sentence path
+        mpcore.SparseKPCA(n_components=3).fit(X)
+    with pytest.raises(ValueError, match=r"A 1,000 x 50,000 dataset needs about"):
+        D.load_dataset("toy-dominant", n_features=50_000)
+    assert mpcore.kernel_matrix(X[:500]).shape == (500, 500)  # what fits still runs
+    with pytest.raises(ValueError, match="n_features must be a whole number from 1 to 100,000"):
+        D.load_dataset("toy-dominant", n_features=10**9)
+    split = D.prepare(D.load_dataset("rings-two-view", n_samples=100), seed=0)
+    with pytest.raises(ValueError, match="repeats must be a whole number from 1 to 100"):
+        column_selection(split, (2, 4), repeats=10**6)
+
+
+def test_a_polynomial_kernel_that_overflows_is_refused_with_a_sentence():
+    import mpcore
+
+    X = np.full((6, 3), 1e3)
+    with pytest.raises(ValueError, match=r"poly kernel overflows .* scale the data or lower the degree"):
+        mpcore.kernel_matrix(X, kernel="poly", degree=200, gamma=1.0)
+    assert np.all(np.isfinite(mpcore.kernel_matrix(X / 1e3, kernel="poly", degree=3)))
