@@ -424,6 +424,21 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
     def fit_transform(self, X, y=None, **fit_params):
         return self.fit(X, y, **fit_params).transform(X)
 
+    def score(self, X, y=None):
+        """The mean, over the canonical directions, of the correlation between the two views'
+        variates on (X, y) -- ``y`` is the second view, as in ``fit`` -- the held-out
+        canonical correlation (higher is better), what a grid search maximises, as
+        cca-zoo's models score.  A direction whose variates are constant on these points
+        counts as 0."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__}.score needs both views: score(X, Y).")
+        u, v = self.transform(X, y)
+        u, v = u - u.mean(axis=0), v - v.mean(axis=0)
+        norms = np.linalg.norm(u, axis=0) * np.linalg.norm(v, axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            correlations = np.where(norms > 0, np.einsum("ij,ij->j", u, v) / norms, 0.0)
+        return float(np.mean(correlations))
+
 
 class SparseKCCA(_TwoView):
     """Sparse kernel CCA (Hussain et al. 2011, Alg. 3): ``fit(X, Y)``, ``transform(X[, Y])``.

@@ -321,3 +321,23 @@ def test_kmp_with_candidates_from_x_matches_the_in_memory_path(xor_data):
     np.testing.assert_allclose(est.predict(X), K[:, path.indices] @ path.extras["coefs"][-1] + y.mean(), atol=1e-8)
     basic = mpcore.KernelMatchingPursuit(n_components=10, variant="basic", candidates=9, gamma=1.0).fit(X, y)
     assert basic.n_iter_ == 10  # other variants take candidates on the in-memory path
+
+
+@pytest.mark.parametrize("make", [lambda: mpcore.SparseKCCA(n_components=10),
+                                  lambda: mpcore.NystromKCCA(rank=10)])
+def test_two_view_score_is_the_held_out_canonical_correlation_and_drives_a_grid_search(make):
+    from sklearn.model_selection import GridSearchCV
+
+    rng = np.random.default_rng(0)
+    t = rng.uniform(-1, 1, size=(300, 1))
+    X = np.hstack([t, rng.normal(size=(300, 1))])
+    Y = np.hstack([t ** 2 + 0.05 * rng.normal(size=(300, 1)), rng.normal(size=(300, 1))])
+    model = make().fit(X[:200], Y[:200])
+    u, v = model.transform(X[200:], Y[200:])
+    by_hand = np.mean([np.corrcoef(u[:, j], v[:, j])[0, 1] for j in range(u.shape[1])])
+    assert model.score(X[200:], Y[200:]) == pytest.approx(by_hand)
+    shuffled = model.score(X[200:], Y[200:][rng.permutation(100)])  # views no longer paired
+    assert model.score(X[200:], Y[200:]) > 0.8 and abs(shuffled) < 0.3
+    name = "n_components" if isinstance(model, mpcore.SparseKCCA) else "rank"
+    search = GridSearchCV(make(), {name: [2, 10]}, cv=3).fit(X, Y)
+    assert search.best_params_[name] in (2, 10) and np.isfinite(search.best_score_)
