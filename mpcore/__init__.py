@@ -9,7 +9,8 @@ from .cca import CCAResult, KCCAResult, center_kernel, kcca, regularized_cca
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
 from .engine import PursuitPath, pursue
-from .estimators import MPKFDA, KernelMatchingPursuit, NystromKCCA, SparseKCCA, SparseKPCA
+from .estimators import (MPKFDA, KernelMatchingPursuit, KernelMatchingPursuitClassifier, NystromKCCA, SparseKCCA,
+                         SparseKPCA)
 from .kernels import KERNELS, gamma_from_width, kernel_diag, kernel_matrix
 from .kmp import KMP_VARIANTS, LOSSES, kmp_path
 from .mpkfda import FisherModel, fit_fisher, mpkfda_path
@@ -32,6 +33,7 @@ __version__ = "0.1.0"
 __all__ = [
     "MPKFDA",
     "KernelMatchingPursuit",
+    "KernelMatchingPursuitClassifier",
     "NystromKCCA",
     "SparseKCCA",
     "SparseKPCA",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from scipy.special import expit
 from sklearn.base import (BaseEstimator, ClassifierMixin, ClassNamePrefixFeaturesOutMixin, RegressorMixin,
                           TransformerMixin)
 from sklearn.linear_model import LogisticRegression
@@ -212,21 +213,12 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return projection_residuals(self._diag(X, self.gamma_), F)
 
 
-class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
-    """Kernel matching pursuit regressor (Vincent and Bengio 2002); use ``sign(predict(X))`` to classify.
+#: The margin losses of Vincent and Bengio (2002, sec. 3.2) for targets -1/+1: a classifier's.
+CLASSIFICATION_LOSSES = ("tanh", "logistic", "hinge")
 
-    With the squared loss and ``fit_intercept=True`` the target is centred before the
-    pursuit and its mean becomes ``intercept_``; with the ``tanh``, ``logistic`` or
-    ``hinge`` losses (targets -1/+1) the intercept is optimised with the weights.
-    ``candidates``: score that many random columns per step (the "59 trick"); with
-    pre-fitting and the squared loss the m x m kernel is then never formed
-    (:func:`mpcore.kmp.kmp_columns_path`: only the candidates' kernel columns, from X).
 
-    Attributes: ``support_`` (training rows used), ``support_vectors_`` (empty for a
-    precomputed kernel), ``dual_coef_`` (their weights), ``intercept_``,
-    ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with
-    ``store_path=True``, when the kernel matrix was formed).
-    """
+class _KMPBase(_Kernel, BaseEstimator):
+    """What the KMP regressor and classifier share: the parameters and the pursuit."""
 
     def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
                  kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
@@ -244,9 +236,8 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
         self.random_state = random_state
         self.store_path = store_path
 
-    def fit(self, X, y):
-        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,)."""
-        X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
+    def _pursue(self, X, y):
+        """Choose the basis and its weights for a numeric target y (m,)."""
         self._check_kernel()
         check_choice(self.variant, KMP_VARIANTS, "KMP variant")
         check_choice(self.loss, LOSSES, "loss")
@@ -279,10 +270,104 @@ class KernelMatchingPursuit(_Kernel, RegressorMixin, BaseEstimator):
         self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
         return self
 
-    def predict(self, X):
+    def _decision(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
         return self._to_basis(X, self.support_vectors_, self.support_, self.gamma_) @ self.dual_coef_ + self.intercept_
+
+
+class KernelMatchingPursuit(RegressorMixin, _KMPBase):
+    """Kernel matching pursuit regressor (Vincent and Bengio 2002); for two classes use
+    :class:`KernelMatchingPursuitClassifier`.
+
+    With the squared loss and ``fit_intercept=True`` the target is centred before the
+    pursuit and its mean becomes ``intercept_``.  The regressor takes the squared loss
+    only: the margin losses (``tanh``, ``logistic``, ``hinge``) are the classifier's.
+    ``candidates``: score that many random columns per step (the "59 trick"); with
+    pre-fitting the m x m kernel is then never formed
+    (:func:`mpcore.kmp.kmp_columns_path`: only the candidates' kernel columns, from X).
+
+    Attributes: ``support_`` (training rows used), ``support_vectors_`` (empty for a
+    precomputed kernel), ``dual_coef_`` (their weights), ``intercept_``,
+    ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with
+    ``store_path=True``, when the kernel matrix was formed).
+    """
+
+    def fit(self, X, y):
+        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,)."""
+        X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
+        if self.loss in CLASSIFICATION_LOSSES:
+            raise ValueError(f"The {self.loss!r} loss is a classification loss (targets -1/+1); a regressor fitted "
+                             "with it predicts margins, not values. Use KernelMatchingPursuitClassifier, or "
+                             "loss='squared' here.")
+        return self._pursue(X, y)
+
+    def predict(self, X):
+        """The regression function at the rows of X (n,)."""
+        return self._decision(X)
+
+
+class KernelMatchingPursuitClassifier(ClassifierMixin, _KMPBase):
+    """Kernel matching pursuit for two classes (Vincent and Bengio 2002, sec. 3.2): the
+    pursuit on the targets -1/+1 (``classes_[1]`` is +1) with the squared loss (the
+    default, with pre-fitting) or a margin loss -- ``logistic``, ``tanh`` or ``hinge``,
+    with ``variant="backfit"`` or ``"basic"`` (pre-fitting needs the squared loss); the
+    sign of ``decision_function`` classifies.  On points the chosen basis separates, the
+    margin losses' weights grow without bound (as an unregularised logistic regression's
+    do), and so does the confidence of ``predict_proba``.  ``predict_proba`` is the logistic function of the
+    decision values, scaled by a one-parameter logistic fit on the training points without
+    intercept (Platt 1999), so it agrees with ``predict``.
+
+    Attributes: those of :class:`KernelMatchingPursuit`, and ``classes_`` and
+    ``probability_slope_``.
+    """
+
+    def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
+                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
+                 random_state=None, store_path=False):
+        super().__init__(n_components, variant=variant, loss=loss, fit_intercept=fit_intercept, kernel=kernel,
+                         gamma=gamma, degree=degree, coef0=coef0, kernel_params=kernel_params, candidates=candidates,
+                         random_state=random_state, store_path=store_path)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
+        X, y = validate_data(self, X, y, ensure_min_samples=2)
+        check_classification_targets(y)
+        n_classes = np.unique(y).size
+        if n_classes > 2:
+            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
+                             "pick one class against the rest first.")
+        check_binary_labels(y)
+        self.classes_ = np.unique(y)
+        signs = np.where(y == self.classes_[1], 1.0, -1.0)
+        self._pursue(X, signs)
+        decision = self._decision(X)
+        logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], signs)
+        self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
+        return self
+
+    def decision_function(self, X):
+        """The pursuit's function at the rows of X (n,): positive for ``classes_[1]``."""
+        return self._decision(X)
+
+    def predict(self, X):
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def predict_proba(self, X):
+        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
+        check_is_fitted(self)
+        positive = expit(self.probability_slope_ * self.decision_function(X))
+        return np.column_stack([1.0 - positive, positive])
+
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
 
 class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):

@@ -1,7 +1,7 @@
 """scikit-learn estimators: scikit-learn's own checks, the two-view check, and what each
 estimator promises (kernels, gamma="scale", probabilities, feature names, compact state).
 
-All five pass ``parametrize_with_checks`` with their defaults and no expected failure.
+All six pass ``parametrize_with_checks`` with their defaults and no expected failure.
 The variants below list each expected failure with its reason.
 """
 import pickle
@@ -35,6 +35,8 @@ PRECOMPUTED_REASONS = {
 
 ESTIMATORS = [
     mpcore.SparseKPCA(), mpcore.KernelMatchingPursuit(), mpcore.MPKFDA(), mpcore.SparseKCCA(), mpcore.NystromKCCA(),
+    mpcore.KernelMatchingPursuitClassifier(), mpcore.KernelMatchingPursuitClassifier(loss="hinge", variant="basic"),
+    mpcore.KernelMatchingPursuitClassifier(loss="logistic", variant="backfit"),
     mpcore.SparseKPCA(n_components=5, candidates=4, kernel="laplacian", random_state=1),
     mpcore.KernelMatchingPursuit(variant="backfit", kernel="poly", degree=2, gamma="scale"),
     mpcore.KernelMatchingPursuit(kernel=squared_linear),
@@ -178,10 +180,34 @@ def test_kmp_regressor_fits_sinc(regression_data):
     assert est.intercept_ == pytest.approx(y.mean())
 
 
-def test_kmp_tanh_classifier_via_sign(xor_data):
+@pytest.mark.parametrize("loss", ["logistic", "tanh", "hinge", "squared"])
+def test_kmp_classifier_has_classes_decisions_and_probabilities_that_agree(xor_data, loss):
+    """Vincent and Bengio's margin losses (and the squared loss on -1/+1) as a classifier:
+    any two labels, the sign of the decision picks the class, probabilities agree with it."""
     X, y, _ = xor_data
-    est = mpcore.KernelMatchingPursuit(n_components=15, variant="backfit", loss="tanh", gamma=1.0).fit(X, y)
-    assert np.mean(np.sign(est.predict(X)) == y) > 0.9
+    labels = np.where(y > 0, "yes", "no")
+    variant = "prefit" if loss == "squared" else "backfit"
+    est = mpcore.KernelMatchingPursuitClassifier(n_components=15, variant=variant, loss=loss, gamma=1.0)
+    est.fit(X, labels)
+    assert list(est.classes_) == ["no", "yes"] and est.score(X, labels) > 0.9
+    decision = est.decision_function(X)
+    assert np.array_equal(est.predict(X), np.where(decision > 0, "yes", "no"))
+    proba = est.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.array_equal(est.classes_[proba.argmax(axis=1)], est.predict(X))
+    scores = cross_val_score(mpcore.KernelMatchingPursuitClassifier(n_components=15, gamma=1.0), X, labels, cv=3,
+                             scoring=get_scorer("neg_log_loss"))
+    assert np.all(np.isfinite(scores)) and scores.mean() > -np.log(2)
+
+
+def test_the_kmp_regressor_refuses_a_classification_loss(xor_data):
+    X, y, _ = xor_data
+    for loss in ("logistic", "tanh", "hinge"):
+        with pytest.raises(ValueError, match=f"The '{loss}' loss is a classification loss.*"
+                                             "KernelMatchingPursuitClassifier"):
+            mpcore.KernelMatchingPursuit(loss=loss).fit(X, y)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        mpcore.KernelMatchingPursuitClassifier().fit(X, np.arange(X.shape[0]) % 3)
 
 
 def test_mpkfda_classes_predictions_and_probabilities(xor_data):
