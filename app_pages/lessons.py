@@ -13,14 +13,19 @@ st.markdown(
     "shared with a class.")
 
 
-def scene_link(key, lesson, number=1, label="Start the lesson", primary=True):
-    """A link to scene ``number`` of a lesson: its page, settings and step, with the lesson."""
+def scene_link(key, lesson, number=1):
+    """Links to scene ``number`` of a lesson (its page, settings and step, with the lesson):
+    for a student, and for a lecturer in presenter mode."""
     scene = lesson.scene(number)
     query = {**scene.query(), "lesson": key, "scene": str(number)}
     if scene.step:
         query["step"] = str(scene.step)
-    st.page_link(site.by_key(scene.page).file, label=label, icon=":material/play_circle:" if primary else None,
-                 query_params=query)
+    row = st.container(horizontal=True)
+    with row:
+        st.page_link(site.by_key(scene.page).file, label="Start the lesson", icon=":material/play_circle:",
+                     query_params=query)
+        st.page_link(site.by_key(scene.page).file, label="Present it (presenter mode)", icon=":material/slideshow:",
+                     query_params={**query, "present": "1"})
 
 
 def outline(lesson):

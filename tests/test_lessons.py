@@ -276,3 +276,19 @@ def test_the_readme_example_is_a_lesson_the_app_reads():
     lesson = lessons.parse(block)
     assert lesson.scenes[0].page == "kmp" and lesson.scenes[0].until == "bound_argmin"
     assert lesson.scenes[0].question.answer == 2
+
+
+def test_ending_a_lesson_unlocks_the_page_and_drops_the_lesson_from_the_address():
+    scene = SHIPPED["2-kmp"].scene(1)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    for name, value in {**scene.query(), "lesson": "2-kmp", "scene": "1"}.items():
+        at.query_params[name] = value
+    at.switch_page("app_pages/kmp.py").run()
+    assert any(slider.disabled for slider in at.slider)
+    next(button for button in at.button if button.label == "End the lesson").click().run()
+    assert not at.exception and not at.error
+    assert "lesson" not in at.query_params and "scene" not in at.query_params
+    assert at.query_params["data"] == "sinc"  # the page stays as it was
+    assert all(not slider.disabled for slider in at.slider)
+    assert "_guide" not in at.session_state
