@@ -28,3 +28,32 @@ def test_subset_controls_keep_option_order():
     assert control.valid(["none"]) and not control.valid(["bogus"]) and not control.valid("none")
     assert format_value(("none", "schur")) == "none,schur"
     assert control.parse(format_value(("hotelling", "schur"))) == ("hotelling", "schur")
+
+
+def test_a_shared_result_is_computed_once_however_many_sessions_ask_at_once():
+    """Eight sessions ask for the same key while its first computation is running: they
+    wait for it instead of repeating it; a new key pushes the oldest out."""
+    import threading
+    from collections import OrderedDict
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ui.compute import bounded_get
+
+    store, calls, started, release = OrderedDict(), [], threading.Event(), threading.Event()
+
+    def compute():
+        calls.append(1)
+        started.set()
+        release.wait()
+        return "payload"
+
+    with ThreadPoolExecutor(8) as pool:
+        first = pool.submit(bounded_get, store, "lesson", compute, 2)
+        started.wait()
+        others = [pool.submit(bounded_get, store, "lesson", compute, 2) for _ in range(7)]
+        release.set()
+        assert [f.result() for f in [first, *others]] == ["payload"] * 8
+    assert len(calls) == 1
+    bounded_get(store, "b", lambda: "b", 2)
+    bounded_get(store, "c", lambda: "c", 2)
+    assert list(store) == ["b", "c"]

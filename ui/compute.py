@@ -6,6 +6,7 @@ core's sentence, never a traceback.
 """
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 
@@ -45,15 +46,39 @@ def _progress_results():
 PROGRESS_RESULTS_MAX = 8
 
 
+_GUARD = threading.Lock()  # every shared store's reads and writes
+_COMPUTING = {}  # (store, key) -> the lock its one computation holds
+
+
+def _cached(store, key):
+    with _GUARD:
+        if key in store:
+            store.move_to_end(key)
+            return True, store[key]
+    return False, None
+
+
 def bounded_get(store, key, compute, limit):
     """``store[key]``, computed by ``compute()`` when missing; ``store`` (an OrderedDict
-    shared by all sessions) keeps the ``limit`` most recently used entries."""
-    if key not in store:
-        store[key] = compute()
-        while len(store) > limit:
-            store.popitem(last=False)
-    store.move_to_end(key)
-    return store[key]
+    shared by all sessions) keeps the ``limit`` most recently used entries.  A key is
+    computed by one session at a time: a class opening the same lesson at once waits for
+    the first session's computation instead of repeating it."""
+    found, value = _cached(store, key)
+    if found:
+        return value
+    with _GUARD:
+        lock = _COMPUTING.setdefault((id(store), key), threading.Lock())
+    with lock:
+        found, value = _cached(store, key)  # computed while this session waited
+        if found:
+            return value
+        value = compute()
+        with _GUARD:
+            store[key] = value
+            while len(store) > limit:
+                store.popitem(last=False)
+            _COMPUTING.pop((id(store), key), None)
+        return value
 
 
 def _study_with_progress(kind, data, kernel, settings, report):
@@ -100,7 +125,7 @@ def _payloads():
     return OrderedDict()
 
 
-PAYLOADS_MAX = 16
+PAYLOADS_MAX = 40  # a lesson's scenes and the presets: about 40 studies' payloads, 1-3 MB each
 
 
 def memo(key, compute):
