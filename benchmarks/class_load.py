@@ -8,7 +8,9 @@ the server says the script finished.  Scenarios:
 - ``same``: every student opens the same lesson (the first KMP preset), after one
   warm-up open, so its study is cached: what the server spends per open;
 - ``distinct``: every student a different setting (the KMP lesson with its own data
-  seed): N studies computed at once.
+  seed): N studies computed at once;
+- ``cold``: every student opens the same lesson nobody has opened yet (a new data seed
+  per burst): its study and payload are computed once, the others wait for them.
 
 Per scenario and N it prints the time each session waited (p50 / p95 / max), errors,
 the bytes each open received (as sent; the websocket may compress them on the wire),
@@ -101,13 +103,15 @@ def scenario_opens(scenario, n, round_number):
     page, query = LESSON
     if scenario == "same":
         return [(page, query)] * n
+    if scenario == "cold":
+        return [(page, f"{query}&seed={500 + round_number}")] * n
     return [(page, f"{query}&seed={1000 * round_number + i}") for i in range(n)]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
-    parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct"])
+    parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold"])
     parser.add_argument("--url", help="an app already running (default: start one)")
     args = parser.parse_args(argv)
     process = None
