@@ -41,7 +41,9 @@ for key, lesson in lessons.shipped().items():
         with st.expander(f"The {len(lesson.scenes)} scenes"):
             st.markdown(outline(lesson))
         st.download_button("Lesson file (.toml): a template for your own", lesson.source, file_name=f"{key}.toml",
-                           mime="text/plain", key=f"source:{key}", icon=":material/download:")
+                           mime="text/plain", key=f"source:{key}", icon=":material/download:",
+                           help="The lesson's TOML file: open it in a text editor, change the scenes, and open it "
+                                "below (or send its link).")
 
 st.header("Your own lesson")
 st.markdown(

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds",
-         "paper-figures"]
+PAGES = ["", "lessons", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds",
+         "paper-figures", "references"]
 PLAYER_PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds"]
 
 

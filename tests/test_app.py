@@ -19,7 +19,8 @@ LABS = {
     "column-lab": "app_pages/column_lab.py",
     "bounds": "app_pages/bounds_explorer.py",
 }
-PAGES = {**ALGORITHMS, **LABS, "paper-figures": "app_pages/paper_figures.py"}
+PAGES = {**ALGORITHMS, **LABS, "paper-figures": "app_pages/paper_figures.py", "lessons": "app_pages/lessons.py",
+         "references": "app_pages/references.py"}
 
 
 def open_page(page=None, query=None):

@@ -32,6 +32,10 @@ def test_page_loads_and_steps(server, browser, path, shots):
             assert story.startswith(("Step 1.", "Rank 1.")) or "= " in story.split(".")[0]
         elif path == "paper-figures":
             page.get_by_text("How the papers' vague words are read", exact=False).first.wait_for(timeout=30_000)
+        elif path == "lessons":
+            page.get_by_role("link", name="Start the lesson").first.wait_for(timeout=30_000)
+        elif path == "references":
+            page.get_by_text("Vincent and Bengio 2002.", exact=False).first.wait_for(timeout=30_000)
         else:
             page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         assert page.locator("[data-testid='stException']").count() == 0

@@ -365,8 +365,8 @@ def axe(page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", ["", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab",
-                                  "column-selection", "bounds", "paper-figures"])
+@pytest.mark.parametrize("path", ["", "lessons", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab",
+                                  "column-selection", "bounds", "paper-figures", "references"])
 def test_no_serious_accessibility_violation(server, browser, path, scheme):
     # presenter mode once (light): the dark theme differs in colours, which the plain page checks
     for query in ("", "?present=1") if path in PLAYER_PAGES and scheme == "light" else ("",):
@@ -375,6 +375,20 @@ def test_no_serious_accessibility_violation(server, browser, path, scheme):
                 settled(page)
             found = axe(page)
             assert not found, f"{path or 'home'}{query} ({scheme}): {found}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser, scheme):
+    """The scene's head (progress bar, scene buttons, notes), its question's choices and an
+    answer, in presenter mode."""
+    query = "data=sinc&gamma=3&k=30&rescale=0.2&lesson=2-kmp&scene=3&step=6&present=1"
+    with app_page(browser, f"{server}/kmp?{query}", (1280, 720), scheme=scheme) as page:
+        settled(page)
+        click_like_a_person(page, page.locator(".mpl-choice").first)
+        page.locator(".mpl-guide-answer").wait_for()
+        click_like_a_person(page, page.get_by_role("button", name="Speaker notes"))
+        found = axe(page)
+        assert not found, f"guided scene ({scheme}): {found}"
 
 
 def test_player_controls_are_named_and_the_step_is_announced(server, browser):

@@ -93,3 +93,35 @@ def test_citations_are_author_year_everywhere():
     help_text = subprocess.run([sys.executable, "-m", "mpcore.experiments", "--help"], cwd=root, capture_output=True,
                                text=True, check=True).stdout
     assert not old.search(help_text)
+
+
+def test_every_author_year_citation_names_a_work_of_the_bibliography():
+    """Every "Author (year)" the app, its lessons, the library and the README cite is an
+    entry of mpcore.references, with the right number of authors ("et al." for three or
+    more, "A and B" for two): a misremembered year or a co-author that is not there fails."""
+    import re
+    import subprocess
+
+    from mpcore.references import REFERENCES
+
+    root = Path(__file__).resolve().parent.parent
+    tracked = subprocess.run(["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "examples"], cwd=root,
+                             capture_output=True, text=True, check=True).stdout.split()
+    known = {reference.cite().replace(" and ", " & ") for reference in REFERENCES}
+    coauthors = {(author.rsplit(" ", 1)[-1], str(reference.year)) for reference in REFERENCES
+                 for author in reference.authors[1:]}  # the last name of a full author list
+    citation = re.compile(r"\b([A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)( et al\.| (?:and|&) [A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)?,?"
+                          r" \(?((?:19|20)\d\d)\)?")
+    cited, unknown = set(), []
+    for name in tracked:
+        if not name.endswith((".py", ".toml", ".md")) or name == "mpcore/references.py":
+            continue
+        for match in citation.finditer((root / name).read_text(encoding="utf-8")):
+            lead, rest, year = match.groups()
+            text = f"{lead}{(rest or '').replace(' and ', ' & ')} {year}"
+            if text in known:
+                cited.add(text)
+            elif (lead, year) not in coauthors:
+                unknown.append(f"{name}: {match.group(0)!r}")
+    assert unknown == [], unknown
+    assert {"Hussain et al. 2011", "Diethe 2015", "Vincent & Bengio 2002", "Wang 2016"} <= cited

@@ -76,7 +76,7 @@ def sidebar(state):
     box.markdown(f"**Lesson:** {plain(lesson.title)}  \nScene {number} of {len(lesson.scenes)}")
     if guide["page"] == state.page:
         if not lesson.scene(number).try_it:
-            box.caption("The settings are the scene's own (locked); the next scene may ask you to try something.")
+            box.markdown("The settings are the scene's own (locked); the next scene may ask you to try something.")
         box.button("End the lesson", key="guide:end", on_click=end, help="Leave the lesson; this page stays as it is.")
     else:
         box.button("Back to the lesson", key="guide:back", type="primary", on_click=lambda: go(number),

@@ -32,6 +32,7 @@ PAGES = (
          "column-lab"),
     Page("app_pages/bounds_explorer.py", "Bounds explorer", ":material/functions:", "bounds", "bounds"),
     Page("app_pages/paper_figures.py", "Paper figures", ":material/menu_book:", "paper-figures", "paper-figures"),
+    Page("app_pages/references.py", "References", ":material/format_quote:", "references", "references"),
 )
 
 

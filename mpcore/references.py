@@ -1,0 +1,106 @@
+"""The works the library, the app and its lessons cite, in one place.
+
+Each is cited in the text by author and year ("Hussain et al. 2011", "Vincent and Bengio
+(2002)"); :data:`REFERENCES` gives the full entry: authors, year, title, where it
+appeared, and what this project takes from it.  :func:`cite` gives the short form.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reference:
+    key: str  # "hussain2011": first author's family name and the year
+    authors: tuple
+    year: int
+    title: str
+    venue: str
+    used_for: str = ""
+
+    def cite(self):
+        """The short form the text uses: "Hussain et al. 2011", "Vincent and Bengio 2002"."""
+        names = [author.rsplit(" ", 1)[-1] for author in self.authors]
+        if len(names) > 2:
+            lead = f"{names[0]} et al."
+        elif len(names) == 2:
+            lead = f"{names[0]} and {names[1]}"
+        else:
+            lead = names[0]
+        return f"{lead} {self.year}"
+
+    def entry(self):
+        """The full entry, one line: authors, year, title, venue."""
+        authors = ", ".join(self.authors[:-1]) + (" and " if len(self.authors) > 1 else "") + self.authors[-1]
+        return f"{authors} ({self.year}). {self.title}. {self.venue}."
+
+
+REFERENCES = (
+    # --- the five papers the project implements --------------------------------------------------
+    Reference("hussain2011", ("Zakria Hussain", "John Shawe-Taylor", "David R. Hardoon", "Charanpal Dhanjal"), 2011,
+              "Design and generalization analysis of orthogonal matching pursuit algorithms",
+              "IEEE Transactions on Information Theory",
+              "kernel matching pursuit, sparse kernel PCA and sparse kernel CCA (Alg. 1-5), the generic matching "
+              "pursuit (Alg. 4, Table I), the VC, sample compression and Rademacher bounds (Thm 1-9), Figs 1-7"),
+    Reference("hussain2008", ("Zakria Hussain", "John Shawe-Taylor"), 2008, "Theory of matching pursuit",
+              "Advances in Neural Information Processing Systems 21",
+              "the conference version of the above: sparse KPCA as a compression scheme, the first KMP bound"),
+    Reference("diethe2015", ("Tom Diethe",), 2015, "An empirical study of greedy kernel Fisher discriminants",
+              "Research article, open access",
+              "MPKFDA: the selection criteria, the deflations, stagewise selection (Alg. 1), the bound (Thm 1), the "
+              "comparison on 13 benchmark sets (Figures 1-9)"),
+    Reference("vincent2002", ("Pascal Vincent", "Yoshua Bengio"), 2002, "Kernel matching pursuit",
+              "Machine Learning 48, 165-187",
+              "basic, back-fitting and pre-fitting matching pursuit, the margin losses, the comparison with SVMs "
+              "(Tables 1-3)"),
+    Reference("wang2016", ("Weiran Wang",), 2016,
+              "On column selection in approximate kernel canonical correlation analysis", "Manuscript (revised 2018)",
+              "Nystrom KCCA, ridge leverage scores (eq. 10-12), the approximation guarantee (Thm 1), the "
+              "incremental rank path (Alg. 1), kernel stability (Thm 2), Fig. 1"),
+    # --- works they build on, cited where the app uses them -------------------------------------
+    Reference("smola2000", ("Alex J. Smola", "Bernhard Schölkopf"), 2000,
+              "Sparse greedy matrix approximation for machine learning",
+              "Proceedings of the 17th International Conference on Machine Learning, 911-918",
+              "the greedy low-rank approximation equivalent to sparse KPCA, and the '59 trick'"),
+    Reference("williams2001", ("Christopher K. I. Williams", "Matthias Seeger"), 2001,
+              "Using the Nyström method to speed up kernel machines",
+              "Advances in Neural Information Processing Systems 13, 682-688", "the Nyström approximation"),
+    Reference("shawe-taylor2005", ("John Shawe-Taylor", "Christopher K. I. Williams", "Nello Cristianini",
+                                   "Jaz Kandola"), 2005,
+              "On the eigenspectrum of the Gram matrix and the generalization error of kernel-PCA",
+              "IEEE Transactions on Information Theory 51(7), 2510-2522", "the PCA bound compared in Figs 2-3"),
+    Reference("mackey2009", ("Lester Mackey",), 2009, "Deflation methods for sparse PCA",
+              "Advances in Neural Information Processing Systems 21, 1017-1024",
+              "the orthogonalised deflations"),
+    Reference("alaoui2015", ("Ahmed El Alaoui", "Michael W. Mahoney"), 2015,
+              "Fast randomized kernel methods with statistical guarantees",
+              "Advances in Neural Information Processing Systems 28, 775-783", "ridge leverage scores"),
+    Reference("fukumizu2007", ("Kenji Fukumizu", "Francis R. Bach", "Arthur Gretton"), 2007,
+              "Statistical consistency of kernel canonical correlation analysis",
+              "Journal of Machine Learning Research 8, 361-383", "the two-view rings data"),
+    # --- the sources of the bundled datasets and the colours --------------------------------
+    Reference("harrison1978", ("David Harrison", "Daniel L. Rubinfeld"), 1978,
+              "Hedonic housing prices and the demand for clean air",
+              "Journal of Environmental Economics and Management 5(1), 81-102", "the Boston housing data"),
+    Reference("efron2004", ("Bradley Efron", "Trevor Hastie", "Iain Johnstone", "Robert Tibshirani"), 2004,
+              "Least angle regression", "Annals of Statistics 32(2), 407-499", "the diabetes data"),
+    Reference("fisher1936", ("Ronald A. Fisher",), 1936, "The use of multiple measurements in taxonomic problems",
+              "Annals of Eugenics 7(2), 179-188", "the iris data"),
+    Reference("smith1988", ("Jack W. Smith", "James E. Everhart", "William C. Dickson", "William C. Knowler",
+                            "Robert S. Johannes"), 1988,
+              "Using the ADAP learning algorithm to forecast the onset of diabetes mellitus",
+              "Proceedings of the Annual Symposium on Computer Application in Medical Care, 261-265",
+              "the Pima diabetes data"),
+    Reference("okabe2008", ("Masataka Okabe", "Kei Ito"), 2008, "Color Universal Design (CUD): how to make figures "
+              "and presentations that are friendly to colorblind people", "J*Fly, online", "the charts' colours"),
+    Reference("platt1999", ("John C. Platt",), 1999,
+              "Probabilistic outputs for support vector machines and comparisons to regularized likelihood methods",
+              "Advances in Large Margin Classifiers, MIT Press", "the probabilities of the classifiers"),
+)
+
+BY_KEY = {reference.key: reference for reference in REFERENCES}
+
+
+def cite(key):
+    """The short citation of ``key`` ("hussain2011" -> "Hussain et al. 2011")."""
+    return BY_KEY[key].cite()
