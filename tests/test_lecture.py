@@ -478,6 +478,26 @@ def test_a_lesson_is_given_end_to_end_with_the_clicker_keys_only(server, browser
             context.close()
 
 
+@pytest.mark.parametrize("size,text", [((1280, 720), 150), ((1920, 1080), 125), ((1920, 1080), 150)])
+@pytest.mark.parametrize("lesson,number", [("2-kmp", 3), ("3-fisher", 4)])
+def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, number, size, text):
+    """The scene's narration and question above the panels in presenter mode: every text at
+    least its size's minimum, nothing cut, overlapping or off the screen, the narration
+    in full on the screen."""
+    from ui import lessons, site
+
+    scene = lessons.shipped()[lesson].scene(number)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    url = f"{server}/{site.by_key(scene.page).url_path}?{query}&lesson={lesson}&scene={number}&present=1&text={text}"
+    with app_page(browser, url, size) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        box = page.locator(".mpl-guide-text").bounding_box()
+        assert box and box["y"] + box["height"] <= size[1]
+        assert check_layout(page, text / 100, size, present=True) == []
+        page.screenshot(path=str(shots / f"guided-{lesson}-{number}-{size[0]}-{text}.png"))
+
+
 def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
     from ui import lessons
 
