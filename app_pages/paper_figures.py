@@ -16,10 +16,12 @@ PAPERS = {
     "vincent2002": ("Vincent and Bengio (2002): kernel matching pursuit", "Vincent and Bengio (2002)"),
     "wang2016": ("Wang (2016): column selection for KCCA", "Wang (2016)"),
 }
-LABELS = {"000-fig1": "Fig. 1", "000-fig2": "Fig. 2", "000-fig3": "Fig. 3", "000-fig4": "Fig. 4",
-          "000-fig5": "Fig. 5", "000-fig6": "Fig. 6", "000-fig7": "Fig. 7", "002-fig1": "Figure 1",
-          "002-fig3": "Figure 3", "002-fig5": "Figure 5", "003-table1": "Table 1", "003-table3": "Table 3", "003-fig6": "Fig. 6",
-          "004-fig1": "Fig. 1"}
+LABELS = {  # each paper's own word for its figures
+    **{f"hussain2011-fig{n}": f"Fig. {n}" for n in range(1, 8)},
+    **{f"diethe2015-fig{n}": f"Figure {n}" for n in (1, 3, 5)},
+    "vincent2002-table1": "Table 1", "vincent2002-table3": "Table 3", "vincent2002-fig6": "Fig. 6",
+    "wang2016-fig1": "Fig. 1",
+}
 RESULTS_MAX = 40
 VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red", "not judged": "gray"}
 

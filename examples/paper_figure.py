@@ -7,8 +7,8 @@ reproduced or not judged (a run too small to tell), with the reason.  Use size="
 --out DIR`` for every item at once."""
 from mpcore import experiments
 
-info = experiments.FIGURES["004-fig1"]
-result = experiments.run("004-fig1", "tiny", N=400, ranks=(15, 40, 100, 150), seeds=2)
+info = experiments.FIGURES["wang2016-fig1"]
+result = experiments.run("wang2016-fig1", "tiny", N=400, ranks=(15, 40, 100, 150), seeds=2)
 print("The paper says:", info.quoted)
 print("Judged by:", info.criterion)
 for key, value in list(result.findings.items())[:6]:

@@ -444,7 +444,7 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     # the kept full-size verdict comes first, before anything is rerun
     assert any("at full size]" in text for text in said) and not figures(at)
     assert any("not bundled" in box.value for box in at.info)  # Table 1 needs the USPS file
-    at.button(key="run-003-fig6-quick").click().run()
+    at.button(key="run-vincent2002-fig6-quick").click().run()
     assert_clean(at)
     figs = figures(at)
     assert len(figs) == 2 and trace(figs, "support points") is not None

@@ -78,8 +78,8 @@ def test_bounds_explorer_script_prints_the_curve(tmp_path):
 
 def test_paper_card_script_prints_the_cards_table(tmp_path):
     at = open_page("paper-figures", {"paper": "vincent2002"})
-    if any(button.key == "run-003-fig6-quick" for button in at.button):  # not run yet in this process
-        at.button(key="run-003-fig6-quick").click().run()
+    if any(button.key == "run-vincent2002-fig6-quick" for button in at.button):  # not run yet in this process
+        at.button(key="run-vincent2002-fig6-quick").click().run()
     assert_clean(at)
     numbers = run_script(at, tmp_path)
     titles = [a["text"] for f in figures(at) for a in f["layout"].get("annotations", []) if "test error" in a["text"]]

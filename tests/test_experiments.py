@@ -18,20 +18,20 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 
 # what each item's table must hold (beyond equal-length columns)
 COLUMNS = {
-    "000-fig1": ("t", "test error rate", "KMP bound", "KMP bound (min)"),
-    "000-fig2": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
-    "000-fig3": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
-    "000-fig4": ("t", "local Rademacher bound"),
-    "000-fig5": ("t", "local Rademacher bound"),
-    "000-fig6": ("dimensions", "SKCCA", "KCCA, reg 0.001"),
-    "000-fig7": ("t", "test error rate", "SKCCA bound"),
-    "002-fig1": ("deflation", "criterion", "AER", "ART (s)", "paper AER"),
-    "002-fig3": ("deflation", "criterion", "ART (s)", "paper ART (s)"),
-    "002-fig5": ("dataset", "stages", "test error", "seconds"),
-    "003-table1": ("digit", "#sv", "SVM", "KMP (same #sv)", "KMP (half #sv)", "paper SVM"),
-    "003-table3": ("dataset", "SVM error (%)", "KMP-mse #sv", "paper KMP-tanh error (%)"),
-    "003-fig6": ("method", "support points", "test error"),
-    "004-fig1": ("rank", "greedy rho", "uniform alpha", "ridge-leverage bound", "speedup"),
+    "hussain2011-fig1": ("t", "test error rate", "KMP bound", "KMP bound (min)"),
+    "hussain2011-fig2": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
+    "hussain2011-fig3": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
+    "hussain2011-fig4": ("t", "local Rademacher bound"),
+    "hussain2011-fig5": ("t", "local Rademacher bound"),
+    "hussain2011-fig6": ("dimensions", "SKCCA", "KCCA, reg 0.001"),
+    "hussain2011-fig7": ("t", "test error rate", "SKCCA bound"),
+    "diethe2015-fig1": ("deflation", "criterion", "AER", "ART (s)", "paper AER"),
+    "diethe2015-fig3": ("deflation", "criterion", "ART (s)", "paper ART (s)"),
+    "diethe2015-fig5": ("dataset", "stages", "test error", "seconds"),
+    "vincent2002-table1": ("digit", "#sv", "SVM", "KMP (same #sv)", "KMP (half #sv)", "paper SVM"),
+    "vincent2002-table3": ("dataset", "SVM error (%)", "KMP-mse #sv", "paper KMP-tanh error (%)"),
+    "vincent2002-fig6": ("method", "support points", "test error"),
+    "wang2016-fig1": ("rank", "greedy rho", "uniform alpha", "ridge-leverage bound", "speedup"),
 }
 
 
@@ -77,28 +77,28 @@ def test_tiny_run_returns_the_promised_table(tiny, name):
 
 
 def test_tiny_shapes(tiny):
-    assert tiny["000-fig1"].table["t"].tolist() == list(range(1, 13))
-    assert tiny["002-fig1"].arrays["error"].shape == (2, 6, 5)  # datasets x deflations x criteria
-    assert tiny["002-fig1"].arrays["AER"].shape == E.PAPER_002_AER.shape
-    assert tiny["002-fig5"].arrays["error"].shape == (2, 3)  # datasets x stages
-    assert tiny["003-table3"].arrays["error"].shape == (1, 3)
-    assert tiny["003-fig6"].arrays["values"].shape == (4, 25, 25)
-    assert tiny["004-fig1"].arrays["alpha/uniform"].shape == (1, 3)
-    assert tiny["000-fig6"].table["dimensions"].size == 5
+    assert tiny["hussain2011-fig1"].table["t"].tolist() == list(range(1, 13))
+    assert tiny["diethe2015-fig1"].arrays["error"].shape == (2, 6, 5)  # datasets x deflations x criteria
+    assert tiny["diethe2015-fig1"].arrays["AER"].shape == E.PAPER_002_AER.shape
+    assert tiny["diethe2015-fig5"].arrays["error"].shape == (2, 3)  # datasets x stages
+    assert tiny["vincent2002-table3"].arrays["error"].shape == (1, 3)
+    assert tiny["vincent2002-fig6"].arrays["values"].shape == (4, 25, 25)
+    assert tiny["wang2016-fig1"].arrays["alpha/uniform"].shape == (1, 3)
+    assert tiny["hussain2011-fig6"].table["dimensions"].size == 5
 
 
 def test_items_sharing_a_computation_return_the_same_numbers(tiny):
-    np.testing.assert_array_equal(tiny["000-fig2"].table["compression bound"], tiny["000-fig4"].table["compression bound"])
-    np.testing.assert_array_equal(tiny["002-fig1"].table["AER"], tiny["002-fig3"].table["AER"])
+    np.testing.assert_array_equal(tiny["hussain2011-fig2"].table["compression bound"], tiny["hussain2011-fig4"].table["compression bound"])
+    np.testing.assert_array_equal(tiny["diethe2015-fig1"].table["AER"], tiny["diethe2015-fig3"].table["AER"])
 
 
 def test_bad_requests_get_clear_messages():
     with pytest.raises(ValueError, match="Unknown figure"):
-        E.run("000-fig9")
+        E.run("hussain2011-fig9")
     with pytest.raises(ValueError, match="Unknown size"):
-        E.run("000-fig1", "huge")
+        E.run("hussain2011-fig1", "huge")
     with pytest.raises(ValueError, match="Unknown setting"):
-        E.run("000-fig1", "tiny", width=3)
+        E.run("hussain2011-fig1", "tiny", width=3)
 
 
 # --- robust findings ---------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_boston_compression_bound_is_tighter_than_the_pca_bound(tiny):
 
 def test_reverse_criteria_are_worst_in_the_fisher_table(tiny):
     # Diethe 2015, Figure 1: reverse and reverse-pseudo are worse than optimal and pseudo
-    by_criterion = tiny["002-fig1"].findings["AER by criterion"]
+    by_criterion = tiny["diethe2015-fig1"].findings["AER by criterion"]
     assert min(by_criterion["reverse"], by_criterion["reverse-pseudo"]) > min(by_criterion["optimal"],
                                                                              by_criterion["pseudo"])
 
@@ -147,7 +147,7 @@ def test_column_selection_says_when_the_bound_was_not_checked(tiny):
     the finding says the bound was not checked (it used to say True: the bound "held
     wherever" an empty condition did).  At the quick size it is checked and holds
     (tests/test_reproductions.py)."""
-    text = tiny["004-fig1"].findings["Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds"]
+    text = tiny["wang2016-fig1"].findings["Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds"]
     assert text.startswith("not checked: the condition holds at none of the")
 
 
@@ -208,7 +208,7 @@ def test_raetsch_realisations_and_seeded_splits():
     split = E.binary_split(flare, 3)
     assert split.X_train.shape[0] == 666 and split.X_test.shape[0] == 400
     assert not set(split.train_index) & set(split.test_index)
-    result = E.run("002-fig1", "tiny", data_dir=SHARED_DATA, datasets=("banana", "heart"))
+    result = E.run("diethe2015-fig1", "tiny", data_dir=SHARED_DATA, datasets=("banana", "heart"))
     assert result.findings["datasets"] == ["banana", "heart"]
 
 
@@ -251,7 +251,7 @@ def test_the_raetsch_loader_reads_its_format_and_the_item_runs_on_it(tmp_path):
     assert not set(split.train_index) & set(split.test_index)
     beyond = E.binary_split(banana, 5)  # past the file's realisations: a seeded split of the same sizes
     assert beyond.X_train.shape == (80, 2) and np.array_equal(beyond.X_train, E.binary_split(banana, 5).X_train)
-    result = E.run("002-fig1", "tiny", data_dir=tmp_path, datasets=("banana", "heart"))
+    result = E.run("diethe2015-fig1", "tiny", data_dir=tmp_path, datasets=("banana", "heart"))
     assert result.findings["datasets"] == ["banana", "heart"]
     assert np.all((result.arrays["error"] >= 0) & (result.arrays["error"] < 0.5))  # blobs: better than chance
     (tmp_path / "raetsch" / "banana.npz").write_bytes(b"PK not a zip")
@@ -260,14 +260,14 @@ def test_the_raetsch_loader_reads_its_format_and_the_item_runs_on_it(tmp_path):
 
 
 def test_the_usps_loader_reads_its_format_and_table_1_runs_on_it(tmp_path):
-    from mpcore.experiments.seed003 import load_usps
+    from mpcore.experiments.vincent2002 import load_usps
 
     (tmp_path / "usps").mkdir()
     _standin_usps(tmp_path / "usps" / "usps.npz")
     X_train, y_train, X_test, y_test = load_usps(tmp_path)
     assert X_train.shape == (400, 256) and X_test.shape == (200, 256) and y_train.dtype.kind == "i"
     assert set(np.unique(y_train)) == set(range(10))
-    result = E.run("003-table1", "tiny", data_dir=tmp_path)
+    result = E.run("vincent2002-table1", "tiny", data_dir=tmp_path)
     assert result.verdicts  # judged, not skipped
     errors = np.asarray(result.table["SVM"], dtype=float)
     assert errors.size == 2 and np.all(errors <= 0.2 * 200)  # each digit against the rest, on 200 test digits
@@ -279,8 +279,8 @@ def test_the_usps_loader_reads_its_format_and_table_1_runs_on_it(tmp_path):
 def test_command_writes_html_and_csv(tmp_path, capsys):
     """The core's command needs no plotting library: a page with the finding, the verdict
     and the data table, and the CSV."""
-    assert main(["000-fig7", "003", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
-    for name in ("000-fig7", "003-table3", "003-fig6"):
+    assert main(["hussain2011-fig7", "003", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
+    for name in ("hussain2011-fig7", "vincent2002-table3", "vincent2002-fig6"):
         html = (tmp_path / f"{name}.html").read_text()
         assert "plotly" not in html and "Verdict:" in html and "<table" in html
         rows = (tmp_path / f"{name}.csv").read_text().splitlines()
@@ -290,23 +290,23 @@ def test_command_writes_html_and_csv(tmp_path, capsys):
 
 
 def test_app_command_adds_the_figures(tmp_path):
-    assert paper_figures.main(["000-fig7", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
-    html = (tmp_path / "000-fig7.html").read_text()
-    assert "plotly.min.js" in html and E.FIGURES["000-fig7"].finding[:40] in html and "Verdict:" in html
+    assert paper_figures.main(["hussain2011-fig7", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
+    html = (tmp_path / "hussain2011-fig7.html").read_text()
+    assert "plotly.min.js" in html and E.FIGURES["hussain2011-fig7"].finding[:40] in html and "Verdict:" in html
     assert html.index("plotly.min.js") < html.index("<table")
     assert (tmp_path / "plotly.min.js").stat().st_size > 100_000
 
 
 def test_command_rejects_unknown_names(tmp_path):
     with pytest.raises(SystemExit, match="Unknown figure"):
-        main(["000-fig9", "--out", str(tmp_path)])
+        main(["hussain2011-fig9", "--out", str(tmp_path)])
     with pytest.raises(SystemExit, match="not a folder"):
-        main(["002-fig1", "--out", str(tmp_path), "--data-dir", str(tmp_path / "missing")])
+        main(["diethe2015-fig1", "--out", str(tmp_path), "--data-dir", str(tmp_path / "missing")])
 
 
 def test_command_skips_items_that_need_data(tmp_path, capsys):
-    assert main(["003-table1", "--out", str(tmp_path), "--size", "tiny"]) == 0
-    assert "skipped" in capsys.readouterr().out and not (tmp_path / "003-table1.html").exists()
+    assert main(["vincent2002-table1", "--out", str(tmp_path), "--size", "tiny"]) == 0
+    assert "skipped" in capsys.readouterr().out and not (tmp_path / "vincent2002-table1.html").exists()
 
 
 def test_run_parallel_follows_the_joblib_backend_in_force():
@@ -317,10 +317,10 @@ def test_run_parallel_follows_the_joblib_backend_in_force():
 
 
 def test_error_tables_share_one_colour_scale_but_times_do_not(tiny):
-    ours, paper = paper_figures.paper_figures(tiny["002-fig1"])
+    ours, paper = paper_figures.paper_figures(tiny["diethe2015-fig1"])
     assert ours.data[0].zmin == paper.data[0].zmin and ours.data[0].zmax == paper.data[0].zmax
     assert ours.data[0].zmin <= E.PAPER_002_AER.min() and ours.data[0].zmax >= E.PAPER_002_AER.max()
-    ours, paper = paper_figures.paper_figures(tiny["002-fig3"])
+    ours, paper = paper_figures.paper_figures(tiny["diethe2015-fig3"])
     assert ours.data[0].zmin is None
 
 
@@ -335,7 +335,7 @@ def test_report_writes_every_item_with_a_verdict(tmp_path, capsys):
     page = (tmp_path / "report.html").read_text()
     for name, info in E.FIGURES.items():
         assert f"## {name}:" in md and f"id='{name}'" in page
-    assert "skipped" in md  # 003-table1 without --data-dir
+    assert "skipped" in md  # vincent2002-table1 without --data-dir
     assert "<script" not in page and "&lt;" not in md
     statuses = [line for line in md.splitlines() if line.startswith("**Verdict:**")]
     assert len(statuses) == len(E.FIGURES)
@@ -362,10 +362,24 @@ def test_report_escapes_text():
 def test_skcca_bound_card_states_the_numbers_its_table_shows():
     """One number per claim: the verdict's sentence quotes the same statistics the card's
     findings table lists under the same names (it said 1.02 beside a table's 0.941)."""
-    result = E.run("000-fig7", "tiny", n_jobs=1)
-    reason = result.verdicts["000-fig7"].reason
+    result = E.run("hussain2011-fig7", "tiny", n_jobs=1)
+    reason = result.verdicts["hussain2011-fig7"].reason
     assert f"{result.findings['smallest mean bound']:.3g}" in reason
     ok = np.isfinite(result.table["SKCCA bound"]) & np.isfinite(result.table["test error rate"])
     above = np.mean(result.table["SKCCA bound"][ok] >= result.table["test error rate"][ok])
     assert f"above the test error at {above:.0%} of the {int(ok.sum())} t" in reason
     assert np.nanmin(result.table["SKCCA bound"]) == result.findings["smallest mean bound"]
+
+
+def test_items_are_named_by_paper_and_their_old_names_still_work(capsys):
+    """``hussain2011-fig1`` is Fig. 1 of Hussain et al. (2011); a script or a link of an
+    older version (``000-fig1``, the group ``000``) gets the same item."""
+    from mpcore.experiments.__main__ import _names
+
+    assert all(name.split("-")[0] in E.PAPER_GROUPS for name in E.FIGURES)
+    assert E.resolve("000-fig1") == "hussain2011-fig1" and E.resolve("004") == "wang2016"
+    assert E.resolve("vincent2002-table3") == "vincent2002-table3"
+    assert _names(["002"]) == _names(["diethe2015"]) == [n for n in E.FIGURES if n.startswith("diethe2015-")]
+    assert E.run("000-fig7", "tiny").name == "hussain2011-fig7"
+    with pytest.raises(SystemExit, match="choose from: all, hussain2011, diethe2015, vincent2002, wang2016"):
+        _names(["999"])

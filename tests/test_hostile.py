@@ -205,13 +205,13 @@ def test_the_command_says_why_it_cannot_write_or_read(tmp_path, capsys):
     a_file.write_text("")
     for out, words in ((a_file, "is a file"), (Path("/proc/no/such/place"), "cannot write")):
         with pytest.raises(SystemExit) as stop:
-            run_main(["000-fig1", "--size", "tiny", "--out", str(out)])
+            run_main(["hussain2011-fig1", "--size", "tiny", "--out", str(out)])
         assert words in str(stop.value.code)
     corrupt = tmp_path / "data" / "raetsch"
     corrupt.mkdir(parents=True)
     (corrupt / "banana.npz").write_bytes(b"PK not really a zip")
     with pytest.raises(SystemExit) as stop:
-        run_main(["002-fig5", "--size", "tiny", "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path / "data")])
+        run_main(["diethe2015-fig5", "--size", "tiny", "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path / "data")])
     assert "banana.npz is not a readable" in str(stop.value.code)
 
 
@@ -230,13 +230,13 @@ def test_ctrl_c_ends_in_one_line_and_leaves_no_partial_file(tmp_path, capsys, mo
 
     real_run = experiments.run
     monkeypatch.setattr(experiments, "run", interrupted)  # what run_items calls
-    assert command.run_main(["000-fig1", "000-fig3", "--size", "tiny", "--out", str(tmp_path)]) == 130
+    assert command.run_main(["hussain2011-fig1", "hussain2011-fig3", "--size", "tiny", "--out", str(tmp_path)]) == 130
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1].startswith("Interrupted")
     assert "Traceback" not in err
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert "000-fig1.html" in names and not any(name.endswith(".partial") for name in names)
-    assert not any(name.startswith("000-fig3") for name in names)
+    assert "hussain2011-fig1.html" in names and not any(name.endswith(".partial") for name in names)
+    assert not any(name.startswith("hussain2011-fig3") for name in names)
 
 
 # --- sizes the machine cannot hold: refused with a sentence, before allocating -------------------

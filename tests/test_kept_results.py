@@ -30,8 +30,8 @@ def test_kept_results_are_a_full_run_with_the_validation_data(kept):
 
 
 def test_kept_results_are_what_the_current_code_computes(kept):
-    result = E.run("003-fig6", "full")
-    item = kept["items"]["003-fig6"]
+    result = E.run("vincent2002-fig6", "full")
+    item = kept["items"]["vincent2002-fig6"]
     assert (item["status"], item["reason"]) == (result.verdict.status, result.verdict.reason)
     assert item["findings"] == {key: short(value) for key, value in result.findings.items()}
 

@@ -30,9 +30,9 @@ SMOKE = textwrap.dedent("""
     model = KernelMatchingPursuit(n_components=8).fit(X, boston.y[:120])
     assert model.predict(X).shape == (120,)
     out = Path(sys.argv[1])
-    subprocess.run([sys.executable, "-m", "mpcore.experiments", "000-fig7", "--size", "tiny", "--jobs", "1",
+    subprocess.run([sys.executable, "-m", "mpcore.experiments", "hussain2011-fig7", "--size", "tiny", "--jobs", "1",
                     "--out", str(out)], check=True)
-    assert (out / "000-fig7.csv").read_text().count("\\n") > 2 and "Verdict" in (out / "000-fig7.html").read_text()
+    assert (out / "hussain2011-fig7.csv").read_text().count("\\n") > 2 and "Verdict" in (out / "hussain2011-fig7.html").read_text()
     assert not {"streamlit", "plotly", "ui"} & set(sys.modules)
     print("smoke ok")
 """)
@@ -58,7 +58,7 @@ def test_wheel_holds_the_package_and_its_data(installed):
 
     names = zipfile.ZipFile(installed[2]).namelist()
     for member in ("mpcore/data/boston.csv", "mpcore/data/README.md", "mpcore/experiments/__main__.py",
-                   "mpcore/experiments/seed004.py"):
+                   "mpcore/experiments/wang2016.py"):
         assert member in names
     assert not any(name.startswith(("ui/", "app_pages/", "tests/")) for name in names)
     metadata = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("METADATA"))).decode()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mpcore import experiments as E
-from mpcore.experiments import seed004
+from mpcore.experiments import wang2016
 
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
@@ -18,7 +18,7 @@ SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 @pytest.fixture(scope="module")
 def columns_quick():
-    return E.run("004-fig1", "quick", n_jobs=2)
+    return E.run("wang2016-fig1", "quick", n_jobs=2)
 
 
 def test_column_selection_is_judged_at_every_rank(columns_quick):
@@ -44,12 +44,12 @@ def test_wang_bound_holds_wherever_its_condition_does(columns_quick):
 
 
 def test_width_and_lambda_are_tuned_on_the_tuning_set():
-    split = seed004.rings_train_tune(150)
-    gamma, reg, grid = seed004.tune_kcca(split, (0.25, 1.0), (1e-3, 1e-1))
+    split = wang2016.rings_train_tune(150)
+    gamma, reg, grid = wang2016.tune_kcca(split, (0.25, 1.0), (1e-3, 1e-1))
     assert grid.shape == (2, 2) and np.all(np.abs(grid) <= 1)
     a, b = (0.25, 1.0).index(gamma), (1e-3, 1e-1).index(reg)
     assert grid[a, b] == np.nanmax(grid)
-    assert np.isclose(seed004.tuning_correlation(split, gamma, reg), grid[a, b])
+    assert np.isclose(wang2016.tuning_correlation(split, gamma, reg), grid[a, b])
 
 
 # --- Hussain et al. 2011, Fig. 1: the KMP bound's minimum against the test error's ------------------------------
@@ -57,7 +57,7 @@ def test_width_and_lambda_are_tuned_on_the_tuning_set():
 
 @pytest.fixture(scope="module")
 def kmp_quick():
-    return E.run("000-fig1", "quick", n_jobs=2)
+    return E.run("hussain2011-fig1", "quick", n_jobs=2)
 
 
 def test_kmp_bound_is_judged_at_every_setting_the_app_offers(kmp_quick):
@@ -82,7 +82,7 @@ def test_kmp_argmin_spread_is_reported_per_split(kmp_quick):
 
 
 def test_argmins_coincide_by_hand():
-    from mpcore.experiments.seed000 import argmins_coincide
+    from mpcore.experiments.hussain2011 import argmins_coincide
 
     assert argmins_coincide([10, 20, 30], [12, 22, 50]) == (True, pytest.approx(2 / 3))
     assert argmins_coincide([10, 10], [30, 30]) == (False, 0.0)
@@ -156,17 +156,17 @@ def test_schur_step_annihilates_its_direction():
 def test_cross_validated_width_is_the_median_of_per_split_winners():
     """Diethe 2015, sec. 3.4: 5-fold CV of optimal + Schur on each of the first five splits over
     widths 2^-5..2^5 of exp(-||x - y||^2 / width); the median winner; our gamma = 1 / width."""
-    from mpcore.experiments import seed002
+    from mpcore.experiments import diethe2015
 
-    widths = seed002.PAPER_002_WIDTHS
+    widths = diethe2015.PAPER_002_WIDTHS
     assert widths == (1 / 32, 1 / 8, 1 / 2, 2, 8, 32)
-    winners = [widths[int(np.argmin(seed002._cv_width_job("sonar", n, 0, 10, 5, 60, widths, 5)))] for n in range(3)]
-    gamma, width = seed002.cross_validated_gamma("sonar", 0, 10, 5, 60, n_splits=3)
+    winners = [widths[int(np.argmin(diethe2015._cv_width_job("sonar", n, 0, 10, 5, 60, widths, 5)))] for n in range(3)]
+    gamma, width = diethe2015.cross_validated_gamma("sonar", 0, 10, 5, 60, n_splits=3)
     assert width == np.median(winners) and gamma == 1 / width
 
 
 def test_fisher_table_records_schur_against_ortho_schur(tmp_path):
-    result = E.run("002-fig1", "tiny")
+    result = E.run("diethe2015-fig1", "tiny")
     same = result.findings["Schur and ortho-Schur picked the same points"]
     runs, total = same.split(" of ")
     assert runs == total.split()[0]  # every run: the span argument above
@@ -181,16 +181,16 @@ def test_usps_width_is_chosen_by_support_vectors_before_any_error_is_seen():
     one whose support vectors, summed over the digits, are nearest the paper's 2914 scaled to
     the training digits used, and the item is judged only within 15 % of it (here 1200
     digits: the verdict says "not judged", and why, when no width gets close)."""
-    from mpcore.experiments import seed003
+    from mpcore.experiments import vincent2002
 
-    result = E.run("003-table1", "quick", data_dir=SHARED_DATA, n_train=1200, n_jobs=2)
+    result = E.run("vincent2002-table1", "quick", data_dir=SHARED_DATA, n_train=1200, n_jobs=2)
     tried = {float(g): int(n) for g, n in result.findings["support vectors per width tried"].items()}
     target = 2914 * 1200 / 7291
     nearest = min(tried, key=lambda g: abs(tried[g] - target))
     assert result.settings["gamma"] == pytest.approx(nearest, rel=1e-3)
     kept = result.findings["support vectors summed"]
     assert kept == tried[nearest]
-    judged = abs(kept - target) <= seed003.USPS_SV_TOLERANCE * target
+    judged = abs(kept - target) <= vincent2002.USPS_SV_TOLERANCE * target
     assert (result.verdict.status != "not judged") == judged
     if not judged:
         assert str(kept) in result.verdict.reason
@@ -202,13 +202,13 @@ def test_usps_width_is_chosen_by_support_vectors_before_any_error_is_seen():
 def test_compression_argmin_grows_as_the_kernel_narrows():
     """Boston's compression-bound argmin is set by the kernel width the paper leaves unclear:
     a narrower RBF (larger gamma) needs more bases before the bound turns up."""
-    result = E.run("000-fig2", "tiny", sweep=(0.02, 0.05, 0.1, 0.2), k=60)
+    result = E.run("hussain2011-fig2", "tiny", sweep=(0.02, 0.05, 0.1, 0.2), k=60)
     compression = result.arrays["sweep"][:, 0]
     assert np.all(np.diff(compression) > 0), compression
 
 
 def test_both_readings_of_theorem_8_stay_far_above_the_other_bounds():
-    result = E.run("000-fig3", "tiny")
+    result = E.run("hussain2011-fig3", "tiny")
     for reading in ("local Rademacher bound", "local Rademacher bound (k² reading)"):
         assert np.nanmin(result.table[reading]) > np.nanmin(result.table["compression bound"])
         assert np.nanmin(result.table[reading]) > np.nanmin(result.table["global Rademacher bound"])
@@ -216,7 +216,7 @@ def test_both_readings_of_theorem_8_stay_far_above_the_other_bounds():
 
 def test_squared_kernel_spectrum_by_hand():
     from mpcore.cca import center_kernel
-    from mpcore.experiments.seed000 import squared_kernel_spectrum
+    from mpcore.experiments.hussain2011 import squared_kernel_spectrum
 
     K = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]])
     expected = np.sort(np.clip(np.linalg.eigvalsh(center_kernel(K ** 2)), 0, None))[::-1]

@@ -10,7 +10,7 @@ import pytest
 
 from mpcore import experiments as E
 from mpcore.experiments import _common as C
-from mpcore.experiments import seed000, seed002, seed003, seed004
+from mpcore.experiments import hussain2011, diethe2015, vincent2002, wang2016
 
 PAPERS = Path(__file__).resolve().parent.parent.parent / "shared" / "papers"
 T = np.arange(1, 101, dtype=float)
@@ -64,13 +64,13 @@ def test_kmp_bound_verdict_follows_the_settings():
     knee = np.where(T < 20, 1 - T / 25, 0.2)  # the test error falls, then stays flat
     good_bound = 3 + (T - 20) ** 2 / 100  # lowest at 20: on the flat
     bad_bound = 3 + (T - 2) ** 2 / 100  # lowest at 2: far up the fall
-    assert seed000.bound_predicts_lowest_point(knee, good_bound)[0] is True
-    assert seed000.bound_predicts_lowest_point(knee, bad_bound)[0] is False
-    assert seed000.bound_predicts_lowest_point(knee, np.full(T.size, np.nan))[0] is None
+    assert hussain2011.bound_predicts_lowest_point(knee, good_bound)[0] is True
+    assert hussain2011.bound_predicts_lowest_point(knee, bad_bound)[0] is False
+    assert hussain2011.bound_predicts_lowest_point(knee, np.full(T.size, np.nan))[0] is None
     names = [f"setting {i}" for i in range(4)]
-    assert seed000.judge_kmp_bound(names, [True] * 4).status == "reproduced"
-    assert seed000.judge_kmp_bound(names, [False] * 4).status == "not reproduced"
-    assert seed000.judge_kmp_bound(names, [None] * 4).status == "not judged"
+    assert hussain2011.judge_kmp_bound(names, [True] * 4).status == "reproduced"
+    assert hussain2011.judge_kmp_bound(names, [False] * 4).status == "not reproduced"
+    assert hussain2011.judge_kmp_bound(names, [None] * 4).status == "not judged"
 
 
 def _skpca_curves(compression, pca, local):
@@ -80,44 +80,44 @@ def _skpca_curves(compression, pca, local):
 
 def test_sparse_kpca_boston_verdict_can_fail():
     paper = _skpca_curves(0.3 + (T - 43) ** 2 / 1e4, 1.5 + T / 100, 20 - T / 10)
-    assert seed000.judge_skpca_boston(paper).status == "reproduced"
+    assert hussain2011.judge_skpca_boston(paper).status == "reproduced"
     swapped = _skpca_curves(1.5 + T / 100, 0.3 + (T - 43) ** 2 / 1e4, 20 - T / 10)
-    assert seed000.judge_skpca_boston(swapped).status == "not reproduced"
+    assert hussain2011.judge_skpca_boston(swapped).status == "not reproduced"
     # the local bound: falling and lowest last, or rising and lowest first
-    assert seed000.judge_local_boston(paper).status == "reproduced"
-    assert seed000.judge_local_boston(_skpca_curves(paper["compression bound"], paper["global Rademacher bound"],
+    assert hussain2011.judge_local_boston(paper).status == "reproduced"
+    assert hussain2011.judge_local_boston(_skpca_curves(paper["compression bound"], paper["global Rademacher bound"],
                                                     10 + T / 10)).status == "not reproduced"
 
 
 def test_sparse_kpca_verdicts_say_when_a_bound_is_undefined():
     nowhere = np.full(T.size, np.nan)
     curves = _skpca_curves(nowhere, 1.5 + T / 100, 20 - T / 10)
-    for verdict in (seed000.judge_skpca_boston(curves), seed000.judge_skpca_toy(curves, 50),
-                    seed000.judge_local_boston(curves), seed000.judge_local_toy(_skpca_curves(T, T, nowhere), 50)):
+    for verdict in (hussain2011.judge_skpca_boston(curves), hussain2011.judge_skpca_toy(curves, 50),
+                    hussain2011.judge_local_boston(curves), hussain2011.judge_local_toy(_skpca_curves(T, T, nowhere), 50)):
         assert verdict.status == "not judged" and "defined at no t" in verdict.reason
 
 
 def test_sparse_kpca_toy_verdict_can_fail():
     paper = _skpca_curves(0.3 + (T - 48) ** 2 / 1e4, 0.2 + (T - 29) ** 2 / 1e4,
                           np.where(T < 50, 30 - T / 10, 20 - T / 50))
-    assert seed000.judge_skpca_toy(paper, 50).status == "reproduced"
+    assert hussain2011.judge_skpca_toy(paper, 50).status == "reproduced"
     reversed_ = _skpca_curves(0.3 + (T - 10) ** 2 / 1e4, 0.2 + (T - 50) ** 2 / 1e4, paper["local Rademacher bound"])
-    assert seed000.judge_skpca_toy(reversed_, 50).status == "not reproduced"
-    assert seed000.judge_local_toy(paper, 50).status == "reproduced"
+    assert hussain2011.judge_skpca_toy(reversed_, 50).status == "not reproduced"
+    assert hussain2011.judge_local_toy(paper, 50).status == "reproduced"
     early = _skpca_curves(paper["compression bound"], paper["global Rademacher bound"], 10 + np.abs(T - 5) / 10)
-    assert seed000.judge_local_toy(early, 50).status == "not reproduced"
+    assert hussain2011.judge_local_toy(early, 50).status == "not reproduced"
 
 
 def test_skcca_verdicts_can_fail():
     kcca = {"KCCA, reg 0.01": np.linspace(1, 5, 20), "KCCA, reg 0.1": np.linspace(1.2, 5.5, 20)}
-    assert seed000.judge_skcca_vs_kcca(np.linspace(1, 5, 20), kcca).status == "reproduced"
-    assert seed000.judge_skcca_vs_kcca(np.linspace(3, 9, 20), kcca).status == "not reproduced"
+    assert hussain2011.judge_skcca_vs_kcca(np.linspace(1, 5, 20), kcca).status == "reproduced"
+    assert hussain2011.judge_skcca_vs_kcca(np.linspace(3, 9, 20), kcca).status == "not reproduced"
     test = np.full(30, 0.3)
-    assert seed000.judge_skcca_bound(np.linspace(0.9, 0.6, 30), test).status == "reproduced"
-    assert seed000.judge_skcca_bound(np.full(30, 0.1), test).status == "partly"  # below 1, but below the error
-    assert seed000.judge_skcca_bound(np.full(30, 0.1) + np.r_[0, np.full(29, 0)], np.full(30, 0.5)).status == "partly"
-    assert seed000.judge_skcca_bound(np.full(30, 0.2), np.full(30, 0.1)).status == "reproduced"
-    assert seed000.judge_skcca_bound(np.full(30, 1.5) * np.nan, test).status == "not judged"
+    assert hussain2011.judge_skcca_bound(np.linspace(0.9, 0.6, 30), test).status == "reproduced"
+    assert hussain2011.judge_skcca_bound(np.full(30, 0.1), test).status == "partly"  # below 1, but below the error
+    assert hussain2011.judge_skcca_bound(np.full(30, 0.1) + np.r_[0, np.full(29, 0)], np.full(30, 0.5)).status == "partly"
+    assert hussain2011.judge_skcca_bound(np.full(30, 0.2), np.full(30, 0.1)).status == "reproduced"
+    assert hussain2011.judge_skcca_bound(np.full(30, 1.5) * np.nan, test).status == "not judged"
 
 
 # --- Diethe (2015) ---------------------------------------------------------------------------------
@@ -133,62 +133,62 @@ def _contradicting_errors(sets=4):
 
 def test_fisher_error_verdict_judges_the_papers_ordering():
     """The paper's own Figure 1, spread over data sets, must pass every part of its reading."""
-    paper = seed002.judge_fisher_errors(np.stack([seed002.PAPER_002_AER] * 3) + np.arange(3)[:, None, None] * 1e-3)
+    paper = diethe2015.judge_fisher_errors(np.stack([diethe2015.PAPER_002_AER] * 3) + np.arange(3)[:, None, None] * 1e-3)
     assert paper.status == "reproduced" and "the best cell is pseudo + ortho-schur" in paper.reason
-    assert seed002.judge_fisher_errors(_contradicting_errors()).status == "not reproduced"
+    assert diethe2015.judge_fisher_errors(_contradicting_errors()).status == "not reproduced"
 
 
 def test_fisher_time_and_stage_verdicts_can_fail():
-    assert seed002.judge_fisher_times(seed002.PAPER_002_ART).status == "reproduced"
-    assert seed002.judge_fisher_times(seed002.PAPER_002_ART.max() * 2 - seed002.PAPER_002_ART).status == \
+    assert diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART).status == "reproduced"
+    assert diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART.max() * 2 - diethe2015.PAPER_002_ART).status == \
         "not reproduced"
     stages = (1, 2, 5, 10)
     errors = np.array([[0.12, 0.12, 0.125, 0.16], [0.13, 0.131, 0.135, 0.2], [0.1, 0.1, 0.11, 0.15]])
     seconds = np.array([[0.24, 0.17, 0.1, 0.08], [0.3, 0.2, 0.15, 0.1], [0.2, 0.15, 0.1, 0.07]])
-    assert seed002.judge_fisher_stages(stages, errors, seconds).status == "reproduced"
+    assert diethe2015.judge_fisher_stages(stages, errors, seconds).status == "reproduced"
     worse = np.array([[0.2, 0.12, 0.3, 0.1], [0.2, 0.13, 0.3, 0.1], [0.2, 0.1, 0.3, 0.1]])
-    assert seed002.judge_fisher_stages(stages, worse, seconds[:, ::-1]).status == "not reproduced"
-    assert seed002.judge_fisher_stages((5, 10), errors[:, 2:], seconds[:, 2:]).status == "not judged"
+    assert diethe2015.judge_fisher_stages(stages, worse, seconds[:, ::-1]).status == "not reproduced"
+    assert diethe2015.judge_fisher_stages((5, 10), errors[:, 2:], seconds[:, 2:]).status == "not judged"
 
 
 # --- Vincent and Bengio (2002) ----------------------------------------------------------------------
 
 
 def _table3(kmp_factor, sv_factor, p):
-    names = tuple(seed003.PAPER_003_TABLE3)
-    error = np.array([seed003.PAPER_003_TABLE3[n]["error"] for n in names], dtype=float)
+    names = tuple(vincent2002.PAPER_003_TABLE3)
+    error = np.array([vincent2002.PAPER_003_TABLE3[n]["error"] for n in names], dtype=float)
     error[:, 1:] = error[:, [0]] * kmp_factor
-    sv = np.array([seed003.PAPER_003_TABLE3[n]["sv"] for n in names], dtype=float)
+    sv = np.array([vincent2002.PAPER_003_TABLE3[n]["sv"] for n in names], dtype=float)
     sv[:, 1:] = sv[:, [0]] * sv_factor
     return names, error, sv, np.full(error.shape, p)
 
 
 def test_kmp_svm_table_verdict_can_fail_and_needs_repetitions_for_its_test():
-    assert seed003.judge_kmp_vs_svm(*_table3(1.02, 0.2, 0.4), repeats=50).status == "reproduced"
-    assert seed003.judge_kmp_vs_svm(*_table3(2.2, 1.0, 0.09), repeats=50).status == "not reproduced"
+    assert vincent2002.judge_kmp_vs_svm(*_table3(1.02, 0.2, 0.4), repeats=50).status == "reproduced"
+    assert vincent2002.judge_kmp_vs_svm(*_table3(2.2, 1.0, 0.09), repeats=50).status == "not reproduced"
     # ionosphere-like: 2.2x the SVM's error with p = 0.09 is not "not significantly different"
-    assert seed003.judge_kmp_vs_svm(*_table3(2.2, 0.2, 0.09), repeats=3).status == "partly"
-    few = seed003.judge_kmp_vs_svm(*_table3(1.02, 1.0, 0.4), repeats=3)
+    assert vincent2002.judge_kmp_vs_svm(*_table3(2.2, 0.2, 0.09), repeats=3).status == "partly"
+    few = vincent2002.judge_kmp_vs_svm(*_table3(1.02, 1.0, 0.4), repeats=3)
     assert few.status == "not reproduced" and "cannot tell" in few.reason  # only the support vectors judged
-    assert seed003.judge_kmp_vs_svm(*_table3(1.02, 0.2, 0.01), repeats=50).status == "partly"
+    assert vincent2002.judge_kmp_vs_svm(*_table3(1.02, 0.2, 0.01), repeats=50).status == "partly"
 
 
 def test_usps_verdict_needs_the_papers_svm():
     paper = {"SVM": 187, "KMP (same #sv)": 192, "KMP (half #sv)": 219}
-    assert seed003.judge_kmp_usps(paper, paper, 2914, 2914).status == "reproduced"
-    assert seed003.judge_kmp_usps({"SVM": 187, "KMP (same #sv)": 260, "KMP (half #sv)": 400}, paper, 2800,
+    assert vincent2002.judge_kmp_usps(paper, paper, 2914, 2914).status == "reproduced"
+    assert vincent2002.judge_kmp_usps({"SVM": 187, "KMP (same #sv)": 260, "KMP (half #sv)": 400}, paper, 2800,
                                   2914).status == "not reproduced"
-    unlike = seed003.judge_kmp_usps(paper, paper, 7639, 2914)
+    unlike = vincent2002.judge_kmp_usps(paper, paper, 7639, 2914)
     assert unlike.status == "not judged" and "7639" in unlike.reason
 
 
 def test_kmp_picture_verdict_can_fail():
     support = {"support/SVM": np.arange(7), "support/back-fitting KMP": np.arange(20, 27),
                "support/pre-fitting KMP": np.arange(30, 37)}
-    assert seed003.judge_kmp_picture([0.2, 0.05, 0.04, 0.03], 0.1, support, 100).status == "reproduced"
+    assert vincent2002.judge_kmp_picture([0.2, 0.05, 0.04, 0.03], 0.1, support, 100).status == "reproduced"
     same = {"support/SVM": np.arange(7), "support/back-fitting KMP": np.arange(7),
             "support/pre-fitting KMP": np.arange(7)}
-    assert seed003.judge_kmp_picture([0.0, 0.4, 0.45, 0.03], 0.0, same, 100).status == "not reproduced"
+    assert vincent2002.judge_kmp_picture([0.0, 0.4, 0.45, 0.03], 0.0, same, 100).status == "not reproduced"
 
 
 # --- Wang (2016) ------------------------------------------------------------------------------------
@@ -206,9 +206,9 @@ def _columns(leverage_scale, stability_scale, speedup_slope):
 
 
 def test_column_selection_verdict_judges_every_claim():
-    assert seed004.judge_column_selection(*_columns(0.5, 0.1, 0.5)).status == "reproduced"
-    assert seed004.judge_column_selection(*_columns(2.0, 0.9, -0.2)).status == "not reproduced"
+    assert wang2016.judge_column_selection(*_columns(0.5, 0.1, 0.5)).status == "reproduced"
+    assert wang2016.judge_column_selection(*_columns(2.0, 0.9, -0.2)).status == "not reproduced"
     ranks, d_eff, uniform, leverage, alpha, bound, valid, speedup = _columns(0.5, 0.1, 0.5)
-    rounding = seed004.judge_column_selection(ranks[:1], d_eff, uniform[:, :1] * 1e-9, leverage[:, :1] * 1e-9,
+    rounding = wang2016.judge_column_selection(ranks[:1], d_eff, uniform[:, :1] * 1e-9, leverage[:, :1] * 1e-9,
                                               alpha, bound, ~valid, speedup[:, :1])
     assert rounding.status == "not judged" and "rounding level" in rounding.reason

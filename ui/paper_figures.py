@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
 from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
-from mpcore.experiments.seed000 import PAPER_000_SKPCA_ARGMINS
+from mpcore.experiments.hussain2011 import PAPER_000_SKPCA_ARGMINS
 
 from . import figures as F
 
@@ -86,7 +86,7 @@ def skpca_bounds(result, view):
     name = str(a["sweep_name"])
     rows = ["compression bound", "global Rademacher bound"]
     paper = PAPER_000_SKPCA_ARGMINS[result.name if result.name in PAPER_000_SKPCA_ARGMINS else
-                                    {"000-fig4": "000-fig2", "000-fig5": "000-fig3"}[result.name]]
+                                    {"hussain2011-fig4": "hussain2011-fig2", "hussain2011-fig5": "hussain2011-fig3"}[result.name]]
     argmins = a["sweep"].T
     distance = np.array([np.abs(argmins[r] - paper[row]) if row in paper else np.full(argmins.shape[1], np.nan)
                          for r, row in enumerate(rows)])
@@ -280,10 +280,12 @@ def column_selection(result, view):
 
 
 BUILDERS = {
-    "000-fig1": kmp_bound, "000-fig2": skpca_bounds, "000-fig3": skpca_bounds, "000-fig4": skpca_bounds,
-    "000-fig5": skpca_bounds, "000-fig6": skcca_vs_kcca, "000-fig7": skcca_bound, "002-fig1": criterion_deflation,
-    "002-fig3": criterion_deflation, "002-fig5": stages, "003-table1": kmp_usps, "003-table3": kmp_vs_svm, "003-fig6": kmp_picture,
-    "004-fig1": column_selection,
+    "hussain2011-fig1": kmp_bound, "hussain2011-fig2": skpca_bounds, "hussain2011-fig3": skpca_bounds,
+    "hussain2011-fig4": skpca_bounds, "hussain2011-fig5": skpca_bounds, "hussain2011-fig6": skcca_vs_kcca,
+    "hussain2011-fig7": skcca_bound,
+    "diethe2015-fig1": criterion_deflation, "diethe2015-fig3": criterion_deflation, "diethe2015-fig5": stages,
+    "vincent2002-table1": kmp_usps, "vincent2002-table3": kmp_vs_svm, "vincent2002-fig6": kmp_picture,
+    "wang2016-fig1": column_selection,
 }
 
 

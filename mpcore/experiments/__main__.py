@@ -4,7 +4,7 @@
 Writes ``DIR/NAME.csv`` (the data) and ``DIR/NAME.html`` (the paper's finding, our
 setting, the verdict, our findings and the data as a table) for each NAME, with a
 progress bar on stderr.  NAME is a key of ``mpcore.experiments.FIGURES``, a paper prefix
-(``000``, ``002``, ``003``, ``004``) or ``all``.  The core needs no plotting library:
+(``hussain2011``, ``diethe2015``, ``vincent2002``, ``wang2016``) or ``all``.  The core needs no plotting library:
 the app's ``python -m ui.paper_figures`` runs this same command with a writer that adds
 the interactive Plotly figures (:func:`main` takes the writer as an argument, so the core
 never imports the app).
@@ -16,13 +16,13 @@ import sys
 import time
 from pathlib import Path
 
-from . import VERDICTS, FIGURES, SIZES, run_items
+from . import FIGURES, PAPER_GROUPS, SIZES, VERDICTS, resolve, run_items
 from .report import item_page, write_whole
 
 
 def _names(requested):
     names = []
-    for item in requested:
+    for item in map(resolve, requested):
         if item == "all":
             names.extend(FIGURES)
         elif item in FIGURES:
@@ -30,7 +30,8 @@ def _names(requested):
         elif any(name.startswith(item + "-") for name in FIGURES):
             names.extend(name for name in FIGURES if name.startswith(item + "-"))
         else:
-            raise SystemExit(f"Unknown figure {item!r}; choose from: all, 000, 002, 003, 004, {', '.join(FIGURES)}.")
+            raise SystemExit(f"Unknown figure {item!r}; choose from: all, {', '.join(PAPER_GROUPS)}, "
+                             f"{', '.join(FIGURES)}.")
     return list(dict.fromkeys(names))
 
 
@@ -45,7 +46,7 @@ class ProgressBar:
         filled = int(self.width * done / total) if total else self.width
         bar = "#" * filled + "." * (self.width - filled)
         seconds = time.perf_counter() - self.started
-        self.stream.write(f"\r{self.label:<11} [{bar}] {done}/{total} {seconds:6.1f} s")
+        self.stream.write(f"\r{self.label:<18} [{bar}] {done}/{total} {seconds:6.1f} s")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()
@@ -106,14 +107,14 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
                     "the verdict, our numbers" + (" and the figures" if writer else "") + ") and DIR/NAME.csv (the "
                     "data) for each NAME.")
     parser.add_argument("names", nargs="+", metavar="NAME",
-                        help=f"an item ({', '.join(FIGURES)}), a paper (000, 002, 003, 004), 'all', or "
+                        help=f"an item ({', '.join(FIGURES)}), a paper ({', '.join(PAPER_GROUPS)}), 'all', or "
                              "'report' alone: every item, then DIR/report.md and DIR/report.html with verdicts")
     parser.add_argument("--out", required=True, type=Path, help="folder for NAME.html and NAME.csv")
     parser.add_argument("--size", choices=SIZES, default="full",
                         help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="folder with the validation data: raetsch/*.npz (the Diethe 2015 items then run on the "
-                             "Raetsch benchmark sets) and usps/usps.npz (needed by 003-table1)")
+                             "Raetsch benchmark sets) and usps/usps.npz (needed by vincent2002-table1)")
     parser.add_argument("--jobs", type=int, default=-1, help="repetitions run at once (joblib n_jobs; -1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the splits / draws")
     args = parser.parse_args(argv)

@@ -17,7 +17,7 @@ from ..datasets import Split, load_dataset
 from ..kernels import kernel_matrix
 from ..labs import column_selection
 from ._common import MUCH, ROUNDING, Experiment, _sized, clearly_below, judged, run_parallel, share, titled
-from .seed000 import _centred_test_kernel
+from .hussain2011 import _centred_test_kernel
 
 _COLUMNS = {
     "tiny": {"seeds": 1, "N": 120, "ranks": (4, 8, 12), "gammas": (0.5,), "regs": (1e-3,), "leverage_ratio": 1.0},
@@ -177,4 +177,4 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
         "speed-up at the top rank": float(arrays["speedup"][:, top].mean()),
     }
     s = s | {"tuned gamma": gamma, "tuned reg": reg}
-    return Experiment("004-fig1", titled("004-fig1"), table, arrays, s, findings, verdicts={"004-fig1": verdict})
+    return Experiment("wang2016-fig1", titled("wang2016-fig1"), table, arrays, s, findings, verdicts={"wang2016-fig1": verdict})

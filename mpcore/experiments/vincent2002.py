@@ -16,7 +16,7 @@ from ..kernels import kernel_matrix
 from ..kmp import kmp_path
 
 from ._common import CLOSE, MIN_REPEATS_FOR_A_TEST, MUCH, Experiment, _rbf, _sized, judged, run_parallel, share, titled
-from .seed002 import BUNDLED_BINARY
+from .diethe2015 import BUNDLED_BINARY
 
 
 #: Vincent and Bengio 2002, Table 3: error (%) and #s.v. of SVM, KMP-mse, KMP-tanh on the four UCI sets.
@@ -182,7 +182,7 @@ def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=Non
     arrays = {"error": error, "sv": sv, "p": p, "gamma": gammas, "datasets": np.array(names),
               "methods": np.array(KMP_SVM_METHODS)}
     verdict = judge_kmp_vs_svm(names, error, sv, p, s["repeats"])
-    return Experiment("003-table3", titled("003-table3"), table, arrays, s, findings, verdicts={"003-table3": verdict})
+    return Experiment("vincent2002-table3", titled("vincent2002-table3"), table, arrays, s, findings, verdicts={"vincent2002-table3": verdict})
 
 
 _KMP_PICTURE = {
@@ -295,7 +295,7 @@ def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir
     if progress is not None:
         progress(3, 3)
     verdict = judge_kmp_picture(test_error, train_error[0], support, paths["basic KMP"].n_steps)
-    return Experiment("003-fig6", titled("003-fig6"), table, arrays, s, findings, verdicts={"003-fig6": verdict})
+    return Experiment("vincent2002-fig6", titled("vincent2002-fig6"), table, arrays, s, findings, verdicts={"vincent2002-fig6": verdict})
 
 
 # --- Vincent and Bengio 2002, Table 1: USPS, KMP-mse against SVM at the SVM's number of support vectors ---------------
@@ -429,5 +429,5 @@ def kmp_usps(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None,
                 "training digits": len(y), "test digits": len(y_test)}
     verdict = judge_kmp_usps(totals, paper, n_sv, sv_target)
     s = s | {"digits": digits, "gamma": gamma}
-    return Experiment("003-table1", titled("003-table1"), table, {}, s, findings,
-                      verdicts={"003-table1": verdict})
+    return Experiment("vincent2002-table1", titled("vincent2002-table1"), table, {}, s, findings,
+                      verdicts={"vincent2002-table1": verdict})

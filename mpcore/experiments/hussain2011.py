@@ -164,7 +164,7 @@ def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     arrays = {"bound argmins": bound_at, "test error argmins": test_at, "sweep_settings": np.array(names),
               "sweep_there": np.array(there), "sweep_lowest": np.array(lowest),
               "sweep_predicted": np.array([np.nan if p is None else float(p) for p in predicted])}
-    return Experiment("000-fig1", titled("000-fig1"), table, arrays, s, findings, verdicts={"000-fig1": verdict})
+    return Experiment("hussain2011-fig1", titled("hussain2011-fig1"), table, arrays, s, findings, verdicts={"hussain2011-fig1": verdict})
 
 
 # --- Hussain et al. 2011 Figs 2-5: sparse KPCA bounds (Boston; the 50-of-450 toy) ----------------------------
@@ -186,8 +186,8 @@ _SKPCA_TOY = {
 }
 #: Hussain et al. 2011 Figs 2 and 3: where the bounds are lowest (Boston: compression at 43; the toy:
 #: compression at 46, the global Rademacher bound at 29).
-PAPER_000_SKPCA_ARGMINS = {"000-fig2": {"compression bound": 43},
-                           "000-fig3": {"compression bound": 46, "global Rademacher bound": 29}}
+PAPER_000_SKPCA_ARGMINS = {"hussain2011-fig2": {"compression bound": 43},
+                           "hussain2011-fig3": {"compression bound": 46, "global Rademacher bound": 29}}
 
 
 def squared_kernel_spectrum(K):
@@ -262,13 +262,13 @@ def _skpca_experiment(name, runs, settings, sweep_name):
     arrays = {"sweep": sweep, "sweep_values": np.array(values, dtype=float), "sweep_name": np.array(sweep_name)}
     curves = {b: table[b] for b in _SKPCA_CURVES}
     context = f"At {sweep_name} {settings[_SWEPT[name]]:g}"
-    if name == "000-fig2":
+    if name == "hussain2011-fig2":
         main = judge_skpca_boston(curves, context)
         local = judge_local_boston(curves, context)
     else:
         main = judge_skpca_toy(curves, settings["r"], context)
         local = judge_local_toy(curves, settings["r"], context)
-    log_name = {"000-fig2": "000-fig4", "000-fig3": "000-fig5"}[name]
+    log_name = {"hussain2011-fig2": "hussain2011-fig4", "hussain2011-fig3": "hussain2011-fig5"}[name]
     return Experiment(name, titled(name), table, arrays, settings, findings, verdicts={name: main, log_name: local})
 
 
@@ -348,7 +348,7 @@ def judge_local_toy(curves, r, context="Here"):
                          f"{said[0]} (k² reading: {said[1]}).")
 
 
-_SWEPT = {"000-fig2": "gamma", "000-fig3": "scale"}
+_SWEPT = {"hussain2011-fig2": "gamma", "hussain2011-fig3": "scale"}
 
 
 def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -360,7 +360,7 @@ def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, dat
     ``sweep`` (len(sweep), 2): median argmins of the compression and global bounds."""
     s = _sized(_SKPCA_BOSTON, size, overrides)
     jobs = [(seed + i, s["k"], s["gamma"], s["test_size"], tuple(s["sweep"])) for i in range(s["splits"])]
-    return _skpca_experiment("000-fig2", run_parallel(_skpca_boston_job, jobs, n_jobs, progress), s, "gamma")
+    return _skpca_experiment("hussain2011-fig2", run_parallel(_skpca_boston_job, jobs, n_jobs, progress), s, "gamma")
 
 
 def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -372,7 +372,7 @@ def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     s = _sized(_SKPCA_TOY, size, overrides)
     jobs = [(seed + i, s["k"], s["m"], s["n_test"], s["d"], s["r"], s["scale"], tuple(s["sweep"]))
             for i in range(s["seeds"])]
-    return _skpca_experiment("000-fig3", run_parallel(_skpca_toy_job, jobs, n_jobs, progress), s, "scale")
+    return _skpca_experiment("hussain2011-fig3", run_parallel(_skpca_toy_job, jobs, n_jobs, progress), s, "scale")
 
 
 # --- Hussain et al. 2011 Figs 6-7: sparse KCCA against KCCA, and the SKCCA bound ------------------------------
@@ -459,7 +459,7 @@ def skcca_vs_kcca(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     if s["dims"] >= 10:
         findings |= {f"{name} at 10 dimensions": float(table[name][9]) for name in runs[0]}
     verdict = judge_skcca_vs_kcca(table["SKCCA"], {name: table[name] for name in runs[0] if name.startswith("KCCA")})
-    return Experiment("000-fig6", titled("000-fig6"), table, {}, s, findings, verdicts={"000-fig6": verdict})
+    return Experiment("hussain2011-fig6", titled("hussain2011-fig6"), table, {}, s, findings, verdicts={"hussain2011-fig6": verdict})
 
 
 _SKCCA_BOUND = {
@@ -517,4 +517,4 @@ def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=No
             [run["test error rate"][_argmin_t(run["SKCCA bound"]) - 1] for run in runs])),
     }
     verdict = judge_skcca_bound(table["SKCCA bound"], table["test error rate"])
-    return Experiment("000-fig7", titled("000-fig7"), table, {}, s, findings, verdicts={"000-fig7": verdict})
+    return Experiment("hussain2011-fig7", titled("hussain2011-fig7"), table, {}, s, findings, verdicts={"hussain2011-fig7": verdict})

@@ -272,8 +272,8 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     same = np.array([run["schur = ortho-schur"] for run in runs])
     findings["Schur and ortho-Schur picked the same points"] = f"{int(same.sum())} of {same.size} runs"
     arrays |= {"AER": aer, "ASD": asd, "ART": art, "AS": sparsity}
-    verdicts = {"002-fig1": judge_fisher_errors(arrays["error"], same), "002-fig3": judge_fisher_times(art)}
-    return Experiment("002-fig1", titled("002-fig1"), table, arrays, s, findings, verdicts=verdicts)
+    verdicts = {"diethe2015-fig1": judge_fisher_errors(arrays["error"], same), "diethe2015-fig3": judge_fisher_times(art)}
+    return Experiment("diethe2015-fig1", titled("diethe2015-fig1"), table, arrays, s, findings, verdicts=verdicts)
 
 
 def _rows(names):
@@ -412,5 +412,5 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     }
     arrays = {"error": error, "seconds": seconds, "stages": np.array(stage_list), "datasets": np.array(names)}
     verdict = judge_fisher_stages(stage_list, error, seconds)
-    return Experiment("002-fig5", titled("002-fig5"), table, arrays, s, findings,
-                      verdicts={"002-fig5": verdict})
+    return Experiment("diethe2015-fig5", titled("diethe2015-fig5"), table, arrays, s, findings,
+                      verdicts={"diethe2015-fig5": verdict})
