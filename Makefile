@@ -6,6 +6,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
               --ignore=tests/test_player_js.py
+APP_LEVEL := --ignore=tests/test_app.py --ignore=tests/test_code.py --ignore=tests/test_package.py \
+             --ignore=tests/test_lessons.py --ignore=tests/test_examples.py
 
 .PHONY: run test bench mutation reproduce venv clean
 
@@ -28,10 +30,12 @@ run: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py
 
 # The whole suite in a random order (pytest-randomly prints its seed; rerun one with
-# -p randomly --randomly-seed=N), then the suite without a browser again in another order.
+# -p randomly --randomly-seed=N), then the library's tests again in another order (the
+# app-level ones -- whole pages in AppTest, wheels built, examples run -- once: run twice
+# they took 4 of the 27 minutes, and each starts from a fresh app or environment anyway).
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER)
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER) $(APP_LEVEL)
 
 bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.core_speed
