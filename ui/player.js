@@ -644,10 +644,12 @@ class Player {
     const key = lesson ? JSON.stringify(lesson) : "";
     if (key === this.lessonKey) return;
     this.lessonKey = key;
+    const wasGuided = Boolean(this.guide);
     this.guide = lesson && lesson.guide ? lesson.guide : null;
+    this.lesson.classList.toggle("mpl-guided", Boolean(this.guide));
+    if (wasGuided && !this.guide) this.setPredict(false);  // a next-pick scene's predict mode ends with the lesson
     if (this.guide) {
       this.lesson.replaceChildren(...this.guideParts(lesson));
-      this.lesson.classList.add("mpl-guided");
       this.lesson.style.display = "";
       this.setPredict(Boolean(this.guide.question && this.guide.question.kind === "next-pick"));
     } else if (lesson && lesson.name) {
