@@ -213,6 +213,47 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return projection_residuals(self._diag(X, self.gamma_), F)
 
 
+class _BinaryClassifier(ClassifierMixin):
+    """What the two-class estimators share: the target's checks, ``classes_[1]`` as the
+    positive class of ``decision_function``, and probabilities from a one-parameter
+    logistic fit of the training labels on the decision values, without intercept, so
+    they agree with ``predict`` (Platt 1999)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _two_classes(self, y):
+        """Check that y has two classes; set ``classes_`` and return y as -1/+1."""
+        check_classification_targets(y)
+        n_classes = np.unique(y).size
+        if n_classes > 2:
+            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
+                             "pick one class against the rest first.")
+        check_binary_labels(y)
+        self.classes_ = np.unique(y)
+        return np.where(y == self.classes_[1], 1.0, -1.0)
+
+    def _fit_probabilities(self, decision, signs):
+        logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], signs)
+        self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
+
+    def predict(self, X):
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def predict_proba(self, X):
+        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
+        check_is_fitted(self)
+        positive = expit(self.probability_slope_ * self.decision_function(X))
+        return np.column_stack([1.0 - positive, positive])
+
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
 #: The margin losses of Vincent and Bengio (2002, sec. 3.2) for targets -1/+1: a classifier's.
 CLASSIFICATION_LOSSES = ("tanh", "logistic", "hinge")
 
@@ -307,7 +348,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
         return self._decision(X)
 
 
-class KernelMatchingPursuitClassifier(ClassifierMixin, _KMPBase):
+class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
     """Kernel matching pursuit for two classes (Vincent and Bengio 2002, sec. 3.2): the
     pursuit on the targets -1/+1 (``classes_[1]`` is +1) with the squared loss (the
     default, with pre-fitting) or a margin loss -- ``logistic``, ``tanh`` or ``hinge``,
@@ -329,48 +370,20 @@ class KernelMatchingPursuitClassifier(ClassifierMixin, _KMPBase):
                          gamma=gamma, degree=degree, coef0=coef0, kernel_params=kernel_params, candidates=candidates,
                          random_state=random_state, store_path=store_path)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def fit(self, X, y):
         """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
         X, y = validate_data(self, X, y, ensure_min_samples=2)
-        check_classification_targets(y)
-        n_classes = np.unique(y).size
-        if n_classes > 2:
-            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
-                             "pick one class against the rest first.")
-        check_binary_labels(y)
-        self.classes_ = np.unique(y)
-        signs = np.where(y == self.classes_[1], 1.0, -1.0)
+        signs = self._two_classes(y)
         self._pursue(X, signs)
-        decision = self._decision(X)
-        logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], signs)
-        self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
+        self._fit_probabilities(self._decision(X), signs)
         return self
 
     def decision_function(self, X):
         """The pursuit's function at the rows of X (n,): positive for ``classes_[1]``."""
         return self._decision(X)
 
-    def predict(self, X):
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
-    def predict_proba(self, X):
-        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
-        check_is_fitted(self)
-        positive = expit(self.probability_slope_ * self.decision_function(X))
-        return np.column_stack([1.0 - positive, positive])
-
-    def predict_log_proba(self, X):
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
-
-
-class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
+class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     """Greedy (matching-pursuit) kernel Fisher discriminant for two classes (Diethe 2015).
 
     ``fit`` runs :func:`mpcore.mpkfda_path` with the chosen criterion, deflation and
@@ -401,20 +414,10 @@ class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.store_path = store_path
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def fit(self, X, y):
         """Choose the basis and the discriminant.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
         X, y = validate_data(self, X, y, ensure_min_samples=2)
-        check_classification_targets(y)
-        n_classes = np.unique(y).size
-        if n_classes > 2:
-            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
-                             "pick one class against the rest first.")
-        check_binary_labels(y)
+        self._two_classes(y)
         check_choice(self.criterion, FISHER_CRITERIA, "criterion")
         check_choice(self.deflation, DEFLATIONS, "deflation")
         self._check_kernel()
@@ -428,9 +431,7 @@ class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
         self.support_vectors_ = X[:0] if self._precomputed else X[path.indices]
         self.n_components_ = int(path.indices.size)
         self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
-        decision = self.model_.decision(K[:, path.indices])
-        logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], path.extras["labels"])
-        self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
+        self._fit_probabilities(self.model_.decision(K[:, path.indices]), path.extras["labels"])
         if self.store_path:
             self.path_ = path
         return self
@@ -439,20 +440,6 @@ class MPKFDA(_Kernel, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
         return self.model_.decision(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_))
-
-    def predict(self, X):
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def predict_proba(self, X):
-        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
-        check_is_fitted(self)
-        positive = 1.0 / (1.0 + np.exp(-self.probability_slope_ * self.decision_function(X)))
-        return np.column_stack([1.0 - positive, positive])
-
-    def predict_log_proba(self, X):
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
 
 
 class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

@@ -41,6 +41,7 @@ is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lesso
 from __future__ import annotations
 
 import base64
+import functools
 import math
 import re
 import string
@@ -376,8 +377,10 @@ def check(claim, numbers):
 
 # --- shipped lessons and addresses --------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1)
 def shipped():
-    """The lessons in ``ui/lessons/``, by file stem, in their file names' order."""
+    """The lessons in ``ui/lessons/``, by file stem, in their file names' order (read and
+    checked once per process: every page entry with a lesson link asks for them)."""
     return {path.stem: parse(path.read_text(encoding="utf-8")) for path in sorted(HERE.glob("*.toml"))}
 
 
