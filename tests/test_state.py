@@ -57,3 +57,84 @@ def test_a_shared_result_is_computed_once_however_many_sessions_ask_at_once():
     bounded_get(store, "b", lambda: "b", 2)
     bounded_get(store, "c", lambda: "c", 2)
     assert list(store) == ["b", "c"]
+
+
+def _line_up(queue, n, hold, order, reports):
+    """Start ``n`` threads that each wait for a turn in ``queue``, in this order (each is in
+    the line before the next starts); a turn records the thread's number, then waits for ``hold``."""
+    import threading
+
+    threads = []
+    for number in range(n):
+        def work(number=number):
+            with queue.turn(lambda ahead, number=number: reports.setdefault(number, []).append(ahead)):
+                order.append(number)
+                hold.wait()
+        thread = threading.Thread(target=work, daemon=True)
+        thread.start()
+        threads.append(thread)
+        while queue.waiting() + len(order) < number + 1:  # in the line (or running) before the next comes
+            threading.Event().wait(0.001)
+    return threads
+
+
+def test_computations_take_turns_first_come_first_served_and_see_their_place():
+    import threading
+
+    from ui.compute import FairQueue
+
+    queue, hold, order, reports = FairQueue(slots=1), threading.Event(), [], {}
+    threads = _line_up(queue, 6, hold, order, reports)
+    assert order == [0] and queue.waiting() == 5
+    for number in range(1, 6):  # each was told how many were ahead of it when it arrived
+        assert reports[number][0] == number
+    hold.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert order == list(range(6)), "computations ran out of their order of arrival"
+    for number in range(1, 6):  # the places counted down, never up
+        assert reports[number] == sorted(reports[number], reverse=True) and reports[number][-1] >= 1
+
+
+def test_a_session_that_leaves_the_line_gives_its_place_up_and_two_slots_run_two():
+    import threading
+
+    from ui.compute import FairQueue
+
+    queue, hold = FairQueue(slots=1), threading.Event()
+    running = threading.Event()
+    leaving = threading.Event()
+
+    def first():
+        with queue.turn():
+            running.set()
+            hold.wait()
+
+    def report(ahead):  # the session reran while waiting: Streamlit stops its script
+        leaving.set()
+        raise RuntimeError("rerun")
+
+    threading.Thread(target=first, daemon=True).start()
+    running.wait(10)
+    errors = []
+
+    def second():
+        try:
+            with queue.turn(report):
+                pass
+        except RuntimeError as error:
+            errors.append(error)
+
+    waiter = threading.Thread(target=second, daemon=True)
+    waiter.start()
+    waiter.join(10)
+    assert leaving.is_set() and errors and queue.waiting() == 0
+    hold.set()
+
+    pair, hold2, order, reports = FairQueue(slots=2), threading.Event(), [], {}
+    threads = _line_up(pair, 3, hold2, order, reports)
+    assert sorted(order) == [0, 1] and pair.waiting() == 1 and reports[2][0] == 1
+    hold2.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert order[2] == 2

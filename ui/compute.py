@@ -6,9 +6,11 @@ core's sentence, never a traceback.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 
 import streamlit as st
 
@@ -20,11 +22,6 @@ STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": stud
            "column-lab": labs.column_selection}
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
-def _study(kind, data, kernel, settings):
-    return _run(kind, data, kernel, settings)
-
-
 def _run(kind, data, kernel, settings, progress=None):
     started = time.perf_counter()
     extra = {} if progress is None else {"progress": progress}
@@ -34,16 +31,16 @@ def _run(kind, data, kernel, settings, progress=None):
 
 
 @st.cache_resource(show_spinner=False)
-def _progress_results():
-    """Results of the long computations that report progress, shared by all sessions.
+def _results():
+    """Every study computed, shared by all sessions, the most recently used kept.
 
-    Not ``st.cache_resource`` on the function itself: Streamlit replays the elements a
-    cached function touched, and a progress bar drawn outside it cannot be replayed.
-    Bounded like the other caches (oldest out first)."""
+    Not ``st.cache_resource`` on the study function itself: a computation waits for its
+    turn in :data:`QUEUE` and reports its place and its progress, and Streamlit replays
+    the elements a cached function touched (a progress bar drawn outside it cannot be)."""
     return OrderedDict()
 
 
-PROGRESS_RESULTS_MAX = 8
+RESULTS_MAX = 32  # a lesson's scenes and the presets (a study holds 1-50 MB while kept)
 
 
 _GUARD = threading.Lock()  # every shared store's reads and writes
@@ -72,8 +69,13 @@ def bounded_get(store, key, compute, limit):
         found, value = _cached(store, key)  # computed while this session waited
         if found:
             return value
-        value = compute()
-        with _GUARD:
+        try:
+            value = compute()
+        except BaseException:
+            with _GUARD:
+                _COMPUTING.pop((id(store), key), None)
+            raise
+        with _GUARD:  # stored before the lock is dropped: a later session finds the value
             store[key] = value
             while len(store) > limit:
                 store.popitem(last=False)
@@ -81,36 +83,116 @@ def bounded_get(store, key, compute, limit):
         return value
 
 
-def _study_with_progress(kind, data, kernel, settings, report):
-    return bounded_get(_progress_results(), (kind, data, kernel, settings),
-                       lambda: _run(kind, data, kernel, settings, progress=report), PROGRESS_RESULTS_MAX)
+class FairQueue:
+    """First come, first served: at most ``slots`` computations run at once, the others
+    wait in the order they arrived and can tell how many are ahead of them.
+
+    Why: sessions are threads of one process, so ten students asking for ten new studies
+    at once would otherwise share the interpreter and all get their pages at the end of
+    the burst; in turn, the first gets theirs after one study's time.  A session has at
+    most one computation (its script runs one at a time, and a rerun leaves the line)."""
+
+    def __init__(self, slots=1):
+        self.slots = max(1, int(slots))
+        self._changed = threading.Condition()
+        self._line = []  # the waiting computations' tickets, first come first
+        self._running = 0
+
+    def _ahead(self, ticket):
+        """How many computations must end before ``ticket``'s starts (0: it may start)."""
+        return max(0, self._line.index(ticket) + self._running - self.slots + 1)
+
+    def waiting(self):
+        with self._changed:
+            return len(self._line)
+
+    @contextmanager
+    def turn(self, report=None):
+        """Wait for a turn; ``report(ahead)`` is called (outside the queue's lock) each
+        time the number of computations ahead changes."""
+        ticket, told = object(), None
+        with self._changed:
+            self._line.append(ticket)
+        try:
+            while True:
+                with self._changed:
+                    ahead = self._ahead(ticket)
+                    if ahead == 0:
+                        self._line.remove(ticket)
+                        self._running += 1
+                        break
+                if report is not None and ahead != told:
+                    report(ahead)
+                    told = ahead
+                with self._changed:
+                    if self._ahead(ticket) == ahead:
+                        self._changed.wait(timeout=1.0)
+        except BaseException:  # the session left or reran while waiting: give the place up
+            with self._changed:
+                if ticket in self._line:
+                    self._line.remove(ticket)
+                self._changed.notify_all()
+            raise
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._running -= 1
+                self._changed.notify_all()
+
+
+def _slots(value):
+    try:
+        return max(1, int(value))
+    except (TypeError, ValueError):
+        return 1
+
+
+# One computation at a time per process by default: the sessions share one interpreter, so
+# two at once finish no sooner in all and each later (benchmarks/class_load.py, distinct).
+# A server with more processes (make serve) computes one study per process at once.
+QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS")))
+
+
+def _queued(kind, data, kernel, settings, slot, progress_text):
+    """Compute a study in its turn, telling the session its place while it waits."""
+    first = None
+
+    def report_place(ahead):
+        nonlocal first
+        first = ahead if first is None else first
+        slot.progress(1 - ahead / (first + 1), text=f"The server is computing other students' pages first: "
+                      f"{ahead} ahead of yours (first come, first served).")
+
+    def report_progress(done, total):
+        slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
+
+    with QUEUE.turn(report_place):
+        slot.empty()
+        return _run(kind, data, kernel, settings, progress=None if progress_text is None else report_progress)
 
 
 def compute_study(kind, data, kernel, state=None, progress_text=None, **settings):
-    """The cached study, or an ``st.error`` with the core's message and a stop (the
-    user's settings stay as they are, and in the URL, so one change fixes it).
+    """The study, computed once server-wide (in its turn: :data:`QUEUE`) and kept, or an
+    ``st.error`` with the core's message and a stop (the user's settings stay as they
+    are, and in the URL, so one change fixes it).
 
-    ``progress_text``: show a progress bar with this text (the core function must take
-    ``progress=callback(done, total)``) instead of a spinner.
+    ``progress_text``: show a progress bar with this text while it computes (the core
+    function must take ``progress=callback(done, total)``) instead of a spinner.
     """
     key = tuple(sorted(settings.items()))
+    slot = st.empty()
     try:
-        if progress_text is None:
-            with st.spinner("Running the greedy selection and the bounds..."):
-                result, seconds = _study(kind, data, kernel, key)
-        else:
-            slot = st.empty()
-
-            def report(done, total):
-                slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
-
-            result, seconds = _study_with_progress(kind, data, kernel, key, report)
-            slot.empty()
+        with st.spinner("Running the greedy selection and the bounds..."):
+            result, seconds = bounded_get(_results(), (kind, data, kernel, key),
+                                          lambda: _queued(kind, data, kernel, key, slot, progress_text), RESULTS_MAX)
     except ValueError as error:
+        slot.empty()
         st.error(f"Cannot run with these settings: {plain(error)}", icon=":material/error:")
         if state is not None:
             state.write_url()
         st.stop()
+    slot.empty()
     return result, seconds
 
 
@@ -129,7 +211,9 @@ PAYLOADS_MAX = 40  # a lesson's scenes and the presets: about 40 studies' payloa
 
 
 def memo(key, compute):
-    """``compute()`` once per ``key`` server-wide (bounded with the payloads)."""
+    """``compute()`` once per ``key`` server-wide (bounded with the payloads).  Not in
+    :data:`QUEUE`: a study's payload, built while the next study computes, uses the second
+    core (queued too, 20 students' distinct studies took 21 s instead of 15)."""
     return bounded_get(_payloads(), key, compute, PAYLOADS_MAX)
 
 
