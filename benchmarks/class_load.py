@@ -17,10 +17,14 @@ the bytes each open received (as sent; the websocket may compress them on the wi
 and the server's CPU seconds and peak resident memory over the burst.
 
     python -m benchmarks.class_load [--sizes 10 50 100] [--scenarios same distinct] [--url URL]
+    python -m benchmarks.class_load --processes 2 [--kill]   # behind HAProxy (deploy/serve.py)
 
 Without ``--url`` it starts the app as ``make run`` does (its own config) on a free
-loopback port.  Shared 2-core machines are noisy: read medians and ratios, and say what
-else was running.
+loopback port, or with ``--processes N`` as ``make serve`` does: N processes behind HAProxy
+(CPU and memory are then summed over the processes).  ``--kill``: one process is killed a
+second into each burst; its sessions reconnect through the proxy, as a browser does, and
+the table counts them.  Shared 2-core machines are noisy: read medians and ratios, and
+say what else was running.
 """
 from __future__ import annotations
 
@@ -30,68 +34,48 @@ import os
 import statistics
 import threading
 import time
-from urllib.parse import urlsplit
-
-import websockets
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from benchmarks.browser_speed import start_server
+from ui.visit import open_pages, stream_url
 
 LESSON = ("kmp", "data=xor&points=3000&k=40")  # the KMP page's first preset
-TIMEOUT = 600.0
-
-
-async def open_page(ws_url, page, query):
-    """One session: ``(seconds until the script finished, bytes received, error or None)``."""
-    started = time.perf_counter()
-    received = 0
-    try:
-        async with websockets.connect(ws_url, max_size=None, subprotocols=["streamlit"],
-                                      open_timeout=TIMEOUT, ping_timeout=None) as ws:
-            message = BackMsg()
-            message.rerun_script.query_string = query
-            message.rerun_script.page_name = page
-            await ws.send(message.SerializeToString())
-            while True:
-                data = await asyncio.wait_for(ws.recv(), TIMEOUT)
-                received += len(data)
-                forward = ForwardMsg()
-                forward.ParseFromString(data)
-                kind = forward.WhichOneof("type")
-                if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
-                    return time.perf_counter() - started, received, "exception"
-                if kind == "script_finished":
-                    ok = forward.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
-                    return time.perf_counter() - started, received, None if ok else f"finished {forward.script_finished}"
-    except Exception as error:  # a refused or dropped connection counts as an error, with its kind
-        return time.perf_counter() - started, received, type(error).__name__
-
-
-async def burst(ws_url, opens):
-    return await asyncio.gather(*(open_page(ws_url, page, query) for page, query in opens))
 
 
 class ServerSampler(threading.Thread):
-    """CPU seconds and peak RSS of one process, read from /proc every 0.2 s."""
+    """CPU seconds and peak resident memory of the server processes, read from /proc every
+    0.2 s (``pids()`` is asked each time: behind the proxy a killed process is replaced)."""
 
-    def __init__(self, pid):
+    def __init__(self, pids):
         super().__init__(daemon=True)
-        self.pid, self.peak, self.stopping = pid, 0.0, threading.Event()
+        self.pids, self.peak, self.stopping = pids, 0.0, threading.Event()
+        self.spent = {}  # pid -> CPU seconds when last read (a killed process keeps its last reading)
 
-    def cpu(self):
-        fields = open(f"/proc/{self.pid}/stat").read().rsplit(")", 1)[1].split()
+    @staticmethod
+    def _cpu(pid):
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, in clock ticks
 
-    def rss(self):
-        for line in open(f"/proc/{self.pid}/status"):
+    @staticmethod
+    def _rss(pid):
+        for line in open(f"/proc/{pid}/status"):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
-        return float("nan")
+        return 0.0
+
+    def read(self):
+        total_rss = 0.0
+        for pid in self.pids():
+            try:
+                self.spent[pid] = self._cpu(pid)
+                total_rss += self._rss(pid)
+            except OSError:  # stopped between listing and reading
+                pass
+        self.peak = max(self.peak, total_rss)
+        return sum(self.spent.values())
 
     def run(self):
         while not self.stopping.wait(0.2):
-            self.peak = max(self.peak, self.rss())
+            self.read()
 
 
 def percentile(values, share):
@@ -108,43 +92,64 @@ def scenario_opens(scenario, n, round_number):
     return [(page, f"{query}&seed={1000 * round_number + i}") for i in range(n)]
 
 
+def kill_one_later(deployment, delay=1.0):
+    """Kill (SIGKILL) the first app process ``delay`` seconds from now, as a crash would."""
+    def kill():
+        time.sleep(delay)
+        deployment.backends[0].stop(kill=True)
+    threading.Thread(target=kill, daemon=True).start()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
     parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold"])
     parser.add_argument("--url", help="an app already running (default: start one)")
+    parser.add_argument("--processes", type=int, help="start this many app processes behind HAProxy")
+    parser.add_argument("--kill", action="store_true", help="with --processes: kill one process in each burst")
     args = parser.parse_args(argv)
-    process = None
+    process = deployment = None
     if args.url:
-        url = args.url.rstrip("/")
+        url, pids = args.url.rstrip("/"), (lambda: [])
+    elif args.processes:
+        from deploy.serve import Deployment
+
+        deployment = Deployment(args.processes, port=0, address="127.0.0.1", quiet=True).start().wait_until_serving()
+        url = deployment.url
+        pids = lambda: [b.process.pid for b in deployment.backends if b.running()]  # noqa: E731
     else:
         process, url = start_server()
-    parts = urlsplit(url)
-    ws_url = f"ws://{parts.netloc}{parts.path}/_stcore/stream"
-    pid = process.pid if process else None
+        pids = lambda: [process.pid]  # noqa: E731
+    ws_url = stream_url(url)
     try:
-        asyncio.run(burst(ws_url, [LESSON]))  # warm-up: the lesson's study is cached from here on
-        print(f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'MB/open':>8} "
-              f"{'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}")
+        for backend in deployment.backends if deployment else [None]:  # warm-up: the lesson cached in every process
+            asyncio.run(open_pages(stream_url(backend.url) if backend else ws_url, [LESSON]))
+        print(f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
+              f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}")
         for round_number, (scenario, n) in enumerate((s, n) for s in args.scenarios for n in args.sizes):
-            sampler = ServerSampler(pid) if pid else None
-            cpu_before = sampler.cpu() if sampler else float("nan")
-            if sampler:
-                sampler.start()
-            results = asyncio.run(burst(ws_url, scenario_opens(scenario, n, round_number + 1)))
-            cpu = (sampler.cpu() - cpu_before) if sampler else float("nan")
-            if sampler:
-                sampler.stopping.set()
-            waits = [seconds for seconds, _, _ in results]
-            errors = sum(error is not None for _, _, error in results)
-            megabytes = statistics.mean(received for _, received, _ in results) / 1e6
+            sampler = ServerSampler(pids)
+            cpu_before = sampler.read()
+            sampler.peak = 0.0
+            sampler.start()
+            if args.kill and deployment is not None:
+                kill_one_later(deployment)
+            visits = asyncio.run(open_pages(ws_url, scenario_opens(scenario, n, round_number + 1),
+                                            reconnect=deployment is not None))
+            sampler.stopping.set()
+            cpu = sampler.read() - cpu_before if pids() else float("nan")
+            waits = [visit.seconds for visit in visits]
+            errors = sum(visit.error is not None for visit in visits)
+            reconnects = sum(visit.reconnects > 0 for visit in visits)
+            megabytes = statistics.mean(visit.received for visit in visits) / 1e6
             print(f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
-                  f"{max(waits):>7.2f} {errors:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
-                  f"{sampler.peak if sampler else float('nan'):>11.0f}")
+                  f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
+                  f"{sampler.peak if pids() else float('nan'):>11.0f}")
     finally:
         if process is not None:
             process.terminate()
             process.wait(timeout=30)
+        if deployment is not None:
+            deployment.stop()
 
 
 if __name__ == "__main__":

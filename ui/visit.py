@@ -1,0 +1,106 @@
+"""A page opened without a browser: one Streamlit session over its websocket.
+
+What a browser tab is to the server: a websocket to ``/_stcore/stream``, a
+``rerun_script`` message naming the page and its query string, and the server's
+messages until it says the script finished.  Used to warm a server's caches before a
+class arrives (``deploy/serve.py``) and by the class-scale benchmark
+(``benchmarks/class_load.py``).
+
+When the connection drops before the page is done (its server process was stopped),
+``open_page(..., reconnect=True)`` opens it again from its address, as Streamlit's own
+page does: behind a proxy the new connection reaches a live process.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+import websockets
+from websockets.exceptions import WebSocketException
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+TIMEOUT = 600.0
+
+
+@dataclass
+class Visit:
+    seconds: float  # from the first connection until the script finished (or failed)
+    received: int  # bytes of server messages, as sent
+    error: str | None = None  # None when the page finished without an exception
+    reconnects: int = 0
+    cookies: dict = field(default_factory=dict)  # what the last connection's answer set (a proxy's, say)
+
+
+def stream_url(url):
+    """The websocket address of the app at ``url`` (``http://host:port[/base]``)."""
+    parts = urlsplit(url.rstrip("/"))
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{parts.path}/_stcore/stream"
+
+
+def _cookies(ws):
+    response = getattr(ws, "response", None)  # websockets >= 14; older: response_headers
+    headers = response.headers if response is not None else getattr(ws, "response_headers", {})
+    jar = SimpleCookie()
+    for value in headers.get_all("Set-Cookie") if hasattr(headers, "get_all") else []:
+        jar.load(value)
+    return {name: morsel.value for name, morsel in jar.items()}
+
+
+async def _once(ws_url, page, query, timeout, cookies):
+    """``(finished, bytes, error)``; ``finished`` False when the connection dropped."""
+    received = 0
+    try:
+        async with websockets.connect(ws_url, max_size=None, subprotocols=["streamlit"],
+                                      open_timeout=timeout, ping_timeout=None) as ws:
+            cookies.clear()
+            cookies.update(_cookies(ws))
+            message = BackMsg()
+            message.rerun_script.query_string = query
+            message.rerun_script.page_name = page
+            await ws.send(message.SerializeToString())
+            while True:
+                data = await asyncio.wait_for(ws.recv(), timeout)
+                received += len(data)
+                forward = ForwardMsg()
+                forward.ParseFromString(data)
+                kind = forward.WhichOneof("type")
+                if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
+                    return True, received, "exception"
+                if kind == "script_finished":
+                    ok = forward.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+                    return True, received, None if ok else f"finished {forward.script_finished}"
+    except (OSError, WebSocketException) as error:  # refused, dropped, or not a websocket
+        return False, received, type(error).__name__
+    except asyncio.TimeoutError:
+        return True, received, "TimeoutError"
+
+
+async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False):
+    """Open ``page`` (its address path, "" for Home) with ``query`` and wait until its
+    script finished: a :class:`Visit`.  ``reconnect``: when the connection drops, open
+    the page again (after 0.5 s, as long as ``timeout`` allows)."""
+    started = time.perf_counter()
+    received, reconnects, cookies = 0, 0, {}
+    while True:
+        finished, got, error = await _once(ws_url, page, query, timeout, cookies)
+        received += got
+        late = time.perf_counter() - started > timeout
+        if finished or not reconnect or late:
+            return Visit(time.perf_counter() - started, received, error, reconnects, cookies)
+        reconnects += 1
+        await asyncio.sleep(0.5)
+
+
+async def open_pages(ws_url, opens, **options):
+    """Every ``(page, query)`` of ``opens`` at once: their :class:`Visit` in order."""
+    return await asyncio.gather(*(open_page(ws_url, page, query, **options) for page, query in opens))
+
+
+def visit(url, page, query="", **options):
+    """:func:`open_page` for code that is not asynchronous."""
+    return asyncio.run(open_page(stream_url(url), page, query, **options))
