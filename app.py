@@ -13,7 +13,7 @@ the folder has another name.
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
-from ui import site
+from ui import server_watch, site
 
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
@@ -27,4 +27,5 @@ PAGES = [st.Page(page.file, title=page.title, icon=page.icon, url_path=page.url_
                  default=not page.url_path) for page in site.PAGES]
 
 page = st.navigation(PAGES, expanded=True)
+server_watch.watch()  # behind the class proxy: reopen the page if its process stops
 page.run()

@@ -1,0 +1,1 @@
+"""Serving the app to a class: several processes behind HAProxy (see serve.py)."""
