@@ -9,7 +9,7 @@ NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ig
 APP_LEVEL := --ignore=tests/test_app.py --ignore=tests/test_code.py --ignore=tests/test_package.py \
              --ignore=tests/test_lessons.py --ignore=tests/test_examples.py
 
-.PHONY: run test bench mutation reproduce venv clean
+.PHONY: run serve test bench mutation reproduce venv clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
@@ -29,12 +29,19 @@ venv: $(VENV)/.dev
 run: $(VENV)/.runtime
 	$(BIN)/streamlit run app.py
 
+# A class: one app process per core behind HAProxy (Debian: apt-get install haproxy), the
+# shipped lessons computed on every process at start; see the README's "Serving a class".
+serve: $(VENV)/.runtime
+	$(BIN)/python -m deploy.serve
+
 # The whole suite in a random order (pytest-randomly prints its seed; rerun one with
-# -p randomly --randomly-seed=N), then the library's tests again in another order (the
-# app-level ones -- whole pages in AppTest, wheels built, examples run -- once: run twice
-# they took 4 of the 27 minutes, and each starts from a fresh app or environment anyway).
+# -p randomly --randomly-seed=N) on two workers (pytest-xdist: the browser tests mostly wait
+# for Chromium and the app, so two at once took 5.1 minutes where one after the other took
+# about 9), then the library's tests again in another order (the app-level ones -- whole
+# pages in AppTest, wheels built, examples run -- once: run twice they took 4 of the 27
+# minutes, and each starts from a fresh app or environment anyway).
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER) $(APP_LEVEL)
 
 bench: $(VENV)/.dev
