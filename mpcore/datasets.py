@@ -538,6 +538,14 @@ def _npz_members(content, limits):
     return archive, members
 
 
+def parse_upload(name, content, limits=LIMITS):
+    """An uploaded file's :class:`Table`: :func:`parse_npz` for a name ending in ``.npz``,
+    else :func:`parse_csv`."""
+    if str(name).lower().endswith(".npz"):
+        return parse_npz(content, limits)
+    return parse_csv(content, limits)
+
+
 def parse_npz(content, limits=LIMITS):
     """Parse an ``.npz`` archive into a :class:`Table` (``allow_pickle=False``; data only).
 

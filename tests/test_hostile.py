@@ -275,3 +275,37 @@ def test_a_polynomial_kernel_that_overflows_is_refused_with_a_sentence():
     with pytest.raises(ValueError, match=r"poly kernel overflows .* scale the data or lower the degree"):
         mpcore.kernel_matrix(X, kernel="poly", degree=200, gamma=1.0)
     assert np.all(np.isfinite(mpcore.kernel_matrix(X / 1e3, kernel="poly", degree=3)))
+
+
+def _big_csv(rows=20_000, ragged_at=None):
+    lines = ["x1,x2,x3,y"]
+    for i in range(rows):
+        lines.append(f"{i * 0.5},{i % 7},{-i},{i % 2}" + (",9" if i == ragged_at else ""))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_a_large_upload_is_parsed_in_a_worker_process_with_the_same_table_and_sentences():
+    """A file past ``IN_WORKER_BYTES`` is read in another process (the server's interpreter
+    stays free for the other students): the same table as reading it here, the same
+    sentence for a bad file, and a worker that died is replaced."""
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ui import choose
+
+    content = _big_csv()
+    assert len(content) >= choose.IN_WORKER_BYTES
+    here, there = D.parse_upload("big.csv", content), choose.parse_upload("big.csv", content)
+    assert choose._WORKER is not None  # it went to the worker
+    assert there.columns == here.columns and np.array_equal(there.cells, here.cells)
+    bad = _big_csv(ragged_at=1234)
+    with pytest.raises(ValueError) as in_process:
+        D.parse_upload("bad.csv", bad)
+    with pytest.raises(ValueError) as in_worker:
+        choose.parse_upload("bad.csv", bad)
+    assert str(in_worker.value) == str(in_process.value) and "Row 1235" in str(in_worker.value)
+    with pytest.raises(BrokenProcessPool):  # the worker dies (as if killed for its memory)
+        choose._WORKER.submit(os._exit, 1).result()
+    with pytest.raises(ValueError, match="could not be read"):
+        choose.parse_upload("big.csv", content)
+    assert choose.parse_upload("big.csv", content).columns == here.columns  # a new worker
