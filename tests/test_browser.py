@@ -212,17 +212,16 @@ def test_presenter_toggle_folds_the_sidebar_and_keeps_the_step(server, browser):
 
 
 def test_a_class_opens_one_lesson_through_the_websocket(server):
-    """benchmarks/class_load.py's client, a small class: ten sessions open the KMP lesson at
-    once through Streamlit's websocket protocol; every one finishes without an error and
-    receives the study once, compressed (under 2 MB: it is 2.7 MB as JSON)."""
+    """The class benchmark's client (ui/visit.py), a small class: ten sessions open the KMP
+    lesson at once through Streamlit's websocket protocol; every one finishes without an
+    error and receives the study once, compressed (under 2 MB: it is 2.7 MB as JSON)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
-    from urllib.parse import urlsplit
 
-    from benchmarks import class_load
+    from benchmarks.class_load import LESSON
+    from ui.visit import open_pages, stream_url
 
-    ws_url = f"ws://{urlsplit(server).netloc}/_stcore/stream"
     with ThreadPoolExecutor(1) as thread:  # its own event loop: Playwright's may be running in this one
-        results = thread.submit(asyncio.run, class_load.burst(ws_url, [class_load.LESSON] * 10)).result()
-    assert [error for _, _, error in results] == [None] * 10
-    assert all(500_000 < received < 2_000_000 for _, received, _ in results)
+        visits = thread.submit(asyncio.run, open_pages(stream_url(server), [LESSON] * 10)).result()
+    assert [visit.error for visit in visits] == [None] * 10
+    assert all(500_000 < visit.received < 2_000_000 for visit in visits)
