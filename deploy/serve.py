@@ -102,6 +102,17 @@ def lesson_addresses(names):
     return addresses
 
 
+def _die_with_parent():
+    """In the child, before it runs: stop (SIGTERM) when the process that started it dies,
+    however it dies (Linux; elsewhere nothing)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 @dataclass
 class Backend:
     """One app process, and the two proxy slots it takes turns in.
@@ -143,7 +154,8 @@ class Backend:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
                  "--server.address", "127.0.0.1", "--server.port", str(self.port)],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                preexec_fn=_die_with_parent)
 
     def running(self):
         return self.process is not None and self.process.poll() is None
@@ -206,7 +218,8 @@ class Deployment:
         ports = [b.slots[0][1] for b in self.backends] + [b.slots[1][1] for b in self.backends]
         config.write_text(haproxy_config(f"{self.address}:{self.port}", ports, self.socket))
         self.proxy = subprocess.Popen([self.haproxy, "-db", "-f", str(config)], stdout=subprocess.DEVNULL,
-                                      stderr=(self.folder / "haproxy.log").open("wb"), start_new_session=True)
+                                      stderr=(self.folder / "haproxy.log").open("wb"), start_new_session=True,
+                                      preexec_fn=_die_with_parent)
         self.threads = [threading.Thread(target=self.supervise, daemon=True),
                         threading.Thread(target=self.warm, daemon=True)]
         for thread in self.threads:
