@@ -23,9 +23,6 @@ st.set_page_config(page_title="Matching Pursuit Lab", page_icon="🎯", layout="
                    initial_sidebar_state="collapsed" if PRESENTING else "auto")
 
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
-PAGES = [st.Page(page.file, title=page.title, icon=page.icon, url_path=page.url_path or None,
-                 default=not page.url_path) for page in site.PAGES]
-
-page = st.navigation(PAGES, expanded=True)
+page = st.navigation(site.menu(), expanded=True)
 server_watch.watch()  # behind the class proxy: reopen the page if its process stops
 page.run()

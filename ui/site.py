@@ -5,6 +5,8 @@ page into its title and address.
 """
 from __future__ import annotations
 
+import copy
+import threading
 from dataclasses import dataclass
 
 
@@ -53,3 +55,23 @@ def by_path(path):
             return page
     raise ValueError(f"no page has the address {path!r}; the addresses are "
                      f"{', '.join('/' + p.url_path for p in PAGES)}")
+
+
+_MENU = []
+_MENU_LOCK = threading.Lock()
+
+
+def menu():
+    """The menu's ``st.Page`` objects for this run.
+
+    Made once per process and copied for each run: making one resolves its file's path
+    (``realpath``), which was 9% of the server's CPU for a cached page open; a copy per run
+    because ``st.navigation`` marks the chosen page on its object, and the sessions run at
+    once."""
+    import streamlit as st
+
+    with _MENU_LOCK:
+        if not _MENU:
+            _MENU.extend(st.Page(page.file, title=page.title, icon=page.icon, url_path=page.url_path or None,
+                                 default=not page.url_path) for page in PAGES)
+        return [copy.copy(page) for page in _MENU]
