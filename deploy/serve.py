@@ -186,7 +186,8 @@ class Deployment:
         self.folder = Path(folder or tempfile.mkdtemp(prefix="mplab-serve-"))  # the config and the logs
         self.folder.mkdir(parents=True, exist_ok=True)
         # One secret for all: a session moved to another process keeps its upload token valid.
-        self.env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+        self.env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
+                    "MPLAB_BEHIND_PROXY": "1"}  # pages reload when the proxy moves them (ui/server_watch.py)
         n = self.processes
         self.backends = [Backend(k, ((k, free_port()), (k + n, free_port())), self.folder / f"process{k}.log")
                          for k in range(1, n + 1)]

@@ -7,9 +7,14 @@ click was answered by a fresh session.  So the page watches the cookie, and when
 proxy has moved it, reloads from its address, which holds every setting and the step on
 screen: the student sees the same page a moment later, on a process that knows it.
 
-Mounted by ``app.py`` on every page; without the cookie (no proxy) it does nothing.
+Mounted by ``app.py`` on every page when ``deploy/serve.py`` started the process (it sets
+``MPLAB_BEHIND_PROXY``); a process started by ``make run`` has no proxy and no watcher.
 """
+import os
+
 import streamlit as st
+
+ENV = "MPLAB_BEHIND_PROXY"
 
 COOKIE = "MPLAB_SERVER"
 
@@ -30,8 +35,10 @@ _COMPONENT = None
 
 
 def watch():
-    """Mount the watcher (once per page load; nothing on screen)."""
+    """Mount the watcher (once per page load; nothing on screen) behind the proxy."""
     global _COMPONENT
+    if not os.environ.get(ENV):
+        return
     if _COMPONENT is None:
         _COMPONENT = st.components.v2.component("mpl_server_watch", html="<span hidden></span>", js=_JS)
     with st.sidebar:
