@@ -1,0 +1,88 @@
+"""A lesson link opened in a browser: from the click to its first panels drawn.
+
+Starts the app as ``make run`` does (or, with ``--processes N``, as ``make serve`` does:
+N processes behind HAProxy), opens the lesson's study once so it is cached, then opens
+the link ``--repeats`` times, each in a fresh Chromium context (nothing cached in the
+browser, as a student's first visit), and measures from navigation start to the step
+player's first drawn step (its ``mpl-rendered`` event).  Also the bytes the browser
+received (HTTP responses as transferred, and the websocket's messages).
+
+    python -m benchmarks.browser_open [--repeats 5] [--processes 2] [--link "kmp?data=xor&points=3000&k=40"]
+
+Target (issue 22): first panels within 2 s when the study is cached.  Shared 2-core
+machines are noisy: read the median, and say what else was running.
+"""
+import argparse
+import asyncio
+import statistics
+
+from benchmarks.browser_speed import launch_chromium, start_server
+from ui.visit import open_page, stream_url
+
+LINK = "kmp?data=xor&points=3000&k=40"  # the KMP page's first preset
+FIRST_DRAWN = """
+document.addEventListener('mpl-rendered', () => {
+  if (window.__mplFirstDrawn === undefined) window.__mplFirstDrawn = performance.now();
+});
+"""
+HTTP_BYTES = """() => performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+  .reduce((sum, entry) => sum + (entry.transferSize || 0), 0)"""
+
+
+def open_once(browser, url):
+    """Milliseconds to the first drawn step, and bytes received (HTTP, websocket)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(FIRST_DRAWN)
+    page = context.new_page()
+    websocket_bytes = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: websocket_bytes.append(len(frame))))
+    try:
+        page.goto(url)
+        page.wait_for_function("window.__mplFirstDrawn !== undefined", timeout=120_000)
+        return page.evaluate("window.__mplFirstDrawn"), page.evaluate(HTTP_BYTES), sum(websocket_bytes)
+    finally:
+        context.close()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--processes", type=int, help="N app processes behind HAProxy (default: one, no proxy)")
+    parser.add_argument("--link", default=LINK, help="the page and query to open")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    page_name, _, query = args.link.partition("?")
+    process = deployment = None
+    if args.processes:
+        from deploy.serve import Deployment
+
+        deployment = Deployment(args.processes, port=0, address="127.0.0.1", quiet=True).start().wait_until_serving()
+        url, backends = deployment.url, [backend.url for backend in deployment.backends]
+    else:
+        process, url = start_server()
+        backends = [url]
+    try:
+        for backend in backends:  # the study cached in every process
+            asyncio.run(open_page(stream_url(backend), page_name, query))
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            runs = [open_once(browser, f"{url}/{args.link}") for _ in range(args.repeats)]
+            browser.close()
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=30)
+        if deployment is not None:
+            deployment.stop()
+    times = sorted(ms for ms, _, _ in runs)
+    where = f"{args.processes} processes behind HAProxy" if args.processes else "one process (make run)"
+    print(f"/{args.link}, {where}, {args.repeats} fresh browser contexts:")
+    print(f"  first panels drawn: median {statistics.median(times):.0f} ms (min {times[0]:.0f}, max {times[-1]:.0f}); "
+          f"target 2000 ms")
+    print(f"  received per open: HTTP {statistics.median(h for _, h, _ in runs) / 1e6:.2f} MB, "
+          f"websocket {statistics.median(w for _, _, w in runs) / 1e6:.2f} MB")
+
+
+if __name__ == "__main__":
+    main()
