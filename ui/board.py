@@ -33,7 +33,11 @@ PRESENTER_CSS = (
     "header[data-testid='stHeader'] *{pointer-events:none}"
     "header[data-testid='stHeader'] :is(button,a,[role=button]),"
     "header[data-testid='stHeader'] :is(button,a,[role=button]) *{pointer-events:auto}"
-    ".st-key-title-row{padding-right:3rem}.st-key-title-row h1{font-size:1.55rem;padding:0}</style>")
+    ".st-key-title-row{padding-right:3rem}.st-key-title-row h1{font-size:1.55rem;padding:0}"
+    # One line: a long title wrapped under the pinned step controls and lost its second line
+    # (1280x720 at 150%); cut short with an ellipsis instead, the full title in the tab.
+    ".st-key-title-row > div:first-child{min-width:0}"
+    ".st-key-title-row h1{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}</style>")
 
 
 def page_top(state: PageState, title, summary):
