@@ -16,7 +16,8 @@ import argparse
 import asyncio
 import statistics
 
-from benchmarks.browser_speed import launch_chromium, start_server
+from benchmarks.browser_speed import launch_chromium
+from benchmarks.serving import served
 from ui.visit import open_page, stream_url
 
 LINK = "kmp?data=xor&points=3000&k=40"  # the KMP page's first preset
@@ -53,28 +54,13 @@ def main(argv=None):
     from playwright.sync_api import sync_playwright
 
     page_name, _, query = args.link.partition("?")
-    process = deployment = None
-    if args.processes:
-        from deploy.serve import Deployment
-
-        deployment = Deployment(args.processes, port=0, address="127.0.0.1", quiet=True).start().wait_until_serving()
-        url, backends = deployment.url, [backend.url for backend in deployment.backends]
-    else:
-        process, url = start_server()
-        backends = [url]
-    try:
-        for backend in backends:  # the study cached in every process
+    with served(args.processes) as app:
+        for backend in app.backends:  # the study cached in every process
             asyncio.run(open_page(stream_url(backend), page_name, query))
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            runs = [open_once(browser, f"{url}/{args.link}") for _ in range(args.repeats)]
+            runs = [open_once(browser, f"{app.url}/{args.link}") for _ in range(args.repeats)]
             browser.close()
-    finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=30)
-        if deployment is not None:
-            deployment.stop()
     times = sorted(ms for ms, _, _ in runs)
     where = f"{args.processes} processes behind HAProxy" if args.processes else "one process (make run)"
     print(f"/{args.link}, {where}, {args.repeats} fresh browser contexts:")

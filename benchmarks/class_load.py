@@ -35,7 +35,7 @@ import statistics
 import threading
 import time
 
-from benchmarks.browser_speed import start_server
+from benchmarks.serving import served
 from ui.visit import open_pages, stream_url
 
 LESSON = ("kmp", "data=xor&points=3000&k=40")  # the KMP page's first preset
@@ -108,49 +108,37 @@ def main(argv=None):
     parser.add_argument("--processes", type=int, help="start this many app processes behind HAProxy")
     parser.add_argument("--kill", action="store_true", help="with --processes: kill one process in each burst")
     args = parser.parse_args(argv)
-    process = deployment = None
     if args.url:
-        url, pids = args.url.rstrip("/"), (lambda: [])
-    elif args.processes:
-        from deploy.serve import Deployment
+        run(args, args.url.rstrip("/"), [], lambda: [], None)
+        return
+    with served(args.processes) as app:
+        run(args, app.url, app.backends, app.pids, app.deployment)
 
-        deployment = Deployment(args.processes, port=0, address="127.0.0.1", quiet=True).start().wait_until_serving()
-        url = deployment.url
-        pids = lambda: [b.process.pid for b in deployment.backends if b.running()]  # noqa: E731
-    else:
-        process, url = start_server()
-        pids = lambda: [process.pid]  # noqa: E731
+
+def run(args, url, backends, pids, deployment):
     ws_url = stream_url(url)
-    try:
-        for backend in deployment.backends if deployment else [None]:  # warm-up: the lesson cached in every process
-            asyncio.run(open_pages(stream_url(backend.url) if backend else ws_url, [LESSON]))
-        print(f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
-              f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}")
-        for round_number, (scenario, n) in enumerate((s, n) for s in args.scenarios for n in args.sizes):
-            sampler = ServerSampler(pids)
-            cpu_before = sampler.read()
-            sampler.peak = 0.0
-            sampler.start()
-            if args.kill and deployment is not None:
-                kill_one_later(deployment)
-            visits = asyncio.run(open_pages(ws_url, scenario_opens(scenario, n, round_number + 1),
-                                            reconnect=deployment is not None))
-            sampler.stopping.set()
-            cpu = sampler.read() - cpu_before if pids() else float("nan")
-            waits = [visit.seconds for visit in visits]
-            errors = sum(visit.error is not None for visit in visits)
-            reconnects = sum(visit.reconnects > 0 for visit in visits)
-            megabytes = statistics.mean(visit.received for visit in visits) / 1e6
-            print(f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
-                  f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
-                  f"{sampler.peak if pids() else float('nan'):>11.0f}")
-    finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=30)
-        if deployment is not None:
-            deployment.stop()
-
+    for backend in backends or [url]:  # warm-up: the lesson cached in every process
+        asyncio.run(open_pages(stream_url(backend), [LESSON]))
+    print(f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
+          f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}")
+    for round_number, (scenario, n) in enumerate((s, n) for s in args.scenarios for n in args.sizes):
+        sampler = ServerSampler(pids)
+        cpu_before = sampler.read()
+        sampler.peak = 0.0
+        sampler.start()
+        if args.kill and deployment is not None:
+            kill_one_later(deployment)
+        visits = asyncio.run(open_pages(ws_url, scenario_opens(scenario, n, round_number + 1),
+                                        reconnect=deployment is not None))
+        sampler.stopping.set()
+        cpu = sampler.read() - cpu_before if pids() else float("nan")
+        waits = [visit.seconds for visit in visits]
+        errors = sum(visit.error is not None for visit in visits)
+        reconnects = sum(visit.reconnects > 0 for visit in visits)
+        megabytes = statistics.mean(visit.received for visit in visits) / 1e6
+        print(f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
+              f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
+              f"{sampler.peak if pids() else float('nan'):>11.0f}")
 
 if __name__ == "__main__":
     main()
