@@ -10,7 +10,10 @@ the server says the script finished.  Scenarios:
 - ``distinct``: every student a different setting (the KMP lesson with its own data
   seed): N studies computed at once;
 - ``cold``: every student opens the same lesson nobody has opened yet (a new data seed
-  per burst): its study and payload are computed once, the others wait for them.
+  per burst): its study and payload are computed once, the others wait for them;
+- ``reruns``: a class in the middle of a lesson: every student, on the cached lesson,
+  runs the page five more times in the same session (as clicks on its controls do); the
+  wait columns are then the reruns' times, not the opens'.
 
 Per scenario and N it prints the time each session waited (p50 / p95 / max), errors,
 the bytes each open received (as sent; the websocket may compress them on the wire),
@@ -39,6 +42,7 @@ from benchmarks.serving import served
 from ui.visit import open_pages, stream_url
 
 LESSON = ("kmp", "data=xor&points=3000&k=40")  # the KMP page's first preset
+RERUNS = 5  # runs per student after the open, in the reruns scenario
 
 
 class ServerSampler(threading.Thread):
@@ -85,7 +89,7 @@ def percentile(values, share):
 
 def scenario_opens(scenario, n, round_number):
     page, query = LESSON
-    if scenario == "same":
+    if scenario in ("same", "reruns"):
         return [(page, query)] * n
     if scenario == "cold":
         return [(page, f"{query}&seed={500 + round_number}")] * n
@@ -103,7 +107,7 @@ def kill_one_later(deployment, delay=1.0):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
-    parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold"])
+    parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold", "reruns"])
     parser.add_argument("--url", help="an app already running (default: start one)")
     parser.add_argument("--processes", type=int, help="start this many app processes behind HAProxy")
     parser.add_argument("--kill", action="store_true", help="with --processes: kill one process in each burst")
@@ -129,10 +133,11 @@ def run(args, url, backends, pids, deployment):
         if args.kill and deployment is not None:
             kill_one_later(deployment)
         visits = asyncio.run(open_pages(ws_url, scenario_opens(scenario, n, round_number + 1),
-                                        reconnect=deployment is not None))
+                                        reconnect=deployment is not None, reruns=RERUNS if scenario == "reruns" else 0))
         sampler.stopping.set()
         cpu = sampler.read() - cpu_before if pids() else float("nan")
-        waits = [visit.seconds for visit in visits]
+        waits = ([t for visit in visits for t in visit.rerun_seconds] if scenario == "reruns" else
+                 [visit.seconds for visit in visits]) or [float("nan")]
         errors = sum(visit.error is not None for visit in visits)
         reconnects = sum(visit.reconnects > 0 for visit in visits)
         megabytes = statistics.mean(visit.received for visit in visits) / 1e6

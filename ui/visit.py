@@ -28,11 +28,12 @@ TIMEOUT = 600.0
 
 @dataclass
 class Visit:
-    seconds: float  # from the first connection until the script finished (or failed)
+    seconds: float  # from the first connection until the script finished (or failed), reruns included
     received: int  # bytes of server messages, as sent
     error: str | None = None  # None when the page finished without an exception
     reconnects: int = 0
     cookies: dict = field(default_factory=dict)  # what the last connection's answer set (a proxy's, say)
+    rerun_seconds: list = field(default_factory=list)  # each further run of the same session
 
 
 def stream_url(url):
@@ -51,47 +52,59 @@ def _cookies(ws):
     return {name: morsel.value for name, morsel in jar.items()}
 
 
-async def _once(ws_url, page, query, timeout, cookies):
-    """``(finished, bytes, error)``; ``finished`` False when the connection dropped."""
+async def _once(ws_url, page, query, timeout, cookies, reruns):
+    """``(finished, bytes, error)``; ``finished`` False when the connection dropped.  After
+    the page is open, ``reruns`` is a list to fill: the seconds each further run of the
+    same session took (as many as it holds ``None``s)."""
     received = 0
     try:
         async with websockets.connect(ws_url, max_size=None, subprotocols=["streamlit"],
                                       open_timeout=timeout, ping_timeout=None) as ws:
             cookies.clear()
             cookies.update(_cookies(ws))
-            message = BackMsg()
-            message.rerun_script.query_string = query
-            message.rerun_script.page_name = page
-            await ws.send(message.SerializeToString())
-            while True:
-                data = await asyncio.wait_for(ws.recv(), timeout)
-                received += len(data)
-                forward = ForwardMsg()
-                forward.ParseFromString(data)
-                kind = forward.WhichOneof("type")
-                if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
-                    return True, received, "exception"
-                if kind == "script_finished":
-                    ok = forward.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
-                    return True, received, None if ok else f"finished {forward.script_finished}"
+            for run in range(1 + len(reruns)):
+                started = time.perf_counter()
+                message = BackMsg()
+                message.rerun_script.query_string = query
+                message.rerun_script.page_name = page
+                await ws.send(message.SerializeToString())
+                while True:
+                    data = await asyncio.wait_for(ws.recv(), timeout)
+                    received += len(data)
+                    forward = ForwardMsg()
+                    forward.ParseFromString(data)
+                    kind = forward.WhichOneof("type")
+                    if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
+                        return True, received, "exception"
+                    if kind == "script_finished":
+                        break
+                if forward.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                    return True, received, f"finished {forward.script_finished}"
+                if run:
+                    reruns[run - 1] = time.perf_counter() - started
+            return True, received, None
     except (OSError, WebSocketException) as error:  # refused, dropped, or not a websocket
         return False, received, type(error).__name__
     except asyncio.TimeoutError:
         return True, received, "TimeoutError"
 
 
-async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False):
+async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False, reruns=0):
     """Open ``page`` (its address path, "" for Home) with ``query`` and wait until its
     script finished: a :class:`Visit`.  ``reconnect``: when the connection drops, open
-    the page again (after 0.5 s, as long as ``timeout`` allows)."""
+    the page again (after 0.5 s, as long as ``timeout`` allows).  ``reruns``: then run
+    the page again that many times in the same session (as a student's clicks do),
+    timing each (``Visit.rerun_seconds``)."""
     started = time.perf_counter()
     received, reconnects, cookies = 0, 0, {}
     while True:
-        finished, got, error = await _once(ws_url, page, query, timeout, cookies)
+        times = [None] * reruns
+        finished, got, error = await _once(ws_url, page, query, timeout, cookies, times)
         received += got
         late = time.perf_counter() - started > timeout
         if finished or not reconnect or late:
-            return Visit(time.perf_counter() - started, received, error, reconnects, cookies)
+            return Visit(time.perf_counter() - started, received, error, reconnects, cookies,
+                         [t for t in times if t is not None])
         reconnects += 1
         await asyncio.sleep(0.5)
 
