@@ -293,7 +293,11 @@ class Deployment:
             backend.stop()
 
     def __enter__(self):
-        return self.start().wait_until_serving()
+        try:
+            return self.start().wait_until_serving()
+        except BaseException:  # one did not start: stop the others before saying so
+            self.stop()
+            raise
 
     def __exit__(self, *exc):
         self.stop()
