@@ -16,13 +16,13 @@ The machine is shared and has 2 cores: read medians, and run it when nothing els
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
+
+from deploy.serve import free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab"]
@@ -33,12 +33,6 @@ document.addEventListener('mpl-rendered', (e) => {
   if (window.__down !== undefined) { window.__lat.push(e.detail.at - window.__down); window.__down = undefined; }
 });
 """
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cpu_seconds(pid):
@@ -57,11 +51,9 @@ def start_server(env=None):
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     for _ in range(120):
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).status == 200:
-                return process, url
-        except OSError:
-            time.sleep(0.5)
+        if healthy(url):
+            return process, url
+        time.sleep(0.5)
     process.kill()
     raise SystemExit("The app did not start.")
 

@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:
 
 
 def free_port(address="127.0.0.1"):
+    """A port nothing listens on now (the tests and benchmarks start the app on one too)."""
     with socket.socket() as sock:
         sock.bind((address, 0))
         return sock.getsockname()[1]
@@ -57,6 +58,7 @@ def haproxy_path():
 
 
 def healthy(url, timeout=2.0):
+    """Whether the app at ``url`` answers Streamlit's health check."""
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
             return response.status == 200

@@ -9,14 +9,14 @@ with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
 import os
 from contextlib import contextmanager
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from deploy.serve import free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["", "lessons", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds",
@@ -37,12 +37,6 @@ def chromium():
     return None
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     port = free_port()
@@ -53,11 +47,9 @@ def server():
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).status == 200:
-                break
-        except OSError:
-            time.sleep(0.5)
+        if healthy(url):
+            break
+        time.sleep(0.5)
     else:
         process.kill()
         pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
