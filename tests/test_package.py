@@ -39,18 +39,28 @@ SMOKE = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """A fresh virtual environment (outside the checkout) with the built wheel installed."""
-    base = tmp_path_factory.mktemp("package")
-    wheels = base / "wheels"
+def wheel(tmp_path_factory):
+    """The wheel, built from the checkout."""
+    wheels = tmp_path_factory.mktemp("wheels")
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
-                   check=True, cwd=base)
-    wheel = next(wheels.glob("matching_pursuit_lab-*.whl"))
+                   check=True, cwd=wheels)
+    return next(wheels.glob("matching_pursuit_lab-*.whl"))
+
+
+def fresh_environment(base, requirement):
+    """A new virtual environment in ``base`` (outside the checkout) with ``requirement`` installed."""
     env = base / "venv"
     venv.EnvBuilder(with_pip=True).create(env)
     python = env / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, cwd=base)
-    return python, base, wheel
+    subprocess.run([str(python), "-m", "pip", "install", "-q", requirement], check=True, cwd=base)
+    return python
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, wheel):
+    """A fresh virtual environment with the wheel installed, without the app's extra."""
+    base = tmp_path_factory.mktemp("package")
+    return fresh_environment(base, str(wheel)), base, wheel
 
 
 def test_wheel_holds_the_package_and_its_data(installed):
@@ -60,7 +70,14 @@ def test_wheel_holds_the_package_and_its_data(installed):
     for member in ("mpcore/data/boston.csv", "mpcore/data/README.md", "mpcore/experiments/__main__.py",
                    "mpcore/experiments/wang2016.py"):
         assert member in names
-    assert not any(name.startswith(("ui/", "app_pages/", "tests/")) for name in names)
+    # The app is inside the package `mplab` (nothing as generic as a top-level `ui` is installed).
+    for member in ("mplab/app.py", "mplab/.streamlit/config.toml", "mplab/ui/player.js", "mplab/ui/lessons/3-fisher.toml",
+                   "mplab/ui/vendor/plotly-player.min.js", "mplab/app_pages/home.py", "mplab/deploy/haproxy.cfg",
+                   "mpcore/py.typed"):
+        assert member in names
+    assert not any(name.startswith(("ui/", "app_pages/", "deploy/", "tests/", "benchmarks/")) for name in names)
+    entry_points = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "mplab = mplab.deploy.cli:main" in entry_points
     metadata = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("METADATA"))).decode()
     assert "License-Expression: BSD-3-Clause" in metadata and "Classifier: Intended Audience :: Education" in metadata
     assert "Provides-Extra: app" in metadata
@@ -74,6 +91,50 @@ def test_installed_wheel_runs_outside_the_checkout(installed):
                             cwd=base, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "smoke ok" in result.stdout
+
+
+def test_the_command_without_the_app_extra_says_what_to_install(installed):
+    python, base, _ = installed
+    result = subprocess.run([str(python.parent / "mplab")], capture_output=True, text=True, cwd=base, timeout=120)
+    assert result.returncode != 0 and 'pip install "matching-pursuit-lab[app]"' in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_installed_command_serves_the_app(tmp_path, wheel):
+    """``pip install "matching-pursuit-lab[app]"`` in a fresh environment, then ``mplab`` from
+    a folder outside the checkout: the pages run without an error from the installed files,
+    with the class-ready configuration, and plotly.js is served by the app itself."""
+    import urllib.request
+
+    from deploy.serve import free_port, healthy, lesson_addresses
+    from ui.visit import visit
+
+    python = fresh_environment(tmp_path, f"{wheel}[app]")
+    port = free_port()
+    url = f"http://localhost:{port}"
+    log = (tmp_path / "mplab.log").open("w")
+    process = subprocess.Popen([str(python.parent / "mplab"), "--port", str(port)], cwd=tmp_path, stdout=log,
+                               stderr=subprocess.STDOUT)
+    try:
+        for _ in range(600):  # up to a minute, checked every 0.1 s
+            if healthy(url) or process.poll() is not None:
+                break
+            subprocess.run(["sleep", "0.1"])
+        assert healthy(url), (tmp_path / "mplab.log").read_text()[-3000:]
+        for page, query in [("", ""), ("lessons", ""), ("references", "")] + lesson_addresses(["all"])[:2]:
+            seen = visit(url, page, query, timeout=120)
+            assert seen.error is None, (page, seen.error)
+        with urllib.request.urlopen(f"{url}/app/static/plotly.min.js", timeout=30) as response:
+            assert response.status == 200 and b"plotly.js" in response.read(400)
+        shown = (tmp_path / "mplab.log").read_text()
+        assert f"Matching Pursuit Lab at {url}/" in shown and "Traceback" not in shown
+        site = subprocess.run([str(python), "-c", "import mplab.deploy.cli as c; print(c.ROOT)"], capture_output=True,
+                              text=True, check=True, cwd=tmp_path).stdout
+        assert "site-packages" in site
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        log.close()
 
 
 def test_citations_are_author_year_everywhere():

@@ -1,0 +1,111 @@
+"""The ``mplab`` command: start Matching Pursuit Lab from an installed package.
+
+    mplab                      # the app on http://localhost:8501 (or a free port if that is taken)
+    mplab --port 8600 --open   # another port, and open it in this computer's browser
+    mplab --address 0.0.0.0    # reachable from other computers on the network
+    mplab serve [...]          # a class: one process per core behind HAProxy (mplab serve --help)
+
+It runs the app with its class-ready configuration (``.streamlit/config.toml`` beside
+``app.py``: no source watcher, no usage statistics, uploads up to 20 MB); everything the
+pages load -- scripts, fonts, icons -- comes from this server, so a lecture hall without
+internet works.  From a clone, ``make run`` does the same.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the folder holding app.py, ui/ and app_pages/
+DEFAULT_PORT = 8501
+INSTALL_HINT = 'The app needs the "app" extra: pip install "matching-pursuit-lab[app]"'
+
+
+def port_is_free(port, address="127.0.0.1"):
+    import socket
+
+    with socket.socket() as sock:
+        try:
+            sock.bind((address, port))
+        except OSError:
+            return False
+        return True
+
+
+def choose_port(asked):
+    """The port asked for; without one, 8501, or a free one when something already uses it."""
+    from deploy.serve import free_port
+
+    if asked is not None:
+        return asked
+    return DEFAULT_PORT if port_is_free(DEFAULT_PORT) else free_port()
+
+
+def streamlit_command(port, address):
+    return [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+            "--server.address", address, "--server.headless", "true"]
+
+
+def open_when_up(url, process):
+    """Open ``url`` in this computer's browser once the app answers (or give up if it stopped)."""
+    from deploy.serve import healthy
+
+    while process.poll() is None:
+        if healthy(url):
+            webbrowser.open(url)
+            return
+        time.sleep(0.2)
+
+
+def run(args):
+    try:
+        import plotly  # noqa: F401
+        import streamlit  # noqa: F401
+    except ImportError:
+        raise SystemExit(INSTALL_HINT) from None
+    port = choose_port(args.port)
+    shown = "localhost" if args.address in ("127.0.0.1", "localhost", "0.0.0.0") else args.address
+    url = f"http://{shown}:{port}"
+    print(f"Matching Pursuit Lab at {url}/ (Ctrl-C stops it)", flush=True)
+    # The app's folder as the working directory: Streamlit reads the project's config.toml from
+    # there (older versions only from the working directory, not beside the script).
+    process = subprocess.Popen(streamlit_command(port, args.address), cwd=ROOT)
+    if args.open:
+        threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        return process.wait()
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))  # the app's own modules (deploy.*, ui.*), as Streamlit does for app.py
+    if argv[:1] == ["serve"]:
+        from deploy import serve
+
+        return serve.main(argv[1:])
+    parser = argparse.ArgumentParser(prog="mplab", description=__doc__.split("\n\n")[0],
+                                     epilog="mplab serve --help: serving a class from several processes.")
+    parser.add_argument("--port", type=int, default=None, help=f"the port (default {DEFAULT_PORT}, or a free one)")
+    parser.add_argument("--address", default="localhost",
+                        help="the address to listen on (default localhost; 0.0.0.0 for the whole network)")
+    parser.add_argument("--open", action="store_true", help="open the app in this computer's browser")
+    from mpcore import __version__
+
+    parser.add_argument("--version", action="version", version=f"Matching Pursuit Lab {__version__}")
+    args = parser.parse_args(argv)
+    if args.port is not None and not 0 < args.port < 65536:
+        parser.error(f"--port must be between 1 and 65535, got {args.port}.")
+    return run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
