@@ -86,7 +86,7 @@ def main(argv=None):
         Y, Y_test = second_view(X), second_view(X_test, 1)
         for sampling in ("uniform", "ridge-leverage"):
             def make(seed=None, out="nystrom", sampling=sampling):
-                return mpcore.NystromKCCA(rank=args.k, sampling=sampling, gamma=0.1, reg=1e-3, out_of_sample=out,
+                return mpcore.NystromKCCA(n_components=args.k, sampling=sampling, gamma=0.1, reg=1e-3, out_of_sample=out,
                                           random_state=seed)
             runs = [fit_once(make, X, Y, seed) for seed in range(args.repeats)]
             seconds = statistics.median(run[1] for run in runs)

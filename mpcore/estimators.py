@@ -12,9 +12,12 @@ attributes ending in ``_``, ``fit`` returning ``self``) and pass
   training points (n, m)).  ``gamma``: a number, ``None`` (1 / n_features) or ``"scale"``
   (1 / (n_features x X.var()), as ``SVC``); the value used is ``gamma_``.
 - ``n_components`` (default 5) must be smaller than the number of training points: asking
-  for all of them is not sparse and gets a ValueError (NystromKCCA's ``rank`` above N is
-  reduced to N: all columns give exact KCCA); ``n_components_`` is the number chosen.
-- ``n_iter_`` (steps taken) and ``stop_reason_`` (None, or why the path stopped early).
+  for all of them is not sparse and gets a ValueError (NystromKCCA's ``n_components``, the
+  landmark columns per view, Wang's rank, above N is reduced to N: all columns give exact
+  KCCA); ``n_components_`` is the number chosen.
+- The greedy estimators have ``n_iter_`` (steps taken) and ``stop_reason_`` (None, or why
+  the path stopped early); ``NystromKCCA`` draws its landmarks at once and has neither.
+- The transformers keep float32 input as float32 output (their arithmetic is float64).
 - The fitted state holds what ``transform``/``predict`` need (the chosen points, a k x k
   factor, the weights); the whole pursuit path is kept as ``path_`` only with
   ``store_path=True``.
@@ -25,14 +28,16 @@ attributes ending in ``_``, ``fit`` returning ``self``) and pass
 from __future__ import annotations
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import expit
 from sklearn.base import (BaseEstimator, ClassifierMixin, ClassNamePrefixFeaturesOutMixin, RegressorMixin,
-                          TransformerMixin)
+                          TransformerMixin, _fit_context)
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -66,10 +71,10 @@ def _check_count(value, n_samples, name="n_components"):
 
 
 def _check_rank(value, n_samples):
-    """NystromKCCA's landmark draws: a whole number >= 1, at most the number of points
-    (drawing all N columns gives exact KCCA; a larger rank is reduced to N)."""
+    """NystromKCCA's landmark draws (``n_components``, Wang's rank): a whole number >= 1, at
+    most the number of points (drawing all N columns gives exact KCCA; more is reduced to N)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"rank must be a whole number of at least 1, got {value!r}.")
+        raise ValueError(f"n_components must be a whole number of at least 1, got {value!r}.")
     return int(min(value, n_samples))
 
 
@@ -92,12 +97,29 @@ def _gamma(gamma, X):
     return float(gamma)
 
 
+#: The parameters every estimator shares, checked by scikit-learn's parameter validation
+#: before ``fit`` (the same kinds and ranges as ``sklearn.kernel_approximation.Nystroem``'s).
+KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(ESTIMATOR_KERNELS)), callable],
+    "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None],
+    "degree": [Interval(Real, 0, None, closed="left")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+    "kernel_params": [dict, None],
+}
+#: The number of basis points (the sparsity): a whole number of at least 1.
+COUNT = [Interval(Integral, 1, None, closed="left")]
+#: The float types the transformers keep (their arithmetic is in float64 either way).
+KEPT_FLOATS = [np.float64, np.float32]
+
+
 class _Kernel:
     """Kernel evaluation shared by all estimators (see the module docstring)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
+        if tags.transformer_tags is not None:
+            tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
 
     def _check_kernel(self):
@@ -159,6 +181,11 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     ``path_`` (with ``store_path=True`` and ``candidates=None``).
     """
 
+    _parameter_constraints: dict = {
+        "n_components": COUNT, **KERNEL_CONSTRAINTS, "candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"], "store_path": ["boolean"],
+    }
+
     def __init__(self, n_components=5, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
                  candidates=None, random_state=None, store_path=False):
         self.n_components = n_components
@@ -171,6 +198,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.random_state = random_state
         self.store_path = store_path
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Choose the points.  X (m, d), or the (m, m) kernel if precomputed; y ignored.
 
@@ -178,7 +206,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         never formed: each step computes the kernel columns of its candidates from X
         (:func:`mpcore.skpca.skpca_columns_path`, the same picks), so m = 100,000 fits
         in O(m (candidates + n_components)) memory; ``path_`` is then not available."""
-        X = validate_data(self, X, ensure_min_samples=2)
+        X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
@@ -201,15 +229,16 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return self
 
     def transform(self, X):
-        """Nystroem features (n, n_components_)."""
+        """Nystroem features (n, n_components_), in X's float type."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
+        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
+        features = nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
+        return features.astype(X.dtype, copy=False)
 
     def score_samples(self, X):
         """Squared residual of each row of X after projection onto the chosen points (eq. 7)."""
-        F = self.transform(X)
-        X = validate_data(self, X, reset=False)
+        F = self.transform(X).astype(np.float64, copy=False)
+        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
         return projection_residuals(self._diag(X, self.gamma_), F)
 
 
@@ -260,6 +289,13 @@ CLASSIFICATION_LOSSES = ("tanh", "logistic", "hinge")
 
 class _KMPBase(_Kernel, BaseEstimator):
     """What the KMP regressor and classifier share: the parameters and the pursuit."""
+
+    _parameter_constraints: dict = {
+        "n_components": COUNT, "variant": [StrOptions(set(KMP_VARIANTS))], "loss": [StrOptions(set(LOSSES))],
+        "fit_intercept": ["boolean"], **KERNEL_CONSTRAINTS,
+        "candidates": [Interval(Integral, 1, None, closed="left"), None], "random_state": ["random_state"],
+        "store_path": ["boolean"],
+    }
 
     def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
                  kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
@@ -334,6 +370,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
     ``store_path=True``, when the kernel matrix was formed).
     """
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,)."""
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
@@ -370,6 +407,7 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
                          gamma=gamma, degree=degree, coef0=coef0, kernel_params=kernel_params, candidates=candidates,
                          random_state=random_state, store_path=store_path)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
         X, y = validate_data(self, X, y, ensure_min_samples=2)
@@ -398,6 +436,13 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
+    _parameter_constraints: dict = {
+        "n_components": COUNT, "criterion": [StrOptions(set(FISHER_CRITERIA))],
+        "deflation": [StrOptions(set(DEFLATIONS))], "stages": [Interval(Integral, 1, None, closed="left")],
+        "shrinkage": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="both"), None], **KERNEL_CONSTRAINTS,
+        "random_state": ["random_state"], "store_path": ["boolean"],
+    }
+
     def __init__(self, n_components=5, *, criterion="optimal", deflation="projection", stages=1,
                  shrinkage="auto", kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
                  random_state=None, store_path=False):
@@ -414,6 +459,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self.random_state = random_state
         self.store_path = store_path
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Choose the basis and the discriminant.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
         X, y = validate_data(self, X, y, ensure_min_samples=2)
@@ -456,7 +502,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
     def _fit_views(self, X, Y, kernels=True):
         """Validated views, their widths set, and (with ``kernels``) their training kernels."""
-        X = validate_data(self, X, ensure_min_samples=2)
+        X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         if Y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
                              "second view, fit(X, Y).")
@@ -484,14 +530,14 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
     def transform(self, X, Y=None):
         """X's canonical variates (n, n_directions); with Y, ``(x_variates, y_variates)``."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
         if Y is None:
-            return self._variates_x(X)
+            return self._variates_x(X).astype(X.dtype, copy=False)
         Y = self._second_view(Y, X.shape[0])
         if Y.shape[1] != self.n_features_y_:
             raise ValueError(f"Y has {Y.shape[1]} features, but {type(self).__name__} was fitted with "
                              f"{self.n_features_y_}.")
-        return self._variates_x(X), self._variates_y(Y)
+        return self._variates_x(X).astype(X.dtype, copy=False), self._variates_y(Y).astype(X.dtype, copy=False)
 
     def fit_transform(self, X, y=None, **fit_params):
         return self.fit(X, y, **fit_params).transform(X)
@@ -525,6 +571,12 @@ class SparseKCCA(_TwoView):
     ``gamma_y_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
     """
 
+    _parameter_constraints: dict = {
+        "n_components": COUNT, "n_directions": [Interval(Integral, 1, None, closed="left")],
+        "reg": [Interval(Real, 0, None, closed="left")], **KERNEL_CONSTRAINTS,
+        "gamma_y": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None], "store_path": ["boolean"],
+    }
+
     def __init__(self, n_components=5, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None, gamma_y=None,
                  degree=3, coef0=1.0, kernel_params=None, store_path=False):
         self.n_components = n_components
@@ -538,6 +590,7 @@ class SparseKCCA(_TwoView):
         self.kernel_params = kernel_params
         self.store_path = store_path
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y=None):
         """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
         X, Y, Kx, Ky = self._fit_views(X, Y)
@@ -567,7 +620,7 @@ class SparseKCCA(_TwoView):
 class NystromKCCA(_TwoView):
     """Kernel CCA with Nystroem approximations of both kernels (Wang 2016).
 
-    ``rank`` landmark columns per view are drawn ``uniform``-ly or by ``ridge-leverage``
+    ``n_components`` landmark columns per view (the paper's rank) are drawn ``uniform``-ly or by ``ridge-leverage``
     scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); eq. 15 gives dual coefficients
     alpha over all training points.  ``out_of_sample`` says how new points are mapped:
 
@@ -589,10 +642,18 @@ class NystromKCCA(_TwoView):
     ``landmark_points_x_``, ``landmark_points_y_`` (``"nystrom"``).
     """
 
-    def __init__(self, rank=100, *, sampling="uniform", gamma_ratio=1e-2, reg=1e-3, n_directions=1,
+    _parameter_constraints: dict = {
+        "n_components": COUNT, "sampling": [StrOptions(set(SAMPLINGS))],
+        "gamma_ratio": [Interval(Real, 0, None, closed="neither")], "reg": [Interval(Real, 0, None, closed="neither")],
+        "n_directions": [Interval(Integral, 1, None, closed="left")], **KERNEL_CONSTRAINTS,
+        "gamma_y": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None],
+        "out_of_sample": [StrOptions(set(OUT_OF_SAMPLE))], "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_components=100, *, sampling="uniform", gamma_ratio=1e-2, reg=1e-3, n_directions=1,
                  kernel="rbf", gamma=None, gamma_y=None, degree=3, coef0=1.0, kernel_params=None,
                  out_of_sample="kernel", random_state=None):
-        self.rank = rank
+        self.n_components = n_components
         self.sampling = sampling
         self.gamma_ratio = gamma_ratio
         self.reg = reg
@@ -606,6 +667,7 @@ class NystromKCCA(_TwoView):
         self.out_of_sample = out_of_sample
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y=None):
         """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
         check_choice(self.sampling, SAMPLINGS, "sampling")
@@ -613,7 +675,7 @@ class NystromKCCA(_TwoView):
         from_columns = self.out_of_sample == "nystrom" and not self._precomputed
         X, Y, K1, K2 = self._fit_views(X, Y, kernels=not from_columns)
         N = X.shape[0]
-        rank = _check_rank(self.rank, N)
+        rank = _check_rank(self.n_components, N)
         gamma = self.gamma_ratio * self.reg
         rng = check_random_state(self.random_state)
         if self.sampling != "ridge-leverage":

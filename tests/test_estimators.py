@@ -59,8 +59,8 @@ ESTIMATORS = [
     mpcore.KernelMatchingPursuit(kernel=squared_linear),
     mpcore.MPKFDA(criterion="pseudo", deflation="ortho-schur", stages=2, kernel="cosine"),
     mpcore.MPKFDA(criterion="random", random_state=SeededRandomState(0)),
-    mpcore.NystromKCCA(rank=8, sampling="ridge-leverage", random_state=None),
-    mpcore.NystromKCCA(rank=6, sampling="ridge-leverage", out_of_sample="nystrom", random_state=2),
+    mpcore.NystromKCCA(n_components=8, sampling="ridge-leverage", random_state=None),
+    mpcore.NystromKCCA(n_components=6, sampling="ridge-leverage", out_of_sample="nystrom", random_state=2),
     mpcore.SparseKPCA(kernel="precomputed"), mpcore.KernelMatchingPursuit(kernel="precomputed"),
     mpcore.MPKFDA(kernel="precomputed"),
 ]
@@ -93,7 +93,7 @@ def test_defaults_have_no_expected_failure():
 
 
 @pytest.mark.parametrize("estimator", [mpcore.SparseKCCA(n_components=12, n_directions=2, gamma=2.0),
-                                       mpcore.NystromKCCA(rank=40, n_directions=2, gamma=2.0, random_state=0)],
+                                       mpcore.NystromKCCA(n_components=40, n_directions=2, gamma=2.0, random_state=0)],
                          ids=lambda e: type(e).__name__)
 def test_two_view_check(estimator, two_view_data):
     """What scikit-learn's checks cannot see for two views: both views' variates, their
@@ -165,9 +165,9 @@ def test_asking_for_as_many_basis_points_as_training_points_is_a_sentence():
                       mpcore.MPKFDA(n_components=10)):
         with pytest.raises(ValueError, match="not sparse"):
             estimator.fit(X, np.arange(10) % 2)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match=r"'n_components' parameter of SparseKPCA must be an int in the range \[1, inf\)"):
         mpcore.SparseKPCA(n_components=0).fit(X)
-    assert mpcore.NystromKCCA(rank=50, gamma=1.0).fit(X, X[:, ::-1]).n_components_ == 10
+    assert mpcore.NystromKCCA(n_components=50, gamma=1.0).fit(X, X[:, ::-1]).n_components_ == 10
 
 
 def test_sparse_kpca_transform_reproduces_the_projected_kernel(regression_data):
@@ -249,7 +249,7 @@ def test_mpkfda_classes_predictions_and_probabilities(xor_data):
 @pytest.mark.parametrize("random_state", [None, 3, np.random.RandomState(3)], ids=["None", "int", "RandomState"])
 def test_random_state_takes_what_scikit_learn_takes(two_view_data, random_state):
     X, Y, _, _ = two_view_data
-    est = mpcore.NystromKCCA(rank=30, gamma=2.0, random_state=random_state).fit(X, Y)
+    est = mpcore.NystromKCCA(n_components=30, gamma=2.0, random_state=random_state).fit(X, Y)
     assert est.correlations_[0] > 0.5
     a = mpcore.MPKFDA(n_components=8, criterion="random", random_state=random_state).fit(X, Y[:, 0] > 0.5)
     assert a.n_components_ == 8
@@ -270,7 +270,7 @@ def test_fitted_state_is_compact(xor_data):
 def test_nystrom_kcca_estimator(two_view_data):
     X, Y, Kx, Ky = two_view_data
     for sampling in ("uniform", "ridge-leverage"):
-        est = mpcore.NystromKCCA(rank=60, sampling=sampling, reg=1e-2, gamma=2.0, random_state=0).fit(X, Y)
+        est = mpcore.NystromKCCA(n_components=60, sampling=sampling, reg=1e-2, gamma=2.0, random_state=0).fit(X, Y)
         exact = mpcore.kcca(Kx, Ky, 1e-2, 1e-2).correlations[0]
         assert est.correlations_[0] == pytest.approx(exact, abs=0.02)
         fx, fy = est.transform(X, Y)
@@ -282,8 +282,8 @@ def test_two_view_estimators_take_precomputed_kernels(two_view_data):
     X, Y, Kx, Ky = two_view_data
     for named, pre in ((mpcore.SparseKCCA(n_components=12, gamma=2.0), mpcore.SparseKCCA(n_components=12,
                                                                                           kernel="precomputed")),
-                       (mpcore.NystromKCCA(rank=40, gamma=2.0, random_state=0),
-                        mpcore.NystromKCCA(rank=40, kernel="precomputed", random_state=0))):
+                       (mpcore.NystromKCCA(n_components=40, gamma=2.0, random_state=0),
+                        mpcore.NystromKCCA(n_components=40, kernel="precomputed", random_state=0))):
         u, v = named.fit(X, Y).transform(X, Y)
         pu, pv = pre.fit(Kx, Ky).transform(Kx, Ky)
         np.testing.assert_allclose(pu, u, atol=1e-8)
@@ -308,18 +308,18 @@ def test_nystrom_kcca_from_columns_never_forms_a_training_kernel(two_view_data, 
            np.column_stack([angle, angle**2]) + 0.05 * rng.normal(size=(600, 2)))
     for sampling, (A, B) in (("uniform", (X, Y)), ("ridge-leverage", big)):
         widest.clear()
-        est = mpcore.NystromKCCA(rank=30, sampling=sampling, gamma=2.0, reg=1e-2, out_of_sample="nystrom",
+        est = mpcore.NystromKCCA(n_components=30, sampling=sampling, gamma=2.0, reg=1e-2, out_of_sample="nystrom",
                                  random_state=5).fit(A, B)
         # no N x N block: the landmarks' columns, and for leverage scores a 200-point sketch's
         assert max(widest) <= (30 if sampling == "uniform" else 200) < A.shape[0]
         fx, fy = est.transform(A, B)
         assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
     monkeypatch.undo()
-    kernel_map = mpcore.NystromKCCA(rank=30, gamma=2.0, reg=1e-2, random_state=5).fit(X, Y)
-    columns_map = mpcore.NystromKCCA(rank=30, gamma=2.0, reg=1e-2, random_state=5, out_of_sample="nystrom").fit(X, Y)
+    kernel_map = mpcore.NystromKCCA(n_components=30, gamma=2.0, reg=1e-2, random_state=5).fit(X, Y)
+    columns_map = mpcore.NystromKCCA(n_components=30, gamma=2.0, reg=1e-2, random_state=5, out_of_sample="nystrom").fit(X, Y)
     np.testing.assert_array_equal(columns_map.landmarks_x_, kernel_map.landmarks_x_)
     np.testing.assert_allclose(columns_map.correlations_, kernel_map.correlations_, rtol=1e-10)
-    every = dict(rank=N, gamma=2.0, reg=1e-2, random_state=0)
+    every = dict(n_components=N, gamma=2.0, reg=1e-2, random_state=0)
     exact = mpcore.NystromKCCA(**every).fit(X, Y).transform(X[:20])
     nystrom = mpcore.NystromKCCA(**every, out_of_sample="nystrom").fit(X, Y).transform(X[:20])
     np.testing.assert_allclose(nystrom * np.sign(nystrom[0] * exact[0]), exact, rtol=1e-6, atol=1e-8)
@@ -367,7 +367,7 @@ def test_kmp_with_candidates_from_x_matches_the_in_memory_path(xor_data):
 
 
 @pytest.mark.parametrize("make", [lambda: mpcore.SparseKCCA(n_components=10),
-                                  lambda: mpcore.NystromKCCA(rank=10)])
+                                  lambda: mpcore.NystromKCCA(n_components=10)])
 def test_two_view_score_is_the_held_out_canonical_correlation_and_drives_a_grid_search(make):
     from sklearn.model_selection import GridSearchCV
 
@@ -381,6 +381,42 @@ def test_two_view_score_is_the_held_out_canonical_correlation_and_drives_a_grid_
     assert model.score(X[200:], Y[200:]) == pytest.approx(by_hand)
     shuffled = model.score(X[200:], Y[200:][rng.permutation(100)])  # views no longer paired
     assert model.score(X[200:], Y[200:]) > 0.8 and abs(shuffled) < 0.3
-    name = "n_components" if isinstance(model, mpcore.SparseKCCA) else "rank"
-    search = GridSearchCV(make(), {name: [2, 10]}, cv=3).fit(X, Y)
-    assert search.best_params_[name] in (2, 10) and np.isfinite(search.best_score_)
+    search = GridSearchCV(make(), {"n_components": [2, 10]}, cv=3).fit(X, Y)  # one name for the sparsity
+    assert search.best_params_["n_components"] in (2, 10) and np.isfinite(search.best_score_)
+
+
+@pytest.mark.parametrize("estimator, bad", [
+    (mpcore.SparseKPCA(), {"candidates": 0}), (mpcore.SparseKPCA(), {"kernel": "gaussian"}),
+    (mpcore.KernelMatchingPursuit(), {"variant": "greedy"}), (mpcore.KernelMatchingPursuit(), {"gamma": -1.0}),
+    (mpcore.KernelMatchingPursuitClassifier(), {"loss": "exponential"}), (mpcore.MPKFDA(), {"stages": 0}),
+    (mpcore.MPKFDA(), {"shrinkage": 1.5}), (mpcore.MPKFDA(), {"deflation": "gram-schmidt"}),
+    (mpcore.SparseKCCA(), {"n_directions": 0}), (mpcore.SparseKCCA(), {"reg": -1e-3}),
+    (mpcore.NystromKCCA(), {"sampling": "leverage"}), (mpcore.NystromKCCA(), {"n_components": 2.5}),
+    (mpcore.NystromKCCA(), {"gamma_ratio": 0.0}), (mpcore.NystromKCCA(), {"out_of_sample": "both"}),
+])
+def test_parameters_are_checked_by_scikit_learn_before_fitting(estimator, bad):
+    """``_parameter_constraints``: a parameter out of its kind or range is refused by
+    scikit-learn's own validation (InvalidParameterError, a ValueError) naming the parameter
+    and the estimator, as scikit-learn's estimators do, before any kernel is computed."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    name = next(iter(bad))
+    with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter of {type(estimator).__name__} must be"):
+        estimator.set_params(**bad).fit(X, np.arange(30) % 2 if not hasattr(estimator, "n_directions") else X)
+
+
+@pytest.mark.parametrize("estimator", [mpcore.SparseKPCA(n_components=4, gamma=0.5),
+                                       mpcore.SparseKCCA(n_components=4, gamma=0.5),
+                                       mpcore.NystromKCCA(n_components=6, gamma=0.5, random_state=0)])
+def test_transformers_keep_float32_and_agree_with_float64(estimator):
+    """float32 in, float32 out (as scikit-learn's Nystroem and PCA keep it), with the same
+    numbers as float64 input to float32's precision: the arithmetic stays in float64."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(40, 3)), rng.normal(size=(40, 2))
+    two_view = hasattr(estimator, "n_directions")
+    single = estimator.fit(X.astype(np.float32), Y if two_view else None).transform(X.astype(np.float32))
+    double = estimator.fit(X, Y if two_view else None).transform(X)
+    assert single.dtype == np.float32 and double.dtype == np.float64
+    np.testing.assert_allclose(single, double, rtol=1e-4, atol=1e-4)
+    assert estimator.fit(X.astype(int), Y if two_view else None).transform(X.astype(int)).dtype == np.float64
