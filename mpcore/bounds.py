@@ -80,21 +80,31 @@ def _x_log_ratio(x, numerator, base=np.e):
 
 
 def compression_subspace(emp_loss, m, t, delta, R=1.0):
-    """Sample compression bound for subspace methods (Thm 6; Cor. 1 for sparse KPCA).
+    """Sample compression bound for subspace methods (Hussain et al. 2011, Thm 6; Cor. 1 for sparse KPCA).
 
-    ``emp_loss + sqrt(R^2 / (2 (m - t)) * (t ln(e m / t) + ln(2 m / delta)))``
+    ``emp_loss + sqrt(R^2 / (2 (m - t)) * (t ln(e m / t) + ln(2 m / delta)))``.
+    The printed statement has ``R`` under the root; the proof gives ``R^2`` (used here).
+    The theorem's bound for A_k is the minimum over t <= k of this quantity (see
+    :func:`running_min`).
 
     Parameters
     ----------
     emp_loss : float or array
         Mean residual ``||phi(x) - P phi(x)||^2`` over the ``m - t`` training points
         outside the compression set (``trace(K_t) / (m - t)`` for sparse KPCA).
-    m : int  training set size.   t : int  compression set size (basis vectors).
-    delta : confidence, in (0, 1).   R : sup of the loss (1 for a Gaussian kernel).
+    m : int
+        Training set size.
+    t : int or array of int
+        Compression set size (basis vectors).
+    delta : float
+        Confidence, in (0, 1).
+    R : float, default=1.0
+        The supremum of the loss (1 for a Gaussian kernel).
 
-    The printed statement has ``R`` under the root; the proof gives ``R^2`` (used here).
-    Returns ``inf`` where ``t >= m``.  The theorem's bound for A_k is the minimum over
-    t <= k of this quantity (see :func:`running_min`).
+    Returns
+    -------
+    float or ndarray
+        The bound on the expected residual; ``inf`` where ``t >= m``.
     """
     emp_loss = _real(emp_loss, "emp_loss")
     if np.any(~np.isfinite(emp_loss)) or np.any(emp_loss < 0):
@@ -111,15 +121,35 @@ def compression_subspace(emp_loss, m, t, delta, R=1.0):
 
 
 def kmp_vc(m, k, t, delta):
-    """KMP bound (Thm 4), also the sparse KCCA bound (Thm 9); base-2 logarithms.
+    """KMP bound (Hussain et al. 2011, Thm 4), also the sparse KCCA bound (Thm 9); base-2 logarithms.
 
     ``2/(m-k-t) * [(k+1) log2(4e(m-k-t)/(k+1)) + k log2(e m/k) + t log2(e(m-k)/t)
     + log2(2 m^2/delta)]``; the ``k`` and ``t`` terms are 0 when ``k = 0`` or ``t = 0``.
+    Base 2 follows from the ``2^{-eps (m-k-t)/2}`` in the proof.
 
-    ``k``: basis vectors (compression set); ``t``: training points *outside* the
-    compression set whose error ``|f(x) - y|`` (KMP) or ``|f_x(x) - f_y(y)|`` (SKCCA)
-    exceeds alpha.  Base 2 follows from the ``2^{-eps (m-k-t)/2}`` in the proof.
-    Returns ``inf`` where ``m - k - t <= 0``.
+    Parameters
+    ----------
+    m : int
+        Training set size.
+    k : int or array of int
+        Basis vectors (the compression set).
+    t : int or array of int
+        Training points *outside* the compression set whose error ``|f(x) - y|`` (KMP)
+        or ``|f_x(x) - f_y(y)|`` (SKCCA) exceeds alpha.
+    delta : float
+        Confidence, in (0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        The bound on the probability of an error above alpha; ``inf`` where
+        ``m - k - t <= 0``.
+
+    Examples
+    --------
+    >>> from mpcore import bounds
+    >>> bool(bounds.kmp_vc(1000, 10, 0, 0.05) < bounds.kmp_vc(1000, 20, 0, 0.05))
+    True
     """
     m, k, t = _check_counts(m=m, k=k, t=t)
     delta = _check_delta(delta)
@@ -137,12 +167,36 @@ def kmp_vc(m, k, t, delta):
 
 
 def compression_classification(m, k, t, delta):
-    """Sample compression bound for classification (Thm 2), exact log-binomials.
+    """Sample compression bound for classification (Hussain et al. 2011, Thm 2), exact log-binomials.
 
     ``t = 0``: ``(ln C(m, k) + ln(m / delta)) / (m - k)``;
     ``t > 0``: ``(ln C(m-k, t) + ln C(m, k) + ln(m^2 / delta)) / (m - k - t)``.
-    ``k`` is the compression set size, ``t`` the training errors outside it.
-    Returns ``inf`` where the denominator is not positive.
+
+    Parameters
+    ----------
+    m : int
+        Training set size.
+    k : int or array of int
+        Compression set size.
+    t : int or array of int
+        Training errors outside the compression set.
+    delta : float
+        Confidence, in (0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        The bound on the true error; ``inf`` where the denominator is not positive.
+
+    Examples
+    --------
+    With no errors outside it (t = 0) the bound is the first formula:
+
+    >>> from math import comb, log
+    >>> from mpcore import bounds
+    >>> by_hand = (log(comb(1000, 10)) + log(1000 / 0.05)) / (1000 - 10)
+    >>> bool(abs(bounds.compression_classification(1000, 10, 0, 0.05) - by_hand) < 1e-12)
+    True
     """
     m, k, t = _check_counts(m=m, k=k, t=t)
     delta = _check_delta(delta)
@@ -155,22 +209,31 @@ def compression_classification(m, k, t, delta):
 
 
 def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
-    """Global Rademacher complexity bound for KPCA with t components (Thm 7, [14]).
+    """Global Rademacher complexity bound for KPCA with t components (Hussain et al. 2011, Thm 7).
 
     ``sum(eigvals[t:]) / m + (1 + sqrt(t)) / sqrt(m) * sqrt(2/m * sum(kernel_diag^2))
-    + R^2 sqrt(18 ln(2m/delta) / m)``
+    + R^2 sqrt(18 ln(2m/delta) / m)``.  The theorem's bound for k components is the
+    minimum over t <= k of the first two terms plus the third (:func:`running_min` of
+    this function gives exactly that).
 
     Parameters
     ----------
-    eigvals : array (m,)
+    eigvals : array of shape (m,)
         Eigenvalues of the *uncentred* training kernel K (not divided by m), any order;
         sorted descending and clipped at 0 here.
-    kernel_diag : array (m,)
+    kernel_diag : array of shape (m,)
         ``k(x_i, x_i)`` for the training points (m is its length).
-    t : int or array of ints   number of principal components.
+    t : int or array of int
+        Number of principal components.
+    delta : float
+        Confidence, in (0, 1).
+    R : float, default=1.0
+        The supremum of ``k(x, x)``.
 
-    The theorem's bound for k components is the minimum over t <= k of the first two
-    terms plus the third (:func:`running_min` of this function gives exactly that).
+    Returns
+    -------
+    float or ndarray
+        The bound on the expected residual of KPCA with t components.
     """
     lam = np.sort(np.clip(_check_spectrum(eigvals, "eigvals"), 0.0, None))[::-1]
     diag = _check_spectrum(kernel_diag, "kernel_diag")
@@ -192,20 +255,34 @@ def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
 
 
 def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
-    """Local Rademacher complexity bound for KPCA with k components (Thm 8, [15]).
+    """Local Rademacher complexity bound for KPCA with k components (Hussain et al. 2011, Thm 8).
 
     ``c * (sqrt(L_k (rho + R ln(1/delta)/m)) + rho + R ln(1/delta)/m)`` with
     ``L_k = sum_{i>k} lam_i`` and ``rho = min_{t>=0} (R t/m + sqrt(k/m * sum_{j>t} mu_j))``.
+    Very loose for finite m: the paper shows it on a log axis.
 
     Parameters
     ----------
-    eigvals : array   eigenvalues ``lam`` of ``K / m`` (uncentred).
-    centered_eigvals : array   eigenvalues ``mu`` of ``H K H / m`` (the printed
-        ``(I - 11')K'K(I - 11')`` is read as this centring).
-    k : int or array   number of components.   m : int   training set size.
-    c : the theorem's constant (``c <= 80``; the paper plots c = 80).
+    eigvals : array
+        Eigenvalues ``lam`` of ``K / m`` (uncentred).
+    centered_eigvals : array
+        Eigenvalues ``mu`` of ``H K H / m`` (the printed ``(I - 11')K'K(I - 11')`` is
+        read as this centring).
+    k : int or array of int
+        Number of components.
+    m : int
+        Training set size.
+    delta : float
+        Confidence, in (0, 1).
+    R : float, default=1.0
+        The supremum of ``k(x, x)``.
+    c : float, default=80.0
+        The theorem's constant (``c <= 80``; the paper plots c = 80).
 
-    Very loose for finite m: the paper shows it on a log axis.
+    Returns
+    -------
+    float or ndarray
+        The bound.
     """
     lam = np.sort(np.clip(_check_spectrum(eigvals, "eigvals"), 0.0, None))[::-1]
     mu = np.sort(np.clip(_check_spectrum(centered_eigvals, "centered_eigvals"), 0.0, None))[::-1]
@@ -243,9 +320,20 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
 
     Parameters
     ----------
-    class_means, class_variances : arrays (2,) or (..., 2)
+    class_means, class_variances : array of shape (2,) or (..., 2)
         ``w' mu_c`` and ``w' Sigma_c w`` on the class's points outside the compression set.
-    threshold : b.   class_sizes : (2,) n_c.   m : training size.   k : basis size.
+    threshold : float or array
+        The threshold b.
+    class_sizes : array of shape (2,)
+        ``n_c``, each class's training points outside the compression set.
+    m : int
+        Training set size.
+    k : int or array of int
+        Basis size (the compression set).
+    delta : float
+        Confidence, in (0, 1).
+    R : float, default=1.0
+        The supremum of ``||phi(x)||``.
 
     Returns
     -------
@@ -283,8 +371,26 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
 
 
 def running_min(values):
-    """Running minimum along the last axis: the bound the theorems state for A_k is
-    the minimum over t <= k of the bound at t."""
+    """Running minimum along the last axis.
+
+    The bound the theorems state for A_k is the minimum over t <= k of the bound at t.
+
+    Parameters
+    ----------
+    values : array-like
+        Bounds at t = 0, 1, ... along the last axis.
+
+    Returns
+    -------
+    ndarray
+        ``out[..., k] = min(values[..., :k + 1])``.
+
+    Examples
+    --------
+    >>> from mpcore import bounds
+    >>> bounds.running_min([3.0, 1.0, 2.0, 0.5])
+    array([3. , 1. , 1. , 0.5])
+    """
     values = _real(values, "values")
     if values.ndim == 0:
         raise ValueError("running_min needs a list of bound values, not a single number.")

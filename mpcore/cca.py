@@ -26,7 +26,20 @@ class CCAResult:
     mean_y: np.ndarray
 
     def transform(self, Fx, Fy):
-        """Canonical variates of both views, each (n, L)."""
+        """Canonical variates of both views.
+
+        Parameters
+        ----------
+        Fx : ndarray of shape (n, dx)
+            The first view's features.
+        Fy : ndarray of shape (n, dy)
+            The second view's features.
+
+        Returns
+        -------
+        tuple of ndarray of shape (n, L)
+            The two views' variates.
+        """
         return (Fx - self.mean_x) @ self.directions_x, (Fy - self.mean_y) @ self.directions_y
 
 
@@ -40,10 +53,26 @@ def regularized_cca(Fx, Fy, reg=1e-3, n_directions=1):
     """Linear CCA with a ridge ``reg`` added to both covariance matrices.
 
     Maximises ``wx' Cxy wy / sqrt((wx' (Cxx + reg I) wx) (wy' (Cyy + reg I) wy))``
-    with ``C..`` the empirical covariances (divided by n) of the centred features
-    ``Fx`` (n, dx) and ``Fy`` (n, dy).  Solved by whitening and an SVD.  The returned
-    directions are rescaled so the training variates have unit variance, which makes
-    the per-pair distance ``|f_x(x) - f_y(y)|`` comparable across directions.
+    with ``C..`` the empirical covariances (divided by n) of the centred features.
+    Solved by whitening and an SVD.  The directions are rescaled so the training
+    variates have unit variance, which makes the per-pair distance
+    ``|f_x(x) - f_y(y)|`` comparable across directions.
+
+    Parameters
+    ----------
+    Fx : ndarray of shape (n, dx)
+        The first view's features.
+    Fy : ndarray of shape (n, dy)
+        The second view's features, same rows.
+    reg : float, default=1e-3
+        The ridge, at least 0.
+    n_directions : int, default=1
+        The number L of canonical directions.
+
+    Returns
+    -------
+    CCAResult
+        Directions (dx, L) and (dy, L), correlations (L,) and the training means.
     """
     Fx = check_finite_matrix(Fx, "Fx")
     Fy = check_finite_matrix(Fy, "Fy")
@@ -74,7 +103,18 @@ def _check_directions(n_directions):
 
 
 def center_kernel(K):
-    """``H K H`` with ``H = I - 11'/N`` (double centring)."""
+    """``H K H`` with ``H = I - 11'/N`` (double centring).
+
+    Parameters
+    ----------
+    K : ndarray of shape (N, N)
+        A kernel matrix.
+
+    Returns
+    -------
+    ndarray of shape (N, N)
+        The kernel of the points centred in feature space.
+    """
     K = check_kernel(K)
     row = K.mean(axis=0)
     return K - row[None, :] - K.mean(axis=1)[:, None] + row.mean()
@@ -123,13 +163,29 @@ def centred_eigen(K, floor, n_min=1):
 
 
 def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
-    """Exact regularised kernel CCA of Wang 2016, eq. 2-3.
+    """Exact regularised kernel CCA (Wang 2016, eq. 2-3).
 
     ``T = (Kc1 + N reg1 I)^{-1} Kc1 Kc2 (Kc2 + N reg2 I)^{-1}`` with ``Kc = H K H``; the
     canonical correlations are its top singular values.  One symmetric eigenvalue
     decomposition per view (O(N^3), only the eigenvectors that matter formed); T is
-    kept as ``E1 middle E2'`` (:class:`KCCAResult`), formed N x N only with ``keep_T``.
-    Exact up to :data:`SHRINK_RTOL`.  Meant for N up to a few thousand.
+    kept as ``E1 middle E2'``, formed N x N only with ``keep_T``.  Exact up to
+    :data:`SHRINK_RTOL`.  Meant for N up to a few thousand.
+
+    Parameters
+    ----------
+    K1, K2 : ndarray of shape (N, N)
+        The two views' kernel matrices on the same N points.
+    reg1, reg2 : float, default=1e-3
+        The ridges lambda1, lambda2 of each view, positive.
+    n_directions : int, default=1
+        The number L of canonical directions.
+    keep_T : bool, default=True
+        Also form T as an N x N matrix.
+
+    Returns
+    -------
+    KCCAResult
+        Correlations, singular vectors, dual coefficients and T's factors.
     """
     K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))

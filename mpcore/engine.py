@@ -71,20 +71,46 @@ class PursuitPath:
         return len(self._kernels)
 
     def deflated_kernel(self, j, view=0):
-        """The deflated kernel after ``j`` steps (``j = 0`` is the input), shape (m, m).
+        """The deflated kernel after ``j`` steps.
 
-        ``view`` selects the kernel for two-view algorithms (0 = X, 1 = Y).
         Rebuilt from the recorded low-rank factors in O(r m^2) time.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0 is the input kernel).
+        view : int, default=0
+            The kernel for two-view algorithms (0 = X, 1 = Y).
+
+        Returns
+        -------
+        ndarray of shape (m, m)
+            ``K_j``.
         """
         K0, left, right = self._low_rank(j, view)
         return K0.copy() if left is None else K0 - left @ right.T
 
     def deflated_block(self, j, rows, cols=None, view=0):
-        """Rows ``rows`` and columns ``cols`` (default: the same) of the deflated kernel
-        after ``j`` steps, shape (len(rows), len(cols)).
+        """Some rows and columns of the deflated kernel after ``j`` steps.
 
-        Costs O(r len(rows) len(cols)) -- the cheap way to draw a downsampled heatmap
-        of a large kernel without rebuilding all of it.
+        Costs O(r len(rows) len(cols)) -- the cheap way to draw a downsampled heatmap of a
+        large kernel without rebuilding all of it.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps``.
+        rows : array-like of int
+            The rows.
+        cols : array-like of int or None, default=None
+            The columns (None: the same as ``rows``).
+        view : int, default=0
+            The kernel for two-view algorithms (0 = X, 1 = Y).
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(cols))
+            ``K_j[rows][:, cols]``.
         """
         K0, left, right = self._low_rank(j, view)
         rows = np.asarray(rows, dtype=int)
@@ -105,7 +131,18 @@ class PursuitPath:
         return K0, left[:, :r], right[:, :r]
 
     def chosen_mask(self, j=None):
-        """Boolean mask (m,) of the points chosen in the first ``j`` steps (all if None)."""
+        """Which points were chosen in the first ``j`` steps.
+
+        Parameters
+        ----------
+        j : int or None, default=None
+            The number of steps (None: all).
+
+        Returns
+        -------
+        ndarray of bool, shape (m,)
+            True at the chosen points.
+        """
         m = self.scores.shape[1]
         mask = np.zeros(m, dtype=bool)
         mask[self.indices[: self.n_steps if j is None else j]] = True
@@ -174,30 +211,7 @@ def pursue(
     deflation_name="",
     stop_when=None,
 ):
-    """Run the greedy loop: score, pick, deflate; return a :class:`PursuitPath`.
-
-    Parameters
-    ----------
-    state : kernel state (see :mod:`mpcore.deflations`)
-        Holds the current (deflated) kernel(s); provides ``m``, ``threshold``,
-        ``residual_size()``, ``deflate(i) -> bool``, ``rank``, ``kernels()`` and
-        ``factors()``.
-    criterion : callable ``state -> ndarray (m,)``
-        The score of every candidate column of the current kernel.
-    k : int
-        Number of columns to choose.
-    pick : {"max", "min"}
-        Maximise (all criteria of Hussain et al. 2011) or minimise (reverse Fisher criteria).
-    stages : int
-        Choose the ``stages`` best eligible columns from one score vector, then deflate
-        once for each, in order (Diethe 2015, Alg. 1).
-    candidates : int or None
-        Score only this many random eligible columns per step (Smola & Schoelkopf's
-        "59 trick"); the others get ``nan``.  Drawn from ``rng``.
-    allow_repeats : bool
-        Basic matching pursuit may pick a column again.
-    stop_when : callable ``(state, scores) -> str | None`` or None
-        Extra early-stopping rule (e.g. the target is fully explained).
+    """Run the greedy loop: score, pick, deflate.
 
     A candidate is eligible when it has not been chosen and its residual size exceeds
     ``1e-10`` times the largest initial residual size; when none is eligible the loop
@@ -205,6 +219,39 @@ def pursue(
     duplicate of a point just deflated) is skipped, never divided by; a pick the state
     declines to deflate (its tracked residual had drifted above the true one) is never
     offered again, so the loop always ends.
+
+    Parameters
+    ----------
+    state : kernel state
+        Holds the current (deflated) kernel(s) (see :mod:`mpcore.deflations`); provides
+        ``m``, ``threshold``, ``residual_size()``, ``deflate(i) -> bool``, ``rank``,
+        ``kernels()`` and ``factors()``.
+    criterion : callable
+        ``state -> ndarray (m,)``: the score of every candidate column of the current kernel.
+    k : int
+        Number of columns to choose.
+    pick : {"max", "min"}, default="max"
+        Maximise (all criteria of Hussain et al. 2011) or minimise (reverse Fisher criteria).
+    stages : int, default=1
+        Choose the ``stages`` best eligible columns from one score vector, then deflate
+        once for each, in order (Diethe 2015, Alg. 1).
+    candidates : int or None, default=None
+        Score only this many random eligible columns per step (Smola & Schoelkopf's
+        "59 trick"); the others get ``nan``.  Drawn from ``rng``.
+    rng : numpy.random.Generator or None, default=None
+        The generator for ``candidates`` (a fresh ``default_rng(0)`` when None).
+    allow_repeats : bool, default=False
+        Basic matching pursuit may pick a column again.
+    algorithm, criterion_name, deflation_name : str, default=""
+        Names recorded in the path, for display.
+    stop_when : callable or None, default=None
+        ``(state, scores) -> str | None``: an extra early-stopping rule (e.g. the target
+        is fully explained); the sentence it returns becomes ``stop_reason``.
+
+    Returns
+    -------
+    PursuitPath
+        What was chosen, the scores at each step and why the loop stopped.
     """
     _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats, stop_when)
     if candidates is not None and rng is None:

@@ -169,16 +169,83 @@ class _Kernel:
 class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Sparse kernel PCA by matching pursuit (Hussain et al. 2011, Alg. 2) as a transformer.
 
-    ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`
-    (``candidates``: score that many random eligible columns per step, the "59 trick");
-    ``transform`` returns Nystroem features (n, n_components_) whose inner products are
-    the projected kernel (eq. 8); ``score_samples`` returns each point's squared
-    residual ``||phi(x) - P phi(x)||^2`` (eq. 7).
+    ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`:
+    each step takes the point whose direction in feature space explains the most of the
+    variance still unexplained, then deflates.  ``transform`` returns Nystroem features
+    whose inner products are the kernel projected onto the chosen points (eq. 8): the
+    *uncentred* Cholesky coordinates of that projection, not variance-ordered principal
+    components (apply ``sklearn.decomposition.PCA`` to them for those).
+    ``score_samples`` returns each point's squared residual ``||phi(x) - P phi(x)||^2``
+    (eq. 7).
 
-    Attributes: ``support_`` / ``indices_`` (chosen training rows), ``components_``
-    (those rows of X; empty for a precomputed kernel), ``factor_`` (Cholesky factor of
-    their kernel block), ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``,
-    ``path_`` (with ``store_path=True`` and ``candidates=None``).
+    Parameters
+    ----------
+    n_components : int, default=5
+        The number of points to choose (the sparsity), smaller than the number of
+        training points.
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    candidates : int or None, default=None
+        Score only this many random eligible columns per step (Smola and Schölkopf's
+        "59 trick"); with a kernel given by name or callable the m x m kernel is then
+        never formed: each step computes only its candidates' kernel columns from X.
+    random_state : int, RandomState instance or None, default=None
+        Drives only the random choices (``candidates``, the ``random`` criterion, column
+        sampling); anything ``sklearn.utils.check_random_state`` takes.
+    store_path : bool, default=False
+        Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
+        step's scores and deflated kernels), for plots and teaching.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_components_,)
+        The chosen training rows, in order of choice (also ``indices_``).
+    components_ : ndarray of shape (n_components_, n_features)
+        Those rows of X (empty for a precomputed kernel).
+    factor_ : ndarray of shape (n_components_, n_components_)
+        The Cholesky factor of their kernel block.
+    n_components_ : int
+        The number of points chosen.
+    gamma_ : float
+        The kernel width used.
+    n_iter_ : int
+        The steps taken.
+    stop_reason_ : str or None
+        None, or a sentence saying why the pursuit stopped early.
+    n_features_in_ : int
+        The number of features seen by ``fit``.
+    feature_names_in_ : ndarray of str
+        Their names, when X had string column names.
+    path_ : PursuitPath
+        The whole path (with ``store_path=True`` and ``candidates=None``).
+
+    See Also
+    --------
+    mpcore.skpca_path : The same choice on a kernel matrix.
+    sklearn.kernel_approximation.Nystroem : Nystroem features from random points.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import SparseKPCA
+    >>> X = np.random.default_rng(0).normal(size=(100, 3))
+    >>> model = SparseKPCA(n_components=10, gamma=0.5).fit(X)
+    >>> model.transform(X).shape
+    (100, 10)
+    >>> bool(model.score_samples(X).mean() < 1.0)  # rbf: k(x, x) = 1 before projecting
+    True
     """
 
     _parameter_constraints: dict = {
@@ -200,12 +267,25 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Choose the points.  X (m, d), or the (m, m) kernel if precomputed; y ignored.
+        """Choose the points.
 
         With ``candidates`` (and a kernel given by name or callable) the m x m kernel is
         never formed: each step computes the kernel columns of its candidates from X
-        (:func:`mpcore.skpca.skpca_columns_path`, the same picks), so m = 100,000 fits
-        in O(m (candidates + n_components)) memory; ``path_`` is then not available."""
+        (:func:`mpcore.skpca.skpca_columns_path`, the same picks), so m = 100,000 fits in
+        O(m (candidates + n_components)) memory; ``path_`` is then not available.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        y : None
+            Ignored; for the pipeline API.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
@@ -229,14 +309,38 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return self
 
     def transform(self, X):
-        """Nystroem features (n, n_components_), in X's float type."""
+        """Nystroem features of new points.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+            Features whose inner products are the kernel projected onto the chosen points, in
+            X's float type.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
         features = nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
         return features.astype(X.dtype, copy=False)
 
     def score_samples(self, X):
-        """Squared residual of each row of X after projection onto the chosen points (eq. 7)."""
+        """Squared residual of each point after projection onto the chosen points (eq. 7).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points (a precomputed kernel does not give ``k(x, x)`` and is refused).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``||phi(x) - P phi(x)||^2`` for each point.
+        """
         F = self.transform(X).astype(np.float64, copy=False)
         X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
         return projection_residuals(self._diag(X, self.gamma_), F)
@@ -269,16 +373,54 @@ class _BinaryClassifier(ClassifierMixin):
         self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
 
     def predict(self, X):
+        """The class of each point: ``classes_[1]`` where the decision value is positive.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def predict_proba(self, X):
-        """(n, 2): the probabilities of ``classes_[0]`` and ``classes_[1]``."""
+        """The probabilities of ``classes_[0]`` and ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Each row sums to 1; the larger agrees with ``predict``.
+        """
         check_is_fitted(self)
         positive = expit(self.probability_slope_ * self.decision_function(X))
         return np.column_stack([1.0 - positive, positive])
 
     def predict_log_proba(self, X):
+        """The logarithms of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            ``log(predict_proba(X))``.
+        """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
@@ -354,25 +496,110 @@ class _KMPBase(_Kernel, BaseEstimator):
 
 
 class KernelMatchingPursuit(RegressorMixin, _KMPBase):
-    """Kernel matching pursuit regressor (Vincent and Bengio 2002); for two classes use
-    :class:`KernelMatchingPursuitClassifier`.
+    """Kernel matching pursuit regressor (Vincent and Bengio 2002).
 
-    With the squared loss and ``fit_intercept=True`` the target is centred before the
-    pursuit and its mean becomes ``intercept_``.  The regressor takes the squared loss
-    only: the margin losses (``tanh``, ``logistic``, ``hinge``) are the classifier's.
-    ``candidates``: score that many random columns per step (the "59 trick"); with
-    pre-fitting the m x m kernel is then never formed
-    (:func:`mpcore.kmp.kmp_columns_path`: only the candidates' kernel columns, from X).
+    Chooses ``n_components`` training points one at a time, each the kernel column
+    that best explains what the current fit leaves of the target, and weights them.
+    For two classes use :class:`KernelMatchingPursuitClassifier`: the regressor takes
+    the squared loss only and refuses a margin loss with a sentence.
 
-    Attributes: ``support_`` (training rows used), ``support_vectors_`` (empty for a
-    precomputed kernel), ``dual_coef_`` (their weights), ``intercept_``,
-    ``n_components_``, ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with
-    ``store_path=True``, when the kernel matrix was formed).
+    Parameters
+    ----------
+    n_components : int, default=5
+        The number of basis points (the sparsity), smaller than the number of training points.
+    variant : {"prefit", "backfit", "basic"}, default="prefit"
+        Vincent and Bengio's three variants: pre-fitting (choose the column that, with
+        all weights refitted, fits best), back-fitting (refit all weights after each
+        choice) and basic matching pursuit (only the new weight).
+    loss : {"squared", "tanh", "logistic", "hinge"}, default="squared"
+        The loss; the margin losses (Vincent and Bengio 2002, sec. 3.2) need targets
+        -1/+1 and ``variant`` "backfit" or "basic".
+    fit_intercept : bool, default=True
+        With the squared loss, centre the target and use its mean as ``intercept_``;
+        with a margin loss, fit a free bias with the weights.
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    candidates : int or None, default=None
+        Score only this many random eligible columns per step (Smola and Schölkopf's
+        "59 trick"); with a kernel given by name or callable the m x m kernel is then
+        never formed: each step computes only its candidates' kernel columns from X.
+        Pre-fitting with the squared loss only.
+    random_state : int, RandomState instance or None, default=None
+        Drives only the random choices (``candidates``, the ``random`` criterion, column
+        sampling); anything ``sklearn.utils.check_random_state`` takes.
+    store_path : bool, default=False
+        Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
+        step's scores and deflated kernels), for plots and teaching.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_components_,)
+        The training rows used.
+    support_vectors_ : ndarray of shape (n_components_, n_features)
+        Those rows of X (empty for a precomputed kernel).
+    dual_coef_ : ndarray of shape (n_components_,)
+        Their weights.
+    intercept_ : float
+        The constant term.
+    n_components_ : int
+        The number of distinct basis points used.
+    gamma_ : float
+        The kernel width used.
+    n_iter_ : int
+        The steps taken.
+    stop_reason_ : str or None
+        None, or a sentence saying why the pursuit stopped early.
+    n_features_in_ : int
+        The number of features seen by ``fit``.
+    feature_names_in_ : ndarray of str
+        Their names, when X had string column names.
+    path_ : PursuitPath
+        The whole path (with ``store_path=True``, when the kernel matrix was formed).
+
+    See Also
+    --------
+    mpcore.kmp_path : The same pursuit on a kernel matrix, every step kept.
+    mpcore.bounds.kmp_vc : Its generalisation bound (Hussain et al. 2011, Thm 4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import KernelMatchingPursuit
+    >>> X = np.linspace(-3, 3, 80)[:, None]
+    >>> y = np.sinc(X[:, 0])
+    >>> model = KernelMatchingPursuit(n_components=8, gamma=2.0).fit(X, y)
+    >>> bool(model.score(X, y) > 0.95)
+    True
     """
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,)."""
+        """Choose the basis and its weights.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        y : array-like of shape (n_samples,)
+            The target.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
         if self.loss in CLASSIFICATION_LOSSES:
             raise ValueError(f"The {self.loss!r} loss is a classification loss (targets -1/+1); a regressor fitted "
@@ -381,23 +608,117 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
         return self._pursue(X, y)
 
     def predict(self, X):
-        """The regression function at the rows of X (n,)."""
+        """The regression function at new points.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``sum_j dual_coef_[j] k(x, support_vectors_[j]) + intercept_``.
+        """
         return self._decision(X)
 
 
 class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
-    """Kernel matching pursuit for two classes (Vincent and Bengio 2002, sec. 3.2): the
-    pursuit on the targets -1/+1 (``classes_[1]`` is +1) with the squared loss (the
-    default, with pre-fitting) or a margin loss -- ``logistic``, ``tanh`` or ``hinge``,
-    with ``variant="backfit"`` or ``"basic"`` (pre-fitting needs the squared loss); the
-    sign of ``decision_function`` classifies.  On points the chosen basis separates, the
-    margin losses' weights grow without bound (as an unregularised logistic regression's
-    do), and so does the confidence of ``predict_proba``.  ``predict_proba`` is the logistic function of the
-    decision values, scaled by a one-parameter logistic fit on the training points without
-    intercept (Platt 1999), so it agrees with ``predict``.
+    """Kernel matching pursuit for two classes (Vincent and Bengio 2002, sec. 3.2).
 
-    Attributes: those of :class:`KernelMatchingPursuit`, and ``classes_`` and
-    ``probability_slope_``.
+    The pursuit on the targets -1/+1 (``classes_[1]`` is +1) with the squared loss (the
+    default, with pre-fitting) or a margin loss -- ``logistic``, ``tanh`` or ``hinge``,
+    with ``variant="backfit"`` or ``"basic"``; the sign of ``decision_function``
+    classifies.  On points the chosen basis separates, the margin losses' weights grow
+    without bound (as an unregularised logistic regression's do), and so does the
+    confidence of ``predict_proba``.  ``predict_proba`` is the logistic function of the
+    decision values, scaled by a one-parameter logistic fit on the training points
+    without intercept (Platt 1999), so it agrees with ``predict``.
+
+    Parameters
+    ----------
+    n_components : int, default=5
+        The number of basis points (the sparsity), smaller than the number of training points.
+    variant : {"prefit", "backfit", "basic"}, default="prefit"
+        Vincent and Bengio's three variants: pre-fitting (choose the column that, with
+        all weights refitted, fits best), back-fitting (refit all weights after each
+        choice) and basic matching pursuit (only the new weight).
+    loss : {"squared", "tanh", "logistic", "hinge"}, default="squared"
+        The loss; the margin losses (Vincent and Bengio 2002, sec. 3.2) need targets
+        -1/+1 and ``variant`` "backfit" or "basic".
+    fit_intercept : bool, default=True
+        With the squared loss, centre the target and use its mean as ``intercept_``;
+        with a margin loss, fit a free bias with the weights.
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    candidates : int or None, default=None
+        Score only this many random eligible columns per step (Smola and Schölkopf's
+        "59 trick"); with a kernel given by name or callable the m x m kernel is then
+        never formed: each step computes only its candidates' kernel columns from X.
+        Pre-fitting with the squared loss only.
+    random_state : int, RandomState instance or None, default=None
+        Drives only the random choices (``candidates``, the ``random`` criterion, column
+        sampling); anything ``sklearn.utils.check_random_state`` takes.
+    store_path : bool, default=False
+        Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
+        step's scores and deflated kernels), for plots and teaching.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` is the positive class.
+    probability_slope_ : float
+        The scale of the decision values in ``predict_proba``.
+    support_ : ndarray of shape (n_components_,)
+        The training rows used.
+    support_vectors_ : ndarray of shape (n_components_, n_features)
+        Those rows of X (empty for a precomputed kernel).
+    dual_coef_ : ndarray of shape (n_components_,)
+        Their weights.
+    intercept_ : float
+        The constant term.
+    n_components_ : int
+        The number of distinct basis points used.
+    gamma_ : float
+        The kernel width used.
+    n_iter_ : int
+        The steps taken.
+    stop_reason_ : str or None
+        None, or a sentence saying why the pursuit stopped early.
+    n_features_in_ : int
+        The number of features seen by ``fit``.
+    feature_names_in_ : ndarray of str
+        Their names, when X had string column names.
+    path_ : PursuitPath
+        The whole path (with ``store_path=True``, when the kernel matrix was formed).
+
+    See Also
+    --------
+    MPKFDA : A greedy kernel Fisher discriminant, the other two-class pursuit.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from mpcore import KernelMatchingPursuitClassifier
+    >>> X, y = make_moons(200, noise=0.1, random_state=0)
+    >>> model = KernelMatchingPursuitClassifier(n_components=10, gamma=2.0).fit(X, y)
+    >>> bool(model.score(X, y) > 0.95)
+    True
+    >>> model.predict_proba(X[:2]).shape
+    (2, 2)
     """
 
     def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
@@ -409,7 +730,20 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Choose the basis and its weights.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
+        """Choose the basis and its weights for two classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        y : array-like of shape (n_samples,)
+            The labels, two classes.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, ensure_min_samples=2)
         signs = self._two_classes(y)
         self._pursue(X, signs)
@@ -417,7 +751,19 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
         return self
 
     def decision_function(self, X):
-        """The pursuit's function at the rows of X (n,): positive for ``classes_[1]``."""
+        """The pursuit's function at new points: positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The decision values.
+        """
         return self._decision(X)
 
 
@@ -431,9 +777,78 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     ``decision_function``.  ``predict_proba`` is a logistic fit of the training labels on
     the decision values, without intercept, so it agrees with ``predict`` (Platt 1999).
 
-    Attributes: ``classes_``, ``support_``, ``support_vectors_``, ``model_`` (the Fisher
-    direction in the Nystroem features), ``probability_slope_``, ``n_components_``,
-    ``gamma_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
+    Parameters
+    ----------
+    n_components : int, default=5
+        The number of basis points, smaller than the number of training points.
+    criterion : {"optimal", "pseudo", "reverse", "reverse-pseudo", "random"}, default="optimal"
+        How a column is scored (Diethe 2015, eq. 7 and its variants).
+    deflation : str, default="projection"
+        A name of :data:`mpcore.DEFLATIONS` (Diethe 2015, eq. 15-19).
+    stages : int, default=1
+        Columns chosen per score vector before deflating (Diethe 2015, Alg. 1).
+    shrinkage : "auto", float in [0, 1] or None, default="auto"
+        The Fisher discriminant's shrinkage of the within-class covariance.
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    random_state : int, RandomState instance or None, default=None
+        Drives only the random choices (``candidates``, the ``random`` criterion, column
+        sampling); anything ``sklearn.utils.check_random_state`` takes.
+    store_path : bool, default=False
+        Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
+        step's scores and deflated kernels), for plots and teaching.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[1]`` is the positive class.
+    support_ : ndarray of shape (n_components_,)
+        The chosen training rows.
+    support_vectors_ : ndarray of shape (n_components_, n_features)
+        Those rows of X (empty for a precomputed kernel).
+    model_ : FisherModel
+        The Fisher direction and threshold in the Nystroem features.
+    probability_slope_ : float
+        The scale of the decision values in ``predict_proba``.
+    n_components_ : int
+        The number of points chosen.
+    gamma_ : float
+        The kernel width used.
+    n_iter_ : int
+        The steps taken.
+    stop_reason_ : str or None
+        None, or a sentence saying why the pursuit stopped early.
+    n_features_in_ : int
+        The number of features seen by ``fit``.
+    feature_names_in_ : ndarray of str
+        Their names, when X had string column names.
+    path_ : PursuitPath
+        The whole path (with ``store_path=True``).
+
+    See Also
+    --------
+    mpcore.bounds.mpkfda : Its generalisation bound (Diethe 2015, Thm 1).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> from mpcore import MPKFDA
+    >>> X, y = make_moons(200, noise=0.1, random_state=0)
+    >>> model = MPKFDA(n_components=10, gamma=2.0, deflation="ortho-schur").fit(X, y)
+    >>> bool(model.score(X, y) > 0.95)
+    True
     """
 
     _parameter_constraints: dict = {
@@ -461,7 +876,20 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Choose the basis and the discriminant.  X (m, d) or the (m, m) kernel; y (m,), two classes."""
+        """Choose the basis and the discriminant.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        y : array-like of shape (n_samples,)
+            The labels, two classes.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, ensure_min_samples=2)
         self._two_classes(y)
         check_choice(self.criterion, FISHER_CRITERIA, "criterion")
@@ -483,6 +911,19 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         return self
 
     def decision_function(self, X):
+        """The Fisher discriminant's value at new points: positive for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``w' F(x) - b`` in the chosen points' Nystroem features.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
         return self.model_.decision(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_))
@@ -528,7 +969,21 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return Y
 
     def transform(self, X, Y=None):
-        """X's canonical variates (n, n_directions); with Y, ``(x_variates, y_variates)``."""
+        """Canonical variates of new points.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            New points, or with ``kernel="precomputed"`` their kernel against the training
+            points, shape (n_samples, n_train).
+        Y : array-like of shape (n_samples, n_features_y), default=None
+            The second view of the same points; with it, both views' variates are returned.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_directions) or tuple of two
+            X's variates; with Y, ``(x_variates, y_variates)``.  In X's float type.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
         if Y is None:
@@ -540,14 +995,43 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return self._variates_x(X).astype(X.dtype, copy=False), self._variates_y(Y).astype(X.dtype, copy=False)
 
     def fit_transform(self, X, y=None, **fit_params):
+        """Fit on both views, then return X's canonical variates (what a pipeline step passes on).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The first view.
+        y : array-like of shape (n_samples, n_features_y)
+            The second view.
+        **fit_params
+            Passed to ``fit``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_directions)
+            X's variates.
+        """
         return self.fit(X, y, **fit_params).transform(X)
 
     def score(self, X, y=None):
-        """The mean, over the canonical directions, of the correlation between the two views'
-        variates on (X, y) -- ``y`` is the second view, as in ``fit`` -- the held-out
-        canonical correlation (higher is better), what a grid search maximises, as
-        cca-zoo's models score.  A direction whose variates are constant on these points
-        counts as 0."""
+        """The held-out canonical correlation: higher is better.
+
+        The mean, over the canonical directions, of the correlation between the two views'
+        variates on (X, y) -- what a grid search maximises, as cca-zoo's models score.  A
+        direction whose variates are constant on these points counts as 0.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The first view.
+        y : array-like of shape (n_samples, n_features_y)
+            The second view (as in ``fit``), required.
+
+        Returns
+        -------
+        float
+            The mean correlation, in [-1, 1].
+        """
         if y is None:
             raise ValueError(f"{type(self).__name__}.score needs both views: score(X, Y).")
         u, v = self.transform(X, y)
@@ -559,16 +1043,89 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
 
 
 class SparseKCCA(_TwoView):
-    """Sparse kernel CCA (Hussain et al. 2011, Alg. 3): ``fit(X, Y)``, ``transform(X[, Y])``.
+    """Sparse kernel CCA (Hussain et al. 2011, Alg. 3).
 
-    ``n_components`` shared basis points are chosen by :func:`mpcore.skcca_path`; then
-    regularised linear CCA (ridge ``reg``) on the Nystroem features of each view gives
-    ``n_directions`` canonical directions; the variates have unit training variance.
-    ``gamma_y`` is the Y view's kernel width (defaults to ``gamma``).
+    ``n_components`` basis points, shared by both views, are chosen by
+    :func:`mpcore.skcca_path`; then regularised linear CCA (ridge ``reg``) on the
+    Nystroem features of each view gives ``n_directions`` canonical directions, so
+    ``transform`` returns ``n_directions`` columns (not ``n_components``); the variates
+    have unit training variance.  ``fit(X, Y)``; ``transform(X)`` gives X's variates
+    and ``transform(X, Y)`` both views'; ``score(X, Y)`` the held-out canonical
+    correlation.
 
-    Attributes: ``support_`` / ``indices_``, ``basis_x_``, ``basis_y_``, ``factor_x_``,
-    ``factor_y_``, ``cca_``, ``correlations_``, ``n_components_``, ``gamma_``,
-    ``gamma_y_``, ``n_iter_``, ``stop_reason_``, ``path_`` (with ``store_path=True``).
+    Parameters
+    ----------
+    n_components : int, default=5
+        The number of shared basis points (the sparsity).
+    n_directions : int, default=1
+        The number of canonical directions (the output width).
+    reg : float, default=1e-3
+        The CCA ridge added to both covariances, at least 0.
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    gamma_y : float, "scale" or None, default=None
+        The Y view's kernel width (None: as ``gamma``).
+    store_path : bool, default=False
+        Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
+        step's scores and deflated kernels), for plots and teaching.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_components_,)
+        The chosen training rows (also ``indices_``).
+    basis_x_, basis_y_ : ndarray
+        Those rows of each view (empty for a precomputed kernel).
+    factor_x_, factor_y_ : ndarray of shape (n_components_, n_components_)
+        Each view's Cholesky factor of the chosen block.
+    cca_ : CCAResult
+        The canonical directions in the Nystroem features.
+    correlations_ : ndarray of shape (n_directions,)
+        The training canonical correlations.
+    n_components_ : int
+        The number of points chosen.
+    gamma_, gamma_y_ : float
+        The kernel widths used.
+    n_iter_ : int
+        The steps taken.
+    stop_reason_ : str or None
+        None, or a sentence saying why the pursuit stopped early.
+    n_features_in_ : int
+        The number of features of X seen by ``fit``.
+    n_features_y_ : int
+        The number of features of Y.
+    feature_names_in_ : ndarray of str
+        X's column names, when it had string column names.
+    path_ : PursuitPath
+        The whole path (with ``store_path=True``).
+
+    See Also
+    --------
+    NystromKCCA : KCCA from sampled columns (Wang 2016).
+    sklearn.cross_decomposition.CCA : Linear CCA.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import SparseKCCA
+    >>> rng = np.random.default_rng(0)
+    >>> angle = rng.uniform(0, 2 * np.pi, 300)
+    >>> X = np.column_stack([np.cos(angle), np.sin(angle)]) + 0.05 * rng.normal(size=(300, 2))
+    >>> Y = np.column_stack([np.cos(2 * angle), angle]) + 0.05 * rng.normal(size=(300, 2))
+    >>> model = SparseKCCA(n_components=20, gamma=1.0).fit(X[:200], Y[:200])
+    >>> bool(model.score(X[200:], Y[200:]) > 0.8)
+    True
     """
 
     _parameter_constraints: dict = {
@@ -592,7 +1149,20 @@ class SparseKCCA(_TwoView):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y=None):
-        """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
+        """Choose the shared basis points and the canonical directions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        Y : array-like of shape (n_samples, n_features_y)
+            The second view of the same points (or its kernel if precomputed).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, Y, Kx, Ky = self._fit_views(X, Y)
         path = skcca_path(Kx, Ky, _check_count(self.n_components, X.shape[0]))
         self.support_ = self.indices_ = path.indices
@@ -620,26 +1190,94 @@ class SparseKCCA(_TwoView):
 class NystromKCCA(_TwoView):
     """Kernel CCA with Nystroem approximations of both kernels (Wang 2016).
 
-    ``n_components`` landmark columns per view (the paper's rank) are drawn ``uniform``-ly or by ``ridge-leverage``
-    scores at ``gamma = gamma_ratio * reg`` (eq. 10-12); eq. 15 gives dual coefficients
-    alpha over all training points.  ``out_of_sample`` says how new points are mapped:
+    ``n_components`` landmark columns per view (the paper's rank) are drawn
+    ``uniform``-ly or by ``ridge-leverage`` scores at ``gamma = gamma_ratio * reg``
+    (eq. 10-12); eq. 15 gives dual coefficients alpha over all training points.  The
+    landmarks are drawn at once, so there is no ``n_iter_``.  ``transform`` returns
+    ``n_directions`` columns.
 
-    - ``"kernel"`` (the paper's eq. 17): ``f(x) = k(x)' H alpha`` against every training
-      point, centred on them.  Fitting forms both N x N training kernels (exact leverage
-      scores up to N = 3000, approximate beyond).
-    - ``"nystrom"``: ``k(x)`` replaced by its Nystroem approximation from the landmarks
-      S, the kernel the method was fitted with: ``f(x) = (k(x, S) - mean_i k(x_i, S)) w``,
-      ``w = W^+ C' H alpha`` (C = K S, W = S'K S).  Fitting then computes only the
-      landmarks' kernel columns from X (and, for ``ridge-leverage``, a uniform sketch's
-      for approximate scores), O(N M^2) time and O(N M) memory, so N can be as large as
-      X fits; transform costs O(n M) and keeps only the landmarks.  On the training
-      points the two maps agree as far as ``L = C W^+ C'`` agrees with K.
+    Parameters
+    ----------
+    n_components : int, default=100
+        The landmark columns drawn per view (the rank); more than the training points
+        is reduced to their number (all columns give exact KCCA).
+    sampling : {"uniform", "ridge-leverage"}, default="uniform"
+        How the landmarks are drawn (Wang 2016, sec. 2.1).
+    gamma_ratio : float, default=1e-2
+        The leverage scores' ridge as a multiple of ``reg``.
+    reg : float, default=1e-3
+        The KCCA ridges lambda1 = lambda2, positive.
+    n_directions : int, default=1
+        The number of canonical directions (the output width).
+    kernel : str or callable, default="rbf"
+        A name of scikit-learn's pairwise kernels ("rbf", "laplacian", "poly",
+        "sigmoid", "cosine", "chi2", ...), a callable ``k(A, B) -> (n, p)`` or
+        ``"precomputed"`` (``fit`` then takes the training kernel (m, m), the other
+        methods the kernel between new and training points (n, m)).
+    gamma : float, "scale" or None, default=None
+        The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
+        (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    degree : float, default=3
+        The degree of the "poly" kernel.
+    coef0 : float, default=1.0
+        The constant of the "poly" and "sigmoid" kernels.
+    kernel_params : dict or None, default=None
+        Further parameters of the kernel (passed to a callable kernel).
+    gamma_y : float, "scale" or None, default=None
+        The Y view's kernel width (None: as ``gamma``).
+    out_of_sample : {"kernel", "nystrom"}, default="kernel"
+        How new points are mapped.  ``"kernel"`` (the paper's eq. 17):
+        ``f(x) = k(x)' H alpha`` against every training point, centred on them; fitting
+        forms both N x N training kernels (exact leverage scores up to N = 3000,
+        approximate beyond).  ``"nystrom"``: ``k(x)`` replaced by its Nystroem
+        approximation from the landmarks S, ``f(x) = (k(x, S) - mean_i k(x_i, S)) w``,
+        ``w = W^+ C' H alpha`` (C = K S, W = S'K S); fitting then computes only the
+        landmarks' kernel columns from X, O(N M^2) time and O(N M) memory.
+    random_state : int, RandomState instance or None, default=None
+        Drives only the random choices (``candidates``, the ``random`` criterion, column
+        sampling); anything ``sklearn.utils.check_random_state`` takes.
 
-    Attributes: ``correlations_``, ``landmarks_x_``, ``landmarks_y_`` (row numbers),
-    ``leverage_scores_`` (None for uniform sampling), ``gamma_``, ``gamma_y_``,
-    ``n_components_`` (the rank used); ``X_fit_``, ``Y_fit_``, ``alpha_``, ``beta_``
-    (``"kernel"``) or ``weights_``, ``column_means_`` and the landmark points
-    ``landmark_points_x_``, ``landmark_points_y_`` (``"nystrom"``).
+    Attributes
+    ----------
+    correlations_ : ndarray of shape (n_directions,)
+        The training canonical correlations.
+    landmarks_x_, landmarks_y_ : ndarray of int
+        The distinct landmark rows of each view.
+    leverage_scores_ : tuple of ndarray or None
+        Each view's ridge leverage scores (None for uniform sampling).
+    n_components_ : int
+        The number of draws used.
+    gamma_, gamma_y_ : float
+        The kernel widths used.
+    X_fit_, Y_fit_, alpha_, beta_, offsets_ : ndarray
+        The training views, dual coefficients and centring offsets (``"kernel"``).
+    weights_, column_means_ : tuple of ndarray
+        The maps from landmark kernel columns to variates (``"nystrom"``).
+    landmark_points_x_, landmark_points_y_ : ndarray
+        The landmark points (``"nystrom"`` with a kernel given by name or callable).
+    n_features_in_ : int
+        The number of features of X seen by ``fit``.
+    n_features_y_ : int
+        The number of features of Y.
+    feature_names_in_ : ndarray of str
+        X's column names, when it had string column names.
+
+    See Also
+    --------
+    mpcore.nystrom_kcca : The same solution from given columns of kernel matrices.
+    SparseKCCA : Sparse KCCA by matching pursuit (Hussain et al. 2011).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import NystromKCCA
+    >>> rng = np.random.default_rng(0)
+    >>> angle = rng.uniform(0, 2 * np.pi, 300)
+    >>> X = np.column_stack([np.cos(angle), np.sin(angle)]) + 0.05 * rng.normal(size=(300, 2))
+    >>> Y = np.column_stack([np.cos(2 * angle), angle]) + 0.05 * rng.normal(size=(300, 2))
+    >>> model = NystromKCCA(n_components=40, gamma=1.0, random_state=0).fit(X[:200], Y[:200])
+    >>> model.transform(X[200:]).shape
+    (100, 1)
     """
 
     _parameter_constraints: dict = {
@@ -669,7 +1307,20 @@ class NystromKCCA(_TwoView):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, Y=None):
-        """X (m, d_x) and Y (m, d_y) (or their kernels if precomputed)."""
+        """Draw the landmarks and solve Nystroem KCCA (Wang 2016, eq. 15).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training points, or with ``kernel="precomputed"`` their kernel (n_samples, n_samples).
+        Y : array-like of shape (n_samples, n_features_y)
+            The second view of the same points (or its kernel if precomputed).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         check_choice(self.sampling, SAMPLINGS, "sampling")
         check_choice(self.out_of_sample, OUT_OF_SAMPLE, "out_of_sample")
         from_columns = self.out_of_sample == "nystrom" and not self._precomputed

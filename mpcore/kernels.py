@@ -21,7 +21,24 @@ _PARAMS = {
 
 
 def gamma_from_width(sigma):
-    """RBF ``gamma`` for a Gaussian of width ``sigma``: ``1 / (2 sigma^2)``."""
+    """RBF ``gamma`` for a Gaussian of width ``sigma``: ``1 / (2 sigma^2)``.
+
+    Parameters
+    ----------
+    sigma : float
+        The width (standard deviation) of the Gaussian, positive.
+
+    Returns
+    -------
+    float
+        ``1 / (2 sigma^2)``, scikit-learn's ``gamma`` for the same kernel.
+
+    Examples
+    --------
+    >>> from mpcore import gamma_from_width
+    >>> gamma_from_width(0.5)
+    2.0
+    """
     sigma = check_positive(sigma, "The kernel width sigma")
     if not 1e-150 < sigma < 1e150:
         raise ValueError(f"The kernel width sigma = {sigma:g} is out of range; use a width between 1e-150 and 1e150.")
@@ -56,12 +73,34 @@ def median_gamma(X, kernel="rbf", max_points=1000, seed=0):
 
 
 def kernel_matrix(X, Z=None, kernel="rbf", **params):
-    """Kernel matrix between the rows of ``X`` (n, d) and of ``Z`` (p, d), shape (n, p).
+    """Kernel matrix between the rows of ``X`` and of ``Z``.
 
-    ``Z=None`` means ``Z = X`` (the training Gram matrix).  Parameters are
-    scikit-learn's (``sklearn.metrics.pairwise``): ``gamma`` for rbf/laplacian/poly
-    (default ``1 / d``), ``degree`` and ``coef0`` for poly.  Unknown parameters and
-    non-positive ``gamma`` raise ``ValueError``.
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The first points.
+    Z : array-like of shape (p, d), default=None
+        The second points; ``None`` means ``Z = X`` (the training Gram matrix).
+    kernel : str, default="rbf"
+        A name of :data:`KERNELS` (scikit-learn's ``sklearn.metrics.pairwise`` kernels).
+    **params
+        scikit-learn's parameters: ``gamma`` for rbf/laplacian/poly (default ``1 / d``),
+        ``degree`` and ``coef0`` for poly.  Unknown parameters and non-positive
+        ``gamma`` raise ``ValueError``.
+
+    Returns
+    -------
+    ndarray of shape (n, p)
+        ``K[i, j] = k(X[i], Z[j])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import kernel_matrix
+    >>> K = kernel_matrix(np.array([[0.0], [1.0]]), kernel="rbf", gamma=1.0)
+    >>> np.round(K, 4)
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
     """
     if kernel not in KERNELS:
         raise ValueError(f"Unknown kernel {kernel!r}; choose one of: {', '.join(KERNELS)}.")
@@ -100,8 +139,29 @@ def finite_kernel(K, kernel):
 
 
 def kernel_diag(X, kernel="rbf", **params):
-    """``k(x, x)`` for every row of X, shape (n,), without forming the n x n matrix.
-    Parameters are checked as in :func:`kernel_matrix`."""
+    """``k(x, x)`` for every row of X, without forming the n x n matrix.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The points.
+    kernel : str, default="rbf"
+        A name of :data:`KERNELS`.
+    **params
+        The kernel's parameters, checked as in :func:`kernel_matrix`.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        ``k(x_i, x_i)`` for each row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mpcore import kernel_diag
+    >>> kernel_diag(np.zeros((3, 2)), "rbf", gamma=0.5)
+    array([1., 1., 1.])
+    """
     if kernel not in KERNELS:
         raise ValueError(f"Unknown kernel {kernel!r}; choose one of: {', '.join(KERNELS)}.")
     unknown = set(params) - set(_PARAMS[kernel])

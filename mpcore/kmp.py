@@ -267,7 +267,9 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, can
         Non-squared losses only: optimise a free bias together with the weights.
     candidates : int or None
         If set, score only this many random eligible columns per step (the "59 trick", as
-        in :func:`mpcore.skpca_path`); ``seed`` seeds ``numpy.random.default_rng``.
+        in :func:`mpcore.skpca_path`).
+    seed : int
+        Seeds ``numpy.random.default_rng`` for ``candidates``.
 
     Returns
     -------

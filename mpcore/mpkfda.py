@@ -38,6 +38,8 @@ def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, 
     stages : int
         Columns chosen per stage from one score vector before deflating once for each
         (Alg. 1; stages=1 is the original MPKFDA).
+    seed : int
+        Seed of ``numpy.random.default_rng`` for the ``random`` criterion.
     tau_from : ``"deflated"`` or ``"original"``
         Take tau from the current deflated kernel (sec. 3.2.4, the default) or from K.
         Either way ortho-Schur picks exactly what Schur picks (see
@@ -94,10 +96,33 @@ class FisherModel:
     projected_means: tuple
 
     def features(self, K_rows):
-        """Nystroem features (n, k) from the kernel between n points and the chosen ones."""
+        """Nystroem features of points from their kernel against the chosen ones.
+
+        Parameters
+        ----------
+        K_rows : ndarray of shape (n, k)
+            The kernel between n points and the chosen points.
+
+        Returns
+        -------
+        ndarray of shape (n, k)
+            The features.
+        """
         return nystrom_features(K_rows, self.factor)
 
     def decision(self, K_rows):
+        """The discriminant's value ``F w + b``: positive for the +1 class.
+
+        Parameters
+        ----------
+        K_rows : ndarray of shape (n, k)
+            The kernel between n points and the chosen points.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The decision values.
+        """
         return self.features(K_rows) @ self.w + self.b
 
 
@@ -106,8 +131,23 @@ def fit_fisher(K, y, indices, shrinkage="auto"):
 
     Uses scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage=...)``
     for the direction, normalises it, and thresholds midway between the projected class
-    means (eq. 8).  ``y`` must hold two classes (mapped to -1/+1 in sorted order, as
-    :func:`mpkfda_path` does).
+    means (eq. 8).
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        The training kernel.
+    y : array-like of shape (m,)
+        Two classes (mapped to -1/+1 in sorted order, as :func:`mpkfda_path` does).
+    indices : array-like of int
+        The chosen points.
+    shrinkage : "auto", float in [0, 1] or None, default="auto"
+        ``LinearDiscriminantAnalysis``'s shrinkage of the within-class covariance.
+
+    Returns
+    -------
+    FisherModel
+        The unit direction w and threshold b in the chosen points' Nystroem features.
     """
     K = check_psd_kernel(K)
     y, _ = check_binary_labels(y)

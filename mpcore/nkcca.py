@@ -41,13 +41,30 @@ EXACT_LEVERAGE_MAX_N = 3000
 def ridge_leverage_scores(K, gamma, method="auto", n_landmarks=None, seed=0):
     """gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (Wang 2016, eq. 10).
 
-    ``method="exact"`` uses one eigendecomposition (O(N^3)); ``"approximate"`` uses a
-    uniform Nystroem sketch with ``n_landmarks`` columns C, W:
-    ``l_i ~ (K_ii - (C (W + N gamma I)^{-1} C')_ii) / (N gamma)``, from the identity
-    ``l_i = (K - K (K + N gamma I)^{-1} K)_ii / (N gamma)`` with the sketch in place of
-    K inside (Alaoui & Mahoney 2015, sec. 3.5 in spirit), clipped to [0, 1].
-    ``"auto"`` is exact up to N = 3000.  The sum of the scores is the effective
-    dimension ``d_eff`` (eq. 11).
+    The sum of the scores is the effective dimension ``d_eff`` (eq. 11).
+
+    Parameters
+    ----------
+    K : ndarray of shape (N, N)
+        A kernel matrix.
+    gamma : float
+        The ridge, positive.
+    method : {"auto", "exact", "approximate"}, default="auto"
+        ``"exact"``: one eigendecomposition (O(N^3)); ``"approximate"``: a uniform
+        Nystroem sketch with ``n_landmarks`` columns C, W,
+        ``l_i ~ (K_ii - (C (W + N gamma I)^{-1} C')_ii) / (N gamma)``, from the identity
+        ``l_i = (K - K (K + N gamma I)^{-1} K)_ii / (N gamma)`` with the sketch in place
+        of K inside (Alaoui & Mahoney 2015, sec. 3.5 in spirit), clipped to [0, 1];
+        ``"auto"``: exact up to N = 3000.
+    n_landmarks : int or None, default=None
+        The sketch's columns for ``"approximate"`` (None: ``min(N, max(200, 4 sqrt(N)))``).
+    seed : int, default=0
+        Seed of the sketch's uniform draw.
+
+    Returns
+    -------
+    ndarray of shape (N,)
+        The scores, each in [0, 1].
     """
     K = check_kernel(K)
     gamma = check_positive(gamma, "The leverage-score parameter gamma")
@@ -100,12 +117,28 @@ def leverage_from_eigen(values, vectors, gamma):
 def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
     """Sample M landmark columns (Wang 2016, sec. 2.1).
 
-    ``uniform``: M distinct indices without replacement.  ``ridge-leverage``: M draws
-    with replacement, ``p_i = l_i / sum(l)`` (eq. 12 with beta = 1); ``scores`` may be
-    passed to reuse precomputed leverage scores.
+    Parameters
+    ----------
+    K : ndarray of shape (N, N)
+        The kernel matrix (used for ridge-leverage scores).
+    M : int
+        The number of draws.
+    sampling : {"uniform", "ridge-leverage"}, default="uniform"
+        ``uniform``: M distinct indices without replacement.  ``ridge-leverage``: M draws
+        with replacement, ``p_i = l_i / sum(l)`` (eq. 12 with beta = 1).
+    gamma : float or None, default=None
+        The leverage scores' ridge (needed for ``ridge-leverage`` unless ``scores`` is given).
+    seed : int, default=0
+        Seed of ``numpy.random.default_rng``.
+    scores : ndarray of shape (N,) or None, default=None
+        Precomputed leverage scores to reuse.
 
-    Returns ``(indices, weights)``: indices in order of drawing (M,), and the sampling
-    matrix entries ``1 / sqrt(M p_i)`` (Lemma 3; all ones for uniform).
+    Returns
+    -------
+    indices : ndarray of shape (M,)
+        In order of drawing.
+    weights : ndarray of shape (M,)
+        The sampling matrix entries ``1 / sqrt(M p_i)`` (Lemma 3; all ones for uniform).
     """
     check_choice(sampling, SAMPLINGS, "sampling")
     K = check_kernel(K)
@@ -168,11 +201,28 @@ class NystromKCCAResult:
     Q2: np.ndarray
 
     def T_apply(self, V):
-        """``T~ @ V`` without forming T~ (N x N)."""
+        """``T~ @ V`` without forming T~ (N x N).
+
+        Parameters
+        ----------
+        V : ndarray of shape (N, p)
+            The matrix to multiply.
+
+        Returns
+        -------
+        ndarray of shape (N, p)
+            ``Q1 core Q2' V``.
+        """
         return self.Q1 @ (self.core @ (self.Q2.T @ V))
 
     def T_tilde(self):
-        """The N x N matrix ``T~`` (for small N and plots only)."""
+        """The N x N matrix ``T~`` (for small N and plots only).
+
+        Returns
+        -------
+        ndarray of shape (N, N)
+            ``Q1 core Q2'``.
+        """
         return self.Q1 @ self.core @ self.Q2.T
 
 
@@ -195,6 +245,36 @@ def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=
     """Nystroem KCCA from given landmark columns, never forming an N x N matrix (Wang 2016, eq. 15).
 
     Cost O(M^2 N + M^3) for M landmarks per view.
+
+    Parameters
+    ----------
+    K1, K2 : ndarray of shape (N, N)
+        The two views' kernel matrices (only the landmarks' columns are read).
+    indices1, indices2 : array-like of int
+        Each view's landmark columns (repeats allowed: leverage sampling draws with
+        replacement; the distinct ones are used).
+    reg1, reg2 : float, default=1e-3
+        The ridges lambda1, lambda2, positive.
+    n_directions : int, default=1
+        The number L of canonical directions.
+
+    Returns
+    -------
+    NystromKCCAResult
+        Correlations, dual coefficients and the low-rank form of T~.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import mpcore
+    >>> X = np.random.default_rng(0).normal(size=(200, 2))
+    >>> K1 = mpcore.kernel_matrix(X, gamma=0.5)
+    >>> K2 = mpcore.kernel_matrix(X ** 2, gamma=0.5)
+    >>> landmarks = np.arange(0, 200, 4)  # 50 columns per view
+    >>> approx = mpcore.nystrom_kcca(K1, K2, landmarks, landmarks)
+    >>> exact = mpcore.kcca(K1, K2)
+    >>> bool(abs(approx.correlations[0] - exact.correlations[0]) < 0.05)
+    True
     """
     K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
@@ -296,13 +376,27 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
 
     Landmarks are added one at a time in the given order; the QR factors of
     ``A = H K S``, the Cholesky factor of ``G`` and the core ``A1'A2`` grow by one
-    row/column each, so a solution at every rank in ``ranks`` costs only the small
-    SVD.  With ``compare_refit`` the same ranks are also solved from scratch with
-    :func:`nystrom_kcca`, timed side by side.
+    row/column each, so a solution at every rank in ``ranks`` costs only the small SVD.
 
-    Returns a dict: ``ranks`` (R,), ``correlations`` (R,), ``seconds_incremental``
-    (R,) cumulative time to reach each rank, ``seconds_refit`` (R,) cumulative time of
-    refitting at every rank so far, ``speedup`` (R,) their ratio (Wang 2016, Fig. 1(d)).
+    Parameters
+    ----------
+    K1, K2 : ndarray of shape (N, N)
+        The two views' kernel matrices.
+    indices1, indices2 : array-like of int
+        Each view's landmarks in the order they are added.
+    ranks : array-like of int
+        The ranks (numbers of landmarks) at which to solve, increasing.
+    reg1, reg2 : float, default=1e-3
+        The ridges, positive.
+    compare_refit : bool, default=True
+        Also solve the same ranks from scratch with :func:`nystrom_kcca`, timed side by side.
+
+    Returns
+    -------
+    dict
+        ``ranks`` (R,), ``correlations`` (R,), ``seconds_incremental`` (R,) cumulative
+        time to reach each rank, ``seconds_refit`` (R,) cumulative time of refitting at
+        every rank so far, ``speedup`` (R,) their ratio (Wang 2016, Fig. 1(d)).
     """
     K1, K2 = check_psd_kernel(K1, "K1"), check_psd_kernel(K2, "K2")
     check_same_rows(K1, K2, ("K1", "K2"))
@@ -354,15 +448,23 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
 def approximation_error(exact, approx):
     """How far Nystroem KCCA is from exact KCCA (Wang 2016, Fig. 1(b), (c)).
 
-    Parameters: ``exact`` from :func:`mpcore.kcca`, ``approx`` from
-    :func:`nystrom_kcca`.  Returns a dict with ``rho`` = ``|rho - rho~|``, ``T`` =
-    ``||T - T~||`` (spectral norm), and ``alpha`` = ``||alpha - alpha~|| / sqrt(N)`` for
-    the first direction, with the sign of ``alpha~`` aligned to ``alpha`` (the
-    kernel-stability quantity of Fig. 1(c)).
-
     Both T and T~ are low-rank (``E1 middle E2'`` and ``Q1 core Q2'``), so their
     difference lives in span(E1, Q1) x span(E2, Q2): its norm is that of a small matrix,
     exact, in O(N (p + M)^2), never forming an N x N matrix.
+
+    Parameters
+    ----------
+    exact : KCCAResult
+        From :func:`mpcore.kcca`.
+    approx : NystromKCCAResult
+        From :func:`nystrom_kcca`, on the same kernels.
+
+    Returns
+    -------
+    dict
+        ``rho``: ``|rho - rho~|``; ``T``: ``||T - T~||`` (spectral norm); ``alpha``:
+        ``||alpha - alpha~|| / sqrt(N)`` for the first direction, with the sign of
+        ``alpha~`` aligned to ``alpha`` (the kernel-stability quantity of Fig. 1(c)).
     """
     if not isinstance(exact, KCCAResult) or not isinstance(approx, NystromKCCAResult):
         raise TypeError("approximation_error compares the result of mpcore.kcca (exact) with that of "

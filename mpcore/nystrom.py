@@ -18,10 +18,22 @@ JITTER = 1e-10
 
 
 def nystrom_factor(K_sub, jitter=JITTER):
-    """Lower Cholesky factor C of ``K[i, i] + jitter * mean(diag) * I``, shape (k, k).
+    """Lower Cholesky factor C of ``K[i, i] + jitter * mean(diag) * I``.
 
     The jitter is raised tenfold until the factorisation succeeds, so singular blocks
     (duplicate points) never crash.
+
+    Parameters
+    ----------
+    K_sub : ndarray of shape (k, k)
+        The kernel block of the chosen points, ``K[i, i]``.
+    jitter : float, default=1e-10
+        The first relative ridge tried.
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+        Lower triangular C with ``C C' = K[i, i]`` (up to the jitter).
     """
     K_sub = check_finite_matrix(K_sub, "K_sub", square=True, min_rows=1)
     k = K_sub.shape[0]
@@ -37,9 +49,23 @@ def nystrom_factor(K_sub, jitter=JITTER):
 
 
 def nystrom_features(K_rows, C):
-    """Features ``F = K[:, i] C^{-T}`` (n, k) from the kernel between n points and the chosen ones.
+    """Nystroem features ``F = K[:, i] C^{-T}`` from the kernel between points and the chosen ones.
 
-    ``C``: the lower Cholesky factor of ``K[i, i]`` (:func:`nystrom_factor`)."""
+    ``F F'`` is the projected kernel ``K[:, i] K[i, i]^{-1} K[i, :]`` (Hussain et al.
+    2011, eq. 8).
+
+    Parameters
+    ----------
+    K_rows : ndarray of shape (n, k)
+        The kernel between n points and the k chosen points.
+    C : ndarray of shape (k, k)
+        The lower Cholesky factor of ``K[i, i]`` (:func:`nystrom_factor`).
+
+    Returns
+    -------
+    ndarray of shape (n, k)
+        The features.
+    """
     K_rows = check_finite_matrix(K_rows, "K_rows", min_rows=1)
     C = check_finite_matrix(C, "C", square=True, min_rows=1)
     if K_rows.shape[1] != C.shape[0]:
@@ -65,9 +91,23 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
 
 
 def projection_residuals(k_diag, F):
-    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]`` (Hussain et al. 2011, eq. 7), clipped at 0.
+    """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]``, clipped at 0.
 
-    ``k_diag`` (n,): ``k(x, x)``; ``F`` (n, k): the points' features (:func:`nystrom_features`)."""
+    The squared distance of each point from the span of the chosen points in feature
+    space (Hussain et al. 2011, eq. 7).
+
+    Parameters
+    ----------
+    k_diag : ndarray of shape (n,)
+        ``k(x, x)`` for each point.
+    F : ndarray of shape (n, k)
+        The points' features (:func:`nystrom_features`).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        The squared residuals.
+    """
     F = check_finite_matrix(F, "F", min_rows=1)
     diag = check_finite_matrix(np.atleast_2d(as_real(k_diag, "k_diag", "a list of numbers")), "k_diag", min_rows=1)
     if diag.shape != (1, F.shape[0]):

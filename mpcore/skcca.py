@@ -54,8 +54,26 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
     Nystroem features of each view from the *input* kernels at ``indices``
     (``F = K[:, i] R'``, ``R'R = K[i, i]^{-1}``, via Cholesky with a small jitter),
     centred, then :func:`mpcore.cca.regularized_cca` with ridge ``reg`` on both
-    covariances.  Returns ``(cca, Cx, Cy)``: the CCA result and both views' Cholesky
-    factors (pass them to :func:`mpcore.nystrom.nystrom_features` for new points).
+    covariances.
+
+    Parameters
+    ----------
+    Kx, Ky : ndarray of shape (m, m)
+        The two views' training kernels.
+    indices : array-like of int
+        The chosen points (:func:`skcca_path`).
+    reg : float, default=1e-3
+        The CCA ridge, at least 0.
+    n_directions : int, default=1
+        The number of canonical directions.
+
+    Returns
+    -------
+    cca : CCAResult
+        The canonical directions in the features.
+    Cx, Cy : ndarray of shape (k, k)
+        Both views' Cholesky factors (pass them to
+        :func:`mpcore.nystrom.nystrom_features` for new points).
     """
     Kx, Ky = check_psd_kernel(Kx, "Kx"), check_psd_kernel(Ky, "Ky")
     check_same_rows(Kx, Ky, ("Kx", "Ky"))
@@ -71,7 +89,18 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
 
 
 def pair_distances(variates_x, variates_y):
-    """Per-pair distance ``|f_x(x) - f_y(y)|`` per direction, shape (n, L)."""
+    """Per-pair distance ``|f_x(x) - f_y(y)|`` per direction.
+
+    Parameters
+    ----------
+    variates_x, variates_y : ndarray of shape (n, L)
+        The two views' canonical variates of the same n pairs.
+
+    Returns
+    -------
+    ndarray of shape (n, L)
+        The absolute differences: the SKCCA bound counts those above alpha.
+    """
     variates_x, variates_y = as_real(variates_x, "variates_x"), as_real(variates_y, "variates_y")
     if variates_x.shape != variates_y.shape:
         raise ValueError(f"The two views' variates must have the same shape, got {variates_x.shape} and "

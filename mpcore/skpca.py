@@ -140,18 +140,20 @@ def skpca_columns_path(columns, diag, k, candidates, seed=0):
 def smola_scholkopf_path(K, k):
     """Smola & Schoelkopf's greedy low-rank approximation (Hussain et al. 2011, Alg. 6), as printed.
 
-    Keeps the approximation ``K~ = K_hat T`` with ``K_hat = K[:, i]`` (m x j) and
-    ``T = K[i, i]^{-1} K[i, :]`` (j x m), chooses
-    ``argmax_i 1'(K - K~)[:, i]^2 / (K[i, i] - K~[i, i])`` and updates T by the
-    bordered-inverse formula of lines 9-11 (the printed ``K_hat[i, i]`` in the
-    denominator is read as ``K~[i, i]``, as the derivation requires).  Theorem 5 says
-    it chooses the same indices as :func:`skpca_path`; it is kept as a slow, explicit
-    reference (O(k^2 m^2)) for that check.
+    The explicit algorithm that sparse KPCA (:func:`skpca_path`) is proved to match
+    (Hussain et al. 2011, Thm 5): it chooses the same points.
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        Symmetric positive semi-definite kernel matrix of the training points.
+    k : int
+        Number of points to choose, ``1 <= k < m``.
 
     Returns
     -------
-    indices : ndarray of int
-    approximation : ndarray (m, m), the final ``K~``
+    PursuitPath
+        The chosen points and the criterion at each step.
     """
     K = check_psd_kernel(K)
     m = K.shape[0]
