@@ -11,4 +11,7 @@ for number, reference in enumerate(REFERENCES):
         st.subheader("Works they build on, and the sources of the data")
     elif number == 0:
         st.subheader("The papers the app implements")
-    st.markdown(f"**{reference.cite()}.** {reference.entry()}  \n*Used for:* {reference.used_for}.")
+    entry = reference.entry()
+    if reference.doi:  # the DOI as a link (the address in <>: some DOIs hold parentheses)
+        entry = entry.replace(f"doi:{reference.doi}", f"[doi:{reference.doi}](<{reference.url}>)")
+    st.markdown(f"**{reference.cite()}.** {entry}  \n*Used for:* {reference.used_for}.")

@@ -79,7 +79,8 @@ def test_wheel_holds_the_package_and_its_data(installed):
     entry_points = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "mplab = mplab.deploy.cli:main" in entry_points
     metadata = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("METADATA"))).decode()
-    assert "License-Expression: BSD-3-Clause" in metadata and "Classifier: Intended Audience :: Education" in metadata
+    assert "License-Expression: BSD-3-Clause AND CC-BY-4.0" in metadata  # the code's and the UCI data's
+    assert "License-File: mpcore/data/LICENSE" in metadata and "Classifier: Intended Audience :: Education" in metadata
     assert "Provides-Extra: app" in metadata
 
 
@@ -186,3 +187,25 @@ def test_every_author_year_citation_names_a_work_of_the_bibliography():
                 unknown.append(f"{name}: {match.group(0)!r}")
     assert unknown == [], unknown
     assert {"Hussain et al. 2011", "Diethe 2015", "Vincent & Bengio 2002", "Wang 2016"} <= cited
+
+
+def test_citation_file_is_complete_and_agrees_with_the_bibliography():
+    """CITATION.cff: what GitHub and Zenodo read; its version is the package's, and every work it
+    lists is an entry of mpcore.references with the same title, year and DOI (one bibliography)."""
+    import yaml
+
+    import mpcore
+    from mpcore.references import REFERENCES
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert {"cff-version", "message", "title", "authors", "license", "version", "references"} <= set(cff)
+    assert cff["version"] == mpcore.__version__ and cff["license"] == "BSD-3-Clause"
+    by_title = {reference.title.lower(): reference for reference in REFERENCES}
+    for work in cff["references"]:
+        reference = by_title[work["title"].lower()]
+        assert work["year"] == reference.year, work["title"]
+        assert work.get("doi", "") == reference.doi, work["title"]
+        assert [a["family-names"] for a in work["authors"]] == [n.rsplit(" ", 1)[-1] for n in reference.authors]
+    assert {reference.key for reference in REFERENCES[:5]} <= {
+        reference.key for reference in REFERENCES if reference.title.lower() in
+        {work["title"].lower() for work in cff["references"]}}
