@@ -7,9 +7,9 @@ BIN    := $(VENV)/bin
 NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
               --ignore=tests/test_player_js.py
 APP_LEVEL := --ignore=tests/test_app.py --ignore=tests/test_code.py --ignore=tests/test_package.py \
-             --ignore=tests/test_lessons.py --ignore=tests/test_examples.py
+             --ignore=tests/test_lessons.py --ignore=tests/test_examples.py --ignore=tests/test_docs.py
 
-.PHONY: run serve test bench mutation reproduce venv clean
+.PHONY: run serve test docs bench mutation reproduce venv clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
@@ -44,6 +44,11 @@ test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q -n 2
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER) $(APP_LEVEL)
 
+# The documentation site (Sphinx, numpydoc, sphinx-gallery running examples/), offline, warnings as
+# errors; open docs/_build/html/index.html.  The test suite builds it too (tests/test_docs.py).
+docs: $(VENV)/.dev
+	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+
 bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.core_speed
 	$(BIN)/python -m benchmarks.app_speed
@@ -65,4 +70,4 @@ mutation: $(VENV)/.dev
 	$(BIN)/mutmut results
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis mutants
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants docs/_build docs/generated docs/auto_examples docs/_generated

@@ -210,11 +210,11 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_components_,)
+    support_ : ndarray of shape (n_components,)
         The chosen training rows, in order of choice (also ``indices_``).
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (n_components, n_features)
         Those rows of X (empty for a precomputed kernel).
-    factor_ : ndarray of shape (n_components_, n_components_)
+    factor_ : ndarray of shape (n_components, n_components)
         The Cholesky factor of their kernel block.
     n_components_ : int
         The number of points chosen.
@@ -319,7 +319,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, n_components)
             Features whose inner products are the kernel projected onto the chosen points, in
             X's float type.
         """
@@ -545,11 +545,11 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_components_,)
+    support_ : ndarray of shape (n_components,)
         The training rows used.
-    support_vectors_ : ndarray of shape (n_components_, n_features)
+    support_vectors_ : ndarray of shape (n_components, n_features)
         Those rows of X (empty for a precomputed kernel).
-    dual_coef_ : ndarray of shape (n_components_,)
+    dual_coef_ : ndarray of shape (n_components,)
         Their weights.
     intercept_ : float
         The constant term.
@@ -682,11 +682,11 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
         The two labels; ``classes_[1]`` is the positive class.
     probability_slope_ : float
         The scale of the decision values in ``predict_proba``.
-    support_ : ndarray of shape (n_components_,)
+    support_ : ndarray of shape (n_components,)
         The training rows used.
-    support_vectors_ : ndarray of shape (n_components_, n_features)
+    support_vectors_ : ndarray of shape (n_components, n_features)
         Those rows of X (empty for a precomputed kernel).
-    dual_coef_ : ndarray of shape (n_components_,)
+    dual_coef_ : ndarray of shape (n_components,)
         Their weights.
     intercept_ : float
         The constant term.
@@ -814,9 +814,9 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     ----------
     classes_ : ndarray of shape (2,)
         The two labels; ``classes_[1]`` is the positive class.
-    support_ : ndarray of shape (n_components_,)
+    support_ : ndarray of shape (n_components,)
         The chosen training rows.
-    support_vectors_ : ndarray of shape (n_components_, n_features)
+    support_vectors_ : ndarray of shape (n_components, n_features)
         Those rows of X (empty for a precomputed kernel).
     model_ : FisherModel
         The Fisher direction and threshold in the Nystroem features.
@@ -1083,11 +1083,11 @@ class SparseKCCA(_TwoView):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_components_,)
+    support_ : ndarray of shape (n_components,)
         The chosen training rows (also ``indices_``).
     basis_x_, basis_y_ : ndarray
         Those rows of each view (empty for a precomputed kernel).
-    factor_x_, factor_y_ : ndarray of shape (n_components_, n_components_)
+    factor_x_, factor_y_ : ndarray of shape (n_components, n_components)
         Each view's Cholesky factor of the chosen block.
     cca_ : CCAResult
         The canonical directions in the Nystroem features.
