@@ -10,6 +10,7 @@ a first visit straight to a page's address then runs that file without this rout
 (no wide layout, file names as the menu).  ``st.navigation`` works as documented once
 the folder has another name.
 """
+
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
@@ -19,8 +20,12 @@ from ui import server_watch, site
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
 # An emoji icon: Streamlit draws it as an inline SVG (a material icon would be fetched from
 # a font server, which a lecture hall without internet does not reach).
-st.set_page_config(page_title="Matching Pursuit Lab", page_icon="🎯", layout="wide",
-                   initial_sidebar_state="collapsed" if PRESENTING else "auto")
+st.set_page_config(
+    page_title="Matching Pursuit Lab",
+    page_icon="🎯",
+    layout="wide",
+    initial_sidebar_state="collapsed" if PRESENTING else "auto",
+)
 
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
 page = st.navigation(site.menu(), expanded=True)

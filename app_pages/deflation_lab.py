@@ -1,4 +1,5 @@
 """Deflation lab: one criterion, several deflations, side by side under one step slider."""
+
 import numpy as np
 import streamlit as st
 
@@ -10,15 +11,19 @@ from ui import steps as steps_ui
 from ui.state import Control, PageState, plain
 
 PAGE = "deflation-lab"
-FAMILY_NAMES = {"mpkfda": "Greedy Fisher (MPKFDA)", "kpca": "Sparse KPCA criterion",
-                "kmp": "Kernel matching pursuit criterion"}
+FAMILY_NAMES = {
+    "mpkfda": "Greedy Fisher (MPKFDA)",
+    "kpca": "Sparse KPCA criterion",
+    "kmp": "Kernel matching pursuit criterion",
+}
 CRITERION_HELP = {
     "mpkfda": "optimal: the Fisher ratio (eq. 7); pseudo: its numerator; reverse / reverse-pseudo: the smallest "
-              "instead of the largest; random: any eligible column (Diethe 2015, sec. 3.3.1).",
-    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains (Hussain et al. 2011, Alg. 2); "
-            "random: any eligible column.",
+    "instead of the largest; random: any eligible column (Diethe 2015, sec. 3.3.1).",
+    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains "
+    "(Hussain et al. 2011, Alg. 2); "
+    "random: any eligible column.",
     "kmp": "fit: |K[:,i]'y| / ||K[:,i]||, how well column i fits the (centred) target (Hussain et al. 2011, Alg. 5); "
-           "random: any eligible column.",
+    "random: any eligible column.",
 }
 DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
 
@@ -38,58 +43,101 @@ dataset = data.dataset()
 kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Lab")
 families = ("mpkfda", "kmp", "kpca") if dataset.task == "binary" else ("kmp", "kpca")
-family = state.widget(st.sidebar.selectbox, Control("family", families[0], str, options=families), "Family",
-                      scope=PAGE, options=families, format_func=FAMILY_NAMES.get, widget_key=f"w:family:{dataset.task}",
-                      help="Whose criterion picks the points, and which learner is trained on them: Fisher "
-                           "discriminant (binary data), least squares (KMP), or projection (KPCA).")
+family = state.widget(
+    st.sidebar.selectbox,
+    Control("family", families[0], str, options=families),
+    "Family",
+    scope=PAGE,
+    options=families,
+    format_func=FAMILY_NAMES.get,
+    widget_key=f"w:family:{dataset.task}",
+    help="Whose criterion picks the points, and which learner is trained on them: Fisher "
+    "discriminant (binary data), least squares (KMP), or projection (KPCA).",
+)
 criteria_here = LAB_CRITERIA[family]
-criterion = state.widget(st.sidebar.selectbox, Control("criterion", criteria_here[0], str, options=criteria_here),
-                         "Criterion", scope=f"{PAGE}:{family}", options=criteria_here, help=CRITERION_HELP[family])
+criterion = state.widget(
+    st.sidebar.selectbox,
+    Control("criterion", criteria_here[0], str, options=criteria_here),
+    "Criterion",
+    scope=f"{PAGE}:{family}",
+    options=criteria_here,
+    help=CRITERION_HELP[family],
+)
 chosen_deflations = state.widget(
-    st.sidebar.multiselect, Control("deflations", DEFAULT_DEFLATIONS, tuple, options=DEFLATIONS), "Deflations",
-    scope=PAGE, options=DEFLATIONS,
+    st.sidebar.multiselect,
+    Control("deflations", DEFAULT_DEFLATIONS, tuple, options=DEFLATIONS),
+    "Deflations",
+    scope=PAGE,
+    options=DEFLATIONS,
     help="Any of the seven (Diethe 2015, eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
-         "and share the step slider.")
+    "and share the step slider.",
+)
 TAU_LABELS = {"deflated": "the deflated kernel (sec. 3.2.4)", "original": "the original kernel K₀"}
-tau_from = state.widget(st.sidebar.selectbox, Control("tau", "deflated", str, options=TAU_SOURCES), "τ is read from",
-                        scope=PAGE, options=TAU_SOURCES, format_func=TAU_LABELS.get,
-                        help="Diethe 2015, sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
-                             "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.")
+tau_from = state.widget(
+    st.sidebar.selectbox,
+    Control("tau", "deflated", str, options=TAU_SOURCES),
+    "τ is read from",
+    scope=PAGE,
+    options=TAU_SOURCES,
+    format_func=TAU_LABELS.get,
+    help="Diethe 2015, sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
+    "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.",
+)
 m = data.train_size()
 k = choose.k_slider(state, m, default=20, hi=80)
-own_scale = state.widget(st.sidebar.toggle, Control("ownscale", True, bool), "Heatmaps: each on its own scale",
-                         scope=PAGE, help="On: each deflated kernel is coloured on the range of its own entries (in "
-                                          "its title), so what is left shows even when it is small. Off: all on K₀'s "
-                                          "scale, so you see how much each deflation removed.")
+own_scale = state.widget(
+    st.sidebar.toggle,
+    Control("ownscale", True, bool),
+    "Heatmaps: each on its own scale",
+    scope=PAGE,
+    help="On: each deflated kernel is coloured on the range of its own entries (in "
+    "its title), so what is left shows even when it is small. Off: all on K₀'s "
+    "scale, so you see how much each deflation removed.",
+)
 if not chosen_deflations:
     st.info("Pick at least one deflation in the sidebar.", icon=":material/info:")
     state.write_url()
     st.stop()
 
-settings = {"k": int(k), "family": family, "criterion": criterion, "deflations": tuple(chosen_deflations),
-            "tau_from": tau_from}
+settings = {
+    "k": int(k),
+    "family": family,
+    "criterion": criterion,
+    "deflations": tuple(chosen_deflations),
+    "tau_from": tau_from,
+}
 lab, seconds = compute.compute_study("deflation-lab", data, kernel, state, **settings)
 split = lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:
-    st.info("Stopped early: " + "; ".join(f"**{name}** after {lab.paths[name].n_steps} steps ({why.split(':')[0]})"
-                                          for name, why in stopped.items()), icon=":material/info:")
+    st.info(
+        "Stopped early: "
+        + "; ".join(
+            f"**{name}** after {lab.paths[name].n_steps} steps ({why.split(':')[0]})" for name, why in stopped.items()
+        ),
+        icon=":material/info:",
+    )
 scale = float(np.max(np.abs(lab.paths[lab.deflations[0]].deflated_block(0, lab.order)))) or 1.0
 
 
 def story(j, hide_next=False):
     facts = lab.facts(j)
     if j == 0:
-        return (f"**Step 0.** Every deflation starts from the same kernel K₀ (m = {lab.m}, rank "
-                f"{next(iter(facts.values())).rank}), so the first pick is the same for all. Press Next.")
+        return (
+            f"**Step 0.** Every deflation starts from the same kernel K₀ (m = {lab.m}, rank "
+            f"{next(iter(facts.values())).rank}), so the first pick is the same for all. Press Next."
+        )
     keep = [name for name, f in facts.items() if f.psd]
     lose = [f"{name} (smallest eigenvalue {f.min_eigenvalue:+.2g})" for name, f in facts.items() if not f.psd]
     wiped = [name for name, f in facts.items() if f.annihilated]
     text = f"**Step {j}.** PSD: {', '.join(keep) or 'none of them'}."
     if lose:
         text += f" Not PSD: {', '.join(lose)}."
-    text += (f" Chosen columns set to zero: {', '.join(wiped)}." if wiped
-             else " No deflation here sets the chosen columns to zero.")
+    text += (
+        f" Chosen columns set to zero: {', '.join(wiped)}."
+        if wiped
+        else " No deflation here sets the chosen columns to zero."
+    )
     errors = {name: lab.errors[name][lab.step_of(name, j) - 1] for name in lab.deflations if lab.step_of(name, j)}
     best = min(errors, key=errors.get)
     text += f" Lowest {lab.error_name} after {j} steps: **{best}** ({errors[best]:.3g})."
@@ -102,14 +150,21 @@ def build():
         steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
         steps_ui.lab_heatmap_panel(lab, steps, sort_note=board.sort_note_for(split), scale=scale, own_scale=own_scale),
         steps_ui.lab_facts_panel(lab, steps),
-        steps_ui.lab_errors_panel(lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} "
-                                                    "against k"),
+        steps_ui.lab_errors_panel(
+            lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} against k"
+        ),
     ]
     return {"panels": panels, "stories": [story(j) for j in steps]}
 
 
-board.player(state, compute.study_key("deflation-lab", data, kernel, settings, own_scale), lab.n_steps, build, display,
-             numbers=lab.summary())
+board.player(
+    state,
+    compute.study_key("deflation-lab", data, kernel, settings, own_scale),
+    lab.n_steps,
+    build,
+    display,
+    numbers=lab.summary(),
+)
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(
@@ -127,31 +182,52 @@ st.markdown(
     "reports the smallest eigenvalue of its symmetric part.\n"
     "- **Hotelling** (eq. 15) `K − (τ'Kτ)ττ'` removes an eigen-pair only when τ is an eigenvector of K. A kernel "
     "column is not, so Hotelling over-subtracts in some directions and K turns indefinite (negative eigenvalues); "
-    "orthogonalising (**ortho-Hotelling**, eq. 18) does not fix that.")
+    "orthogonalising (**ortho-Hotelling**, eq. 18) does not fix that."
+)
 
 with st.expander("The formulas (Diethe 2015, eqs 15–19)", icon=":material/function:"):
-    st.markdown("With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
-                "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q.")
-    st.latex(r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
-             r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}")
-    st.latex(r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad \text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
-             r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}")
-    st.markdown("The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
-                "lab offers both.")
+    st.markdown(
+        "With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
+        "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q."
+    )
+    st.latex(
+        r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
+        r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
+    )
+    st.latex(
+        r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad \text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
+        r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}"
+    )
+    st.markdown(
+        "The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
+        "lab offers both."
+    )
 
 st.subheader("Every criterion × every deflation (Diethe 2015, Figures 1 and 3)")
-st.markdown(f"The {ERROR_NAMES[family]} after k = {k} steps and the selection time, for each of the "
-            f"{len(LAB_CRITERIA[family])} criteria × 7 deflations on the current data. The paper averages over "
-            "13 benchmark sets; this is one split, so read the pattern, not the third digit.")
+st.markdown(
+    f"The {ERROR_NAMES[family]} after k = {k} steps and the selection time, for each of the "
+    f"{len(LAB_CRITERIA[family])} criteria × 7 deflations on the current data. The paper averages over "
+    "13 benchmark sets; this is one split, so read the pattern, not the third digit."
+)
 table_key = (data, kernel, family, int(k))
 tables = st.session_state.setdefault("_lab_tables", {})
-if st.button("Compute the table", key="lab:table", icon=":material/table:",
-             help=f"Runs {len(LAB_CRITERIA[family]) * len(DEFLATIONS)} greedy selections on the current data."):
+if st.button(
+    "Compute the table",
+    key="lab:table",
+    icon=":material/table:",
+    help=f"Runs {len(LAB_CRITERIA[family]) * len(DEFLATIONS)} greedy selections on the current data.",
+):
     bar = st.progress(0.0, text="Running every criterion with every deflation...")
     try:
         tables[table_key] = criterion_deflation_table(
-            split, int(k), family, kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
-            progress=lambda done, total: bar.progress(done / total, text=f"{done} of {total} runs"))
+            split,
+            int(k),
+            family,
+            kernel=kernel.kernel,
+            gamma=kernel.gamma,
+            degree=kernel.degree,
+            progress=lambda done, total: bar.progress(done / total, text=f"{done} of {total} runs"),
+        )
     except ValueError as error:
         st.error(f"Cannot compute the table: {plain(error)}", icon=":material/error:")
     bar.empty()
@@ -159,22 +235,45 @@ if table_key in tables:
     table = tables[table_key]
     left, right = st.columns(2)
     with left:
-        board.chart(figures.table_figure(table["error"], table["criteria"], table["deflations"],
-                                        title=f"{ERROR_NAMES[family]} at k = {table['k']}",
-                                        colour_title=ERROR_NAMES[family].split()[-1]),
-                   key="lab-table-error", caption="Outlined: the best deflation for each criterion.")
+        board.chart(
+            figures.table_figure(
+                table["error"],
+                table["criteria"],
+                table["deflations"],
+                title=f"{ERROR_NAMES[family]} at k = {table['k']}",
+                colour_title=ERROR_NAMES[family].split()[-1],
+            ),
+            key="lab-table-error",
+            caption="Outlined: the best deflation for each criterion.",
+        )
     with right:
-        board.chart(figures.table_figure(1000 * table["seconds"], table["criteria"], table["deflations"],
-                                        title="selection time (ms)", colour_title="ms", fmt="{:.0f}"),
-                   key="lab-table-time", caption="Time of the greedy selection alone (explicit m × m kernel); "
-                                                 "outlined: the fastest for each criterion.")
+        board.chart(
+            figures.table_figure(
+                1000 * table["seconds"],
+                table["criteria"],
+                table["deflations"],
+                title="selection time (ms)",
+                colour_title="ms",
+                fmt="{:.0f}",
+            ),
+            key="lab-table-time",
+            caption="Time of the greedy selection alone (explicit m × m kernel); "
+            "outlined: the fastest for each criterion.",
+        )
     best = np.unravel_index(np.nanargmin(table["error"]), table["error"].shape)
-    st.caption(f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} "
-               f"({table['error'][best]:.3g}).")
+    st.caption(
+        f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} ({table['error'][best]:.3g})."
+    )
 
-st.download_button("Download the error curves (CSV)", board.to_csv(lab.error_table()), "deflation-lab-errors.csv",
-                   mime="text/csv", on_click="ignore", icon=":material/download:",
-                   help="One row per step k, one column per deflation.")
+st.download_button(
+    "Download the error curves (CSV)",
+    board.to_csv(lab.error_table()),
+    "deflation-lab-errors.csv",
+    mime="text/csv",
+    on_click="ignore",
+    icon=":material/download:",
+    help="One row per step k, one column per deflation.",
+)
 board.study_code("deflation-lab", "Deflation lab", data, kernel, settings, "deflation-lab")
 board.speed_note(seconds, lab)
 state.write_url()

@@ -1,4 +1,5 @@
 """Home: the one idea behind every page, a small picture per algorithm, and links."""
+
 import streamlit as st
 
 from mpcore.datasets import REGISTRY
@@ -20,27 +21,64 @@ Because the final model is determined by the k chosen points, it is a *sample co
 error has a bound that depends on k: step through a path and watch that bound against the real test error.
 """
 )
-st.latex(r"i_{j+1} = \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \qquad\longrightarrow\qquad "
-         r"K_{j+1} = \mathrm{deflate}(K_j, i_{j+1})")
-st.page_link("app_pages/lessons.py", label="New here? Take a guided lesson: narrated scenes with questions, "
-             "PageDown to move on", icon=":material/school:")
+st.latex(
+    r"i_{j+1} = \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \qquad\longrightarrow\qquad "
+    r"K_{j+1} = \mathrm{deflate}(K_j, i_{j+1})"
+)
+st.page_link(
+    "app_pages/lessons.py",
+    label="New here? Take a guided lesson: narrated scenes with questions, PageDown to move on",
+    icon=":material/school:",
+)
 
 # Each card: its page, the study its picture shows (dataset, width, k, step), and what it
 # says.  The "Open ... at step N" link carries every setting of that study, so the page it
 # opens -- and any copy of its address -- shows exactly the card's picture, larger.
 CARDS = [
-    ("app_pages/sparse_kpca.py", "Sparse KPCA", "skpca", "rings", "2", 20, 6,
-     "Criterion: variance explained, ‖K[:, i]‖² / K[i, i]. Deflation: Schur complement (pivoted Cholesky). "
-     "Model: the subspace of the chosen points."),
-    ("app_pages/kmp.py", "Kernel Matching Pursuit", "kmp", "sinc", "2", 15, 5,
-     "Criterion: fit of the residual, |K[:, i]'y| / ‖K[:, i]‖. Deflation: project the chosen column out. "
-     "Model: least squares on the chosen columns."),
-    ("app_pages/sparse_kcca.py", "Sparse KCCA", "skcca", "rings-two-view", "1/d", 20, 10,
-     "Criterion: alignment of a point's columns in the two views. Deflation: in both views. "
-     "Model: CCA on the chosen points."),
-    ("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", "mpkfda", "moons", "1/d", 20, 8,
-     "Criterion: Fisher ratio of the column, (K[:, i]'y)² / (K[:, i]'B K[:, i]). Deflation: one of seven. "
-     "Model: Fisher discriminant on the chosen points."),
+    (
+        "app_pages/sparse_kpca.py",
+        "Sparse KPCA",
+        "skpca",
+        "rings",
+        "2",
+        20,
+        6,
+        "Criterion: variance explained, ‖K[:, i]‖² / K[i, i]. Deflation: Schur complement (pivoted Cholesky). "
+        "Model: the subspace of the chosen points.",
+    ),
+    (
+        "app_pages/kmp.py",
+        "Kernel Matching Pursuit",
+        "kmp",
+        "sinc",
+        "2",
+        15,
+        5,
+        "Criterion: fit of the residual, |K[:, i]'y| / ‖K[:, i]‖. Deflation: project the chosen column out. "
+        "Model: least squares on the chosen columns.",
+    ),
+    (
+        "app_pages/sparse_kcca.py",
+        "Sparse KCCA",
+        "skcca",
+        "rings-two-view",
+        "1/d",
+        20,
+        10,
+        "Criterion: alignment of a point's columns in the two views. Deflation: in both views. "
+        "Model: CCA on the chosen points.",
+    ),
+    (
+        "app_pages/mpkfda.py",
+        "Greedy Fisher (MPKFDA)",
+        "mpkfda",
+        "moons",
+        "1/d",
+        20,
+        8,
+        "Criterion: Fisher ratio of the column, (K[:, i]'y)² / (K[:, i]'B K[:, i]). Deflation: one of seven. "
+        "Model: Fisher discriminant on the chosen points.",
+    ),
 ]
 CARD_POINTS = 200
 CARD_SETTINGS = {  # each page's defaults for what a card's link leaves out (tests check the page agrees)
@@ -60,15 +98,22 @@ def card_figure(family, name, gamma, k, step):
     """The card's picture: the page's study at the link's settings (the page's defaults
     for everything the link does not set)."""
     options = {**REGISTRY[name].options, "n_samples": CARD_POINTS}
-    data = choose.DataChoice(name, tuple(sorted(options.items())), test=choose.TEST.default, seed=choose.SEED.default,
-                            standardize=choose.STANDARDIZE.default, points=CARD_POINTS)
+    data = choose.DataChoice(
+        name,
+        tuple(sorted(options.items())),
+        test=choose.TEST.default,
+        seed=choose.SEED.default,
+        standardize=choose.STANDARDIZE.default,
+        points=CARD_POINTS,
+    )
     kernel = choose.KernelChoice("rbf", None if gamma == "1/d" else float(gamma), choose.DEGREE.default)
     study, _ = compute.compute_study(family, data, kernel, **CARD_SETTINGS[family], k=k)
     j = min(step, study.n_steps)
     chosen = study.chosen(j)
     if family == "skpca":
-        fig = figures.residual_figure(study.coords, study.residuals(j), chosen, titles=study.coord_titles,
-                                      title=f"{j} points chosen: residual")
+        fig = figures.residual_figure(
+            study.coords, study.residuals(j), chosen, titles=study.coord_titles, title=f"{j} points chosen: residual"
+        )
     elif family == "kmp":
         xs, fitted = study.fit_curve(j)
         fig = figures.fit_figure(xs, fitted, study.coords, chosen, title=f"fit with {j} basis functions")
@@ -76,8 +121,9 @@ def card_figure(family, name, gamma, k, step):
         fig = figures.projection_figure(study.projections(j), title=f"{j} points: the two views agree")
     else:
         xs, ys, values = study.decision_grid(j, n=40)
-        fig = figures.decision_figure(xs, ys, values, study.coords, study.split.y_train, chosen,
-                                      title=f"{j} points: decision boundary")
+        fig = figures.decision_figure(
+            xs, ys, values, study.coords, study.split.y_train, chosen, title=f"{j} points: decision boundary"
+        )
     return figures.thumbnail(fig)
 
 
@@ -87,24 +133,43 @@ for number, (path, title, family, name, gamma, k, step, text) in enumerate(CARDS
         st.subheader(title)
         board.chart(card_figure(family, name, gamma, k, step), key=f"home-{family}")
         st.markdown(text)
-        st.page_link(path, label=f"Open {title} at step {step}", icon=":material/arrow_forward:",
-                     query_params=card_link(name, gamma, k, step))
+        st.page_link(
+            path,
+            label=f"Open {title} at step {step}",
+            icon=":material/arrow_forward:",
+            query_params=card_link(name, gamma, k, step),
+        )
 
 st.subheader("Labs, theory and the papers")
 links = st.columns(4)
-links[0].page_link("app_pages/deflation_lab.py", label="Deflation lab", icon=":material/layers:",
-                   help="One criterion, seven ways to deflate, side by side: which keep K positive semi-definite, "
-                        "which wipe out the chosen column, and what it does to the test error.")
+links[0].page_link(
+    "app_pages/deflation_lab.py",
+    label="Deflation lab",
+    icon=":material/layers:",
+    help="One criterion, seven ways to deflate, side by side: which keep K positive semi-definite, "
+    "which wipe out the chosen column, and what it does to the test error.",
+)
 links[0].caption("Seven deflations side by side, with what stays PSD and the criterion × deflation table.")
-links[1].page_link("app_pages/column_lab.py", label="Nyström & column selection", icon=":material/view_column:",
-                   help="Greedy, uniform and leverage-score columns for a Nyström approximation (Wang 2016, Fig. 1).")
+links[1].page_link(
+    "app_pages/column_lab.py",
+    label="Nyström & column selection",
+    icon=":material/view_column:",
+    help="Greedy, uniform and leverage-score columns for a Nyström approximation (Wang 2016, Fig. 1).",
+)
 links[1].caption("Greedy vs uniform vs leverage-score columns: kernel error, KCCA accuracy, stability, speed-up.")
-links[2].page_link("app_pages/bounds_explorer.py", label="Bounds explorer", icon=":material/functions:",
-                   help="Every bound as a function of m, k, t and δ; no data needed.")
+links[2].page_link(
+    "app_pages/bounds_explorer.py",
+    label="Bounds explorer",
+    icon=":material/functions:",
+    help="Every bound as a function of m, k, t and δ; no data needed.",
+)
 links[2].caption("Every bound against m, k, t and δ: where it says something, and which is tighter.")
-links[3].page_link("app_pages/paper_figures.py", label="Paper figures", icon=":material/menu_book:",
-                   help="The papers' figures and tables rerun on offline data, each with the paper's finding and "
-                        "what differs here.")
+links[3].page_link(
+    "app_pages/paper_figures.py",
+    label="Paper figures",
+    icon=":material/menu_book:",
+    help="The papers' figures and tables rerun on offline data, each with the paper's finding and what differs here.",
+)
 links[3].caption("Each paper figure and table: the paper's claim, our rerun, and what differs.")
 
 st.markdown(

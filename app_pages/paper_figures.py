@@ -1,4 +1,5 @@
 """Paper figures: a gallery card per figure or table of the papers, reproduced on offline data."""
+
 from collections import OrderedDict
 
 import streamlit as st
@@ -19,7 +20,9 @@ PAPERS = {
 LABELS = {  # each paper's own word for its figures
     **{f"hussain2011-fig{n}": f"Fig. {n}" for n in range(1, 8)},
     **{f"diethe2015-fig{n}": f"Figure {n}" for n in (1, 3, 5)},
-    "vincent2002-table1": "Table 1", "vincent2002-table3": "Table 3", "vincent2002-fig6": "Fig. 6",
+    "vincent2002-table1": "Table 1",
+    "vincent2002-table3": "Table 3",
+    "vincent2002-fig6": "Fig. 6",
     "wang2016-fig1": "Fig. 1",
 }
 RESULTS_MAX = 40
@@ -35,15 +38,27 @@ board.page_header(
     "the verdict (reproduced, partly, not reproduced, or not judged at this size) from the run's own numbers, with "
     "the reason. The same reproductions run from a terminal: "
     "`python -m ui.paper_figures NAME --out DIR` writes each item's figures and verdict as HTML and its data as "
-    "CSV, and `python -m mpcore.experiments report --out DIR` one page with every verdict.")
+    "CSV, and `python -m mpcore.experiments report --out DIR` one page with every verdict.",
+)
 
 controls = st.columns([3, 2, 2])
-paper = state.widget(controls[0].selectbox, Control("paper", "all", str, options=tuple(PAPERS)), "Paper",
-                     options=tuple(PAPERS), format_func=lambda key: PAPERS[key][0], scope=PAGE,
-                     help="Show the cards of one paper only.")
-full = state.widget(controls[1].toggle, Control("full", False, bool), "Paper-sized runs", scope=PAGE,
-                    help="Off: quick runs (seconds, fewer splits and smaller sets). On: the papers' sizes and "
-                         "repetitions, which can take several minutes per card.")
+paper = state.widget(
+    controls[0].selectbox,
+    Control("paper", "all", str, options=tuple(PAPERS)),
+    "Paper",
+    options=tuple(PAPERS),
+    format_func=lambda key: PAPERS[key][0],
+    scope=PAGE,
+    help="Show the cards of one paper only.",
+)
+full = state.widget(
+    controls[1].toggle,
+    Control("full", False, bool),
+    "Paper-sized runs",
+    scope=PAGE,
+    help="Off: quick runs (seconds, fewer splits and smaller sets). On: the papers' sizes and "
+    "repetitions, which can take several minutes per card.",
+)
 size = "full" if full else "quick"
 shown = [name for name, info in FIGURES.items() if paper == "all" or info.paper == PAPERS[paper][1]]
 with st.expander("How the papers' vague words are read (the same for every card)", icon=":material/rule:"):
@@ -66,6 +81,7 @@ def _compute(name, slot):
     store = _results()
     key = _key(name)
     if key not in store:
+
         def report(done, total):
             slot.progress(done / max(total, 1), text=f"Reproducing {name} ({size}): {done} of {total} runs")
 
@@ -100,9 +116,11 @@ def _kept_verdict(name):
     st.markdown(f":{colour}-badge[**{item['status'].capitalize()}** at full size] {plain(item['reason'])}")
     with st.expander("The full-size run's numbers"):
         st.markdown("\n".join(f"- {plain(key)}: {plain(value)}" for key, value in item["findings"].items()))
-    st.caption(f"Kept from `report --size full` ({meta['data']}), run {meta['date']} with version "
-               f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']}: {item['seconds']:.0f} s. "
-               "Rerun it below to see its figures.")
+    st.caption(
+        f"Kept from `report --size full` ({meta['data']}), run {meta['date']} with version "
+        f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']}: {item['seconds']:.0f} s. "
+        "Rerun it below to see its figures."
+    )
     return True
 
 
@@ -116,19 +134,24 @@ def _card(name):
         st.markdown(f"**Settings: the paper's and ours.** {info.differences}")
         if info.needs_data:
             _kept_verdict(name)
-            st.info("This item needs files that are not bundled with the app (the validation data). Run it from a "
-                    f"terminal: `python -m mpcore.experiments {name} --data-dir DIR --out OUT`, or "
-                    "`python -m mpcore.experiments report --data-dir DIR --out OUT` for every verdict.",
-                    icon=":material/folder_off:")
+            st.info(
+                "This item needs files that are not bundled with the app (the validation data). Run it from a "
+                f"terminal: `python -m mpcore.experiments {name} --data-dir DIR --out OUT`, or "
+                "`python -m mpcore.experiments report --data-dir DIR --out OUT` for every verdict.",
+                icon=":material/folder_off:",
+            )
             return
         kept = _kept_verdict(name)
         slot = st.empty()
         stored = _results().get(_key(name))
         if stored is None:
             label = ("Rerun" if kept else "Reproduce") + (" (paper-sized: minutes)" if full else " (quick: up to 20 s)")
-            if not slot.button(label, key=f"run-{name}-{size}", icon=":material/play_arrow:",
-                               help="Run this reproduction now; the result is kept for everyone until the app "
-                                    "restarts."):
+            if not slot.button(
+                label,
+                key=f"run-{name}-{size}",
+                icon=":material/play_arrow:",
+                help="Run this reproduction now; the result is kept for everyone until the app restarts.",
+            ):
                 return
             _compute(name, slot)
             stored = _results().get(_key(name))
@@ -144,16 +167,28 @@ def _card(name):
         ours = (f"- {key}: {paper_figures.format_value(value)}" for key, value in result.findings.items())
         st.markdown("**Ours.**\n" + "\n".join(ours))
         st.caption(f"{size} run, {result.seconds:.1f} s; settings: {paper_figures.format_value(result.settings)}")
-        st.download_button("Download the data (CSV)", result.to_csv(), f"{name}-{size}.csv", mime="text/csv",
-                           on_click="ignore", icon=":material/download:", key=f"csv-{name}-{size}",
-                           help="The numbers behind the figure, one row per point / cell.")
-        board.copy_as_code(code.experiment_script(f"{info.paper}, {LABELS[name]}: {info.title}", name,
-                                                  size), f"{name}-{size}")
+        st.download_button(
+            "Download the data (CSV)",
+            result.to_csv(),
+            f"{name}-{size}.csv",
+            mime="text/csv",
+            on_click="ignore",
+            icon=":material/download:",
+            key=f"csv-{name}-{size}",
+            help="The numbers behind the figure, one row per point / cell.",
+        )
+        board.copy_as_code(
+            code.experiment_script(f"{info.paper}, {LABELS[name]}: {info.title}", name, size), f"{name}-{size}"
+        )
 
 
 missing = [name for name in shown if _key(name) not in _results() and not FIGURES[name].needs_data]
-if missing and controls[2].button(f"Reproduce all {len(missing)} shown", icon=":material/play_circle:", key="run-all",
-                                  help="Run every card shown that has no result yet, one after another."):
+if missing and controls[2].button(
+    f"Reproduce all {len(missing)} shown",
+    icon=":material/play_circle:",
+    key="run-all",
+    help="Run every card shown that has no result yet, one after another.",
+):
     slot = st.empty()
     for name in missing:
         _compute(name, slot)

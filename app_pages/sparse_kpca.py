@@ -1,4 +1,5 @@
 """Sparse kernel PCA: choose the points whose span explains most of the variance."""
+
 import streamlit as st
 
 from mpcore.skpca import check_theorem5
@@ -28,19 +29,36 @@ kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Sparse KPCA")
 m = data.train_size()
 k = choose.k_slider(state, m, default=40)
-subsample = state.widget(st.sidebar.toggle, Control("sub", False, bool), "Score a random subsample of candidates",
-                         scope=PAGE, help="Smola and Schoelkopf's '59 trick': score only a random set of candidates "
-                                          "per step instead of all m. Faster on big data; picks become approximate.")
+subsample = state.widget(
+    st.sidebar.toggle,
+    Control("sub", False, bool),
+    "Score a random subsample of candidates",
+    scope=PAGE,
+    help="Smola and Schoelkopf's '59 trick': score only a random set of candidates "
+    "per step instead of all m. Faster on big data; picks become approximate.",
+)
 candidates = None
 algo_seed = 0
 if subsample:
     top = max(2, m - 1)
-    candidates = state.widget(st.sidebar.slider, Control("cand", min(59, top), int, lo=1, hi=top),
-                              "Candidates per step", scope=PAGE, min_value=1, max_value=top,
-                              help="59 random candidates contain one of the best 5% with probability 95%.")
-    algo_seed = state.widget(st.sidebar.number_input, Control("aseed", 0, int, lo=0, hi=9999),
-                             "Algorithm seed", scope=PAGE, min_value=0, max_value=9999,
-                             help="Seeds the random candidate subsample (separate from the data seed).")
+    candidates = state.widget(
+        st.sidebar.slider,
+        Control("cand", min(59, top), int, lo=1, hi=top),
+        "Candidates per step",
+        scope=PAGE,
+        min_value=1,
+        max_value=top,
+        help="59 random candidates contain one of the best 5% with probability 95%.",
+    )
+    algo_seed = state.widget(
+        st.sidebar.number_input,
+        Control("aseed", 0, int, lo=0, hi=9999),
+        "Algorithm seed",
+        scope=PAGE,
+        min_value=0,
+        max_value=9999,
+        help="Seeds the random candidate subsample (separate from the data seed).",
+    )
 delta = choose.delta_select(state)
 shared_scale = choose.heat_scale_toggle(state)
 log_y = choose.log_toggle(state, default=True)
@@ -57,15 +75,19 @@ total = float(residuals[0].sum())
 def story(j, hide_next=False):
     scores, winner = study.criterion(j)
     if j == 0:
-        text = (f"**Step 0.** Nothing is chosen yet; every point's residual is its full squared norm "
-                f"k(x, x) (total {total:.3g}). The criterion ||K[:, i]||² / K[i, i] says how much variance a "
-                f"projection onto point i would explain")
+        text = (
+            f"**Step 0.** Nothing is chosen yet; every point's residual is its full squared norm "
+            f"k(x, x) (total {total:.3g}). The criterion ||K[:, i]||² / K[i, i] says how much variance a "
+            f"projection onto point i would explain"
+        )
         return text + ("." if hide_next else f"; point **{winner}** wins with {scores[winner]:.3g}.")
     last = int(study.path.indices[j - 1])
     left = float(residuals[j].sum())
-    text = (f"**Step {j}.** Point **{last}** became basis vector {j}; its direction was removed from every point "
-            f"(K ← K − τ τ' / K[i, i]). The chosen points now explain **{100 * (1 - left / total):.1f}%** of the "
-            f"training variance; the diagonal of K_{j} is what is left of each point.")
+    text = (
+        f"**Step {j}.** Point **{last}** became basis vector {j}; its direction was removed from every point "
+        f"(K ← K − τ τ' / K[i, i]). The chosen points now explain **{100 * (1 - left / total):.1f}%** of the "
+        f"training variance; the diagonal of K_{j} is what is left of each point."
+    )
     if j < study.n_steps and not hide_next:
         text += f" Next: point **{winner}**, which would explain {scores[winner]:.3g} more."
     return text
@@ -75,46 +97,89 @@ def build():
     steps = range(study.n_steps + 1)
     sort_note = board.sort_note_for(split)
     panels = [
-        steps_ui.data_panel(study, steps, labels, coords_test=study.coords_test, labels_test=split.y_test,
-                            class_names=data.dataset().class_names),
-        steps_ui.criterion_panel(study, steps, study.coords[:, 0], labels, x_title=study.coord_titles[0],
-                                 title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]"),
+        steps_ui.data_panel(
+            study,
+            steps,
+            labels,
+            coords_test=study.coords_test,
+            labels_test=split.y_test,
+            class_names=data.dataset().class_names,
+        ),
+        steps_ui.criterion_panel(
+            study,
+            steps,
+            study.coords[:, 0],
+            labels,
+            x_title=study.coord_titles[0],
+            title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]",
+        ),
         steps_ui.residual_panel(study, steps),
         steps_ui.bound_panel(study.curves, steps, log_y=log_y, y_title="residual ‖φ(x) − Pφ(x)‖²"),
-        steps_ui.heatmap_panel(study, steps, rows=board.rows_note(split), sort_note=sort_note, shared_scale=shared_scale,
-                               caption="Deflation empties the rows and columns of the chosen points; what stays "
-                                       "bright is the variance still to explain."),
+        steps_ui.heatmap_panel(
+            study,
+            steps,
+            rows=board.rows_note(split),
+            sort_note=sort_note,
+            shared_scale=shared_scale,
+            caption="Deflation empties the rows and columns of the chosen points; what stays "
+            "bright is the variance still to explain.",
+        ),
     ]
     return board.player_extras(study, panels, story, pick_max=True)
 
 
-board.player(state, compute.study_key("skpca", data, kernel, settings, shared_scale, log_y), study.n_steps, build,
-             display, numbers=compute.study_numbers(study))
+board.player(
+    state,
+    compute.study_key("skpca", data, kernel, settings, shared_scale, log_y),
+    study.n_steps,
+    build,
+    display,
+    numbers=compute.study_numbers(study),
+)
 
 
 def theorem5_line():
     """Hussain et al. 2011, Thm 5, checked live on this data: Smola & Schoelkopf's Alg. 6 picks the
     same points as Alg. 2."""
     if candidates is not None:
-        return ("Live check of Thm 5 is off: with a random subsample of candidates Alg. 2 no longer searches every "
-                "point, so Alg. 6 need not agree.", "info")
-    check = compute.memo(("thm5", data, kernel, tuple(sorted(settings.items()))),
-                       lambda: check_theorem5(study.K, study.path, max_flops=THM5_FLOPS))
-    where = f"the first {check.steps} of {study.n_steps} steps" if check.steps < study.n_steps else \
-        f"all {check.steps} steps"
+        return (
+            "Live check of Thm 5 is off: with a random subsample of candidates Alg. 2 no longer searches every "
+            "point, so Alg. 6 need not agree.",
+            "info",
+        )
+    check = compute.memo(
+        ("thm5", data, kernel, tuple(sorted(settings.items()))),
+        lambda: check_theorem5(study.K, study.path, max_flops=THM5_FLOPS),
+    )
+    where = (
+        f"the first {check.steps} of {study.n_steps} steps"
+        if check.steps < study.n_steps
+        else f"all {check.steps} steps"
+    )
     if check.same:
-        return (f"Live check of Hussain et al. 2011, Thm 5: Smola and Schoelkopf's Alg. 6 (rerun here, {check.seconds:.2f} s) "
-                f"chose the same points in the same order as Alg. 2 over {where}.", "success")
+        return (
+            f"Live check of Hussain et al. 2011, Thm 5: Smola and Schoelkopf's Alg. 6 (rerun here, "
+            f"{check.seconds:.2f} s) "
+            f"chose the same points in the same order as Alg. 2 over {where}.",
+            "success",
+        )
     if check.ours is None:
-        return (f"Live check of Hussain et al. 2011, Thm 5: Alg. 6 stopped after {check.first_difference - 1} steps, "
-                f"Alg. 2 went on ({where} compared).", "warning")
+        return (
+            f"Live check of Hussain et al. 2011, Thm 5: Alg. 6 stopped after {check.first_difference - 1} steps, "
+            f"Alg. 2 went on ({where} compared).",
+            "warning",
+        )
     step, (mine, theirs), (d_mine, d_theirs) = check.first_difference, check.exact_scores, check.residuals
     right = "Alg. 6" if theirs > mine else "Alg. 2"
-    return (f"Live check of Hussain et al. 2011, Thm 5 ({where}): at step {step} Alg. 2 picked point {check.ours} and Alg. 6 "
-            f"point {check.theirs}. On the exactly deflated kernel they score {mine:.6g} and {theirs:.6g}, so "
-            f"{right} made the exact choice; the points' residuals are {d_mine:.1e} and {d_theirs:.1e} of "
-            "k(x, x), where rounding in the tracked criterion reaches a few percent. The theorem holds in exact "
-            "arithmetic; this is floating point on a nearly exhausted kernel.", "warning")
+    return (
+        f"Live check of Hussain et al. 2011, Thm 5 ({where}): at step {step} Alg. 2 picked point {check.ours} and "
+        f"Alg. 6 "
+        f"point {check.theirs}. On the exactly deflated kernel they score {mine:.6g} and {theirs:.6g}, so "
+        f"{right} made the exact choice; the points' residuals are {d_mine:.1e} and {d_theirs:.1e} of "
+        "k(x, x), where rounding in the tracked criterion reaches a few percent. The theorem holds in exact "
+        "arithmetic; this is floating point on a nearly exhausted kernel.",
+        "warning",
+    )
 
 
 text, kind = theorem5_line()
@@ -124,15 +189,23 @@ with st.expander("The formulas (Hussain et al. 2011)", icon=":material/function:
     st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
     st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
     st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
-    st.latex(r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
-             r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}")
-    st.markdown("**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
-                "and R² = max k(x, x):")
-    st.latex(r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
-             r"\|\phi(x_i) - P\phi(x_i)\|^2 + \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}")
+    st.latex(
+        r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
+        r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}"
+    )
+    st.markdown(
+        "**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
+        "and R² = max k(x, x):"
+    )
+    st.latex(
+        r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
+        r"\|\phi(x_i) - P\phi(x_i)\|^2 + \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}"
+    )
     st.markdown("The printed corollary has R under the root; its proof gives R², used here.")
-    st.markdown("The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
-                "components are drawn for comparison; the local one is meant for a log axis.")
+    st.markdown(
+        "The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
+        "components are drawn for comparison; the local one is meant for a log axis."
+    )
 
 board.downloads(study, "sparse-kpca")
 board.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca")

@@ -14,6 +14,7 @@ cards by the quick reproduction behind it (``mpcore.experiments.run(name, "quick
 the time a user waits after pressing the card's button).
 
 """
+
 import argparse
 import statistics
 import time
@@ -26,12 +27,24 @@ from streamlit.testing.v1 import AppTest
 set_log_level("error")  # AppTest's bare-mode cache notices are not results
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = {"Sparse KPCA": "app_pages/sparse_kpca.py", "KMP": "app_pages/kmp.py", "Sparse KCCA": "app_pages/sparse_kcca.py",
-         "MPKFDA": "app_pages/mpkfda.py", "Deflation lab": "app_pages/deflation_lab.py",
-         "Column lab": "app_pages/column_lab.py", "Bounds": "app_pages/bounds_explorer.py"}
+PAGES = {
+    "Sparse KPCA": "app_pages/sparse_kpca.py",
+    "KMP": "app_pages/kmp.py",
+    "Sparse KCCA": "app_pages/sparse_kcca.py",
+    "MPKFDA": "app_pages/mpkfda.py",
+    "Deflation lab": "app_pages/deflation_lab.py",
+    "Column lab": "app_pages/column_lab.py",
+    "Bounds": "app_pages/bounds_explorer.py",
+}
 # With --points: a generated dataset each page offers, since the bundled ones are smaller than 3000
-GENERATED = {"Sparse KPCA": "rings", "KMP": "sinc", "Sparse KCCA": "rings-two-view", "MPKFDA": "moons",
-             "Deflation lab": "moons", "Column lab": "rings-two-view"}
+GENERATED = {
+    "Sparse KPCA": "rings",
+    "KMP": "sinc",
+    "Sparse KCCA": "rings-two-view",
+    "MPKFDA": "moons",
+    "Deflation lab": "moons",
+    "Column lab": "rings-two-view",
+}
 
 
 def measure(path, repeats, params=()):
@@ -68,8 +81,10 @@ def gallery(repeats):
         at.switch_page("app_pages/paper_figures.py").run()
         opens.append(time.perf_counter() - started)
         assert not at.exception, at.exception
-    print(f"{'Paper figures':<16}{statistics.median(opens):>20.2f}{statistics.median(opens) / 2.0:>8.0%}"
-          "   (opening: nothing runs until a card's button)")
+    print(
+        f"{'Paper figures':<16}{statistics.median(opens):>20.2f}{statistics.median(opens) / 2.0:>8.0%}"
+        "   (opening: nothing runs until a card's button)"
+    )
     done = {}
     for name, info in FIGURES.items():
         if info.function in done or info.needs_data:  # shared computations; items needing --data-dir
@@ -86,11 +101,20 @@ def gallery(repeats):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--points", type=int, default=None,
-                        help="open each page with this many points (the largest the app allows is 3000); "
-                             "default: the page's defaults, and the gallery is timed too")
-    parser.add_argument("--pages", nargs="*", default=None, metavar="PAGE",
-                        help="time only these pages (names as printed, e.g. 'Deflation lab')")
+    parser.add_argument(
+        "--points",
+        type=int,
+        default=None,
+        help="open each page with this many points (the largest the app allows is 3000); "
+        "default: the page's defaults, and the gallery is timed too",
+    )
+    parser.add_argument(
+        "--pages",
+        nargs="*",
+        default=None,
+        metavar="PAGE",
+        help="time only these pages (names as printed, e.g. 'Deflation lab')",
+    )
     args = parser.parse_args()
     params = () if args.points is None else (("points", str(args.points)),)
     budget = 1.0 if args.points is None else 2.0  # issue targets: 1 s at defaults, 2 s at the largest size
@@ -104,8 +128,10 @@ def main():
         print(f"{name:<16}{first:>20.2f}{first / budget:>8.0%}{step:>15.3f}{step / 0.3:>8.0%}")
     if args.points is None and not args.pages:
         gallery(args.repeats)
-    print(f"(medians; 'budget' = share used of {budget:g} s for the first compute and 0.3 s for a cached rerun; "
-          "steps run in the browser)")
+    print(
+        f"(medians; 'budget' = share used of {budget:g} s for the first compute and 0.3 s for a cached rerun; "
+        "steps run in the browser)"
+    )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ slowest wait, side by side.
 
 Machines here are shared and noisy (2 cores): read the ratios, and say what else ran.
 """
+
 import argparse
 import statistics
 import threading
@@ -33,10 +34,21 @@ WORK = [
     ("kmp", "sinc", {"k": 30}),
     ("skcca", "rings-two-view", {"k": 20}),
     ("mpkfda", "moons", {"k": 20}),
-    ("deflation-lab", "moons", {"k": 20, "family": "mpkfda", "criterion": "optimal",
-                                "deflations": ("none", "hotelling", "projection", "schur")}),
-    ("column-lab", "rings-two-view", {"ranks": (12, 24, 36, 48, 60), "methods": ("greedy", "uniform",
-                                                                                 "ridge-leverage")}),
+    (
+        "deflation-lab",
+        "moons",
+        {
+            "k": 20,
+            "family": "mpkfda",
+            "criterion": "optimal",
+            "deflations": ("none", "hotelling", "projection", "schur"),
+        },
+    ),
+    (
+        "column-lab",
+        "rings-two-view",
+        {"ranks": (12, 24, 36, 48, 60), "methods": ("greedy", "uniform", "ridge-leverage")},
+    ),
 ]
 
 
@@ -68,17 +80,22 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", nargs="*", type=int, default=[1, 2])
     args = parser.parse_args()
-    pools = [f"{info['internal_api']} ({info['num_threads']} threads, {info['filepath'].split('/')[-1]})"
-             for info in threadpool_info()]
+    pools = [
+        f"{info['internal_api']} ({info['num_threads']} threads, {info['filepath'].split('/')[-1]})"
+        for info in threadpool_info()
+    ]
     print("BLAS pools in this process: " + "; ".join(pools))
     together(len(WORK), args.points)  # warm-up: imports, first-call costs
-    print(f"{'sessions':>8}" + "".join(f"{f'{t} thread(s): all done / median / slowest (s)':>46}"
-                                      for t in args.threads))
+    print(
+        f"{'sessions':>8}" + "".join(f"{f'{t} thread(s): all done / median / slowest (s)':>46}" for t in args.threads)
+    )
     cells = []
     for threads in args.threads:  # one session alone, each page in turn: what a lone user waits
         with threadpool_limits(limits=threads):
-            alone = [statistics.median(together(1, args.points, first)[0] for _ in range(args.repeats))
-                     for first in range(len(WORK))]
+            alone = [
+                statistics.median(together(1, args.points, first)[0] for _ in range(args.repeats))
+                for first in range(len(WORK))
+            ]
         cells.append(f"{sum(alone):>22.2f}{statistics.median(alone):>12.2f}{max(alone):>12.2f}")
     print(f"{'alone':>8}" + "".join(cells) + "   (each page's study by itself: sum / median / slowest)")
     for n in args.sessions:
@@ -91,11 +108,12 @@ def main():
                     walls.append(wall)
                     medians.append(statistics.median(seconds))
                     slowest.append(max(seconds))
-            cells.append(f"{statistics.median(walls):>22.2f}{statistics.median(medians):>12.2f}"
-                         f"{statistics.median(slowest):>12.2f}")
+            cells.append(
+                f"{statistics.median(walls):>22.2f}{statistics.median(medians):>12.2f}"
+                f"{statistics.median(slowest):>12.2f}"
+            )
         print(f"{n:>8}" + "".join(cells))
-    print(f"(medians of {args.repeats} runs; each session one page's study at {args.points} points, "
-          "its own data seed)")
+    print(f"(medians of {args.repeats} runs; each session one page's study at {args.points} points, its own data seed)")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ received (HTTP responses as transferred, and the websocket's messages).
 Target (issue 22): first panels within 2 s when the study is cached.  Shared 2-core
 machines are noisy: read the median, and say what else was running.
 """
+
 import argparse
 import asyncio
 import statistics
@@ -64,10 +65,14 @@ def main(argv=None):
     times = sorted(ms for ms, _, _ in runs)
     where = f"{args.processes} processes behind HAProxy" if args.processes else "one process (make run)"
     print(f"/{args.link}, {where}, {args.repeats} fresh browser contexts:")
-    print(f"  first panels drawn: median {statistics.median(times):.0f} ms (min {times[0]:.0f}, max {times[-1]:.0f}); "
-          f"target 2000 ms")
-    print(f"  received per open: HTTP {statistics.median(h for _, h, _ in runs) / 1e6:.2f} MB, "
-          f"websocket {statistics.median(w for _, _, w in runs) / 1e6:.2f} MB")
+    print(
+        f"  first panels drawn: median {statistics.median(times):.0f} ms (min {times[0]:.0f}, max {times[-1]:.0f}); "
+        f"target 2000 ms"
+    )
+    print(
+        f"  received per open: HTTP {statistics.median(h for _, h, _ in runs) / 1e6:.2f} MB, "
+        f"websocket {statistics.median(w for _, _, w in runs) / 1e6:.2f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ step (from ``/proc``: it should be ~0, stepping never asks the server).
 Targets (issue 12): median <= 100 ms per step; server CPU per step ~ 0; payload <= 5 MB.
 The machine is shared and has 2 cores: read medians, and run it when nothing else runs.
 """
+
 import argparse
 import os
 import shutil
@@ -46,9 +47,26 @@ def start_server(env=None):
     """The app on a free loopback port; ``env``: extra environment variables for it."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(120):
         if healthy(url):
@@ -63,8 +81,14 @@ def launch_chromium(playwright):
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     return playwright.chromium.launch(
         executable_path=chromium,
-        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-              "--disable-background-networking"])
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-background-networking",
+        ],
+    )
 
 
 def measure(browser, url, path, steps, present, size):
@@ -101,17 +125,23 @@ def main():
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            print(f"key press -> last panel drawn, {args.steps} steps per page, {size[0]}x{size[1]}"
-                  + (", presenter mode" if args.present else ""))
-            print(f"{'page':<15}{'median ms':>10}{'p90 ms':>8}{'max ms':>8}{'vs 100 ms':>10}{'payload MB':>12}"
-                  f"{'server CPU ms/step':>20}")
+            print(
+                f"key press -> last panel drawn, {args.steps} steps per page, {size[0]}x{size[1]}"
+                + (", presenter mode" if args.present else "")
+            )
+            print(
+                f"{'page':<15}{'median ms':>10}{'p90 ms':>8}{'max ms':>8}{'vs 100 ms':>10}{'payload MB':>12}"
+                f"{'server CPU ms/step':>20}"
+            )
             for path in args.pages:
                 latencies, payload, cpu = measure(browser, url, path, args.steps, args.present, size)
                 latencies.sort()
                 median = statistics.median(latencies)
                 p90 = latencies[int(0.9 * (len(latencies) - 1))]
-                print(f"{path:<15}{median:>10.0f}{p90:>8.0f}{latencies[-1]:>8.0f}{median / 100:>9.0%}"
-                      f"{payload / 1e6:>12.2f}{1000 * cpu:>20.1f}")
+                print(
+                    f"{path:<15}{median:>10.0f}{p90:>8.0f}{latencies[-1]:>8.0f}{median / 100:>9.0%}"
+                    f"{payload / 1e6:>12.2f}{1000 * cpu:>20.1f}"
+                )
             browser.close()
     finally:
         SERVER.terminate()

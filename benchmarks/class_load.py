@@ -29,6 +29,7 @@ second into each burst; its sessions reconnect through the proxy, as a browser d
 the table counts them.  Shared 2-core machines are noisy: read medians and ratios, and
 say what else was running.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -98,16 +99,20 @@ def scenario_opens(scenario, n, round_number):
 
 def kill_one_later(deployment, delay=1.0):
     """Kill (SIGKILL) the first app process ``delay`` seconds from now, as a crash would."""
+
     def kill():
         time.sleep(delay)
         deployment.backends[0].stop(kill=True)
+
     threading.Thread(target=kill, daemon=True).start()
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
-    parser.add_argument("--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold", "reruns"])
+    parser.add_argument(
+        "--scenarios", nargs="+", default=["same", "distinct"], choices=["same", "distinct", "cold", "reruns"]
+    )
     parser.add_argument("--url", help="an app already running (default: start one)")
     parser.add_argument("--processes", type=int, help="start this many app processes behind HAProxy")
     parser.add_argument("--kill", action="store_true", help="with --processes: kill one process in each burst")
@@ -123,8 +128,10 @@ def run(args, url, backends, pids, deployment):
     ws_url = stream_url(url)
     for backend in backends or [url]:  # warm-up: the lesson cached in every process
         asyncio.run(open_pages(stream_url(backend), [LESSON]))
-    print(f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
-          f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}")
+    print(
+        f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
+        f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}"
+    )
     for round_number, (scenario, n) in enumerate((s, n) for s in args.scenarios for n in args.sizes):
         sampler = ServerSampler(pids)
         cpu_before = sampler.read()
@@ -132,18 +139,30 @@ def run(args, url, backends, pids, deployment):
         sampler.start()
         if args.kill and deployment is not None:
             kill_one_later(deployment)
-        visits = asyncio.run(open_pages(ws_url, scenario_opens(scenario, n, round_number + 1),
-                                        reconnect=deployment is not None, reruns=RERUNS if scenario == "reruns" else 0))
+        visits = asyncio.run(
+            open_pages(
+                ws_url,
+                scenario_opens(scenario, n, round_number + 1),
+                reconnect=deployment is not None,
+                reruns=RERUNS if scenario == "reruns" else 0,
+            )
+        )
         sampler.stopping.set()
         cpu = sampler.read() - cpu_before if pids() else float("nan")
-        waits = ([t for visit in visits for t in visit.rerun_seconds] if scenario == "reruns" else
-                 [visit.seconds for visit in visits]) or [float("nan")]
+        waits = (
+            [t for visit in visits for t in visit.rerun_seconds]
+            if scenario == "reruns"
+            else [visit.seconds for visit in visits]
+        ) or [float("nan")]
         errors = sum(visit.error is not None for visit in visits)
         reconnects = sum(visit.reconnects > 0 for visit in visits)
         megabytes = statistics.mean(visit.received for visit in visits) / 1e6
-        print(f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
-              f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
-              f"{sampler.peak if pids() else float('nan'):>11.0f}")
+        print(
+            f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
+            f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
+            f"{sampler.peak if pids() else float('nan'):>11.0f}"
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -19,6 +19,7 @@ Machines are shared and noisy: every figure is the median of ``--repeats`` runs,
 ratios compare runs made back to back.  Run with ``make bench`` or
 ``python -m benchmarks.core_speed [--quick]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,17 +79,24 @@ def headline(m, k, repeats):
     t_kpca = median_seconds(lambda: kpca.fit(Kx), max(1, repeats // 2))
     print(f"\n== m = {m}, k = {k}; medians of {repeats} runs; floor = k products K @ v = {t_floor:.3f} s ==")
     print(f"{'path':<20}{'seconds':>10}{'/ floor':>10}   target")
-    targets = {"skpca_path": "<= 1.2", "kmp_path(prefit)": "<= 1.2",
-               "skcca_path": "<= 2 (floor: k products with each of its 2 kernels)"}
+    targets = {
+        "skpca_path": "<= 1.2",
+        "kmp_path(prefit)": "<= 1.2",
+        "skcca_path": "<= 2 (floor: k products with each of its 2 kernels)",
+    }
     for name, seconds, floor in rows:
         print(f"{name:<20}{seconds:>10.3f}{seconds / floor:>10.2f}   {targets[name]}")
     t_skcca = rows[2][1]
-    print(f"{'skcca_path':<20}{t_skcca:>10.3f}{t_skcca / t_floor_pairs:>10.2f}   "
-          "(floor: k products of each kernel with the 2 vectors its criterion needs)")
+    print(
+        f"{'skcca_path':<20}{t_skcca:>10.3f}{t_skcca / t_floor_pairs:>10.2f}   "
+        "(floor: k products of each kernel with the 2 vectors its criterion needs)"
+    )
     t_kmp, t_skpca = rows[1][1], rows[0][1]
     print(f"\n{'comparison':<44}{'ours':>8}{'peer':>8}{'ratio':>8}")
-    print(f"{'kmp_path(prefit) / sklearn orthogonal_mp':<44}{t_kmp:>8.3f}{t_omp:>8.3f}{t_kmp / t_omp:>8.2f}   "
-          "target <= 0.8")
+    print(
+        f"{'kmp_path(prefit) / sklearn orthogonal_mp':<44}{t_kmp:>8.3f}{t_omp:>8.3f}{t_kmp / t_omp:>8.2f}   "
+        "target <= 0.8"
+    )
     print(f"{'skpca_path / KernelPCA(arpack)':<44}{t_skpca:>8.3f}{t_kpca:>8.3f}{t_skpca / t_kpca:>8.2f}")
     fisher_table(Kx, k, repeats, t_floor)
 
@@ -100,8 +108,13 @@ def fisher_table(K, k, repeats, t_floor):
     print(f"\nmpkfda_path / floor (target <= 2), medians of {max(1, repeats // 2)} runs")
     print(f"{'deflation':<18}" + "".join(f"{name:>10}" for name in criteria))
     for deflation in mpcore.DEFLATIONS:
-        cells = [median_seconds(lambda c=c: mpcore.mpkfda_path(K, labels, k, criterion=c, deflation=deflation),
-                                max(1, repeats // 2)) / t_floor for c in criteria]
+        cells = [
+            median_seconds(
+                lambda c=c: mpcore.mpkfda_path(K, labels, k, criterion=c, deflation=deflation), max(1, repeats // 2)
+            )
+            / t_floor
+            for c in criteria
+        ]
         print(f"{deflation:<18}" + "".join(f"{cell:>10.2f}" for cell in cells))
 
 

@@ -13,6 +13,7 @@ variates against the in-memory fit that maps new points by eq. 17.
 Medians of ``--repeats`` runs; the machine is shared, so say what else ran.
 ``python -m benchmarks.estimators_from_x [--quick]``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,14 +58,18 @@ def main(argv=None):
     if args.quick:
         args.ms, args.repeats = [2000, 20_000], 1
     estimators = {
-        "SparseKPCA": lambda seed=None, c=args.c: mpcore.SparseKPCA(n_components=args.k, candidates=c, gamma=0.1,
-                                                                      random_state=seed),
-        "KMP": lambda seed=None, c=args.c: mpcore.KernelMatchingPursuit(n_components=args.k, candidates=c,
-                                                                          gamma=0.1, random_state=seed),
+        "SparseKPCA": lambda seed=None, c=args.c: mpcore.SparseKPCA(
+            n_components=args.k, candidates=c, gamma=0.1, random_state=seed
+        ),
+        "KMP": lambda seed=None, c=args.c: mpcore.KernelMatchingPursuit(
+            n_components=args.k, candidates=c, gamma=0.1, random_state=seed
+        ),
     }
     what = {"SparseKPCA": "mean training residual", "KMP": "test MSE"}
-    print(f"{'estimator':<11}{'m':>8} {'fit (s)':>9} {'peak MB':>9} {'K would be MB':>14}   accuracy against the exact "
-          "path (every column scored)")
+    print(
+        f"{'estimator':<11}{'m':>8} {'fit (s)':>9} {'peak MB':>9} {'K would be MB':>14}   accuracy against the exact "
+        "path (every column scored)"
+    )
     for m in args.ms:
         X = np.random.default_rng(0).normal(size=(m, args.d))
         y = target(X)
@@ -80,14 +85,19 @@ def main(argv=None):
                 exact = make(c=None).fit(X, y)
                 exact_seconds = time.perf_counter() - started
                 sampled = np.median([accuracy(name, run[0], X, y, X_test, y_test) for run in runs])
-                note = (f"{what[name]} {sampled:.4f} (c = {args.c}) against "
-                        f"{accuracy(name, exact, X, y, X_test, y_test):.4f} (exact, {exact_seconds:.2f} s)")
+                note = (
+                    f"{what[name]} {sampled:.4f} (c = {args.c}) against "
+                    f"{accuracy(name, exact, X, y, X_test, y_test):.4f} (exact, {exact_seconds:.2f} s)"
+                )
             print(f"{name:<11}{m:>8} {seconds:>9.2f} {peak:>9.0f} {m * m * 8 / 2**20:>14.0f}   {note}")
         Y, Y_test = second_view(X), second_view(X_test, 1)
         for sampling in ("uniform", "ridge-leverage"):
+
             def make(seed=None, out="nystrom", sampling=sampling):
-                return mpcore.NystromKCCA(n_components=args.k, sampling=sampling, gamma=0.1, reg=1e-3, out_of_sample=out,
-                                          random_state=seed)
+                return mpcore.NystromKCCA(
+                    n_components=args.k, sampling=sampling, gamma=0.1, reg=1e-3, out_of_sample=out, random_state=seed
+                )
+
             runs = [fit_once(make, X, Y, seed) for seed in range(args.repeats)]
             seconds = statistics.median(run[1] for run in runs)
             peak = statistics.median(run[2] for run in runs) / 2**20
@@ -95,8 +105,10 @@ def main(argv=None):
             if m <= 4000:
                 started = time.perf_counter()
                 kernel_map = make(0, "kernel").fit(X, Y)
-                note += (f" against {test_correlation(kernel_map, X_test, Y_test):.4f} (eq. 17's map, whole kernels, "
-                         f"{time.perf_counter() - started:.2f} s)")
+                note += (
+                    f" against {test_correlation(kernel_map, X_test, Y_test):.4f} (eq. 17's map, whole kernels, "
+                    f"{time.perf_counter() - started:.2f} s)"
+                )
             label = "NKCCA-" + ("unif" if sampling == "uniform" else "lev")
             print(f"{label:<11}{m:>8} {seconds:>9.2f} {peak:>9.0f} {m * m * 8 / 2**20:>14.0f}   {note}")
 

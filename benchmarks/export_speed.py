@@ -13,6 +13,7 @@ presenter mode at 1280 x 720 as a lecturer would step it.
 Budgets (issue 24): a single demo <= 6 MB; first drawn step <= 1.5 s; a step <= 100 ms.
 The machine is shared and has 2 cores: read medians, and run it when nothing else runs.
 """
+
 import argparse
 import statistics
 import tempfile
@@ -34,8 +35,14 @@ document.addEventListener('mpl-rendered', (e) => {
 def offline_page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     refused = []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
-                  else (refused.append(route.request.url), route.abort()))
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith("file://")
+            else (refused.append(route.request.url), route.abort())
+        ),
+    )
     return context, context.new_page(), refused
 
 
@@ -86,10 +93,14 @@ def main():
             files.append((f"{page.key} #{number + 1}", path))
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        print(f"each preset exported alone, opened from file:// offline, 1280x720 presenter mode; "
-              f"first draw: median of {args.opens} cold opens; step: PageDown, {args.steps} steps")
-        print(f"{'preset':<12}{'MB':>6}{'vs 6 MB':>9}{'first draw ms':>15}{'vs 1.5 s':>10}{'step median':>13}"
-              f"{'p90':>6}{'vs 100 ms':>11}")
+        print(
+            f"each preset exported alone, opened from file:// offline, 1280x720 presenter mode; "
+            f"first draw: median of {args.opens} cold opens; step: PageDown, {args.steps} steps"
+        )
+        print(
+            f"{'preset':<12}{'MB':>6}{'vs 6 MB':>9}{'first draw ms':>15}{'vs 1.5 s':>10}{'step median':>13}"
+            f"{'p90':>6}{'vs 100 ms':>11}"
+        )
         for name, path in files:
             url = path.as_uri()
             size = path.stat().st_size / 1e6
@@ -97,8 +108,10 @@ def main():
             latencies = sorted(step_latencies(browser, url, args.steps))
             median = statistics.median(latencies)
             p90 = latencies[int(0.9 * (len(latencies) - 1))]
-            print(f"{name:<12}{size:>6.2f}{size / 6:>9.0%}{opens:>15.0f}{opens / 1500:>10.0%}{median:>13.0f}"
-                  f"{p90:>6.0f}{median / 100:>11.0%}")
+            print(
+                f"{name:<12}{size:>6.2f}{size / 6:>9.0%}{opens:>15.0f}{opens / 1500:>10.0%}{median:>13.0f}"
+                f"{p90:>6.0f}{median / 100:>11.0%}"
+            )
         browser.close()
 
 

@@ -21,6 +21,7 @@ Targets (issue 13): 10 sessions, 0 errors, memory flat after warm-up, median lat
 at 10 sessions <= 2x that at 1.  Every loop is bounded in count and time, and all
 traffic stays on this machine.  Shared 2-core machines are noisy: read the ratios.
 """
+
 import argparse
 import statistics
 import threading
@@ -90,13 +91,15 @@ def one_round(browser, url, n, steps, deadline=120, query=""):
     for page in ready:
         if page.evaluate("window.__mplPlayer.playing"):  # one that reached its last step has stopped by itself
             page.keyboard.press(" ")
-        state = page.evaluate("[window.__mplPlayer.playing, window.__mplPlayer.j, window.__mplPlayer.n, "
-                              "document.activeElement.tagName]")
+        state = page.evaluate(
+            "[window.__mplPlayer.playing, window.__mplPlayer.j, window.__mplPlayer.n, document.activeElement.tagName]"
+        )
         if state[0]:
-            errors.append(f"{page.url.split('/')[-1].split('?')[0]} did not pause (step {state[1]} of {state[2]}, "
-                          f"focus on {state[3]})")
-    errors += [f"exception box on {page.url}" for page in pages
-               if page.locator("[data-testid='stException']").count()]
+            errors.append(
+                f"{page.url.split('/')[-1].split('?')[0]} did not pause (step {state[1]} of {state[2]}, "
+                f"focus on {state[3]})"
+            )
+    errors += [f"exception box on {page.url}" for page in pages if page.locator("[data-testid='stException']").count()]
     for context in contexts:
         context.close()
     return opened, latencies, errors
@@ -106,14 +109,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", nargs="*", type=int, default=[1, 5, 10])
     parser.add_argument("--steps", type=int, default=10)
-    parser.add_argument("--blas-threads", type=int, default=None,
-                        help="threads per BLAS pool in the server (OPENBLAS/OMP/MKL_NUM_THREADS); default: the app's")
+    parser.add_argument(
+        "--blas-threads",
+        type=int,
+        default=None,
+        help="threads per BLAS pool in the server (OPENBLAS/OMP/MKL_NUM_THREADS); default: the app's",
+    )
     parser.add_argument("--points", type=int, default=None, help="open every page with this many points")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    env = None if args.blas_threads is None else {
-        name: str(args.blas_threads) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    env = (
+        None
+        if args.blas_threads is None
+        else {name: str(args.blas_threads) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    )
     query = "" if args.points is None else f"&points={args.points}"
     server, url = start_server(env)
     sampler = MemorySampler(server.pid)
@@ -136,17 +146,21 @@ def main():
         server.terminate()
         server.wait(timeout=20)
     base = rows[0][2] if rows else float("nan")
-    print(f"{'sessions':>8}{'open s':>8}{'median ms':>11}{'p90 ms':>8}{'vs 1':>7}{'steps':>7}{'errors':>8}"
-          f"{'RSS MB':>8}")
+    print(
+        f"{'sessions':>8}{'open s':>8}{'median ms':>11}{'p90 ms':>8}{'vs 1':>7}{'steps':>7}{'errors':>8}{'RSS MB':>8}"
+    )
     for n, opened, median, p90, count, errors, rss in rows:
-        print(f"{n:>8}{opened:>8.1f}{median:>11.0f}{p90:>8.0f}{median / base:>6.1f}x{count:>7}{len(errors):>8}"
-              f"{rss:>8.0f}")
+        print(
+            f"{n:>8}{opened:>8.1f}{median:>11.0f}{p90:>8.0f}{median / base:>6.1f}x{count:>7}{len(errors):>8}{rss:>8.0f}"
+        )
         for error in errors[:5]:
             print(f"         {error}")
     samples = [mb for _, mb in sampler.samples]
     if samples:
-        print(f"server memory: start {samples[0]:.0f} MB, after warm-up {warm:.0f} MB, peak {max(samples):.0f} MB, "
-              f"end {samples[-1]:.0f} MB ({len(samples)} samples over {sampler.samples[-1][0]:.0f} s)")
+        print(
+            f"server memory: start {samples[0]:.0f} MB, after warm-up {warm:.0f} MB, peak {max(samples):.0f} MB, "
+            f"end {samples[-1]:.0f} MB ({len(samples)} samples over {sampler.samples[-1][0]:.0f} s)"
+        )
 
 
 if __name__ == "__main__":

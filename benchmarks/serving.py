@@ -1,5 +1,6 @@
 """The app a benchmark measures: one process as ``make run`` starts it, or ``processes``
 processes behind HAProxy as ``make serve`` starts them (``deploy/serve.py``)."""
+
 from contextlib import contextmanager
 from dataclasses import dataclass
 

@@ -10,10 +10,10 @@ It runs the app with its class-ready configuration (``.streamlit/config.toml`` b
 pages load -- scripts, fonts, icons -- comes from this server, so a lecture hall without
 internet works.  From a clone, ``make run`` does the same.
 """
+
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import threading
@@ -47,8 +47,19 @@ def choose_port(asked):
 
 
 def streamlit_command(port, address):
-    return [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-            "--server.address", address, "--server.headless", "true"]
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.port",
+        str(port),
+        "--server.address",
+        address,
+        "--server.headless",
+        "true",
+    ]
 
 
 def open_when_up(url, process):
@@ -92,11 +103,17 @@ def main(argv=None):
         from deploy import serve
 
         return serve.main(argv[1:])
-    parser = argparse.ArgumentParser(prog="mplab", description=__doc__.split("\n\n")[0],
-                                     epilog="mplab serve --help: serving a class from several processes.")
+    parser = argparse.ArgumentParser(
+        prog="mplab",
+        description=__doc__.split("\n\n")[0],
+        epilog="mplab serve --help: serving a class from several processes.",
+    )
     parser.add_argument("--port", type=int, default=None, help=f"the port (default {DEFAULT_PORT}, or a free one)")
-    parser.add_argument("--address", default="localhost",
-                        help="the address to listen on (default localhost; 0.0.0.0 for the whole network)")
+    parser.add_argument(
+        "--address",
+        default="localhost",
+        help="the address to listen on (default localhost; 0.0.0.0 for the whole network)",
+    )
     parser.add_argument("--open", action="store_true", help="open the app in this computer's browser")
     from mpcore import __version__
 

@@ -15,6 +15,7 @@ process computes a lesson once (warming does it before the class arrives); the s
 of every page are in its address, so a student whose process stops is moved to another
 and the page reopens as it was.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -86,8 +87,11 @@ def proxy_stats(socket_path):
             data += chunk
     lines = data.decode().lstrip("# ").splitlines()
     rows = list(csv.DictReader(lines))
-    return {row["svname"]: {"status": row["status"], "sessions": int(row["stot"] or 0), "current": int(row["scur"] or 0)}
-            for row in rows if row.get("pxname") == "app" and row["svname"] not in ("FRONTEND", "BACKEND")}
+    return {
+        row["svname"]: {"status": row["status"], "sessions": int(row["stot"] or 0), "current": int(row["scur"] or 0)}
+        for row in rows
+        if row.get("pxname") == "app" and row["svname"] not in ("FRONTEND", "BACKEND")
+    }
 
 
 def lesson_addresses(names):
@@ -124,6 +128,7 @@ class Backend:
     down, so the proxy moves them and the page notices the new cookie and reloads from its
     address (``ui/server_watch.py``).  Restarted under the same name, a page would
     reconnect to a process that does not know its session and not notice."""
+
     number: int
     slots: tuple  # (slot number, port) twice
     log: Path
@@ -154,10 +159,26 @@ class Backend:
         self.starts += 1  # the next slot
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-                 "--server.address", "127.0.0.1", "--server.port", str(self.port)],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                preexec_fn=_die_with_parent)
+                [
+                    sys.executable,
+                    "-m",
+                    "streamlit",
+                    "run",
+                    str(ROOT / "app.py"),
+                    "--server.headless",
+                    "true",
+                    "--server.address",
+                    "127.0.0.1",
+                    "--server.port",
+                    str(self.port),
+                ],
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
 
     def running(self):
         return self.process is not None and self.process.poll() is None
@@ -188,11 +209,16 @@ class Deployment:
         self.folder = Path(folder or tempfile.mkdtemp(prefix="mplab-serve-"))  # the config and the logs
         self.folder.mkdir(parents=True, exist_ok=True)
         # One secret for all: a session moved to another process keeps its upload token valid.
-        self.env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
-                    "MPLAB_BEHIND_PROXY": "1"}  # pages reload when the proxy moves them (ui/server_watch.py)
+        self.env = {
+            **os.environ,
+            "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
+            "MPLAB_BEHIND_PROXY": "1",
+        }  # pages reload when the proxy moves them (ui/server_watch.py)
         n = self.processes
-        self.backends = [Backend(k, ((k, free_port()), (k + n, free_port())), self.folder / f"process{k}.log")
-                         for k in range(1, n + 1)]
+        self.backends = [
+            Backend(k, ((k, free_port()), (k + n, free_port())), self.folder / f"process{k}.log")
+            for k in range(1, n + 1)
+        ]
         self.proxy = None
         self.stopping = threading.Event()
         self.threads = []
@@ -220,11 +246,17 @@ class Deployment:
         config = self.folder / "haproxy.cfg"
         ports = [b.slots[0][1] for b in self.backends] + [b.slots[1][1] for b in self.backends]
         config.write_text(haproxy_config(f"{self.address}:{self.port}", ports, self.socket))
-        self.proxy = subprocess.Popen([self.haproxy, "-db", "-f", str(config)], stdout=subprocess.DEVNULL,
-                                      stderr=(self.folder / "haproxy.log").open("wb"), start_new_session=True,
-                                      preexec_fn=_die_with_parent)
-        self.threads = [threading.Thread(target=self.supervise, daemon=True),
-                        threading.Thread(target=self.warm, daemon=True)]
+        self.proxy = subprocess.Popen(
+            [self.haproxy, "-db", "-f", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=(self.folder / "haproxy.log").open("wb"),
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        self.threads = [
+            threading.Thread(target=self.supervise, daemon=True),
+            threading.Thread(target=self.warm, daemon=True),
+        ]
         for thread in self.threads:
             thread.start()
         return self
@@ -280,9 +312,11 @@ class Deployment:
                 if starts == backend.starts and not self.stopping.is_set():
                     backend.warm_failures = failed
                     backend.warmed.set()
-                    self.say(f"app process {backend.number}: {len(self.warm_addresses)} lesson scenes warmed in "
-                             f"{time.perf_counter() - started:.0f} s" + (f"; {len(failed)} failed, the first: "
-                                                                         f"{failed[0]}" if failed else ""))
+                    self.say(
+                        f"app process {backend.number}: {len(self.warm_addresses)} lesson scenes warmed in "
+                        f"{time.perf_counter() - started:.0f} s"
+                        + (f"; {len(failed)} failed, the first: {failed[0]}" if failed else "")
+                    )
             if self.stopping.wait(1.0):
                 return
 
@@ -307,20 +341,28 @@ class Deployment:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
-                        help="app processes (default: one per core)")
+    parser.add_argument(
+        "--processes", type=int, default=os.cpu_count() or 1, help="app processes (default: one per core)"
+    )
     parser.add_argument("--port", type=int, default=8501, help="where students connect (default 8501)")
     parser.add_argument("--address", default="0.0.0.0", help="the address to listen on (default: all)")
-    parser.add_argument("--warm", nargs="+", default=["all"], metavar="LESSON",
-                        help="lessons to compute on every process at start: all (default), none, or names")
+    parser.add_argument(
+        "--warm",
+        nargs="+",
+        default=["all"],
+        metavar="LESSON",
+        help="lessons to compute on every process at start: all (default), none, or names",
+    )
     args = parser.parse_args(argv)
     warm = [] if args.warm == ["none"] else lesson_addresses(args.warm)
     deployment = Deployment(args.processes, args.port, args.address, warm)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         deployment.start().wait_until_serving()
-        deployment.say(f"Matching Pursuit Lab: {deployment.processes} processes behind HAProxy at "
-                       f"http://{args.address}:{deployment.port}/ (logs in {deployment.folder}); Ctrl-C stops.")
+        deployment.say(
+            f"Matching Pursuit Lab: {deployment.processes} processes behind HAProxy at "
+            f"http://{args.address}:{deployment.port}/ (logs in {deployment.folder}); Ctrl-C stops."
+        )
         while deployment.proxy.poll() is None:
             time.sleep(1)
         raise SystemExit("HAProxy stopped; see its log in " + str(deployment.folder))

@@ -4,6 +4,7 @@ Built offline with warnings as errors: numpydoc renders and validates the API's 
 autosummary writes one page per public object, and sphinx-gallery runs ``examples/`` and
 keeps their figures and output.
 """
+
 import sys
 from pathlib import Path
 
@@ -53,7 +54,10 @@ numpydoc_xref_param_type = False
 numpydoc_validation_checks = {"GL08", "SS01", "PR01", "PR02", "PR07", "RT01"}
 numpydoc_validation_exclude = {
     r"\.__init__$",
-    r"\.(get|set)_params$", r"\.set_output$", r"\.get_feature_names_out$", r"\.set_\w+_request$",
+    r"\.(get|set)_params$",
+    r"\.set_output$",
+    r"\.get_feature_names_out$",
+    r"\.set_\w+_request$",
     r"\.get_metadata_routing$",
     # Result records: their fields are documented as Attributes; the constructor is internal.
     r"\.(PursuitPath|CCAResult|KCCAResult|NystromKCCAResult|FisherModel)$",
@@ -80,13 +84,22 @@ def write_bibliography(app):
         if number == 0:
             lines += ["The papers the library implements", "---------------------------------", ""]
         elif number == 5:
-            lines += ["Works they build on, and the sources of the data",
-                      "------------------------------------------------", ""]
+            lines += [
+                "Works they build on, and the sources of the data",
+                "------------------------------------------------",
+                "",
+            ]
         entry = reference.entry()
         if reference.doi:
             entry = entry.replace(f"doi:{reference.doi}", f"`doi:{reference.doi} <{reference.url}>`__")
-        lines += [f".. _{reference.key}:", "", f"**{reference.cite()}.** {entry}", "",
-                  f"   *Used for:* {reference.used_for}.", ""]
+        lines += [
+            f".. _{reference.key}:",
+            "",
+            f"**{reference.cite()}.** {entry}",
+            "",
+            f"   *Used for:* {reference.used_for}.",
+            "",
+        ]
     folder = HERE / "_generated"
     folder.mkdir(exist_ok=True)
     text = "\n".join(lines)

@@ -7,6 +7,7 @@ pursuit on Boston housing, and the sparse KPCA compression bound (Cor. 1) with t
 Rademacher bound of full KPCA (Thm 7) along a sparse KPCA path, each with where it is
 lowest: the sparsity a bound would choose.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -21,16 +22,24 @@ K_test = mpcore.kernel_matrix(split.X_test, split.X_train, gamma=0.05)
 offset = split.y_train.mean()
 path = mpcore.kmp_path(K, split.y_train - offset, 40)
 kmp = kmp_curves(K, split.y_train, K_test, split.y_test, path, alpha=0.25 * split.y_train.std(), offset=offset)
-print("KMP: bound lowest at t =", kmp.argmin["KMP bound"], "with value", round(float(np.min(kmp.curves["KMP bound"])), 3),
-      "| test error lowest at t =", kmp.argmin["test error rate"])
+print(
+    "KMP: bound lowest at t =",
+    kmp.argmin["KMP bound"],
+    "with value",
+    round(float(np.min(kmp.curves["KMP bound"])), 3),
+    "| test error lowest at t =",
+    kmp.argmin["test error rate"],
+)
 
 pca = skpca_curves(K, K_test, np.ones(len(K_test)), mpcore.skpca_path(K, 60))
 for name in ("compression bound", "global Rademacher bound"):
     print(f"sparse KPCA {name}: lowest at t = {pca.argmin[name]}, value {np.min(pca.curves[name]):.3f}")
 
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
-for ax, curves, names, title in ((axes[0], kmp, ("KMP bound", "test error rate"), "Kernel matching pursuit"),
-                                 (axes[1], pca, ("compression bound", "global Rademacher bound"), "Sparse KPCA")):
+for ax, curves, names, title in (
+    (axes[0], kmp, ("KMP bound", "test error rate"), "Kernel matching pursuit"),
+    (axes[1], pca, ("compression bound", "global Rademacher bound"), "Sparse KPCA"),
+):
     for name in names:
         values = np.asarray(curves.curves[name])
         ax.plot(np.arange(values.size), values, label=name)

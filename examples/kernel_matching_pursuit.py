@@ -6,6 +6,7 @@ Kernel matching pursuit (Vincent and Bengio 2002) fits noisy samples of sinc wit
 back-fitting and pre-fitting pursuit, then the estimator tunes its number of bases in a
 scikit-learn grid search.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.model_selection import GridSearchCV
@@ -33,6 +34,10 @@ fig.tight_layout()
 # The number of bases is a hyper-parameter like any other.
 search = GridSearchCV(mpcore.KernelMatchingPursuit(gamma=2.0), {"n_components": [2, 4, 8, 16, 32]}, cv=5)
 search.fit(X, y)
-print("5-fold CV picks", search.best_params_["n_components"], "bases; R^2 on the test grid:",
-      round(search.score(X_test, y_test), 4))
+print(
+    "5-fold CV picks",
+    search.best_params_["n_components"],
+    "bases; R^2 on the test grid:",
+    round(search.score(X_test, y_test), 4),
+)
 plt.show()

@@ -6,6 +6,7 @@ Nystroem KCCA (Wang 2016) from uniform against ridge-leverage columns, with the 
 units of the effective dimension d_eff (Lemma 3 needs M of order d_eff): how far the first
 canonical correlation is from exact KCCA's, averaged over three draws.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -30,8 +31,10 @@ for M in ranks:
             iy = mpcore.sample_columns(Ky, M, sampling, scores=scores[1], seed=seed + 100)[0]
             runs.append(mpcore.approximation_error(exact, mpcore.nystrom_kcca(Kx, Ky, ix, iy, reg, reg))["rho"])
         errors[sampling].append(np.mean(runs))
-    print(f"M = {M:3d} ({M / d_eff:4.1f} d_eff): |rho - rho~| uniform {errors['uniform'][-1]:.1e}, "
-          f"ridge-leverage {errors['ridge-leverage'][-1]:.1e}")
+    print(
+        f"M = {M:3d} ({M / d_eff:4.1f} d_eff): |rho - rho~| uniform {errors['uniform'][-1]:.1e}, "
+        f"ridge-leverage {errors['ridge-leverage'][-1]:.1e}"
+    )
 
 fig, ax = plt.subplots(figsize=(6, 3.5))
 for sampling, marker in (("uniform", "o-"), ("ridge-leverage", "s--")):

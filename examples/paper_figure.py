@@ -9,6 +9,7 @@ one of reproduced, partly, not reproduced or not judged (a run too small to tell
 reason.  Use size="quick" or "full" for the gallery's and the paper's sizes, and
 ``python -m mpcore.experiments report --out DIR`` for every item at once.
 """
+
 import matplotlib.pyplot as plt
 
 from mpcore import experiments

@@ -7,6 +7,7 @@ the rings of Wang 2016, whose radii depend on Z and whose angles are noise.  Mor
 basis points raise the training correlation; the test correlation says when they stop
 helping.
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 

@@ -8,6 +8,7 @@ training points after projecting onto the chosen points is compared with full ke
 t-component optimum (the sum of the eigenvalues left out), and Smola and Schölkopf's
 Alg. 6 is checked to pick the same points (Thm 5).
 """
+
 import matplotlib.pyplot as plt
 import numpy as np
 

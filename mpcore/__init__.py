@@ -4,26 +4,33 @@ One idea -- maximise a criterion over candidate columns, then deflate -- with
 interchangeable criteria (:mod:`mpcore.criteria`) and deflations
 (:mod:`mpcore.deflations`) run by one loop (:func:`mpcore.engine.pursue`).
 """
+
 from . import bounds, criteria, curves, datasets, deflations, labs, studies, views
 from .cca import CCAResult, KCCAResult, center_kernel, kcca, regularized_cca
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
 from .engine import PursuitPath, pursue
-from .estimators import (MPKFDA, KernelMatchingPursuit, KernelMatchingPursuitClassifier, NystromKCCA, SparseKCCA,
-                         SparseKPCA)
+from .estimators import (
+    MPKFDA,
+    KernelMatchingPursuit,
+    KernelMatchingPursuitClassifier,
+    NystromKCCA,
+    SparseKCCA,
+    SparseKPCA,
+)
 from .kernels import KERNELS, gamma_from_width, kernel_diag, kernel_matrix
 from .kmp import KMP_VARIANTS, LOSSES, kmp_path
 from .mpkfda import FisherModel, fit_fisher, mpkfda_path
-from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .nkcca import (
-    approximation_error,
     SAMPLINGS,
     NystromKCCAResult,
+    approximation_error,
     nystrom_kcca,
     nystrom_kcca_path,
     ridge_leverage_scores,
     sample_columns,
 )
+from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, pair_distances, skcca_path
 from .skpca import skpca_path, smola_scholkopf_path
 

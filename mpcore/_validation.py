@@ -3,6 +3,7 @@
 Each check raises ``ValueError`` with a sentence a student can act on; the app shows
 the same sentence in an ``st.error`` box (bad input gets a sentence, never a traceback).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -83,13 +84,17 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
         i, j = rng.integers(0, m, size=(2, n_pairs))
         gap = float(np.abs(K[i, j] - K[j, i]).max())
     if gap > tol:
-        raise ValueError(f"{name} is not symmetric (entries differ from their transposes by up to {gap:.3g}); "
-                         "a kernel matrix of the training points with themselves is.")
+        raise ValueError(
+            f"{name} is not symmetric (entries differ from their transposes by up to {gap:.3g}); "
+            "a kernel matrix of the training points with themselves is."
+        )
     diag = np.diag(K)
     if diag.min() < -tol:
         i = int(np.argmin(diag))
-        raise ValueError(f"{name}[{i}, {i}] = {diag[i]:.3g} is negative; the diagonal of a kernel matrix holds "
-                         "squared norms, so it cannot be.")
+        raise ValueError(
+            f"{name}[{i}, {i}] = {diag[i]:.3g} is negative; the diagonal of a kernel matrix holds "
+            "squared norms, so it cannot be."
+        )
     if m <= full_check_max:  # every pair
         minors = np.outer(diag, diag) - K**2
         worst = np.unravel_index(int(np.argmin(minors)), minors.shape)
@@ -100,8 +105,10 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
         at = int(np.argmin(minors))
         worst, lowest = (int(i[at]), int(j[at])), float(minors[at])
     if lowest < -SYMMETRY_RTOL * scale**2 - tol * scale:
-        raise ValueError(f"{name} is not positive semi-definite: |{name}[{worst[0]}, {worst[1]}]| exceeds the "
-                         "geometric mean of the two diagonal entries, which no kernel allows.")
+        raise ValueError(
+            f"{name} is not positive semi-definite: |{name}[{worst[0]}, {worst[1]}]| exceeds the "
+            "geometric mean of the two diagonal entries, which no kernel allows."
+        )
     return K
 
 
@@ -242,5 +249,7 @@ def check_memory(n_bytes, what, advice=""):
     when the machine has less available (``what``: what would be built)."""
     free = available_memory()
     if free is not None and n_bytes > free:
-        raise TooLargeError(f"{what} needs about {_gigabytes(n_bytes)} of memory and {_gigabytes(free)} is available."
-                          + (f" {advice}" if advice else ""))
+        raise TooLargeError(
+            f"{what} needs about {_gigabytes(n_bytes)} of memory and {_gigabytes(free)} is available."
+            + (f" {advice}" if advice else "")
+        )

@@ -13,6 +13,7 @@ Reading of the papers' typos (also said in each docstring):
 - Thm 8 prints the centred matrix as ``(I - 11')K'K(I - 11')``; we read it as the
   centred kernel ``H K H / m`` with ``H = I - 11'/m``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -108,8 +109,9 @@ def compression_subspace(emp_loss, m, t, delta, R=1.0):
     """
     emp_loss = _real(emp_loss, "emp_loss")
     if np.any(~np.isfinite(emp_loss)) or np.any(emp_loss < 0):
-        raise ValueError("emp_loss (the mean training loss outside the compression set) must be a finite number "
-                         "of at least 0.")
+        raise ValueError(
+            "emp_loss (the mean training loss outside the compression set) must be a finite number of at least 0."
+        )
     m, t = _check_counts(m=m, t=t)
     delta = _check_delta(delta)
     R = _check_radius(R)
@@ -239,8 +241,9 @@ def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
     diag = _check_spectrum(kernel_diag, "kernel_diag")
     m = diag.size
     if lam.size != m:
-        raise ValueError(f"eigvals has {lam.size} values but kernel_diag has {m}; both come from the same m x m "
-                         "kernel.")
+        raise ValueError(
+            f"eigvals has {lam.size} values but kernel_diag has {m}; both come from the same m x m kernel."
+        )
     (t,) = _check_counts(t=t)
     R = _check_radius(R)
     delta = _check_delta(delta)
@@ -345,8 +348,10 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
     threshold = _real(threshold, "threshold")
     for name, value in (("class_means", means), ("class_variances", variances), ("class_sizes", sizes)):
         if value.ndim == 0 or value.shape[-1] != 2 or not np.all(np.isfinite(value)):
-            raise ValueError(f"{name} must hold two finite numbers per classifier (negative class, positive "
-                             f"class), got shape {value.shape}.")
+            raise ValueError(
+                f"{name} must hold two finite numbers per classifier (negative class, positive "
+                f"class), got shape {value.shape}."
+            )
     if np.any(variances < 0) or np.any(sizes < 0) or not np.all(np.isfinite(threshold)):
         raise ValueError("class_variances and class_sizes must be at least 0, and the threshold finite.")
     if np.any(sizes.sum(axis=-1) <= 0):

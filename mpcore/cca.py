@@ -1,4 +1,5 @@
 """Regularised linear CCA and exact regularised kernel CCA (reference solutions)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

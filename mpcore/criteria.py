@@ -10,6 +10,7 @@ SKCCA     ``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)``  (Alg. 3 line 3
 Fisher    ``(K[:, i]' y)^2 / (K[:, i]' B K[:, i])``         (Diethe 2015, eq. 7)
 ========  ==================================================================
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -130,8 +131,9 @@ def tracked_fisher_parts(state, y):
     D-weighted column norms (:class:`mpcore.deflations.LowRankDeflation` built with
     :func:`fisher_scatter_parts`): O(m), no pass over K."""
     _, c_pos, c_neg, _ = fisher_scatter_parts(y)
-    denominator = (state.weighted_column_sq_norms() - c_pos * state.columns_dot("pos") ** 2
-                   - c_neg * state.columns_dot("neg") ** 2)
+    denominator = (
+        state.weighted_column_sq_norms() - c_pos * state.columns_dot("pos") ** 2 - c_neg * state.columns_dot("neg") ** 2
+    )
     return state.columns_dot("y") ** 2, np.maximum(denominator, 0.0)
 
 

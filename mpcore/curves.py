@@ -25,6 +25,7 @@ Checks against the papers (the robust ones are tests in ``tests/test_curves.py``
   paper does not give alpha, the kernel width or the split, so its closeness of the two
   argmins may depend on those choices.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,8 +36,8 @@ from scipy.stats import spearmanr
 
 from . import bounds
 from .cca import center_kernel
-from .mpkfda import fit_fisher
 from .lowrank import pivoted_cholesky
+from .mpkfda import fit_fisher
 from .nystrom import nested_projection_residuals, nystrom_features
 from .skcca import fit_sparse_cca
 
@@ -83,8 +84,13 @@ class BoundCurves:
         of the held-out loss, and ``rank_corr``, Spearman's rank correlation of the two
         over the t where both are finite (how closely the bound follows the loss; nan
         when either is constant).  Missing curves give nan (and None for an argmin)."""
-        out = {"bound_min": float("nan"), "bound_argmin": None, "test_min": float("nan"), "test_argmin": None,
-               "rank_corr": float("nan")}
+        out = {
+            "bound_min": float("nan"),
+            "bound_argmin": None,
+            "test_min": float("nan"),
+            "test_argmin": None,
+            "rank_corr": float("nan"),
+        }
         argmin = self.argmin
         bound = self.bound_names[0] if self.bound_names else None
         test = self.test_name
@@ -193,7 +199,10 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
 
 def _kmp_predictions(K_rows, path, offset):
     coefs, intercepts, idx = path.extras["coefs"], path.extras["intercepts"], path.indices
-    return np.stack([K_rows[:, idx[:j]] @ coefs[j - 1, :j] + intercepts[j - 1] for j in range(1, path.n_steps + 1)]) + offset
+    return (
+        np.stack([K_rows[:, idx[:j]] @ coefs[j - 1, :j] + intercepts[j - 1] for j in range(1, path.n_steps + 1)])
+        + offset
+    )
 
 
 def default_alpha(y):
@@ -237,8 +246,13 @@ def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
         "train MSE": ((f_train - y) ** 2).mean(axis=1),
         "KMP bound": bounds.kmp_vc(m, basis_sizes, error_counts, delta),
     }
-    return BoundCurves("Kernel matching pursuit", steps, curves, ("KMP bound",),
-                       {"alpha": alpha, "delta": delta, "errors outside": error_counts})
+    return BoundCurves(
+        "Kernel matching pursuit",
+        steps,
+        curves,
+        ("KMP bound",),
+        {"alpha": alpha, "delta": delta, "errors outside": error_counts},
+    )
 
 
 def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3):
@@ -274,8 +288,7 @@ def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3
         "test correlation": np.array(test_corr),
         "SKCCA bound": bounds.kmp_vc(m, steps, np.array(counts), delta),
     }
-    return BoundCurves("Sparse KCCA", steps, curves, ("SKCCA bound",),
-                       {"alpha": alpha, "delta": delta, "reg": reg})
+    return BoundCurves("Sparse KCCA", steps, curves, ("SKCCA bound",), {"alpha": alpha, "delta": delta, "reg": reg})
 
 
 def mpkfda_curves(K, y, K_test, y_test, path, delta=0.05, R=1.0, shrinkage="auto"):

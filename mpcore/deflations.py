@@ -3,20 +3,21 @@
 A state holds the current deflated kernel K_j (explicitly or as ``K_0 - U V'``),
 answers what criteria ask about its columns, and deflates itself by one chosen column.
 
-=========================  ==================================================  ==========
-state                      deflation after choosing column i                   used by
-=========================  ==================================================  ==========
-:class:`CholeskyDeflation`   ``K <- K - tau tau' / K[i, i]``, ``tau = K[:, i]``  SKPCA (Hussain et al. 2011, eq. 5)
-:class:`ProjectionDeflation` ``K <- (I - tau tau' / tau'tau) K``                 KMP pre-fit, SKCCA (Hussain et al. 2011, Alg. 1, 3, 5)
-:class:`TwoViewProjection`   the projection deflation on both views             SKCCA (Hussain et al. 2011, Alg. 3)
-:class:`ExplicitDeflation`   any rule of :data:`DEFLATIONS` on the full matrix   MPKFDA, deflation lab (Diethe 2015, eq. 15-19)
-=========================  ==================================================  ==========
+- :class:`CholeskyDeflation`: ``K <- K - tau tau' / K[i, i]``, ``tau = K[:, i]``; SKPCA
+  (Hussain et al. 2011, eq. 5).
+- :class:`ProjectionDeflation`: ``K <- (I - tau tau' / tau'tau) K``; KMP pre-fit, SKCCA
+  (Hussain et al. 2011, Alg. 1, 3, 5).
+- :class:`TwoViewProjection`: the projection deflation on both views; SKCCA (Hussain et al.
+  2011, Alg. 3).
+- :class:`ExplicitDeflation`: any rule of :data:`DEFLATIONS` on the full matrix; MPKFDA, the
+  deflation lab (Diethe 2015, eq. 15-19).
 
 The first three never form K_j: they track exactly the quantities their criterion
 needs with one kernel-vector product per step (O(m^2) per step, O(k m^2) in all).
 The explicit state keeps the m x m matrix and applies the textbook update (O(m^2) per
 step), which is what a reader should compare against the papers' equations.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -506,9 +507,9 @@ class LowRankDeflation:
         m, U, V = self.m, self.left.view, self.right.view
         self.s, self.sw = np.empty(m), np.empty(m)
         for start in range(0, m, 256):
-            block = self.K0[:, start:start + 256] - U @ V[start:start + 256].T
-            self.s[start:start + 256] = _column_sq_norms(block)
-            self.sw[start:start + 256] = np.einsum("i,ij,ij->j", self.weights, block, block)
+            block = self.K0[:, start : start + 256] - U @ V[start : start + 256].T
+            self.s[start : start + 256] = _column_sq_norms(block)
+            self.sw[start : start + 256] = np.einsum("i,ij,ij->j", self.weights, block, block)
         self.tracked = None if self._vectors is None else self._KT(self._vectors)
         self._s_ref = float(self.s.max())
 

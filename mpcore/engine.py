@@ -16,6 +16,7 @@ Every state records its deflations as low-rank factors, ``K_j = K_0 - U_j V_j'``
 any intermediate deflated kernel can be rebuilt on demand without storing k full
 m x m matrices.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -178,11 +179,13 @@ def _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats,
     """A sentence for each argument :func:`pursue` cannot use."""
     missing = [name for name in STATE_NEEDS if not hasattr(state, name)]
     if missing:
-        raise TypeError(f"state must be a kernel state (see mpcore.deflations); {type(state).__name__} lacks "
-                        f"{', '.join(missing)}.")
+        raise TypeError(
+            f"state must be a kernel state (see mpcore.deflations); {type(state).__name__} lacks {', '.join(missing)}."
+        )
     if not callable(criterion) or (stop_when is not None and not callable(stop_when)):
-        raise TypeError("criterion (and stop_when, when given) must be functions of the state, such as "
-                        "mpcore.criteria.skpca.")
+        raise TypeError(
+            "criterion (and stop_when, when given) must be functions of the state, such as mpcore.criteria.skpca."
+        )
     if allow_repeats:
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
             raise ValueError(f"k (the number of steps) must be a whole number of at least 1, got {k!r}.")
@@ -270,9 +273,7 @@ def pursue(
         if not allow_repeats:
             eligible &= ~chosen
         if not eligible.any():
-            stop_reason = (
-                f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
-            )
+            stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
             break
         scores = np.asarray(criterion(state), dtype=float)
         scores = np.where(eligible & np.isfinite(scores), scores, np.nan)

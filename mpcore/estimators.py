@@ -25,6 +25,7 @@ attributes ending in ``_``, ``fit`` returning ``self``) and pass
   the random choices (``candidates``, the ``random`` criterion, column sampling).
 - ``sample_weight`` is not supported: the papers' criteria and bounds are unweighted.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -32,8 +33,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import (BaseEstimator, ClassifierMixin, ClassNamePrefixFeaturesOutMixin, RegressorMixin,
-                          TransformerMixin, _fit_context)
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    ClassNamePrefixFeaturesOutMixin,
+    RegressorMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils import check_random_state
@@ -47,8 +54,17 @@ from .deflations import DEFLATIONS
 from .kernels import finite_kernel
 from .kmp import KMP_VARIANTS, LOSSES, kmp_columns_path, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
-from .nkcca import (SAMPLINGS, _distinct_in_order, _psd_solve, draw_landmarks, leverage_from_sketch,
-                    nystrom_kcca, nystrom_kcca_from_columns, ridge_leverage_scores, sketch_landmarks)
+from .nkcca import (
+    SAMPLINGS,
+    _distinct_in_order,
+    _psd_solve,
+    draw_landmarks,
+    leverage_from_sketch,
+    nystrom_kcca,
+    nystrom_kcca_from_columns,
+    ridge_leverage_scores,
+    sketch_landmarks,
+)
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, skcca_path
 from .skpca import skpca_columns_path, skpca_path
@@ -65,8 +81,9 @@ def _check_count(value, n_samples, name="n_components"):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
     if value >= n_samples:
-        raise ValueError(f"{name} = {value} is not sparse: it must be smaller than the number of training points "
-                         f"({n_samples}).")
+        raise ValueError(
+            f"{name} = {value} is not sparse: it must be smaller than the number of training points ({n_samples})."
+        )
     return int(value)
 
 
@@ -131,8 +148,11 @@ class _Kernel:
         return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
     def _pairwise(self, A, B, gamma):
-        check_memory(3 * 8 * A.shape[0] * B.shape[0], f"A {A.shape[0]:,} x {B.shape[0]:,} kernel matrix",
-                     "Use fewer points, or candidates= (the kernel's columns computed a few at a time).")
+        check_memory(
+            3 * 8 * A.shape[0] * B.shape[0],
+            f"A {A.shape[0]:,} x {B.shape[0]:,} kernel matrix",
+            "Use fewer points, or candidates= (the kernel's columns computed a few at a time).",
+        )
         with np.errstate(over="ignore", invalid="ignore"):
             if callable(self.kernel):
                 K = np.asarray(pairwise_kernels(A, B, metric=self.kernel, **(self.kernel_params or {})), dtype=float)
@@ -157,8 +177,10 @@ class _Kernel:
     def _diag(self, X, gamma):
         """``k(x, x)`` for each row of X."""
         if self._precomputed:
-            raise ValueError("score_samples needs k(x, x) for the new points, which a precomputed kernel does not "
-                             "give; use the kernel's name or a callable instead.")
+            raise ValueError(
+                "score_samples needs k(x, x) for the new points, which a precomputed kernel does not "
+                "give; use the kernel's name or a callable instead."
+            )
         if isinstance(self.kernel, str) and self.kernel in ("rbf", "laplacian"):
             return np.ones(X.shape[0])
         if isinstance(self.kernel, str) and self.kernel == "linear":
@@ -249,12 +271,26 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     """
 
     _parameter_constraints: dict = {
-        "n_components": COUNT, **KERNEL_CONSTRAINTS, "candidates": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"], "store_path": ["boolean"],
+        "n_components": COUNT,
+        **KERNEL_CONSTRAINTS,
+        "candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+        "store_path": ["boolean"],
     }
 
-    def __init__(self, n_components=5, *, kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                 candidates=None, random_state=None, store_path=False):
+    def __init__(
+        self,
+        n_components=5,
+        *,
+        kernel="rbf",
+        gamma=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        candidates=None,
+        random_state=None,
+        store_path=False,
+    ):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -291,8 +327,9 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
         if self.candidates is not None and not self._precomputed:
-            path = skpca_columns_path(lambda idx: self._pairwise(X, X[idx], self.gamma_), self._diag(X, self.gamma_),
-                                      k, self.candidates, seed)
+            path = skpca_columns_path(
+                lambda idx: self._pairwise(X, X[idx], self.gamma_), self._diag(X, self.gamma_), k, self.candidates, seed
+            )
             block = self._pairwise(X[path.indices], X[path.indices], self.gamma_)
             n_steps = path.indices.size
         else:
@@ -362,8 +399,10 @@ class _BinaryClassifier(ClassifierMixin):
         check_classification_targets(y)
         n_classes = np.unique(y).size
         if n_classes > 2:
-            raise ValueError(f"Only binary classification is supported. The target has {n_classes} classes; "
-                             "pick one class against the rest first.")
+            raise ValueError(
+                f"Only binary classification is supported. The target has {n_classes} classes; "
+                "pick one class against the rest first."
+            )
         check_binary_labels(y)
         self.classes_ = np.unique(y)
         return np.where(y == self.classes_[1], 1.0, -1.0)
@@ -433,15 +472,32 @@ class _KMPBase(_Kernel, BaseEstimator):
     """What the KMP regressor and classifier share: the parameters and the pursuit."""
 
     _parameter_constraints: dict = {
-        "n_components": COUNT, "variant": [StrOptions(set(KMP_VARIANTS))], "loss": [StrOptions(set(LOSSES))],
-        "fit_intercept": ["boolean"], **KERNEL_CONSTRAINTS,
-        "candidates": [Interval(Integral, 1, None, closed="left"), None], "random_state": ["random_state"],
+        "n_components": COUNT,
+        "variant": [StrOptions(set(KMP_VARIANTS))],
+        "loss": [StrOptions(set(LOSSES))],
+        "fit_intercept": ["boolean"],
+        **KERNEL_CONSTRAINTS,
+        "candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
         "store_path": ["boolean"],
     }
 
-    def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
-                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
-                 random_state=None, store_path=False):
+    def __init__(
+        self,
+        n_components=5,
+        *,
+        variant="prefit",
+        loss="squared",
+        fit_intercept=True,
+        kernel="rbf",
+        gamma=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        candidates=None,
+        random_state=None,
+        store_path=False,
+    ):
         self.n_components = n_components
         self.variant = variant
         self.loss = loss
@@ -468,13 +524,21 @@ class _KMPBase(_Kernel, BaseEstimator):
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
         if self.candidates is not None and self.variant == "prefit" and squared and not self._precomputed:
-            path = kmp_columns_path(lambda idx: self._pairwise(X, X[idx], self.gamma_), y - offset, k,
-                                    self.candidates, seed)
+            path = kmp_columns_path(
+                lambda idx: self._pairwise(X, X[idx], self.gamma_), y - offset, k, self.candidates, seed
+            )
             indices, weights, last, n_steps = path.indices, path.coefs, 0.0, path.indices.size
         else:
-            path = kmp_path(self._train_kernel(X, self.gamma_), y - offset, k, variant=self.variant, loss=self.loss,
-                            fit_intercept=bool(self.fit_intercept and not squared), candidates=self.candidates,
-                            seed=seed)
+            path = kmp_path(
+                self._train_kernel(X, self.gamma_),
+                y - offset,
+                k,
+                variant=self.variant,
+                loss=self.loss,
+                fit_intercept=bool(self.fit_intercept and not squared),
+                candidates=self.candidates,
+                seed=seed,
+            )
             indices, n_steps = path.indices, path.n_steps
             weights = path.extras["coefs"][-1] if path.n_steps else np.zeros(0)
             last = path.extras["intercepts"][-1] if path.n_steps else 0.0
@@ -602,9 +666,11 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
         """
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
         if self.loss in CLASSIFICATION_LOSSES:
-            raise ValueError(f"The {self.loss!r} loss is a classification loss (targets -1/+1); a regressor fitted "
-                             "with it predicts margins, not values. Use KernelMatchingPursuitClassifier, or "
-                             "loss='squared' here.")
+            raise ValueError(
+                f"The {self.loss!r} loss is a classification loss (targets -1/+1); a regressor fitted "
+                "with it predicts margins, not values. Use KernelMatchingPursuitClassifier, or "
+                "loss='squared' here."
+            )
         return self._pursue(X, y)
 
     def predict(self, X):
@@ -721,12 +787,36 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
     (2, 2)
     """
 
-    def __init__(self, n_components=5, *, variant="prefit", loss="squared", fit_intercept=True,
-                 kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None, candidates=None,
-                 random_state=None, store_path=False):
-        super().__init__(n_components, variant=variant, loss=loss, fit_intercept=fit_intercept, kernel=kernel,
-                         gamma=gamma, degree=degree, coef0=coef0, kernel_params=kernel_params, candidates=candidates,
-                         random_state=random_state, store_path=store_path)
+    def __init__(
+        self,
+        n_components=5,
+        *,
+        variant="prefit",
+        loss="squared",
+        fit_intercept=True,
+        kernel="rbf",
+        gamma=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        candidates=None,
+        random_state=None,
+        store_path=False,
+    ):
+        super().__init__(
+            n_components,
+            variant=variant,
+            loss=loss,
+            fit_intercept=fit_intercept,
+            kernel=kernel,
+            gamma=gamma,
+            degree=degree,
+            coef0=coef0,
+            kernel_params=kernel_params,
+            candidates=candidates,
+            random_state=random_state,
+            store_path=store_path,
+        )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -852,15 +942,32 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_components": COUNT, "criterion": [StrOptions(set(FISHER_CRITERIA))],
-        "deflation": [StrOptions(set(DEFLATIONS))], "stages": [Interval(Integral, 1, None, closed="left")],
-        "shrinkage": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="both"), None], **KERNEL_CONSTRAINTS,
-        "random_state": ["random_state"], "store_path": ["boolean"],
+        "n_components": COUNT,
+        "criterion": [StrOptions(set(FISHER_CRITERIA))],
+        "deflation": [StrOptions(set(DEFLATIONS))],
+        "stages": [Interval(Integral, 1, None, closed="left")],
+        "shrinkage": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="both"), None],
+        **KERNEL_CONSTRAINTS,
+        "random_state": ["random_state"],
+        "store_path": ["boolean"],
     }
 
-    def __init__(self, n_components=5, *, criterion="optimal", deflation="projection", stages=1,
-                 shrinkage="auto", kernel="rbf", gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                 random_state=None, store_path=False):
+    def __init__(
+        self,
+        n_components=5,
+        *,
+        criterion="optimal",
+        deflation="projection",
+        stages=1,
+        shrinkage="auto",
+        kernel="rbf",
+        gamma=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        random_state=None,
+        store_path=False,
+    ):
         self.n_components = n_components
         self.criterion = criterion
         self.deflation = deflation
@@ -897,8 +1004,15 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
         K = self._train_kernel(X, self.gamma_)
-        path = mpkfda_path(K, y, _check_count(self.n_components, X.shape[0]), criterion=self.criterion,
-                           deflation=self.deflation, stages=self.stages, seed=_seed(self.random_state))
+        path = mpkfda_path(
+            K,
+            y,
+            _check_count(self.n_components, X.shape[0]),
+            criterion=self.criterion,
+            deflation=self.deflation,
+            stages=self.stages,
+            seed=_seed(self.random_state),
+        )
         self.classes_ = path.extras["classes"]
         self.model_ = fit_fisher(K, path.extras["labels"], path.indices, shrinkage=self.shrinkage)
         self.support_ = path.indices
@@ -945,8 +1059,10 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """Validated views, their widths set, and (with ``kernels``) their training kernels."""
         X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         if Y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
-                             "second view, fit(X, Y).")
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
+                "second view, fit(X, Y)."
+            )
         Y = self._second_view(Y, X.shape[0])
         self._check_kernel()
         self.n_features_y_ = Y.shape[1]
@@ -962,8 +1078,10 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         if Y.ndim == 1:
             Y = Y[:, None]
         if Y.ndim != 2 or Y.shape[0] != n_rows:
-            raise ValueError(f"The two views must describe the same points: X has {n_rows} rows, Y has "
-                             f"{Y.shape[0] if Y.ndim else 0}.")
+            raise ValueError(
+                f"The two views must describe the same points: X has {n_rows} rows, Y has "
+                f"{Y.shape[0] if Y.ndim else 0}."
+            )
         if not np.all(np.isfinite(Y)):
             raise ValueError("Y contains NaN or infinite values; remove or impute them first.")
         return Y
@@ -990,8 +1108,9 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             return self._variates_x(X).astype(X.dtype, copy=False)
         Y = self._second_view(Y, X.shape[0])
         if Y.shape[1] != self.n_features_y_:
-            raise ValueError(f"Y has {Y.shape[1]} features, but {type(self).__name__} was fitted with "
-                             f"{self.n_features_y_}.")
+            raise ValueError(
+                f"Y has {Y.shape[1]} features, but {type(self).__name__} was fitted with {self.n_features_y_}."
+            )
         return self._variates_x(X).astype(X.dtype, copy=False), self._variates_y(Y).astype(X.dtype, copy=False)
 
     def fit_transform(self, X, y=None, **fit_params):
@@ -1129,13 +1248,28 @@ class SparseKCCA(_TwoView):
     """
 
     _parameter_constraints: dict = {
-        "n_components": COUNT, "n_directions": [Interval(Integral, 1, None, closed="left")],
-        "reg": [Interval(Real, 0, None, closed="left")], **KERNEL_CONSTRAINTS,
-        "gamma_y": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None], "store_path": ["boolean"],
+        "n_components": COUNT,
+        "n_directions": [Interval(Integral, 1, None, closed="left")],
+        "reg": [Interval(Real, 0, None, closed="left")],
+        **KERNEL_CONSTRAINTS,
+        "gamma_y": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None],
+        "store_path": ["boolean"],
     }
 
-    def __init__(self, n_components=5, *, n_directions=1, reg=1e-3, kernel="rbf", gamma=None, gamma_y=None,
-                 degree=3, coef0=1.0, kernel_params=None, store_path=False):
+    def __init__(
+        self,
+        n_components=5,
+        *,
+        n_directions=1,
+        reg=1e-3,
+        kernel="rbf",
+        gamma=None,
+        gamma_y=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        store_path=False,
+    ):
         self.n_components = n_components
         self.n_directions = n_directions
         self.reg = reg
@@ -1166,8 +1300,9 @@ class SparseKCCA(_TwoView):
         X, Y, Kx, Ky = self._fit_views(X, Y)
         path = skcca_path(Kx, Ky, _check_count(self.n_components, X.shape[0]))
         self.support_ = self.indices_ = path.indices
-        self.cca_, self.factor_x_, self.factor_y_ = fit_sparse_cca(Kx, Ky, path.indices, reg=self.reg,
-                                                                   n_directions=self.n_directions)
+        self.cca_, self.factor_x_, self.factor_y_ = fit_sparse_cca(
+            Kx, Ky, path.indices, reg=self.reg, n_directions=self.n_directions
+        )
         self.basis_x_ = X[:0] if self._precomputed else X[path.indices]
         self.basis_y_ = Y[:0] if self._precomputed else Y[path.indices]
         self.correlations_ = self.cca_.correlations
@@ -1281,16 +1416,34 @@ class NystromKCCA(_TwoView):
     """
 
     _parameter_constraints: dict = {
-        "n_components": COUNT, "sampling": [StrOptions(set(SAMPLINGS))],
-        "gamma_ratio": [Interval(Real, 0, None, closed="neither")], "reg": [Interval(Real, 0, None, closed="neither")],
-        "n_directions": [Interval(Integral, 1, None, closed="left")], **KERNEL_CONSTRAINTS,
+        "n_components": COUNT,
+        "sampling": [StrOptions(set(SAMPLINGS))],
+        "gamma_ratio": [Interval(Real, 0, None, closed="neither")],
+        "reg": [Interval(Real, 0, None, closed="neither")],
+        "n_directions": [Interval(Integral, 1, None, closed="left")],
+        **KERNEL_CONSTRAINTS,
         "gamma_y": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"}), None],
-        "out_of_sample": [StrOptions(set(OUT_OF_SAMPLE))], "random_state": ["random_state"],
+        "out_of_sample": [StrOptions(set(OUT_OF_SAMPLE))],
+        "random_state": ["random_state"],
     }
 
-    def __init__(self, n_components=100, *, sampling="uniform", gamma_ratio=1e-2, reg=1e-3, n_directions=1,
-                 kernel="rbf", gamma=None, gamma_y=None, degree=3, coef0=1.0, kernel_params=None,
-                 out_of_sample="kernel", random_state=None):
+    def __init__(
+        self,
+        n_components=100,
+        *,
+        sampling="uniform",
+        gamma_ratio=1e-2,
+        reg=1e-3,
+        n_directions=1,
+        kernel="rbf",
+        gamma=None,
+        gamma_y=None,
+        degree=3,
+        coef0=1.0,
+        kernel_params=None,
+        out_of_sample="kernel",
+        random_state=None,
+    ):
         self.n_components = n_components
         self.sampling = sampling
         self.gamma_ratio = gamma_ratio
@@ -1332,8 +1485,10 @@ class NystromKCCA(_TwoView):
         if self.sampling != "ridge-leverage":
             self.leverage_scores_ = None
         elif from_columns:
-            self.leverage_scores_ = (self._sketch_leverage(X, self.gamma_, gamma, rng),
-                                     self._sketch_leverage(Y, self.gamma_y_, gamma, rng))
+            self.leverage_scores_ = (
+                self._sketch_leverage(X, self.gamma_, gamma, rng),
+                self._sketch_leverage(Y, self.gamma_y_, gamma, rng),
+            )
         else:
             self.leverage_scores_ = (ridge_leverage_scores(K1, gamma), ridge_leverage_scores(K2, gamma))
         scores = self.leverage_scores_ or (None, None)
@@ -1369,8 +1524,9 @@ class NystromKCCA(_TwoView):
         """Approximate ridge leverage scores from a uniform sketch's kernel columns of X."""
         S = sketch_landmarks(X.shape[0], seed=_seed(rng))
         W = self._pairwise(X[S], X[S], kernel_gamma)
-        return leverage_from_sketch(lambda rows: self._pairwise(X[rows], X[S], kernel_gamma), W,
-                                    self._diag(X, kernel_gamma), gamma)
+        return leverage_from_sketch(
+            lambda rows: self._pairwise(X[rows], X[S], kernel_gamma), W, self._diag(X, kernel_gamma), gamma
+        )
 
     def _variates(self, X, view):
         gamma = (self.gamma_, self.gamma_y_)[view]

@@ -12,6 +12,7 @@ either side of the threshold, each with projected variance ``variance``.
 >>> explore("kmp_vc", "m", [1000, 10000], k=10, t=5, delta=0.05).round(3)
 array([0.529, 0.071])
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,28 +37,77 @@ class Knob:
 
 
 KNOBS = {
-    "m": Knob("m", "training points m", 1000, 10, 100000, integer=True, log=True,
-              help="Size of the training sample."),
-    "k": Knob("k", "basis vectors k", 20, 0, 2000, integer=True,
-              help="Size of the compression set: the chosen training points."),
-    "t": Knob("t", "t", 5, 0, 2000, integer=True,
-              help="KMP / classification: training errors outside the compression set. KPCA bounds: the number "
-                   "of basis vectors (components)."),
-    "delta": Knob("delta", "confidence δ", 0.05, 1e-4, 0.5, log=True,
-                  help="The bound holds with probability at least 1 − δ over the training sample."),
-    "emp_loss": Knob("emp_loss", "training residual", 0.1, 0.0, 1.0,
-                     help="Mean residual ||φ(x) − Pφ(x)||² on the m − t training points outside the compression "
-                          "set (sparse KPCA's empirical loss)."),
-    "R": Knob("R", "R (loss / kernel radius)", 1.0, 0.1, 5.0,
-              help="sup of the loss, or the radius of the data in feature space: R² = max k(x, x); 1 for a "
-                   "Gaussian kernel."),
-    "decay": Knob("decay", "spectrum decay p", 1.5, 0.2, 4.0,
-                  help="Model spectrum: the i-th kernel eigenvalue falls as i^(−p), scaled so the trace is m."),
+    "m": Knob("m", "training points m", 1000, 10, 100000, integer=True, log=True, help="Size of the training sample."),
+    "k": Knob(
+        "k",
+        "basis vectors k",
+        20,
+        0,
+        2000,
+        integer=True,
+        help="Size of the compression set: the chosen training points.",
+    ),
+    "t": Knob(
+        "t",
+        "t",
+        5,
+        0,
+        2000,
+        integer=True,
+        help="KMP / classification: training errors outside the compression set. KPCA bounds: the number "
+        "of basis vectors (components).",
+    ),
+    "delta": Knob(
+        "delta",
+        "confidence δ",
+        0.05,
+        1e-4,
+        0.5,
+        log=True,
+        help="The bound holds with probability at least 1 − δ over the training sample.",
+    ),
+    "emp_loss": Knob(
+        "emp_loss",
+        "training residual",
+        0.1,
+        0.0,
+        1.0,
+        help="Mean residual ||φ(x) − Pφ(x)||² on the m − t training points outside the compression "
+        "set (sparse KPCA's empirical loss).",
+    ),
+    "R": Knob(
+        "R",
+        "R (loss / kernel radius)",
+        1.0,
+        0.1,
+        5.0,
+        help="sup of the loss, or the radius of the data in feature space: R² = max k(x, x); 1 for a Gaussian kernel.",
+    ),
+    "decay": Knob(
+        "decay",
+        "spectrum decay p",
+        1.5,
+        0.2,
+        4.0,
+        help="Model spectrum: the i-th kernel eigenvalue falls as i^(−p), scaled so the trace is m.",
+    ),
     "c": Knob("c", "constant c", 80.0, 1.0, 80.0, help="The local Rademacher bound's constant (the paper uses 80)."),
-    "margin": Knob("margin", "class-mean margin", 0.5, 0.0, 2.0,
-                   help="Distance of each class's projected mean from the threshold (w'μ₊ − b = b − w'μ₋)."),
-    "variance": Knob("variance", "projected class variance", 0.05, 0.0, 2.0,
-                     help="w'Σw of each class: the spread of its projections."),
+    "margin": Knob(
+        "margin",
+        "class-mean margin",
+        0.5,
+        0.0,
+        2.0,
+        help="Distance of each class's projected mean from the threshold (w'μ₊ − b = b − w'μ₋).",
+    ),
+    "variance": Knob(
+        "variance",
+        "projected class variance",
+        0.05,
+        0.0,
+        2.0,
+        help="w'Σw of each class: the spread of its projections.",
+    ),
 }
 
 
@@ -75,23 +125,53 @@ class ExplorerBound:
 
 EXPLORER_BOUNDS = {
     "compression_subspace": ExplorerBound(
-        "compression_subspace", "Sample compression, subspace (sparse KPCA)", "Hussain et al. 2011, Thm 6 / Cor. 1",
-        ("m", "t", "delta", "emp_loss", "R"), ("m", "t", "delta"), False),
+        "compression_subspace",
+        "Sample compression, subspace (sparse KPCA)",
+        "Hussain et al. 2011, Thm 6 / Cor. 1",
+        ("m", "t", "delta", "emp_loss", "R"),
+        ("m", "t", "delta"),
+        False,
+    ),
     "kmp_vc": ExplorerBound(
-        "kmp_vc", "KMP / sparse KCCA (VC + compression)", "Hussain et al. 2011, Thm 4 / Thm 9",
-        ("m", "k", "t", "delta"), ("m", "k", "t", "delta"), True),
+        "kmp_vc",
+        "KMP / sparse KCCA (VC + compression)",
+        "Hussain et al. 2011, Thm 4 / Thm 9",
+        ("m", "k", "t", "delta"),
+        ("m", "k", "t", "delta"),
+        True,
+    ),
     "compression_classification": ExplorerBound(
-        "compression_classification", "Sample compression, classification", "Hussain et al. 2011, Thm 2",
-        ("m", "k", "t", "delta"), ("m", "k", "t", "delta"), True),
+        "compression_classification",
+        "Sample compression, classification",
+        "Hussain et al. 2011, Thm 2",
+        ("m", "k", "t", "delta"),
+        ("m", "k", "t", "delta"),
+        True,
+    ),
     "pca_global_rademacher": ExplorerBound(
-        "pca_global_rademacher", "KPCA global Rademacher", "Hussain et al. 2011, Thm 7",
-        ("m", "t", "delta", "decay", "R"), ("m", "t", "delta"), False),
+        "pca_global_rademacher",
+        "KPCA global Rademacher",
+        "Hussain et al. 2011, Thm 7",
+        ("m", "t", "delta", "decay", "R"),
+        ("m", "t", "delta"),
+        False,
+    ),
     "pca_local_rademacher": ExplorerBound(
-        "pca_local_rademacher", "KPCA local Rademacher", "Hussain et al. 2011, Thm 8",
-        ("m", "k", "delta", "decay", "R", "c"), ("m", "k", "delta"), False),
+        "pca_local_rademacher",
+        "KPCA local Rademacher",
+        "Hussain et al. 2011, Thm 8",
+        ("m", "k", "delta", "decay", "R", "c"),
+        ("m", "k", "delta"),
+        False,
+    ),
     "mpkfda": ExplorerBound(
-        "mpkfda", "MPKFDA (Fisher discriminant)", "Diethe 2015, Thm 1",
-        ("m", "k", "delta", "margin", "variance", "R"), ("m", "k", "delta"), True),
+        "mpkfda",
+        "MPKFDA (Fisher discriminant)",
+        "Diethe 2015, Thm 1",
+        ("m", "k", "delta", "margin", "variance", "R"),
+        ("m", "k", "delta"),
+        True,
+    ),
 }
 
 
@@ -122,8 +202,9 @@ def _at(bound, **p):
             return np.inf
         half = (m - k) / 2
         margin = p["margin"]
-        result = bounds.mpkfda((-margin, margin), (p["variance"], p["variance"]), 0.0, (half, half), m, k,
-                               p["delta"], p["R"])
+        result = bounds.mpkfda(
+            (-margin, margin), (p["variance"], p["variance"]), 0.0, (half, half), m, k, p["delta"], p["R"]
+        )
         return result["total"]
     raise ValueError(f"Unknown bound {bound!r}; choose one of {sorted(EXPLORER_BOUNDS)}.")
 
@@ -174,8 +255,11 @@ def grid(vary, lo=None, hi=None, n=120):
     lo = knob.lo if lo is None else lo
     hi = knob.hi if hi is None else hi
     for name, value in (("lo", lo), ("hi", hi)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not np.isfinite(value)
+        ):
             raise TypeError(f"{name} must be a finite number.")
     if not knob.lo <= lo < hi <= knob.hi:
         raise ValueError(f"The range of {vary} must satisfy {knob.lo:g} <= lo < hi <= {knob.hi:g}.")

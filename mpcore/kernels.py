@@ -4,6 +4,7 @@
 ``poly``: (gamma <x, z> + coef0)^degree; ``linear``: <x, z>.
 The app may show a width sigma instead; ``gamma = 1 / (2 sigma^2)`` (see :func:`gamma_from_width`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -121,8 +122,11 @@ def kernel_matrix(X, Z=None, kernel="rbf", **params):
             raise ValueError(f"The polynomial degree must be a whole number of at least 1, got {degree!r}.")
     n, p = X.shape[0], (X if Z is None else Z).shape[0]
     # the matrix and pairwise_kernels' temporaries of the same size (distances, then their exp)
-    check_memory(3 * 8 * n * p, f"A {n:,} x {p:,} kernel matrix",
-                 "Use fewer points, or a low-rank approximation from a few columns (mpcore.nystrom).")
+    check_memory(
+        3 * 8 * n * p,
+        f"A {n:,} x {p:,} kernel matrix",
+        "Use fewer points, or a low-rank approximation from a few columns (mpcore.nystrom).",
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         K = np.asarray(pairwise_kernels(X, Z, metric=kernel, **params), dtype=float)
     return finite_kernel(K, kernel)
@@ -132,9 +136,14 @@ def finite_kernel(K, kernel):
     """``K``, or a sentence when an entry overflowed (a polynomial kernel of high degree on
     large inputs: ``(gamma x·z + coef0)^degree`` beyond 1e308)."""
     if not np.all(np.isfinite(K)):
-        raise ValueError(f"The {kernel} kernel overflows on these inputs (an entry beyond 1e308"
-                         + (": (gamma x·z + coef0)^degree grows too fast; scale the data or lower the degree)."
-                            if kernel == "poly" else "); scale the data."))
+        raise ValueError(
+            f"The {kernel} kernel overflows on these inputs (an entry beyond 1e308"
+            + (
+                ": (gamma x·z + coef0)^degree grows too fast; scale the data or lower the degree)."
+                if kernel == "poly"
+                else "); scale the data."
+            )
+        )
     return K
 
 

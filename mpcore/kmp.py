@@ -23,6 +23,7 @@ functional gradient ``-dL/df`` at the training points, and after each pick the w
 them, eq. 11).  Pre-fitting with a non-squared loss would need one optimisation per
 candidate and is not offered (the paper calls it prohibitive).
 """
+
 from __future__ import annotations
 
 import numbers
@@ -39,8 +40,8 @@ from ._validation import (
     ELIGIBILITY_RTOL,
     check_choice,
     check_finite_matrix,
-    check_psd_kernel,
     check_n_steps,
+    check_psd_kernel,
     check_target,
 )
 from .deflations import ProjectionDeflation, _column_sq_norms
@@ -301,11 +302,16 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, can
     if y_norm == 0:
         raise ValueError("The target is all zeros; there is nothing to fit.")
 
-    if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral)
-                                   or candidates < 1):
+    if candidates is not None and (
+        isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral) or candidates < 1
+    ):
         raise ValueError(f"candidates must be a whole number of at least 1 (or None for all), got {candidates!r}.")
-    names = {"algorithm": "Kernel matching pursuit", "criterion_name": "|K[:, i]' r| / ||K[:, i]||",
-             "candidates": candidates, "rng": np.random.default_rng(seed)}
+    names = {
+        "algorithm": "Kernel matching pursuit",
+        "criterion_name": "|K[:, i]' r| / ||K[:, i]||",
+        "candidates": candidates,
+        "rng": np.random.default_rng(seed),
+    }
     if loss != "squared":
         state = _LossPursuit(D, y, loss, variant, fit_intercept)
         path = pursue(state, criteria.kmp_original_columns(), k, deflation_name=state.name, **names)
@@ -403,7 +409,9 @@ def kmp_columns_path(columns, y, k, candidates, seed=0):
             stop_reason = "target fully explained: the residual is zero, so no column can improve the fit."
             break
         if np.nanmax(np.abs(scores), initial=0.0) <= _EXPLAINED_RTOL * y_norm:
-            stop_reason = "no candidate is correlated with the residual any more; further columns cannot improve the fit."
+            stop_reason = (
+                "no candidate is correlated with the residual any more; further columns cannot improve the fit."
+            )
             break
         i = int(np.nanargmax(scores))
         v = block[:, int(np.flatnonzero(keep == i)[0])]

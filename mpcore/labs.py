@@ -25,6 +25,7 @@ shows how the KPCA criterion fares under each of them.
 >>> lab.facts(3)["projection"].annihilated
 True
 """
+
 from __future__ import annotations
 
 import time
@@ -41,11 +42,17 @@ from .cca import eigen_floor, kcca_from_eigen
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import check_step, pursue
-from .mpkfda import fisher_direction
 from .kernels import kernel_diag, kernel_matrix
-from .nkcca import (_nystrom_kcca, _psd_solve, approximation_error, draw_landmarks,
-                    leverage_from_eigen, nystrom_kcca_path)
 from .lowrank import extend_basis, factor_eigen, low_rank_eigen
+from .mpkfda import fisher_direction
+from .nkcca import (
+    _nystrom_kcca,
+    _psd_solve,
+    approximation_error,
+    draw_landmarks,
+    leverage_from_eigen,
+    nystrom_kcca_path,
+)
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
 from .studies import _common, _kernel_params
@@ -109,8 +116,16 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
             track = {"y": np.asarray(y, dtype=float) - np.mean(y)}
         score, pick = _one_view_criterion(family, criterion, rng), "max"
     state = LowRankDeflation(K, deflation, tau_from, weights=weights, track=track)
-    return pursue(state, score, k, pick=pick, stages=int(stages),
-                  algorithm=f"{family} lab", criterion_name=criterion, deflation_name=deflation)
+    return pursue(
+        state,
+        score,
+        k,
+        pick=pick,
+        stages=int(stages),
+        algorithm=f"{family} lab",
+        criterion_name=criterion,
+        deflation_name=deflation,
+    )
 
 
 #: K_0 is replaced by a low-rank ``E diag(values) E'`` at most this far from it (2-norm,
@@ -163,8 +178,15 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
         sample = np.sort(np.random.default_rng(seed).choice(m, size=limit, replace=False))
         eigen = np.empty(0), np.empty((limit, 0))
     values, vectors = eigen
-    return KernelSpectrum(values=values, vectors=vectors, top=top, frobenius=float(np.linalg.norm(K0)),
-                          trace=float(np.trace(K0)), m=m, sample=sample)
+    return KernelSpectrum(
+        values=values,
+        vectors=vectors,
+        top=top,
+        frobenius=float(np.linalg.norm(K0)),
+        trace=float(np.trace(K0)),
+        m=m,
+        sample=sample,
+    )
 
 
 def _largest_eigenvalue(K0):
@@ -388,8 +410,10 @@ class DeflationComparison:
         """dict deflation -> :class:`StepFacts` at step j (clipped per path)."""
         j = check_step(j, self.n_steps)
         if j not in self._memo:
-            self._memo[j] = {name: step_facts(path, self.step_of(name, j), spectrum=self.spectrum)
-                             for name, path in self.paths.items()}
+            self._memo[j] = {
+                name: step_facts(path, self.step_of(name, j), spectrum=self.spectrum)
+                for name, path in self.paths.items()
+            }
         return self._memo[j]
 
     @property
@@ -426,9 +450,14 @@ class DeflationComparison:
             differ = steps + 1  # one path stopped earlier: it picks nothing where the others pick
         last = {name: float(values[-1]) for name, values in self.errors.items() if len(values)}
         best = min(last, key=last.get) if last else None
-        return {"m": int(self.m), "n_steps": int(self.n_steps), "first_difference": int(differ),
-                "shared_picks": int(sum(same)), "best": best,
-                "best_error": last[best] if best is not None else float("nan")}
+        return {
+            "m": int(self.m),
+            "n_steps": int(self.n_steps),
+            "first_difference": int(differ),
+            "shared_picks": int(sum(same)),
+            "best": best,
+            "best_error": last[best] if best is not None else float("nan"),
+        }
 
     def error_table(self):
         """Columns for a CSV: step, then one test-error column per deflation (nan past a path's end)."""
@@ -454,8 +483,9 @@ def _check_family_data(family, split):
         raise ValueError("The Fisher (mpkfda) family needs two classes labelled -1 and +1; pick a binary dataset.")
 
 
-def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1,
-                       seed=0, tau_from="deflated"):
+def compare_deflations(
+    split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1, seed=0, tau_from="deflated"
+):
     """Run ``criterion`` with each of ``deflations`` on ``split``; a :class:`DeflationComparison`.
     ``tau_from``: read tau from the deflated kernel (sec. 3.2.4) or the original one."""
     deflations = tuple(dict.fromkeys(deflations))
@@ -473,12 +503,23 @@ def compare_deflations(split, k, family, criterion, deflations, kernel="rbf", ga
         paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed, tau_from=tau_from)
         seconds[name] = time.perf_counter() - started
         errors[name] = learner_errors(family, K, K_test, y, split.y_test, paths[name].indices, test_diag, memo=memo)
-    return DeflationComparison(family, criterion, split, K, K_test, paths, errors, coords, coords_test, titles,
-                               order, seconds)
+    return DeflationComparison(
+        family, criterion, split, K, K_test, paths, errors, coords, coords_test, titles, order, seconds
+    )
 
 
-def criterion_deflation_table(split, k, family, criteria_names=None, deflations=DEFLATIONS, kernel="rbf",
-                              gamma=None, degree=3, seed=0, progress=None):
+def criterion_deflation_table(
+    split,
+    k,
+    family,
+    criteria_names=None,
+    deflations=DEFLATIONS,
+    kernel="rbf",
+    gamma=None,
+    degree=3,
+    seed=0,
+    progress=None,
+):
     """Diethe 2015, Figure 1 / Figure 3 on one split: the test error after k steps and the
     selection time for every criterion x deflation.
 
@@ -509,8 +550,15 @@ def criterion_deflation_table(split, k, family, criteria_names=None, deflations=
             done += 1
             if progress is not None:
                 progress(done, total)
-    return {"criteria": criteria_names, "deflations": tuple(deflations), "error": error, "best_error": best,
-            "seconds": seconds, "k": int(k), "family": family}
+    return {
+        "criteria": criteria_names,
+        "deflations": tuple(deflations),
+        "error": error,
+        "best_error": best,
+        "seconds": seconds,
+        "k": int(k),
+        "family": family,
+    }
 
 
 __all__ = [
@@ -671,8 +719,19 @@ class ColumnSelection:
 MAX_REPEATS = 100  # seeds per random method: each repeats the whole Nyström path
 
 
-def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage"), repeats=3, kernel="rbf",
-                     gamma=None, degree=3, reg=1e-3, leverage_ratio=1.0, seed=0, progress=None):
+def column_selection(
+    split,
+    ranks,
+    methods=("greedy", "uniform", "ridge-leverage"),
+    repeats=3,
+    kernel="rbf",
+    gamma=None,
+    degree=3,
+    reg=1e-3,
+    leverage_ratio=1.0,
+    seed=0,
+    progress=None,
+):
     """Compare Nystroem landmark choices on the training part of ``split`` (Wang 2016, Fig. 1).
 
     For each method and rank: the kernel approximation error of view X (trace and
@@ -696,8 +755,9 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
     if ranks.size == 0 or ranks[0] < 1 or ranks[-1] >= N:
         raise ValueError(f"The ranks must be whole numbers between 1 and N - 1 = {N - 1}.")
     if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or not 1 <= repeats <= MAX_REPEATS:
-        raise ValueError(f"repeats must be a whole number from 1 to {MAX_REPEATS} (Wang 2016 averages 20 seeds), "
-                         f"got {repeats!r}.")
+        raise ValueError(
+            f"repeats must be a whole number from 1 to {MAX_REPEATS} (Wang 2016 averages 20 seeds), got {repeats!r}."
+        )
     reg = check_positive(reg, "The regularisation lambda")
     leverage_gamma = check_positive(leverage_ratio, "The leverage ratio") * reg
     params = _kernel_params(kernel, gamma, degree, X)
@@ -743,8 +803,9 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                 for c, r in enumerate(ranks):
                     Z = KMeans(n_clusters=int(r), n_init=1, random_state=seed + s).fit(X).cluster_centers_
                     C = kernel_matrix(X, Z, kernel=kernel, **params)
-                    trace[s, c], spectral[s, c] = nystrom_error(K1, C, kernel_matrix(Z, kernel=kernel, **params),
-                                                                eigen=eigens[0])
+                    trace[s, c], spectral[s, c] = nystrom_error(
+                        K1, C, kernel_matrix(Z, kernel=kernel, **params), eigen=eigens[0]
+                    )
             else:
                 order = orders_of(0, name, seed + s)
                 if s == 0:
@@ -752,16 +813,16 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                 for c, r in enumerate(ranks):
                     idx = np.unique(order[:r])
                     distinct[s, c] = idx.size
-                    trace[s, c], spectral[s, c] = nystrom_error(K1, K1[:, idx], K1[np.ix_(idx, idx)],
-                                                                eigen=eigens[0])
+                    trace[s, c], spectral[s, c] = nystrom_error(K1, K1[:, idx], K1[np.ix_(idx, idx)], eigen=eigens[0])
             tick()
         kernel_error[name] = {"trace": trace, "spectral": spectral, "distinct": distinct}
 
     kcca_results, exact_summary, speedup = {}, {}, {}
     if two_view:
         K2 = views[1]
-        exact = kcca_from_eigen(*(_centred_from(eigen, eigen_floor(N, reg)) for eigen in eigens), N, reg, reg,
-                                n_directions=2)
+        exact = kcca_from_eigen(
+            *(_centred_from(eigen, eigen_floor(N, reg)) for eigen in eigens), N, reg, reg, n_directions=2
+        )
         sigma = np.append(exact.correlations, 0.0)[:2]
         gap = float(sigma[0] - sigma[1])
         exact_summary = {"rho": float(exact.correlations[0]), "gap": gap}
@@ -776,8 +837,13 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
                     approx = _nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
                     errors = approximation_error(exact, approx)
                     arrays["rho"][s, c], arrays["T"][s, c], arrays["alpha"][s, c] = (
-                        errors["rho"], errors["T"], errors["alpha"])
-                    arrays["bound"][s, c] = (0.5 + 4 * np.sqrt(2) / gap) * errors["T"] / (N * reg) if gap > 0 else np.inf
+                        errors["rho"],
+                        errors["T"],
+                        errors["alpha"],
+                    )
+                    arrays["bound"][s, c] = (
+                        (0.5 + 4 * np.sqrt(2) / gap) * errors["T"] / (N * reg) if gap > 0 else np.inf
+                    )
                     arrays["valid"][s, c] = errors["T"] <= gap / 2
                 tick()
             kcca_results[name] = arrays
@@ -788,11 +854,37 @@ def column_selection(split, ranks, methods=("greedy", "uniform", "ridge-leverage
             out = nystrom_kcca_path(K1, K2, rng.permutation(N)[:top], rng.permutation(N)[:top], path_ranks, reg, reg)
             incremental[s], refit[s] = out["seconds_incremental"], out["seconds_refit"]
             tick()
-        speedup = {"ranks": path_ranks, "incremental": incremental, "refit": refit,
-                   "speedup": refit / np.maximum(incremental, 1e-12)}
-    settings = {"N": N, "kernel": kernel, "kernel_params": params, "reg": reg, "leverage_gamma": leverage_gamma,
-                "repeats": int(repeats), "seed": int(seed), "kernel_trace": float(np.trace(K1))}
+        speedup = {
+            "ranks": path_ranks,
+            "incremental": incremental,
+            "refit": refit,
+            "speedup": refit / np.maximum(incremental, 1e-12),
+        }
+    settings = {
+        "N": N,
+        "kernel": kernel,
+        "kernel_params": params,
+        "reg": reg,
+        "leverage_gamma": leverage_gamma,
+        "repeats": int(repeats),
+        "seed": int(seed),
+        "kernel_trace": float(np.trace(K1)),
+    }
     coords, _, titles = embed_2d(X, None, split.y_train)
-    return ColumnSelection(ranks, tuple(methods), int(repeats), kernel_error, landmarks, tuple(np.sort(s)[::-1] for s in leverage),
-                           tuple(float(s.sum()) for s in leverage), two_view, kcca_results, exact_summary, speedup,
-                           settings, coords, titles, split)
+    return ColumnSelection(
+        ranks,
+        tuple(methods),
+        int(repeats),
+        kernel_error,
+        landmarks,
+        tuple(np.sort(s)[::-1] for s in leverage),
+        tuple(float(s.sum()) for s in leverage),
+        two_view,
+        kcca_results,
+        exact_summary,
+        speedup,
+        settings,
+        coords,
+        titles,
+        split,
+    )

@@ -5,6 +5,7 @@ Each replaces an O(m^3) decomposition of an m x m kernel whose spectrum decays f
 smooth kernel on low-dimensional data) by O(m r^2) work for rank r, with the error bound
 in its docstring; callers fall back to LAPACK when the rank is too high.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -91,7 +92,7 @@ def symmetric_products(K, vectors, rows=256):
     vectors = np.asarray(vectors, dtype=float)
     out = np.empty((vectors.shape[0], K.shape[0]))
     for start in range(0, K.shape[0], rows):
-        block = K[start:start + rows]
+        block = K[start : start + rows]
         for number, vector in enumerate(vectors):
-            out[number, start:start + rows] = block @ vector
+            out[number, start : start + rows] = block @ vector
     return out

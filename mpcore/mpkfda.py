@@ -1,4 +1,5 @@
 """Greedy kernel Fisher discriminants: MPKFDA with 5 criteria x 7 deflations x stages (Diethe 2015)."""
+
 from __future__ import annotations
 
 import numbers
@@ -8,8 +9,7 @@ import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from . import criteria
-from ._validation import (check_binary_labels, check_choice, check_indices, check_n_steps,
-                          check_psd_kernel)
+from ._validation import check_binary_labels, check_choice, check_indices, check_n_steps, check_psd_kernel
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
 from .engine import pursue

@@ -17,6 +17,7 @@ The small dense problems in the loops use NumPy's LAPACK: NumPy and SciPy each b
 their own OpenBLAS thread pool, and alternating between them, each pool's threads
 spinning while the other works, made these calls several times slower on two cores.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -26,8 +27,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import cholesky, eigh, solve_triangular
 
-from ._validation import (check_choice, check_finite_matrix, check_indices, check_kernel, check_positive,
-                          check_psd_kernel, check_same_rows)
+from ._validation import (
+    check_choice,
+    check_finite_matrix,
+    check_indices,
+    check_kernel,
+    check_positive,
+    check_psd_kernel,
+    check_same_rows,
+)
 from .cca import KCCAResult, _check_directions
 from .lowrank import extend_basis
 
@@ -305,14 +313,23 @@ def nystrom_kcca_from_columns(C1, W1, C2, W2, reg1=1e-3, reg2=1e-3, n_directions
     C1, C2 = (check_finite_matrix(C, name, min_rows=2) for C, name in ((C1, "C1"), (C2, "C2")))
     W1, W2 = (check_finite_matrix(W, name, square=True, min_rows=1) for W, name in ((W1, "W1"), (W2, "W2")))
     if C1.shape[0] != C2.shape[0] or C1.shape[1] != W1.shape[0] or C2.shape[1] != W2.shape[0]:
-        raise ValueError(f"The columns must share their rows and match their landmark blocks: C1 {C1.shape}, "
-                         f"W1 {W1.shape}, C2 {C2.shape}, W2 {W2.shape}.")
+        raise ValueError(
+            f"The columns must share their rows and match their landmark blocks: C1 {C1.shape}, "
+            f"W1 {W1.shape}, C2 {C2.shape}, W2 {W2.shape}."
+        )
     reg1 = check_positive(reg1, "The regularisation lambda1")
     reg2 = check_positive(reg2, "The regularisation lambda2")
     i1 = np.arange(C1.shape[1]) if indices1 is None else np.asarray(indices1, dtype=int)
     i2 = np.arange(C2.shape[1]) if indices2 is None else np.asarray(indices2, dtype=int)
-    return _solve_eq15(_factors_from_columns(C1, W1, reg1), _factors_from_columns(C2, W2, reg2), reg1, reg2,
-                       _check_directions(n_directions), i1, i2)
+    return _solve_eq15(
+        _factors_from_columns(C1, W1, reg1),
+        _factors_from_columns(C2, W2, reg2),
+        reg1,
+        reg2,
+        _check_directions(n_directions),
+        i1,
+        i2,
+    )
 
 
 def _solve_eq15(view1, view2, reg1, reg2, n_directions, i1, i2):
@@ -467,8 +484,10 @@ def approximation_error(exact, approx):
         ``alpha~`` aligned to ``alpha`` (the kernel-stability quantity of Fig. 1(c)).
     """
     if not isinstance(exact, KCCAResult) or not isinstance(approx, NystromKCCAResult):
-        raise TypeError("approximation_error compares the result of mpcore.kcca (exact) with that of "
-                        f"mpcore.nystrom_kcca (approx); got {type(exact).__name__} and {type(approx).__name__}.")
+        raise TypeError(
+            "approximation_error compares the result of mpcore.kcca (exact) with that of "
+            f"mpcore.nystrom_kcca (approx); got {type(exact).__name__} and {type(approx).__name__}."
+        )
     if exact.factors is None:
         raise ValueError("The exact KCCA result has no factors of T; compute it with mpcore.kcca.")
     E1, middle, E2 = exact.factors

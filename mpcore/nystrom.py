@@ -5,6 +5,7 @@ are ``F(x) = C^{-1} K[i, x]``, so ``F F' = K[:, i] K[i, i]^{-1} K[i, :]`` (Hussa
 and ``||F(x)||^2`` is the squared norm of the projection of phi(x) onto the span
 (eq. 7).  The papers write ``R'R = K[i, i]^{-1}``; here ``R = C^{-1}``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -69,8 +70,10 @@ def nystrom_features(K_rows, C):
     K_rows = check_finite_matrix(K_rows, "K_rows", min_rows=1)
     C = check_finite_matrix(C, "C", square=True, min_rows=1)
     if K_rows.shape[1] != C.shape[0]:
-        raise ValueError(f"K_rows has {K_rows.shape[1]} columns but C is {C.shape[0]} x {C.shape[0]}; K_rows holds "
-                         "the kernel between the points and the chosen ones, C the chosen ones' Cholesky factor.")
+        raise ValueError(
+            f"K_rows has {K_rows.shape[1]} columns but C is {C.shape[0]} x {C.shape[0]}; K_rows holds "
+            "the kernel between the points and the chosen ones, C the chosen ones' Cholesky factor."
+        )
     if not np.all(np.diag(C) > 0):
         raise ValueError("C must be a lower Cholesky factor (a positive diagonal): use mpcore.nystrom_factor.")
     return solve_triangular(C, K_rows.T, lower=True, check_finite=False).T

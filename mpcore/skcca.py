@@ -1,11 +1,11 @@
 """Sparse kernel CCA by matching pursuit (Hussain et al. 2011, Alg. 3)."""
+
 from __future__ import annotations
 
 import numpy as np
 
 from . import criteria
-from ._validation import (as_real, check_indices, check_n_steps, check_positive, check_psd_kernel,
-                          check_same_rows)
+from ._validation import as_real, check_indices, check_n_steps, check_positive, check_psd_kernel, check_same_rows
 from .cca import regularized_cca
 from .deflations import TwoViewProjection
 from .engine import pursue
@@ -103,6 +103,7 @@ def pair_distances(variates_x, variates_y):
     """
     variates_x, variates_y = as_real(variates_x, "variates_x"), as_real(variates_y, "variates_y")
     if variates_x.shape != variates_y.shape:
-        raise ValueError(f"The two views' variates must have the same shape, got {variates_x.shape} and "
-                         f"{variates_y.shape}.")
+        raise ValueError(
+            f"The two views' variates must have the same shape, got {variates_x.shape} and {variates_y.shape}."
+        )
     return np.abs(variates_x - variates_y)

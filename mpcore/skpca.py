@@ -1,4 +1,5 @@
 """Sparse kernel PCA (Hussain et al. 2011, Alg. 2) and Smola & Schoelkopf's low-rank approximation (Alg. 6)."""
+
 from __future__ import annotations
 
 import numbers
@@ -229,5 +230,6 @@ def check_theorem5(K, path, max_flops=4e9):
     exact = path.deflated_kernel(j)
     picks = (int(ours[j]), int(theirs[j]))
     scores = tuple(float(exact[:, i] @ exact[:, i] / exact[i, i]) for i in picks)
-    return Theorem5Check(steps, False, j + 1, seconds, picks[0], picks[1], scores,
-                         tuple(float(exact[i, i]) for i in picks))
+    return Theorem5Check(
+        steps, False, j + 1, seconds, picks[0], picks[1], scores, tuple(float(exact[i, i]) for i in picks)
+    )

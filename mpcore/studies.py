@@ -16,6 +16,7 @@ Step ``j`` means "after j basis vectors were chosen": ``j = 0`` is the start; th
 kernel heatmap shows ``K_j``; :meth:`Study.criterion` is the score vector computed on
 ``K_j``, whose winner becomes basis vector ``j + 1``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -292,7 +293,9 @@ def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", lo
         alpha = 1.0 if binary else curves_module.default_alpha(y)
     bound_curves = curves_module.kmp_curves(K, y, K_test, split.y_test, path, alpha=alpha, delta=delta, offset=offset)
     extras = {"offset": offset, "binary": binary, "alpha": float(alpha)}
-    return Study("kmp", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)
+    return Study(
+        "kmp", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
+    )
 
 
 def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0.05, reg=1e-3):
@@ -311,20 +314,43 @@ def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0
     path = skcca_path(K, Ky, k)
     bound_curves = curves_module.skcca_curves(K, Ky, K_test, Ky_test, path, alpha=alpha, delta=delta, reg=reg)
     coords_y, coords_y_test, titles_y = embed_2d(split.Y_train, split.Y_test)
-    extras = {"Ky": Ky, "Ky_test": Ky_test, "kernel_params_y": params_y, "reg": reg,
-              "coords_y": coords_y, "coords_y_test": coords_y_test, "coord_titles_y": titles_y}
-    return Study("skcca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)
+    extras = {
+        "Ky": Ky,
+        "Ky_test": Ky_test,
+        "kernel_params_y": params_y,
+        "reg": reg,
+        "coords_y": coords_y,
+        "coords_y_test": coords_y_test,
+        "coord_titles_y": titles_y,
+    }
+    return Study(
+        "skcca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
+    )
 
 
-def mpkfda_study(split, k, kernel="rbf", gamma=None, degree=3, criterion="optimal", deflation="projection",
-                 stages=1, seed=0, delta=0.05, shrinkage="auto"):
+def mpkfda_study(
+    split,
+    k,
+    kernel="rbf",
+    gamma=None,
+    degree=3,
+    criterion="optimal",
+    deflation="projection",
+    stages=1,
+    seed=0,
+    delta=0.05,
+    shrinkage="auto",
+):
     """Greedy kernel Fisher discriminant (Diethe 2015, Alg. 1) on a binary split, with its
     bound (Diethe 2015, Thm 1, ``R^2 = max_i k(x_i, x_i)``)."""
     if split.y_train is None or not np.all(np.isin(split.y_train, (-1.0, 1.0))):
         raise ValueError("The greedy Fisher discriminant needs two classes labelled -1 and +1; pick a binary dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     path = mpkfda_path(K, split.y_train, k, criterion=criterion, deflation=deflation, stages=stages, seed=seed)
-    bound_curves = curves_module.mpkfda_curves(K, split.y_train, K_test, split.y_test, path, delta=delta,
-                                               R=_radius(K), shrinkage=shrinkage)
+    bound_curves = curves_module.mpkfda_curves(
+        K, split.y_train, K_test, split.y_test, path, delta=delta, R=_radius(K), shrinkage=shrinkage
+    )
     extras = {"shrinkage": shrinkage}
-    return Study("mpkfda", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras)
+    return Study(
+        "mpkfda", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
+    )

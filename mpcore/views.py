@@ -4,6 +4,7 @@ Pure NumPy / scikit-learn, no plotting: a 2-D view of the inputs, a display orde
 kernel heatmaps, and a grid for decision surfaces.  The app's figure builders take the
 arrays these return.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,12 +6,13 @@ Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI 
 set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
 with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
 """
+
 import os
-from contextlib import contextmanager
 import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,19 @@ import pytest
 from deploy.serve import free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["", "lessons", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds",
-         "paper-figures", "references"]
+PAGES = [
+    "",
+    "lessons",
+    "sparse-kpca",
+    "kmp",
+    "sparse-kcca",
+    "mpkfda",
+    "deflation-lab",
+    "column-selection",
+    "bounds",
+    "paper-figures",
+    "references",
+]
 PLAYER_PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab", "column-selection", "bounds"]
 
 
@@ -41,9 +53,25 @@ def chromium():
 def server():
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -70,7 +98,8 @@ def browser():
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=executable,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+        )
         yield launched
         launched.close()
 
@@ -113,7 +142,6 @@ def label(page):
     return page.locator(".mpl-label").first.inner_text()
 
 
-
 def settled(page, step=None, timeout=30_000):
     """The app idle and the player drawn (at ``step``, if given)."""
     wait_until_idle(page)
@@ -133,8 +161,9 @@ def redrawn(page, action, step=None, timeout=30_000):
 
 def open_app(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-preference"):
     """A fresh browser context (nothing remembered from another test) on ``url``."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme,
-                                  reduced_motion=reduced_motion)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, reduced_motion=reduced_motion
+    )
     page = context.new_page()
     page.goto(url)
     wait_until_idle(page)
@@ -156,7 +185,9 @@ def app_page(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-
 
 
 CENTRE = """(el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }"""
-HIT = """([x, y]) => { const hit = document.elementFromPoint(x, y); return hit ? hit.outerHTML.slice(0, 120) : null; }"""
+HIT = (
+    """([x, y]) => { const hit = document.elementFromPoint(x, y); return hit ? hit.outerHTML.slice(0, 120) : null; }"""
+)
 
 
 def click_like_a_person(page, locator):
@@ -164,9 +195,11 @@ def click_like_a_person(page, locator):
     (not a bar drawn over it) is what is there."""
     locator.scroll_into_view_if_needed()
     x, y = locator.evaluate(CENTRE)
-    inside = locator.evaluate(f"(el) => {{ const hit = document.elementFromPoint({x}, {y}); "
-                              "return Boolean(hit) && (el === hit || el.contains(hit) || hit.contains(el) && "
-                              "hit.getBoundingClientRect().width <= el.getBoundingClientRect().width + 40); }")
+    inside = locator.evaluate(
+        f"(el) => {{ const hit = document.elementFromPoint({x}, {y}); "
+        "return Boolean(hit) && (el === hit || el.contains(hit) || hit.contains(el) && "
+        "hit.getBoundingClientRect().width <= el.getBoundingClientRect().width + 40); }"
+    )
     assert inside, f"a click at ({x:.0f}, {y:.0f}) lands on {page.evaluate(HIT, [x, y])}, not on the control"
     page.mouse.click(x, y)
 

@@ -1,6 +1,7 @@
 """Every public function of mpcore, called with one hostile argument at a time, answers
 with a ValueError or TypeError that says something -- never another exception, never a
 hang, never a normal-looking result from a matrix that is not a kernel."""
+
 import signal
 from contextlib import contextmanager
 
@@ -15,7 +16,7 @@ from mpcore import bounds, criteria, datasets, explore
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(20, 2))
 K = mpcore.kernel_matrix(X, gamma=0.5)
-K2 = mpcore.kernel_matrix(X ** 2, gamma=0.5)
+K2 = mpcore.kernel_matrix(X**2, gamma=0.5)
 Y = np.sin(X[:, 0])
 LABELS = np.where(X[:, 0] > 0, 1.0, -1.0)
 IDX = [0, 3, 5]
@@ -39,11 +40,26 @@ def _npz_bytes():
 NPZ = _npz_bytes()
 
 HOSTILE = {
-    "None": None, "empty": [], "text": "nope", "minus one": -1, "zero": 0, "huge int": 10**9,
-    "huge float": 1e300, "tiny": 1e-300, "nan": float("nan"), "inf": float("inf"),
-    "empty matrix": np.zeros((0, 0)), "nan matrix": np.full((20, 20), np.nan), "complex": K + 1j,
-    "minus identity": -np.eye(20), "negative diagonal": NOT_PSD, "asymmetric": ASYMMETRIC,
-    "index 99": [99], "index -1": [-1], "3-D": np.zeros((2, 2, 2)), "object": object(),
+    "None": None,
+    "empty": [],
+    "text": "nope",
+    "minus one": -1,
+    "zero": 0,
+    "huge int": 10**9,
+    "huge float": 1e300,
+    "tiny": 1e-300,
+    "nan": float("nan"),
+    "inf": float("inf"),
+    "empty matrix": np.zeros((0, 0)),
+    "nan matrix": np.full((20, 20), np.nan),
+    "complex": K + 1j,
+    "minus identity": -np.eye(20),
+    "negative diagonal": NOT_PSD,
+    "asymmetric": ASYMMETRIC,
+    "index 99": [99],
+    "index -1": [-1],
+    "3-D": np.zeros((2, 2, 2)),
+    "object": object(),
 }
 
 # name -> (function, valid arguments); each argument is replaced in turn by each hostile value
@@ -69,8 +85,11 @@ CALLS = {
     "kmp_vc": (bounds.kmp_vc, (100, 5, 3, 0.05), {}),
     "compression_classification": (bounds.compression_classification, (100, 5, 3, 0.05), {}),
     "pca_global_rademacher": (bounds.pca_global_rademacher, (np.linspace(5, 0, 20), np.ones(20), 3, 0.05), {}),
-    "pca_local_rademacher": (bounds.pca_local_rademacher,
-                             (np.linspace(5, 0, 20), np.linspace(4, 0, 20), 3, 20, 0.05), {}),
+    "pca_local_rademacher": (
+        bounds.pca_local_rademacher,
+        (np.linspace(5, 0, 20), np.linspace(4, 0, 20), 3, 20, 0.05),
+        {},
+    ),
     "running_min": (bounds.running_min, ([3.0, 2.0, 4.0],), {}),
     "explore.grid": (explore.grid, ("m",), {}),
     "explore.explore": (explore.explore, ("kmp_vc", "m", [100, 200]), {"k": 10, "t": 5}),
@@ -80,21 +99,50 @@ CALLS = {
     "train_size": (datasets.train_size, (100,), {}),
     "approximation_error": (mpcore.approximation_error, (EXACT, APPROX), {}),
     "pair_distances": (mpcore.pair_distances, (X, X[:, ::-1]), {}),
-    "regularized_cca": (mpcore.regularized_cca, (X, X ** 2), {}),
+    "regularized_cca": (mpcore.regularized_cca, (X, X**2), {}),
     "nystrom_features": (mpcore.nystrom_features, (K[:, IDX], np.linalg.cholesky(K[np.ix_(IDX, IDX)])), {}),
-    "projection_residuals": (mpcore.projection_residuals, (np.ones(20), mpcore.nystrom_features(
-        K[:, IDX], np.linalg.cholesky(K[np.ix_(IDX, IDX)]))), {}),
+    "projection_residuals": (
+        mpcore.projection_residuals,
+        (np.ones(20), mpcore.nystrom_features(K[:, IDX], np.linalg.cholesky(K[np.ix_(IDX, IDX)]))),
+        {},
+    ),
     "pursue": (mpcore.pursue, (STATE, criteria.skpca, 3), {}),
-    "bounds.mpkfda": (bounds.mpkfda, (np.array([-1.0, 1.0]), np.array([0.1, 0.2]), 0.0, np.array([400, 300]),
-                                      720, 20, 0.05), {}),
+    "bounds.mpkfda": (
+        bounds.mpkfda,
+        (np.array([-1.0, 1.0]), np.array([0.1, 0.2]), 0.0, np.array([400, 300]), 720, 20, 0.05),
+        {},
+    ),
 }
 
 # Public names that are not functions to call with arguments: estimator classes (checked by
 # scikit-learn's check_estimator in test_estimators.py), result classes, modules and constants.
-NOT_CALLED = {"MPKFDA", "KernelMatchingPursuit", "KernelMatchingPursuitClassifier", "NystromKCCA", "SparseKCCA",
-              "SparseKPCA", "CCAResult", "FisherModel", "KCCAResult", "NystromKCCAResult", "PursuitPath", "bounds", "curves", "datasets",
-              "labs", "studies", "views", "criteria", "deflations", "DEFLATIONS", "FISHER_CRITERIA", "SAMPLINGS",
-              "KERNELS", "KMP_VARIANTS", "LOSSES"}
+NOT_CALLED = {
+    "MPKFDA",
+    "KernelMatchingPursuit",
+    "KernelMatchingPursuitClassifier",
+    "NystromKCCA",
+    "SparseKCCA",
+    "SparseKPCA",
+    "CCAResult",
+    "FisherModel",
+    "KCCAResult",
+    "NystromKCCAResult",
+    "PursuitPath",
+    "bounds",
+    "curves",
+    "datasets",
+    "labs",
+    "studies",
+    "views",
+    "criteria",
+    "deflations",
+    "DEFLATIONS",
+    "FISHER_CRITERIA",
+    "SAMPLINGS",
+    "KERNELS",
+    "KMP_VARIANTS",
+    "LOSSES",
+}
 
 
 class Hang(Exception):
@@ -142,8 +190,12 @@ def _numbers(value, seen=None):
     if isinstance(value, (list, tuple)):
         return [x for item in value for x in _numbers(item, seen)]
     if hasattr(value, "__dataclass_fields__"):
-        return [x for name in value.__dataclass_fields__ if name not in NAN_BY_DESIGN
-                for x in _numbers(getattr(value, name), seen)]
+        return [
+            x
+            for name in value.__dataclass_fields__
+            if name not in NAN_BY_DESIGN
+            for x in _numbers(getattr(value, name), seen)
+        ]
     return []
 
 
@@ -190,8 +242,18 @@ def test_every_public_function_is_called_with_hostile_arguments():
         assert name in CALLS or f"bounds.{name}" in CALLS, name
 
 
-KERNEL_TAKERS = ["skpca_path", "kmp_path", "skcca_path", "mpkfda_path", "smola_scholkopf_path",
-                 "kcca", "nystrom_kcca", "nystrom_kcca_path", "fit_sparse_cca", "fit_fisher"]
+KERNEL_TAKERS = [
+    "skpca_path",
+    "kmp_path",
+    "skcca_path",
+    "mpkfda_path",
+    "smola_scholkopf_path",
+    "kcca",
+    "nystrom_kcca",
+    "nystrom_kcca_path",
+    "fit_sparse_cca",
+    "fit_fisher",
+]
 # Positive diagonal, symmetric, yet no kernel: |K[i, j]| above the diagonal's geometric mean.
 BAD_MINOR = K.copy()
 BAD_MINOR[0, 1] = BAD_MINOR[1, 0] = 3.0
@@ -205,8 +267,13 @@ def test_what_is_not_a_kernel_is_refused_with_its_reason(name, matrix):
     negative diagonal and nystrom_kcca 0.727 for -I."""
     function, args, kwargs = CALLS[name]
     bad = BAD_MINOR if matrix == "bad minor" else HOSTILE[matrix]
-    reason = {"negative diagonal": "negative", "minus identity": "negative", "asymmetric": "not symmetric",
-              "complex": "complex|real", "bad minor": "not positive semi-definite"}[matrix]
+    reason = {
+        "negative diagonal": "negative",
+        "minus identity": "negative",
+        "asymmetric": "not symmetric",
+        "complex": "complex|real",
+        "bad minor": "not positive semi-definite",
+    }[matrix]
     with pytest.raises(ValueError, match=reason):
         function(bad, *args[1:], **kwargs)
     if len(args) > 1 and name not in ("fit_fisher", "kmp_path", "mpkfda_path", "skpca_path", "smola_scholkopf_path"):
@@ -229,11 +296,19 @@ def test_sizes_that_would_allocate_without_bound_are_refused():
 
 
 @settings(max_examples=200, deadline=None)
-@given(emp=st.floats(allow_nan=True, allow_infinity=True), m=st.integers(-5, 10**6),
-       t=st.integers(-5, 10**6), k=st.integers(-5, 10**6), delta=st.floats(allow_nan=True, allow_infinity=True))
+@given(
+    emp=st.floats(allow_nan=True, allow_infinity=True),
+    m=st.integers(-5, 10**6),
+    t=st.integers(-5, 10**6),
+    k=st.integers(-5, 10**6),
+    delta=st.floats(allow_nan=True, allow_infinity=True),
+)
 def test_bounds_answer_a_number_or_a_sentence(emp, m, t, k, delta):
-    for function, args in ((bounds.compression_subspace, (emp, m, t, delta)), (bounds.kmp_vc, (m, k, t, delta)),
-                           (bounds.compression_classification, (m, k, t, delta))):
+    for function, args in (
+        (bounds.compression_subspace, (emp, m, t, delta)),
+        (bounds.kmp_vc, (m, k, t, delta)),
+        (bounds.compression_classification, (m, k, t, delta)),
+    ):
         try:
             value = function(*args)
         except (ValueError, TypeError) as error:
@@ -243,15 +318,28 @@ def test_bounds_answer_a_number_or_a_sentence(emp, m, t, k, delta):
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, 0.0, 1.0])), min_size=n * n,
-                         max_size=n * n))))
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, 0.0, 1.0])),
+                min_size=n * n,
+                max_size=n * n,
+            ),
+        )
+    )
+)
 def test_paths_on_arbitrary_matrices_give_a_path_or_a_sentence(case):
     n, values = case
     matrix = np.array(values).reshape(n, n)
     y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    for function, args in ((mpcore.skpca_path, (matrix, 1)), (mpcore.kmp_path, (matrix, y, 1)),
-                           (mpcore.mpkfda_path, (matrix, y, 1)), (mpcore.skcca_path, (matrix, matrix, 1))):
+    for function, args in (
+        (mpcore.skpca_path, (matrix, 1)),
+        (mpcore.kmp_path, (matrix, y, 1)),
+        (mpcore.mpkfda_path, (matrix, y, 1)),
+        (mpcore.skcca_path, (matrix, matrix, 1)),
+    ):
         try:
             with time_limit(10):
                 path = function(*args)

@@ -1,5 +1,6 @@
 """The app, driven headlessly with Streamlit's AppTest: every page renders, steps,
 reopens from a URL, and survives a bad upload."""
+
 import json
 from pathlib import Path
 
@@ -19,8 +20,13 @@ LABS = {
     "column-lab": "app_pages/column_lab.py",
     "bounds": "app_pages/bounds_explorer.py",
 }
-PAGES = {**ALGORITHMS, **LABS, "paper-figures": "app_pages/paper_figures.py", "lessons": "app_pages/lessons.py",
-         "references": "app_pages/references.py"}
+PAGES = {
+    **ALGORITHMS,
+    **LABS,
+    "paper-figures": "app_pages/paper_figures.py",
+    "lessons": "app_pages/lessons.py",
+    "references": "app_pages/references.py",
+}
 
 
 def open_page(page=None, query=None):
@@ -259,8 +265,13 @@ def test_impossible_settings_give_a_message_not_a_traceback():
 def test_downloads_offer_the_path_and_the_curves():
     at = open_page("skpca")
     labels = [button.label for button in at.get("download_button")]
-    assert labels == ["This demo (.html)", "This page's 4 lessons (.html)",  # the title row's Save menu
-                      "Download the path (CSV)", "Download the curves (CSV)", "Download as a .py file"]
+    assert labels == [
+        "This demo (.html)",
+        "This page's 4 lessons (.html)",  # the title row's Save menu
+        "Download the path (CSV)",
+        "Download the curves (CSV)",
+        "Download as a .py file",
+    ]
 
 
 def test_csv_has_a_header_and_one_row_per_step():
@@ -279,6 +290,7 @@ def test_csv_has_a_header_and_one_row_per_step():
 
 # --- labs and theory ----------------------------------------------------------------------------
 
+
 def test_the_facts_caption_says_when_they_come_from_a_subsample():
     from mpcore import kernel_matrix
     from mpcore.labs import kernel_spectrum
@@ -295,8 +307,12 @@ def test_the_facts_caption_says_when_they_come_from_a_subsample():
 def test_deflation_lab_steps_and_reports_facts():
     at = open_page("deflation-lab", {"points": "200", "k": "8"})
     assert_clean(at)
-    assert list(at.multiselect(key="w:deflation-lab:deflations").value) == ["hotelling", "projection", "schur",
-                                                                            "ortho-projection"]
+    assert list(at.multiselect(key="w:deflation-lab:deflations").value) == [
+        "hotelling",
+        "projection",
+        "schur",
+        "ortho-projection",
+    ]
     payload = player(at)
     facts = panel(payload, "facts")
     names = [name.replace("\u200b", "") for name in facts["table"]["header"][1:]]  # headers may break after a hyphen
@@ -335,8 +351,9 @@ def test_deflation_lab_table_on_demand():
 
 
 def test_deflation_lab_reads_tau_from_the_original_kernel():
-    at = open_page("deflation-lab", {"points": "120", "k": "6", "deflations": "schur,ortho-schur,projection",
-                                     "tau": "original"})
+    at = open_page(
+        "deflation-lab", {"points": "120", "k": "6", "deflations": "schur,ortho-schur,projection", "tau": "original"}
+    )
     assert_clean(at)
     assert at.selectbox(key="w:deflation-lab:tau").value == "original"
     assert any("span of the τ's" in m.value for m in at.markdown)
@@ -362,8 +379,10 @@ def test_every_chart_follows_the_text_size():
 def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
     at = open_page("deflation-lab", {"data": "sinc", "points": "120"})
     assert_clean(at)
-    assert at.selectbox(key="w:family:regression").options == ["Kernel matching pursuit criterion",
-                                                               "Sparse KPCA criterion"]
+    assert at.selectbox(key="w:family:regression").options == [
+        "Kernel matching pursuit criterion",
+        "Sparse KPCA criterion",
+    ]
     at.multiselect(key="w:deflation-lab:deflations").set_value([]).run()
     assert_clean(at)
     assert any("at least one deflation" in i.value for i in at.info)
@@ -421,11 +440,12 @@ def test_bounds_explorer_counts_are_settable_and_an_overlay_stays_on_the_chart()
     k = next(s for s in at.select_slider if s.label.startswith("basis vectors k"))
     assert "10" in k.options and len(k.options) < 40 and k.value in (6, 8)  # a link's 7: the nearest count
     assert any("nearest" in w.value for w in at.warning)  # and says so
-    at = open_page("bounds", {"bound": "pca_global_rademacher", "vary": "m",
-                              "overlay": "pca_local_rademacher"})
+    at = open_page("bounds", {"bound": "pca_global_rademacher", "vary": "m", "overlay": "pca_local_rademacher"})
     assert_clean(at)
     fig = panel(player(at), "bound")["figure"]
     assert fig["layout"]["yaxis"]["type"] == "log"
+
+
 def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     import streamlit as st
 
@@ -437,9 +457,14 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     assert not figures(at)  # nothing runs until asked
     at = open_page("paper-figures", {"paper": "vincent2002"})
     assert [header.value.split(":")[0] for header in at.subheader] == [
-        "Vincent and Bengio (2002), Table 1", "Vincent and Bengio (2002), Table 3", "Vincent and Bengio (2002), Fig. 6"]
+        "Vincent and Bengio (2002), Table 1",
+        "Vincent and Bengio (2002), Table 3",
+        "Vincent and Bengio (2002), Fig. 6",
+    ]
     said = [text.value for text in at.markdown]
-    assert any(text.startswith("**The paper says.** “") and "unable to separate the data points" in text for text in said)
+    assert any(
+        text.startswith("**The paper says.** “") and "unable to separate the data points" in text for text in said
+    )
     assert any(text.startswith("**Judged by.**") for text in said)
     # the kept full-size verdict comes first, before anything is rerun
     assert any("at full size]" in text for text in said) and not figures(at)
@@ -478,18 +503,43 @@ def test_the_server_runs_one_blas_thread_per_pool():
 # Sidebar changes a user makes, page by page: after each, the address reopens the same
 # view in a fresh session (the same study and display: the player's payload id).
 ROUND_TRIPS = {
-    "skpca": [("selectbox", "w:data:skpca", "moons"), ("slider", "w:moons:noise", 0.3), ("slider", "w:points", 400),
-              ("selectbox", "w:skpca:gamma", "0.3"), ("slider", "w:skpca:k", 12), ("toggle", "w:skpca:sub", True),
-              ("toggle", "w:skpca:ownscale", True)],
-    "kmp": [("selectbox", "w:data:kmp", "sinc"), ("slider", "w:kmp:k", 12), ("selectbox", "w:kmp:variant", "backfit"),
-            ("toggle", "w:kmp:setalpha", True), ("select_slider", "w:kmp:rescale", 0.2), ("toggle", "w:kmp:log", True)],
-    "skcca": [("slider", "w:points", 300), ("slider", "w:skcca:alpha", 0.5), ("select_slider", "w:skcca:reg", 1e-2),
-              ("selectbox", "w:skcca:kernel", "laplacian")],
-    "mpkfda": [("selectbox", "w:data:mpkfda", "xor"), ("selectbox", "w:mpkfda:criterion", "pseudo"),
-               ("selectbox", "w:mpkfda:deflation", "schur"), ("slider", "w:mpkfda:stages", 2),
-               ("number_input", "w:seed", 3), ("slider", "w:test", 0.4), ("toggle", "w:std", False)],
-    "deflation-lab": [("selectbox", "w:deflation-lab:tau", "original"), ("toggle", "w:deflation-lab:ownscale", False),
-                      ("slider", "w:deflation-lab:k", 8)],
+    "skpca": [
+        ("selectbox", "w:data:skpca", "moons"),
+        ("slider", "w:moons:noise", 0.3),
+        ("slider", "w:points", 400),
+        ("selectbox", "w:skpca:gamma", "0.3"),
+        ("slider", "w:skpca:k", 12),
+        ("toggle", "w:skpca:sub", True),
+        ("toggle", "w:skpca:ownscale", True),
+    ],
+    "kmp": [
+        ("selectbox", "w:data:kmp", "sinc"),
+        ("slider", "w:kmp:k", 12),
+        ("selectbox", "w:kmp:variant", "backfit"),
+        ("toggle", "w:kmp:setalpha", True),
+        ("select_slider", "w:kmp:rescale", 0.2),
+        ("toggle", "w:kmp:log", True),
+    ],
+    "skcca": [
+        ("slider", "w:points", 300),
+        ("slider", "w:skcca:alpha", 0.5),
+        ("select_slider", "w:skcca:reg", 1e-2),
+        ("selectbox", "w:skcca:kernel", "laplacian"),
+    ],
+    "mpkfda": [
+        ("selectbox", "w:data:mpkfda", "xor"),
+        ("selectbox", "w:mpkfda:criterion", "pseudo"),
+        ("selectbox", "w:mpkfda:deflation", "schur"),
+        ("slider", "w:mpkfda:stages", 2),
+        ("number_input", "w:seed", 3),
+        ("slider", "w:test", 0.4),
+        ("toggle", "w:std", False),
+    ],
+    "deflation-lab": [
+        ("selectbox", "w:deflation-lab:tau", "original"),
+        ("toggle", "w:deflation-lab:ownscale", False),
+        ("slider", "w:deflation-lab:k", 8),
+    ],
     "column-lab": [("slider", "w:column-lab:rank", 20), ("slider", "w:column-lab:repeats", 2)],
 }
 
@@ -505,5 +555,6 @@ def test_every_sidebar_state_reopens_from_its_address(page):
         assert "data" in address, "a link names its dataset (one without opens the page's first preset)"
         fresh = open_page(page, address)
         view = ("id", "present", "text_scale", "step")  # the study, how it is shown, and where
-        assert [player(fresh)[k] for k in view] == [player(at)[k] for k in view], \
+        assert [player(fresh)[k] for k in view] == [player(at)[k] for k in view], (
             f"after {key} = {value!r}, {address} reopens another view"
+        )

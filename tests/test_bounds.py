@@ -1,5 +1,6 @@
 """Bounds: hand-computed values (with a non-constant kernel diagonal and R != 1, so a
 squared and an unsquared term differ), edge cases, monotonic facts."""
+
 import math
 
 import numpy as np
@@ -14,13 +15,17 @@ def comb_ln(n, k):
     return math.log(math.comb(n, k))
 
 
-@pytest.mark.parametrize("emp,m,t,delta,R", [(0.2, 500, 10, 0.05, 1.0), (0.0, 100, 1, 0.1, 2.0), (0.5, 1000, 300, 0.01, 1.0)])
+@pytest.mark.parametrize(
+    "emp,m,t,delta,R", [(0.2, 500, 10, 0.05, 1.0), (0.0, 100, 1, 0.1, 2.0), (0.5, 1000, 300, 0.01, 1.0)]
+)
 def test_compression_subspace_by_hand(emp, m, t, delta, R):
     expected = emp + math.sqrt(R**2 / (2 * (m - t)) * (t * math.log(math.e * m / t) + math.log(2 * m / delta)))
     assert bounds.compression_subspace(emp, m, t, delta, R) == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize("m,k,t,delta", [(400, 10, 5, 0.05), (400, 10, 0, 0.05), (400, 0, 3, 0.05), (1000, 40, 100, 0.01)])
+@pytest.mark.parametrize(
+    "m,k,t,delta", [(400, 10, 5, 0.05), (400, 10, 0, 0.05), (400, 0, 3, 0.05), (1000, 40, 100, 0.01)]
+)
 def test_kmp_vc_by_hand(m, k, t, delta):
     rest = m - k - t
     terms = (k + 1) * math.log2(4 * math.e * rest / (k + 1)) + math.log2(2 * m**2 / delta)
@@ -63,7 +68,11 @@ def test_pca_global_rademacher_by_hand():
     diag = np.ones(30)
     m, t, delta = 30, 4, 0.05
     tail = np.sort(lam)[::-1][t:].sum()
-    expected = tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * 30) + math.sqrt(18 * math.log(2 * m / delta) / m)
+    expected = (
+        tail / m
+        + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * 30)
+        + math.sqrt(18 * math.log(2 * m / delta) / m)
+    )
     assert bounds.pca_global_rademacher(lam, diag, t, delta) == pytest.approx(expected)
 
 
@@ -76,12 +85,18 @@ def test_pca_global_rademacher_squares_the_diagonal_and_the_radius():
     diag = rng.uniform(0.5, 3.0, size=25)
     m, t, delta, R = 25, 3, 0.1, 2.0
     tail = np.sort(lam)[::-1][t:].sum()
-    expected = (tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag ** 2)))
-                + R ** 2 * math.sqrt(18 * math.log(2 * m / delta) / m))
+    expected = (
+        tail / m
+        + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag**2)))
+        + R**2 * math.sqrt(18 * math.log(2 * m / delta) / m)
+    )
     assert bounds.pca_global_rademacher(lam, diag, t, delta, R=R) == pytest.approx(expected, rel=1e-12)
-    slips = [tail / m + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag)))
-             + R ** 2 * math.sqrt(18 * math.log(2 * m / delta) / m),
-             expected - (R ** 2 - R) * math.sqrt(18 * math.log(2 * m / delta) / m)]
+    slips = [
+        tail / m
+        + (1 + math.sqrt(t)) / math.sqrt(m) * math.sqrt(2 / m * float(np.sum(diag)))
+        + R**2 * math.sqrt(18 * math.log(2 * m / delta) / m),
+        expected - (R**2 - R) * math.sqrt(18 * math.log(2 * m / delta) / m),
+    ]
     assert all(abs(slip - expected) > 1e-3 for slip in slips)  # the test can tell them apart
 
 
@@ -96,17 +111,25 @@ def test_local_rademacher_and_mpkfda_take_the_radius_where_the_theorems_do():
     expected = c * (math.sqrt(lam[k:].sum() * (rho + conf)) + rho + conf)
     assert bounds.pca_local_rademacher(lam, mu, k, m, delta, R=R) == pytest.approx(expected, rel=1e-12)
 
-    means, variances, b, sizes, m, k, delta, R = (np.array([-3.0, 2.5]), np.array([0.3, 0.5]), 0.1,
-                                                  np.array([2000, 1500]), 3600, 10, 0.05, 1.7)
+    means, variances, b, sizes, m, k, delta, R = (
+        np.array([-3.0, 2.5]),
+        np.array([0.3, 0.5]),
+        0.1,
+        np.array([2000, 1500]),
+        3600,
+        10,
+        0.05,
+        1.7,
+    )
     d = delta / 2
     out = bounds.mpkfda(means, variances, b, sizes, m, k, delta, R=R)
     for c, sign, name in ((0, 1, "negative"), (1, -1, "positive")):
         n = sizes[c]
         A = R / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(2 * m / d)))
-        B = 2 * R ** 2 / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(4 * m / d)))
+        B = 2 * R**2 / math.sqrt(n) * (2 + math.sqrt(k * math.log(math.e * m / k) + 2 * math.log(4 * m / d)))
         s = sign * (b - means[c]) - A
         assert s > 0  # an informative bound, so R matters
-        assert out[name] == pytest.approx(1 - s ** 2 / (variances[c] + B + s ** 2), rel=1e-12)
+        assert out[name] == pytest.approx(1 - s**2 / (variances[c] + B + s**2), rel=1e-12)
     assert bounds.mpkfda(means, variances, b, sizes, m, k, delta, R=1.0)["total"] < out["total"]
 
 
@@ -123,7 +146,15 @@ def test_pca_local_rademacher_by_hand():
 
 
 def test_mpkfda_by_hand():
-    means, variances, b, sizes, m, k, delta = np.array([-1.0, 1.0]), np.array([0.1, 0.2]), 0.0, np.array([400, 300]), 720, 20, 0.05
+    means, variances, b, sizes, m, k, delta = (
+        np.array([-1.0, 1.0]),
+        np.array([0.1, 0.2]),
+        0.0,
+        np.array([400, 300]),
+        720,
+        20,
+        0.05,
+    )
     d = delta / 2
     out = bounds.mpkfda(means, variances, b, sizes, m, k, delta)
     for c, sign in ((0, 1), (1, -1)):
@@ -170,11 +201,15 @@ def test_monotonic_facts(m, k, t, delta):
     # ... shrinks as m grows ...
     assert bounds.kmp_vc(2 * m, k, t, delta) <= bounds.kmp_vc(m, k, t, delta)
     assert bounds.compression_classification(2 * m, k, t, delta) <= bounds.compression_classification(m, k, t, delta)
-    assert bounds.compression_subspace(0.0, 2 * m, max(k, 1), delta) <= bounds.compression_subspace(0.0, m, max(k, 1), delta)
+    assert bounds.compression_subspace(0.0, 2 * m, max(k, 1), delta) <= bounds.compression_subspace(
+        0.0, m, max(k, 1), delta
+    )
     # ... and a smaller delta never gives a smaller bound
     assert bounds.kmp_vc(m, k, t, delta / 10) >= bounds.kmp_vc(m, k, t, delta)
     assert bounds.compression_classification(m, k, t, delta / 10) >= bounds.compression_classification(m, k, t, delta)
-    assert bounds.compression_subspace(0.1, m, max(k, 1), delta / 10) >= bounds.compression_subspace(0.1, m, max(k, 1), delta)
+    assert bounds.compression_subspace(0.1, m, max(k, 1), delta / 10) >= bounds.compression_subspace(
+        0.1, m, max(k, 1), delta
+    )
 
 
 # --- what mutation testing found untested (benchmarks/mutation.md) -------------------------------
@@ -183,42 +218,71 @@ SPECTRUM = np.linspace(5.0, 0.0, 20)
 MEANS, VARIANCES, SIZES = np.array([-1.0, 1.0]), np.array([0.1, 0.2]), np.array([400, 300])
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: bounds.compression_subspace("x", 100, 5, 0.05), r"^emp_loss must be a real number"),
-    (lambda: bounds.compression_subspace(-0.1, 100, 5, 0.05), r"^emp_loss \(the mean training loss outside the "
-                                                              r"compression set\) must be a finite number of at least 0\.$"),
-    (lambda: bounds.kmp_vc(100, 5, 3, None), r"^delta must be a real number or an array of them, not NoneType\.$"),
-    (lambda: bounds.kmp_vc(100, 5, 3, 1.0), r"^The confidence parameter delta must lie strictly between 0 and 1\.$"),
-    (lambda: bounds.kmp_vc(100, 5.5, 3, 0.05), r"^k must be a whole number of at least 0\.$"),
-    (lambda: bounds.kmp_vc("many", 5, 3, 0.05), r"^m must be a real number"),
-    (lambda: bounds.pca_global_rademacher(SPECTRUM, [], 3, 0.05), r"^kernel_diag must be a non-empty list"),
-    (lambda: bounds.pca_global_rademacher([], SPECTRUM, 3, 0.05), r"^eigvals must be a non-empty list"),
-    (lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(5), 3, 0.05),
-     r"^eigvals has 20 values but kernel_diag has 5; both come from the same m x m kernel\.$"),
-    (lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(20), 3, 0.05, R=0), r"^R must be a positive finite number\.$"),
-    (lambda: bounds.pca_local_rademacher(SPECTRUM, "mu", 3, 20, 0.05), r"^centered_eigvals must be a real number"),
-    (lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 0, 0.05), r"^m \(the training set size\) must be at least 1\.$"),
-    (lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 20, 0.05, c=np.inf), r"^c must be a positive finite number\.$"),
-    (lambda: bounds.mpkfda("x", VARIANCES, 0.0, SIZES, 720, 20, 0.05), r"^class_means must be a real number"),
-    (lambda: bounds.mpkfda(MEANS, None, 0.0, SIZES, 720, 20, 0.05), r"^class_variances must be a real number"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, "b", SIZES, 720, 20, 0.05), r"^threshold must be a real number"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, "n", 720, 20, 0.05), r"^class_sizes must be a real number"),
-    (lambda: bounds.mpkfda(np.ones(3), VARIANCES, 0.0, SIZES, 720, 20, 0.05),
-     r"^class_means must hold two finite numbers per classifier \(negative class, positive class\), got shape \(3,\)\.$"),
-    (lambda: bounds.mpkfda(MEANS, np.ones(3), 0.0, SIZES, 720, 20, 0.05), r"^class_variances must hold two"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, np.ones(3), 720, 20, 0.05), r"^class_sizes must hold two"),
-    (lambda: bounds.mpkfda(MEANS, [-0.1, 0.2], 0.0, SIZES, 720, 20, 0.05),
-     r"^class_variances and class_sizes must be at least 0, and the threshold finite\.$"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [-1, 3], 720, 20, 0.05), r"^class_variances and class_sizes"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, np.inf, SIZES, 720, 20, 0.05), r"^class_variances and class_sizes"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [[0, 0], [3, 4]], 720, 20, 0.05),
-     r"^class_sizes must count at least one point outside the compression set\.$"),
-    (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, SIZES, 720, 20, 0.05, R=-1), r"^R must be a positive"),
-    (lambda: bounds.running_min(3.0), r"^running_min needs a list of bound values, not a single number\.$"),
-    (lambda: bounds.running_min([1.0, np.nan]), r"^running_min needs numbers \(an undefined bound is \+inf\); the "
-                                                r"values hold NaN\.$"),
-    (lambda: bounds.running_min(None), r"^values must be a real number"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: bounds.compression_subspace("x", 100, 5, 0.05), r"^emp_loss must be a real number"),
+        (
+            lambda: bounds.compression_subspace(-0.1, 100, 5, 0.05),
+            r"^emp_loss \(the mean training loss outside the "
+            r"compression set\) must be a finite number of at least 0\.$",
+        ),
+        (lambda: bounds.kmp_vc(100, 5, 3, None), r"^delta must be a real number or an array of them, not NoneType\.$"),
+        (
+            lambda: bounds.kmp_vc(100, 5, 3, 1.0),
+            r"^The confidence parameter delta must lie strictly between 0 and 1\.$",
+        ),
+        (lambda: bounds.kmp_vc(100, 5.5, 3, 0.05), r"^k must be a whole number of at least 0\.$"),
+        (lambda: bounds.kmp_vc("many", 5, 3, 0.05), r"^m must be a real number"),
+        (lambda: bounds.pca_global_rademacher(SPECTRUM, [], 3, 0.05), r"^kernel_diag must be a non-empty list"),
+        (lambda: bounds.pca_global_rademacher([], SPECTRUM, 3, 0.05), r"^eigvals must be a non-empty list"),
+        (
+            lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(5), 3, 0.05),
+            r"^eigvals has 20 values but kernel_diag has 5; both come from the same m x m kernel\.$",
+        ),
+        (
+            lambda: bounds.pca_global_rademacher(SPECTRUM, np.ones(20), 3, 0.05, R=0),
+            r"^R must be a positive finite number\.$",
+        ),
+        (lambda: bounds.pca_local_rademacher(SPECTRUM, "mu", 3, 20, 0.05), r"^centered_eigvals must be a real number"),
+        (
+            lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 0, 0.05),
+            r"^m \(the training set size\) must be at least 1\.$",
+        ),
+        (
+            lambda: bounds.pca_local_rademacher(SPECTRUM, SPECTRUM, 3, 20, 0.05, c=np.inf),
+            r"^c must be a positive finite number\.$",
+        ),
+        (lambda: bounds.mpkfda("x", VARIANCES, 0.0, SIZES, 720, 20, 0.05), r"^class_means must be a real number"),
+        (lambda: bounds.mpkfda(MEANS, None, 0.0, SIZES, 720, 20, 0.05), r"^class_variances must be a real number"),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, "b", SIZES, 720, 20, 0.05), r"^threshold must be a real number"),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, "n", 720, 20, 0.05), r"^class_sizes must be a real number"),
+        (
+            lambda: bounds.mpkfda(np.ones(3), VARIANCES, 0.0, SIZES, 720, 20, 0.05),
+            r"^class_means must hold two finite numbers per classifier \(negative class, positive class\), got shape \(3,\)\.$",
+        ),
+        (lambda: bounds.mpkfda(MEANS, np.ones(3), 0.0, SIZES, 720, 20, 0.05), r"^class_variances must hold two"),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, np.ones(3), 720, 20, 0.05), r"^class_sizes must hold two"),
+        (
+            lambda: bounds.mpkfda(MEANS, [-0.1, 0.2], 0.0, SIZES, 720, 20, 0.05),
+            r"^class_variances and class_sizes must be at least 0, and the threshold finite\.$",
+        ),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [-1, 3], 720, 20, 0.05), r"^class_variances and class_sizes"),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, np.inf, SIZES, 720, 20, 0.05), r"^class_variances and class_sizes"),
+        (
+            lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, [[0, 0], [3, 4]], 720, 20, 0.05),
+            r"^class_sizes must count at least one point outside the compression set\.$",
+        ),
+        (lambda: bounds.mpkfda(MEANS, VARIANCES, 0.0, SIZES, 720, 20, 0.05, R=-1), r"^R must be a positive"),
+        (lambda: bounds.running_min(3.0), r"^running_min needs a list of bound values, not a single number\.$"),
+        (
+            lambda: bounds.running_min([1.0, np.nan]),
+            r"^running_min needs numbers \(an undefined bound is \+inf\); the "
+            r"values hold NaN\.$",
+        ),
+        (lambda: bounds.running_min(None), r"^values must be a real number"),
+    ],
+)
 def test_each_refusal_names_its_argument(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
@@ -231,7 +295,9 @@ def test_edges_that_are_allowed():
     assert np.isfinite(bounds.pca_global_rademacher([2.0], [1.0], 0, 0.05))
     assert np.isfinite(bounds.pca_local_rademacher([2.0], [1.0], 1, 1, 0.05))
     out = bounds.mpkfda(np.array([-3.0, 3.0]), np.array([0.0, 0.0]), 0.0, np.array([1000, 0]), 3000, 5, 0.05)
-    assert out["positive"] == 1.0 and out["negative"] < 1 and out["total"] == out["negative"]  # the empty class weighs 0
+    assert (
+        out["positive"] == 1.0 and out["negative"] < 1 and out["total"] == out["negative"]
+    )  # the empty class weighs 0
     assert bounds.mpkfda(np.array([-3.0, 3.0]), VARIANCES, 0.0, np.array([1, 0]), 3000, 5, 0.05)["total"] == 1.0
 
 
@@ -250,8 +316,10 @@ def test_bounds_apply_elementwise_over_batches():
             assert batch[key][row] == pytest.approx(float(one[key]), rel=1e-12)
     assert len({round(float(v), 9) for v in batch["total"]}) == 3  # three different answers
     ks = np.array([1, 3, 7])
-    np.testing.assert_allclose(bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, ks, 20, 0.05),
-                               [bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, int(k), 20, 0.05) for k in ks])
+    np.testing.assert_allclose(
+        bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, ks, 20, 0.05),
+        [bounds.pca_local_rademacher(SPECTRUM / 20, SPECTRUM / 25, int(k), 20, 0.05) for k in ks],
+    )
 
 
 def test_where_a_bound_stops_being_defined():
@@ -263,7 +331,10 @@ def test_where_a_bound_stops_being_defined():
     assert bounds.compression_classification(10, 4, 5, 0.05) < np.inf
     assert bounds.compression_classification(10, 5, 5, 0.05) == np.inf
     assert bounds.compression_classification(10, 0, 9, 0.05) < np.inf  # no basis: k = 0 is allowed
-    assert bounds.compression_subspace(0.1, 10, 9, 0.05) < np.inf and bounds.compression_subspace(0.1, 10, 10, 0.05) == np.inf
+    assert (
+        bounds.compression_subspace(0.1, 10, 9, 0.05) < np.inf
+        and bounds.compression_subspace(0.1, 10, 10, 0.05) == np.inf
+    )
     grid = bounds.compression_classification(np.array([10, 10, 10]), np.array([3, 3, 3]), np.array([0, 6, 7]), 0.05)
     assert np.isfinite(grid[:2]).all() and grid[2] == np.inf
 
@@ -289,9 +360,12 @@ def test_rademacher_bounds_clip_rounding_and_reach_the_last_component():
         assert bounds.pca_global_rademacher(lam, diag, t, 0.1) == bounds.pca_global_rademacher(clipped, diag, t, 0.1)
     m, delta = 4, 0.1
     everything = bounds.pca_global_rademacher(clipped, diag, 4, delta)
-    assert everything == pytest.approx((1 + 2) / 2 * math.sqrt(2 / m * float(np.sum(diag ** 2)))
-                                       + math.sqrt(18 * math.log(2 * m / delta) / m))
-    assert bounds.pca_local_rademacher(lam, clipped, 1, 4, 0.1) == bounds.pca_local_rademacher(clipped, clipped, 1, 4, 0.1)
+    assert everything == pytest.approx(
+        (1 + 2) / 2 * math.sqrt(2 / m * float(np.sum(diag**2))) + math.sqrt(18 * math.log(2 * m / delta) / m)
+    )
+    assert bounds.pca_local_rademacher(lam, clipped, 1, 4, 0.1) == bounds.pca_local_rademacher(
+        clipped, clipped, 1, 4, 0.1
+    )
     # k = every component: L_k = 0, so the bound is c (rho + conf) alone
     mu = np.array([0.5, 0.3, 0.1, 0.05])
     R, c = 1.0, 80

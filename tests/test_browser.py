@@ -5,12 +5,11 @@ links, themes, accessibility) are in test_lecture.py.
 
 Waits are for conditions, never fixed times; play is checked on Playwright's fake clock.
 """
+
 import re
 
 import pytest
-
-from browser_support import (PAGES, PLAYER_PAGES, browser, label, rendered, server, settled, shots,  # noqa: F401
-                             wait_until_idle)
+from browser_support import PAGES, PLAYER_PAGES, browser, label, rendered, server, settled, shots, wait_until_idle  # noqa: F401
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -59,9 +58,11 @@ def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
         page.close()
 
 
-RERUNS = ("window.__mplReruns = 0; new MutationObserver(() => {"
-          " if (document.querySelector(\"[data-test-script-state='running']\")) window.__mplReruns++; })"
-          ".observe(document.body, {subtree: true, attributes: true})")
+RERUNS = (
+    "window.__mplReruns = 0; new MutationObserver(() => {"
+    " if (document.querySelector(\"[data-test-script-state='running']\")) window.__mplReruns++; })"
+    ".observe(document.body, {subtree: true, attributes: true})"
+)
 
 
 @pytest.mark.parametrize("path", ["kmp", "column-selection", "bounds"])
@@ -161,8 +162,9 @@ def test_predict_the_next_pick_keeps_score(server, browser, shots):
         rendered(page, 0)
         assert "Click the training point" in page.locator(".mpl-quiz").inner_text()
         assert "Next: point" not in page.locator(".mpl-story").inner_text()  # the answer stays hidden
-        hidden = page.evaluate("window.__mplPlayer.cells.find(c => c.panel.key === 'criterion').plot.data"
-                               ".every(t => t.visible === false)")
+        hidden = page.evaluate(
+            "window.__mplPlayer.cells.find(c => c.panel.key === 'criterion').plot.data.every(t => t.visible === false)"
+        )
         assert hidden, "the criterion is hidden until the student guesses"
         winner = page.evaluate("window.__mplPlayer.payload.picks[0]")
         x, y = page.evaluate(POINT_ON_SCREEN, ["data", winner])
@@ -173,9 +175,12 @@ def test_predict_the_next_pick_keeps_score(server, browser, shots):
         page.keyboard.press("ArrowRight")
         rendered(page, 1)
         winner = page.evaluate("window.__mplPlayer.payload.picks[1]")
-        far = page.evaluate("""(w) => { const c = window.__mplPlayer.coords, [a, b] = c[w];
+        far = page.evaluate(
+            """(w) => { const c = window.__mplPlayer.coords, [a, b] = c[w];
             let best = -1, d = -1; c.forEach(([x, y], i) => { const e = Math.hypot(x - a, y - b); if (e > d) { d = e; best = i; } });
-            return best; }""", winner)
+            return best; }""",
+            winner,
+        )
         x, y = page.evaluate(POINT_ON_SCREEN, ["data", far])
         page.mouse.click(x, y)
         page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('Not quite')")
@@ -183,9 +188,11 @@ def test_predict_the_next_pick_keeps_score(server, browser, shots):
         assert "Score: 1 of 2" in text and "rank" in text and f"You took point {far}" in text
         page.keyboard.press("ArrowRight")
         rendered(page, 2)
-        box = page.evaluate("(() => { const c = window.__mplPlayer.cells.find((c) => c.panel.key === 'data');"
-                            " const f = c.plot._fullLayout, b = c.plot.getBoundingClientRect();"
-                            " return [b.left + f._size.l + 3, b.top + f._size.t + 3]; })()")
+        box = page.evaluate(
+            "(() => { const c = window.__mplPlayer.cells.find((c) => c.panel.key === 'data');"
+            " const f = c.plot._fullLayout, b = c.plot.getBoundingClientRect();"
+            " return [b.left + f._size.l + 3, b.top + f._size.t + 3]; })()"
+        )
         page.mouse.click(*box)  # the plot's corner: no point there, the nearest training point is taken
         page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('nearest your click')")
         taken = int(page.locator(".mpl-quiz").inner_text().split("You took point ")[1].split(" ")[0])

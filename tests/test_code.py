@@ -1,5 +1,6 @@
 """Copy as code: each page's script runs on its own (mpcore and scikit-learn only) and
 prints the numbers the page shows."""
+
 import os
 import subprocess
 import sys
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from test_app import assert_clean, decode, figures, open_page, panel, player
+
 from ui.code import numbers_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,8 +23,9 @@ def run_script(at, tmp_path):
     path = tmp_path / "view.py"
     path.write_text(script)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env,
-                            timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     return numbers_of(result.stdout)
 
@@ -32,8 +34,10 @@ def page_trace(fig, name):
     return next(item for item in fig["data"] if item.get("name") == name)
 
 
-@pytest.mark.parametrize("page, curve", [("skpca", "compression bound"), ("kmp", "KMP bound"),
-                                         ("skcca", "SKCCA bound"), ("mpkfda", "test error rate")])
+@pytest.mark.parametrize(
+    "page, curve",
+    [("skpca", "compression bound"), ("kmp", "KMP bound"), ("skcca", "SKCCA bound"), ("mpkfda", "test error rate")],
+)
 def test_algorithm_page_script_prints_the_pages_curves(page, curve, tmp_path):
     at = open_page(page)
     assert_clean(at)
@@ -62,8 +66,7 @@ def test_column_lab_script_prints_the_correlation_errors(tmp_path):
     for method in ("uniform", "ridge-leverage"):
         # atol: at the top ranks rho~ comes from an ill-conditioned solve, and the app's one
         # BLAS thread rounds differently from the script's default at about 1e-10
-        np.testing.assert_allclose(numbers[f"{method} rho"], decode(page_trace(fig, method)["y"]), rtol=1e-5,
-                                   atol=1e-9)
+        np.testing.assert_allclose(numbers[f"{method} rho"], decode(page_trace(fig, method)["y"]), rtol=1e-5, atol=1e-9)
 
 
 def test_bounds_explorer_script_prints_the_curve(tmp_path):

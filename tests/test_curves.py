@@ -1,4 +1,5 @@
 """Bound-vs-sparsity curves and the robust findings of the papers."""
+
 import numpy as np
 import pytest
 

@@ -1,4 +1,5 @@
 """Datasets: every registry entry loads offline; uploads are validated with clear messages."""
+
 import io
 
 import numpy as np
@@ -50,17 +51,20 @@ def test_csv_upload_round_trip():
     assert headerless.columns == ("col1", "col2")
 
 
-@pytest.mark.parametrize("content,task,target,message", [
-    (b"", "regression", "y", "empty"),
-    (b"x,y\n1,2\n", "regression", "y", "at least 2"),
-    (b"x,y\n1,2\nfoo,3\n", "regression", "y", "row 2: 'foo' is not a number"),
-    (b"x,y\n1,2\nnan,3\n", "regression", "y", "NaN or infinite"),
-    (b"x,y\n1,2\n3,2\n", "regression", "y", "constant"),
-    (b"x,y\n1,a\n3,a\n", "binary", "y", "only one class"),
-    (b"x,y\n1,a\n3,b\n4,c\n", "binary", "y", "exactly two"),
-    (b"x,y\n1,2\n3\n", "regression", "y", "same number of cells"),
-    (b"x,y\n1,2\n3,4\n", "regression", "z", "no column 'z'"),
-])
+@pytest.mark.parametrize(
+    "content,task,target,message",
+    [
+        (b"", "regression", "y", "empty"),
+        (b"x,y\n1,2\n", "regression", "y", "at least 2"),
+        (b"x,y\n1,2\nfoo,3\n", "regression", "y", "row 2: 'foo' is not a number"),
+        (b"x,y\n1,2\nnan,3\n", "regression", "y", "NaN or infinite"),
+        (b"x,y\n1,2\n3,2\n", "regression", "y", "constant"),
+        (b"x,y\n1,a\n3,a\n", "binary", "y", "only one class"),
+        (b"x,y\n1,a\n3,b\n4,c\n", "binary", "y", "exactly two"),
+        (b"x,y\n1,2\n3\n", "regression", "y", "same number of cells"),
+        (b"x,y\n1,2\n3,4\n", "regression", "z", "no column 'z'"),
+    ],
+)
 def test_bad_uploads_say_what_is_wrong(content, task, target, message):
     with pytest.raises(ValueError, match=message):
         D.dataset_from_table(D.parse_csv(content), task, target=target)

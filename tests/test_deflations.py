@@ -1,4 +1,5 @@
 """Each deflation's algebraic facts (Diethe 2015, sec. 3.3.2) and the factored record of the path."""
+
 import numpy as np
 import pytest
 
@@ -102,7 +103,7 @@ def test_hotelling_with_a_true_eigenvector_removes_exactly_that_eigenvalue(K):
     v = vectors[:, -1]
     from mpcore.deflations import _hotelling
 
-    (a, b), = _hotelling(K, v)
+    ((a, b),) = _hotelling(K, v)
     deflated = K - np.outer(a, b)
     np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(deflated)), np.sort(np.r_[values[:-1], 0.0]), atol=1e-10)
 
@@ -168,8 +169,8 @@ def test_low_rank_deflation_tracks_what_the_explicit_matrix_holds(name, tau_from
         assert explicit.deflate(int(i)) == low.deflate(int(i))
     Kj = explicit.current()
     np.testing.assert_allclose(low.current(), Kj, atol=1e-12)
-    np.testing.assert_allclose(low.column_sq_norms(), (Kj ** 2).sum(axis=0), atol=1e-11)
-    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj ** 2).sum(axis=0), atol=1e-11)
+    np.testing.assert_allclose(low.column_sq_norms(), (Kj**2).sum(axis=0), atol=1e-11)
+    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj**2).sum(axis=0), atol=1e-11)
     np.testing.assert_allclose(low.columns_dot("y"), Kj.T @ y, atol=1e-11)
 
 
@@ -186,8 +187,9 @@ def test_mpkfda_path_without_a_kernel_copy_picks_what_the_explicit_lab_picks(cri
             ours = mpcore.mpkfda_path(K, y, 20, criterion, name, seed=2, tau_from=tau_from)
             theirs = lab_path(K, 20, "mpkfda", criterion, name, y=y, seed=2, tau_from=tau_from)
             np.testing.assert_array_equal(ours.indices, theirs.indices, err_msg=f"{name}, {tau_from}")
-            np.testing.assert_allclose(ours.deflated_kernel(ours.n_steps), theirs.deflated_kernel(theirs.n_steps),
-                                       atol=1e-10)
+            np.testing.assert_allclose(
+                ours.deflated_kernel(ours.n_steps), theirs.deflated_kernel(theirs.n_steps), atol=1e-10
+            )
 
 
 @pytest.mark.parametrize("name", DEFLATIONS)
@@ -204,13 +206,13 @@ def test_low_rank_sums_and_products_past_one_block_of_columns(name):
     K = mpcore.kernel_matrix(X, gamma=0.5)
     w = rng.uniform(0.5, 2.0, 300)
     explicit, low = ExplicitDeflation(K, name), LowRankDeflation(K, name, weights=w)
-    np.testing.assert_allclose(low.column_sq_norms(), (K ** 2).sum(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(low.column_sq_norms(), (K**2).sum(axis=0), rtol=1e-12)
     for i in rng.choice(300, 6, replace=False):
         assert explicit.deflate(int(i)) == low.deflate(int(i))
     low._exact_sums()  # the refresh
     Kj = explicit.current()
-    np.testing.assert_allclose(low.column_sq_norms(), (Kj ** 2).sum(axis=0), atol=1e-10)
-    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj ** 2).sum(axis=0), atol=1e-10)
+    np.testing.assert_allclose(low.column_sq_norms(), (Kj**2).sum(axis=0), atol=1e-10)
+    np.testing.assert_allclose(low.weighted_column_sq_norms(), (w[:, None] * Kj**2).sum(axis=0), atol=1e-10)
     A = rng.normal(size=(300, 2))
     np.testing.assert_allclose(low._K(A), Kj @ A, atol=1e-10)
     np.testing.assert_allclose(low._KT(A), Kj.T @ A, atol=1e-10)
@@ -249,7 +251,7 @@ def test_eligibility_is_relative_to_the_kernels_scale(name):
         for scale in (1.0, 1e-6, 1e6):
             state = cls(K * scale, name)
             results.append([state.deflate(i) for i in list(range(30)) * 2])
-            assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale ** 2 * (K ** 2).sum(axis=0).max(), rtol=1e-9)
+            assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale**2 * (K**2).sum(axis=0).max(), rtol=1e-9)
         assert results[0] == results[1] == results[2], cls.__name__
 
 
@@ -264,7 +266,7 @@ def test_projection_state_threshold_exhaustion_and_tracked_vectors():
     y = rng.normal(size=25)
     for scale in (1e-6, 1.0):
         state = ProjectionDeflation(K * scale, track={"y": y}, symmetric=True)
-        assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale ** 2 * (K ** 2).sum(axis=0).max(), rtol=1e-12)
+        assert np.isclose(state.threshold, ELIGIBILITY_RTOL * scale**2 * (K**2).sum(axis=0).max(), rtol=1e-12)
         assert state.deflate(4) is True and state.deflate(4) is False
         q = K[:, 4] / np.linalg.norm(K[:, 4])
         np.testing.assert_allclose(state.projected("y"), y - q * (q @ y), atol=1e-12)

@@ -5,6 +5,7 @@ absence is a failure, elsewhere they are skipped).  They run the real thing: two
 processes, HAProxy in front, students speaking Streamlit's websocket protocol
 (:mod:`ui.visit`), and one student in Chromium whose process is killed.
 """
+
 import asyncio
 import os
 import threading
@@ -12,8 +13,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from browser_support import app_page, browser, click_like_a_person, settled  # noqa: F401 (fixture)
+
 from deploy.serve import Deployment, haproxy_config, haproxy_path, lesson_addresses
 from ui import lessons
 from ui.visit import open_pages, stream_url
@@ -25,12 +26,16 @@ def test_the_proxy_config_has_one_sticky_checked_server_per_process(tmp_path):
     text = haproxy_config("0.0.0.0:8501", [9001, 9002, 9003], tmp_path / "stats.sock")
     assert "$" not in text
     servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
-    assert [words[1:3] for words in servers] == [["app1", "127.0.0.1:9001"], ["app2", "127.0.0.1:9002"],
-                                                 ["app3", "127.0.0.1:9003"]]
+    assert [words[1:3] for words in servers] == [
+        ["app1", "127.0.0.1:9001"],
+        ["app2", "127.0.0.1:9002"],
+        ["app3", "127.0.0.1:9003"],
+    ]
     assert all("check" in words and words[-2:] == ["cookie", words[1]] for words in servers)
     lines = {line.strip() for line in text.splitlines()}
     assert {"bind 0.0.0.0:8501", "option redispatch", "balance leastconn", "timeout tunnel 1h"} <= {
-        line.split("#")[0].strip() for line in lines}
+        line.split("#")[0].strip() for line in lines
+    }
     assert any(line.startswith(f"cookie {COOKIE} insert") for line in lines)
     assert f'stats socket "{tmp_path / "stats.sock"}"' in text
 
@@ -52,8 +57,9 @@ def deployment(tmp_path_factory):
             pytest.fail(f"The deployment test cannot run under CI: {message}")
         pytest.skip(message)
     warm = lesson_addresses(["2-kmp"])[:2]
-    with Deployment(2, port=0, address="127.0.0.1", warm=warm, quiet=True,
-                    folder=tmp_path_factory.mktemp("serve")) as served:
+    with Deployment(
+        2, port=0, address="127.0.0.1", warm=warm, quiet=True, folder=tmp_path_factory.mktemp("serve")
+    ) as served:
         yield served
 
 
@@ -95,8 +101,9 @@ def test_a_killed_process_is_replaced_and_its_students_reopen_their_pages_elsewh
     first = deployment.backends[0]
     starts, name = first.starts, first.name
     result = {}
-    burst = threading.Thread(target=lambda: result.update(visits=students(deployment.url, opens, timeout=300,
-                                                                          reconnect=True)))
+    burst = threading.Thread(
+        target=lambda: result.update(visits=students(deployment.url, opens, timeout=300, reconnect=True))
+    )
     burst.start()
     until(lambda: deployment.stats()[name]["current"] > 0, "a student on the first process")
     first.stop(kill=True)

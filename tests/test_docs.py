@@ -1,5 +1,6 @@
 """The documentation: the site builds offline with warnings as errors, the public API's
 docstrings pass numpydoc's validation, and their examples run (doctests)."""
+
 import doctest
 import importlib
 import inspect
@@ -35,10 +36,16 @@ def public_api():
         elif inspect.isclass(obj):
             if name not in RECORDS:
                 names.append(f"{obj.__module__}.{name}")
-            names += [f"{obj.__module__}.{name}.{method}" for method, function in inspect.getmembers(obj, inspect.isfunction)
-                      if not method.startswith("_") and function.__module__.startswith("mpcore")]
-    names += [f"mpcore.bounds.{name}" for name, function in inspect.getmembers(mpcore.bounds, inspect.isfunction)
-              if not name.startswith("_") and function.__module__ == "mpcore.bounds"]
+            names += [
+                f"{obj.__module__}.{name}.{method}"
+                for method, function in inspect.getmembers(obj, inspect.isfunction)
+                if not method.startswith("_") and function.__module__.startswith("mpcore")
+            ]
+    names += [
+        f"mpcore.bounds.{name}"
+        for name, function in inspect.getmembers(mpcore.bounds, inspect.isfunction)
+        if not name.startswith("_") and function.__module__ == "mpcore.bounds"
+    ]
     return names
 
 
@@ -83,8 +90,13 @@ def test_the_site_builds_offline_with_warnings_as_errors(tmp_path):
     example run, its figure kept), warnings as errors."""
     pytest.importorskip("sphinx_gallery")
     out = tmp_path / "html"
-    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q",
-                             str(ROOT / "docs"), str(out)], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q", str(ROOT / "docs"), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     estimator = (out / "generated" / "mpcore.SparseKPCA.html").read_text(encoding="utf-8")
     assert "Parameters" in estimator and "n_components" in estimator and "Examples" in estimator

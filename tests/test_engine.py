@@ -1,6 +1,7 @@
 """The greedy loop itself (mpcore/engine.py): what it refuses, how it orders picks, and
 what a path gives back -- tests written from the survivors of a mutation run
 (benchmarks/mutation.md)."""
+
 import numpy as np
 import pytest
 
@@ -17,28 +18,49 @@ def state():
     return CholeskyDeflation(K)
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: pursue(None, criteria.skpca, 3), TypeError,
-     r"^state must be a kernel state \(see mpcore.deflations\); NoneType lacks m, threshold, rank, residual_size, "
-     r"deflate, kernels, factors\.$"),
-    (lambda: pursue(state(), "skpca", 3), TypeError,
-     r"^criterion \(and stop_when, when given\) must be functions of the state, such as mpcore.criteria.skpca\.$"),
-    (lambda: pursue(state(), criteria.skpca, 3, stop_when=5), TypeError, r"^criterion \(and stop_when"),
-    (lambda: pursue(state(), criteria.skpca, 0, allow_repeats=True), ValueError,
-     r"^k \(the number of steps\) must be a whole number of at least 1, got 0\.$"),
-    (lambda: pursue(state(), criteria.skpca, 2.5, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
-    (lambda: pursue(state(), criteria.skpca, True, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
-    (lambda: pursue(state(), criteria.skpca, 30), ValueError, r"not sparse"),
-    (lambda: pursue(state(), criteria.skpca, 3, pick="best"), ValueError, r"^Unknown pick 'best'; choose one of"),
-    (lambda: pursue(state(), criteria.skpca, 3, stages=0), ValueError,
-     r"^stages must be a whole number of at least 1, got 0\.$"),
-    (lambda: pursue(state(), criteria.skpca, 3, stages=True), ValueError, r"^stages must be a whole number"),
-    (lambda: pursue(state(), criteria.skpca, 3, stages=None), ValueError,
-     r"^stages must be a whole number of at least 1, got None\.$"),
-    (lambda: pursue(state(), criteria.skpca, 3, candidates=0), ValueError,
-     r"^candidates must be a whole number of at least 1, got 0\.$"),
-    (lambda: pursue(state(), criteria.skpca, 3, candidates=2.0), ValueError, r"^candidates must be"),
-])
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: pursue(None, criteria.skpca, 3),
+            TypeError,
+            r"^state must be a kernel state \(see mpcore.deflations\); NoneType lacks m, threshold, rank, residual_size, "
+            r"deflate, kernels, factors\.$",
+        ),
+        (
+            lambda: pursue(state(), "skpca", 3),
+            TypeError,
+            r"^criterion \(and stop_when, when given\) must be functions of the state, such as mpcore.criteria.skpca\.$",
+        ),
+        (lambda: pursue(state(), criteria.skpca, 3, stop_when=5), TypeError, r"^criterion \(and stop_when"),
+        (
+            lambda: pursue(state(), criteria.skpca, 0, allow_repeats=True),
+            ValueError,
+            r"^k \(the number of steps\) must be a whole number of at least 1, got 0\.$",
+        ),
+        (lambda: pursue(state(), criteria.skpca, 2.5, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
+        (lambda: pursue(state(), criteria.skpca, True, allow_repeats=True), ValueError, r"^k \(the number of steps\)"),
+        (lambda: pursue(state(), criteria.skpca, 30), ValueError, r"not sparse"),
+        (lambda: pursue(state(), criteria.skpca, 3, pick="best"), ValueError, r"^Unknown pick 'best'; choose one of"),
+        (
+            lambda: pursue(state(), criteria.skpca, 3, stages=0),
+            ValueError,
+            r"^stages must be a whole number of at least 1, got 0\.$",
+        ),
+        (lambda: pursue(state(), criteria.skpca, 3, stages=True), ValueError, r"^stages must be a whole number"),
+        (
+            lambda: pursue(state(), criteria.skpca, 3, stages=None),
+            ValueError,
+            r"^stages must be a whole number of at least 1, got None\.$",
+        ),
+        (
+            lambda: pursue(state(), criteria.skpca, 3, candidates=0),
+            ValueError,
+            r"^candidates must be a whole number of at least 1, got 0\.$",
+        ),
+        (lambda: pursue(state(), criteria.skpca, 3, candidates=2.0), ValueError, r"^candidates must be"),
+    ],
+)
 def test_pursue_refuses_with_a_sentence(call, error, message):
     with pytest.raises(error, match=message):
         call()

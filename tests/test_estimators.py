@@ -4,6 +4,7 @@ estimator promises (kernels, gamma="scale", probabilities, feature names, compac
 All six pass ``parametrize_with_checks`` with their defaults and no expected failure.
 The variants below list each expected failure with its reason.
 """
+
 import pickle
 import warnings
 
@@ -42,17 +43,22 @@ class SeededRandomState(np.random.RandomState):
 
 PRECOMPUTED_REASONS = {
     "check_estimators_dtypes": "the check casts a kernel to integers and back, which breaks positive "
-                               "semi-definiteness; the paths refuse such a matrix",
+    "semi-definiteness; the paths refuse such a matrix",
     "check_positive_only_tag_during_fit": "the check passes -X as a 'kernel', which is no kernel; refused",
     "check_methods_sample_order_invariance": "score_samples needs k(x, x), which a kernel between new and "
-                                             "training points does not hold; it says so",
+    "training points does not hold; it says so",
     "check_methods_subset_invariance": "as check_methods_sample_order_invariance",
     "check_decision_proba_consistency": "the check passes raw X to a precomputed-kernel model",
 }
 
 ESTIMATORS = [
-    mpcore.SparseKPCA(), mpcore.KernelMatchingPursuit(), mpcore.MPKFDA(), mpcore.SparseKCCA(), mpcore.NystromKCCA(),
-    mpcore.KernelMatchingPursuitClassifier(), mpcore.KernelMatchingPursuitClassifier(loss="hinge", variant="basic"),
+    mpcore.SparseKPCA(),
+    mpcore.KernelMatchingPursuit(),
+    mpcore.MPKFDA(),
+    mpcore.SparseKCCA(),
+    mpcore.NystromKCCA(),
+    mpcore.KernelMatchingPursuitClassifier(),
+    mpcore.KernelMatchingPursuitClassifier(loss="hinge", variant="basic"),
     mpcore.KernelMatchingPursuitClassifier(loss="logistic", variant="backfit"),
     mpcore.SparseKPCA(n_components=5, candidates=4, kernel="laplacian", random_state=1),
     mpcore.KernelMatchingPursuit(variant="backfit", kernel="poly", degree=2, gamma="scale"),
@@ -61,20 +67,25 @@ ESTIMATORS = [
     mpcore.MPKFDA(criterion="random", random_state=SeededRandomState(0)),
     mpcore.NystromKCCA(n_components=8, sampling="ridge-leverage", random_state=None),
     mpcore.NystromKCCA(n_components=6, sampling="ridge-leverage", out_of_sample="nystrom", random_state=2),
-    mpcore.SparseKPCA(kernel="precomputed"), mpcore.KernelMatchingPursuit(kernel="precomputed"),
+    mpcore.SparseKPCA(kernel="precomputed"),
+    mpcore.KernelMatchingPursuit(kernel="precomputed"),
     mpcore.MPKFDA(kernel="precomputed"),
 ]
 
 
-ONLY = {"check_methods_sample_order_invariance": mpcore.SparseKPCA, "check_methods_subset_invariance": mpcore.SparseKPCA,
-        "check_decision_proba_consistency": mpcore.MPKFDA}
+ONLY = {
+    "check_methods_sample_order_invariance": mpcore.SparseKPCA,
+    "check_methods_subset_invariance": mpcore.SparseKPCA,
+    "check_decision_proba_consistency": mpcore.MPKFDA,
+}
 
 
 def expected_failures(estimator):
     if estimator.kernel != "precomputed":
         return {}
-    return {check: reason for check, reason in PRECOMPUTED_REASONS.items()
-            if isinstance(estimator, ONLY.get(check, object))}
+    return {
+        check: reason for check, reason in PRECOMPUTED_REASONS.items() if isinstance(estimator, ONLY.get(check, object))
+    }
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
@@ -92,9 +103,14 @@ def test_defaults_have_no_expected_failure():
 # --- the two-view estimators' own check ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("estimator", [mpcore.SparseKCCA(n_components=12, n_directions=2, gamma=2.0),
-                                       mpcore.NystromKCCA(n_components=40, n_directions=2, gamma=2.0, random_state=0)],
-                         ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        mpcore.SparseKCCA(n_components=12, n_directions=2, gamma=2.0),
+        mpcore.NystromKCCA(n_components=40, n_directions=2, gamma=2.0, random_state=0),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 def test_two_view_check(estimator, two_view_data):
     """What scikit-learn's checks cannot see for two views: both views' variates, their
     correlation, fit_transform, the second view's shape, pickling and cloning."""
@@ -107,8 +123,10 @@ def test_two_view_check(estimator, two_view_data):
     np.testing.assert_allclose(fitted.transform(X), u)
     np.testing.assert_allclose(clone(estimator).fit_transform(X, Y), u, atol=1e-10)
     assert np.corrcoef(u[:, 0], v[:, 0])[0, 1] > 0.9
-    assert list(fitted.get_feature_names_out()) == [f"{type(estimator).__name__.lower()}0",
-                                                    f"{type(estimator).__name__.lower()}1"]
+    assert list(fitted.get_feature_names_out()) == [
+        f"{type(estimator).__name__.lower()}0",
+        f"{type(estimator).__name__.lower()}1",
+    ]
     again = pickle.loads(pickle.dumps(fitted))
     np.testing.assert_allclose(again.transform(X, Y)[1], v)
     with pytest.raises(ValueError, match="same points"):
@@ -161,11 +179,16 @@ def test_asking_for_as_many_basis_points_as_training_points_is_a_sentence():
     whose smallest data sets have 10 points."""
     X = np.random.default_rng(0).normal(size=(10, 2))
     assert mpcore.SparseKPCA().fit(X).n_components_ == 5
-    for estimator in (mpcore.SparseKPCA(n_components=10), mpcore.KernelMatchingPursuit(n_components=12),
-                      mpcore.MPKFDA(n_components=10)):
+    for estimator in (
+        mpcore.SparseKPCA(n_components=10),
+        mpcore.KernelMatchingPursuit(n_components=12),
+        mpcore.MPKFDA(n_components=10),
+    ):
         with pytest.raises(ValueError, match="not sparse"):
             estimator.fit(X, np.arange(10) % 2)
-    with pytest.raises(ValueError, match=r"'n_components' parameter of SparseKPCA must be an int in the range \[1, inf\)"):
+    with pytest.raises(
+        ValueError, match=r"'n_components' parameter of SparseKPCA must be an int in the range \[1, inf\)"
+    ):
         mpcore.SparseKPCA(n_components=0).fit(X)
     assert mpcore.NystromKCCA(n_components=50, gamma=1.0).fit(X, X[:, ::-1]).n_components_ == 10
 
@@ -212,16 +235,22 @@ def test_kmp_classifier_has_classes_decisions_and_probabilities_that_agree(xor_d
     proba = est.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert np.array_equal(est.classes_[proba.argmax(axis=1)], est.predict(X))
-    scores = cross_val_score(mpcore.KernelMatchingPursuitClassifier(n_components=15, gamma=1.0), X, labels, cv=3,
-                             scoring=get_scorer("neg_log_loss"))
+    scores = cross_val_score(
+        mpcore.KernelMatchingPursuitClassifier(n_components=15, gamma=1.0),
+        X,
+        labels,
+        cv=3,
+        scoring=get_scorer("neg_log_loss"),
+    )
     assert np.all(np.isfinite(scores)) and scores.mean() > -np.log(2)
 
 
 def test_the_kmp_regressor_refuses_a_classification_loss(xor_data):
     X, y, _ = xor_data
     for loss in ("logistic", "tanh", "hinge"):
-        with pytest.raises(ValueError, match=f"The '{loss}' loss is a classification loss.*"
-                                             "KernelMatchingPursuitClassifier"):
+        with pytest.raises(
+            ValueError, match=f"The '{loss}' loss is a classification loss.*KernelMatchingPursuitClassifier"
+        ):
             mpcore.KernelMatchingPursuit(loss=loss).fit(X, y)
     with pytest.raises(ValueError, match="Only binary classification"):
         mpcore.KernelMatchingPursuitClassifier().fit(X, np.arange(X.shape[0]) % 3)
@@ -237,8 +266,9 @@ def test_mpkfda_classes_predictions_and_probabilities(xor_data):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert np.array_equal(est.classes_[proba.argmax(axis=1)], est.predict(X))
     # a better-than-chance log loss: the scorer gives a finite number, not NaN
-    scores = cross_val_score(mpcore.MPKFDA(n_components=15, gamma=1.0), X, labels, cv=3,
-                             scoring=get_scorer("neg_log_loss"))
+    scores = cross_val_score(
+        mpcore.MPKFDA(n_components=15, gamma=1.0), X, labels, cv=3, scoring=get_scorer("neg_log_loss")
+    )
     assert np.all(np.isfinite(scores)) and scores.mean() > -np.log(2)
     with pytest.raises(ValueError, match="Only binary classification"):
         mpcore.MPKFDA().fit(X, np.arange(120) % 3)
@@ -260,8 +290,11 @@ def test_fitted_state_is_compact(xor_data):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(1000, 5))
     y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
-    for est in (mpcore.MPKFDA(n_components=20), mpcore.KernelMatchingPursuit(n_components=20),
-                mpcore.SparseKPCA(n_components=20)):
+    for est in (
+        mpcore.MPKFDA(n_components=20),
+        mpcore.KernelMatchingPursuit(n_components=20),
+        mpcore.SparseKPCA(n_components=20),
+    ):
         size = len(pickle.dumps(est.fit(X, y)))
         assert size < 40_000, (type(est).__name__, size)  # the kernel alone would be 8 MB
     assert len(pickle.dumps(mpcore.MPKFDA(n_components=20, store_path=True).fit(X, y))) > 100_000
@@ -280,10 +313,13 @@ def test_nystrom_kcca_estimator(two_view_data):
 
 def test_two_view_estimators_take_precomputed_kernels(two_view_data):
     X, Y, Kx, Ky = two_view_data
-    for named, pre in ((mpcore.SparseKCCA(n_components=12, gamma=2.0), mpcore.SparseKCCA(n_components=12,
-                                                                                          kernel="precomputed")),
-                       (mpcore.NystromKCCA(n_components=40, gamma=2.0, random_state=0),
-                        mpcore.NystromKCCA(n_components=40, kernel="precomputed", random_state=0))):
+    for named, pre in (
+        (mpcore.SparseKCCA(n_components=12, gamma=2.0), mpcore.SparseKCCA(n_components=12, kernel="precomputed")),
+        (
+            mpcore.NystromKCCA(n_components=40, gamma=2.0, random_state=0),
+            mpcore.NystromKCCA(n_components=40, kernel="precomputed", random_state=0),
+        ),
+    ):
         u, v = named.fit(X, Y).transform(X, Y)
         pu, pv = pre.fit(Kx, Ky).transform(Kx, Ky)
         np.testing.assert_allclose(pu, u, atol=1e-8)
@@ -300,23 +336,31 @@ def test_nystrom_kcca_from_columns_never_forms_a_training_kernel(two_view_data, 
     N = X.shape[0]
     widest = []
     real = estimators.NystromKCCA._pairwise
-    monkeypatch.setattr(estimators.NystromKCCA, "_pairwise",
-                        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma))
+    monkeypatch.setattr(
+        estimators.NystromKCCA,
+        "_pairwise",
+        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma),
+    )
     rng = np.random.default_rng(0)
     angle = rng.uniform(0, 2 * np.pi, 600)
-    big = (np.column_stack([np.cos(angle), np.sin(angle)]) + 0.05 * rng.normal(size=(600, 2)),
-           np.column_stack([angle, angle**2]) + 0.05 * rng.normal(size=(600, 2)))
+    big = (
+        np.column_stack([np.cos(angle), np.sin(angle)]) + 0.05 * rng.normal(size=(600, 2)),
+        np.column_stack([angle, angle**2]) + 0.05 * rng.normal(size=(600, 2)),
+    )
     for sampling, (A, B) in (("uniform", (X, Y)), ("ridge-leverage", big)):
         widest.clear()
-        est = mpcore.NystromKCCA(n_components=30, sampling=sampling, gamma=2.0, reg=1e-2, out_of_sample="nystrom",
-                                 random_state=5).fit(A, B)
+        est = mpcore.NystromKCCA(
+            n_components=30, sampling=sampling, gamma=2.0, reg=1e-2, out_of_sample="nystrom", random_state=5
+        ).fit(A, B)
         # no N x N block: the landmarks' columns, and for leverage scores a 200-point sketch's
         assert max(widest) <= (30 if sampling == "uniform" else 200) < A.shape[0]
         fx, fy = est.transform(A, B)
         assert abs(np.corrcoef(fx[:, 0], fy[:, 0])[0, 1]) > 0.9
     monkeypatch.undo()
     kernel_map = mpcore.NystromKCCA(n_components=30, gamma=2.0, reg=1e-2, random_state=5).fit(X, Y)
-    columns_map = mpcore.NystromKCCA(n_components=30, gamma=2.0, reg=1e-2, random_state=5, out_of_sample="nystrom").fit(X, Y)
+    columns_map = mpcore.NystromKCCA(n_components=30, gamma=2.0, reg=1e-2, random_state=5, out_of_sample="nystrom").fit(
+        X, Y
+    )
     np.testing.assert_array_equal(columns_map.landmarks_x_, kernel_map.landmarks_x_)
     np.testing.assert_allclose(columns_map.correlations_, kernel_map.correlations_, rtol=1e-10)
     every = dict(n_components=N, gamma=2.0, reg=1e-2, random_state=0)
@@ -338,8 +382,11 @@ def test_sparse_kpca_with_candidates_never_needs_the_kernel_matrix(xor_data, mon
     np.testing.assert_array_equal(est.support_, mpcore.skpca_path(K, 15, candidates=7, seed=seed).indices)
     widest = []
     real = estimators.SparseKPCA._pairwise
-    monkeypatch.setattr(estimators.SparseKPCA, "_pairwise",
-                        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma))
+    monkeypatch.setattr(
+        estimators.SparseKPCA,
+        "_pairwise",
+        lambda self, A, B, gamma: widest.append(min(A.shape[0], B.shape[0])) or real(self, A, B, gamma),
+    )
     again = mpcore.SparseKPCA(n_components=15, candidates=7, gamma=1.0, random_state=3).fit(X)
     np.testing.assert_array_equal(again.support_, est.support_)
     assert max(widest) <= 15  # no m x m block: at most the candidates' or the chosen points' columns
@@ -366,15 +413,16 @@ def test_kmp_with_candidates_from_x_matches_the_in_memory_path(xor_data):
     assert basic.n_iter_ == 10  # other variants take candidates on the in-memory path
 
 
-@pytest.mark.parametrize("make", [lambda: mpcore.SparseKCCA(n_components=10),
-                                  lambda: mpcore.NystromKCCA(n_components=10)])
+@pytest.mark.parametrize(
+    "make", [lambda: mpcore.SparseKCCA(n_components=10), lambda: mpcore.NystromKCCA(n_components=10)]
+)
 def test_two_view_score_is_the_held_out_canonical_correlation_and_drives_a_grid_search(make):
     from sklearn.model_selection import GridSearchCV
 
     rng = np.random.default_rng(0)
     t = rng.uniform(-1, 1, size=(300, 1))
     X = np.hstack([t, rng.normal(size=(300, 1))])
-    Y = np.hstack([t ** 2 + 0.05 * rng.normal(size=(300, 1)), rng.normal(size=(300, 1))])
+    Y = np.hstack([t**2 + 0.05 * rng.normal(size=(300, 1)), rng.normal(size=(300, 1))])
     model = make().fit(X[:200], Y[:200])
     u, v = model.transform(X[200:], Y[200:])
     by_hand = np.mean([np.corrcoef(u[:, j], v[:, j])[0, 1] for j in range(u.shape[1])])
@@ -385,15 +433,25 @@ def test_two_view_score_is_the_held_out_canonical_correlation_and_drives_a_grid_
     assert search.best_params_["n_components"] in (2, 10) and np.isfinite(search.best_score_)
 
 
-@pytest.mark.parametrize("estimator, bad", [
-    (mpcore.SparseKPCA(), {"candidates": 0}), (mpcore.SparseKPCA(), {"kernel": "gaussian"}),
-    (mpcore.KernelMatchingPursuit(), {"variant": "greedy"}), (mpcore.KernelMatchingPursuit(), {"gamma": -1.0}),
-    (mpcore.KernelMatchingPursuitClassifier(), {"loss": "exponential"}), (mpcore.MPKFDA(), {"stages": 0}),
-    (mpcore.MPKFDA(), {"shrinkage": 1.5}), (mpcore.MPKFDA(), {"deflation": "gram-schmidt"}),
-    (mpcore.SparseKCCA(), {"n_directions": 0}), (mpcore.SparseKCCA(), {"reg": -1e-3}),
-    (mpcore.NystromKCCA(), {"sampling": "leverage"}), (mpcore.NystromKCCA(), {"n_components": 2.5}),
-    (mpcore.NystromKCCA(), {"gamma_ratio": 0.0}), (mpcore.NystromKCCA(), {"out_of_sample": "both"}),
-])
+@pytest.mark.parametrize(
+    "estimator, bad",
+    [
+        (mpcore.SparseKPCA(), {"candidates": 0}),
+        (mpcore.SparseKPCA(), {"kernel": "gaussian"}),
+        (mpcore.KernelMatchingPursuit(), {"variant": "greedy"}),
+        (mpcore.KernelMatchingPursuit(), {"gamma": -1.0}),
+        (mpcore.KernelMatchingPursuitClassifier(), {"loss": "exponential"}),
+        (mpcore.MPKFDA(), {"stages": 0}),
+        (mpcore.MPKFDA(), {"shrinkage": 1.5}),
+        (mpcore.MPKFDA(), {"deflation": "gram-schmidt"}),
+        (mpcore.SparseKCCA(), {"n_directions": 0}),
+        (mpcore.SparseKCCA(), {"reg": -1e-3}),
+        (mpcore.NystromKCCA(), {"sampling": "leverage"}),
+        (mpcore.NystromKCCA(), {"n_components": 2.5}),
+        (mpcore.NystromKCCA(), {"gamma_ratio": 0.0}),
+        (mpcore.NystromKCCA(), {"out_of_sample": "both"}),
+    ],
+)
 def test_parameters_are_checked_by_scikit_learn_before_fitting(estimator, bad):
     """``_parameter_constraints``: a parameter out of its kind or range is refused by
     scikit-learn's own validation (InvalidParameterError, a ValueError) naming the parameter
@@ -406,9 +464,14 @@ def test_parameters_are_checked_by_scikit_learn_before_fitting(estimator, bad):
         estimator.set_params(**bad).fit(X, np.arange(30) % 2 if not hasattr(estimator, "n_directions") else X)
 
 
-@pytest.mark.parametrize("estimator", [mpcore.SparseKPCA(n_components=4, gamma=0.5),
-                                       mpcore.SparseKCCA(n_components=4, gamma=0.5),
-                                       mpcore.NystromKCCA(n_components=6, gamma=0.5, random_state=0)])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        mpcore.SparseKPCA(n_components=4, gamma=0.5),
+        mpcore.SparseKCCA(n_components=4, gamma=0.5),
+        mpcore.NystromKCCA(n_components=6, gamma=0.5, random_state=0),
+    ],
+)
 def test_transformers_keep_float32_and_agree_with_float64(estimator):
     """float32 in, float32 out (as scikit-learn's Nystroem and PCA keep it), with the same
     numbers as float64 input to float32's precision: the arithmetic stays in float64."""

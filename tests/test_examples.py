@@ -1,4 +1,5 @@
 """Every script in examples/ runs to the end and prints what its docstring promises."""
+
 import os
 import subprocess
 import sys
@@ -28,7 +29,13 @@ def test_every_example_is_listed_here_and_in_the_readme():
 @pytest.mark.parametrize("name", sorted(EXPECT))
 def test_example_runs(name, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, str(ROOT / "examples" / name)], capture_output=True, text=True,
-                            cwd=tmp_path, env=env, timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert EXPECT[name] in result.stdout

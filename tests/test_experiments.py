@@ -1,5 +1,6 @@
 """The paper reproductions (mpcore.experiments): every item at a tiny size, the robust
 findings at the quick size, the command, and the helpers checked by hand."""
+
 import re
 import subprocess
 import sys
@@ -7,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from mpcore import experiments as E
 from mpcore.experiments.__main__ import main
@@ -19,8 +19,20 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 # what each item's table must hold (beyond equal-length columns)
 COLUMNS = {
     "hussain2011-fig1": ("t", "test error rate", "KMP bound", "KMP bound (min)"),
-    "hussain2011-fig2": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
-    "hussain2011-fig3": ("t", "test residual", "compression bound", "global Rademacher bound", "local Rademacher bound"),
+    "hussain2011-fig2": (
+        "t",
+        "test residual",
+        "compression bound",
+        "global Rademacher bound",
+        "local Rademacher bound",
+    ),
+    "hussain2011-fig3": (
+        "t",
+        "test residual",
+        "compression bound",
+        "global Rademacher bound",
+        "local Rademacher bound",
+    ),
     "hussain2011-fig4": ("t", "local Rademacher bound"),
     "hussain2011-fig5": ("t", "local Rademacher bound"),
     "hussain2011-fig6": ("dimensions", "SKCCA", "KCCA, reg 0.001"),
@@ -40,8 +52,11 @@ HAVE_DATA = (SHARED_DATA / "usps" / "usps.npz").is_file()
 
 @pytest.fixture(scope="module")
 def tiny():
-    return {name: E.run(name, "tiny", data_dir=SHARED_DATA if info.needs_data else None)
-            for name, info in E.FIGURES.items() if HAVE_DATA or not info.needs_data}
+    return {
+        name: E.run(name, "tiny", data_dir=SHARED_DATA if info.needs_data else None)
+        for name, info in E.FIGURES.items()
+        if HAVE_DATA or not info.needs_data
+    }
 
 
 def test_items_that_need_data_say_so_without_it():
@@ -88,7 +103,9 @@ def test_tiny_shapes(tiny):
 
 
 def test_items_sharing_a_computation_return_the_same_numbers(tiny):
-    np.testing.assert_array_equal(tiny["hussain2011-fig2"].table["compression bound"], tiny["hussain2011-fig4"].table["compression bound"])
+    np.testing.assert_array_equal(
+        tiny["hussain2011-fig2"].table["compression bound"], tiny["hussain2011-fig4"].table["compression bound"]
+    )
     np.testing.assert_array_equal(tiny["diethe2015-fig1"].table["AER"], tiny["diethe2015-fig3"].table["AER"])
 
 
@@ -138,8 +155,9 @@ def test_boston_compression_bound_is_tighter_than_the_pca_bound(tiny):
 def test_reverse_criteria_are_worst_in_the_fisher_table(tiny):
     # Diethe 2015, Figure 1: reverse and reverse-pseudo are worse than optimal and pseudo
     by_criterion = tiny["diethe2015-fig1"].findings["AER by criterion"]
-    assert min(by_criterion["reverse"], by_criterion["reverse-pseudo"]) > min(by_criterion["optimal"],
-                                                                             by_criterion["pseudo"])
+    assert min(by_criterion["reverse"], by_criterion["reverse-pseudo"]) > min(
+        by_criterion["optimal"], by_criterion["pseudo"]
+    )
 
 
 def test_column_selection_says_when_the_bound_was_not_checked(tiny):
@@ -169,12 +187,14 @@ def test_kcca_distances_grow_with_dimensions_and_match_one_direction_by_hand():
     X = np.c_[z, rng.normal(size=120)]
     Y = np.c_[z + 0.3 * rng.normal(size=120), rng.normal(size=120)]
     from mpcore.kernels import kernel_matrix
+
     Kx, Ky = kernel_matrix(X[:80], kernel="linear"), kernel_matrix(Y[:80], kernel="linear")
     Kx_t, Ky_t = kernel_matrix(X[80:], X[:80], kernel="linear"), kernel_matrix(Y[80:], Y[:80], kernel="linear")
     distances = E.kcca_test_distances(Kx, Ky, Kx_t, Ky_t, 1e-3, 2)
     assert np.all(np.diff(distances) >= 0)
     # one linear direction: regularised linear CCA on the centred inputs gives the same variates
     from mpcore.cca import regularized_cca
+
     cca = regularized_cca(X[:80], Y[:80], reg=1e-3 / 1.0, n_directions=1)
     vx, vy = cca.transform(X[80:], Y[80:])
     assert distances[0] == pytest.approx(np.abs(vx[:, 0] - vy[:, 0]).mean(), rel=0.05)
@@ -192,8 +212,10 @@ def test_run_parallel_keeps_order_and_reports_progress():
 
 
 def test_core_imports_no_app_libraries():
-    code = ("import sys, mpcore, mpcore.experiments, mpcore.labs, mpcore.explore; "
-            "print(sorted(m for m in ('streamlit', 'plotly') if m in sys.modules))")
+    code = (
+        "import sys, mpcore, mpcore.experiments, mpcore.labs, mpcore.explore; "
+        "print(sorted(m for m in ('streamlit', 'plotly') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -219,8 +241,13 @@ def _standin_raetsch(path, n=120, realisations=3, n_train=80, seed=0):
     y = np.where(np.arange(n) % 2 == 0, 1, -1).astype(np.int32)
     X = rng.normal(size=(n, 2)) + 1.5 * y[:, None]
     orders = [rng.permutation(n) for _ in range(realisations)]
-    np.savez(path, X=X, y=y, train_idx=np.array([o[:n_train] for o in orders], dtype=np.int32),
-             test_idx=np.array([o[n_train:] for o in orders], dtype=np.int32))
+    np.savez(
+        path,
+        X=X,
+        y=y,
+        train_idx=np.array([o[:n_train] for o in orders], dtype=np.int32),
+        test_idx=np.array([o[n_train:] for o in orders], dtype=np.int32),
+    )
 
 
 def _standin_usps(path, n_train=400, n_test=200, seed=0):
@@ -311,6 +338,7 @@ def test_command_skips_items_that_need_data(tmp_path, capsys):
 
 def test_run_parallel_follows_the_joblib_backend_in_force():
     import joblib
+
     for backend in ("threading", "multiprocessing"):  # multiprocessing cannot stream: results come at the end
         with joblib.parallel_config(backend=backend, n_jobs=2):
             assert E.run_parallel(pow, [(2, 2), (3, 2), (5, 1)]) == [4, 9, 5]
@@ -333,7 +361,7 @@ def test_report_writes_every_item_with_a_verdict(tmp_path, capsys):
     assert main(["report", "--out", str(tmp_path), "--size", "tiny", "--jobs", "1"]) == 0
     md = (tmp_path / "report.md").read_text()
     page = (tmp_path / "report.html").read_text()
-    for name, info in E.FIGURES.items():
+    for name, _info in E.FIGURES.items():
         assert f"## {name}:" in md and f"id='{name}'" in page
     assert "skipped" in md  # vincent2002-table1 without --data-dir
     assert "<script" not in page and "&lt;" not in md
@@ -343,17 +371,22 @@ def test_report_writes_every_item_with_a_verdict(tmp_path, capsys):
     # printed "0 reproduced" whatever the report held would fail here)
     from mpcore.experiments.report import BADGES
 
-    said = {status: int(n) for n, status in re.findall(r"(\d+) (not reproduced|not judged|reproduced|partly)",
-                                                         capsys.readouterr().out)}
-    written = {status: sum(line.startswith(f"**Verdict:** {BADGES[status]}.") for line in statuses)
-               for status in E.VERDICTS}
+    said = {
+        status: int(n)
+        for n, status in re.findall(r"(\d+) (not reproduced|not judged|reproduced|partly)", capsys.readouterr().out)
+    }
+    written = {
+        status: sum(line.startswith(f"**Verdict:** {BADGES[status]}.") for line in statuses) for status in E.VERDICTS
+    }
     assert said == written and sum(written.values()) > 0
 
 
 def test_report_escapes_text():
     from mpcore.experiments.report import ReportRow, html_report, markdown
 
-    row = ReportRow("x", "Hussain et al. 2011", "a | <b>t</b>", "finding", "c", "partly", "<script>alert(1)</script>", 1.0)
+    row = ReportRow(
+        "x", "Hussain et al. 2011", "a | <b>t</b>", "finding", "c", "partly", "<script>alert(1)</script>", 1.0
+    )
     page = html_report([row], "tiny")
     assert "<script>" not in page and "&lt;script&gt;" in page and "<b>t</b>" not in page
     assert "| x | a \\| <b>t</b> | 🟡 partly | 1.0 |" in markdown([row], "tiny")  # the pipe cannot split the row

@@ -4,13 +4,13 @@ server and no network, from the app's Save menu or the command line.
 The browser tests open the exported file from ``file://`` with every other request
 refused, step it with the keys a clicker sends, and compare what each step draws with
 what the app draws for the same settings and step."""
+
 import json
 from pathlib import Path
 
 import pytest
+from browser_support import app_page, browser, click_like_a_person, server, settled, wait_until_idle  # noqa: F401 (fixtures)
 
-from browser_support import (app_page, browser, click_like_a_person, server, settled,  # noqa: F401 (fixtures)
-                             wait_until_idle)
 from ui import export, site
 from ui.player import PLAYER_TRACES, Panel
 
@@ -19,14 +19,20 @@ SINC = "kmp?data=sinc&gamma=3&rescale=0.2"  # the KMP page's second preset: 18 s
 
 # --- without a browser ------------------------------------------------------------------
 
+
 def test_an_address_names_its_page_settings_and_app():
     page, query, app = export.parse_target("https://teach.example.org/lab/kmp?data=sinc&gamma=3")
     assert (page.key, query, app) == ("kmp", {"data": "sinc", "gamma": "3"}, "https://teach.example.org/lab")
     page, query, app = export.parse_target("/sparse-kpca/?data=rings")
     assert (page.key, query, app) == ("skpca", {"data": "rings"}, export.DEFAULT_APP_URL)
     assert export.parse_target("deflation-lab")[0].file == "app_pages/deflation_lab.py"
-    for bad, words in [("javascript:alert(1)", "not an http"), ("http://localhost:8501/", "no step player"),
-                       ("paper-figures", "no step player"), ("/nowhere?x=1", "no page has the address"), ("", "give")]:
+    for bad, words in [
+        ("javascript:alert(1)", "not an http"),
+        ("http://localhost:8501/", "no step player"),
+        ("paper-figures", "no step player"),
+        ("/nowhere?x=1", "no page has the address"),
+        ("", "give"),
+    ]:
         with pytest.raises(ValueError, match=words):
             export.parse_target(bad)
 
@@ -41,8 +47,9 @@ def test_a_scene_links_back_to_its_settings_in_the_app():
 
 def test_text_from_a_scene_cannot_become_markup_or_a_script():
     hostile = "</script><script>window.__owned = 1</script><b>bold</b>"
-    scene = export.Scene(page="kmp", payload=json.dumps({"n_steps": 0, "note": hostile}),
-                         query={"data": hostile}, name=hostile)
+    scene = export.Scene(
+        page="kmp", payload=json.dumps({"n_steps": 0, "note": hostile}), query={"data": hostile}, name=hostile
+    )
     text = export.standalone([scene], app_url="javascript:alert(1)")
     assert "<script>window.__owned" not in text and "<b>bold</b>" not in text
     data = json.loads(text.split('id="mx-data">', 1)[1].split("</script>", 1)[0])
@@ -100,18 +107,22 @@ def test_the_batch_form_writes_a_file_per_preset_and_an_index(tmp_path):
 
 # --- exported files -----------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     """A single demo (by the command, as a course site's script would) and a two-scene
     lesson, written to a folder with a page that embeds the demo in an iframe."""
     folder = tmp_path_factory.mktemp("exported")
     assert export.main([SINC, "--out", str(folder / "sinc.html"), "--app-url", "http://127.0.0.1:9"]) == 0
-    scenes = [export.run_page(*export.parse_target(target)[:2])[0]
-              for target in ("kmp?data=sinc&gamma=3&rescale=0.2&k=6", "mpkfda?data=moons&k=4")]
+    scenes = [
+        export.run_page(*export.parse_target(target)[:2])[0]
+        for target in ("kmp?data=sinc&gamma=3&rescale=0.2&k=6", "mpkfda?data=moons&k=4")
+    ]
     (folder / "lesson.html").write_text(export.standalone(scenes), encoding="utf-8")
     (folder / "host.html").write_text(
         "<!doctype html><html lang='en'><title>slides</title><body style='margin:0'><h1>Slide 7</h1>"
-        "<iframe title='demo' src='sinc.html#step=3' width='900' height='520' style='border:0'></iframe></body></html>")
+        "<iframe title='demo' src='sinc.html#step=3' width='900' height='520' style='border:0'></iframe></body></html>"
+    )
     return folder
 
 
@@ -212,7 +223,8 @@ def test_the_exported_demo_steps_offline_and_draws_what_the_app_draws(files, bro
         press(page, "PageDown", n)  # past the last step of a single demo: stays
         press(page, "PageUp", n - 1)
         assert page.evaluate("document.getElementById('mx-made').innerText").startswith(
-            "Made with Matching Pursuit Lab " + export.version())
+            "Made with Matching Pursuit Lab " + export.version()
+        )
         link = page.get_by_role("link", name="Open these settings in the app")
         assert link.get_attribute("href") == "http://127.0.0.1:9/kmp?data=sinc&gamma=3&rescale=0.2"
         offline.clean()
@@ -262,8 +274,10 @@ def test_the_page_controls_keep_the_step_and_travel_in_the_address(files, browse
         address = page.url
         assert "text=150" in address and "theme=dark" in address and "step=6" in address
         # in presenter mode every panel shown fits the window
-        bottom = page.evaluate("Math.max(...[...document.querySelectorAll('.mpl-cell')]"
-                               ".filter((c) => c.offsetParent).map((c) => c.getBoundingClientRect().bottom))")
+        bottom = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.mpl-cell')]"
+            ".filter((c) => c.offsetParent).map((c) => c.getBoundingClientRect().bottom))"
+        )
         assert bottom <= 720
         offline.clean()
     with Offline(browser) as again:
@@ -278,15 +292,19 @@ def test_the_demo_works_inside_an_iframe_and_fits_it(files, browser):
         frame = offline.page.frame_locator("iframe")
         inner = next(f for f in offline.page.frames if f.url.endswith("sinc.html#step=3"))
         assert player_ready(inner, 3) == 3
-        bottom = inner.evaluate("Math.max(...[...document.querySelectorAll('.mpl-cell')]"
-                                ".filter((c) => c.offsetParent).map((c) => c.getBoundingClientRect().bottom))")
+        bottom = inner.evaluate(
+            "Math.max(...[...document.querySelectorAll('.mpl-cell')]"
+            ".filter((c) => c.offsetParent).map((c) => c.getBoundingClientRect().bottom))"
+        )
         assert 300 < bottom <= 520  # sized to the frame, not to the window around it
         # a mouse click at the button's place on the slide (the frame's offset added)
         button, place = frame.get_by_role("button", name="Next step"), offline.page.locator("iframe").bounding_box()
         box = button.bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        assert inner.evaluate(f"document.elementFromPoint({x - place['x']}, {y - place['y']}).getAttribute('aria-label')") \
+        assert (
+            inner.evaluate(f"document.elementFromPoint({x - place['x']}, {y - place['y']}).getAttribute('aria-label')")
             == "Next step"
+        )
         offline.page.mouse.click(x, y)
         inner.wait_for_function("window.__mplRendered.step === 4")
         offline.page.keyboard.press("PageDown")  # a clicker, once the demo has the focus
@@ -308,8 +326,14 @@ def test_the_demo_works_from_a_static_web_host(files, browser):
     origin = f"http://127.0.0.1:{host.server_address[1]}"
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     refused = []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(origin)
-                  else (refused.append(route.request.url), route.abort()))
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(origin)
+            else (refused.append(route.request.url), route.abort())
+        ),
+    )
     try:
         page = context.new_page()
         page.goto(f"{origin}/lesson.html#scene=2&step=1")
@@ -337,6 +361,7 @@ def test_hostile_text_in_a_file_is_shown_as_text(tmp_path, browser):
 
 
 # --- the app's Save menu, and the app itself offline -----------------------------------------
+
 
 def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
     with app_page(browser, f"{server}/kmp?data=sinc&gamma=3&rescale=0.2&step=4&text=125") as page:
@@ -367,8 +392,14 @@ def test_the_app_asks_nothing_of_another_origin(browser, server):
     expects, and the only ones allowed.)"""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     outside, failed, errors = [], [], []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server)
-                  else (outside.append(route.request.url), route.abort()))
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(server)
+            else (outside.append(route.request.url), route.abort())
+        ),
+    )
     page = context.new_page()
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("requestfailed", lambda request: failed.append(request.url))
@@ -377,7 +408,9 @@ def test_the_app_asks_nothing_of_another_origin(browser, server):
         page.goto(server)
         wait_until_idle(page)
         for entry in site.PAGES[1:]:
-            click_like_a_person(page, page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=entry.title))
+            click_like_a_person(
+                page, page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=entry.title)
+            )
             page.wait_for_url(f"**/{entry.url_path}**")
             wait_until_idle(page)
         assert (outside, failed, errors) == ([], [], [])
@@ -389,8 +422,7 @@ def test_the_app_asks_nothing_of_another_origin(browser, server):
         context.close()
 
 
-
-GUIDED = '''title = "Two scenes"
+GUIDED = """title = "Two scenes"
 
 [[scene]]
 title = "Sinc, first steps"
@@ -412,7 +444,7 @@ narration = "Test error {test_min:.3f} at best."
 ask = "Refit?"
 choices = ["yes", "no"]
 answer = 2
-'''
+"""
 
 
 def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browser, capsys):
@@ -448,11 +480,15 @@ def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browse
 def test_scenes_of_one_study_keep_it_once_and_merge_back_to_their_payloads():
     from ui import player
 
-    text = json.dumps({"id": "s", "n_steps": 3, "panels": [{"title": 'a ,"step": inside a string'}]},
-                      separators=(",", ":"))
+    text = json.dumps(
+        {"id": "s", "n_steps": 3, "panels": [{"title": 'a ,"step": inside a string'}]}, separators=(",", ":")
+    )
     other = text.replace('"s"', '"t"')
-    payloads = [player.with_step(text, 0), player.with_step(text, 2, {"name": "n", "text": "t", "guide": {}}),
-                player.with_step(other, 1)]
+    payloads = [
+        player.with_step(text, 0),
+        player.with_step(text, 2, {"name": "n", "text": "t", "guide": {}}),
+        player.with_step(other, 1),
+    ]
     studies, heads = export._shared_studies(payloads)
     assert studies == [text, other] and [study for study, _ in heads] == [0, 0, 1]
     for payload, (study, view) in zip(payloads, heads):

@@ -1,4 +1,5 @@
 """Figure builders, checked on the figure objects (no browser)."""
+
 import numpy as np
 import pytest
 
@@ -13,8 +14,15 @@ def names(fig):
 def test_data_figure_numbers_the_chosen_points_and_stars_the_next():
     coords = np.arange(20.0).reshape(10, 2)
     labels = np.array([-1.0, 1.0] * 5)
-    fig = figures.data_figure(coords, labels, [4, 2, 7], next_pick=1, coords_test=coords[:3], labels_test=labels[:3],
-                              class_names=("no", "yes"))
+    fig = figures.data_figure(
+        coords,
+        labels,
+        [4, 2, 7],
+        next_pick=1,
+        coords_test=coords[:3],
+        labels_test=labels[:3],
+        class_names=("no", "yes"),
+    )
     assert "class yes (train)" in names(fig) and "class no (test)" in names(fig)
     chosen = fig.data[names(fig).index("chosen (3)")]
     assert list(chosen.text) == ["1", "2", "3"]
@@ -46,8 +54,12 @@ def test_heatmaps_share_one_scale_unless_asked():
 
 def test_bound_figure_marks_argmins_and_the_step():
     t = np.arange(1, 6)
-    curves = BoundCurves("demo", t, {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]),
-                                     "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])}, ("a bound",))
+    curves = BoundCurves(
+        "demo",
+        t,
+        {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]), "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])},
+        ("a bound",),
+    )
     fig = figures.bound_figure(curves, 2)
     assert "test error rate" in names(fig) and "a bound" in names(fig)
     markers = [tr for tr in fig.data if tr.name and tr.name.startswith("min of")]
@@ -62,8 +74,12 @@ def test_bound_figure_marks_argmins_and_the_step():
 
 def test_bound_figure_secondary_axis():
     t = np.arange(1, 4)
-    curves = BoundCurves("demo", t, {"test error rate": np.ones(3) * 0.2, "test MSE": np.array([30.0, 20.0, 10.0]),
-                                     "KMP bound": np.ones(3) * 2}, ("KMP bound",))
+    curves = BoundCurves(
+        "demo",
+        t,
+        {"test error rate": np.ones(3) * 0.2, "test MSE": np.array([30.0, 20.0, 10.0]), "KMP bound": np.ones(3) * 2},
+        ("KMP bound",),
+    )
     fig = figures.bound_figure(curves, 1, secondary=("test MSE",), secondary_title="MSE")
     mse = fig.data[names(fig).index("test MSE")]
     assert mse.yaxis == "y2"
@@ -78,8 +94,11 @@ def test_decision_and_projection_figures():
     fig = figures.decision_figure(xs, ys, values, coords, np.array([-1.0, 1.0, 1.0, -1.0]), [0])
     boundary = fig.data[names(fig).index("decision boundary")]
     assert boundary.contours.start == 0 and boundary.contours.end == 0
-    proj = {"train": (np.arange(5.0), np.arange(5.0)), "test": (np.arange(3.0), np.arange(3.0) * 2),
-            "correlation": (1.0, 1.0)}
+    proj = {
+        "train": (np.arange(5.0), np.arange(5.0)),
+        "test": (np.arange(3.0), np.arange(3.0) * 2),
+        "correlation": (1.0, 1.0),
+    }
     fig = figures.projection_figure(proj)
     assert "training pairs (corr 1.000)" in names(fig)
 
@@ -92,8 +111,9 @@ def test_palette_is_okabe_ito():
 
 def test_lab_grids_share_one_colour_scale_and_one_legend():
     blocks = {"schur": np.eye(3), "hotelling": -np.eye(3), "projection": np.zeros((3, 3))}
-    fig = figures.heatmap_grid_figure(blocks, steps={"schur": 2, "hotelling": 2, "projection": 1},
-                                      sort_note="sorted", scale=1.5)
+    fig = figures.heatmap_grid_figure(
+        blocks, steps={"schur": 2, "hotelling": 2, "projection": 1}, sort_note="sorted", scale=1.5
+    )
     assert [t.coloraxis for t in fig.data] == ["coloraxis"] * 3
     assert fig.layout.coloraxis.cmin == -1.5 and fig.layout.coloraxis.cmax == 1.5
     assert "projection (K₁)" in [a.text for a in fig.layout.annotations]
@@ -106,13 +126,20 @@ def test_lab_grids_share_one_colour_scale_and_one_legend():
 
 
 def test_lines_figure_bands_dashes_and_table():
-    fig = figures.lines_figure([1, 2, 3], {"a": [3, 2, 1], "b": [1, np.nan, 0.5]}, j=2, dashed=("b",),
-                               spreads={"a": ([2, 1, 0.5], [4, 3, 2])}, colours={"b": "#000000"})
+    fig = figures.lines_figure(
+        [1, 2, 3],
+        {"a": [3, 2, 1], "b": [1, np.nan, 0.5]},
+        j=2,
+        dashed=("b",),
+        spreads={"a": ([2, 1, 0.5], [4, 3, 2])},
+        colours={"b": "#000000"},
+    )
     band, a, b = fig.data
     assert band.fill == "toself" and a.line.dash == "solid" and b.line.dash == "dash" and b.line.color == "#000000"
     assert list(b.y) == [1.0, None, 0.5]
-    table = figures.table_figure(np.array([[0.2, 0.1], [0.3, 0.4]]), ["x", "y"], ["p", "q"], title="t",
-                                 colour_title="err")
+    table = figures.table_figure(
+        np.array([[0.2, 0.1], [0.3, 0.4]]), ["x", "y"], ["p", "q"], title="t", colour_title="err"
+    )
     outlined = [(s.x0, s.y0) for s in table.layout.shapes]
     assert outlined == [(0.5, -0.5), (-0.5, 0.5)]  # best of each row: column 1, then column 0
 
@@ -126,10 +153,12 @@ def test_trivial_region_and_cut_axis():
 
 def _contrast(a, b):
     """WCAG 2.1 contrast ratio of two "#rrggbb" colours (computed here from the definition)."""
+
     def luminance(colour):
-        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 
@@ -172,13 +201,15 @@ def test_log_ticks_are_decades_or_one_two_five():
 def test_key_items_say_once_what_a_legend_would():
     coords = np.arange(12.0).reshape(6, 2)
     labels = np.array([-1.0, 1.0] * 3)
-    fig = figures.data_figure(coords, labels, [1], next_pick=2, coords_test=coords[:2], labels_test=labels[:2],
-                              class_names=("no", "yes"))
+    fig = figures.data_figure(
+        coords, labels, [1], next_pick=2, coords_test=coords[:2], labels_test=labels[:2], class_names=("no", "yes")
+    )
     texts = [item["text"] for item in figures.key_items(fig)]
     assert texts == ["class no", "class yes", "test points (open)", "chosen", "next pick"]
     regression = figures.data_figure(coords, np.arange(6.0), [], target_name="price")
     gradient = figures.key_items(regression)[0]
     assert gradient["kind"] == "gradient" and gradient["text"] == "price: 0 to 5"
-    bounds = BoundCurves("demo", np.arange(1, 4), {"test error rate": np.ones(3) * 0.2,
-                                                    "KMP bound": np.ones(3) * 2}, ("KMP bound",))
+    bounds = BoundCurves(
+        "demo", np.arange(1, 4), {"test error rate": np.ones(3) * 0.2, "KMP bound": np.ones(3) * 2}, ("KMP bound",)
+    )
     assert figures.key_items(figures.bound_figure(bounds, 0)) == []  # every line is named at its end instead

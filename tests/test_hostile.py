@@ -1,13 +1,13 @@
 """Hostile uploads and links: every refusal is one sentence, within fixed budgets of
 time and memory, and nothing from a file or a link is rendered as Markdown."""
+
 import io
-from pathlib import Path
 import tracemalloc
 import unicodedata
 import zipfile
+from pathlib import Path
 
 import numpy as np
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,19 +39,23 @@ def test_an_npz_header_that_lies_about_its_size_is_refused_before_loading():
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:  # a small member whose header promises 10^8 rows
         header = io.BytesIO()
-        np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False,
-                                                      "shape": (100_000_000, 3)})
+        np.lib.format.write_array_header_1_0(
+            header, {"descr": "<f8", "fortran_order": False, "shape": (100_000_000, 3)}
+        )
         archive.writestr("X.npy", header.getvalue() + b"\0" * 64)
     _refused(D.parse_npz, buffer.getvalue(), "rows")
 
 
-@pytest.mark.parametrize("array, match", [
-    (np.zeros(5, dtype=[("a", "f8"), ("b", "i4")]), "only plain numbers"),
-    (np.zeros(5, dtype=complex), "only plain numbers"),
-    (np.array(["a", "b", "c"]), "only plain numbers"),
-    (np.zeros((2, 2, 2)), "dimensions"),
-    (np.zeros((10, 500)), "columns"),
-])
+@pytest.mark.parametrize(
+    "array, match",
+    [
+        (np.zeros(5, dtype=[("a", "f8"), ("b", "i4")]), "only plain numbers"),
+        (np.zeros(5, dtype=complex), "only plain numbers"),
+        (np.array(["a", "b", "c"]), "only plain numbers"),
+        (np.zeros((2, 2, 2)), "dimensions"),
+        (np.zeros((10, 500)), "columns"),
+    ],
+)
 def test_npz_with_anything_but_plain_numbers_is_refused(array, match):
     buffer = io.BytesIO()
     np.savez(buffer, X=array)
@@ -99,8 +103,13 @@ def test_random_bytes_give_a_sentence_or_a_table(content):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.text(alphabet="0123456789.-eE,;\t \"abc", max_size=8), min_size=1, max_size=6),
-                min_size=0, max_size=12))
+@given(
+    st.lists(
+        st.lists(st.text(alphabet='0123456789.-eE,;\t "abc', max_size=8), min_size=1, max_size=6),
+        min_size=0,
+        max_size=12,
+    )
+)
 def test_random_csv_text_gives_a_sentence_or_a_table(rows):
     content = "\n".join(",".join(row) for row in rows)
     try:
@@ -115,15 +124,24 @@ def test_random_csv_text_gives_a_sentence_or_a_table(rows):
                 assert "not a number" in str(error) or "NaN" in str(error)
 
 
-@pytest.mark.parametrize("text", [
-    "[Click here to fix](https://evil.example/phish) ![t](https://evil.example/pixel.png)",
-    "<https://evil.example>", "www.evil.example", "`code` **bold** $x$", "a``b```c",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Click here to fix](https://evil.example/phish) ![t](https://evil.example/pixel.png)",
+        "<https://evil.example>",
+        "www.evil.example",
+        "`code` **bold** $x$",
+        "a``b```c",
+    ],
+)
 def test_text_from_outside_cannot_form_markdown(text):
     import markdown_it  # Streamlit's own markdown renderer is remark; CommonMark + linkify stands in for it
 
-    md = markdown_it.MarkdownIt("commonmark").enable("linkify") if _has_linkify() else \
-        markdown_it.MarkdownIt("commonmark")
+    md = (
+        markdown_it.MarkdownIt("commonmark").enable("linkify")
+        if _has_linkify()
+        else markdown_it.MarkdownIt("commonmark")
+    )
     for safe in (plain(text), literal(text)):
         html = md.render(safe)
         assert "<a " not in html and "<img" not in html and "<strong>" not in html, html
@@ -132,12 +150,14 @@ def test_text_from_outside_cannot_form_markdown(text):
 def _has_linkify():
     try:
         import linkify_it  # noqa: F401
+
         return True
     except ImportError:
         return False
 
 
 # --- the app ------------------------------------------------------------------------------------
+
 
 def _app(page, query=None):
     from tests.test_app import open_page
@@ -187,8 +207,9 @@ def test_a_tiny_upload_is_refused_and_the_previous_data_stays():
 def test_a_file_name_and_its_cells_cannot_put_markdown_in_the_page():
     rows = "\n".join(f"{i},{i % 3},[x](https://evil.example)" for i in range(30))
     at = _app("kmp")
-    at.file_uploader(key="upload_file").upload("[a](https://evil.example).csv", f"a,b,c\n{rows}\n".encode(),
-                                               "text/csv").run()
+    at.file_uploader(key="upload_file").upload(
+        "[a](https://evil.example).csv", f"a,b,c\n{rows}\n".encode(), "text/csv"
+    ).run()
     assert not at.exception
     messages = [e.value for e in at.error] + [s.value for s in at.success]
     assert messages
@@ -197,6 +218,7 @@ def test_a_file_name_and_its_cells_cannot_put_markdown_in_the_page():
 
 
 # --- the experiments command ---------------------------------------------------------------------
+
 
 def test_the_command_says_why_it_cannot_write_or_read(tmp_path, capsys):
     from mpcore.experiments.__main__ import run_main
@@ -211,7 +233,9 @@ def test_the_command_says_why_it_cannot_write_or_read(tmp_path, capsys):
     corrupt.mkdir(parents=True)
     (corrupt / "banana.npz").write_bytes(b"PK not really a zip")
     with pytest.raises(SystemExit) as stop:
-        run_main(["diethe2015-fig5", "--size", "tiny", "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path / "data")])
+        run_main(
+            ["diethe2015-fig5", "--size", "tiny", "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path / "data")]
+        )
     assert "banana.npz is not a readable" in str(stop.value.code)
 
 
@@ -240,6 +264,7 @@ def test_ctrl_c_ends_in_one_line_and_leaves_no_partial_file(tmp_path, capsys, mo
 
 
 # --- sizes the machine cannot hold: refused with a sentence, before allocating -------------------
+
 
 def test_sizes_the_memory_cannot_hold_are_refused_before_allocating(monkeypatch):
     import mpcore

@@ -1,5 +1,6 @@
 """The full-size verdicts kept with the package (what the gallery and the README show first)
 must be what the current code computes: one cheap item is rerun at full size and compared."""
+
 import json
 import sys
 from pathlib import Path
@@ -48,5 +49,7 @@ def test_keeping_refuses_a_run_that_is_not_full_size(tmp_path):
     quick.write_text(json.dumps({"meta": {"size": "quick"}, "items": {}}))
     with pytest.raises(SystemExit, match="quick run"):
         keep_results.main([str(quick)])
-    assert keep_results.readme_with("T\n", "a <!-- verdicts:start -->\nold\n<!-- verdicts:end --> b") == \
-        "a <!-- verdicts:start -->\nT\n<!-- verdicts:end --> b"
+    assert (
+        keep_results.readme_with("T\n", "a <!-- verdicts:start -->\nold\n<!-- verdicts:end --> b")
+        == "a <!-- verdicts:start -->\nT\n<!-- verdicts:end --> b"
+    )

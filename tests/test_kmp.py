@@ -1,4 +1,5 @@
 """Kernel matching pursuit: pre-fitting = greedy OLS, back-fitting = orthogonal_mp, basic by hand, losses."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -138,8 +139,16 @@ def test_squared_backfit_with_loss_machinery_agrees_with_closed_form(regression_
     _, y, K = regression_data
     closed = mpcore.kmp_path(K, y, 6, variant="backfit")
     state = _LossPursuit(K, y, "squared", "backfit", False)
-    general = pursue(state, criteria.kmp_original_columns(), 6, deflation_name=state.name, algorithm="KMP",
-                     criterion_name="criterion", candidates=None, rng=np.random.default_rng(0))
+    general = pursue(
+        state,
+        criteria.kmp_original_columns(),
+        6,
+        deflation_name=state.name,
+        algorithm="KMP",
+        criterion_name="criterion",
+        candidates=None,
+        rng=np.random.default_rng(0),
+    )
     np.testing.assert_array_equal(general.indices, closed.indices)
     for j in range(1, 7):
         A = K[:, closed.indices[:j]]

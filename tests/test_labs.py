@@ -1,4 +1,5 @@
 """The labs' core: deflation comparison, column selection and the bounds explorer."""
+
 import math
 
 import numpy as np
@@ -6,16 +7,16 @@ import pytest
 
 from mpcore import DEFLATIONS, bounds, kernel_matrix, kmp_path, mpkfda_path, skpca_path
 from mpcore.datasets import load_dataset, prepare
-from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, model_spectrum, nontrivial_range
 from mpcore.deflations import ExplicitDeflation
 from mpcore.engine import pursue
+from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, model_spectrum, nontrivial_range
 from mpcore.labs import (
     FACT_RTOL,
     LAB_CRITERIA,
-    kernel_spectrum,
     column_selection,
     compare_deflations,
     criterion_deflation_table,
+    kernel_spectrum,
     lab_path,
     learner_errors,
     nystrom_error,
@@ -72,7 +73,6 @@ def _explicit_facts(Kj, K0, rows=None):
     """The spectral facts the long way: full decompositions of the formed matrices."""
     if rows is not None:
         Kj, K0 = Kj[np.ix_(rows, rows)], K0[np.ix_(rows, rows)]
-    top = np.linalg.eigvalsh(K0 if rows is None else K0)[-1]
     asymmetry = np.linalg.norm(Kj - Kj.T) / np.linalg.norm(K0)
     eigenvalues = np.linalg.eigvalsh((Kj + Kj.T) / 2)
     singular = np.linalg.svd(Kj, compute_uv=False)
@@ -80,8 +80,10 @@ def _explicit_facts(Kj, K0, rows=None):
 
 
 @pytest.mark.parametrize("deflation", DEFLATIONS)
-@pytest.mark.parametrize("data, gamma, family", [("moons", 2.0, "mpkfda"), ("xor", 8.0, "mpkfda"),
-                                                  ("sinc", None, "kmp"), ("rings", 30.0, "kpca")])
+@pytest.mark.parametrize(
+    "data, gamma, family",
+    [("moons", 2.0, "mpkfda"), ("xor", 8.0, "mpkfda"), ("sinc", None, "kmp"), ("rings", 30.0, "kpca")],
+)
 def test_facts_from_the_low_rank_form_match_full_decompositions(data, gamma, family, deflation):
     """The facts come from a small reduced matrix (K_0's pivoted-Cholesky eigenbasis plus
     span(U, V)); here each is checked against eigvalsh / svd of the formed K_j, on kernels
@@ -203,8 +205,14 @@ def test_comparison_and_table(moons):
     table = lab.error_table()
     assert list(table) == ["step", "projection", "hotelling"] and table["step"].size == 6
     calls = []
-    result = criterion_deflation_table(moons, 4, "mpkfda", deflations=("none", "schur"), gamma=2.0,
-                                       progress=lambda done, total: calls.append((done, total)))
+    result = criterion_deflation_table(
+        moons,
+        4,
+        "mpkfda",
+        deflations=("none", "schur"),
+        gamma=2.0,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     assert result["error"].shape == (len(LAB_CRITERIA["mpkfda"]), 2)
     assert np.all((result["error"] >= 0) & (result["error"] <= 1)) and np.all(result["seconds"] > 0)
     assert np.all(result["best_error"] <= result["error"])
@@ -225,6 +233,7 @@ def test_lab_refuses_bad_input(moons):
 
 # --- column selection -------------------------------------------------------------------------
 
+
 def test_nystrom_error_matches_dense(rng):
     X = rng.normal(size=(60, 3))
     K = kernel_matrix(X, gamma=0.5)
@@ -238,8 +247,9 @@ def test_nystrom_error_matches_dense(rng):
 @pytest.fixture(scope="module")
 def selection():
     split = prepare(load_dataset("rings-two-view", n_samples=160), seed=0)
-    return split, column_selection(split, (4, 8, 16, 32), methods=("greedy", "uniform", "ridge-leverage", "k-means"),
-                                   repeats=2)
+    return split, column_selection(
+        split, (4, 8, 16, 32), methods=("greedy", "uniform", "ridge-leverage", "k-means"), repeats=2
+    )
 
 
 def test_greedy_columns_error_is_the_deflated_trace(selection):
@@ -285,8 +295,7 @@ def test_wang_bound_holds_where_its_condition_does_and_the_condition_holds_somew
         valid = arrays["valid"]
         assert valid.sum() >= 2, name
         np.testing.assert_array_equal(valid, arrays["T"] <= gap / 2)
-        np.testing.assert_allclose(arrays["bound"], (0.5 + 4 * np.sqrt(2) / gap) * arrays["T"] / (N * reg),
-                                   rtol=1e-12)
+        np.testing.assert_allclose(arrays["bound"], (0.5 + 4 * np.sqrt(2) / gap) * arrays["T"] / (N * reg), rtol=1e-12)
         assert np.all(arrays["alpha"][valid] <= arrays["bound"][valid]), name
 
 
@@ -302,18 +311,23 @@ def test_one_view_data_has_no_kcca():
 
 # --- bounds explorer --------------------------------------------------------------------------
 
+
 def test_explore_matches_the_bounds():
     ms = np.array([200, 1000, 5000])
-    np.testing.assert_allclose(explore("kmp_vc", "m", ms, k=10, t=3, delta=0.05),
-                               bounds.kmp_vc(ms, 10, 3, 0.05))
-    np.testing.assert_allclose(explore("compression_classification", "k", [0, 5, 50], m=500, t=2, delta=0.1),
-                               bounds.compression_classification(500, np.array([0, 5, 50]), 2, 0.1))
-    np.testing.assert_allclose(explore("compression_subspace", "delta", [0.01, 0.1], m=300, t=20, emp_loss=0.2),
-                               bounds.compression_subspace(0.2, 300, 20, np.array([0.01, 0.1])))
+    np.testing.assert_allclose(explore("kmp_vc", "m", ms, k=10, t=3, delta=0.05), bounds.kmp_vc(ms, 10, 3, 0.05))
+    np.testing.assert_allclose(
+        explore("compression_classification", "k", [0, 5, 50], m=500, t=2, delta=0.1),
+        bounds.compression_classification(500, np.array([0, 5, 50]), 2, 0.1),
+    )
+    np.testing.assert_allclose(
+        explore("compression_subspace", "delta", [0.01, 0.1], m=300, t=20, emp_loss=0.2),
+        bounds.compression_subspace(0.2, 300, 20, np.array([0.01, 0.1])),
+    )
     spectrum = model_spectrum(400, 2.0)
     assert spectrum.sum() == pytest.approx(400) and np.all(np.diff(spectrum) < 0)
     assert explore("pca_global_rademacher", "t", [7], m=400, decay=2.0)[0] == pytest.approx(
-        bounds.pca_global_rademacher(spectrum, np.ones(400), 7, 0.05))
+        bounds.pca_global_rademacher(spectrum, np.ones(400), 7, 0.05)
+    )
 
 
 def test_explore_fisher_bound_by_hand():
@@ -368,5 +382,6 @@ def test_nystrom_error_from_eigenpairs_matches_the_dense_residual():
         trace, spectral = nystrom_error(K, C, W, eigen=eigen)
         assert spectral == pytest.approx(dense, rel=rel)
         assert spectral == pytest.approx(nystrom_error(K, C, W)[1], rel=max(rel, 1e-6))
-        assert trace == pytest.approx(np.trace(K - C @ np.linalg.pinv(W, rcond=1e-10, hermitian=True) @ C.T),
-                                      rel=1e-3 if rel > 1e-6 else 1e-9)  # tr K - tr(C W^+ C') cancels too
+        assert trace == pytest.approx(
+            np.trace(K - C @ np.linalg.pinv(W, rcond=1e-10, hermitian=True) @ C.T), rel=1e-3 if rel > 1e-6 else 1e-9
+        )  # tr K - tr(C W^+ C') cancels too

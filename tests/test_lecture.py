@@ -6,12 +6,25 @@ group) per finding of the issue "Presenter mode that survives a real lecture".
 Every click is a mouse click at the control's visible position, checked with
 ``document.elementFromPoint``; every wait is for a condition.
 """
+
 import re
 
 import pytest
-
-from browser_support import (PANEL_BOXES, PLAYER_PAGES, TEXT_BOXES, app_page, browser,  # noqa: F401 (fixtures)
-                             click_like_a_person, overlap, redrawn, rendered, server, settled, shots, wait_until_idle)
+from browser_support import (  # noqa: F401 (fixtures)
+    PANEL_BOXES,
+    PLAYER_PAGES,
+    TEXT_BOXES,
+    app_page,
+    browser,
+    click_like_a_person,
+    overlap,
+    redrawn,
+    rendered,
+    server,
+    settled,
+    shots,
+    wait_until_idle,
+)
 
 SIZES = [(1280, 720), (1920, 1080)]
 # The smallest text allowed at each text size, px (the issue: nothing under 18 px at 150%).
@@ -24,6 +37,7 @@ def scroller_top(page):
 
 
 # --- 1. every presenter control answers a mouse click where it is seen --------------------
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_presenter_controls_take_a_mouse_click(server, browser, size):
@@ -44,11 +58,14 @@ def test_presenter_controls_take_a_mouse_click(server, browser, size):
             click_like_a_person(page, page.get_by_role("button", name=name, exact=True))
         page.keyboard.press("Escape")
         click_like_a_person(page, row.locator("[data-testid='stCheckbox'] label"))  # presenter mode off
-        page.wait_for_function("new URL(location.href).searchParams.get('present') !== 'true' && "
-                               "window.__mplPlayer && window.__mplPlayer.payload.present === false")
+        page.wait_for_function(
+            "new URL(location.href).searchParams.get('present') !== 'true' && "
+            "window.__mplPlayer && window.__mplPlayer.payload.present === false"
+        )
 
 
 # --- 2. text sizes are layouts: nothing small, cut, overlapping or off the screen ----------
+
 
 def check_layout(page, scale, size, present):
     """Every text of the player at least MIN_TEXT px for its size, inside its panel, clear of
@@ -66,7 +83,7 @@ def check_layout(page, scale, size, present):
         if present and (panel["y"] < -1 or panel["y"] + panel["h"] > height + 1 or panel["x"] + panel["w"] > width + 1):
             problems.append(f"panel {panel['key']} leaves the screen: {panel}")
     for i, a in enumerate(panels):
-        for b in panels[i + 1:]:
+        for b in panels[i + 1 :]:
             if overlap(a, b, shrink=0) > 0:
                 problems.append(f"panels {a['key']} and {b['key']} overlap")
     by_key = {panel["key"]: panel for panel in panels}
@@ -74,18 +91,24 @@ def check_layout(page, scale, size, present):
         cell = by_key.get(box["cell"])
         if cell is not None and box["svg"]:
             plot = cell["plot"]
-            if (box["x"] < plot["x"] - 1 or box["y"] < plot["y"] - 1 or box["x"] + box["w"] > plot["x"] + plot["w"] + 1
-                    or box["y"] + box["h"] > plot["y"] + plot["h"] + 1):
+            if (
+                box["x"] < plot["x"] - 1
+                or box["y"] < plot["y"] - 1
+                or box["x"] + box["w"] > plot["x"] + plot["w"] + 1
+                or box["y"] + box["h"] > plot["y"] + plot["h"] + 1
+            ):
                 problems.append(f"{box['text']!r} is cut by its panel {box['cell']}")
         if present and box["y"] + box["h"] > height + 1:
             problems.append(f"{box['text']!r} is below the screen")
-    for name, box in page.evaluate("[...document.querySelectorAll('.mpl-plot[role=region]')].filter((p) => "
-                                   "p.offsetParent).map((p) => [p.dataset.panel, [p.scrollWidth, p.clientWidth, "
-                                   "p.scrollHeight, p.clientHeight]])"):
+    for name, box in page.evaluate(
+        "[...document.querySelectorAll('.mpl-plot[role=region]')].filter((p) => "
+        "p.offsetParent).map((p) => [p.dataset.panel, [p.scrollWidth, p.clientWidth, "
+        "p.scrollHeight, p.clientHeight]])"
+    ):
         if box[0] > box[1] + 1 or box[2] > box[3] + 1:
             problems.append(f"the table {name} does not fit its panel: {box}")
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             if overlap(a, b) > 2:
                 problems.append(f"{a['text']!r} and {b['text']!r} overlap ({a['cell']}, {b['cell']})")
     return problems
@@ -108,18 +131,23 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
                         redrawn(page, lambda: page.keyboard.press(key), step)
                         if key == "PageDown" and step < 3:
                             continue
-                        problems += [f"screen {screen + 1}, step {step}: {p}"
-                                     for p in check_layout(page, text / 100, size, present)]
-                    page.screenshot(path=str(shots / f"layout-{path}-{text}-{size[0]}-{'p' if present else 's'}"
-                                                      f"-{screen + 1}.png"))
+                        problems += [
+                            f"screen {screen + 1}, step {step}: {p}"
+                            for p in check_layout(page, text / 100, size, present)
+                        ]
+                    page.screenshot(
+                        path=str(shots / f"layout-{path}-{text}-{size[0]}-{'p' if present else 's'}-{screen + 1}.png")
+                    )
                     page.keyboard.press("Home")
                     if screen + 1 < screens:
                         redrawn(page, lambda: page.keyboard.press("v"))
-                assert not problems, f"{path} at {text}% {size} {'presenter' if present else 'scrolling'}:\n" + \
-                    "\n".join(problems[:25])
+                assert not problems, (
+                    f"{path} at {text}% {size} {'presenter' if present else 'scrolling'}:\n" + "\n".join(problems[:25])
+                )
 
 
 # --- 3. every preset and every Home link reopens exactly from its address -------------------
+
 
 def choose_preset(page, name):
     """The sidebar's preset picker, with the mouse: open it, click the preset."""
@@ -139,8 +167,9 @@ def reopened(browser, url):
         return study_id(page)
 
 
-@pytest.mark.parametrize("path,key", [("sparse-kpca", "skpca"), ("kmp", "kmp"), ("sparse-kcca", "skcca"),
-                                      ("mpkfda", "mpkfda")])
+@pytest.mark.parametrize(
+    "path,key", [("sparse-kpca", "skpca"), ("kmp", "kmp"), ("sparse-kcca", "skcca"), ("mpkfda", "mpkfda")]
+)
 def test_every_preset_reopens_from_its_address(server, browser, path, key):
     from ui.presets import PRESETS
 
@@ -148,8 +177,11 @@ def test_every_preset_reopens_from_its_address(server, browser, path, key):
         settled(page)
         for preset in PRESETS[key]:
             choose_preset(page, preset.name)
-            page.wait_for_function("(name) => { const l = document.querySelector('.mpl-lesson');"
-                                   " return l && l.innerText.startsWith(name); }", arg=preset.name)
+            page.wait_for_function(
+                "(name) => { const l = document.querySelector('.mpl-lesson');"
+                " return l && l.innerText.startsWith(name); }",
+                arg=preset.name,
+            )
             settled(page)
             here = study_id(page)
             assert reopened(browser, page.url) == here, f"{preset.name}: {page.url} reopens another view"
@@ -173,6 +205,7 @@ def test_every_home_link_reopens_the_view_it_opened(server, browser):
 
 
 # --- 4. the clicker and the keys never lose the player; they never scroll the page ----------
+
 
 def step_with(page, key, step):
     page.keyboard.press(key)
@@ -213,6 +246,7 @@ def test_keys_reach_the_player_after_every_control(server, browser):
 
 # --- 5. panel sizes come from the scrolling section: stable under scrolling and resizing ----
 
+
 def test_scrolling_and_resizing_keep_the_panels(server, browser):
     with app_page(browser, f"{server}/deflation-lab?present=1", (1280, 720)) as page:
         settled(page)
@@ -237,6 +271,7 @@ def test_scrolling_and_resizing_keep_the_panels(server, browser):
 
 # --- 6. the board says what it shows, and the curves arrive with the steps ------------------
 
+
 def test_the_board_says_what_it_shows(server, browser):
     from ui.presets import PRESETS
 
@@ -248,8 +283,10 @@ def test_the_board_says_what_it_shows(server, browser):
         heat_key = page.locator(".mpl-cell[data-panel='heatmaps'] .mpl-key").inner_text()
         assert "blue < 0" in heat_key and "red > 0" in heat_key  # what the colours of a deflated kernel mean
         cell = "window.__mplPlayer.cells.find((c) => c.panel.key === 'bounds')"
-        lengths = (f"window.__mplPlayer.traces({cell}, window.__mplPlayer.j)"
-                   ".filter((t) => t.meta && t.meta.reveal).map((t) => t.x.length)")
+        lengths = (
+            f"window.__mplPlayer.traces({cell}, window.__mplPlayer.j)"
+            ".filter((t) => t.meta && t.meta.reveal).map((t) => t.x.length)"
+        )
         # what is on screen: the curves' layer clipped just right of the step line
         clip = f"""(() => {{ const gd = {cell}.plot, xa = gd._fullLayout.xaxis;
             const layer = gd.querySelector('.overplot .xy .scatterlayer');
@@ -280,6 +317,7 @@ def test_the_board_says_what_it_shows(server, browser):
 
 # --- 8. the bound panel reads without a legend hunt; the lab's kernels show what is left ---
 
+
 def test_bound_panel_reads_plainly(server, browser):
     with app_page(browser, f"{server}/kmp?present=1&step=12", (1280, 720)) as page:
         settled(page, 12)
@@ -303,9 +341,14 @@ def test_bound_panel_reads_plainly(server, browser):
             assert re.fullmatch(r"-?\d+(\.\d)?", tick.replace("−", "-")), f"tick {tick!r} is not a round number"
         for name in ("trivial above 1", "bound's stop t=12"):
             box = found["refs"][found["texts"].index(name)]
-            crossing = [line for line in found["lines"]
-                        if any(box["x"] + 1 < x < box["x"] + box["w"] - 1 and box["y"] + 1 < y < box["y"] + box["h"] - 1
-                               for x, y in line)]
+            crossing = [
+                line
+                for line in found["lines"]
+                if any(
+                    box["x"] + 1 < x < box["x"] + box["w"] - 1 and box["y"] + 1 < y < box["y"] + box["h"] - 1
+                    for x, y in line
+                )
+            ]
             assert not crossing, f"a curve runs through the label {name!r}"
 
 
@@ -317,13 +360,16 @@ def test_deflation_lab_facts_have_tooltips_and_kernels_their_own_scale(server, b
         assert rows.count() >= 7 and all(rows.nth(i).get_attribute("title") for i in range(rows.count()))
         size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.mpl-table td')).fontSize)")
         assert size >= MIN_TEXT[100]
-        titles = page.evaluate("window.__mplPlayer.cells.find((c) => c.panel.key === 'heatmaps').plot.layout"
-                               ".annotations.map((a) => a.text)")
+        titles = page.evaluate(
+            "window.__mplPlayer.cells.find((c) => c.panel.key === 'heatmaps').plot.layout"
+            ".annotations.map((a) => a.text)"
+        )
         ranges = [float(re.search(r"±([0-9.e+-]+)", text).group(1)) for text in titles if "±" in text]
         assert len(ranges) == 4 and max(ranges) > 5 * min(ranges), "each kernel on the range of what it has left"
 
 
 # --- 9. the column lab and the bounds explorer present like the algorithm pages --------------
+
 
 @pytest.mark.parametrize("path", ["column-selection", "bounds"])
 def test_labs_present_and_keep_presenter_mode(server, browser, path):
@@ -332,8 +378,10 @@ def test_labs_present_and_keep_presenter_mode(server, browser, path):
         assert page.evaluate("window.__mplPlayer.payload.present") is True
         step_with(page, "PageDown", 1)
         assert "present=true" in page.url or "present=1" in page.url
-        assert page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')") \
+        assert (
+            page.evaluate("document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed')")
             == "true"
+        )
 
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
@@ -342,16 +390,21 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
 
     with app_page(browser, f"{server}/{path}?present=1", (1280, 720), scheme="dark") as page:
         settled(page)
-        backgrounds = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
-                                    ".map((c) => c.plot._fullLayout.paper_bgcolor)")
+        backgrounds = page.evaluate(
+            "window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
+            ".map((c) => c.plot._fullLayout.paper_bgcolor)"
+        )
         assert backgrounds and set(backgrounds) == {DARK_BACKGROUND}
-        inks = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
-                             ".map((c) => c.plot._fullLayout.font.color)")
+        inks = page.evaluate(
+            "window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
+            ".map((c) => c.plot._fullLayout.font.color)"
+        )
         assert "#222222" not in inks
         page.screenshot(path=str(shots / f"dark-{path}.png"))
 
 
 # --- accessibility: axe-core on every page, both themes; names, announcements, motion -------
+
 
 def axe(page):
     from pathlib import Path
@@ -360,13 +413,30 @@ def axe(page):
 
     page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-            if v["impact"] in ("serious", "critical")]
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", ["", "lessons", "sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab",
-                                  "column-selection", "bounds", "paper-figures", "references"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "lessons",
+        "sparse-kpca",
+        "kmp",
+        "sparse-kcca",
+        "mpkfda",
+        "deflation-lab",
+        "column-selection",
+        "bounds",
+        "paper-figures",
+        "references",
+    ],
+)
 def test_no_serious_accessibility_violation(server, browser, path, scheme):
     # presenter mode once (light): the dark theme differs in colours, which the plain page checks
     for query in ("", "?present=1") if path in PLAYER_PAGES and scheme == "light" else ("",):
@@ -395,8 +465,10 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
     with app_page(browser, f"{server}/kmp", (1280, 720)) as page:
         settled(page)
         for control in page.locator(".mpl-bar button, .mpl-bar input, .mpl-bar select").all():
-            name = control.evaluate("(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] && "
-                                    "el.labels[0].innerText) || el.innerText")
+            name = control.evaluate(
+                "(el) => el.getAttribute('aria-label') || (el.labels && el.labels[0] && "
+                "el.labels[0].innerText) || el.innerText"
+            )
             assert name and name.strip(), control.evaluate("(el) => el.outerHTML")
         step_with(page, "PageDown", 1)
         status = page.get_by_role("status")
@@ -414,19 +486,24 @@ def test_reduced_motion_turns_the_animation_off(server, browser):
 
 # --- 6. a guided lesson, given with a clicker: PageDown and PageUp only ----------------------
 
+
 def guide_state(page):
-    return page.evaluate("window.__mplPlayer && window.__mplPlayer.guide ? [window.__mplPlayer.guide.scene, "
-                         "window.__mplPlayer.j] : null")
+    return page.evaluate(
+        "window.__mplPlayer && window.__mplPlayer.guide ? [window.__mplPlayer.guide.scene, window.__mplPlayer.j] : null"
+    )
 
 
 def press_until(page, key, want):
     """Press ``key`` and wait until the player shows ``want`` (scene, step): the step drawn
     on screen, or the next scene's page opened and drawn."""
     page.keyboard.press(key)
-    page.wait_for_function(f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === "
-                           f"{want[0]} && window.__mplPlayer.j === {want[1]} && window.__mplRendered && "
-                           f"window.__mplRendered.step === {want[1]} && window.__mplRendered.id === "
-                           "window.__mplPlayer.id", timeout=60_000)
+    page.wait_for_function(
+        f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === "
+        f"{want[0]} && window.__mplPlayer.j === {want[1]} && window.__mplRendered && "
+        f"window.__mplRendered.step === {want[1]} && window.__mplRendered.id === "
+        "window.__mplPlayer.id",
+        timeout=60_000,
+    )
 
 
 def test_a_lesson_is_given_end_to_end_with_the_clicker_keys_only(server, browser, shots):
@@ -511,14 +588,20 @@ def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
         click_like_a_person(page, wrong)
         answer = page.locator(".mpl-guide-answer")
         answer.wait_for()
-        assert answer.inner_text().startswith("Not quite: the answer is B.") and "Score so far: 0 of 1." in answer.inner_text()
-        assert page.get_by_role("button", name=f"B. {scene.question.choices[1]}", exact=True).count() == 0  # marked ✓ now
+        assert (
+            answer.inner_text().startswith("Not quite: the answer is B.")
+            and "Score so far: 0 of 1." in answer.inner_text()
+        )
+        assert (
+            page.get_by_role("button", name=f"B. {scene.question.choices[1]}", exact=True).count() == 0
+        )  # marked ✓ now
         assert page.locator(".mpl-choice.mpl-right").inner_text().startswith("✓ B.")
         # the focus went back to the player: the clicker's key still steps
         step = page.evaluate("window.__mplPlayer.j")
         page.keyboard.press("PageDown")
-        page.wait_for_function(f"window.__mplPlayer.j === {step + 1} || window.__mplPlayer.guide.scene === 4",
-                               timeout=60_000)
+        page.wait_for_function(
+            f"window.__mplPlayer.j === {step + 1} || window.__mplPlayer.guide.scene === 4", timeout=60_000
+        )
 
 
 def test_a_bad_lesson_file_gets_a_sentence_on_the_lessons_page(server, browser, tmp_path):

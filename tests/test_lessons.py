@@ -1,6 +1,7 @@
 """Guided lessons as data (ui/lessons.py, ui/guide.py): the schema with its line-numbered
 refusals, computed narration, claims that can fail, the shipped lessons' claims checked
 on their own scenes as the app runs them, and the lesson page with a bad file."""
+
 import json
 import math
 from pathlib import Path
@@ -15,7 +16,7 @@ from ui import export, lessons
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
-GOOD = '''title = "A small lesson"
+GOOD = """title = "A small lesson"
 summary = "Two scenes."
 
 [[scene]]
@@ -38,7 +39,7 @@ page = "deflation-lab"
 settings = { data = "moons", k = "20", deflations = "schur,ortho-schur" }
 narration = "They share {shared_picks} picks."
 try = "Change the criterion."
-'''
+"""
 
 
 def test_a_good_lesson_reads_into_scenes():
@@ -61,23 +62,46 @@ def line_of(text, fragment):
     return next(n for n, line in enumerate(text.splitlines(), 1) if fragment in line)
 
 
-@pytest.mark.parametrize("old,new,says", [
-    ('page = "deflation-lab"', 'page = "kpm"', "page must be one of"),
-    ('try = "Change the criterion."', 'tries = "x"', "'tries' is not a key of a scene"),
-    ('narration = "They share {shared_picks} picks."', 'narration = "They share {bound_min} picks."',
-     "{bound_min} is not a number the deflation-lab page computes"),
-    ('narration = "They share {shared_picks} picks."', 'narration = "They share {shared_picks picks."',
-     "the braces do not pair up"),
-    ("answer = 2", "answer = 3", "answer (the number of the right choice, from 1) must be a whole number from 1 to 2"),
-    ("until = 4", "until = -1", "until must be a whole number"),
-    ('claims = ["bound never below 1", "argmins within 3"]', 'claims = ["the bound is nice"]',
-     "'the bound is nice' is not a claim the app can check"),
-    ('try = "Change the criterion."', 'claims = ["bound below 1"]', "needs bound_min, which the deflation-lab page"),
-    ('settings = { data = "moons", k = "20", deflations = "schur,ortho-schur" }',
-     'settings = { data = "moons", step = "3" }', "the step is the scene's own"),
-    ('choices = ["here", "there"]', 'choices = ["only one"]', "choices must be a list of two to five texts"),
-    ('ask = "Where?"', 'ask = ""', "ask must be text in quotes and not empty"),
-])
+@pytest.mark.parametrize(
+    "old,new,says",
+    [
+        ('page = "deflation-lab"', 'page = "kpm"', "page must be one of"),
+        ('try = "Change the criterion."', 'tries = "x"', "'tries' is not a key of a scene"),
+        (
+            'narration = "They share {shared_picks} picks."',
+            'narration = "They share {bound_min} picks."',
+            "{bound_min} is not a number the deflation-lab page computes",
+        ),
+        (
+            'narration = "They share {shared_picks} picks."',
+            'narration = "They share {shared_picks picks."',
+            "the braces do not pair up",
+        ),
+        (
+            "answer = 2",
+            "answer = 3",
+            "answer (the number of the right choice, from 1) must be a whole number from 1 to 2",
+        ),
+        ("until = 4", "until = -1", "until must be a whole number"),
+        (
+            'claims = ["bound never below 1", "argmins within 3"]',
+            'claims = ["the bound is nice"]',
+            "'the bound is nice' is not a claim the app can check",
+        ),
+        (
+            'try = "Change the criterion."',
+            'claims = ["bound below 1"]',
+            "needs bound_min, which the deflation-lab page",
+        ),
+        (
+            'settings = { data = "moons", k = "20", deflations = "schur,ortho-schur" }',
+            'settings = { data = "moons", step = "3" }',
+            "the step is the scene's own",
+        ),
+        ('choices = ["here", "there"]', 'choices = ["only one"]', "choices must be a list of two to five texts"),
+        ('ask = "Where?"', 'ask = ""', "ask must be text in quotes and not empty"),
+    ],
+)
 def test_a_bad_lesson_is_refused_with_its_line_and_what_is_wrong(old, new, says):
     text = GOOD.replace(old, new)
     assert text != GOOD
@@ -87,47 +111,63 @@ def test_a_bad_lesson_is_refused_with_its_line_and_what_is_wrong(old, new, says)
 
 
 def test_until_before_the_step_and_a_next_pick_with_choices_are_refused():
-    assert "until (2) comes before the scene's step (5)" in refusal(GOOD.replace("step = 0\nuntil = 4",
-                                                                                "step = 5\nuntil = 2"))
+    assert "until (2) comes before the scene's step (5)" in refusal(
+        GOOD.replace("step = 0\nuntil = 4", "step = 5\nuntil = 2")
+    )
     text = GOOD.replace('ask = "Where?"', 'kind = "next-pick"\nask = "Where?"')
     assert "a next-pick question is answered on the board" in refusal(text)
-    assert "until is a step number, or \"bound_argmin\"" in refusal(GOOD.replace("until = 4", 'until = "soon"'))
+    assert 'until is a step number, or "bound_argmin"' in refusal(GOOD.replace("until = 4", 'until = "soon"'))
 
 
 def test_files_that_are_not_lessons_get_a_sentence():
     assert refusal('title = "x"\n[[scene]\n').startswith("This is not valid TOML")
     assert "line" in refusal('title = "x"\n[[scene]\n')  # tomllib says where
-    assert refusal('title = "x"') == ("A lesson needs at least one scene: a [[scene]] table with page, settings and "
-                                     "narration.")
-    assert "not UTF-8" in refusal(b"title = \"\xff\xfe\"")
+    assert refusal('title = "x"') == (
+        "A lesson needs at least one scene: a [[scene]] table with page, settings and narration."
+    )
+    assert "not UTF-8" in refusal(b'title = "\xff\xfe"')
     assert "a lesson is at most" in refusal(b"#" * (lessons.MAX_BYTES + 1))
     assert "'author' is not a key of a lesson" in refusal('author = "me"\n' + GOOD)
-    many = GOOD + "\n".join(GOOD[GOOD.index("[[scene]]\ntitle = \"Second\""):] for _ in range(lessons.MAX_SCENES))
+    many = GOOD + "\n".join(GOOD[GOOD.index('[[scene]]\ntitle = "Second"') :] for _ in range(lessons.MAX_SCENES))
     assert "at most 30 scenes" in refusal(many)
 
 
 def test_narration_is_filled_from_the_numbers_and_says_when_one_is_missing():
-    assert lessons.fill("{m:,} points, lowest {bound_min:.2f} at {bound_argmin}",
-                        {"m": 2100, "bound_min": 0.5712, "bound_argmin": 12}) == "2,100 points, lowest 0.57 at 12"
-    assert lessons.fill("lowest {bound_min:.2f} at {bound_argmin}", {"bound_min": math.nan, "bound_argmin": None}) \
+    assert (
+        lessons.fill(
+            "{m:,} points, lowest {bound_min:.2f} at {bound_argmin}",
+            {"m": 2100, "bound_min": 0.5712, "bound_argmin": 12},
+        )
+        == "2,100 points, lowest 0.57 at 12"
+    )
+    assert (
+        lessons.fill("lowest {bound_min:.2f} at {bound_argmin}", {"bound_min": math.nan, "bound_argmin": None})
         == "lowest n/a at n/a"
+    )
     assert lessons.fill("no braces", {}) == "no braces"
 
 
-@pytest.mark.parametrize("claim,holds,fails", [
-    ("bound below 1", {"bound_min": 0.9}, {"bound_min": 1.0}),
-    ("bound never below 1", {"bound_min": 1.0}, {"bound_min": 0.99}),
-    ("argmins within 3", {"bound_argmin": 10, "test_argmin": 13}, {"bound_argmin": 10, "test_argmin": 14}),
-    ("bound stops before the test error", {"bound_argmin": 3, "test_argmin": 4}, {"bound_argmin": 4, "test_argmin": 4}),
-    ("rank correlation below 0.5", {"rank_corr": 0.4}, {"rank_corr": 0.5}),
-    ("rank correlation above 0.5", {"rank_corr": 0.6}, {"rank_corr": math.nan}),
-    ("test error below 0.1", {"test_min": 0.05}, {"test_min": 0.1}),
-    ("deflations pick the same points", {"first_difference": 0}, {"first_difference": 7}),
-    ("deflations differ by step 3", {"first_difference": 2}, {"first_difference": 0}),
-    ("best deflation is projection", {"best": "projection"}, {"best": "schur"}),
-    ("best columns are greedy", {"best": "greedy"}, {"best": "uniform"}),
-    ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
-])
+@pytest.mark.parametrize(
+    "claim,holds,fails",
+    [
+        ("bound below 1", {"bound_min": 0.9}, {"bound_min": 1.0}),
+        ("bound never below 1", {"bound_min": 1.0}, {"bound_min": 0.99}),
+        ("argmins within 3", {"bound_argmin": 10, "test_argmin": 13}, {"bound_argmin": 10, "test_argmin": 14}),
+        (
+            "bound stops before the test error",
+            {"bound_argmin": 3, "test_argmin": 4},
+            {"bound_argmin": 4, "test_argmin": 4},
+        ),
+        ("rank correlation below 0.5", {"rank_corr": 0.4}, {"rank_corr": 0.5}),
+        ("rank correlation above 0.5", {"rank_corr": 0.6}, {"rank_corr": math.nan}),
+        ("test error below 0.1", {"test_min": 0.05}, {"test_min": 0.1}),
+        ("deflations pick the same points", {"first_difference": 0}, {"first_difference": 7}),
+        ("deflations differ by step 3", {"first_difference": 2}, {"first_difference": 0}),
+        ("best deflation is projection", {"best": "projection"}, {"best": "schur"}),
+        ("best columns are greedy", {"best": "greedy"}, {"best": "uniform"}),
+        ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
+    ],
+)
 def test_every_claim_holds_on_numbers_that_agree_and_fails_on_numbers_that_do_not(claim, holds, fails):
     assert lessons.check(claim, holds) is True
     assert lessons.check(claim, fails) is False
@@ -143,6 +183,7 @@ def test_a_lesson_travels_in_an_address_and_a_damaged_one_is_refused():
 
 
 # --- the core's numbers the deflation and column labs offer ---------------------------------
+
 
 def test_deflation_summary_finds_the_first_step_where_the_picks_part():
     split = datasets.prepare(datasets.load_dataset("moons", n_samples=120), seed=0)
@@ -206,6 +247,7 @@ def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
 
 
 # --- the app ---------------------------------------------------------------------------------
+
 
 def test_the_lesson_page_lists_the_shipped_lessons():
     at = AppTest.from_file(APP, default_timeout=120)

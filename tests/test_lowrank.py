@@ -2,9 +2,9 @@
 and labs build on, each against a dense reference computed here: the Nystroem landmark
 helpers, KCCA from eigenpairs and from columns, KMP from columns, the tracked Fisher
 parts, and the step check."""
+
 import numpy as np
 import pytest
-from scipy.linalg import eigh
 
 import mpcore
 from mpcore import criteria, lowrank, nkcca
@@ -20,6 +20,7 @@ def rbf(n=60, d=2, gamma=0.5, seed=0):
 
 
 # --- mpcore.lowrank ----------------------------------------------------------------------
+
 
 def test_pivoted_cholesky_leaves_a_psd_residual_within_its_tolerance():
     _, K = rbf()
@@ -90,6 +91,7 @@ def test_symmetric_products_equal_the_dense_product(rows):
 
 # --- the Nystroem landmark helpers --------------------------------------------------------
 
+
 def test_sketch_landmarks_are_distinct_sorted_and_sized():
     sketch = nkcca.sketch_landmarks(10_000, seed=4)
     assert sketch.size == 400 and np.all(np.diff(sketch) > 0) and 0 <= sketch[0] and sketch[-1] < 10_000
@@ -123,11 +125,12 @@ def test_draw_landmarks_uniform_and_by_leverage():
 
 def test_nystrom_kcca_from_columns_equals_nystrom_kcca():
     X, K1 = rbf(n=50)
-    K2 = mpcore.kernel_matrix(X ** 2, gamma=0.5)
+    K2 = mpcore.kernel_matrix(X**2, gamma=0.5)
     idx = np.array([1, 5, 9, 20, 33, 41])
     dense = mpcore.nystrom_kcca(K1, K2, idx, idx, n_directions=2)
-    columns = nkcca.nystrom_kcca_from_columns(K1[:, idx], K1[np.ix_(idx, idx)], K2[:, idx], K2[np.ix_(idx, idx)],
-                                              n_directions=2)
+    columns = nkcca.nystrom_kcca_from_columns(
+        K1[:, idx], K1[np.ix_(idx, idx)], K2[:, idx], K2[np.ix_(idx, idx)], n_directions=2
+    )
     np.testing.assert_allclose(columns.correlations, dense.correlations, rtol=1e-8)
 
 
@@ -141,6 +144,7 @@ def test_kcca_from_eigen_equals_kcca():
 
 
 # --- KMP from columns, the tracked Fisher parts, the step check ----------------------------
+
 
 def test_kmp_from_columns_picks_what_the_in_memory_path_picks():
     X, K = rbf(n=80, gamma=1.0)

@@ -1,4 +1,5 @@
 """MPKFDA (Diethe 2015): criteria by hand, labels, stages, the Fisher learner."""
+
 import numpy as np
 import pytest
 

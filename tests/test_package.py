@@ -1,6 +1,7 @@
 """The package as a user gets it: build the wheel, install it into a fresh virtual
 environment outside the checkout, and run a smoke script there (estimators, the bundled
 data through importlib.resources, the experiments command, no app libraries)."""
+
 import subprocess
 import sys
 import textwrap
@@ -42,8 +43,9 @@ SMOKE = textwrap.dedent("""
 def wheel(tmp_path_factory):
     """The wheel, built from the checkout."""
     wheels = tmp_path_factory.mktemp("wheels")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
-                   check=True, cwd=wheels)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)], check=True, cwd=wheels
+    )
     return next(wheels.glob("matching_pursuit_lab-*.whl"))
 
 
@@ -67,13 +69,24 @@ def test_wheel_holds_the_package_and_its_data(installed):
     import zipfile
 
     names = zipfile.ZipFile(installed[2]).namelist()
-    for member in ("mpcore/data/boston.csv", "mpcore/data/README.md", "mpcore/experiments/__main__.py",
-                   "mpcore/experiments/wang2016.py"):
+    for member in (
+        "mpcore/data/boston.csv",
+        "mpcore/data/README.md",
+        "mpcore/experiments/__main__.py",
+        "mpcore/experiments/wang2016.py",
+    ):
         assert member in names
     # The app is inside the package `mplab` (nothing as generic as a top-level `ui` is installed).
-    for member in ("mplab/app.py", "mplab/.streamlit/config.toml", "mplab/ui/player.js", "mplab/ui/lessons/3-fisher.toml",
-                   "mplab/ui/vendor/plotly-player.min.js", "mplab/app_pages/home.py", "mplab/deploy/haproxy.cfg",
-                   "mpcore/py.typed"):
+    for member in (
+        "mplab/app.py",
+        "mplab/.streamlit/config.toml",
+        "mplab/ui/player.js",
+        "mplab/ui/lessons/3-fisher.toml",
+        "mplab/ui/vendor/plotly-player.min.js",
+        "mplab/app_pages/home.py",
+        "mplab/deploy/haproxy.cfg",
+        "mpcore/py.typed",
+    ):
         assert member in names
     assert not any(name.startswith(("ui/", "app_pages/", "deploy/", "tests/", "benchmarks/")) for name in names)
     entry_points = zipfile.ZipFile(installed[2]).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
@@ -88,8 +101,9 @@ def test_installed_wheel_runs_outside_the_checkout(installed):
     python, base, _ = installed
     script = base / "smoke.py"
     script.write_text(SMOKE)
-    result = subprocess.run([str(python), str(script), str(base / "out")], capture_output=True, text=True,
-                            cwd=base, timeout=300)
+    result = subprocess.run(
+        [str(python), str(script), str(base / "out")], capture_output=True, text=True, cwd=base, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "smoke ok" in result.stdout
 
@@ -114,8 +128,9 @@ def test_the_installed_command_serves_the_app(tmp_path, wheel):
     port = free_port()
     url = f"http://localhost:{port}"
     log = (tmp_path / "mplab.log").open("w")
-    process = subprocess.Popen([str(python.parent / "mplab"), "--port", str(port)], cwd=tmp_path, stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [str(python.parent / "mplab"), "--port", str(port)], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT
+    )
     try:
         for _ in range(600):  # up to a minute, checked every 0.1 s
             if healthy(url) or process.poll() is not None:
@@ -129,8 +144,13 @@ def test_the_installed_command_serves_the_app(tmp_path, wheel):
             assert response.status == 200 and b"plotly.js" in response.read(400)
         shown = (tmp_path / "mplab.log").read_text()
         assert f"Matching Pursuit Lab at {url}/" in shown and "Traceback" not in shown
-        site = subprocess.run([str(python), "-c", "import mplab.deploy.cli as c; print(c.ROOT)"], capture_output=True,
-                              text=True, check=True, cwd=tmp_path).stdout
+        site = subprocess.run(
+            [str(python), "-c", "import mplab.deploy.cli as c; print(c.ROOT)"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+        ).stdout
         assert "site-packages" in site
     finally:
         process.terminate()
@@ -146,14 +166,20 @@ def test_citations_are_author_year_everywhere():
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
-    tracked = subprocess.run(["git", "ls-files", "*.py", "*.md", "*.toml", "*.cff"], cwd=root, capture_output=True,
-                             text=True, check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files", "*.py", "*.md", "*.toml", "*.cff"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
     old = re.compile(r"\b[Ss]eed 00\d\b|\bSPEC section\b")
-    offenders = [name for name in tracked if name != "tests/test_package.py"  # this test names what it looks for
-                 and old.search((root / name).read_text(encoding="utf-8"))]
+    offenders = [
+        name
+        for name in tracked
+        if name != "tests/test_package.py"  # this test names what it looks for
+        and old.search((root / name).read_text(encoding="utf-8"))
+    ]
     assert offenders == [], offenders
-    help_text = subprocess.run([sys.executable, "-m", "mpcore.experiments", "--help"], cwd=root, capture_output=True,
-                               text=True, check=True).stdout
+    help_text = subprocess.run(
+        [sys.executable, "-m", "mpcore.experiments", "--help"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
     assert not old.search(help_text)
 
 
@@ -167,13 +193,21 @@ def test_every_author_year_citation_names_a_work_of_the_bibliography():
     from mpcore.references import REFERENCES
 
     root = Path(__file__).resolve().parent.parent
-    tracked = subprocess.run(["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "examples"], cwd=root,
-                             capture_output=True, text=True, check=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "examples"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     known = {reference.cite().replace(" and ", " & ") for reference in REFERENCES}
-    coauthors = {(author.rsplit(" ", 1)[-1], str(reference.year)) for reference in REFERENCES
-                 for author in reference.authors[1:]}  # the last name of a full author list
-    citation = re.compile(r"\b([A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)( et al\.| (?:and|&) [A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)?,?"
-                          r" \(?((?:19|20)\d\d)\)?")
+    coauthors = {
+        (author.rsplit(" ", 1)[-1], str(reference.year)) for reference in REFERENCES for author in reference.authors[1:]
+    }  # the last name of a full author list
+    citation = re.compile(
+        r"\b([A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)( et al\.| (?:and|&) [A-Z][a-zéö]+(?:-[A-Z][a-z]+)?)?,?"
+        r" \(?((?:19|20)\d\d)\)?"
+    )
     cited, unknown = set(), []
     for name in tracked:
         if not name.endswith((".py", ".toml", ".md")) or name == "mpcore/references.py":
@@ -207,8 +241,10 @@ def test_citation_file_is_complete_and_agrees_with_the_bibliography():
         assert work.get("doi", "") == reference.doi, work["title"]
         assert [a["family-names"] for a in work["authors"]] == [n.rsplit(" ", 1)[-1] for n in reference.authors]
     assert {reference.key for reference in REFERENCES[:5]} <= {
-        reference.key for reference in REFERENCES if reference.title.lower() in
-        {work["title"].lower() for work in cff["references"]}}
+        reference.key
+        for reference in REFERENCES
+        if reference.title.lower() in {work["title"].lower() for work in cff["references"]}
+    }
 
 
 def test_the_sdist_is_complete_and_its_tests_run(tmp_path):
@@ -217,19 +253,41 @@ def test_the_sdist_is_complete_and_its_tests_run(tmp_path):
     documentation's sources, the app and the records are all there."""
     import tarfile
 
-    subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)], check=True,
-                   capture_output=True, cwd=tmp_path, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     archive = next(tmp_path.glob("matching_pursuit_lab-*.tar.gz"))
     with tarfile.open(archive) as tar:
         tar.extractall(tmp_path, filter="data")
     unpacked = next(path for path in tmp_path.iterdir() if path.is_dir())
-    tracked = set(subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                                 check=True).stdout.split())
+    tracked = set(
+        subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    )
     shipped = {str(path.relative_to(unpacked)) for path in unpacked.rglob("*") if path.is_file()}
     git_files = {".gitignore", ".gitattributes"}  # as check-manifest, which leaves them out too
     assert {name for name in tracked if not name.startswith(".ci/") and name not in git_files} <= shipped
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                             "tests/test_bounds.py", "tests/test_engine.py", "tests/test_examples.py"],
-                            cwd=unpacked, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_bounds.py",
+            "tests/test_engine.py",
+            "tests/test_examples.py",
+        ],
+        cwd=unpacked,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-3000:]
     assert " passed" in result.stdout

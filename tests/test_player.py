@@ -1,5 +1,6 @@
 """The step player's payload, the presets' lessons, the median heuristic and the live
 Thm 5 check (the browser side is in test_browser.py)."""
+
 import base64
 import json
 
@@ -56,9 +57,13 @@ def test_heatmaps_are_thinned_to_the_budget():
 
 def test_every_panel_has_a_patch_per_step_and_the_payload_is_json(kmp):
     j_steps = range(kmp.n_steps + 1)
-    panels = [steps.data_panel(kmp, j_steps, kmp.split.y_train), steps.fit_panel(kmp, j_steps),
-              steps.criterion_panel(kmp, j_steps, kmp.coords[:, 0], kmp.split.y_train, title="step {j}"),
-              steps.heatmap_panel(kmp, j_steps, sort_note="sorted"), steps.bound_panel(kmp.curves, j_steps)]
+    panels = [
+        steps.data_panel(kmp, j_steps, kmp.split.y_train),
+        steps.fit_panel(kmp, j_steps),
+        steps.criterion_panel(kmp, j_steps, kmp.coords[:, 0], kmp.split.y_train, title="step {j}"),
+        steps.heatmap_panel(kmp, j_steps, sort_note="sorted"),
+        steps.bound_panel(kmp.curves, j_steps),
+    ]
     text = player.payload("kmp", "key", kmp.n_steps, panels, [f"story {j}" for j in j_steps])
     body = json.loads(player.with_step(text, 3))
     assert body["step"] == 3
@@ -83,8 +88,12 @@ def test_bound_plot_shows_running_minimum_stop_and_labelled_rescale(kmp):
 
 
 def _study_for(page, params):
-    kinds = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
-             "mpkfda": studies.mpkfda_study}
+    kinds = {
+        "skpca": studies.skpca_study,
+        "kmp": studies.kmp_study,
+        "skcca": studies.skcca_study,
+        "mpkfda": studies.mpkfda_study,
+    }
     info = datasets.REGISTRY[params["data"]]
     options = {}
     points = int(params.get("points", 500))
@@ -123,10 +132,12 @@ def test_each_page_opens_on_a_lesson_its_bound_can_teach(page):
 PRESET_FINDINGS = {
     ("skpca", "Boston: the bound has a best sparsity"): lambda n: n["bound_min"] < 1 and 1 < n["bound_argmin"] < 60,
     ("kmp", "XOR, many points: a bound below 1"): lambda n: n["bound_min"] < 1 and n["test_argmin"] > n["bound_argmin"],
-    ("kmp", "sinc: the bound's best sparsity is near the test error's"):
-        lambda n: n["bound_min"] >= 1 and abs(n["bound_argmin"] - n["test_argmin"]) <= 3,
-    ("skcca", "Two-view rings: the bound picks the test error's sparsity"):
-        lambda n: n["bound_min"] < 1 and n["bound_argmin"] == n["test_argmin"] and n["rank_corr"] < 0.5,
+    ("kmp", "sinc: the bound's best sparsity is near the test error's"): lambda n: (
+        n["bound_min"] >= 1 and abs(n["bound_argmin"] - n["test_argmin"]) <= 3
+    ),
+    ("skcca", "Two-view rings: the bound picks the test error's sparsity"): lambda n: (
+        n["bound_min"] < 1 and n["bound_argmin"] == n["test_argmin"] and n["rank_corr"] < 0.5
+    ),
     ("skcca", "Fewer points: below 1 only briefly"): lambda n: n["bound_min"] < 1,
     ("mpkfda", "Tight blobs: the bound dips below 1"): lambda n: n["bound_min"] < 1,
 }
@@ -134,7 +145,7 @@ PRESET_FINDINGS = {
 
 @pytest.mark.parametrize("page,name", list(PRESET_FINDINGS))
 def test_each_preset_shows_what_it_says(page, name):
-    """"Loosely" in the sparse KCCA lesson means what the gallery's card means by not
+    """ "Loosely" in the sparse KCCA lesson means what the gallery's card means by not
     tracking: a rank correlation below 0.5 (its criterion for "tracks")."""
     preset = next(p for p in PRESETS[page] if p.name == name)
     study = _study_for(page, preset.params)
@@ -148,8 +159,12 @@ def test_curve_summary_is_computed_from_the_curves():
     from mpcore.curves import BoundCurves
 
     t = np.arange(1, 6)
-    curves = BoundCurves("demo", t, {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]),
-                                     "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])}, ("a bound",))
+    curves = BoundCurves(
+        "demo",
+        t,
+        {"test error rate": np.array([0.5, 0.3, 0.2, 0.25, 0.3]), "a bound": np.array([5.0, 2.0, 0.9, np.inf, 3.0])},
+        ("a bound",),
+    )
     summary = curves.summary()
     assert summary["bound_min"] == 0.9 and summary["bound_argmin"] == 3
     assert summary["test_min"] == 0.2 and summary["test_argmin"] == 3

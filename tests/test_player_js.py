@@ -1,28 +1,27 @@
 """The step player's pure helpers (ui/player.js), run in Chromium on their own: packing
 panels into screens, placing labels, wrapping text, decoding the payload, colours."""
+
 import base64
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 from browser_support import browser  # noqa: F401
 
 PLAYER = Path(__file__).resolve().parent.parent / "ui" / "player.js"
-EXPORTS = ("pack", "capacity", "placeLabels", "wrapText", "textWidth", "decode", "luminance", "recolour",
-           "MIN_PANEL")
+EXPORTS = ("pack", "capacity", "placeLabels", "wrapText", "textWidth", "decode", "luminance", "recolour", "MIN_PANEL")
 
 
 @pytest.fixture(scope="module")
 def js(browser):
     page = browser.new_page()
     page.set_content("<html><body></body></html>")
-    page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__player = {" + ", ".join(EXPORTS) + "};",
-                        type="module")
+    page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__player = {" + ", ".join(EXPORTS) + "};", type="module")
     page.wait_for_function("window.__player !== undefined")
-    yield lambda expression, arg=None: page.evaluate(f"(arg) => {{ const P = window.__player; return {expression}; }}",
-                                                      arg)
+    yield lambda expression, arg=None: page.evaluate(
+        f"(arg) => {{ const P = window.__player; return {expression}; }}", arg
+    )
     page.close()
 
 
@@ -55,8 +54,10 @@ def test_labels_avoid_lines_and_each_other(js):
     line = [[0, 150], [400, 150]]  # a horizontal curve through the middle
     ref = {"candidates": [{"x": 10, "y": 140, "w": 80, "h": 20}, {"x": 10, "y": 100, "w": 80, "h": 20}]}
     tips = [{"x": 200, "y": 60, "w": 90, "h": 20}, {"x": 200, "y": 62, "w": 90, "h": 20}]
-    placed = js("P.placeLabels(arg.refs, arg.tips, arg.lines, arg.area)",
-                {"refs": [ref], "tips": tips, "lines": [line], "area": area})
+    placed = js(
+        "P.placeLabels(arg.refs, arg.tips, arg.lines, arg.area)",
+        {"refs": [ref], "tips": tips, "lines": [line], "area": area},
+    )
     assert placed["refs"][0]["y"] == 100  # the first candidate sits on the curve: the second is taken
     a, b = placed["tips"]
     assert abs(a["y"] - b["y"]) >= 20  # pushed apart, never on top of each other
@@ -78,9 +79,13 @@ def test_decode_reads_what_python_encodes(js):
     from ui import player
 
     matrix = np.array([[0.0, 0.5], [-1.0, np.nan]])
-    spec = json.loads(json.dumps(player.encode({"a": np.arange(4, dtype=float), "q": player.Quantized(matrix, -1.0, 1.0)})))
-    out = js("(() => { const d = P.decode(arg); return {a: Array.from(d.a), q: d.q.map((row) => Array.from(row))}; })()",
-             spec)
+    spec = json.loads(
+        json.dumps(player.encode({"a": np.arange(4, dtype=float), "q": player.Quantized(matrix, -1.0, 1.0)}))
+    )
+    out = js(
+        "(() => { const d = P.decode(arg); return {a: Array.from(d.a), q: d.q.map((row) => Array.from(row))}; })()",
+        spec,
+    )
     assert out["a"] == [0, 1, 2, 3]
     assert out["q"][0] == pytest.approx([0.0, 0.5], abs=1 / 254) and out["q"][1][0] == -1.0
     assert np.isnan(out["q"][1][1])  # a missing cell comes back as NaN: a gap in the heatmap
@@ -98,6 +103,7 @@ def test_colours(js):
 
 # --- the step logic, on a small study mounted without the app ---------------------------------
 
+
 def _small_payload(n=4):
     """A payload as the app sends it: one scatter panel whose y is j at step j."""
     import plotly.graph_objects as go
@@ -105,9 +111,17 @@ def _small_payload(n=4):
     from ui import player
 
     frames = [{"data": {0: {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
-    panel = player.Panel("curve", "a", "A curve", go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
-                         frames=frames, height=240)
-    return json.loads(player.with_step(player.payload("test", "small", n, [panel], [f"story {j}" for j in range(n + 1)]), 0))
+    panel = player.Panel(
+        "curve",
+        "a",
+        "A curve",
+        go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
+        frames=frames,
+        height=240,
+    )
+    return json.loads(
+        player.with_step(player.payload("test", "small", n, [panel], [f"story {j}" for j in range(n + 1)]), 0)
+    )
 
 
 @pytest.fixture
@@ -123,12 +137,15 @@ def stepper(browser):
     page.wait_for_function("window.__mount !== undefined && window.Plotly !== undefined")
 
     def open_player(past_end=True):
-        page.evaluate("""([payload, pastEnd]) => {
+        page.evaluate(
+            """([payload, pastEnd]) => {
           window.__heard = { steps: [], past: [] };
           const options = { onStep: (j) => window.__heard.steps.push(j) };
           if (pastEnd) options.onPastEnd = (d) => window.__heard.past.push(d);
           window.__mount(document.getElementById('root'), payload, options);
-        }""", [_small_payload(), past_end])
+        }""",
+            [_small_payload(), past_end],
+        )
         page.wait_for_function("window.__mplRendered && window.__mplRendered.step === 0")
 
     yield page, open_player

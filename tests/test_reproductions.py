@@ -1,6 +1,7 @@
 """The papers' findings, checked on our reruns: each test states a finding (or the reason
 we do not reproduce one) and fails if the numbers stop supporting it.  Nothing here
 compares with a number copied from an earlier run of ours."""
+
 import re
 from pathlib import Path
 
@@ -38,8 +39,9 @@ def test_wang_bound_holds_wherever_its_condition_does(columns_quick):
     import re
 
     text = columns_quick.findings["Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds"]
-    held, valid, total = map(int, re.match(r"holds at (\d+) of the (\d+) pairs where the condition does \(of (\d+)\)",
-                                           text).groups())
+    held, valid, total = map(
+        int, re.match(r"holds at (\d+) of the (\d+) pairs where the condition does \(of (\d+)\)", text).groups()
+    )
     assert held == valid and valid >= total / 2
 
 
@@ -175,6 +177,7 @@ def test_fisher_table_records_schur_against_ortho_schur(tmp_path):
 
 # --- Vincent and Bengio 2002, Table 1: USPS -------------------------------------------------------------------------
 
+
 @pytest.mark.skipif(not (SHARED_DATA / "usps" / "usps.npz").is_file(), reason="needs the USPS validation data")
 def test_usps_width_is_chosen_by_support_vectors_before_any_error_is_seen():
     """Vincent and Bengio (2002) Table 1 needs an SVM like the paper's: the width kept is the
@@ -219,5 +222,5 @@ def test_squared_kernel_spectrum_by_hand():
     from mpcore.experiments.hussain2011 import squared_kernel_spectrum
 
     K = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]])
-    expected = np.sort(np.clip(np.linalg.eigvalsh(center_kernel(K ** 2)), 0, None))[::-1]
+    expected = np.sort(np.clip(np.linalg.eigvalsh(center_kernel(K**2)), 0, None))[::-1]
     np.testing.assert_allclose(squared_kernel_spectrum(K), expected, atol=1e-12)

@@ -1,4 +1,5 @@
 """Sparse KCCA (Hussain et al. 2011, Alg. 3), exact KCCA, and Nystroem KCCA (Wang 2016)."""
+
 import numpy as np
 import pytest
 

@@ -1,11 +1,12 @@
 """Sparse KPCA: Alg. 2 = Alg. 6 (Thm 5), residuals = Nystroem residuals (eq. 7), path contract."""
+
 import numpy as np
 import pytest
+from conftest import rbf_kernel
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mpcore
-from conftest import rbf_kernel
 
 
 @pytest.mark.parametrize("seed,gamma,kernel", [(0, 0.5, "rbf"), (1, 2.0, "rbf"), (2, 0.3, "laplacian")])

@@ -1,4 +1,5 @@
 """URL values: parsing, clamping and rejection."""
+
 from ui.state import Control, format_value
 
 
@@ -17,7 +18,11 @@ def test_parse_and_clamp():
 
 
 def test_format_round_trips():
-    for control, value in ((Control("a", 1, int), 7), (Control("b", 0.5, float), 0.05), (Control("c", True, bool), False)):
+    for control, value in (
+        (Control("a", 1, int), 7),
+        (Control("b", 0.5, float), 0.05),
+        (Control("c", True, bool), False),
+    ):
         assert control.parse(format_value(value)) == value
 
 
@@ -66,10 +71,12 @@ def _line_up(queue, n, hold, order, reports):
 
     threads = []
     for number in range(n):
+
         def work(number=number):
             with queue.turn(lambda ahead, number=number: reports.setdefault(number, []).append(ahead)):
                 order.append(number)
                 hold.wait()
+
         thread = threading.Thread(target=work, daemon=True)
         thread.start()
         threads.append(thread)

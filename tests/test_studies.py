@@ -1,4 +1,5 @@
 """Studies and views: what the pages draw at step j, checked against the core."""
+
 import numpy as np
 import pytest
 
@@ -21,8 +22,9 @@ def test_deflated_block_is_a_block_of_the_deflated_kernel(rng):
         for j in (0, 3, 6):
             full = path.deflated_kernel(j)
             np.testing.assert_allclose(path.deflated_block(j, rows), full[np.ix_(rows, rows)], atol=1e-12)
-            np.testing.assert_allclose(path.deflated_block(j, rows, cols=[0, 2]), full[np.ix_(rows, [0, 2])],
-                                       atol=1e-12)
+            np.testing.assert_allclose(
+                path.deflated_block(j, rows, cols=[0, 2]), full[np.ix_(rows, [0, 2])], atol=1e-12
+            )
     with pytest.raises(ValueError, match="step j"):
         path.deflated_block(7, rows)
 
@@ -83,8 +85,9 @@ def test_criterion_at_step_j_is_the_score_that_chose_the_next_point(moons):
 def test_fisher_study_decision_matches_fit_fisher(moons):
     study = mpkfda_study(moons, k=6)
     model = mpcore.fit_fisher(study.K, moons.y_train, study.path.indices[:4])
-    np.testing.assert_allclose(study.decision(4, moons.X_train), model.decision(study.K[:, study.path.indices[:4]]),
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        study.decision(4, moons.X_train), model.decision(study.K[:, study.path.indices[:4]]), atol=1e-8
+    )
     assert study.fisher(0) is None
 
 

@@ -1,4 +1,5 @@
 """Bad input (bad input gets a sentence, never a traceback): a ValueError with a sentence a student can act on, never a crash."""
+
 import numpy as np
 import pytest
 
@@ -23,11 +24,16 @@ def test_nan_and_inf_cells(K):
         mpcore.kernel_matrix([["a", "b"], ["c", "d"]])
 
 
-@pytest.mark.parametrize("k,message", [(0, "at least 1"), (-2, "at least 1"), (20, "not sparse"), (25, "not sparse"),
-                                       (2.5, "whole number")])
+@pytest.mark.parametrize(
+    "k,message", [(0, "at least 1"), (-2, "at least 1"), (20, "not sparse"), (25, "not sparse"), (2.5, "whole number")]
+)
 def test_bad_number_of_steps(K, k, message):
-    for call in (lambda: mpcore.skpca_path(K, k), lambda: mpcore.kmp_path(K, np.arange(20.0), k),
-                 lambda: mpcore.skcca_path(K, K, k), lambda: mpcore.mpkfda_path(K, np.arange(20) % 2, k)):
+    for call in (
+        lambda: mpcore.skpca_path(K, k),
+        lambda: mpcore.kmp_path(K, np.arange(20.0), k),
+        lambda: mpcore.skcca_path(K, K, k),
+        lambda: mpcore.mpkfda_path(K, np.arange(20) % 2, k),
+    ):
         with pytest.raises(ValueError, match=message):
             call()
 

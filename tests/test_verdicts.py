@@ -2,6 +2,7 @@
 paper (reproduced), numbers that contradict it (not reproduced) and, where a size can be
 too small to tell, such numbers (not judged).  The inputs are made up here from the
 paper's sentence, never copied from a run of ours."""
+
 import re
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from mpcore import experiments as E
 from mpcore.experiments import _common as C
-from mpcore.experiments import hussain2011, diethe2015, vincent2002, wang2016
+from mpcore.experiments import diethe2015, hussain2011, vincent2002, wang2016
 
 PAPERS = Path(__file__).resolve().parent.parent.parent / "shared" / "papers"
 T = np.arange(1, 101, dtype=float)
@@ -26,7 +27,12 @@ def test_judged_counts_parts_and_skips_the_unjudged():
     assert C.judged([True, None], "x").status == "reproduced"
     assert C.judged([None, None], "x").status == "not judged"
     assert [C.judged([v], "x").status for v in (0.8, 0.75, 0.5, 0.25, 0.1)] == [
-        "reproduced", "reproduced", "partly", "not reproduced", "not reproduced"]
+        "reproduced",
+        "reproduced",
+        "partly",
+        "not reproduced",
+        "not reproduced",
+    ]
 
 
 def test_clearly_below_needs_two_standard_errors_and_ignores_rounding():
@@ -49,9 +55,15 @@ def test_every_quote_is_verbatim_in_its_paper():
     def flat(text):
         return re.sub(r"\s+", " ", text.replace("*", "")).strip()
 
-    texts = {paper: flat(next(PAPERS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8"))
-             for paper, prefix in (("Hussain et al. (2011)", "000"), ("Diethe (2015)", "002"),
-                                   ("Vincent and Bengio (2002)", "003"), ("Wang (2016)", "004"))}
+    texts = {
+        paper: flat(next(PAPERS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8"))
+        for paper, prefix in (
+            ("Hussain et al. (2011)", "000"),
+            ("Diethe (2015)", "002"),
+            ("Vincent and Bengio (2002)", "003"),
+            ("Wang (2016)", "004"),
+        )
+    }
     for name, info in E.FIGURES.items():
         for fragment in info.claim:
             assert flat(fragment) in texts[info.paper], (name, fragment)
@@ -74,8 +86,12 @@ def test_kmp_bound_verdict_follows_the_settings():
 
 
 def _skpca_curves(compression, pca, local):
-    return {"compression bound": compression, "global Rademacher bound": pca, "local Rademacher bound": local,
-            "local Rademacher bound (k² reading)": local}
+    return {
+        "compression bound": compression,
+        "global Rademacher bound": pca,
+        "local Rademacher bound": local,
+        "local Rademacher bound (k² reading)": local,
+    }
 
 
 def test_sparse_kpca_boston_verdict_can_fail():
@@ -85,21 +101,30 @@ def test_sparse_kpca_boston_verdict_can_fail():
     assert hussain2011.judge_skpca_boston(swapped).status == "not reproduced"
     # the local bound: falling and lowest last, or rising and lowest first
     assert hussain2011.judge_local_boston(paper).status == "reproduced"
-    assert hussain2011.judge_local_boston(_skpca_curves(paper["compression bound"], paper["global Rademacher bound"],
-                                                    10 + T / 10)).status == "not reproduced"
+    assert (
+        hussain2011.judge_local_boston(
+            _skpca_curves(paper["compression bound"], paper["global Rademacher bound"], 10 + T / 10)
+        ).status
+        == "not reproduced"
+    )
 
 
 def test_sparse_kpca_verdicts_say_when_a_bound_is_undefined():
     nowhere = np.full(T.size, np.nan)
     curves = _skpca_curves(nowhere, 1.5 + T / 100, 20 - T / 10)
-    for verdict in (hussain2011.judge_skpca_boston(curves), hussain2011.judge_skpca_toy(curves, 50),
-                    hussain2011.judge_local_boston(curves), hussain2011.judge_local_toy(_skpca_curves(T, T, nowhere), 50)):
+    for verdict in (
+        hussain2011.judge_skpca_boston(curves),
+        hussain2011.judge_skpca_toy(curves, 50),
+        hussain2011.judge_local_boston(curves),
+        hussain2011.judge_local_toy(_skpca_curves(T, T, nowhere), 50),
+    ):
         assert verdict.status == "not judged" and "defined at no t" in verdict.reason
 
 
 def test_sparse_kpca_toy_verdict_can_fail():
-    paper = _skpca_curves(0.3 + (T - 48) ** 2 / 1e4, 0.2 + (T - 29) ** 2 / 1e4,
-                          np.where(T < 50, 30 - T / 10, 20 - T / 50))
+    paper = _skpca_curves(
+        0.3 + (T - 48) ** 2 / 1e4, 0.2 + (T - 29) ** 2 / 1e4, np.where(T < 50, 30 - T / 10, 20 - T / 50)
+    )
     assert hussain2011.judge_skpca_toy(paper, 50).status == "reproduced"
     reversed_ = _skpca_curves(0.3 + (T - 10) ** 2 / 1e4, 0.2 + (T - 50) ** 2 / 1e4, paper["local Rademacher bound"])
     assert hussain2011.judge_skpca_toy(reversed_, 50).status == "not reproduced"
@@ -115,7 +140,9 @@ def test_skcca_verdicts_can_fail():
     test = np.full(30, 0.3)
     assert hussain2011.judge_skcca_bound(np.linspace(0.9, 0.6, 30), test).status == "reproduced"
     assert hussain2011.judge_skcca_bound(np.full(30, 0.1), test).status == "partly"  # below 1, but below the error
-    assert hussain2011.judge_skcca_bound(np.full(30, 0.1) + np.r_[0, np.full(29, 0)], np.full(30, 0.5)).status == "partly"
+    assert (
+        hussain2011.judge_skcca_bound(np.full(30, 0.1) + np.r_[0, np.full(29, 0)], np.full(30, 0.5)).status == "partly"
+    )
     assert hussain2011.judge_skcca_bound(np.full(30, 0.2), np.full(30, 0.1)).status == "reproduced"
     assert hussain2011.judge_skcca_bound(np.full(30, 1.5) * np.nan, test).status == "not judged"
 
@@ -133,15 +160,19 @@ def _contradicting_errors(sets=4):
 
 def test_fisher_error_verdict_judges_the_papers_ordering():
     """The paper's own Figure 1, spread over data sets, must pass every part of its reading."""
-    paper = diethe2015.judge_fisher_errors(np.stack([diethe2015.PAPER_002_AER] * 3) + np.arange(3)[:, None, None] * 1e-3)
+    paper = diethe2015.judge_fisher_errors(
+        np.stack([diethe2015.PAPER_002_AER] * 3) + np.arange(3)[:, None, None] * 1e-3
+    )
     assert paper.status == "reproduced" and "the best cell is pseudo + ortho-schur" in paper.reason
     assert diethe2015.judge_fisher_errors(_contradicting_errors()).status == "not reproduced"
 
 
 def test_fisher_time_and_stage_verdicts_can_fail():
     assert diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART).status == "reproduced"
-    assert diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART.max() * 2 - diethe2015.PAPER_002_ART).status == \
-        "not reproduced"
+    assert (
+        diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART.max() * 2 - diethe2015.PAPER_002_ART).status
+        == "not reproduced"
+    )
     stages = (1, 2, 5, 10)
     errors = np.array([[0.12, 0.12, 0.125, 0.16], [0.13, 0.131, 0.135, 0.2], [0.1, 0.1, 0.11, 0.15]])
     seconds = np.array([[0.24, 0.17, 0.1, 0.08], [0.3, 0.2, 0.15, 0.1], [0.2, 0.15, 0.1, 0.07]])
@@ -176,18 +207,26 @@ def test_kmp_svm_table_verdict_can_fail_and_needs_repetitions_for_its_test():
 def test_usps_verdict_needs_the_papers_svm():
     paper = {"SVM": 187, "KMP (same #sv)": 192, "KMP (half #sv)": 219}
     assert vincent2002.judge_kmp_usps(paper, paper, 2914, 2914).status == "reproduced"
-    assert vincent2002.judge_kmp_usps({"SVM": 187, "KMP (same #sv)": 260, "KMP (half #sv)": 400}, paper, 2800,
-                                  2914).status == "not reproduced"
+    assert (
+        vincent2002.judge_kmp_usps({"SVM": 187, "KMP (same #sv)": 260, "KMP (half #sv)": 400}, paper, 2800, 2914).status
+        == "not reproduced"
+    )
     unlike = vincent2002.judge_kmp_usps(paper, paper, 7639, 2914)
     assert unlike.status == "not judged" and "7639" in unlike.reason
 
 
 def test_kmp_picture_verdict_can_fail():
-    support = {"support/SVM": np.arange(7), "support/back-fitting KMP": np.arange(20, 27),
-               "support/pre-fitting KMP": np.arange(30, 37)}
+    support = {
+        "support/SVM": np.arange(7),
+        "support/back-fitting KMP": np.arange(20, 27),
+        "support/pre-fitting KMP": np.arange(30, 37),
+    }
     assert vincent2002.judge_kmp_picture([0.2, 0.05, 0.04, 0.03], 0.1, support, 100).status == "reproduced"
-    same = {"support/SVM": np.arange(7), "support/back-fitting KMP": np.arange(7),
-            "support/pre-fitting KMP": np.arange(7)}
+    same = {
+        "support/SVM": np.arange(7),
+        "support/back-fitting KMP": np.arange(7),
+        "support/pre-fitting KMP": np.arange(7),
+    }
     assert vincent2002.judge_kmp_picture([0.0, 0.4, 0.45, 0.03], 0.0, same, 100).status == "not reproduced"
 
 
@@ -209,6 +248,7 @@ def test_column_selection_verdict_judges_every_claim():
     assert wang2016.judge_column_selection(*_columns(0.5, 0.1, 0.5)).status == "reproduced"
     assert wang2016.judge_column_selection(*_columns(2.0, 0.9, -0.2)).status == "not reproduced"
     ranks, d_eff, uniform, leverage, alpha, bound, valid, speedup = _columns(0.5, 0.1, 0.5)
-    rounding = wang2016.judge_column_selection(ranks[:1], d_eff, uniform[:, :1] * 1e-9, leverage[:, :1] * 1e-9,
-                                              alpha, bound, ~valid, speedup[:, :1])
+    rounding = wang2016.judge_column_selection(
+        ranks[:1], d_eff, uniform[:, :1] * 1e-9, leverage[:, :1] * 1e-9, alpha, bound, ~valid, speedup[:, :1]
+    )
     assert rounding.status == "not judged" and "rounding level" in rounding.reason

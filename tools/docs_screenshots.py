@@ -5,6 +5,7 @@
 Starts the app on a free port, opens each view below in headless Chromium at 1280x720,
 waits until the page is idle and the step player has drawn, and saves a PNG.
 """
+
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +35,22 @@ def views():
 def main():
     port = free_port()
     url = f"http://localhost:{port}"
-    app = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-                            "--server.headless", "true"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         while not healthy(url):
             if app.poll() is not None:

@@ -4,6 +4,7 @@
 ``mpcore/experiments/results/full.json`` (what the gallery shows first) and rewrites the
 verdict table between the README's ``<!-- verdicts:start -->`` and ``<!-- verdicts:end -->``.
 """
+
 import shutil
 import sys
 from pathlib import Path

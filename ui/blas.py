@@ -12,6 +12,7 @@ faster with 10 sessions at once (3.5 s against 12.5 s until all were done).
 ``MPLAB_BLAS_THREADS`` overrides it: a number of threads per pool, or ``default`` to
 leave the libraries' own choice (a many-core server with few users may prefer more).
 """
+
 import os
 
 import numpy  # noqa: F401 - the pools must be loaded for the limit to reach them

@@ -2,6 +2,7 @@
 mounted with its payload and lesson line, charts drawn by Streamlit (text size and
 theme applied), captions and notes, the downloads and Copy as code.
 """
+
 from __future__ import annotations
 
 import csv
@@ -37,7 +38,8 @@ PRESENTER_CSS = (
     # One line: a long title wrapped under the pinned step controls and lost its second line
     # (1280x720 at 150%); cut short with an ellipsis instead, the full title in the tab.
     ".st-key-title-row > div:first-child{min-width:0}"
-    ".st-key-title-row h1{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}</style>")
+    ".st-key-title-row h1{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}</style>"
+)
 
 
 def page_top(state: PageState, title, summary):
@@ -56,12 +58,24 @@ def page_top(state: PageState, title, summary):
         st.html(PRESENTER_CSS)
         with row.popover("About", icon=":material/info:", help="What this page shows"):
             st.markdown(summary)
-    present = state.widget(row.toggle, PRESENT, "Presenter mode", width="content",
-                           help="For a projector: sidebar folded away, intro folded, step controls at the top and "
-                                "the step's main charts on one screen. In a link: ?present=1.")
-    text = state.widget(row.segmented_control, TEXT, "Text size", options=TEXT_SIZES, width="content",
-                        format_func=lambda v: f"{v}%", label_visibility="collapsed",
-                        help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.")
+    present = state.widget(
+        row.toggle,
+        PRESENT,
+        "Presenter mode",
+        width="content",
+        help="For a projector: sidebar folded away, intro folded, step controls at the top and "
+        "the step's main charts on one screen. In a link: ?present=1.",
+    )
+    text = state.widget(
+        row.segmented_control,
+        TEXT,
+        "Text size",
+        options=TEXT_SIZES,
+        width="content",
+        format_func=lambda v: f"{v}%",
+        label_visibility="collapsed",
+        help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.",
+    )
     if not present:
         st.markdown(summary)
     state.guide = guide.read(state)
@@ -89,8 +103,9 @@ def step_from_url(state: PageState, n_steps):
         state.notes.append(f"The link's step {literal(text)} is not a number; showing step 0.")
         value = 0
     elif text is not None and str(value) != str(text).strip():
-        state.notes.append(f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it "
-                           f"shows step {value}.")
+        state.notes.append(
+            f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it shows step {value}."
+        )
     state.remember("step", int(value), 0)
     return int(value)
 
@@ -102,17 +117,29 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
     from ui.figures import bound_stop
 
     steps = range(study.n_steps + 1)
-    extras = {"panels": panels, "stories": [story(j) for j in steps],
-              "stories_hidden": [story(j, hide_next=True) for j in steps]}
+    extras = {
+        "panels": panels,
+        "stories": [story(j) for j in steps],
+        "stories_hidden": [story(j, hide_next=True) for j in steps],
+    }
     stop = bound_stop(study.curves) if marks else None
     if stop is not None:
         name, t, value = stop
-        extras["marks"] = [(f"Jump to the bound's stop (t = {t})", f"Bound's stop t={t}", t,
-                            f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the "
-                            "best guarantee.")]
+        extras["marks"] = [
+            (
+                f"Jump to the bound's stop (t = {t})",
+                f"Bound's stop t={t}",
+                t,
+                f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the best guarantee.",
+            )
+        ]
     if study.n_steps:
-        extras.update(picks=study.path.indices[: study.n_steps], scores=study.path.scores[: study.n_steps],
-                      coords=study.coords, pick_max=pick_max)
+        extras.update(
+            picks=study.path.indices[: study.n_steps],
+            scores=study.path.scores[: study.n_steps],
+            coords=study.coords,
+            pick_max=pick_max,
+        )
     return extras
 
 
@@ -126,6 +153,7 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
 
     present, text_scale = display
     step = step_from_url(state, n_steps)
+
     def both():
         text = player_module.payload(state.page, key, n_steps, **build())
         return text, player_module.gzipped(text)
@@ -137,11 +165,15 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     if state.guide is not None:  # a guided lesson's scene heads the board instead
         lesson = guide.head(state.guide, numbers)
         for name in guide.unknown_settings(state, state.guide):
-            state.notes.append(f"This lesson's scene sets {literal(name)}, which this page does not have; it is "
-                               "ignored.")
+            state.notes.append(
+                f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."
+            )
     shown = player_module.with_step(text, step, lesson, present, text_scale)
-    move = player_module.show(player_module.packed(gz, step, lesson, present, text_scale),
-                              key=f"{state.page}:player", scenes=state.guide is not None)
+    move = player_module.show(
+        player_module.packed(gz, step, lesson, present, text_scale),
+        key=f"{state.page}:player",
+        scenes=state.guide is not None,
+    )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))
         guide.follow()
@@ -162,29 +194,52 @@ def save_buttons(state: PageState, shown, name):
     scene = export.scene_from_page(state, shown, name)
     app_url = export.app_base(st.context.url, state.page)
     stem = export.file_stem(scene)
-    with row.popover("Save", icon=":material/download:", help="Save as one HTML file that needs no server and no "
-                     "network: for a lecture-hall PC, a slide's iframe or a course site."):
-        st.download_button("This demo (.html)", data=lambda: export.standalone([scene], app_url=app_url),
-                           file_name=f"{stem}.html", mime="text/html", on_click="ignore",
-                           icon=":material/slideshow:", width="stretch",
-                           help="The player with every step of this study, at these settings.")
+    with row.popover(
+        "Save",
+        icon=":material/download:",
+        help="Save as one HTML file that needs no server and no "
+        "network: for a lecture-hall PC, a slide's iframe or a course site.",
+    ):
+        st.download_button(
+            "This demo (.html)",
+            data=lambda: export.standalone([scene], app_url=app_url),
+            file_name=f"{stem}.html",
+            mime="text/html",
+            on_click="ignore",
+            icon=":material/slideshow:",
+            width="stretch",
+            help="The player with every step of this study, at these settings.",
+        )
         presets = PRESETS.get(state.page, ())
         if presets:
-            st.download_button(f"This page's {len(presets)} lessons (.html)", on_click="ignore",
-                               data=lambda: export.lesson_of_page(state.page, app_url),
-                               file_name=f"{export.file_stem(None, state.page)}-lessons.html", mime="text/html",
-                               icon=":material/library_books:", width="stretch",
-                               help="Every preset of this page as a scene of one file: PageDown past a scene's last "
-                                    "step opens the next. Takes a few seconds the first time.")
+            st.download_button(
+                f"This page's {len(presets)} lessons (.html)",
+                on_click="ignore",
+                data=lambda: export.lesson_of_page(state.page, app_url),
+                file_name=f"{export.file_stem(None, state.page)}-lessons.html",
+                mime="text/html",
+                icon=":material/library_books:",
+                width="stretch",
+                help="Every preset of this page as a scene of one file: PageDown past a scene's last "
+                "step opens the next. Takes a few seconds the first time.",
+            )
         if state.guide is not None:
             key = state.guide["key"]
-            st.download_button(f"This guided lesson's {len(state.guide['lesson'].scenes)} scenes (.html)",
-                               on_click="ignore", data=lambda: export.guided_lesson_file(key, app_url),
-                               file_name="lesson.html", mime="text/html", icon=":material/school:", width="stretch",
-                               help="Every scene of the lesson, with its narration and questions, in one file: "
-                                    "PageDown past a scene's last step opens the next. Takes a while the first time.")
-        st.caption("Opens in any browser, offline; keeps the step in its address. From a script: "
-                   "`python -m ui.export \"<this page's address>\" --out demo.html`.")
+            st.download_button(
+                f"This guided lesson's {len(state.guide['lesson'].scenes)} scenes (.html)",
+                on_click="ignore",
+                data=lambda: export.guided_lesson_file(key, app_url),
+                file_name="lesson.html",
+                mime="text/html",
+                icon=":material/school:",
+                width="stretch",
+                help="Every scene of the lesson, with its narration and questions, in one file: "
+                "PageDown past a scene's last step opens the next. Takes a while the first time.",
+            )
+        st.caption(
+            "Opens in any browser, offline; keeps the step in its address. From a script: "
+            '`python -m ui.export "<this page\'s address>" --out demo.html`.'
+        )
 
 
 def _scale_fonts(value, scale):
@@ -229,32 +284,61 @@ def to_csv(columns):
 def copy_as_code(script, stem, where=None):
     """A "Copy as code" popover: the script that recomputes this view (``ui.code``), with a
     copy button (Streamlit's, on the code block) and a download."""
-    box = (where or st).popover("Copy as code", icon=":material/code:",
-                                help="A Python script (mpcore and scikit-learn only) that recomputes the numbers "
-                                     "of this view from the same settings.")
+    box = (where or st).popover(
+        "Copy as code",
+        icon=":material/code:",
+        help="A Python script (mpcore and scikit-learn only) that recomputes the numbers "
+        "of this view from the same settings.",
+    )
     with box:
         st.caption("Recomputes this view's numbers with mpcore; the last line it prints is NUMBERS = {...}.")
         st.code(script, language="python")
-        st.download_button("Download as a .py file", script, f"{stem}.py", mime="text/x-python",
-                           on_click="ignore", icon=":material/download:", key=f"code-{stem}")
+        st.download_button(
+            "Download as a .py file",
+            script,
+            f"{stem}.py",
+            mime="text/x-python",
+            on_click="ignore",
+            icon=":material/download:",
+            key=f"code-{stem}",
+        )
 
 
 def study_code(kind, title, data, kernel, settings, stem, where=None):
     """:func:`copy_as_code` for a page whose view is ``STUDIES[kind]``."""
-    upload = data.name[len(choose.UPLOAD_PREFIX):].rsplit(" [", 1)[0] if data.name.startswith(choose.UPLOAD_PREFIX) else None
-    copy_as_code(code.study_script(kind, title, data, kernel, settings, query=st.query_params.to_dict(),
-                                   upload_name=upload), stem, where)
+    upload = (
+        data.name[len(choose.UPLOAD_PREFIX) :].rsplit(" [", 1)[0]
+        if data.name.startswith(choose.UPLOAD_PREFIX)
+        else None
+    )
+    copy_as_code(
+        code.study_script(kind, title, data, kernel, settings, query=st.query_params.to_dict(), upload_name=upload),
+        stem,
+        where,
+    )
 
 
 def downloads(study, stem):
     """Download buttons for the path and the curves (CSV)."""
     cols = st.columns(2)
-    cols[0].download_button("Download the path (CSV)", to_csv(study.path_table()), f"{stem}-path.csv",
-                            mime="text/csv", on_click="ignore", icon=":material/download:",
-                            help="One row per chosen point: step, index, dataset row, criterion value.")
-    cols[1].download_button("Download the curves (CSV)", to_csv(study.curves.table()), f"{stem}-curves.csv",
-                            mime="text/csv", on_click="ignore", icon=":material/download:",
-                            help="For t = 1..k: every error curve, every bound and its running minimum.")
+    cols[0].download_button(
+        "Download the path (CSV)",
+        to_csv(study.path_table()),
+        f"{stem}-path.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/download:",
+        help="One row per chosen point: step, index, dataset row, criterion value.",
+    )
+    cols[1].download_button(
+        "Download the curves (CSV)",
+        to_csv(study.curves.table()),
+        f"{stem}-curves.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/download:",
+        help="For t = 1..k: every error curve, every bound and its running minimum.",
+    )
 
 
 def page_header(title, summary, display=None):
@@ -268,8 +352,10 @@ def page_header(title, summary, display=None):
 
 
 def speed_note(seconds, study):
-    st.caption(f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "
-               "(cached: stepping only redraws).")
+    st.caption(
+        f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "
+        "(cached: stepping only redraws)."
+    )
 
 
 def _order_kind(split):
@@ -286,17 +372,25 @@ def _order_kind(split):
 
 def rows_note(split):
     """How a heatmap's rows are ordered, in the few words a panel title has room for."""
-    return {"x": "rows by x", "coordinate": "rows by coordinate 1", "latent": "rows by the shared value",
-            "class": "rows by class", "target": "rows by target"}[_order_kind(split)]
+    return {
+        "x": "rows by x",
+        "coordinate": "rows by coordinate 1",
+        "latent": "rows by the shared value",
+        "class": "rows by class",
+        "target": "rows by target",
+    }[_order_kind(split)]
 
 
 def sort_note(split, order):
     """Axis note under a heatmap: how its rows are ordered and thinned."""
     m = split.X_train.shape[0]
-    how = {"x": "sorted by the input x", "coordinate": "sorted by the first plotted coordinate",
-           "latent": "sorted by the value both views share (the dataset's latent variable or label)",
-           "class": "sorted by class (-1 first), then by the first plotted coordinate",
-           "target": "sorted by target value"}[_order_kind(split)]
+    how = {
+        "x": "sorted by the input x",
+        "coordinate": "sorted by the first plotted coordinate",
+        "latent": "sorted by the value both views share (the dataset's latent variable or label)",
+        "class": "sorted by class (-1 first), then by the first plotted coordinate",
+        "target": "sorted by target value",
+    }[_order_kind(split)]
     thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
     return f"points {how}{thinned}"
 

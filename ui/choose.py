@@ -7,6 +7,7 @@ Every choice is a :class:`ui.state.Control`: in the URL, remembered across pages
 clamped when a link asks for too much.  Nothing here computes a study
 (:mod:`ui.compute` does) or draws one (:mod:`ui.board`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,7 +30,25 @@ UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"
 
 
-GAMMAS = (AUTO_GAMMA, "1/d", "0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.3", "0.5", "1", "2", "3", "5", "10", "30", "100")
+GAMMAS = (
+    AUTO_GAMMA,
+    "1/d",
+    "0.001",
+    "0.003",
+    "0.01",
+    "0.03",
+    "0.05",
+    "0.1",
+    "0.3",
+    "0.5",
+    "1",
+    "2",
+    "3",
+    "5",
+    "10",
+    "30",
+    "100",
+)
 
 
 POINTS = Control("points", 500, int, lo=20, hi=3000)
@@ -93,8 +112,9 @@ class DataChoice:
     def split(self):
         data = self.dataset()
         subsample = self.points if data.n_samples > self.points else None
-        return datasets.prepare(data, test_size=self.test, seed=self.seed, standardize=self.standardize,
-                                subsample=subsample)
+        return datasets.prepare(
+            data, test_size=self.test, seed=self.seed, standardize=self.standardize, subsample=subsample
+        )
 
 
 @dataclass(frozen=True)
@@ -158,8 +178,9 @@ def _parsed(uploaded):
 
 
 def _refuse(uploaded, why):
-    st.error(f"{literal(uploaded.name, 60)}: {plain(why)} The previous dataset is still in use.",
-             icon=":material/error:")
+    st.error(
+        f"{literal(uploaded.name, 60)}: {plain(why)} The previous dataset is still in use.", icon=":material/error:"
+    )
 
 
 def _upload_section(state, tasks):
@@ -167,10 +188,13 @@ def _upload_section(state, tasks):
     on failure an error says why and the previous dataset stays."""
     with st.sidebar.expander("Upload your own data (CSV or .npz)", expanded=False):
         uploaded = st.file_uploader(
-            "Data file", type=["csv", "txt", "npz"], key="upload_file",
+            "Data file",
+            type=["csv", "txt", "npz"],
+            key="upload_file",
             max_upload_size=max(1, datasets.LIMITS.file_bytes // 2**20),
             help="CSV: one row per point, a header row with column names is optional. .npz: arrays X (and y, Y). "
-                 f"Limits: {datasets.LIMITS.describe()}. Parsed as numbers only; nothing in the file is executed.")
+            f"Limits: {datasets.LIMITS.describe()}. Parsed as numbers only; nothing in the file is executed.",
+        )
         if uploaded is None:
             return None
         table, why, content = _parsed(uploaded)
@@ -181,24 +205,38 @@ def _upload_section(state, tasks):
         columns = list(table.columns)
         target = second = None
         if task in ("regression", "binary"):
-            target = st.selectbox("Target column", columns, index=len(columns) - 1, key="upload_target",
-                                  help="The value to predict; every other column is an input.")
+            target = st.selectbox(
+                "Target column",
+                columns,
+                index=len(columns) - 1,
+                key="upload_target",
+                help="The value to predict; every other column is an input.",
+            )
         if task == "two-view":
-            second = st.multiselect("Second-view columns", columns, default=columns[len(columns) // 2:],
-                                    key="upload_second", help="These columns form view Y; the rest form view X.")
+            second = st.multiselect(
+                "Second-view columns",
+                columns,
+                default=columns[len(columns) // 2 :],
+                key="upload_second",
+                help="These columns form view Y; the rest form view X.",
+            )
         digest = hashlib.sha256(content + repr((task, target, second)).encode()).hexdigest()[:10]
         name = f"{UPLOAD_PREFIX}{uploaded.name[:60]} [{digest}]"
         store = _upload_store()
         if name not in store:
             try:
-                dataset = datasets.dataset_from_table(table, task, target=target, second_view=second,
-                                                      name=uploaded.name[:60])
+                dataset = datasets.dataset_from_table(
+                    table, task, target=target, second_view=second, name=uploaded.name[:60]
+                )
             except (ValueError, TypeError) as error:
                 _refuse(uploaded, str(error))
                 return None
             if datasets.train_size(dataset.n_samples, 0.5, POINTS.hi) < MIN_TRAIN:
-                _refuse(uploaded, f"It has {dataset.n_samples} rows; the app needs at least "
-                                  f"{2 * MIN_TRAIN} (a train/test split and a few steps).")
+                _refuse(
+                    uploaded,
+                    f"It has {dataset.n_samples} rows; the app needs at least "
+                    f"{2 * MIN_TRAIN} (a train/test split and a few steps).",
+                )
                 return None
             store[name] = dataset
             while len(store) > UPLOADS_KEPT:
@@ -209,7 +247,7 @@ def _upload_section(state, tasks):
 
 def _title(name):
     if name.startswith(UPLOAD_PREFIX):
-        return name[len(UPLOAD_PREFIX):].rsplit(" [", 1)[0] + " (uploaded)"
+        return name[len(UPLOAD_PREFIX) :].rsplit(" [", 1)[0] + " (uploaded)"
     return REGISTRY[name].title
 
 
@@ -230,25 +268,57 @@ def data_sidebar(state: PageState, tasks, preset):
     names = [n for n, info in REGISTRY.items() if info.task in tasks]
     names += [n for n, upload in store.items() if upload.task in tasks]
     control = Control("data", preset, str, options=tuple(names))
-    name = state.widget(sb.selectbox, control, "Dataset", keep=True, widget_key=f"w:data:{state.page}",
-                        options=names, format_func=_title,
-                        help="Datasets that fit this page's task. Synthetic ones are generated from the data seed; "
-                             "the others are bundled with the app (see data/README.md).")
+    name = state.widget(
+        sb.selectbox,
+        control,
+        "Dataset",
+        keep=True,
+        widget_key=f"w:data:{state.page}",
+        options=names,
+        format_func=_title,
+        help="Datasets that fit this page's task. Synthetic ones are generated from the data seed; "
+        "the others are bundled with the app (see data/README.md).",
+    )
     if name.startswith(UPLOAD_PREFIX):
         state.url.pop("data")  # an upload cannot travel in a link
     else:
         state.pin("data")  # a link without a dataset opens the page's first preset instead
     state.resolve(SEED)  # the generators need the seed before its widget is drawn
     options = _dataset_options(state, name)
-    points = state.widget(sb.slider, POINTS, "Points (before the split)", min_value=20, max_value=3000, step=10,
-                          help="How many points to use in all (a seeded subsample of larger datasets; the number "
-                               "generated for synthetic ones). Time grows with the square of this.")
-    test = state.widget(sb.slider, TEST, "Test fraction", min_value=0.1, max_value=0.5, step=0.05,
-                        help="Share of the points held out to measure test error; the rest train.")
-    seed = state.widget(sb.number_input, SEED, "Data seed", min_value=0, max_value=9999, step=1,
-                        help="Seeds the generator, the subsample and the train/test split. Same seed, same data.")
-    standardize = state.widget(sb.toggle, STANDARDIZE, "Standardise features",
-                               help="Scale each feature to mean 0 and variance 1 using the training part only.")
+    points = state.widget(
+        sb.slider,
+        POINTS,
+        "Points (before the split)",
+        min_value=20,
+        max_value=3000,
+        step=10,
+        help="How many points to use in all (a seeded subsample of larger datasets; the number "
+        "generated for synthetic ones). Time grows with the square of this.",
+    )
+    test = state.widget(
+        sb.slider,
+        TEST,
+        "Test fraction",
+        min_value=0.1,
+        max_value=0.5,
+        step=0.05,
+        help="Share of the points held out to measure test error; the rest train.",
+    )
+    seed = state.widget(
+        sb.number_input,
+        SEED,
+        "Data seed",
+        min_value=0,
+        max_value=9999,
+        step=1,
+        help="Seeds the generator, the subsample and the train/test split. Same seed, same data.",
+    )
+    standardize = state.widget(
+        sb.toggle,
+        STANDARDIZE,
+        "Standardise features",
+        help="Scale each feature to mean 0 and variance 1 using the training part only.",
+    )
     if name.startswith(UPLOAD_PREFIX):
         options = ()
     elif "n_samples" in REGISTRY[name].options:
@@ -273,17 +343,39 @@ def _dataset_options(state, name):
     sb = st.sidebar
     if "noise" in info.options:
         control = Control("noise", float(info.options["noise"]), float, lo=0.0, hi=1.0)
-        chosen["noise"] = state.widget(sb.slider, control, "Noise", scope=name, min_value=0.0, max_value=1.0,
-                                       step=0.01, help="Standard deviation of the noise the generator adds.")
+        chosen["noise"] = state.widget(
+            sb.slider,
+            control,
+            "Noise",
+            scope=name,
+            min_value=0.0,
+            max_value=1.0,
+            step=0.01,
+            help="Standard deviation of the noise the generator adds.",
+        )
     if "spread" in info.options:
         control = Control("spread", float(info.options["spread"]), float, lo=0.2, hi=5.0)
-        chosen["spread"] = state.widget(sb.slider, control, "Blob spread", scope=name, min_value=0.2,
-                                        max_value=5.0, step=0.1, help="Standard deviation of each blob.")
+        chosen["spread"] = state.widget(
+            sb.slider,
+            control,
+            "Blob spread",
+            scope=name,
+            min_value=0.2,
+            max_value=5.0,
+            step=0.1,
+            help="Standard deviation of each blob.",
+        )
     if "positive_class" in info.options:
         classes = info.choices["positive_class"]
         control = Control("positive", info.options["positive_class"], int, options=classes)
-        chosen["positive_class"] = state.widget(sb.selectbox, control, "Positive class", scope=name,
-                                                options=classes, help="This class against all the others.")
+        chosen["positive_class"] = state.widget(
+            sb.selectbox,
+            control,
+            "Positive class",
+            scope=name,
+            options=classes,
+            help="This class against all the others.",
+        )
     if "seed" in info.options:
         chosen["seed"] = int(st.session_state.get("seed", 0))
     return tuple(sorted(chosen.items()))
@@ -304,23 +396,42 @@ def kernel_sidebar(state: PageState, data=None, default="rbf", gamma=AUTO_GAMMA)
         if session.get(seen, data.name) != data.name and not session.get(mine):
             session[f"{state.page}:gamma"] = AUTO_GAMMA
         session[seen] = data.name
-    kernel = state.widget(sb.selectbox, control, "Kernel", scope=state.page, options=KERNEL.options,
-                          format_func=KERNEL_NAMES.get,
-                          help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
-                               "polynomial (gamma <x,z> + 1)^degree, or linear <x,z>.")
+    kernel = state.widget(
+        sb.selectbox,
+        control,
+        "Kernel",
+        scope=state.page,
+        options=KERNEL.options,
+        format_func=KERNEL_NAMES.get,
+        help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
+        "polynomial (gamma <x,z> + 1)^degree, or linear <x,z>.",
+    )
     gamma, degree = None, 3
     if kernel != "linear":
-        text = state.widget(sb.selectbox, gamma_control, "gamma (inverse squared width)", scope=state.page,
-                            options=GAMMAS, on_user_change=lambda: session.__setitem__(mine, True),
-                            help="Larger gamma = narrower kernel = more local basis functions. 'auto (median)': the "
-                                 "median heuristic, width = the median distance between two training points "
-                                 "(Gaussian: gamma = 1 / (2 median²); Laplacian: 1 / median L1 distance), tuned "
-                                 "again whenever the dataset changes. '1/d': scikit-learn's default.")
+        text = state.widget(
+            sb.selectbox,
+            gamma_control,
+            "gamma (inverse squared width)",
+            scope=state.page,
+            options=GAMMAS,
+            on_user_change=lambda: session.__setitem__(mine, True),
+            help="Larger gamma = narrower kernel = more local basis functions. 'auto (median)': the "
+            "median heuristic, width = the median distance between two training points "
+            "(Gaussian: gamma = 1 / (2 median²); Laplacian: 1 / median L1 distance), tuned "
+            "again whenever the dataset changes. '1/d': scikit-learn's default.",
+        )
         gamma = {AUTO_GAMMA: "median", "1/d": None}.get(text, text)
         gamma = gamma if gamma in (None, "median") else float(gamma)
     if kernel == "poly":
-        degree = state.widget(sb.slider, DEGREE, "Degree", scope=state.page, min_value=1, max_value=6,
-                              help="Degree of the polynomial kernel.")
+        degree = state.widget(
+            sb.slider,
+            DEGREE,
+            "Degree",
+            scope=state.page,
+            min_value=1,
+            max_value=6,
+            help="Degree of the polynomial kernel.",
+        )
     return KernelChoice(kernel, gamma, int(degree))
 
 
@@ -398,10 +509,16 @@ def fill_preset_picker(state: PageState, matched, lesson=""):
 
     session[key] = matched.name if matched is not None else None
     box = slot.container()
-    box.selectbox("Preset", names, key=key, on_change=apply, placeholder="Custom settings: choose a preset...",
-                  help="Named views that each show one point about this algorithm and its bound; choosing one sets "
-                       "the data, kernel and settings (and the address bar, to share it). The board shows the "
-                       "preset's lesson above the story.")
+    box.selectbox(
+        "Preset",
+        names,
+        key=key,
+        on_change=apply,
+        placeholder="Custom settings: choose a preset...",
+        help="Named views that each show one point about this algorithm and its bound; choosing one sets "
+        "the data, kernel and settings (and the address bar, to share it). The board shows the "
+        "preset's lesson above the story.",
+    )
     if matched is not None:
         box.caption(lesson)
 
@@ -417,19 +534,35 @@ def k_slider(state: PageState, m, default=40, hi=150):
         st.sidebar.caption(f"Basis vectors k = 1: with m = {m} training points there is no other choice.")
         return 1
     control = Control("k", min(default, top), int, lo=1, hi=top)
-    return state.widget(st.sidebar.slider, control, "Basis vectors k", scope=state.page, min_value=1,
-                        max_value=top, help="How many points the greedy selection chooses (the sparsity). "
-                                            f"At most m - 1 = {m - 1} and {hi} here.")
+    return state.widget(
+        st.sidebar.slider,
+        control,
+        "Basis vectors k",
+        scope=state.page,
+        min_value=1,
+        max_value=top,
+        help=f"How many points the greedy selection chooses (the sparsity). At most m - 1 = {m - 1} and {hi} here.",
+    )
 
 
 def delta_select(state: PageState):
     control = Control("delta", 0.05, float, options=DELTAS)
-    return state.widget(st.sidebar.select_slider, control, "Confidence delta", scope=state.page, options=DELTAS,
-                        help="The bounds hold with probability at least 1 - delta over the draw of the training set.")
+    return state.widget(
+        st.sidebar.select_slider,
+        control,
+        "Confidence delta",
+        scope=state.page,
+        options=DELTAS,
+        help="The bounds hold with probability at least 1 - delta over the draw of the training set.",
+    )
 
 
-def log_toggle(state: PageState, default=False, label="Log-scale bound axis",
-               help_text="A log y axis shows bounds far above 1 next to small test errors."):
+def log_toggle(
+    state: PageState,
+    default=False,
+    label="Log-scale bound axis",
+    help_text="A log y axis shows bounds far above 1 next to small test errors.",
+):
     control = Control("log", default, bool)
     return state.widget(st.sidebar.toggle, control, label, scope=state.page, help=help_text)
 
@@ -441,17 +574,28 @@ def rescale_select(state: PageState):
     """The papers' "rescale to compare shapes" (Hussain et al. 2011 drew its KMP and SKCCA bounds
     x 1/5): an extra dotted curve per bound, labelled with its factor; None when off."""
     control = Control("rescale", 1.0, float, options=RESCALES)
-    value = state.widget(st.sidebar.select_slider, control, "Also draw the bounds rescaled", scope=state.page,
-                         options=RESCALES, format_func=lambda v: "no" if v == 1 else f"× 1/{round(1 / v)}",
-                         help="Adds each bound multiplied by this factor as a dotted curve named with the factor, to "
-                              "compare its shape with the test error when the bound itself is above 1 (the paper "
-                              "drew its KMP and SKCCA bounds × 1/5). The bound itself is always drawn too.")
+    value = state.widget(
+        st.sidebar.select_slider,
+        control,
+        "Also draw the bounds rescaled",
+        scope=state.page,
+        options=RESCALES,
+        format_func=lambda v: "no" if v == 1 else f"× 1/{round(1 / v)}",
+        help="Adds each bound multiplied by this factor as a dotted curve named with the factor, to "
+        "compare its shape with the test error when the bound itself is above 1 (the paper "
+        "drew its KMP and SKCCA bounds × 1/5). The bound itself is always drawn too.",
+    )
     return None if value == 1 else float(value)
 
 
 def heat_scale_toggle(state: PageState):
     control = Control("ownscale", False, bool)
-    return not state.widget(st.sidebar.toggle, control, "Heatmap: scale K_j to itself", scope=state.page,
-                            help="Off: both heatmaps share the original kernel's colour scale, so you see how much "
-                                 "deflation removed. On: the deflated kernel gets its own scale, so you see the "
-                                 "structure of what is left.")
+    return not state.widget(
+        st.sidebar.toggle,
+        control,
+        "Heatmap: scale K_j to itself",
+        scope=state.page,
+        help="Off: both heatmaps share the original kernel's colour scale, so you see how much "
+        "deflation removed. On: the deflated kernel gets its own scale, so you see the "
+        "structure of what is left.",
+    )

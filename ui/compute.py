@@ -4,6 +4,7 @@ settings), shared by every session of the server and bounded; a long one reports
 progress; the player's payloads kept beside them.  Bad settings stop the page with the
 core's sentence, never a traceback.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,16 +18,22 @@ import streamlit as st
 from mpcore import labs, studies
 from ui.state import plain
 
-STUDIES = {"skpca": studies.skpca_study, "kmp": studies.kmp_study, "skcca": studies.skcca_study,
-           "mpkfda": studies.mpkfda_study, "deflation-lab": labs.compare_deflations,
-           "column-lab": labs.column_selection}
+STUDIES = {
+    "skpca": studies.skpca_study,
+    "kmp": studies.kmp_study,
+    "skcca": studies.skcca_study,
+    "mpkfda": studies.mpkfda_study,
+    "deflation-lab": labs.compare_deflations,
+    "column-lab": labs.column_selection,
+}
 
 
 def _run(kind, data, kernel, settings, progress=None):
     started = time.perf_counter()
     extra = {} if progress is None else {"progress": progress}
-    result = STUDIES[kind](data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree,
-                           **dict(settings), **extra)
+    result = STUDIES[kind](
+        data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree, **dict(settings), **extra
+    )
     return result, time.perf_counter() - started
 
 
@@ -161,8 +168,11 @@ def _queued(kind, data, kernel, settings, slot, progress_text):
     def report_place(ahead):
         nonlocal first
         first = ahead if first is None else first
-        slot.progress(1 - ahead / (first + 1), text=f"The server is computing other students' pages first: "
-                      f"{ahead} ahead of yours (first come, first served).")
+        slot.progress(
+            1 - ahead / (first + 1),
+            text=f"The server is computing other students' pages first: "
+            f"{ahead} ahead of yours (first come, first served).",
+        )
 
     def report_progress(done, total):
         slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
@@ -184,8 +194,12 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
     slot = st.empty()
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
-            result, seconds = bounded_get(_results(), (kind, data, kernel, key),
-                                          lambda: _queued(kind, data, kernel, key, slot, progress_text), RESULTS_MAX)
+            result, seconds = bounded_get(
+                _results(),
+                (kind, data, kernel, key),
+                lambda: _queued(kind, data, kernel, key, slot, progress_text),
+                RESULTS_MAX,
+            )
     except ValueError as error:
         slot.empty()
         st.error(f"Cannot run with these settings: {plain(error)}", icon=":material/error:")

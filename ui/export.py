@@ -26,6 +26,7 @@ AppTest, exactly as a browser would get them)::
     python -m ui.export --presets kmp --out kmp-lesson.html      # a page's presets, one file
     python -m ui.export --presets kmp --out-dir site/kmp         # one file per preset, and an index
 """
+
 from __future__ import annotations
 
 import argparse
@@ -123,7 +124,7 @@ def _shared_studies(payloads):
         study, view = text, "{}"
         cut = text.rfind(',"step":')  # the view's first key (ui.player._view); never unescaped inside a string
         if cut > 0 and text.endswith("}"):
-            study, view = text[:cut] + "}", "{" + text[cut + 1:]
+            study, view = text[:cut] + "}", "{" + text[cut + 1 :]
         if study not in index:
             index[study] = len(studies)
             studies.append(study)
@@ -141,19 +142,36 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
     studies, heads = _shared_studies([scene.payload for scene in scenes])
     title = title or (scenes[0].title() if len(scenes) == 1 else f"{site.by_key(scenes[0].page).title}: a lesson")
     data = {
-        "title": title, "heading": site.by_key(scenes[0].page).title if len(scenes) == 1 else title,
-        "version": version(), "text": _text_size(scenes[0].payload), "made": made, "plotly": packed_plotly(),
-        "scenes": [{"name": scene.name or scene.title(), "page": site.by_key(scene.page).title,
-                    "settings": ", ".join(f"{key}={value}" for key, value in scene.query.items()) or "the defaults",
-                    "url": _safe_url(scene.address(app_url)), "study": study, "view": view}
-                   for scene, (study, view) in zip(scenes, heads)],
+        "title": title,
+        "heading": site.by_key(scenes[0].page).title if len(scenes) == 1 else title,
+        "version": version(),
+        "text": _text_size(scenes[0].payload),
+        "made": made,
+        "plotly": packed_plotly(),
+        "scenes": [
+            {
+                "name": scene.name or scene.title(),
+                "page": site.by_key(scene.page).title,
+                "settings": ", ".join(f"{key}={value}" for key, value in scene.query.items()) or "the defaults",
+                "url": _safe_url(scene.address(app_url)),
+                "study": study,
+                "view": view,
+            }
+            for scene, (study, view) in zip(scenes, heads)
+        ],
         "studies": [_packed(text) for text in studies],
     }
     player_js = (HERE / "player.js").read_text(encoding="utf-8")
     boot_js = (HERE / "standalone.js").read_text(encoding="utf-8")
     css = (HERE / "standalone.css").read_text(encoding="utf-8") + (HERE / "player.css").read_text(encoding="utf-8")
-    return PAGE.format(title=html.escape(title), heading=html.escape(data["heading"]), version=html.escape(data["version"]), css=css,
-                       data=_script_json(data), script=player_js + "\n" + boot_js)
+    return PAGE.format(
+        title=html.escape(title),
+        heading=html.escape(data["heading"]),
+        version=html.escape(data["version"]),
+        css=css,
+        data=_script_json(data),
+        script=player_js + "\n" + boot_js,
+    )
 
 
 PAGE = """<!doctype html>
@@ -193,6 +211,7 @@ PAGE = """<!doctype html>
 
 # --- making scenes: from a running page, or by running pages headless -------------------
 
+
 def scene_from_page(state, payload_text, name=""):
     """The scene a page shows now (called by :func:`ui.board.player`)."""
     return Scene(page=state.page, payload=payload_text, query=dict(state.query()), name=name)
@@ -223,15 +242,17 @@ def parse_target(target):
     ValueError with a sentence for anything else."""
     text = str(target).strip()
     if not text:
-        raise ValueError("give an app address, such as \"http://localhost:8501/kmp?data=sinc\"")
+        raise ValueError('give an app address, such as "http://localhost:8501/kmp?data=sinc"')
     parts = urlsplit(text)
     if parts.scheme and parts.scheme not in ("http", "https"):
         raise ValueError(f"{text!r} is not an http(s) address of the app")
     page = site.by_path(parts.path.rstrip("/").rsplit("/", 1)[-1])  # the last part: the app may sit under a base path
     query = dict(parse_qsl(parts.query, keep_blank_values=True))
     if page.key in ("home", "paper-figures"):
-        raise ValueError(f"the page {page.title!r} has no step player; export one of "
-                         f"{', '.join('/' + p.url_path for p in site.PAGES if p.key not in ('home', 'paper-figures'))}")
+        raise ValueError(
+            f"the page {page.title!r} has no step player; export one of "
+            f"{', '.join('/' + p.url_path for p in site.PAGES if p.key not in ('home', 'paper-figures'))}"
+        )
     return page, query, app_base(text, page.key)
 
 
@@ -324,8 +345,13 @@ def _lesson_file(page_key, app_url, stamp, guided=None):
     what = ["--lesson", guided] if guided is not None else ["--presets", page_key]
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "lesson.html"
-        done = subprocess.run([sys.executable, "-m", "ui.export", *what, "--out", str(out),
-                               "--app-url", app_url], cwd=ROOT, capture_output=True, text=True, timeout=900)
+        done = subprocess.run(
+            [sys.executable, "-m", "ui.export", *what, "--out", str(out), "--app-url", app_url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "export failed")
         return out.read_bytes()
@@ -348,6 +374,7 @@ def guided_lesson_file(key, app_url=DEFAULT_APP_URL):
 
 # --- the command ---------------------------------------------------------------------------
 
+
 def _slug(text):
     keep = "".join(ch.lower() if ch.isalnum() else "-" for ch in text)
     return "-".join(part for part in keep.split("-") if part)[:60] or "demo"
@@ -355,27 +382,43 @@ def _slug(text):
 
 def _index_page(title, entries):
     items = "\n".join(f'<li><a href="{html.escape(name)}">{html.escape(label)}</a></li>' for name, label in entries)
-    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"</head><body><h1>{html.escape(title)}</h1><ul>\n{items}\n</ul></body></html>\n")
+    return (
+        f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"</head><body><h1>{html.escape(title)}</h1><ul>\n{items}\n</ul></body></html>\n"
+    )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m ui.export",
-        description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).")
-    parser.add_argument("targets", nargs="*", metavar="ADDRESS",
-                        help="app addresses to export, e.g. \"http://localhost:8501/kmp?data=sinc&gamma=3\" or "
-                             "\"kmp?data=sinc\"; several make one file with one scene each")
-    parser.add_argument("--presets", metavar="PAGE", action="append", default=[],
-                        help="add every preset of this page (e.g. kmp, sparse-kpca) as a scene")
-    parser.add_argument("--lesson", metavar="LESSON",
-                        help="add every scene of a guided lesson: a shipped lesson's name (e.g. 2-kmp) or a lesson "
-                             "file (.toml)")
+        description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).",
+    )
+    parser.add_argument(
+        "targets",
+        nargs="*",
+        metavar="ADDRESS",
+        help='app addresses to export, e.g. "http://localhost:8501/kmp?data=sinc&gamma=3" or '
+        '"kmp?data=sinc"; several make one file with one scene each',
+    )
+    parser.add_argument(
+        "--presets",
+        metavar="PAGE",
+        action="append",
+        default=[],
+        help="add every preset of this page (e.g. kmp, sparse-kpca) as a scene",
+    )
+    parser.add_argument(
+        "--lesson",
+        metavar="LESSON",
+        help="add every scene of a guided lesson: a shipped lesson's name (e.g. 2-kmp) or a lesson file (.toml)",
+    )
     parser.add_argument("--out", metavar="FILE", help="write one HTML file with every scene")
     parser.add_argument("--out-dir", metavar="DIR", help="write one HTML file per scene, and an index.html")
-    parser.add_argument("--app-url", metavar="URL",
-                        help=f"the app's address for the links back into it (default: the addresses', else "
-                             f"{DEFAULT_APP_URL})")
+    parser.add_argument(
+        "--app-url",
+        metavar="URL",
+        help=f"the app's address for the links back into it (default: the addresses', else {DEFAULT_APP_URL})",
+    )
     parser.add_argument("--title", help="the page's title (default: from the scenes)")
     args = parser.parse_args(argv)
     if bool(args.out) == bool(args.out_dir):
@@ -407,10 +450,11 @@ def main(argv=None):
             else:
                 folder = Path(args.out_dir)
                 names = [f"{i + 1:02d}-{_slug(scene.title())}.html" for i, scene in enumerate(scenes)]
-                written = [(folder / name, standalone([scene], app_url=app_url))
-                           for name, scene in zip(names, scenes)]
-                index = _index_page(args.title or "Matching Pursuit Lab demos",
-                                    [(name, scene.title()) for name, scene in zip(names, scenes)])
+                written = [(folder / name, standalone([scene], app_url=app_url)) for name, scene in zip(names, scenes)]
+                index = _index_page(
+                    args.title or "Matching Pursuit Lab demos",
+                    [(name, scene.title()) for name, scene in zip(names, scenes)],
+                )
                 written.append((folder / "index.html", index))
         for path, text in written:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
 ``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop)
 whose labels the player places where no curve crosses them.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,8 +26,14 @@ from plotly.subplots import make_subplots
 # so that each has a contrast of at least 3:1 on white and on the dark theme's #171614
 # (WCAG 2.1's minimum for lines and markers; tests/test_figures.py checks it).
 OKABE_ITO = {
-    "black": "#000000", "orange": "#AD7400", "sky": "#3A8CC0", "green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#B55A98",
+    "black": "#000000",
+    "orange": "#AD7400",
+    "sky": "#3A8CC0",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "purple": "#B55A98",
 }
 CLASS_COLOURS = {-1.0: OKABE_ITO["blue"], 1.0: OKABE_ITO["vermillion"]}
 CLASS_SYMBOLS = {-1.0: "circle", 1.0: "diamond"}
@@ -36,9 +43,16 @@ LIGHT_BACKGROUND, DARK_BACKGROUND = "#ffffff", "#171614"  # the card, and Stream
 # (the palette above reads on both backgrounds and is left alone; yellow is only ever a
 # fill inside a black outline, which becomes a light one).
 DARK_INK = {
-    "#ffffff": DARK_BACKGROUND, "#000000": "#f2f2f2", "#222222": "#e6e6e6", "#555555": "#c8c8c8",
-    "#777777": "#a6a6a6", "#888888": "#9a9a9a", "#999999": "#8c8c8c", "#e6e6e6": "#36332e",
-    "#e8ecf3": "#2d2b27", "rgba(255,255,255,0.85)": "rgba(23,22,20,0.85)",
+    "#ffffff": DARK_BACKGROUND,
+    "#000000": "#f2f2f2",
+    "#222222": "#e6e6e6",
+    "#555555": "#c8c8c8",
+    "#777777": "#a6a6a6",
+    "#888888": "#9a9a9a",
+    "#999999": "#8c8c8c",
+    "#e6e6e6": "#36332e",
+    "#e8ecf3": "#2d2b27",
+    "rgba(255,255,255,0.85)": "rgba(23,22,20,0.85)",
 }
 CHOSEN_COLOUR = OKABE_ITO["black"]
 NEXT_COLOUR = OKABE_ITO["yellow"]
@@ -47,9 +61,18 @@ HEIGHT = 480
 SEQUENTIAL = "Viridis"
 DIVERGING = "RdBu_r"  # red positive, blue negative; readable with the common colour-vision deficiencies
 DIVERGING_STOPS = (  # the same scale as stops (ColorBrewer's RdBu, reversed): the player's colour key draws it
-    (0.0, "rgb(5,48,97)"), (0.1, "rgb(33,102,172)"), (0.2, "rgb(67,147,195)"), (0.3, "rgb(146,197,222)"),
-    (0.4, "rgb(209,229,240)"), (0.5, "rgb(247,247,247)"), (0.6, "rgb(253,219,199)"), (0.7, "rgb(244,165,130)"),
-    (0.8, "rgb(214,96,77)"), (0.9, "rgb(178,24,43)"), (1.0, "rgb(103,0,31)"))
+    (0.0, "rgb(5,48,97)"),
+    (0.1, "rgb(33,102,172)"),
+    (0.2, "rgb(67,147,195)"),
+    (0.3, "rgb(146,197,222)"),
+    (0.4, "rgb(209,229,240)"),
+    (0.5, "rgb(247,247,247)"),
+    (0.6, "rgb(253,219,199)"),
+    (0.7, "rgb(244,165,130)"),
+    (0.8, "rgb(214,96,77)"),
+    (0.9, "rgb(178,24,43)"),
+    (1.0, "rgb(103,0,31)"),
+)
 MAX_NUMBERED = 20  # the most recent picks get their order number written beside them
 
 # Passed to st.plotly_chart(config=...): the modebar's camera button saves an SVG.
@@ -87,8 +110,14 @@ def _style(fig, title, x_title=None, y_title=None, height=HEIGHT, legend=True):
         hoverlabel={"font": {"size": FONT_SIZE - 2}},
         uirevision="keep",  # zoom and pan survive stepping
     )
-    axes = {"zeroline": False, "gridcolor": "#e6e6e6", "showline": True, "linecolor": "#888888",
-            "tickfont": {"size": FONT_SIZE - 2}, "title_font": {"size": FONT_SIZE}}
+    axes = {
+        "zeroline": False,
+        "gridcolor": "#e6e6e6",
+        "showline": True,
+        "linecolor": "#888888",
+        "tickfont": {"size": FONT_SIZE - 2},
+        "title_font": {"size": FONT_SIZE},
+    }
     fig.update_xaxes(**axes, **({"title": {"text": x_title, "standoff": 6}} if x_title is not None else {}))
     fig.update_yaxes(**axes, **({"title": {"text": y_title}} if y_title is not None else {}))
     return fig
@@ -104,8 +133,19 @@ def _class_name(value, class_names):
     return "class +1" if value > 0 else "class -1"
 
 
-def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="target", row=None, col=None,
-            size=9, showscale=True):
+def _points(
+    fig,
+    coords,
+    labels,
+    *,
+    test=False,
+    class_names=None,
+    colour_title="target",
+    row=None,
+    col=None,
+    size=9,
+    showscale=True,
+):
     """Training (filled) or test (open) points: classes by colour and shape, a real target
     by a sequential colour scale, no target in grey."""
     where = {} if row is None else {"row": row, "col": col}
@@ -116,24 +156,56 @@ def _points(fig, coords, labels, *, test=False, class_names=None, colour_title="
         for value in (-1.0, 1.0):
             mask = labels == value
             symbol = CLASS_SYMBOLS[value] + ("-open" if test else "")
-            fig.add_trace(go.Scatter(
-                x=coords[mask, 0], y=coords[mask, 1], mode="markers", name=_class_name(value, class_names) + suffix,
-                marker={"color": CLASS_COLOURS[value], "symbol": symbol, "size": size, "opacity": opacity},
-                **({} if test else {"customdata": np.flatnonzero(mask)}),
-                hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<extra>%{fullData.name}</extra>"), **where)
+            fig.add_trace(
+                go.Scatter(
+                    x=coords[mask, 0],
+                    y=coords[mask, 1],
+                    mode="markers",
+                    name=_class_name(value, class_names) + suffix,
+                    marker={"color": CLASS_COLOURS[value], "symbol": symbol, "size": size, "opacity": opacity},
+                    **({} if test else {"customdata": np.flatnonzero(mask)}),
+                    hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<extra>%{fullData.name}</extra>",
+                ),
+                **where,
+            )
     elif labels is not None:
-        fig.add_trace(go.Scatter(
-            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix, **index,
-            marker={"color": labels, "colorscale": SEQUENTIAL, "size": size, "opacity": opacity,
-                    "symbol": "circle-open" if test else "circle", "showscale": showscale and not test,
-                    "colorbar": {"title": {"text": colour_title}, "thickness": 14}},
-            hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<br>" + colour_title + "=%{marker.color:.3g}<extra></extra>"),
-            **where)
+        fig.add_trace(
+            go.Scatter(
+                x=coords[:, 0],
+                y=coords[:, 1],
+                mode="markers",
+                name="points" + suffix,
+                **index,
+                marker={
+                    "color": labels,
+                    "colorscale": SEQUENTIAL,
+                    "size": size,
+                    "opacity": opacity,
+                    "symbol": "circle-open" if test else "circle",
+                    "showscale": showscale and not test,
+                    "colorbar": {"title": {"text": colour_title}, "thickness": 14},
+                },
+                hovertemplate="x=%{x:.3g}<br>y=%{y:.3g}<br>" + colour_title + "=%{marker.color:.3g}<extra></extra>",
+            ),
+            **where,
+        )
     else:
-        fig.add_trace(go.Scatter(
-            x=coords[:, 0], y=coords[:, 1], mode="markers", name="points" + suffix, **index,
-            marker={"color": "#888888", "size": size, "opacity": opacity,
-                    "symbol": "circle-open" if test else "circle"}), **where)
+        fig.add_trace(
+            go.Scatter(
+                x=coords[:, 0],
+                y=coords[:, 1],
+                mode="markers",
+                name="points" + suffix,
+                **index,
+                marker={
+                    "color": "#888888",
+                    "size": size,
+                    "opacity": opacity,
+                    "symbol": "circle-open" if test else "circle",
+                },
+            ),
+            **where,
+        )
 
 
 def chosen_arrays(coords, chosen, show_numbers=True):
@@ -141,8 +213,13 @@ def chosen_arrays(coords, chosen, show_numbers=True):
     chosen = np.asarray(chosen, dtype=int)
     order = np.arange(1, chosen.size + 1)
     text = [str(n) if show_numbers and n > chosen.size - MAX_NUMBERED else "" for n in order]
-    return {"x": coords[chosen, 0], "y": coords[chosen, 1], "text": text, "customdata": np.c_[order, chosen],
-            "name": f"chosen ({chosen.size})"}
+    return {
+        "x": coords[chosen, 0],
+        "y": coords[chosen, 1],
+        "text": text,
+        "customdata": np.c_[order, chosen],
+        "name": f"chosen ({chosen.size})",
+    }
 
 
 def next_arrays(coords, next_pick):
@@ -158,21 +235,49 @@ def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_number
     where = {} if row is None else {"row": row, "col": col}
     chosen = np.asarray(chosen, dtype=int)
     if chosen.size:
-        fig.add_trace(go.Scatter(
-            mode="markers+text", textposition="top center", textfont={"size": FONT_SIZE - 2},
-            marker={"symbol": "circle-open", "size": 20, "color": CHOSEN_COLOUR, "line": {"width": 3}},
-            hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>",
-            **chosen_arrays(coords, chosen, show_numbers)), **where)
+        fig.add_trace(
+            go.Scatter(
+                mode="markers+text",
+                textposition="top center",
+                textfont={"size": FONT_SIZE - 2},
+                marker={"symbol": "circle-open", "size": 20, "color": CHOSEN_COLOUR, "line": {"width": 3}},
+                hovertemplate="pick %{customdata[0]}: point %{customdata[1]}<extra></extra>",
+                **chosen_arrays(coords, chosen, show_numbers),
+            ),
+            **where,
+        )
     if next_pick is not None:
-        fig.add_trace(go.Scatter(
-            mode="markers", name="next pick",
-            marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
-            hovertemplate="next pick: point %{customdata}<extra></extra>", **next_arrays(coords, next_pick)),
-            **where)
+        fig.add_trace(
+            go.Scatter(
+                mode="markers",
+                name="next pick",
+                marker={
+                    "symbol": "star",
+                    "size": 24,
+                    "color": NEXT_COLOUR,
+                    "line": {"width": 2, "color": CHOSEN_COLOUR},
+                },
+                hovertemplate="next pick: point %{customdata}<extra></extra>",
+                **next_arrays(coords, next_pick),
+            ),
+            **where,
+        )
 
 
-def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, labels_test=None, titles=("x", "y"),
-                class_names=None, target_name="target", title="The data and the chosen points", height=HEIGHT):
+def data_figure(
+    coords,
+    labels,
+    chosen,
+    *,
+    next_pick=None,
+    coords_test=None,
+    labels_test=None,
+    titles=("x", "y"),
+    class_names=None,
+    target_name="target",
+    title="The data and the chosen points",
+    height=HEIGHT,
+):
     """The training points (and test points, open markers) in 2-D with the chosen points
     ringed and numbered in order of choice and the next pick starred."""
     fig = _new_figure()
@@ -186,8 +291,15 @@ def data_figure(coords, labels, chosen, *, next_pick=None, coords_test=None, lab
 def criterion_groups(labels, m):
     """The criterion panel's traces: (name, colour, symbol, training indices), one per class."""
     if _is_binary(labels):
-        return [(f"candidates, {_class_name(value, None)}", CLASS_COLOURS[value], CLASS_SYMBOLS[value],
-                 np.flatnonzero(labels == value)) for value in (-1.0, 1.0)]
+        return [
+            (
+                f"candidates, {_class_name(value, None)}",
+                CLASS_COLOURS[value],
+                CLASS_SYMBOLS[value],
+                np.flatnonzero(labels == value),
+            )
+            for value in (-1.0, 1.0)
+        ]
     return [("candidates", OKABE_ITO["blue"], "circle", np.arange(m))]
 
 
@@ -196,8 +308,11 @@ def winner_arrays(x, scores, winner, pick="max"):
     if winner is None or not np.isfinite(scores[winner]):
         return {"x": np.zeros(0), "y": np.zeros(0), "name": "winner"}
     word = "largest" if pick == "max" else "smallest"
-    return {"x": np.asarray([x[winner]], dtype=float), "y": np.asarray([scores[winner]], dtype=float),
-            "name": f"winner ({word}): point {winner}"}
+    return {
+        "x": np.asarray([x[winner]], dtype=float),
+        "y": np.asarray([scores[winner]], dtype=float),
+        "name": f"winner ({word}): point {winner}",
+    }
 
 
 def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None):
@@ -207,13 +322,24 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
     fig = _new_figure()
     for name, colour, symbol, index in criterion_groups(labels, scores.size):
-        fig.add_trace(go.Scatter(
-            x=x[index], y=scores[index], mode="markers", name=name,
-            marker={"color": colour, "symbol": symbol, "size": 8, "opacity": 0.8},
-            customdata=index, hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        mode="markers", **winner_arrays(x, scores, winner, pick),
-        marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}}))
+        fig.add_trace(
+            go.Scatter(
+                x=x[index],
+                y=scores[index],
+                mode="markers",
+                name=name,
+                marker={"color": colour, "symbol": symbol, "size": 8, "opacity": 0.8},
+                customdata=index,
+                hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            mode="markers",
+            **winner_arrays(x, scores, winner, pick),
+            marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
+        )
+    )
     return _style(fig, title or "Criterion over the candidates", x_title, "criterion value")
 
 
@@ -256,8 +382,11 @@ def _gradient_item(marker):
     low = marker.cmin if marker.cmin is not None else float(np.nanmin(values))
     high = marker.cmax if marker.cmax is not None else float(np.nanmax(values))
     title = marker.colorbar.title.text if marker.colorbar and marker.colorbar.title else "colour"
-    return {"kind": "gradient", "colours": [colour for _, colour in marker.colorscale],
-            "text": f"{title}: {low:.3g} to {high:.3g}"}
+    return {
+        "kind": "gradient",
+        "colours": [colour for _, colour in marker.colorscale],
+        "text": f"{title}: {low:.3g} to {high:.3g}",
+    }
 
 
 def key_items(fig):
@@ -276,8 +405,11 @@ def key_items(fig):
         if trace.type == "histogram":
             colour = trace.marker.color if isinstance(trace.marker.color, str) else None
             hollow = colour is None or colour.replace(" ", "") == "rgba(0,0,0,0)"
-            item = {"kind": "marker", "symbol": "square-open" if hollow else "square",
-                    "colour": trace.marker.line.color if hollow else colour}
+            item = {
+                "kind": "marker",
+                "symbol": "square-open" if hollow else "square",
+                "colour": trace.marker.line.color if hollow else colour,
+            }
         elif trace.type == "contour":
             if trace.contours and trace.contours.coloring == "fill":
                 continue
@@ -285,17 +417,29 @@ def key_items(fig):
         elif trace.type in ("heatmap", "table", "bar"):
             continue
         elif trace.mode and "markers" in trace.mode:
-            if trace.marker.colorscale is not None and trace.marker.showscale is not False and \
-                    not isinstance(trace.marker.color, str) and trace.marker.color is not None:
+            if (
+                trace.marker.colorscale is not None
+                and trace.marker.showscale is not False
+                and not isinstance(trace.marker.color, str)
+                and trace.marker.color is not None
+            ):
                 items.append(_gradient_item(trace.marker))
             colour = trace.marker.color if isinstance(trace.marker.color, str) else "#777777"
-            item = {"kind": "marker", "symbol": trace.marker.symbol or "circle", "colour": colour,
-                    "edge": trace.marker.line.color if trace.marker.line and trace.marker.line.color else None}
+            item = {
+                "kind": "marker",
+                "symbol": trace.marker.symbol or "circle",
+                "colour": colour,
+                "edge": trace.marker.line.color if trace.marker.line and trace.marker.line.color else None,
+            }
         else:
             item = {"kind": "line", "colour": trace.line.color, "dash": trace.line.dash or "solid"}
         if name.endswith(" (test)"):
-            test = test or {**item, "symbol": "circle-open" if item["kind"] == "marker" else None,
-                            "colour": "#777777", "text": "test points (open)"}
+            test = test or {
+                **item,
+                "symbol": "circle-open" if item["kind"] == "marker" else None,
+                "colour": "#777777",
+                "text": "test points (open)",
+            }
             continue
         text = name.split(":")[0] if name.startswith("winner") else name.split(" (")[0]
         if text not in seen:
@@ -323,8 +467,17 @@ def display_range(before, share=1.0):
 OWN_SCALE_SHARE = 0.99  # a deflated kernel on its own colour scale: the range of 99% of its entries
 
 
-def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted by target", title=None,
-                        height=HEIGHT, names=("K₀: before deflation", None), shared_scale=True):
+def heatmap_pair_figure(
+    before,
+    after,
+    *,
+    j,
+    sort_note="rows and columns sorted by target",
+    title=None,
+    height=HEIGHT,
+    names=("K₀: before deflation", None),
+    shared_scale=True,
+):
     """Two heatmaps side by side, colours centred at 0 (a deflation that goes negative
     shows in blue): the original kernel and the deflated one at step j.
 
@@ -332,17 +485,27 @@ def heatmap_pair_figure(before, after, *, j, sort_note="rows and columns sorted 
     is scaled to its own largest entry (the structure of what is left)."""
     before, after = np.asarray(before), np.asarray(after)
     right = names[1] or after_title(j)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12,
-                        figure=_new_figure())
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12, figure=_new_figure())
     for col, matrix in ((1, before), (2, after)):
         low, high = display_range(before if shared_scale else matrix)
         colorbar = {"title": {"text": "value"}, "thickness": 14}
         if not shared_scale:
             colorbar["x"] = 0.44 if col == 1 else 1.0
-        fig.add_trace(go.Heatmap(
-            z=matrix.astype(np.float32), zmin=low, zmax=high, zmid=0.0, colorscale=DIVERGING, zsmooth="fast",
-            showscale=col == 2 or not shared_scale, colorbar=colorbar,
-            hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>"), row=1, col=col)
+        fig.add_trace(
+            go.Heatmap(
+                z=matrix.astype(np.float32),
+                zmin=low,
+                zmax=high,
+                zmid=0.0,
+                colorscale=DIVERGING,
+                zsmooth="fast",
+                showscale=col == 2 or not shared_scale,
+                colorbar=colorbar,
+                hovertemplate="row %{y}, column %{x}: %{z:.3g}<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
     fig.update_yaxes(autorange="reversed", showticklabels=False)
     fig.update_xaxes(showticklabels=False, title_text=sort_note, title_font={"size": FONT_SIZE - 4})
     fig.update_annotations(font_size=FONT_SIZE)
@@ -393,8 +556,11 @@ def trivial_note(curves, rescale=None):
 
 
 def _scaled_name(name, rescale):
-    return f"{name} × 1/{round(1 / rescale):g}" if rescale and abs(1 / rescale - round(1 / rescale)) < 1e-9 else \
-        f"{name} × {rescale:g}"
+    return (
+        f"{name} × 1/{round(1 / rescale):g}"
+        if rescale and abs(1 / rescale - round(1 / rescale)) < 1e-9
+        else f"{name} × {rescale:g}"
+    )
 
 
 SHORT_NAMES = {  # what a curve's label says at its end, where a projector has room for a few words
@@ -432,10 +598,10 @@ def log_ticks(values):
     low, high = np.log10(values.min()), np.log10(values.max())
     if high - low >= 2:
         return {"dtick": 1}
-    ticks = [m * 10.0 ** k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in (1, 2, 5)]
+    ticks = [m * 10.0**k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in (1, 2, 5)]
     ticks = [t for t in ticks if 10 ** (low - 0.15) <= t <= 10 ** (high + 0.15)]
     if len(ticks) < 2:
-        ticks = [m * 10.0 ** k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in range(1, 10)]
+        ticks = [m * 10.0**k for k in range(int(np.floor(low)) - 1, int(np.ceil(high)) + 1) for m in range(1, 10)]
         ticks = [t for t in ticks if 10 ** (low - 0.15) <= t <= 10 ** (high + 0.15)]
     return {"tickmode": "array", "tickvals": ticks, "ticktext": [f"{t:.3g}" for t in ticks]}
 
@@ -448,9 +614,21 @@ def _log_range(values, pad=0.12):
     return [float(np.log10(values.min())) - pad, float(np.log10(values.max())) + pad]
 
 
-def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / residual", secondary_title=None,
-                 trivial_line=True, title=None, height=HEIGHT + 40, rescale=None, running_min=True,
-                 note_in_plot=True):
+def bound_figure(
+    curves,
+    j,
+    *,
+    log_y=False,
+    secondary=(),
+    y_title="error / residual",
+    secondary_title=None,
+    trivial_line=True,
+    title=None,
+    height=HEIGHT + 40,
+    rescale=None,
+    running_min=True,
+    note_in_plot=True,
+):
     """Every curve of a :class:`mpcore.curves.BoundCurves` against t, bounds dashed, the
     lowest point of each curve marked, a vertical line at the current step j and (for
     error rates) a dotted line at 1, above which a bound says nothing.
@@ -480,27 +658,58 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         is_bound = name in curves.bound_names
         on_right = name in secondary
         line_index = len(fig.data)
-        fig.add_trace(go.Scatter(
-            x=t, y=_finite_or_none(values), mode="lines", name=name, legendgroup=name,
-            line={"color": colour, "width": 3.5 if is_bound else 2.5, "dash": "dash" if is_bound else ("dot" if on_right else "solid")},
-            meta={"label": short_name(name), "reveal": True, "label_rank": _label_rank(name, curves)},
-            hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>"), secondary_y=on_right)
+        fig.add_trace(
+            go.Scatter(
+                x=t,
+                y=_finite_or_none(values),
+                mode="lines",
+                name=name,
+                legendgroup=name,
+                line={
+                    "color": colour,
+                    "width": 3.5 if is_bound else 2.5,
+                    "dash": "dash" if is_bound else ("dot" if on_right else "solid"),
+                },
+                meta={"label": short_name(name), "reveal": True, "label_rank": _label_rank(name, curves)},
+                hovertemplate="t=%{x}: %{y:.4g}<extra>" + name + "</extra>",
+            ),
+            secondary_y=on_right,
+        )
         if not on_right:
             drawn.append(values)
         if is_bound and name in minima:
-            fig.add_trace(go.Scatter(
-                x=t, y=_finite_or_none(minima[name]), mode="lines", name="running minimum of a bound",
-                legendgroup="running minimum", showlegend=first_min, line={"color": colour, "width": 1.5},
-                meta={"reveal": True, **({"label": "best bound so far", "label_rank": 3} if name == primary else {})},
-                opacity=0.8, hovertemplate="t=%{x}: best so far %{y:.4g}<extra>" + name + "</extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=t,
+                    y=_finite_or_none(minima[name]),
+                    mode="lines",
+                    name="running minimum of a bound",
+                    legendgroup="running minimum",
+                    showlegend=first_min,
+                    line={"color": colour, "width": 1.5},
+                    meta={
+                        "reveal": True,
+                        **({"label": "best bound so far", "label_rank": 3} if name == primary else {}),
+                    },
+                    opacity=0.8,
+                    hovertemplate="t=%{x}: best so far %{y:.4g}<extra>" + name + "</extra>",
+                )
+            )
             first_min = False
         if is_bound and rescale:
             scaled = np.asarray(values, dtype=float) * rescale
-            fig.add_trace(go.Scatter(
-                x=t, y=_finite_or_none(scaled), mode="lines", name=_scaled_name(name, rescale), legendgroup=name,
-                line={"color": colour, "width": 2.5, "dash": "dot"},
-                meta={"label": _scaled_name(short_name(name), rescale), "reveal": True, "label_rank": 2},
-                hovertemplate="t=%{x}: %{y:.4g}<extra>" + _scaled_name(name, rescale) + "</extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=t,
+                    y=_finite_or_none(scaled),
+                    mode="lines",
+                    name=_scaled_name(name, rescale),
+                    legendgroup=name,
+                    line={"color": colour, "width": 2.5, "dash": "dot"},
+                    meta={"label": _scaled_name(short_name(name), rescale), "reveal": True, "label_rank": 2},
+                    hovertemplate="t=%{x}: %{y:.4g}<extra>" + _scaled_name(name, rescale) + "</extra>",
+                )
+            )
             drawn.append(scaled)
             finite = scaled[np.isfinite(scaled)]
             if finite.size:
@@ -508,11 +717,25 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         best = argmins.get(name) if not name.endswith("correlation") else None  # a correlation's low is no finding
         if best is not None:
             value = float(np.asarray(values)[best - 1])
-            fig.add_trace(go.Scatter(
-                x=[best], y=[value], mode="markers", name=f"min of {name}: t={best}", legendgroup=name, showlegend=False,
-                marker={"symbol": "triangle-down" if is_bound else "circle", "size": 15, "color": colour,
-                        "line": {"width": 1.5, "color": "#ffffff"}}, meta={"min_of": line_index},
-                hovertemplate=f"lowest {name}<br>t=%{{x}}: %{{y:.4g}}<extra></extra>"), secondary_y=on_right)
+            fig.add_trace(
+                go.Scatter(
+                    x=[best],
+                    y=[value],
+                    mode="markers",
+                    name=f"min of {name}: t={best}",
+                    legendgroup=name,
+                    showlegend=False,
+                    marker={
+                        "symbol": "triangle-down" if is_bound else "circle",
+                        "size": 15,
+                        "color": colour,
+                        "line": {"width": 1.5, "color": "#ffffff"},
+                    },
+                    meta={"min_of": line_index},
+                    hovertemplate=f"lowest {name}<br>t=%{{x}}: %{{y:.4g}}<extra></extra>",
+                ),
+                secondary_y=on_right,
+            )
             if not on_right:
                 shown.append(value)
         if not is_bound and not on_right:
@@ -521,26 +744,62 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
     refs = []
     stop = bound_stop(curves)
     if stop is not None:
-        refs.append({"shape": len(fig.layout.shapes), "axis": "x", "text": f"bound's stop t={stop[1]}",
-                     "when": "whole"})
-        fig.add_shape(type="line", xref="x", yref="paper", x0=stop[1], x1=stop[1], y0=0, y1=1, name="stop",
-                      line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"})
+        refs.append(
+            {"shape": len(fig.layout.shapes), "axis": "x", "text": f"bound's stop t={stop[1]}", "when": "whole"}
+        )
+        fig.add_shape(
+            type="line",
+            xref="x",
+            yref="paper",
+            x0=stop[1],
+            x1=stop[1],
+            y0=0,
+            y1=1,
+            name="stop",
+            line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"},
+        )
     if trivial_line:
         refs.append({"shape": len(fig.layout.shapes), "axis": "y", "text": "trivial above 1", "when": "always"})
-        fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=1.0, y1=1.0, name="trivial",
-                      line={"color": "#777777", "width": 1.5, "dash": "dot"})
+        fig.add_shape(
+            type="line",
+            xref="paper",
+            yref="y",
+            x0=0,
+            x1=1,
+            y0=1.0,
+            y1=1.0,
+            name="trivial",
+            line={"color": "#777777", "width": 1.5, "dash": "dot"},
+        )
     if j >= 1:
         _step_line(fig, j)
     note = trivial_note(curves, rescale) if trivial_line and note_in_plot else None
     if note:
-        fig.add_annotation(text=note.replace("; ", "<br>"), xref="paper", yref="paper", x=0.99, y=0.99,
-                           xanchor="right", yanchor="top", showarrow=False, bgcolor="rgba(255,255,255,0.85)",
-                           font={"size": FONT_SIZE - 4}, name="trivial")
+        fig.add_annotation(
+            text=note.replace("; ", "<br>"),
+            xref="paper",
+            yref="paper",
+            x=0.99,
+            y=0.99,
+            xanchor="right",
+            yanchor="top",
+            showarrow=False,
+            bgcolor="rgba(255,255,255,0.85)",
+            font={"size": FONT_SIZE - 4},
+            name="trivial",
+        )
     if log_y:
-        values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in drawn] + ([[1.0]] if trivial_line else []))
+        values = np.concatenate(
+            [np.ravel(np.asarray(v, dtype=float)) for v in drawn] + ([[1.0]] if trivial_line else [])
+        )
         span = _log_range(values)
-        fig.update_yaxes(type="log", exponentformat="power", secondary_y=False, **({"range": span} if span else {}),
-                         **log_ticks(values))
+        fig.update_yaxes(
+            type="log",
+            exponentformat="power",
+            secondary_y=False,
+            **({"range": span} if span else {}),
+            **log_ticks(values),
+        )
     elif shown:
         top = max(shown) * 1.25
         if trivial_line:
@@ -548,25 +807,55 @@ def bound_figure(curves, j, *, log_y=False, secondary=(), y_title="error / resid
         fig.update_yaxes(range=[0, top], secondary_y=False)
     if t.size:
         fig.update_xaxes(range=[0.5, float(t.max()) + 0.5])
-    fig = _style(fig, title or "Bounds and errors against the number of basis vectors t", "t (basis vectors)", None,
-                 height=height)
+    fig = _style(
+        fig,
+        title or "Bounds and errors against the number of basis vectors t",
+        "t (basis vectors)",
+        None,
+        height=height,
+    )
     fig.update_layout(legend={"font": {"size": FONT_SIZE - 4}, "y": -0.2, "tracegroupgap": 2}, meta={"refs": refs})
-    fig.update_yaxes(title_text=y_title + (" (log)" if log_y else ""), secondary_y=False,
-                     title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+    fig.update_yaxes(
+        title_text=y_title + (" (log)" if log_y else ""),
+        secondary_y=False,
+        title_font={"size": FONT_SIZE},
+        tickfont={"size": FONT_SIZE - 2},
+    )
     if secondary:
         fig.update_layout(margin_r=110)  # room for the right axis's ticks and title
-        fig.update_yaxes(title_text=secondary_title or ", ".join(secondary), secondary_y=True, showgrid=False,
-                         rangemode="tozero", title_standoff=12,
-                         title_font={"size": FONT_SIZE}, tickfont={"size": FONT_SIZE - 2})
+        fig.update_yaxes(
+            title_text=secondary_title or ", ".join(secondary),
+            secondary_y=True,
+            showgrid=False,
+            rangemode="tozero",
+            title_standoff=12,
+            title_font={"size": FONT_SIZE},
+            tickfont={"size": FONT_SIZE - 2},
+        )
     return fig
 
 
 def _step_line(fig, j):
     """The vertical line at step j, labelled at its top."""
-    fig.add_shape(type="line", xref="x", yref="paper", x0=j, x1=j, y0=0, y1=1, name="step",
-                  line={"color": "#777777", "width": 2},
-                  label={"text": f"step {j}", "textposition": "end", "xanchor": "right", "yanchor": "top",
-                         "font": {"size": FONT_SIZE - 2, "color": "#555555"}, "textangle": 0})
+    fig.add_shape(
+        type="line",
+        xref="x",
+        yref="paper",
+        x0=j,
+        x1=j,
+        y0=0,
+        y1=1,
+        name="step",
+        line={"color": "#777777", "width": 2},
+        label={
+            "text": f"step {j}",
+            "textposition": "end",
+            "xanchor": "right",
+            "yanchor": "top",
+            "font": {"size": FONT_SIZE - 2, "color": "#555555"},
+            "textangle": 0,
+        },
+    )
 
 
 def bound_summary(curves, rescale=None):
@@ -580,8 +869,10 @@ def bound_summary(curves, rescale=None):
     text = "Minima (markers): " + "; ".join(parts) + "."
     stop = bound_stop(curves)
     if stop is not None:
-        text += (f" Stopping where the {stop[0]} is lowest gives t = {stop[1]} (green dotted line); thin solid lines "
-                 "are each bound's running minimum, the guarantee for the best of the first t.")
+        text += (
+            f" Stopping where the {stop[0]} is lowest gives t = {stop[1]} (green dotted line); thin solid lines "
+            "are each bound's running minimum, the guarantee for the best of the first t."
+        )
     if rescale:
         text += f" Dotted: every bound × {rescale:g}, to compare shapes only (the papers drew theirs × 1/5)."
     return text + " A bound on an error rate above 1 says nothing."
@@ -592,11 +883,23 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
     ``||phi(x) - P phi(x)||^2`` (what the chosen points do not yet explain).  ``top``
     fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
     top = float(np.max(residuals)) if top is None else float(top)
-    fig = _new_figure(go.Scatter(
-        x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
-        marker={"color": residuals, "colorscale": SEQUENTIAL, "size": 10, "cmin": 0, "cmax": max(top, 1e-12),
-                "colorbar": {"title": {"text": "residual"}, "thickness": 14}},
-        hovertemplate="residual %{marker.color:.3g}<extra></extra>"))
+    fig = _new_figure(
+        go.Scatter(
+            x=coords[:, 0],
+            y=coords[:, 1],
+            mode="markers",
+            name="training points",
+            marker={
+                "color": residuals,
+                "colorscale": SEQUENTIAL,
+                "size": 10,
+                "cmin": 0,
+                "cmax": max(top, 1e-12),
+                "colorbar": {"title": {"text": "residual"}, "thickness": 14},
+            },
+            hovertemplate="residual %{marker.color:.3g}<extra></extra>",
+        )
+    )
     _chosen(fig, coords, chosen, next_pick)
     return _style(fig, title or "Residual of every point after projection on the chosen points", titles[0], titles[1])
 
@@ -604,13 +907,30 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
 def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"), title=None):
     """1-D regression: the data, the fitted function and the chosen basis points."""
     fig = _new_figure()
-    fig.add_trace(go.Scatter(x=coords[:, 0], y=coords[:, 1], mode="markers", name="training points",
-                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
+    fig.add_trace(
+        go.Scatter(
+            x=coords[:, 0],
+            y=coords[:, 1],
+            mode="markers",
+            name="training points",
+            marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75},
+        )
+    )
     if coords_test is not None:
-        fig.add_trace(go.Scatter(x=coords_test[:, 0], y=coords_test[:, 1], mode="markers", name="test points",
-                                 marker={"color": OKABE_ITO["sky"], "symbol": "circle-open", "size": 8}))
-    fig.add_trace(go.Scatter(x=xs, y=fitted, mode="lines", name="fitted function",
-                             line={"color": OKABE_ITO["vermillion"], "width": 4}))
+        fig.add_trace(
+            go.Scatter(
+                x=coords_test[:, 0],
+                y=coords_test[:, 1],
+                mode="markers",
+                name="test points",
+                marker={"color": OKABE_ITO["sky"], "symbol": "circle-open", "size": 8},
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=xs, y=fitted, mode="lines", name="fitted function", line={"color": OKABE_ITO["vermillion"], "width": 4}
+        )
+    )
     _chosen(fig, coords, chosen)
     return _style(fig, title or "The fitted function", titles[0], titles[1])
 
@@ -618,31 +938,88 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
 def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, target_name="target"):
     """Regression with d > 1: predictions against the truth (the diagonal is perfect)."""
     fig = _new_figure()
-    fig.add_trace(go.Scatter(x=y_train, y=f_train, mode="markers", name="training points",
-                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75}))
+    fig.add_trace(
+        go.Scatter(
+            x=y_train,
+            y=f_train,
+            mode="markers",
+            name="training points",
+            marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.75},
+        )
+    )
     if y_test is not None:
-        fig.add_trace(go.Scatter(x=y_test, y=f_test, mode="markers", name="test points",
-                                 marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9}))
+        fig.add_trace(
+            go.Scatter(
+                x=y_test,
+                y=f_test,
+                mode="markers",
+                name="test points",
+                marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9},
+            )
+        )
     values = np.concatenate([np.ravel(y_train), np.ravel(y_test) if y_test is not None else []])
     low, high = float(values.min()), float(values.max())
-    fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", name="perfect prediction",
-                             line={"color": "#777777", "dash": "dot", "width": 2}))
+    fig.add_trace(
+        go.Scatter(
+            x=[low, high],
+            y=[low, high],
+            mode="lines",
+            name="perfect prediction",
+            line={"color": "#777777", "dash": "dot", "width": 2},
+        )
+    )
     return _style(fig, title or "Predicted against true", f"true {target_name}", f"predicted {target_name}")
 
 
-def decision_figure(xs, ys, values, coords, labels, chosen, *, coords_test=None, labels_test=None,
-                    titles=("x1", "x2"), class_names=None, title=None):
+def decision_figure(
+    xs,
+    ys,
+    values,
+    coords,
+    labels,
+    chosen,
+    *,
+    coords_test=None,
+    labels_test=None,
+    titles=("x1", "x2"),
+    class_names=None,
+    title=None,
+):
     """2-D classification: the classifier's output as a diverging background, its zero
     level (the decision boundary) as a thick line, the points and the chosen ones."""
     values = np.asarray(values, dtype=float)
     top = float(np.nanmax(np.abs(values))) or 1.0
-    fig = _new_figure(go.Contour(
-        x=xs, y=ys, z=values, zmin=-top, zmax=top, colorscale=DIVERGING, opacity=0.45, showscale=False,
-        contours={"coloring": "fill"}, ncontours=16, name="decision value", hoverinfo="skip", line={"width": 0}))
-    fig.add_trace(go.Contour(
-        x=xs, y=ys, z=values, contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"}, showscale=False,
-        colorscale=[[0, CHOSEN_COLOUR], [1, CHOSEN_COLOUR]],
-        line={"width": 4, "color": CHOSEN_COLOUR}, name="decision boundary", showlegend=True, hoverinfo="skip"))
+    fig = _new_figure(
+        go.Contour(
+            x=xs,
+            y=ys,
+            z=values,
+            zmin=-top,
+            zmax=top,
+            colorscale=DIVERGING,
+            opacity=0.45,
+            showscale=False,
+            contours={"coloring": "fill"},
+            ncontours=16,
+            name="decision value",
+            hoverinfo="skip",
+            line={"width": 0},
+        )
+    )
+    fig.add_trace(
+        go.Contour(
+            x=xs,
+            y=ys,
+            z=values,
+            contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"},
+            showscale=False,
+            colorscale=[[0, CHOSEN_COLOUR], [1, CHOSEN_COLOUR]],
+            line={"width": 4, "color": CHOSEN_COLOUR},
+            name="decision boundary",
+            showlegend=True,
+            hoverinfo="skip",
+        )
+    )
     _points(fig, coords, labels, class_names=class_names)
     if coords_test is not None:
         _points(fig, coords_test, labels_test, test=True, class_names=class_names)
@@ -656,21 +1033,46 @@ def projection_figure(projections, *, title=None):
     fig = _new_figure()
     (fx, fy), (gx, gy) = projections["train"], projections["test"]
     train_corr, test_corr = projections["correlation"]
-    fig.add_trace(go.Scatter(x=fx, y=fy, mode="markers", name=f"training pairs (corr {train_corr:.3f})",
-                             marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.7}))
-    fig.add_trace(go.Scatter(x=gx, y=gy, mode="markers", name=f"test pairs (corr {test_corr:.3f})",
-                             marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9, "opacity": 0.8}))
+    fig.add_trace(
+        go.Scatter(
+            x=fx,
+            y=fy,
+            mode="markers",
+            name=f"training pairs (corr {train_corr:.3f})",
+            marker={"color": OKABE_ITO["blue"], "size": 8, "opacity": 0.7},
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=gx,
+            y=gy,
+            mode="markers",
+            name=f"test pairs (corr {test_corr:.3f})",
+            marker={"color": OKABE_ITO["orange"], "symbol": "diamond", "size": 9, "opacity": 0.8},
+        )
+    )
     values = np.concatenate([fx, fy, gx, gy])
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
-    fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", name="f_x = f_y",
-                             line={"color": "#777777", "dash": "dot", "width": 2}))
+    fig.add_trace(
+        go.Scatter(
+            x=[low, high],
+            y=[low, high],
+            mode="lines",
+            name="f_x = f_y",
+            line={"color": "#777777", "dash": "dot", "width": 2},
+        )
+    )
     return _style(fig, title or "First canonical variates of the two views", "f_x(x): view X", "f_y(y): view Y")
 
 
 def thumbnail(fig, height=260):
     """A small, legend-free version of a figure for the home page cards."""
-    fig.update_layout(height=height, showlegend=False, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      title={"font": {"size": FONT_SIZE - 2}})
+    fig.update_layout(
+        height=height,
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        title={"font": {"size": FONT_SIZE - 2}},
+    )
     fig.update_xaxes(showticklabels=False, title_text=None)
     fig.update_yaxes(showticklabels=False, title_text=None)
     fig.update_traces(marker_showscale=False, selector={"type": "scatter"})
@@ -683,19 +1085,33 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
     fig = _new_figure()
     for value in (-1.0, 1.0):
         name = _class_name(value, class_names)
-        fig.add_trace(go.Histogram(x=np.asarray(values)[labels == value], name=f"{name} (train)", opacity=0.6,
-                                   marker={"color": CLASS_COLOURS[value]}, nbinsx=30))
+        fig.add_trace(
+            go.Histogram(
+                x=np.asarray(values)[labels == value],
+                name=f"{name} (train)",
+                opacity=0.6,
+                marker={"color": CLASS_COLOURS[value]},
+                nbinsx=30,
+            )
+        )
         if values_test is not None:
-            fig.add_trace(go.Histogram(x=np.asarray(values_test)[labels_test == value], name=f"{name} (test)",
-                                       marker={"color": "rgba(0,0,0,0)", "line": {"color": CLASS_COLOURS[value],
-                                                                                  "width": 2.5}}, nbinsx=30))
+            fig.add_trace(
+                go.Histogram(
+                    x=np.asarray(values_test)[labels_test == value],
+                    name=f"{name} (test)",
+                    marker={"color": "rgba(0,0,0,0)", "line": {"color": CLASS_COLOURS[value], "width": 2.5}},
+                    nbinsx=30,
+                )
+            )
     fig.update_layout(barmode="overlay")
-    fig.add_vline(x=0, line={"color": CHOSEN_COLOUR, "width": 3}, annotation_text="boundary",
-                  annotation_font_size=FONT_SIZE - 2)
+    fig.add_vline(
+        x=0, line={"color": CHOSEN_COLOUR, "width": 3}, annotation_text="boundary", annotation_font_size=FONT_SIZE - 2
+    )
     return _style(fig, title or "Classifier output per class", "decision value f(x)", "number of points")
 
 
 # --- labs: several runs side by side -----------------------------------------------------------
+
 
 def panel_grid(n, max_cols=4):
     """(rows, cols) for n side-by-side panels, at most ``max_cols`` per row."""
@@ -716,38 +1132,72 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
     names = list(blocks)
     rows, cols = panel_grid(len(names), max_cols)
     titles = [f"{name} ({kernel_name(steps[name])})" for name in names]
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.04,
-                        vertical_spacing=0.12 if rows > 1 else 0.05, figure=_new_figure())
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=titles,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.12 if rows > 1 else 0.05,
+        figure=_new_figure(),
+    )
     for number, name in enumerate(names):
-        fig.add_trace(go.Heatmap(
-            z=np.asarray(blocks[name], dtype=np.float32), coloraxis="coloraxis", name=name, zsmooth="fast",
-            hovertemplate=name + "<br>row %{y}, column %{x}: %{z:.3g}<extra></extra>"), **_panel(number, cols))
-    fig.update_layout(coloraxis={"colorscale": DIVERGING, "cmin": -scale, "cmax": scale, "cmid": 0.0,
-                                 "colorbar": {"title": {"text": "value"}, "thickness": 14}})
+        fig.add_trace(
+            go.Heatmap(
+                z=np.asarray(blocks[name], dtype=np.float32),
+                coloraxis="coloraxis",
+                name=name,
+                zsmooth="fast",
+                hovertemplate=name + "<br>row %{y}, column %{x}: %{z:.3g}<extra></extra>",
+            ),
+            **_panel(number, cols),
+        )
+    fig.update_layout(
+        coloraxis={
+            "colorscale": DIVERGING,
+            "cmin": -scale,
+            "cmax": scale,
+            "cmid": 0.0,
+            "colorbar": {"title": {"text": "value"}, "thickness": 14},
+        }
+    )
     fig.update_yaxes(autorange="reversed", showticklabels=False, scaleanchor=None)
     fig.update_xaxes(showticklabels=False)
     fig.update_annotations(font_size=FONT_SIZE)
     fig = _style(fig, title or "Deflated kernels on one colour scale", height=40 + 330 * rows, legend=False)
     fig.update_layout(margin={"l": 20, "r": 30, "t": 90, "b": 50})
-    fig.add_annotation(text=sort_note, xref="paper", yref="paper", x=0.5, y=-0.02, yanchor="top", showarrow=False,
-                       font={"size": FONT_SIZE - 4})
+    fig.add_annotation(
+        text=sort_note,
+        xref="paper",
+        yref="paper",
+        x=0.5,
+        y=-0.02,
+        yanchor="top",
+        showarrow=False,
+        font={"size": FONT_SIZE - 4},
+    )
     return fig
 
 
-def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"), class_names=None, title=None,
-                       max_cols=4):
+def chosen_grid_figure(
+    coords, labels, chosen, next_picks, *, titles=("x", "y"), class_names=None, title=None, max_cols=4
+):
     """The training points once per run, each with that run's chosen points ringed and
     numbered and its next pick starred (``chosen``/``next_picks``: name -> indices / index)."""
     names = list(chosen)
     rows, cols = panel_grid(len(names), max_cols)
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=names, horizontal_spacing=0.04,
-                        vertical_spacing=0.14 if rows > 1 else 0.05, figure=_new_figure())
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=names,
+        horizontal_spacing=0.04,
+        vertical_spacing=0.14 if rows > 1 else 0.05,
+        figure=_new_figure(),
+    )
     coords = np.asarray(coords)
     for number, name in enumerate(names):
         where = _panel(number, cols)
         _points(fig, coords, labels, class_names=class_names, size=6, showscale=False, **where)
-        _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10,
-                **where)
+        _chosen(fig, coords, chosen[name], next_picks.get(name), show_numbers=len(chosen[name]) <= 10, **where)
     seen = set()
     for trace in fig.data:  # one legend entry per kind of marker, not per panel
         kind = trace.name.split(" (")[0] if trace.name.startswith("chosen") else trace.name
@@ -760,16 +1210,40 @@ def chosen_grid_figure(coords, labels, chosen, next_picks, *, titles=("x", "y"),
     fig.update_yaxes(showticklabels=False)
     fig.update_annotations(font_size=FONT_SIZE)
     fig = _style(fig, title or "Chosen points per deflation", height=110 + 330 * rows)
-    fig.update_layout(margin={"l": 20, "r": 20, "t": 90, "b": 40},
-                      legend={"y": -0.04 if rows > 1 else -0.08, "yanchor": "top"})
-    fig.add_annotation(text=f"axes: {titles[0]} (across), {titles[1]} (up)", xref="paper", yref="paper", x=1,
-                       y=1.0, yanchor="bottom", xanchor="right", yshift=28, showarrow=False,
-                       font={"size": FONT_SIZE - 4})
+    fig.update_layout(
+        margin={"l": 20, "r": 20, "t": 90, "b": 40}, legend={"y": -0.04 if rows > 1 else -0.08, "yanchor": "top"}
+    )
+    fig.add_annotation(
+        text=f"axes: {titles[0]} (across), {titles[1]} (up)",
+        xref="paper",
+        yref="paper",
+        x=1,
+        y=1.0,
+        yanchor="bottom",
+        xanchor="right",
+        yshift=28,
+        showarrow=False,
+        font={"size": FONT_SIZE - 4},
+    )
     return fig
 
 
-def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="test error", title=None, log_y=False,
-                 dashed=(), markers=True, height=HEIGHT, spreads=None, log_x=False, colours=None):
+def lines_figure(
+    x,
+    series,
+    *,
+    j=None,
+    x_title="k (basis vectors)",
+    y_title="test error",
+    title=None,
+    log_y=False,
+    dashed=(),
+    markers=True,
+    height=HEIGHT,
+    spreads=None,
+    log_x=False,
+    colours=None,
+):
     """Several curves against one x (``series``: name -> y values, nan allowed), a vertical
     line at step ``j``; ``dashed`` names are drawn dashed (bounds); ``spreads``: name ->
     (low, high) drawn as a shaded band (the spread over repetitions); ``colours``: name ->
@@ -782,23 +1256,46 @@ def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="tes
         xs = x[: values.size]
         if spreads and name in spreads:
             low, high = (np.asarray(v, dtype=float) for v in spreads[name])
-            fig.add_trace(go.Scatter(
-                x=np.concatenate([xs, xs[::-1]]), y=_finite_or_none(np.concatenate([high, low[::-1]])),
-                fill="toself", fillcolor=_rgba(colour, 0.18), line={"width": 0}, mode="lines", hoverinfo="skip",
-                name=f"{name}: spread", legendgroup=name, showlegend=False))
-        fig.add_trace(go.Scatter(
-            x=xs, y=_finite_or_none(values), mode="lines+markers" if markers else "lines", name=name,
-            legendgroup=name, marker={"size": 7, "color": colour,
-                                      "symbol": ["circle", "square", "diamond", "triangle-up", "x", "cross",
-                                                 "star", "hexagon"][number % 8]},
-            line={"color": colour, "width": 3, "dash": "dash" if name in dashed else "solid"},
-            hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>"))
+            fig.add_trace(
+                go.Scatter(
+                    x=np.concatenate([xs, xs[::-1]]),
+                    y=_finite_or_none(np.concatenate([high, low[::-1]])),
+                    fill="toself",
+                    fillcolor=_rgba(colour, 0.18),
+                    line={"width": 0},
+                    mode="lines",
+                    hoverinfo="skip",
+                    name=f"{name}: spread",
+                    legendgroup=name,
+                    showlegend=False,
+                )
+            )
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=_finite_or_none(values),
+                mode="lines+markers" if markers else "lines",
+                name=name,
+                legendgroup=name,
+                marker={
+                    "size": 7,
+                    "color": colour,
+                    "symbol": ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "hexagon"][
+                        number % 8
+                    ],
+                },
+                line={"color": colour, "width": 3, "dash": "dash" if name in dashed else "solid"},
+                hovertemplate=f"{x_title.split(' (')[0]}=%{{x}}: %{{y:.4g}}<extra>{name}</extra>",
+            )
+        )
     if j is not None and j >= 1:
         _step_line(fig, j)
     fig = _style(fig, title or "", x_title, y_title + (" (log)" if log_y else ""), height=height)
     if log_y:
-        ys = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in series.values()]
-                            + [np.ravel(np.asarray(v, dtype=float)) for pair in (spreads or {}).values() for v in pair])
+        ys = np.concatenate(
+            [np.ravel(np.asarray(v, dtype=float)) for v in series.values()]
+            + [np.ravel(np.asarray(v, dtype=float)) for pair in (spreads or {}).values() for v in pair]
+        )
         fig.update_yaxes(type="log", exponentformat="power", **log_ticks(ys))
     if log_x:
         fig.update_xaxes(type="log", exponentformat="power", **log_ticks(x))
@@ -807,12 +1304,23 @@ def lines_figure(x, series, *, j=None, x_title="k (basis vectors)", y_title="tes
 
 def _rgba(hex_colour, alpha):
     value = hex_colour.lstrip("#")
-    r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    r, g, b = (int(value[i : i + 2], 16) for i in (0, 2, 4))
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:.3f}", lower_is_better=True,
-                 height=None, zrange=None, text=None):
+def table_figure(
+    values,
+    row_labels,
+    col_labels,
+    *,
+    title,
+    colour_title,
+    fmt="{:.3f}",
+    lower_is_better=True,
+    height=None,
+    zrange=None,
+    text=None,
+):
     """A small table as a heatmap with the numbers written in each cell (large enough for
     a projector); the best cell of each row is outlined.  ``zrange``: (low, high) of the
     colour scale, to put two tables on one scale; ``text``: what to write in the cells
@@ -821,17 +1329,34 @@ def table_figure(values, row_labels, col_labels, *, title, colour_title, fmt="{:
     if text is None:
         text = [[("" if not np.isfinite(v) else fmt.format(v)) for v in row] for row in values]
     low, high = zrange if zrange is not None else (None, None)
-    fig = _new_figure(go.Heatmap(
-        z=values, x=list(col_labels), y=list(row_labels), text=text, texttemplate="%{text}", zmin=low, zmax=high,
-        textfont={"size": FONT_SIZE - 2}, colorscale="Blues" if lower_is_better else "Blues_r", reversescale=False,
-        colorbar={"title": {"text": colour_title}, "thickness": 14},
-        hovertemplate="%{y} × %{x}: %{z:.4g}<extra></extra>"))
+    fig = _new_figure(
+        go.Heatmap(
+            z=values,
+            x=list(col_labels),
+            y=list(row_labels),
+            text=text,
+            texttemplate="%{text}",
+            zmin=low,
+            zmax=high,
+            textfont={"size": FONT_SIZE - 2},
+            colorscale="Blues" if lower_is_better else "Blues_r",
+            reversescale=False,
+            colorbar={"title": {"text": colour_title}, "thickness": 14},
+            hovertemplate="%{y} × %{x}: %{z:.4g}<extra></extra>",
+        )
+    )
     for r, row in enumerate(values):
         if not np.isfinite(row).any():
             continue
         best = int(np.nanargmin(row) if lower_is_better else np.nanargmax(row))
-        fig.add_shape(type="rect", x0=best - 0.5, x1=best + 0.5, y0=r - 0.5, y1=r + 0.5,
-                      line={"color": OKABE_ITO["vermillion"], "width": 4})
+        fig.add_shape(
+            type="rect",
+            x0=best - 0.5,
+            x1=best + 0.5,
+            y0=r - 0.5,
+            y1=r + 0.5,
+            line={"color": OKABE_ITO["vermillion"], "width": 4},
+        )
     fig.update_yaxes(autorange="reversed")
     fig = _style(fig, title, None, None, height=height or 160 + 60 * len(row_labels), legend=False)
     longest = max(len(str(label)) for label in row_labels)
@@ -853,16 +1378,40 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5, label_in_figure=Tr
     top = max(float(values.max()) if values.size else level, level)
     cut = (not log_y) and values.size > 0 and float(values.min()) < cap < top
     shade_top = top * (10 if log_y else 1.05)
-    fig.add_shape(type="rect", xref="x", yref="y", x0=float(np.min(xs)), x1=float(np.max(xs)), y0=level,
-                  y1=shade_top, fillcolor="#999999", opacity=0.12, line={"width": 0}, layer="below")
+    fig.add_shape(
+        type="rect",
+        xref="x",
+        yref="y",
+        x0=float(np.min(xs)),
+        x1=float(np.max(xs)),
+        y0=level,
+        y1=shade_top,
+        fillcolor="#999999",
+        opacity=0.12,
+        line={"width": 0},
+        layer="below",
+    )
     if label_in_figure:
-        fig.add_hline(y=level, line={"color": "#777777", "width": 1.5, "dash": "dot"},
-                      annotation_text=f"{level:g}: trivial above", annotation_font_size=FONT_SIZE - 4,
-                      annotation_position="top right")
+        fig.add_hline(
+            y=level,
+            line={"color": "#777777", "width": 1.5, "dash": "dot"},
+            annotation_text=f"{level:g}: trivial above",
+            annotation_font_size=FONT_SIZE - 4,
+            annotation_position="top right",
+        )
     else:
         refs = [{"shape": len(fig.layout.shapes), "axis": "y", "text": f"trivial above {level:g}", "when": "always"}]
-        fig.add_shape(type="line", xref="paper", yref="y", x0=0, x1=1, y0=level, y1=level, name="trivial",
-                      line={"color": "#777777", "width": 1.5, "dash": "dot"})
+        fig.add_shape(
+            type="line",
+            xref="paper",
+            yref="y",
+            x0=0,
+            x1=1,
+            y0=level,
+            y1=level,
+            name="trivial",
+            line={"color": "#777777", "width": 1.5, "dash": "dot"},
+        )
         fig.update_layout(meta={"refs": refs})
     if cut:
         fig.update_yaxes(range=[0, cap])
@@ -874,11 +1423,24 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5, label_in_figure=Tr
 def facts_table_figure(header, columns, *, height=None, widths=None):
     """A small table (Plotly's table trace) with a bold header: the deflation lab's facts;
     ``widths``: relative column widths."""
-    fig = _new_figure(go.Table(
-        columnwidth=list(widths) if widths else None,
-        header={"values": list(header), "font": {"size": FONT_SIZE - 5, "color": "#222222"}, "fill": {"color": "#e8ecf3"},
-                "align": "left", "height": 30},
-        cells={"values": columns, "font": {"size": FONT_SIZE - 5, "color": "#222222"}, "align": "left", "height": 28}))
+    fig = _new_figure(
+        go.Table(
+            columnwidth=list(widths) if widths else None,
+            header={
+                "values": list(header),
+                "font": {"size": FONT_SIZE - 5, "color": "#222222"},
+                "fill": {"color": "#e8ecf3"},
+                "align": "left",
+                "height": 30,
+            },
+            cells={
+                "values": columns,
+                "font": {"size": FONT_SIZE - 5, "color": "#222222"},
+                "align": "left",
+                "height": 28,
+            },
+        )
+    )
     fig = _style(fig, "", height=height or 70 + 36 * (len(columns[0]) + 1), legend=False)
     fig.update_layout(margin={"l": 5, "r": 5, "t": 5, "b": 5})
     return fig

@@ -8,6 +8,7 @@ the next scene when PageDown (a clicker) goes past the scene's last step; the pa
 controls are locked unless the scene asks the student to try something.  Leaving for
 another page keeps the lesson in the session: the sidebar offers the way back.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -79,8 +80,13 @@ def sidebar(state):
             box.markdown("The settings are the scene's own (locked); the next scene may ask you to try something.")
         box.button("End the lesson", key="guide:end", on_click=end, help="Leave the lesson; this page stays as it is.")
     else:
-        box.button("Back to the lesson", key="guide:back", type="primary", on_click=lambda: go(number),
-                   help="Open the lesson's scene again, with its settings.")
+        box.button(
+            "Back to the lesson",
+            key="guide:back",
+            type="primary",
+            on_click=lambda: go(number),
+            help="Open the lesson's scene again, with its settings.",
+        )
 
 
 def end():
@@ -133,9 +139,13 @@ def head(guide, numbers):
     question = None
     if scene.question is not None:
         q = scene.question
-        question = {"kind": q.kind, "ask": lessons.fill(q.ask, numbers),
-                    "choices": [lessons.fill(c, numbers) for c in q.choices], "answer": q.answer,
-                    "explain": lessons.fill(q.explain, numbers)}
+        question = {
+            "kind": q.kind,
+            "ask": lessons.fill(q.ask, numbers),
+            "choices": [lessons.fill(c, numbers) for c in q.choices],
+            "answer": q.answer,
+            "explain": lessons.fill(q.explain, numbers),
+        }
     return {
         "name": scene.title,
         "text": lessons.fill(scene.narration, numbers),

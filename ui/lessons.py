@@ -38,6 +38,7 @@ greedy step picks, on the board itself).
 :func:`parse` reads a lesson and refuses a bad one with a sentence naming the line and what
 is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lessons/``.
 """
+
 from __future__ import annotations
 
 import base64
@@ -68,8 +69,16 @@ NUMBERS = {
     "skcca": CURVE_NUMBERS,
     "mpkfda": CURVE_NUMBERS,
     "deflation-lab": ("m", "n_steps", "first_difference", "shared_picks", "best", "best_error"),
-    "column-lab": ("m", "rank", "d_eff", "best", "trace_greedy", "trace_uniform", "trace_ridge_leverage",
-                   "trace_k_means"),
+    "column-lab": (
+        "m",
+        "rank",
+        "d_eff",
+        "best",
+        "trace_greedy",
+        "trace_uniform",
+        "trace_ridge_leverage",
+        "trace_k_means",
+    ),
     "bounds": (),  # the bounds explorer draws formulas, not a study: nothing to quote
 }
 PAGES = tuple(NUMBERS)
@@ -80,16 +89,22 @@ _NUMBER = r"(-?\d+(?:\.\d+)?)"
 CLAIMS = {
     r"bound below 1": (("bound_min",), lambda n: n["bound_min"] < 1),
     r"bound never below 1": (("bound_min",), lambda n: n["bound_min"] >= 1),
-    rf"argmins within {_NUMBER}": (("bound_argmin", "test_argmin"),
-                                  lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d)),
-    r"bound stops before the test error": (("bound_argmin", "test_argmin"),
-                                           lambda n: n["bound_argmin"] < n["test_argmin"]),
+    rf"argmins within {_NUMBER}": (
+        ("bound_argmin", "test_argmin"),
+        lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d),
+    ),
+    r"bound stops before the test error": (
+        ("bound_argmin", "test_argmin"),
+        lambda n: n["bound_argmin"] < n["test_argmin"],
+    ),
     rf"rank correlation below {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] < float(x)),
     rf"rank correlation above {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] > float(x)),
     rf"test error below {_NUMBER}": (("test_min",), lambda n, x: n["test_min"] < float(x)),
     r"deflations pick the same points": (("first_difference",), lambda n: n["first_difference"] == 0),
-    rf"deflations differ by step {_NUMBER}": (("first_difference",),
-                                             lambda n, j: 0 < n["first_difference"] <= float(j)),
+    rf"deflations differ by step {_NUMBER}": (
+        ("first_difference",),
+        lambda n, j: 0 < n["first_difference"] <= float(j),
+    ),
     r"best deflation is ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
     r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
 }
@@ -150,6 +165,7 @@ def _text(value):
 
 # --- reading ------------------------------------------------------------------------------
 
+
 def _scene_lines(text):
     """The line number of each ``[[scene]]`` header (1-based)."""
     return [number for number, line in enumerate(text.splitlines(), 1) if re.match(r"\s*\[\[\s*scene\s*\]\]", line)]
@@ -184,11 +200,16 @@ def _check_template(template, page, where):
     try:
         names = _fields(template)
     except ValueError as error:
-        raise LessonError(f"{where}: the braces do not pair up ({error}); write {{{{ and }}}} for a brace itself.")
+        raise LessonError(
+            f"{where}: the braces do not pair up ({error}); write {{{{ and }}}} for a brace itself."
+        ) from None
     unknown = [name for name in names if name not in NUMBERS[page]]
     if unknown:
-        raise LessonError(f"{where}: {{{unknown[0]}}} is not a number the {page} page computes; it offers "
-                          + ", ".join("{" + n + "}" for n in NUMBERS[page]) + ".")
+        raise LessonError(
+            f"{where}: {{{unknown[0]}}} is not a number the {page} page computes; it offers "
+            + ", ".join("{" + n + "}" for n in NUMBERS[page])
+            + "."
+        )
 
 
 def _claim(sentence):
@@ -225,11 +246,12 @@ def _question(raw, text, index, page):
         raise LessonError(f"{where}: a question is a table, [scene.question], with ask, choices and answer.")
     extra = sorted(set(raw) - QUESTION_KEYS)
     if extra:
-        raise LessonError(f"{where}: {extra[0]!r} is not a key of a question; the keys are "
-                          + ", ".join(sorted(QUESTION_KEYS)) + ".")
+        raise LessonError(
+            f"{where}: {extra[0]!r} is not a key of a question; the keys are " + ", ".join(sorted(QUESTION_KEYS)) + "."
+        )
     kind = raw.get("kind", "choice")
     if kind not in ("choice", "next-pick"):
-        raise LessonError(f"{at('kind')}: kind must be \"choice\" or \"next-pick\", not {kind!r}.")
+        raise LessonError(f'{at("kind")}: kind must be "choice" or "next-pick", not {kind!r}.')
     ask = _string(raw.get("ask"), at("ask"), "ask", limit=300)
     explain = _string(raw.get("explain"), at("explain"), "explain", required=False, limit=400)
     _check_template(ask, page, at("ask"))
@@ -239,12 +261,13 @@ def _question(raw, text, index, page):
             raise LessonError(f"{where}: a next-pick question is answered on the board; it takes no choices or answer.")
         return Question(kind, ask, explain=explain)
     choices = raw.get("choices")
-    if not isinstance(choices, list) or not 2 <= len(choices) <= 5 or not all(isinstance(c, str) and c.strip()
-                                                                              for c in choices):
-        raise LessonError(f"{at('choices')}: choices must be a list of two to five texts, like "
-                          "[\"a\", \"b\", \"c\"].")
-    answer = _whole(raw.get("answer"), at("answer"), "answer (the number of the right choice, from 1)", 1,
-                    len(choices))
+    if (
+        not isinstance(choices, list)
+        or not 2 <= len(choices) <= 5
+        or not all(isinstance(c, str) and c.strip() for c in choices)
+    ):
+        raise LessonError(f'{at("choices")}: choices must be a list of two to five texts, like ["a", "b", "c"].')
+    answer = _whole(raw.get("answer"), at("answer"), "answer (the number of the right choice, from 1)", 1, len(choices))
     for choice in choices:
         _check_template(choice, page, at("choices"))
     return Question(kind, ask, tuple(c.strip() for c in choices), answer, explain)
@@ -256,23 +279,30 @@ def _scene(raw, text, index):
         raise LessonError(f"{where}: a scene is a table that starts with [[scene]].")
     extra = sorted(set(raw) - SCENE_KEYS)
     if extra:
-        raise LessonError(f"line {_line_of(text, index, extra[0])} (scene {index + 1}): {extra[0]!r} is not a key of "
-                          "a scene; the keys are " + ", ".join(sorted(SCENE_KEYS)) + ".")
+        raise LessonError(
+            f"line {_line_of(text, index, extra[0])} (scene {index + 1}): {extra[0]!r} is not a key of "
+            "a scene; the keys are " + ", ".join(sorted(SCENE_KEYS)) + "."
+        )
 
     def at(key):
         return f"line {_line_of(text, index, key)} (scene {index + 1})"
 
     page = raw.get("page")
     if page not in PAGES:
-        raise LessonError(f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in PAGES)
-                          + f", not {page!r}.")
+        raise LessonError(
+            f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in PAGES) + f", not {page!r}."
+        )
     settings = raw.get("settings", {})
     if not isinstance(settings, dict) or not all(isinstance(v, (str, int, float, bool)) for v in settings.values()):
-        raise LessonError(f"{at('settings')}: settings is a table of the page's address keys and plain values, "
-                          "like { data = \"sinc\", k = 30 }.")
+        raise LessonError(
+            f"{at('settings')}: settings is a table of the page's address keys and plain values, "
+            'like { data = "sinc", k = 30 }.'
+        )
     if any(key in ("lesson", "scene", "step", "present", "text") for key in settings):
-        raise LessonError(f"{at('settings')}: settings name what the page shows; the step is the scene's own "
-                          "'step', and presenter mode and the text size are the viewer's.")
+        raise LessonError(
+            f"{at('settings')}: settings name what the page shows; the step is the scene's own "
+            "'step', and presenter mode and the text size are the viewer's."
+        )
     narration = _string(raw.get("narration"), at("narration"), "narration", limit=MAX_NARRATION)
     _check_template(narration, page, at("narration"))
     notes = _string(raw.get("notes"), at("notes"), "notes", required=False, limit=2000)
@@ -281,27 +311,41 @@ def _scene(raw, text, index):
     until = raw.get("until")
     if isinstance(until, str):  # a step the study computes: "bound_argmin"
         if until not in ("bound_argmin", "test_argmin") or until not in NUMBERS[page]:
-            raise LessonError(f"{at('until')}: until is a step number, or \"bound_argmin\" or \"test_argmin\" on the "
-                              f"pages with bounds, not {until!r}.")
+            raise LessonError(
+                f'{at("until")}: until is a step number, or "bound_argmin" or "test_argmin" on the '
+                f"pages with bounds, not {until!r}."
+            )
     elif until is not None:
         until = _whole(until, at("until"), "until")
         if until < step:
             raise LessonError(f"{at('until')}: until ({until}) comes before the scene's step ({step}).")
     claims = raw.get("claims", [])
     if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
-        raise LessonError(f"{at('claims')}: claims is a list of sentences, like [\"bound below 1\"].")
+        raise LessonError(f'{at("claims")}: claims is a list of sentences, like ["bound below 1"].')
     for claim in claims:
         found = _claim(claim)
         if found is None:
-            raise LessonError(f"{at('claims')}: {claim!r} is not a claim the app can check; the claims are: "
-                              + "; ".join(_readable(p) for p in CLAIMS) + ".")
+            raise LessonError(
+                f"{at('claims')}: {claim!r} is not a claim the app can check; the claims are: "
+                + "; ".join(_readable(p) for p in CLAIMS)
+                + "."
+            )
         missing = [name for name in found[1] if name not in NUMBERS[page]]
         if missing:
             raise LessonError(f"{at('claims')}: {claim!r} needs {missing[0]}, which the {page} page does not compute.")
     question = _question(raw["question"], text, index, page) if "question" in raw else None
-    return Scene(title=_string(raw.get("title"), at("title"), "title", limit=120), page=page, settings=dict(settings),
-                 narration=narration, step=step, until=until, notes=notes, claims=tuple(c.strip() for c in claims),
-                 try_it=_string(raw.get("try"), at("try"), "try", required=False, limit=300), question=question)
+    return Scene(
+        title=_string(raw.get("title"), at("title"), "title", limit=120),
+        page=page,
+        settings=dict(settings),
+        narration=narration,
+        step=step,
+        until=until,
+        notes=notes,
+        claims=tuple(c.strip() for c in claims),
+        try_it=_string(raw.get("try"), at("try"), "try", required=False, limit=300),
+        question=question,
+    )
 
 
 def _readable(pattern):
@@ -326,11 +370,14 @@ def parse(text):
         raise LessonError(f"This is not valid TOML: {error}.") from None
     extra = sorted(set(raw) - TOP_KEYS)
     if extra:
-        raise LessonError(f"line {_line_of(text, None, extra[0])}: {extra[0]!r} is not a key of a lesson; the keys "
-                          "are title, summary and [[scene]] tables.")
+        raise LessonError(
+            f"line {_line_of(text, None, extra[0])}: {extra[0]!r} is not a key of a lesson; the keys "
+            "are title, summary and [[scene]] tables."
+        )
     title = _string(raw.get("title"), f"line {_line_of(text, None, 'title')}", "title", limit=120)
-    summary = _string(raw.get("summary"), f"line {_line_of(text, None, 'summary')}", "summary", required=False,
-                      limit=400)
+    summary = _string(
+        raw.get("summary"), f"line {_line_of(text, None, 'summary')}", "summary", required=False, limit=400
+    )
     scenes = raw.get("scene")
     if not isinstance(scenes, list) or not scenes:
         raise LessonError("A lesson needs at least one scene: a [[scene]] table with page, settings and narration.")
@@ -340,6 +387,7 @@ def parse(text):
 
 
 # --- numbers and claims -------------------------------------------------------------------------
+
 
 class _Numbers(dict):
     def __missing__(self, key):
@@ -376,6 +424,7 @@ def check(claim, numbers):
 
 
 # --- shipped lessons and addresses --------------------------------------------------------------
+
 
 @functools.lru_cache(maxsize=1)
 def shipped():

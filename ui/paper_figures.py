@@ -1,6 +1,7 @@
 """Figures of the paper reproductions (:mod:`mpcore.experiments`): an ``Experiment`` in,
 a list of Plotly figures out.  Shared by the Paper figures page and by
 ``python -m ui.paper_figures`` (the core's command with the figures added; no Streamlit here)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
-from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
 from mpcore.experiments.hussain2011 import PAPER_000_SKPCA_ARGMINS
+from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
 
 from . import figures as F
 
@@ -19,8 +20,11 @@ def _curves(result, names):
 
 
 def _spreads(result, names):
-    return {name: (result.table[f"{name} (min)"], result.table[f"{name} (max)"]) for name in names
-            if f"{name} (min)" in result.table}
+    return {
+        name: (result.table[f"{name} (min)"], result.table[f"{name} (max)"])
+        for name in names
+        if f"{name} (min)" in result.table
+    }
 
 
 def _runs_note(result, what):
@@ -32,9 +36,17 @@ def _runs_note(result, what):
 
 def _bound_lines(result, names, *, x="t", x_title, y_title, title, bounds, log_y=False, what="splits"):
     names = [name for name in names if name in result.table]
-    fig = F.lines_figure(result.table[x], _curves(result, names), x_title=x_title, y_title=y_title,
-                         title=f"{title} — {_runs_note(result, what)}", log_y=log_y, dashed=bounds,
-                         spreads=_spreads(result, names), markers=False)
+    fig = F.lines_figure(
+        result.table[x],
+        _curves(result, names),
+        x_title=x_title,
+        y_title=y_title,
+        title=f"{title} — {_runs_note(result, what)}",
+        log_y=log_y,
+        dashed=bounds,
+        spreads=_spreads(result, names),
+        markers=False,
+    )
     smallest_bound = np.nanmin([np.nanmin(result.table[name]) for name in bounds if name in result.table])
     F.mark_trivial(fig, result.table[x], log_y=log_y, cap=max(2.5, 1.25 * float(smallest_bound)))
     return fig
@@ -42,20 +54,40 @@ def _bound_lines(result, names, *, x="t", x_title, y_title, title, bounds, log_y
 
 def kmp_bound(result, view):
     alpha = result.findings.get("alpha (mean over splits)", float("nan"))
-    curves = _bound_lines(result, ["test error rate", "train error rate outside compression set", "KMP bound"],
-                          x_title="t (basis vectors)", y_title=f"rate of |f(x) − y| > α (α = {alpha:.2f})",
-                          title="KMP bound and test error", bounds=("KMP bound",))
+    curves = _bound_lines(
+        result,
+        ["test error rate", "train error rate outside compression set", "KMP bound"],
+        x_title="t (basis vectors)",
+        y_title=f"rate of |f(x) − y| > α (α = {alpha:.2f})",
+        title="KMP bound and test error",
+        bounds=("KMP bound",),
+    )
     a = result.arrays
     if "bound argmins" not in a:
         return [curves]
     spread = F._new_figure()
     for i, (key, label) in enumerate((("bound argmins", "KMP bound"), ("test error argmins", "test error"))):
-        spread.add_trace(go.Box(x=a[key], name=label, boxpoints="all", jitter=0.4, pointpos=0, orientation="h",
-                                marker={"color": F.CURVE_COLOURS[2 * i], "size": 9},
-                                line={"color": F.CURVE_COLOURS[2 * i], "width": 3},
-                                hovertemplate="argmin %{x}<extra>" + label + "</extra>"))
-    F._style(spread, f"Where each is lowest, one point per split ({a['bound argmins'].size} splits)",
-             "t at the minimum (basis vectors)", None, legend=False, height=320)
+        spread.add_trace(
+            go.Box(
+                x=a[key],
+                name=label,
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                orientation="h",
+                marker={"color": F.CURVE_COLOURS[2 * i], "size": 9},
+                line={"color": F.CURVE_COLOURS[2 * i], "width": 3},
+                hovertemplate="argmin %{x}<extra>" + label + "</extra>",
+            )
+        )
+    F._style(
+        spread,
+        f"Where each is lowest, one point per split ({a['bound argmins'].size} splits)",
+        "t at the minimum (basis vectors)",
+        None,
+        legend=False,
+        height=320,
+    )
     spread.update_yaxes(automargin=True)
     if "sweep_settings" not in a:
         return [curves, spread]
@@ -63,38 +95,70 @@ def kmp_bound(result, view):
     rows, cols = list(s["datasets"]), [f"γ {g:g}/d, α {al:g} sd" for g in s["gamma_factors"] for al in s["alpha_sds"]]
     excess = (a["sweep_there"] / a["sweep_lowest"] - 1).reshape(len(rows), len(cols)) * 100
     mark = np.where(np.isnan(a["sweep_predicted"]), "–", np.where(a["sweep_predicted"] == 1, "✓", "✗"))
-    text = [[f"{m} {v:.0f}%" if np.isfinite(v) else m for m, v in zip(mr, vr)]
-            for mr, vr in zip(mark.reshape(len(rows), len(cols)), excess)]
-    sweep = F.table_figure(excess, rows, cols, text=text, colour_title="% above",
-                           title="Each app setting: test error at the bound's argmin")
+    text = [
+        [f"{m} {v:.0f}%" if np.isfinite(v) else m for m, v in zip(mr, vr)]
+        for mr, vr in zip(mark.reshape(len(rows), len(cols)), excess)
+    ]
+    sweep = F.table_figure(
+        excess,
+        rows,
+        cols,
+        text=text,
+        colour_title="% above",
+        title="Each app setting: test error at the bound's argmin",
+    )
     return [curves, spread, sweep]
 
 
 def skpca_bounds(result, view):
     log = bool(view.get("log"))
     local = ["local Rademacher bound", "local Rademacher bound (k² reading)"]
-    names = ["test residual", "train residual outside compression set", "compression bound",
-             "global Rademacher bound"] + (local if log else [])
+    names = [
+        "test residual",
+        "train residual outside compression set",
+        "compression bound",
+        "global Rademacher bound",
+    ] + (local if log else [])
     bounds = ("compression bound", "global Rademacher bound", *local)
     what = "splits" if "splits" in result.settings else "draws"
-    curves = _bound_lines(result, names, x_title="t (basis vectors / dimensions)", y_title="residual ‖φ(x) − Pφ(x)‖²",
-                          title="Sparse KPCA bounds" + (" (log axis)" if log else ""), bounds=bounds, log_y=log,
-                          what=what)
+    curves = _bound_lines(
+        result,
+        names,
+        x_title="t (basis vectors / dimensions)",
+        y_title="residual ‖φ(x) − Pφ(x)‖²",
+        title="Sparse KPCA bounds" + (" (log axis)" if log else ""),
+        bounds=bounds,
+        log_y=log,
+        what=what,
+    )
     a = result.arrays
     if log or "sweep" not in a:
         return [curves]
     name = str(a["sweep_name"])
     rows = ["compression bound", "global Rademacher bound"]
-    paper = PAPER_000_SKPCA_ARGMINS[result.name if result.name in PAPER_000_SKPCA_ARGMINS else
-                                    {"hussain2011-fig4": "hussain2011-fig2", "hussain2011-fig5": "hussain2011-fig3"}[result.name]]
+    paper = PAPER_000_SKPCA_ARGMINS[
+        result.name
+        if result.name in PAPER_000_SKPCA_ARGMINS
+        else {"hussain2011-fig4": "hussain2011-fig2", "hussain2011-fig5": "hussain2011-fig3"}[result.name]
+    ]
     argmins = a["sweep"].T
-    distance = np.array([np.abs(argmins[r] - paper[row]) if row in paper else np.full(argmins.shape[1], np.nan)
-                         for r, row in enumerate(rows)])
+    distance = np.array(
+        [
+            np.abs(argmins[r] - paper[row]) if row in paper else np.full(argmins.shape[1], np.nan)
+            for r, row in enumerate(rows)
+        ]
+    )
     text = [["" if not np.isfinite(v) else f"{v:.0f}" for v in row] for row in argmins]
     labels = [f"{row} (paper {paper[row]})" if row in paper else row for row in rows]
-    sweep = F.table_figure(distance, labels, [f"{name} {v:g}" for v in a["sweep_values"]], text=text,
-                           colour_title="from paper", height=340,
-                           title=f"Argmin per {name} (median; outlined: nearest the paper)")
+    sweep = F.table_figure(
+        distance,
+        labels,
+        [f"{name} {v:g}" for v in a["sweep_values"]],
+        text=text,
+        colour_title="from paper",
+        height=340,
+        title=f"Argmin per {name} (median; outlined: nearest the paper)",
+    )
     return [curves, sweep]
 
 
@@ -102,19 +166,33 @@ def skcca_vs_kcca(result, view):
     names = [name for name in result.table if not name.endswith(")") and name != "dimensions"]
     colours = {name: F.CURVE_COLOURS[i % len(F.CURVE_COLOURS)] for i, name in enumerate(names)}
     colours["SKCCA"] = F.OKABE_ITO["black"]
-    fig = F.lines_figure(result.table["dimensions"], _curves(result, names), x_title="dimensions (KCCA) / basis "
-                         "vectors (SKCCA)", y_title="mean test ‖P_x(x) − P_y(y)‖",
-                         title=f"Sparse KCCA against KCCA — {_runs_note(result, 'splits')}",
-                         dashed=tuple(n for n in names if n != "SKCCA"), spreads=_spreads(result, names),
-                         markers=False, colours=colours)
+    fig = F.lines_figure(
+        result.table["dimensions"],
+        _curves(result, names),
+        x_title="dimensions (KCCA) / basis vectors (SKCCA)",
+        y_title="mean test ‖P_x(x) − P_y(y)‖",
+        title=f"Sparse KCCA against KCCA — {_runs_note(result, 'splits')}",
+        dashed=tuple(n for n in names if n != "SKCCA"),
+        spreads=_spreads(result, names),
+        markers=False,
+        colours=colours,
+    )
     return [fig]
 
 
 def skcca_bound(result, view):
     alpha = result.settings.get("alpha", 1.0)
-    return [_bound_lines(result, ["test error rate", "train error rate outside compression set", "SKCCA bound"],
-                         x_title="t (basis vectors)", y_title=f"rate of |f_x − f_y| > α (α = {alpha:g})",
-                         title="Sparse KCCA bound, first direction", bounds=("SKCCA bound",), what="data sets")]
+    return [
+        _bound_lines(
+            result,
+            ["test error rate", "train error rate outside compression set", "SKCCA bound"],
+            x_title="t (basis vectors)",
+            y_title=f"rate of |f_x − f_y| > α (α = {alpha:g})",
+            title="Sparse KCCA bound, first direction",
+            bounds=("SKCCA bound",),
+            what="data sets",
+        )
+    ]
 
 
 def criterion_deflation(result, view):
@@ -127,11 +205,25 @@ def criterion_deflation(result, view):
     # error rates share one colour scale, so equal colours mean equal errors; times (other machines) do not
     both = np.concatenate([np.ravel(result.arrays[key]), np.ravel(result.arrays[paper_key])])
     zrange = None if key == "ART" else (float(np.nanmin(both)), float(np.nanmax(both)))
-    ours = F.table_figure(result.arrays[key], rows, cols, fmt=fmt, colour_title=what, zrange=zrange,
-                          title=f"Ours: average {what} over {n_sets} sets, {runs} runs")
-    paper = F.table_figure(result.arrays[paper_key], rows, cols, fmt="{:.3f}", colour_title=what, zrange=zrange,
-                           title=f"Paper (Diethe 2015, Figure {'3' if key == 'ART' else '1'}): 13 sets"
-                                 + ("" if zrange is None else ", same colour scale"))
+    ours = F.table_figure(
+        result.arrays[key],
+        rows,
+        cols,
+        fmt=fmt,
+        colour_title=what,
+        zrange=zrange,
+        title=f"Ours: average {what} over {n_sets} sets, {runs} runs",
+    )
+    paper = F.table_figure(
+        result.arrays[paper_key],
+        rows,
+        cols,
+        fmt="{:.3f}",
+        colour_title=what,
+        zrange=zrange,
+        title=f"Paper (Diethe 2015, Figure {'3' if key == 'ART' else '1'}): 13 sets"
+        + ("" if zrange is None else ", same colour scale"),
+    )
     return [ours, paper]
 
 
@@ -141,13 +233,26 @@ def stages(result, view):
         fig = F._new_figure()
         values = result.arrays[key]
         for i, stage in enumerate(result.arrays["stages"]):
-            fig.add_trace(go.Box(y=values[:, i], name=f"{int(stage)} per stage", boxpoints="all", jitter=0.3,
-                                 pointpos=0, marker={"color": F.CURVE_COLOURS[i], "size": 9},
-                                 line={"color": F.CURVE_COLOURS[i], "width": 3},
-                                 text=list(result.arrays["datasets"]),
-                                 hovertemplate="%{text}: %{y:.4g}<extra></extra>"))
-        F._style(fig, f"{label.capitalize()} by bases per stage (one point per data set)", "bases picked per stage",
-                 label + (" (log scale)" if log else ""), legend=False)
+            fig.add_trace(
+                go.Box(
+                    y=values[:, i],
+                    name=f"{int(stage)} per stage",
+                    boxpoints="all",
+                    jitter=0.3,
+                    pointpos=0,
+                    marker={"color": F.CURVE_COLOURS[i], "size": 9},
+                    line={"color": F.CURVE_COLOURS[i], "width": 3},
+                    text=list(result.arrays["datasets"]),
+                    hovertemplate="%{text}: %{y:.4g}<extra></extra>",
+                )
+            )
+        F._style(
+            fig,
+            f"{label.capitalize()} by bases per stage (one point per data set)",
+            "bases picked per stage",
+            label + (" (log scale)" if log else ""),
+            legend=False,
+        )
         if log:
             fig.update_yaxes(type="log", exponentformat="power")
         figs.append(fig)
@@ -161,16 +266,36 @@ def kmp_vs_svm(result, view):
         fig = F._new_figure()
         for j, method in enumerate(KMP_SVM_METHODS):
             colour = F.CURVE_COLOURS[j]
-            fig.add_trace(go.Bar(x=names, y=result.arrays[key][:, j], name=method, marker_color=colour,
-                                 offsetgroup=str(j), hovertemplate="%{x}: %{y:.3g}<extra>" + method + "</extra>"))
+            fig.add_trace(
+                go.Bar(
+                    x=names,
+                    y=result.arrays[key][:, j],
+                    name=method,
+                    marker_color=colour,
+                    offsetgroup=str(j),
+                    hovertemplate="%{x}: %{y:.3g}<extra>" + method + "</extra>",
+                )
+            )
             paper = result.table.get(f"paper {method} {paper_key}")
             if paper is not None and np.isfinite(paper).any():
-                fig.add_trace(go.Scatter(x=names, y=paper, mode="markers", name="paper (Table 3)",
-                                         legendgroup="paper", showlegend=j == 0,
-                                         marker={"symbol": "line-ew-open", "size": 30, "color": F.OKABE_ITO["black"],
-                                                 "line": {"width": 5, "color": F.OKABE_ITO["black"]}},
-                                         offsetgroup=str(j),
-                                         hovertemplate="%{x}: paper %{y:.3g}<extra>" + method + "</extra>"))
+                fig.add_trace(
+                    go.Scatter(
+                        x=names,
+                        y=paper,
+                        mode="markers",
+                        name="paper (Table 3)",
+                        legendgroup="paper",
+                        showlegend=j == 0,
+                        marker={
+                            "symbol": "line-ew-open",
+                            "size": 30,
+                            "color": F.OKABE_ITO["black"],
+                            "line": {"width": 5, "color": F.OKABE_ITO["black"]},
+                        },
+                        offsetgroup=str(j),
+                        hovertemplate="%{x}: paper %{y:.3g}<extra>" + method + "</extra>",
+                    )
+                )
         F._style(fig, f"{label.capitalize()}: bars ours, black dashes the paper", None, label)
         fig.update_layout(barmode="group", scattermode="group")
         figs.append(fig)
@@ -181,44 +306,106 @@ def kmp_usps(result, view):
     digits = [str(int(d)) for d in result.table["digit"]]
     fig = F._new_figure()
     for j, method in enumerate(USPS_METHODS):
-        fig.add_trace(go.Bar(x=digits, y=result.table[method], name=method, marker_color=F.CURVE_COLOURS[j],
-                             offsetgroup=str(j), hovertemplate="digit %{x}: %{y} errors<extra>" + method + "</extra>"))
-        fig.add_trace(go.Scatter(x=digits, y=result.table[f"paper {method}"], mode="markers", name="paper (Table 1)",
-                                 legendgroup="paper", showlegend=j == 0, offsetgroup=str(j),
-                                 marker={"symbol": "line-ew-open", "size": 26, "color": F.OKABE_ITO["black"],
-                                         "line": {"width": 5, "color": F.OKABE_ITO["black"]}},
-                                 hovertemplate="digit %{x}: paper %{y}<extra>" + method + "</extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=digits,
+                y=result.table[method],
+                name=method,
+                marker_color=F.CURVE_COLOURS[j],
+                offsetgroup=str(j),
+                hovertemplate="digit %{x}: %{y} errors<extra>" + method + "</extra>",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=digits,
+                y=result.table[f"paper {method}"],
+                mode="markers",
+                name="paper (Table 1)",
+                legendgroup="paper",
+                showlegend=j == 0,
+                offsetgroup=str(j),
+                marker={
+                    "symbol": "line-ew-open",
+                    "size": 26,
+                    "color": F.OKABE_ITO["black"],
+                    "line": {"width": 5, "color": F.OKABE_ITO["black"]},
+                },
+                hovertemplate="digit %{x}: paper %{y}<extra>" + method + "</extra>",
+            )
+        )
     n_test = result.findings.get("test digits", 2007)
-    F._style(fig, f"Test errors (of {n_test}) per digit against the rest: bars ours, black dashes the paper",
-             "digit", "test errors")
+    F._style(
+        fig,
+        f"Test errors (of {n_test}) per digit against the rest: bars ours, black dashes the paper",
+        "digit",
+        "test errors",
+    )
     fig.update_layout(barmode="group", scattermode="group")
     return [fig]
 
 
 def kmp_picture(result, view):
     a = result.arrays
-    titles = [f"{name}: {int(n)} points, test error {e:.3f}" for name, n, e in
-              zip(KMP_PICTURE_METHODS, result.table["support points"], result.table["test error"])]
-    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.05, vertical_spacing=0.1,
-                        figure=F._new_figure())
+    titles = [
+        f"{name}: {int(n)} points, test error {e:.3f}"
+        for name, n, e in zip(KMP_PICTURE_METHODS, result.table["support points"], result.table["test error"])
+    ]
+    fig = make_subplots(
+        rows=2, cols=2, subplot_titles=titles, horizontal_spacing=0.05, vertical_spacing=0.1, figure=F._new_figure()
+    )
     X, y = a["X"], a["y"]
     for number, name in enumerate(KMP_PICTURE_METHODS):
         where = {"row": number // 2 + 1, "col": number % 2 + 1}
         values = a["values"][number]
         top = float(np.nanmax(np.abs(values))) or 1.0
-        fig.add_trace(go.Contour(x=a["xs"], y=a["ys"], z=np.clip(values, -top, top), zmin=-top, zmax=top,
-                                 colorscale=F.DIVERGING, opacity=0.4, showscale=False, contours={"coloring": "fill"},
-                                 ncontours=12, hoverinfo="skip", line={"width": 0}, name="decision value",
-                                 showlegend=False), **where)
-        fig.add_trace(go.Contour(x=a["xs"], y=a["ys"], z=values, showscale=False, hoverinfo="skip",
-                                 contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"},
-                                 colorscale=[[0, F.CHOSEN_COLOUR], [1, F.CHOSEN_COLOUR]], line={"width": 4},
-                                 name="decision boundary", showlegend=number == 0), **where)
+        fig.add_trace(
+            go.Contour(
+                x=a["xs"],
+                y=a["ys"],
+                z=np.clip(values, -top, top),
+                zmin=-top,
+                zmax=top,
+                colorscale=F.DIVERGING,
+                opacity=0.4,
+                showscale=False,
+                contours={"coloring": "fill"},
+                ncontours=12,
+                hoverinfo="skip",
+                line={"width": 0},
+                name="decision value",
+                showlegend=False,
+            ),
+            **where,
+        )
+        fig.add_trace(
+            go.Contour(
+                x=a["xs"],
+                y=a["ys"],
+                z=values,
+                showscale=False,
+                hoverinfo="skip",
+                contours={"start": 0, "end": 0, "size": 1, "coloring": "lines"},
+                colorscale=[[0, F.CHOSEN_COLOUR], [1, F.CHOSEN_COLOUR]],
+                line={"width": 4},
+                name="decision boundary",
+                showlegend=number == 0,
+            ),
+            **where,
+        )
         F._points(fig, X, y, size=8, **where)
         support = a[f"support/{name}"]
-        fig.add_trace(go.Scatter(x=X[support, 0], y=X[support, 1], mode="markers", name="support points",
-                                 marker={"symbol": "circle-open", "size": 18, "color": F.CHOSEN_COLOUR,
-                                         "line": {"width": 3}}, showlegend=number == 0), **where)
+        fig.add_trace(
+            go.Scatter(
+                x=X[support, 0],
+                y=X[support, 1],
+                mode="markers",
+                name="support points",
+                marker={"symbol": "circle-open", "size": 18, "color": F.CHOSEN_COLOUR, "line": {"width": 3}},
+                showlegend=number == 0,
+            ),
+            **where,
+        )
     seen = set()
     for trace in fig.data:
         trace.showlegend = bool(trace.name) and trace.name not in seen and trace.name != "decision value"
@@ -229,16 +416,27 @@ def kmp_picture(result, view):
     fig = F._style(fig, "Vincent and Bengio 2002, Fig. 6 on two moons (same RBF kernel for all)", height=900)
     fig.update_layout(legend={"orientation": "h", "y": -0.03, "yanchor": "top"}, margin={"t": 100})
     errors = a["prefit_errors"]
-    curve = F.lines_figure(np.arange(1, errors.size + 1), {"pre-fitting KMP": errors},
-                           x_title="N (basis vectors)", y_title="test error",
-                           title="Pre-fitting KMP: test error against N; SVM's support vectors marked")
+    curve = F.lines_figure(
+        np.arange(1, errors.size + 1),
+        {"pre-fitting KMP": errors},
+        x_title="N (basis vectors)",
+        y_title="test error",
+        title="Pre-fitting KMP: test error against N; SVM's support vectors marked",
+    )
     svm = result.findings["SVM support vectors"]
-    curve.add_vline(x=svm, line={"color": F.OKABE_ITO["vermillion"], "width": 3, "dash": "dash"},
-                    annotation_text=f"SVM: {svm} support vectors", annotation_font_size=F.FONT_SIZE - 2)
-    curve.add_hline(y=float(result.table["test error"][-1]), line={"color": F.OKABE_ITO["vermillion"], "width": 2,
-                                                                   "dash": "dot"},
-                    annotation_text="SVM test error", annotation_position="bottom right",
-                    annotation_font_size=F.FONT_SIZE - 2)
+    curve.add_vline(
+        x=svm,
+        line={"color": F.OKABE_ITO["vermillion"], "width": 3, "dash": "dash"},
+        annotation_text=f"SVM: {svm} support vectors",
+        annotation_font_size=F.FONT_SIZE - 2,
+    )
+    curve.add_hline(
+        y=float(result.table["test error"][-1]),
+        line={"color": F.OKABE_ITO["vermillion"], "width": 2, "dash": "dot"},
+        annotation_text="SVM test error",
+        annotation_position="bottom right",
+        annotation_font_size=F.FONT_SIZE - 2,
+    )
     return [fig, curve]
 
 
@@ -255,36 +453,74 @@ def column_selection(result, view):
     def mean(key):
         return {m: a[f"{key}/{m}"].mean(axis=0) for m in methods}
 
-    lev = F.lines_figure(np.arange(1, a["leverage_x"].size + 1), {"view X": a["leverage_x"], "view Y": a["leverage_y"]},
-                         x_title="rank of the score", y_title="ridge leverage score", markers=False,
-                         title="(a) γ-ridge leverage scores, sorted")
-    rho = F.lines_figure(ranks, mean("rho"), x_title="rank M₁ = M₂", y_title="|ρ − ρ̃|", log_y=True,
-                         spreads=spread("rho"), colours=colours,
-                         title=f"(b) canonical correlation error — mean of {seeds} seeds")
-    T = F.lines_figure(ranks, mean("T"), x_title="rank M₁ = M₂", y_title="‖T − T̃‖", log_y=True,
-                       spreads=spread("T"), colours=colours, title="(b) operator error ‖T − T̃‖")
+    lev = F.lines_figure(
+        np.arange(1, a["leverage_x"].size + 1),
+        {"view X": a["leverage_x"], "view Y": a["leverage_y"]},
+        x_title="rank of the score",
+        y_title="ridge leverage score",
+        markers=False,
+        title="(a) γ-ridge leverage scores, sorted",
+    )
+    rho = F.lines_figure(
+        ranks,
+        mean("rho"),
+        x_title="rank M₁ = M₂",
+        y_title="|ρ − ρ̃|",
+        log_y=True,
+        spreads=spread("rho"),
+        colours=colours,
+        title=f"(b) canonical correlation error — mean of {seeds} seeds",
+    )
+    T = F.lines_figure(
+        ranks,
+        mean("T"),
+        x_title="rank M₁ = M₂",
+        y_title="‖T − T̃‖",
+        log_y=True,
+        spreads=spread("T"),
+        colours=colours,
+        title="(b) operator error ‖T − T̃‖",
+    )
     series = {}
     for m in methods:
         series[f"{m}: ‖α − α̃‖/√N"] = a[f"alpha/{m}"].mean(axis=0)
         series[f"{m}: bound"] = a[f"bound/{m}"].mean(axis=0)
-    stability = F.lines_figure(ranks, series, x_title="rank M₁ = M₂", y_title="kernel stability", log_y=True,
-                               dashed=tuple(n for n in series if n.endswith("bound")),
-                               colours={n: colours[n.split(":")[0]] for n in series},
-                               title="(c) kernel stability against the Thm 2 bound (dashed)")
-    speed = F.lines_figure(ranks, {"incremental vs refitting": a["speedup"].mean(axis=0)}, x_title="rank M₁ = M₂",
-                           y_title="speed-up (×)", spreads={"incremental vs refitting": (a["speedup"].min(axis=0),
-                                                                                         a["speedup"].max(axis=0))},
-                           title="(d) speed-up of the incremental path")
+    stability = F.lines_figure(
+        ranks,
+        series,
+        x_title="rank M₁ = M₂",
+        y_title="kernel stability",
+        log_y=True,
+        dashed=tuple(n for n in series if n.endswith("bound")),
+        colours={n: colours[n.split(":")[0]] for n in series},
+        title="(c) kernel stability against the Thm 2 bound (dashed)",
+    )
+    speed = F.lines_figure(
+        ranks,
+        {"incremental vs refitting": a["speedup"].mean(axis=0)},
+        x_title="rank M₁ = M₂",
+        y_title="speed-up (×)",
+        spreads={"incremental vs refitting": (a["speedup"].min(axis=0), a["speedup"].max(axis=0))},
+        title="(d) speed-up of the incremental path",
+    )
     speed.add_hline(y=1.0, line={"color": "#777777", "dash": "dot"})
     return [lev, rho, T, stability, speed]
 
 
 BUILDERS = {
-    "hussain2011-fig1": kmp_bound, "hussain2011-fig2": skpca_bounds, "hussain2011-fig3": skpca_bounds,
-    "hussain2011-fig4": skpca_bounds, "hussain2011-fig5": skpca_bounds, "hussain2011-fig6": skcca_vs_kcca,
+    "hussain2011-fig1": kmp_bound,
+    "hussain2011-fig2": skpca_bounds,
+    "hussain2011-fig3": skpca_bounds,
+    "hussain2011-fig4": skpca_bounds,
+    "hussain2011-fig5": skpca_bounds,
+    "hussain2011-fig6": skcca_vs_kcca,
     "hussain2011-fig7": skcca_bound,
-    "diethe2015-fig1": criterion_deflation, "diethe2015-fig3": criterion_deflation, "diethe2015-fig5": stages,
-    "vincent2002-table1": kmp_usps, "vincent2002-table3": kmp_vs_svm, "vincent2002-fig6": kmp_picture,
+    "diethe2015-fig1": criterion_deflation,
+    "diethe2015-fig3": criterion_deflation,
+    "diethe2015-fig5": stages,
+    "vincent2002-table1": kmp_usps,
+    "vincent2002-table3": kmp_vs_svm,
+    "vincent2002-fig6": kmp_picture,
     "wang2016-fig1": column_selection,
 }
 
@@ -314,8 +550,10 @@ def write_item(result, out_dir):
 def html_page(result, figures, *, include_plotlyjs="directory"):
     """The core's item page (:func:`mpcore.experiments.report.item_page`) with the figures
     (plotly.js from ``include_plotlyjs``) put before the data table."""
-    drawn = [fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False)
-             for number, fig in enumerate(figures)]
+    drawn = [
+        fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs if number == 0 else False)
+        for number, fig in enumerate(figures)
+    ]
     return item_page(result).replace(FIGURE_HOOK, "\n".join(drawn), 1)
 
 

@@ -24,6 +24,7 @@ heatmaps as 8 bits per cell on the panel's colour range (hover values are then e
 to 1/254 of the range), and heatmaps are thinned so that a study's payload stays near
 ``HEAT_BUDGET`` bytes however many steps it has.
 """
+
 from __future__ import annotations
 
 import base64
@@ -76,6 +77,7 @@ def bundle_version():
 
 # --- encoding ----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Quantized:
     """A matrix sent as 8-bit codes on ``[lo, hi]`` (255 marks a missing cell)."""
@@ -104,8 +106,12 @@ def _quantized(item):
     span = item.hi - item.lo if item.hi > item.lo else 1.0
     codes = np.clip(np.rint((values - item.lo) / span * 254), 0, 254)
     codes = np.where(np.isfinite(values), codes, 255).astype(np.uint8)
-    return {"q8": base64.b64encode(codes.tobytes()).decode("ascii"), "lo": float(item.lo),
-            "hi": float(item.lo + span), "shape": list(values.shape)}
+    return {
+        "q8": base64.b64encode(codes.tobytes()).decode("ascii"),
+        "lo": float(item.lo),
+        "hi": float(item.lo + span),
+        "shape": list(values.shape),
+    }
 
 
 GL_POINTS = 150
@@ -138,6 +144,7 @@ def encode(value):
 
 
 # --- panels ------------------------------------------------------------------------------
+
 
 @dataclass
 class Panel:
@@ -194,10 +201,20 @@ class Panel:
         return self.area if self.present_area == "default" else self.present_area
 
     def as_dict(self):
-        out = {"key": self.key, "area": self.area, "title": self.title, "figure": None,
-               "frames": encode(self.frames), "caption": self.caption, "height": self.height,
-               "animate": self.animate, "hide_when_predicting": list(self.hide_when_predicting),
-               "step_line": self.step_line, "subtitle": self.subtitle, "span": list(self.span)}
+        out = {
+            "key": self.key,
+            "area": self.area,
+            "title": self.title,
+            "figure": None,
+            "frames": encode(self.frames),
+            "caption": self.caption,
+            "height": self.height,
+            "animate": self.animate,
+            "hide_when_predicting": list(self.hide_when_predicting),
+            "step_line": self.step_line,
+            "subtitle": self.subtitle,
+            "span": list(self.span),
+        }
         if self.figure is not None:
             fig = self.figure
             margin = {"l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
@@ -206,10 +223,16 @@ class Panel:
             base["layout"].pop("template", None)
             unknown = {trace.get("type", "scatter") for trace in base["data"]} - PLAYER_TRACES
             if unknown:
-                raise ValueError(f"panel {self.key!r} draws {', '.join(sorted(unknown))}, which the player's "
-                                 f"plotly.js bundle lacks (tools/plotly_bundle/entry.js)")
+                raise ValueError(
+                    f"panel {self.key!r} draws {', '.join(sorted(unknown))}, which the player's "
+                    f"plotly.js bundle lacks (tools/plotly_bundle/entry.js)"
+                )
             for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
-                if trace.get("type") == "scatter" and trace.get("mode") == "markers" and _length(trace.get("x")) > GL_POINTS:
+                if (
+                    trace.get("type") == "scatter"
+                    and trace.get("mode") == "markers"
+                    and _length(trace.get("x")) > GL_POINTS
+                ):
                     trace["type"] = "scattergl"
                 if isinstance(trace.get("marker"), dict) and "colorscale" in trace["marker"]:
                     trace["marker"]["showscale"] = False  # the key line says what the colours mean
@@ -228,8 +251,21 @@ class Panel:
         return out
 
 
-def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(), picks=None, scores=None,
-            coords=None, pick_max=True, slider_help=None):
+def payload(
+    page,
+    key,
+    n_steps,
+    panels,
+    stories,
+    *,
+    stories_hidden=None,
+    marks=(),
+    picks=None,
+    scores=None,
+    coords=None,
+    pick_max=True,
+    slider_help=None,
+):
     """The JSON text the player gets: everything to draw every step of one study, however
     it is shown (presenter mode and the text size are applied in the browser, so one
     payload serves every display).
@@ -244,17 +280,29 @@ def payload(page, key, n_steps, panels, stories, *, stories_hidden=None, marks=(
     """
     digest = hashlib.sha1(repr((page, key)).encode()).hexdigest()[:16]
     body = {
-        "id": digest, "page": page, "n_steps": int(n_steps), "plotly_url": ensure_plotly_js(),
-        "config": EXPORT_CONFIG, "stories": list(stories), "slider_help": slider_help, "ink": DARK_INK,
+        "id": digest,
+        "page": page,
+        "n_steps": int(n_steps),
+        "plotly_url": ensure_plotly_js(),
+        "config": EXPORT_CONFIG,
+        "stories": list(stories),
+        "slider_help": slider_help,
+        "ink": DARK_INK,
         "panels": [panel.as_dict() for panel in panels],
-        "marks": [{"label": label, "short": short, "step": int(t), "help": help_text}
-                  for label, short, t, help_text in marks],
+        "marks": [
+            {"label": label, "short": short, "step": int(t), "help": help_text} for label, short, t, help_text in marks
+        ],
     }
     if stories_hidden is not None:
         body["stories_hidden"] = list(stories_hidden)
     if picks is not None:
-        body.update(predict=True, picks=[int(i) for i in picks], scores=encode(np.asarray(scores, dtype=float)),
-                    coords=encode(np.asarray(coords, dtype=float)), pick_max=bool(pick_max))
+        body.update(
+            predict=True,
+            picks=[int(i) for i in picks],
+            scores=encode(np.asarray(scores, dtype=float)),
+            coords=encode(np.asarray(coords, dtype=float)),
+            pick_max=bool(pick_max),
+        )
     return json.dumps(body, separators=(",", ":"), allow_nan=False)
 
 
@@ -288,8 +336,12 @@ def _component():
     if _COMPONENT is None:
         here = Path(__file__).resolve().parent
         _COMPONENT = st.components.v2.component(
-            "mpl_step_player", html="<div class='mpl-root'></div>",
-            css=(here / "player.css").read_text(), js=(here / "player.js").read_text(), isolate_styles=False)
+            "mpl_step_player",
+            html="<div class='mpl-root'></div>",
+            css=(here / "player.css").read_text(),
+            js=(here / "player.js").read_text(),
+            isolate_styles=False,
+        )
     return _COMPONENT
 
 
@@ -318,7 +370,7 @@ def unpacked(data):
     if not data.startswith(PACKED):
         raise ValueError("Not a packed step-player payload.")
     size = int.from_bytes(data[4:8], "big")
-    return _merged(gzip.decompress(data[8 + size:]).decode(), data[8:8 + size].decode())
+    return _merged(gzip.decompress(data[8 + size :]).decode(), data[8 : 8 + size].decode())
 
 
 def show(data, key, scenes=False):

@@ -9,6 +9,7 @@ quote ``{m}`` (training points) and the fields of
 each preset's finding on its settings (the bound below or above 1, the argmins close,
 the rank correlation weak), so a sentence cannot outlive the fact it states.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,66 +29,97 @@ class Preset:
 
 PRESETS = {
     "skpca": (
-        Preset("Boston: the bound has a best sparsity",
-               "The compression bound (Hussain et al. 2011, Cor. 1) is lowest, {bound_min:.2f}, after {bound_argmin} "
-               "basis vectors: past that, each one costs the bound more than it explains.",
-               {"data": "boston", "gamma": "0.05", "k": "60", "log": "true"}),
-        Preset("Rings: a few points explain everything",
-               "With the median-heuristic width, {bound_argmin} points explain most of the variance: the "
-               "compression bound is lowest there ({bound_min:.2f}).", {"data": "rings", "k": "30", "log": "true"}),
-        Preset("A trivial bound, and why",
-               "A kernel this narrow (gamma = 30) makes every point its own direction: nothing compresses, the "
-               "residual stays high and the bound never gets below 1 (its lowest: {bound_min:.2f}).",
-               {"data": "rings", "gamma": "30", "k": "40", "log": "true"}),
-        Preset("Score 59 random candidates per step",
-               "Smola and Schölkopf's trick: 59 random candidates hold one of the best 5% with probability 95%. "
-               "Compare the picks and the bound (lowest {bound_min:.2f}) with the full search.",
-               {"data": "boston", "gamma": "0.05", "k": "60", "sub": "true", "cand": "59", "log": "true"}),
+        Preset(
+            "Boston: the bound has a best sparsity",
+            "The compression bound (Hussain et al. 2011, Cor. 1) is lowest, {bound_min:.2f}, after {bound_argmin} "
+            "basis vectors: past that, each one costs the bound more than it explains.",
+            {"data": "boston", "gamma": "0.05", "k": "60", "log": "true"},
+        ),
+        Preset(
+            "Rings: a few points explain everything",
+            "With the median-heuristic width, {bound_argmin} points explain most of the variance: the "
+            "compression bound is lowest there ({bound_min:.2f}).",
+            {"data": "rings", "k": "30", "log": "true"},
+        ),
+        Preset(
+            "A trivial bound, and why",
+            "A kernel this narrow (gamma = 30) makes every point its own direction: nothing compresses, the "
+            "residual stays high and the bound never gets below 1 (its lowest: {bound_min:.2f}).",
+            {"data": "rings", "gamma": "30", "k": "40", "log": "true"},
+        ),
+        Preset(
+            "Score 59 random candidates per step",
+            "Smola and Schölkopf's trick: 59 random candidates hold one of the best 5% with probability 95%. "
+            "Compare the picks and the bound (lowest {bound_min:.2f}) with the full search.",
+            {"data": "boston", "gamma": "0.05", "k": "60", "sub": "true", "cand": "59", "log": "true"},
+        ),
     ),
     "kmp": (
-        Preset("XOR, many points: a bound below 1",
-               "With {m:,} training points the KMP bound (Hussain et al. 2011, Thm 4) falls to {bound_min:.2f} after "
-               "{bound_argmin} basis functions; the test error goes on improving until t = {test_argmin}.",
-               {"data": "xor", "points": "3000", "k": "40"}),
-        Preset("sinc: the bound's best sparsity is near the test error's",
-               "{m} points are too few for this VC-style bound to get below 1 (lowest {bound_min:.2f}), yet it is "
-               "lowest at t = {bound_argmin}, near the test error's best, t = {test_argmin} (the paper drew its "
-               "bound × 1/5 to show this: Hussain et al. 2011, Fig. 1).",
-               {"data": "sinc", "gamma": "3", "k": "30", "rescale": "0.2"}),
-        Preset("A trivial bound, and why",
-               "{m} training points and a noisy boundary: the bound is above 1 at every sparsity (lowest "
-               "{bound_min:.2f}). It says nothing here, yet the test error is small ({test_min:.3f}).",
-               {"data": "moons", "k": "30"}),
-        Preset("Basic KMP revisits points",
-               "Without refitting (Vincent and Bengio 2002), basic matching pursuit can pick the same column again "
-               "and needs more steps.", {"data": "sinc", "gamma": "3", "k": "30", "variant": "basic"}),
+        Preset(
+            "XOR, many points: a bound below 1",
+            "With {m:,} training points the KMP bound (Hussain et al. 2011, Thm 4) falls to {bound_min:.2f} after "
+            "{bound_argmin} basis functions; the test error goes on improving until t = {test_argmin}.",
+            {"data": "xor", "points": "3000", "k": "40"},
+        ),
+        Preset(
+            "sinc: the bound's best sparsity is near the test error's",
+            "{m} points are too few for this VC-style bound to get below 1 (lowest {bound_min:.2f}), yet it is "
+            "lowest at t = {bound_argmin}, near the test error's best, t = {test_argmin} (the paper drew its "
+            "bound × 1/5 to show this: Hussain et al. 2011, Fig. 1).",
+            {"data": "sinc", "gamma": "3", "k": "30", "rescale": "0.2"},
+        ),
+        Preset(
+            "A trivial bound, and why",
+            "{m} training points and a noisy boundary: the bound is above 1 at every sparsity (lowest "
+            "{bound_min:.2f}). It says nothing here, yet the test error is small ({test_min:.3f}).",
+            {"data": "moons", "k": "30"},
+        ),
+        Preset(
+            "Basic KMP revisits points",
+            "Without refitting (Vincent and Bengio 2002), basic matching pursuit can pick the same column again "
+            "and needs more steps.",
+            {"data": "sinc", "gamma": "3", "k": "30", "variant": "basic"},
+        ),
     ),
     "skcca": (
-        Preset("Two-view rings: the bound picks the test error's sparsity",
-               "The sparse KCCA bound (Hussain et al. 2011, Thm 9) is lowest ({bound_min:.2f}) at t = {bound_argmin}, "
-               "where the test error is lowest too (t = {test_argmin}); over all t it follows the error only "
-               "loosely (rank correlation {rank_corr:.2f}).",
-               {"data": "rings-two-view", "points": "1500", "gamma": "1/d", "k": "30"}),
-        Preset("Fewer points: below 1 only briefly",
-               "With {m} training pairs the bound dips just under 1 (to {bound_min:.2f}) for a few steps.",
-               {"data": "rings-two-view", "points": "500", "gamma": "1/d", "k": "30"}),
-        Preset("A trivial bound, and why",
-               "A strict tolerance (alpha = 0.3): more test pairs count as errors, and with {m} pairs the bound "
-               "stays above 1 (lowest {bound_min:.2f}) -- though the variates still agree well.",
-               {"data": "rings-two-view", "points": "500", "gamma": "1/d", "k": "30", "alpha": "0.3",
-                "rescale": "0.2"}),
+        Preset(
+            "Two-view rings: the bound picks the test error's sparsity",
+            "The sparse KCCA bound (Hussain et al. 2011, Thm 9) is lowest ({bound_min:.2f}) at t = {bound_argmin}, "
+            "where the test error is lowest too (t = {test_argmin}); over all t it follows the error only "
+            "loosely (rank correlation {rank_corr:.2f}).",
+            {"data": "rings-two-view", "points": "1500", "gamma": "1/d", "k": "30"},
+        ),
+        Preset(
+            "Fewer points: below 1 only briefly",
+            "With {m} training pairs the bound dips just under 1 (to {bound_min:.2f}) for a few steps.",
+            {"data": "rings-two-view", "points": "500", "gamma": "1/d", "k": "30"},
+        ),
+        Preset(
+            "A trivial bound, and why",
+            "A strict tolerance (alpha = 0.3): more test pairs count as errors, and with {m} pairs the bound "
+            "stays above 1 (lowest {bound_min:.2f}) -- though the variates still agree well.",
+            {"data": "rings-two-view", "points": "500", "gamma": "1/d", "k": "30", "alpha": "0.3", "rescale": "0.2"},
+        ),
     ),
     "mpkfda": (
-        Preset("Tight blobs: the bound dips below 1",
-               "Diethe (2015), Thm 1, needs large margins and many points: two tight blobs and {m:,} training points "
-               "take it just under 1 ({bound_min:.2f}), the best it does at classroom sizes.",
-               {"data": "blobs", "points": "3000", "spread": "0.3", "gamma": "0.5", "k": "20"}),
-        Preset("A trivial bound, and why",
-               "On two moons with {m} points the bound is 1 at every step: its estimation terms A and B (Diethe "
-               "2015, eq. 10) outweigh the margin. The classifier is fine (test error {test_min:.3f}); the "
-               "guarantee is empty.", {"data": "moons", "k": "30"}),
-        Preset("Deflation changes the picks",
-               "Hotelling's deflation (Diethe 2015, eq. 15) turns K indefinite and picks different points than "
-               "projection; compare with the default.", {"data": "moons", "k": "30", "deflation": "hotelling"}),
+        Preset(
+            "Tight blobs: the bound dips below 1",
+            "Diethe (2015), Thm 1, needs large margins and many points: two tight blobs and {m:,} training points "
+            "take it just under 1 ({bound_min:.2f}), the best it does at classroom sizes.",
+            {"data": "blobs", "points": "3000", "spread": "0.3", "gamma": "0.5", "k": "20"},
+        ),
+        Preset(
+            "A trivial bound, and why",
+            "On two moons with {m} points the bound is 1 at every step: its estimation terms A and B (Diethe "
+            "2015, eq. 10) outweigh the margin. The classifier is fine (test error {test_min:.3f}); the "
+            "guarantee is empty.",
+            {"data": "moons", "k": "30"},
+        ),
+        Preset(
+            "Deflation changes the picks",
+            "Hotelling's deflation (Diethe 2015, eq. 15) turns K indefinite and picks different points than "
+            "projection; compare with the default.",
+            {"data": "moons", "k": "30", "deflation": "hotelling"},
+        ),
     ),
 }

@@ -10,6 +10,7 @@ screen: the student sees the same page a moment later, on a process that knows i
 Mounted by ``app.py`` on every page when ``deploy/serve.py`` started the process (it sets
 ``MPLAB_BEHIND_PROXY``); a process started by ``make run`` has no proxy and no watcher.
 """
+
 import os
 
 import streamlit as st

@@ -3,6 +3,7 @@
 the standalone export (:mod:`ui.export`) reads it to turn an address into a page and a
 page into its title and address.
 """
+
 from __future__ import annotations
 
 import copy
@@ -30,8 +31,13 @@ PAGES = (
     Page("app_pages/sparse_kcca.py", "Sparse KCCA", ":material/compare_arrows:", "sparse-kcca", "skcca"),
     Page("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", ":material/call_split:", "mpkfda", "mpkfda"),
     Page("app_pages/deflation_lab.py", "Deflation lab", ":material/layers:", "deflation-lab", "deflation-lab"),
-    Page("app_pages/column_lab.py", "Nyström & column selection", ":material/view_column:", "column-selection",
-         "column-lab"),
+    Page(
+        "app_pages/column_lab.py",
+        "Nyström & column selection",
+        ":material/view_column:",
+        "column-selection",
+        "column-lab",
+    ),
     Page("app_pages/bounds_explorer.py", "Bounds explorer", ":material/functions:", "bounds", "bounds"),
     Page("app_pages/paper_figures.py", "Paper figures", ":material/menu_book:", "paper-figures", "paper-figures"),
     Page("app_pages/references.py", "References", ":material/format_quote:", "references", "references"),
@@ -53,8 +59,9 @@ def by_path(path):
     for page in PAGES:
         if name in (page.url_path, page.key, page.file, page.file.rsplit("/", 1)[-1]):
             return page
-    raise ValueError(f"no page has the address {path!r}; the addresses are "
-                     f"{', '.join('/' + p.url_path for p in PAGES)}")
+    raise ValueError(
+        f"no page has the address {path!r}; the addresses are {', '.join('/' + p.url_path for p in PAGES)}"
+    )
 
 
 _MENU = []
@@ -72,6 +79,14 @@ def menu():
 
     with _MENU_LOCK:
         if not _MENU:
-            _MENU.extend(st.Page(page.file, title=page.title, icon=page.icon, url_path=page.url_path or None,
-                                 default=not page.url_path) for page in PAGES)
+            _MENU.extend(
+                st.Page(
+                    page.file,
+                    title=page.title,
+                    icon=page.icon,
+                    url_path=page.url_path or None,
+                    default=not page.url_path,
+                )
+                for page in PAGES
+            )
         return [copy.copy(page) for page in _MENU]

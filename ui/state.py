@@ -11,6 +11,7 @@ the canonical values (a bad value is ignored with a note); after the page is dra
 URL is rewritten with every value that differs from its default.  So a copied link
 reopens the same view, including the step.
 """
+
 from __future__ import annotations
 
 import math
@@ -94,8 +95,9 @@ def visible(text):
     """``text`` with every invisible control shown as its escape: bidirectional overrides
     and isolates (which can reverse what a sentence appears to say), zero-width spaces and
     joiners, and other format and control characters (as ``\\u202e``)."""
-    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cf", "Cc") and ch not in "\n\t"
-                   else ch for ch in str(text))
+    return "".join(
+        f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cf", "Cc") and ch not in "\n\t" else ch for ch in str(text)
+    )
 
 
 def literal(text, limit=80):
@@ -161,16 +163,22 @@ class PageState:
             text = pending.pop(control.name)
             value = control.parse(text)
             if value is None:
-                self.notes.append(f"The link's value {literal(text)} for {control.name!r} is not allowed here; "
-                                  f"using {format_value(control.default)!r}.")
+                self.notes.append(
+                    f"The link's value {literal(text)} for {control.name!r} is not allowed here; "
+                    f"using {format_value(control.default)!r}."
+                )
             else:
                 if control.out_of_range(text):
-                    self.notes.append(f"The link's {control.name} = {literal(text)} is outside "
-                                      f"{format_value(control.lo)} to {format_value(control.hi)}; using "
-                                      f"{format_value(value)}.")
+                    self.notes.append(
+                        f"The link's {control.name} = {literal(text)} is outside "
+                        f"{format_value(control.lo)} to {format_value(control.hi)}; using "
+                        f"{format_value(value)}."
+                    )
                 elif control.nearest and format_value(value) != str(text).strip():
-                    self.notes.append(f"The link's {control.name} = {literal(text)} is not one of the values "
-                                      f"offered here; using the nearest, {format_value(value)}.")
+                    self.notes.append(
+                        f"The link's {control.name} = {literal(text)} is not one of the values "
+                        f"offered here; using the nearest, {format_value(value)}."
+                    )
                 state[key] = value
         if key in state and not control.valid(state[key]) and control.nearest and control.options:
             try:  # a value the options no longer hold (they depend on another control) takes the nearest
@@ -184,8 +192,9 @@ class PageState:
         state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
         return state[key]
 
-    def widget(self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, on_user_change=None,
-               **kwargs):
+    def widget(
+        self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, on_user_change=None, **kwargs
+    ):
         """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``.
 
         ``keep``: a remembered value this page does not allow (a dataset of another task)
@@ -233,8 +242,11 @@ class PageState:
     def query(self):
         """The address's query for the view as it stands: every non-default value (and the
         pinned ones), as text."""
-        return {name: format_value(value) for name, (value, default) in self.url.items()
-                if value != default or name in self.pinned}
+        return {
+            name: format_value(value)
+            for name, (value, default) in self.url.items()
+            if value != default or name in self.pinned
+        }
 
     def write_url(self):
         """Rewrite the URL with every non-default value and show any notes about the link."""

@@ -4,6 +4,7 @@ per step, only what changes (no Streamlit here; plain arrays in, :class:`Panel` 
 Building a whole Plotly figure per step costs ~20 ms a panel; a patch costs
 microseconds, so a study of 150 steps is ready in a fraction of a second.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -19,8 +20,13 @@ DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are sm
 
 
 RING_KEY = {"kind": "marker", "symbol": "circle-open", "colour": figures.CHOSEN_COLOUR, "text": "chosen"}
-STAR_KEY = {"kind": "marker", "symbol": "star", "colour": figures.NEXT_COLOUR, "edge": figures.CHOSEN_COLOUR,
-            "text": "next pick"}
+STAR_KEY = {
+    "kind": "marker",
+    "symbol": "star",
+    "colour": figures.NEXT_COLOUR,
+    "edge": figures.CHOSEN_COLOUR,
+    "text": "next pick",
+}
 
 
 def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "y")):
@@ -29,8 +35,14 @@ def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "
     ``numbers``; each point once when ``unique``) and a star on ``coords[nexts[j]]``
     (-1: none).  A shape moves in ~7 ms where restyling a marker trace beside a WebGL
     point cloud recomputes the cloud (~100 ms at 2,000 points)."""
-    spec = {"coords": np.asarray(coords, dtype=float), "picks": np.asarray(picks, dtype=int), "numbers": numbers,
-            "unique": unique, "xref": axes[0], "yref": axes[1]}
+    spec = {
+        "coords": np.asarray(coords, dtype=float),
+        "picks": np.asarray(picks, dtype=int),
+        "numbers": numbers,
+        "unique": unique,
+        "xref": axes[0],
+        "yref": axes[1],
+    }
     if nexts is not None:
         spec["next"] = np.asarray([-1 if n is None else int(n) for n in nexts], dtype=int)
     return spec
@@ -43,20 +55,55 @@ def _study_rings(study, j_steps, coords=None, next_pick=True):
     return rings(coords, study.path.indices[: study.n_steps], nexts)
 
 
-def data_panel(study, j_steps, labels, *, coords=None, coords_test=None, labels_test=None, titles=None,
-               class_names=None, target_name="target", title="The data and the chosen points", key="data",
-               area="a", guess=True, caption="", present_area="default"):
+def data_panel(
+    study,
+    j_steps,
+    labels,
+    *,
+    coords=None,
+    coords_test=None,
+    labels_test=None,
+    titles=None,
+    class_names=None,
+    target_name="target",
+    title="The data and the chosen points",
+    key="data",
+    area="a",
+    guess=True,
+    caption="",
+    present_area="default",
+):
     """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
     coords = study.coords if coords is None else coords
-    fig = figures.data_figure(coords, labels, [], next_pick=None, coords_test=coords_test, labels_test=labels_test,
-                              titles=titles or study.coord_titles, class_names=class_names, target_name=target_name)
-    return Panel(key, area, title, fig, [{} for _ in j_steps], caption=caption, guess=guess, animate=True,
-                 present_area=present_area, rings=[_study_rings(study, j_steps, coords)],
-                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
+    fig = figures.data_figure(
+        coords,
+        labels,
+        [],
+        next_pick=None,
+        coords_test=coords_test,
+        labels_test=labels_test,
+        titles=titles or study.coord_titles,
+        class_names=class_names,
+        target_name=target_name,
+    )
+    return Panel(
+        key,
+        area,
+        title,
+        fig,
+        [{} for _ in j_steps],
+        caption=caption,
+        guess=guess,
+        animate=True,
+        present_area=present_area,
+        rings=[_study_rings(study, j_steps, coords)],
+        key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
+    )
 
 
-def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b",
-                    caption=""):
+def criterion_panel(
+    study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b", caption=""
+):
     """The criterion over the candidates at each step, the winner starred; ``title`` may
     hold ``{j}``."""
     scores0, winner0 = study.criterion(0)
@@ -70,8 +117,9 @@ def criterion_panel(study, j_steps, x, labels, *, title, pick="max", x_title="x"
         frames.append({"data": patch, "title": title.format(j=j)})
     hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
-    return Panel(key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden,
-                 key_items=key_items)
+    return Panel(
+        key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden, key_items=key_items
+    )
 
 
 def _heat_order(order, n_steps, share=1.0):
@@ -90,8 +138,21 @@ def diverging_key(text, colorscale=None):
     return [{"kind": "gradient", "colours": [colour for _, colour in stops], "text": text}]
 
 
-def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="heatmaps", area="e",
-                  title="The kernel before and after deflation", caption="", height=420, share=1.0, rows=None):
+def heatmap_panel(
+    study,
+    j_steps,
+    *,
+    sort_note,
+    shared_scale=True,
+    view=0,
+    key="heatmaps",
+    area="e",
+    title="The kernel before and after deflation",
+    caption="",
+    height=420,
+    share=1.0,
+    rows=None,
+):
     """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own;
     ``share``: this panel's part of the payload's heatmap budget.  No colour bar: a key
     line says what the colours mean (a colour bar's ticks overprint at large text)."""
@@ -111,30 +172,66 @@ def heatmap_panel(study, j_steps, *, sort_note, shared_scale=True, view=0, key="
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
-    scale = (f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries")
+    scale = f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries"
     colours = diverging_key(f"blue < 0 · white 0 · red > 0, {scale}")
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
     title = f"{title} ({rows})" if rows else title
-    return Panel(key, area, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours,
-                 margin={"t": 34})
+    return Panel(
+        key, area, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours, margin={"t": 34}
+    )
 
 
-def bound_panel(curves, j_steps, *, log_y=False, secondary=(), y_title="error / bound", secondary_title=None,
-                key="bounds", area="d", title="Bounds and errors against t", rescale=None, height=440, leave_out=()):
+def bound_panel(
+    curves,
+    j_steps,
+    *,
+    log_y=False,
+    secondary=(),
+    y_title="error / bound",
+    secondary_title=None,
+    key="bounds",
+    area="d",
+    title="Bounds and errors against t",
+    rescale=None,
+    height=440,
+    leave_out=(),
+):
     """Every curve against t with the step marked, each line named at its end and drawn
     up to the step shown (the player's "whole curves" shows them to k); ``leave_out``:
     curves of another scale than the error rates (KMP's mean squared errors: one axis,
     the story says them)."""
     if leave_out:
-        curves = replace(curves, curves={name: values for name, values in curves.curves.items() if name not in leave_out})
-    fig = figures.bound_figure(curves, 0, log_y=log_y, secondary=secondary, y_title=y_title,
-                               secondary_title=secondary_title, rescale=rescale, note_in_plot=False)
+        curves = replace(
+            curves, curves={name: values for name, values in curves.curves.items() if name not in leave_out}
+        )
+    fig = figures.bound_figure(
+        curves,
+        0,
+        log_y=log_y,
+        secondary=secondary,
+        y_title=y_title,
+        secondary_title=secondary_title,
+        rescale=rescale,
+        note_in_plot=False,
+    )
     frames = [{} for _ in j_steps]  # the player draws the step line, the revealed curves and their labels
-    markers = [{"kind": "marker", "symbol": "triangle-down", "colour": "#777777", "text": "lowest bound so far"},
-               {"kind": "marker", "symbol": "circle", "colour": "#777777", "text": "lowest error so far"}]
-    return Panel(key, area, title, fig, frames, caption=figures.bound_summary(curves, rescale), height=height,
-                 step_line=True, subtitle=figures.trivial_note(curves, rescale) or "", span=(1, 2),
-                 key_items=markers)
+    markers = [
+        {"kind": "marker", "symbol": "triangle-down", "colour": "#777777", "text": "lowest bound so far"},
+        {"kind": "marker", "symbol": "circle", "colour": "#777777", "text": "lowest error so far"},
+    ]
+    return Panel(
+        key,
+        area,
+        title,
+        fig,
+        frames,
+        caption=figures.bound_summary(curves, rescale),
+        height=height,
+        step_line=True,
+        subtitle=figures.trivial_note(curves, rescale) or "",
+        span=(1, 2),
+        key_items=markers,
+    )
 
 
 def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
@@ -142,32 +239,62 @@ def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
     residuals = study.path.extras["residuals"]
     fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max())
     frames = [{"data": {0: {"marker.color": residuals[j]}}} for j in j_steps]
-    return Panel(key, area, "Residual of every point after projection on the chosen points", fig, frames,
-                 caption=caption, animate=True, rings=[_study_rings(study, j_steps)],
-                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
+    return Panel(
+        key,
+        area,
+        "Residual of every point after projection on the chosen points",
+        fig,
+        frames,
+        caption=caption,
+        animate=True,
+        rings=[_study_rings(study, j_steps)],
+        key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
+    )
 
 
 def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
     """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
     grids = {j: study.decision_grid(j, n=DECISION_GRID) for j in j_steps}
     xs, ys, values = grids[0]
-    fig = figures.decision_figure(xs, ys, values, study.coords, labels, [], coords_test=study.coords_test,
-                                  labels_test=labels_test, titles=study.coord_titles, class_names=class_names)
+    fig = figures.decision_figure(
+        xs,
+        ys,
+        values,
+        study.coords,
+        labels,
+        [],
+        coords_test=study.coords_test,
+        labels_test=labels_test,
+        titles=study.coord_titles,
+        class_names=class_names,
+    )
     frames = []
     for j, (_, _, values) in grids.items():
         top = float(np.nanmax(np.abs(values))) or 1.0
         z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
-        frames.append({"data": {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}},
-                       "title": f"Decision boundary {what} = 0 after {j} steps"})
-    return Panel(key, area, "Decision boundary after 0 steps", fig, frames,
-                 rings=[_study_rings(study, j_steps, next_pick=False)], key_items=figures.key_items(fig) + [RING_KEY])
+        frames.append(
+            {
+                "data": {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}},
+                "title": f"Decision boundary {what} = 0 after {j} steps",
+            }
+        )
+    return Panel(
+        key,
+        area,
+        "Decision boundary after 0 steps",
+        fig,
+        frames,
+        rings=[_study_rings(study, j_steps, next_pick=False)],
+        key_items=figures.key_items(fig) + [RING_KEY],
+    )
 
 
 def decision_values_panel(study, j_steps, split, *, class_names, key="model", area="c"):
     """Classifier output per class (d > 2): histograms whose values move with j."""
     f0 = study.decision(0, split.X_train)
-    fig = figures.decision_values_figure(f0, split.y_train, study.decision(0, split.X_test), split.y_test,
-                                         class_names=class_names)
+    fig = figures.decision_values_figure(
+        f0, split.y_train, study.decision(0, split.X_test), split.y_test, class_names=class_names
+    )
     frames = []
     for j in j_steps:
         f_train, f_test = study.decision(j, split.X_train), study.decision(j, split.X_test)
@@ -185,59 +312,105 @@ def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", 
     xs, f0 = study.fit_curve(0)
     fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
     line = 2 if study.coords_test is not None else 1
-    frames = [{"data": {line: {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"}
-              for j in j_steps]
-    return Panel(key, area, "The function after 0 steps", fig, frames, animate=True, present_area=present_area,
-                 guess=guess, rings=[_study_rings(study, j_steps, next_pick=guess)],
-                 key_items=figures.key_items(fig) + [RING_KEY] + ([STAR_KEY] if guess else []))
+    frames = [{"data": {line: {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"} for j in j_steps]
+    return Panel(
+        key,
+        area,
+        "The function after 0 steps",
+        fig,
+        frames,
+        animate=True,
+        present_area=present_area,
+        guess=guess,
+        rings=[_study_rings(study, j_steps, next_pick=guess)],
+        key_items=figures.key_items(fig) + [RING_KEY] + ([STAR_KEY] if guess else []),
+    )
 
 
 def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
     """Regression with d > 1: predicted against true after j steps."""
-    fig = figures.predicted_figure(split.y_train, study.fitted(0), split.y_test, study.prediction(0, split.X_test),
-                                   target_name=target_name)
-    frames = [{"data": {0: {"y": study.fitted(j)}, 1: {"y": study.prediction(j, split.X_test)}},
-               "title": f"Predicted against true after {j} steps"} for j in j_steps]
+    fig = figures.predicted_figure(
+        split.y_train, study.fitted(0), split.y_test, study.prediction(0, split.X_test), target_name=target_name
+    )
+    frames = [
+        {
+            "data": {0: {"y": study.fitted(j)}, 1: {"y": study.prediction(j, split.X_test)}},
+            "title": f"Predicted against true after {j} steps",
+        }
+        for j in j_steps
+    ]
     return Panel(key, area, "Predicted against true after 0 steps", fig, frames, animate=True)
 
 
 def projection_panel(study, j_steps, *, key="model", area="c"):
     """Sparse KCCA: the first canonical variates of the two views after j steps."""
-    empty = {"train": (np.zeros(0), np.zeros(0)), "test": (np.zeros(0), np.zeros(0)),
-             "correlation": (float("nan"), float("nan"))}
+    empty = {
+        "train": (np.zeros(0), np.zeros(0)),
+        "test": (np.zeros(0), np.zeros(0)),
+        "correlation": (float("nan"), float("nan")),
+    }
     fig = figures.projection_figure(empty)
     frames = []
     for j in j_steps:
         p = study.projections(j) or empty
         (fx, fy), (gx, gy) = p["train"], p["test"]
         train_corr, test_corr = p["correlation"]
-        low, high = (float(np.min([fx.min(), fy.min(), gx.min(), gy.min()])),
-                     float(np.max([fx.max(), fy.max(), gx.max(), gy.max()]))) if fx.size else (0.0, 0.0)
-        frames.append({"data": {0: {"x": fx, "y": fy, "name": f"training pairs (corr {train_corr:.3f})"},
-                                1: {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
-                                2: {"x": [low, high], "y": [low, high]}},
-                       "title": (f"First canonical variates on {j} points" if j else
-                                 "Canonical variates: from step 1 on")})
+        low, high = (
+            (
+                float(np.min([fx.min(), fy.min(), gx.min(), gy.min()])),
+                float(np.max([fx.max(), fy.max(), gx.max(), gy.max()])),
+            )
+            if fx.size
+            else (0.0, 0.0)
+        )
+        frames.append(
+            {
+                "data": {
+                    0: {"x": fx, "y": fy, "name": f"training pairs (corr {train_corr:.3f})"},
+                    1: {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
+                    2: {"x": [low, high], "y": [low, high]},
+                },
+                "title": (f"First canonical variates on {j} points" if j else "Canonical variates: from step 1 on"),
+            }
+        )
     return Panel(key, area, "Canonical variates: from step 1 on", fig, frames)
 
 
 # --- the deflation lab -------------------------------------------------------------------------
 
+
 def lab_chosen_panel(lab, j_steps, labels, *, class_names=None, title="Chosen points per deflation (star: next pick)"):
     """Each deflation's chosen points on the data, one small panel per deflation (rings
     without numbers: in a small panel they would overprint)."""
     names = lab.deflations
-    fig = figures.chosen_grid_figure(lab.coords, labels, {n: [] for n in names}, {n: None for n in names},
-                                     titles=lab.coord_titles, class_names=class_names)
+    fig = figures.chosen_grid_figure(
+        lab.coords,
+        labels,
+        {n: [] for n in names},
+        {n: None for n in names},
+        titles=lab.coord_titles,
+        class_names=class_names,
+    )
     fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
     sets = []
     for name, axes in zip(names, _grid_axes(fig, len(names))):
         nexts = [lab.next_picks(j)[name] for j in j_steps]
         sets.append(rings(lab.coords, lab.paths[name].indices, nexts, numbers=False, axes=axes))
     rows, _ = figures.panel_grid(len(names))
-    return Panel("chosen", "a", title, fig, [{} for _ in j_steps], height=60 + 300 * rows, animate=True, span=(2, 1),
-                 caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.", margin={"t": 34},
-                 rings=sets, key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY])
+    return Panel(
+        "chosen",
+        "a",
+        title,
+        fig,
+        [{} for _ in j_steps],
+        height=60 + 300 * rows,
+        animate=True,
+        span=(2, 1),
+        caption=f"Axes: {lab.coord_titles[0]} across, {lab.coord_titles[1]} up.",
+        margin={"t": 34},
+        rings=sets,
+        key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
+    )
 
 
 def _grid_axes(fig, n):
@@ -265,7 +438,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     for number, name in zip(titles, names):
         fig.layout.annotations[number].text = name
     if own_scale:  # each panel its own colour range: one colour axis per panel
-        for number, trace in enumerate(fig.data):
+        for trace in fig.data:
             trace.coloraxis = None
             trace.update(colorscale=figures.DIVERGING, zmid=0.0, showscale=False)
     fig.update_layout(coloraxis_showscale=False)
@@ -282,33 +455,58 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
             # a run that stopped early says where it stays; an own scale says its range
             text = name if step == j else f"{name} ({figures.kernel_name(step)})"
             layout[f"annotations.{titles[number]}.text"] = text + (f"<br>±{top:.2g}" if own_scale else "")
-        frames.append({"data": patch, "layout": layout,
-                       "title": f"Deflated kernels {figures.kernel_name(j)}" + (", each on its own colour scale"
-                                                                                if own_scale else ", one colour scale (K₀'s)")})
+        frames.append(
+            {
+                "data": patch,
+                "layout": layout,
+                "title": f"Deflated kernels {figures.kernel_name(j)}"
+                + (", each on its own colour scale" if own_scale else ", one colour scale (K₀'s)"),
+            }
+        )
     for trace in fig.data:
         trace.z = None  # every step's cells travel in the frames
     rows, _ = figures.panel_grid(len(names))
-    what = ("each on the range of 99% of its entries (± in its title; larger ones saturate)" if own_scale
-            else f"all on K₀'s scale, ±{scale:.2g}")
+    what = (
+        "each on the range of 99% of its entries (± in its title; larger ones saturate)"
+        if own_scale
+        else f"all on K₀'s scale, ±{scale:.2g}"
+    )
     colours = diverging_key(f"blue < 0 · white 0 · red > 0, {what}")
-    return Panel("heatmaps", "b", f"Deflated kernels {figures.kernel_name(0)}", fig, frames,
-                 height=40 + 300 * rows, span=(2, 1), key_items=colours, margin={"t": 58 if own_scale else 34},
-                 caption=f"Rows and columns: {sort_note}. Blue entries are negative; an asymmetric panel comes from "
-                         "a one-sided deflation.")
+    return Panel(
+        "heatmaps",
+        "b",
+        f"Deflated kernels {figures.kernel_name(0)}",
+        fig,
+        frames,
+        height=40 + 300 * rows,
+        span=(2, 1),
+        key_items=colours,
+        margin={"t": 58 if own_scale else 34},
+        caption=f"Rows and columns: {sort_note}. Blue entries are negative; an asymmetric panel comes from "
+        "a one-sided deflation.",
+    )
 
 
 FACTS = (  # (row of the facts table, what it means: the row's tooltip)
     ("step", "The step this kernel is at: a run that stopped early stays at its last step."),
     ("symmetric", "Is K_j equal to its transpose? A one-sided deflation (projection) is not."),
-    ("smallest eigenvalue", "The smallest eigenvalue of K_j's symmetric part, relative to K₀'s largest. Below zero, "
-                            "K_j is no longer a kernel; ≈ 0 means zero within rounding."),
-    ("PSD", "Positive semi-definite: no eigenvalue below zero (within the facts' tolerance), so K_j is still a "
-            "kernel."),
+    (
+        "smallest eigenvalue",
+        "The smallest eigenvalue of K_j's symmetric part, relative to K₀'s largest. Below zero, "
+        "K_j is no longer a kernel; ≈ 0 means zero within rounding.",
+    ),
+    (
+        "PSD",
+        "Positive semi-definite: no eigenvalue below zero (within the facts' tolerance), so K_j is still a kernel.",
+    ),
     ("rank", "The number of eigenvalues above the tolerance: how many directions are left."),
     ("trace", "The sum of K_j's diagonal: the variance still to explain; it falls as points are chosen."),
-    ("chosen columns left", "How much of the chosen points' own columns is left: the largest ‖K_j[:, i]‖ / "
-                            "‖K₀[:, i]‖ over the chosen points i. 0: this deflation wiped them out, so they cannot "
-                            "be picked again; above 0 they can."),
+    (
+        "chosen columns left",
+        "How much of the chosen points' own columns is left: the largest ‖K_j[:, i]‖ / "
+        "‖K₀[:, i]‖ over the chosen points i. 0: this deflation wiped them out, so they cannot "
+        "be picked again; above 0 they can.",
+    ),
     ("next pick", "The point this deflation picks next."),
 )
 
@@ -326,22 +524,35 @@ def _fact_column(step, facts):
     yes = {True: "yes", False: "no"}
     # within the facts' tolerance an eigenvalue is zero: its digits there are rounding, not a finding
     smallest = "≈ 0" if abs(facts.min_eigenvalue) <= FACT_RTOL else _short(facts.min_eigenvalue)
-    return [step, yes[bool(facts.symmetric)], smallest, yes[bool(facts.psd)], facts.rank, f"{facts.trace:.3g}",
-            "—" if np.isnan(facts.chosen_left) else "≈ 0" if facts.annihilated else _short(facts.chosen_left),
-            "—" if facts.next_pick is None else facts.next_pick]
+    return [
+        step,
+        yes[bool(facts.symmetric)],
+        smallest,
+        yes[bool(facts.psd)],
+        facts.rank,
+        f"{facts.trace:.3g}",
+        "—" if np.isnan(facts.chosen_left) else "≈ 0" if facts.annihilated else _short(facts.chosen_left),
+        "—" if facts.next_pick is None else facts.next_pick,
+    ]
 
 
 def _facts_caption(spectrum):
-    text = ("Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest ‖K_j[:, i]‖ / ‖K₀[:, i]‖ "
-            "over the chosen i (0: wiped out). ")
+    text = (
+        "Eigenvalues relative to K₀'s largest; 'chosen columns left' is the largest ‖K_j[:, i]‖ / ‖K₀[:, i]‖ "
+        "over the chosen i (0: wiped out). "
+    )
     if spectrum.sample is None:
-        return text + ("Computed from K_j = K₀ − UV′ without forming it, in a small basis: K₀'s leading "
-                       f"{spectrum.values.size} eigenvectors (the rest of K₀ is below 10⁻¹⁰ of its largest "
-                       "eigenvalue, too little to change any fact) plus the deflation's U and V.")
-    return text + (f"K₀ has too many significant eigenvalues here for an exact small basis, so symmetric, smallest "
-                   f"eigenvalue, PSD and rank describe K_j's {spectrum.sample.size} × {spectrum.sample.size} block "
-                   "on a fixed random subsample of the training points (the same at every step); rank is that "
-                   "block's.")
+        return text + (
+            "Computed from K_j = K₀ − UV′ without forming it, in a small basis: K₀'s leading "
+            f"{spectrum.values.size} eigenvectors (the rest of K₀ is below 10⁻¹⁰ of its largest "
+            "eigenvalue, too little to change any fact) plus the deflation's U and V."
+        )
+    return text + (
+        f"K₀ has too many significant eigenvalues here for an exact small basis, so symmetric, smallest "
+        f"eigenvalue, PSD and rank describe K_j's {spectrum.sample.size} × {spectrum.sample.size} block "
+        "on a fixed random subsample of the training points (the same at every step); rank is that "
+        "block's."
+    )
 
 
 def lab_facts_panel(lab, j_steps):
@@ -349,18 +560,31 @@ def lab_facts_panel(lab, j_steps):
     deflation and one row per fact (narrow enough for a projector's panel at every text
     size), each row's meaning in its tooltip."""
     # the step row only when some run stopped early (otherwise every column says j)
-    shown = [number for number, (label, _) in enumerate(FACTS)
-             if label != "step" or any(path.n_steps < lab.n_steps for path in lab.paths.values())]
+    shown = [
+        number
+        for number, (label, _) in enumerate(FACTS)
+        if label != "step" or any(path.n_steps < lab.n_steps for path in lab.paths.values())
+    ]
 
     def rows(j):
         columns = [_fact_column(lab.step_of(name, j), facts) for name, facts in lab.facts(j).items()]
         return [[FACTS[number][0]] + [column[number] for column in columns] for number in shown]
 
     frames = [{"rows": rows(j), "title": f"Facts of each deflated kernel at step {j}"} for j in j_steps]
-    return Panel("facts", "c", "Facts of each deflated kernel at step 0", None, frames,
-                 height=60 + 34 * (len(shown) + 1), caption=_facts_caption(lab.spectrum), key_items=[],
-                 table={"header": ["fact"] + [name.replace("-", "-\u200b") for name in lab.deflations],
-                        "row_help": [FACTS[number][1] for number in shown]})
+    return Panel(
+        "facts",
+        "c",
+        "Facts of each deflated kernel at step 0",
+        None,
+        frames,
+        height=60 + 34 * (len(shown) + 1),
+        caption=_facts_caption(lab.spectrum),
+        key_items=[],
+        table={
+            "header": ["fact"] + [name.replace("-", "-\u200b") for name in lab.deflations],
+            "row_help": [FACTS[number][1] for number in shown],
+        },
+    )
 
 
 def lab_errors_panel(lab, j_steps, *, title):
@@ -373,21 +597,35 @@ def lab_errors_panel(lab, j_steps, *, title):
     fig.update_yaxes(range=[0, float(values.max()) * 1.1 or 1.0])
     for trace in fig.data:
         trace.meta = {"label": trace.name, "reveal": True}
-    caption = ("Each deflation's learner on its first k chosen points (coinciding curves are drawn on top of each "
-               "other): " + "; ".join(f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
-                                      for name, values in lab.errors.items() if values.size) + ".")
+    caption = (
+        "Each deflation's learner on its first k chosen points (coinciding curves are drawn on top of each "
+        "other): "
+        + "; ".join(
+            f"{name}: min {values.min():.3g} at k = {int(np.argmin(values)) + 1}"
+            for name, values in lab.errors.items()
+            if values.size
+        )
+        + "."
+    )
     return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True)
 
 
 # --- the column lab ---------------------------------------------------------------------------
+
 
 def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
     """Each method's first j landmarks on the data (first repetition), the next one
     starred: the player steps the landmarks as it steps the algorithms' picks."""
     orders = result.landmarks
     names = list(orders)
-    fig = figures.chosen_grid_figure(result.coords, labels, {n: [] for n in names}, {n: None for n in names},
-                                     titles=result.coord_titles, class_names=class_names)
+    fig = figures.chosen_grid_figure(
+        result.coords,
+        labels,
+        {n: [] for n in names},
+        {n: None for n in names},
+        titles=result.coord_titles,
+        class_names=class_names,
+    )
     fig.layout.annotations = [note for note in fig.layout.annotations if not note.text.startswith("axes:")]
     sets = []
     for name, axes in zip(names, _grid_axes(fig, len(names))):
@@ -396,12 +634,21 @@ def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
         sets.append(rings(result.coords, order, nexts, numbers=False, unique=True, axes=axes))
     frames = [{"title": f"Landmarks after {j} draws (first repetition)"} for j in j_steps]
     rows, _ = figures.panel_grid(len(names))
-    return Panel("landmarks", "a", "Landmarks after 0 draws (first repetition)", fig, frames, span=(2, 1),
-                 height=60 + 300 * rows, margin={"t": 34}, rings=sets,
-                 key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
-                 caption="Greedy picks spread out (each explains what the others cannot); uniform ones follow the "
-                         f"density; leverage sampling favours points with few neighbours and may draw one twice. Axes: "
-                         f"{result.coord_titles[0]} across, {result.coord_titles[1]} up.")
+    return Panel(
+        "landmarks",
+        "a",
+        "Landmarks after 0 draws (first repetition)",
+        fig,
+        frames,
+        span=(2, 1),
+        height=60 + 300 * rows,
+        margin={"t": 34},
+        rings=sets,
+        key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
+        caption="Greedy picks spread out (each explains what the others cannot); uniform ones follow the "
+        f"density; leverage sampling favours points with few neighbours and may draw one twice. Axes: "
+        f"{result.coord_titles[0]} across, {result.coord_titles[1]} up.",
+    )
 
 
 def lines_panel(key, area, title, fig, n_steps, *, caption="", step_line=True, labels=True, height=400):
@@ -412,5 +659,6 @@ def lines_panel(key, area, title, fig, n_steps, *, caption="", step_line=True, l
         for trace in fig.data:
             if trace.showlegend is not False and trace.mode and "lines" in trace.mode and trace.name:
                 trace.meta = {"label": trace.name}
-    return Panel(key, area, title, fig, [{} for _ in range(n_steps + 1)], caption=caption, step_line=step_line,
-                 height=height)
+    return Panel(
+        key, area, title, fig, [{} for _ in range(n_steps + 1)], caption=caption, step_line=step_line, height=height
+    )

@@ -10,6 +10,7 @@ When the connection drops before the page is done (its server process was stoppe
 ``open_page(..., reconnect=True)`` opens it again from its address, as Streamlit's own
 page does: behind a proxy the new connection reaches a live process.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,9 +20,9 @@ from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
 import websockets
-from websockets.exceptions import WebSocketException
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.exceptions import WebSocketException
 
 TIMEOUT = 600.0
 
@@ -58,8 +59,9 @@ async def _once(ws_url, page, query, timeout, cookies, reruns):
     same session took (as many as it holds ``None``s)."""
     received = 0
     try:
-        async with websockets.connect(ws_url, max_size=None, subprotocols=["streamlit"],
-                                      open_timeout=timeout, ping_timeout=None) as ws:
+        async with websockets.connect(
+            ws_url, max_size=None, subprotocols=["streamlit"], open_timeout=timeout, ping_timeout=None
+        ) as ws:
             cookies.clear()
             cookies.update(_cookies(ws))
             for run in range(1 + len(reruns)):
@@ -85,7 +87,7 @@ async def _once(ws_url, page, query, timeout, cookies, reruns):
             return True, received, None
     except (OSError, WebSocketException) as error:  # refused, dropped, or not a websocket
         return False, received, type(error).__name__
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return True, received, "TimeoutError"
 
 
@@ -103,8 +105,9 @@ async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False, re
         received += got
         late = time.perf_counter() - started > timeout
         if finished or not reconnect or late:
-            return Visit(time.perf_counter() - started, received, error, reconnects, cookies,
-                         [t for t in times if t is not None])
+            return Visit(
+                time.perf_counter() - started, received, error, reconnects, cookies, [t for t in times if t is not None]
+            )
         reconnects += 1
         await asyncio.sleep(0.5)
 

@@ -9,6 +9,7 @@ the app's ``python -m ui.paper_figures`` runs this same command with a writer th
 the interactive Plotly figures (:func:`main` takes the writer as an argument, so the core
 never imports the app).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,9 @@ def _names(requested):
         elif any(name.startswith(item + "-") for name in FIGURES):
             names.extend(name for name in FIGURES if name.startswith(item + "-"))
         else:
-            raise SystemExit(f"Unknown figure {item!r}; choose from: all, {', '.join(PAPER_GROUPS)}, "
-                             f"{', '.join(FIGURES)}.")
+            raise SystemExit(
+                f"Unknown figure {item!r}; choose from: all, {', '.join(PAPER_GROUPS)}, {', '.join(FIGURES)}."
+            )
     return list(dict.fromkeys(names))
 
 
@@ -89,12 +91,22 @@ def _report(args):
     sys.stderr.write("\n")
     write_whole(args.out / "report.md", markdown(rows, args.size))
     write_whole(args.out / "report.html", html_report(rows, args.size))
-    write_whole(args.out / "results.json", results_json(
-        rows, args.size, seed=args.seed, data="validation data" if args.data_dir else "bundled",
-        seconds=time.perf_counter() - started))
+    write_whole(
+        args.out / "results.json",
+        results_json(
+            rows,
+            args.size,
+            seed=args.seed,
+            data="validation data" if args.data_dir else "bundled",
+            seconds=time.perf_counter() - started,
+        ),
+    )
     counts = {status: sum(row.status == status for row in rows) for status in VERDICTS}
-    print(f"report: wrote {args.out / 'report.md'}, .html and results.json ({', '.join(f'{n} {s}' for s, n in counts.items())}; "
-          f"{time.perf_counter() - started:.1f} s)")
+    tally = ", ".join(f"{n} {s}" for s, n in counts.items())
+    print(
+        f"report: wrote {args.out / 'report.md'}, .html and results.json ({tally}; "
+        f"{time.perf_counter() - started:.1f} s)"
+    )
     return 0
 
 
@@ -104,17 +116,30 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Rerun the papers' figures and tables: DIR/NAME.html (the paper's finding, our setting, "
-                    "the verdict, our numbers" + (" and the figures" if writer else "") + ") and DIR/NAME.csv (the "
-                    "data) for each NAME.")
-    parser.add_argument("names", nargs="+", metavar="NAME",
-                        help=f"an item ({', '.join(FIGURES)}), a paper ({', '.join(PAPER_GROUPS)}), 'all', or "
-                             "'report' alone: every item, then DIR/report.md and DIR/report.html with verdicts")
+        "the verdict, our numbers" + (" and the figures" if writer else "") + ") and DIR/NAME.csv (the "
+        "data) for each NAME.",
+    )
+    parser.add_argument(
+        "names",
+        nargs="+",
+        metavar="NAME",
+        help=f"an item ({', '.join(FIGURES)}), a paper ({', '.join(PAPER_GROUPS)}), 'all', or "
+        "'report' alone: every item, then DIR/report.md and DIR/report.html with verdicts",
+    )
     parser.add_argument("--out", required=True, type=Path, help="folder for NAME.html and NAME.csv")
-    parser.add_argument("--size", choices=SIZES, default="full",
-                        help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="folder with the validation data: raetsch/*.npz (the Diethe 2015 items then run on the "
-                             "Raetsch benchmark sets) and usps/usps.npz (needed by vincent2002-table1)")
+    parser.add_argument(
+        "--size",
+        choices=SIZES,
+        default="full",
+        help="full: the paper's sizes (default); quick: the app's gallery; tiny: a smoke test",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="folder with the validation data: raetsch/*.npz (the Diethe 2015 items then run on the "
+        "Raetsch benchmark sets) and usps/usps.npz (needed by vincent2002-table1)",
+    )
     parser.add_argument("--jobs", type=int, default=-1, help="repetitions run at once (joblib n_jobs; -1: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of the splits / draws")
     args = parser.parse_args(argv)
@@ -132,8 +157,9 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
         return ProgressBar(name)
 
     try:
-        for name, result in run_items(names, args.size, seed=args.seed, n_jobs=args.jobs, data_dir=args.data_dir,
-                                      progress=bar):
+        for name, result in run_items(
+            names, args.size, seed=args.seed, n_jobs=args.jobs, data_dir=args.data_dir, progress=bar
+        ):
             if result is None:
                 print(f"{name}: skipped, it needs files that are not bundled; give --data-dir (see --help).")
                 continue

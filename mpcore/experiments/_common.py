@@ -1,5 +1,6 @@
 """What every reproduction shares: the :class:`Experiment` result, sizes, the papers'
 numbers, parallel repetitions and small table helpers."""
+
 from __future__ import annotations
 
 import io
@@ -19,20 +20,28 @@ VERDICTS = ("reproduced", "partly", "not reproduced", "not judged")
 #: How the papers' vague words are read: written once, before any run, and the same for
 #: every item (the constants below are these readings' numbers).
 READINGS = (
-    ("'better', 'worse', 'fewer', 'lower' (also 'somewhat' or 'moderately' better)",
-     "on the paper's side by more than two standard errors of the difference over the repetitions (with one "
-     "run: by more than 10 %)"),
-    ("'close', 'about', 'comparable', 'competitive', 'as accurate as', 'as good as', 'only a slight loss'",
-     "within 10 % of the reference, or within the paper's own ratio when it prints one"),
-    ("'not significantly different' (a test the paper names)",
-     "the paper's test does not reject at 5 % with at least 10 repetitions, and the means are close (above); "
-     "fewer repetitions cannot tell, so that part is not judged"),
+    (
+        "'better', 'worse', 'fewer', 'lower' (also 'somewhat' or 'moderately' better)",
+        "on the paper's side by more than two standard errors of the difference over the repetitions (with one "
+        "run: by more than 10 %)",
+    ),
+    (
+        "'close', 'about', 'comparable', 'competitive', 'as accurate as', 'as good as', 'only a slight loss'",
+        "within 10 % of the reference, or within the paper's own ratio when it prints one",
+    ),
+    (
+        "'not significantly different' (a test the paper names)",
+        "the paper's test does not reject at 5 % with at least 10 repetitions, and the means are close (above); "
+        "fewer repetitions cannot tell, so that part is not judged",
+    ),
     ("'much', 'far', 'considerably' (tighter, looser, fewer, smaller)", "by a factor of 2 or more"),
     ("'predicts the lowest point'", "the test error where the bound is lowest is close (above) to its minimum"),
     ("'a reasonable solution' (a classifier)", "its test error within 5 percentage points of the reference method's"),
     ("'different' (points chosen)", "fewer than half of them shared"),
-    ("a claim over several data sets, settings or ranks",
-     "holds where it holds at three quarters of them or more, fails at a quarter or fewer, partly in between"),
+    (
+        "a claim over several data sets, settings or ranks",
+        "holds where it holds at three quarters of them or more, fails at a quarter or fewer, partly in between",
+    ),
     ("errors at rounding level", "differences between numbers below 1e-9 are rounding noise: not compared"),
 )
 CLOSE = 0.10  #: 'close': within 10 %
@@ -183,8 +192,9 @@ def _sized(defaults, size, overrides):
     settings = dict(defaults[size])
     unknown = set(overrides) - set(settings)
     if unknown:
-        raise ValueError(f"Unknown setting(s) {', '.join(sorted(unknown))}; this experiment takes: "
-                         f"{', '.join(settings)}.")
+        raise ValueError(
+            f"Unknown setting(s) {', '.join(sorted(unknown))}; this experiment takes: {', '.join(settings)}."
+        )
     settings.update(overrides)
     settings["size"] = size
     return settings

@@ -1,7 +1,7 @@
 """Diethe 2015 (Diethe 2015), Figures 1-6: MPKFDA's criteria x deflations and stages on
 binary benchmark sets."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import time
 from pathlib import Path
@@ -13,30 +13,33 @@ from sklearn.model_selection import StratifiedKFold, train_test_split
 from ..datasets import Split, load_dataset, prepare
 from ..labs import lab_path
 from ..mpkfda import fit_fisher
-
-from ._common import CLOSE, Experiment, _rbf, _sized, clearly_below, close_to, judged, run_parallel, share, titled
+from ._common import CLOSE, Experiment, _rbf, _sized, clearly_below, close_to, judged, run_parallel, titled
 
 #: The paper's criteria and deflations in the order of Diethe 2015's Figures 1-4.
 PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
 PAPER_DEFLATIONS = ("none", "hotelling", "projection", "schur", "ortho-projection", "ortho-schur")
 
 #: Diethe 2015, Figure 1 (AER) and Figure 3 (ART, seconds): rows PAPER_DEFLATIONS, columns PAPER_CRITERIA.
-PAPER_002_AER = np.array([
-    [0.219, 0.283, 0.271, 0.309, 0.310],
-    [0.254, 0.255, 0.197, 0.343, 0.344],
-    [0.219, 0.186, 0.187, 0.288, 0.293],
-    [0.220, 0.188, 0.187, 0.275, 0.288],
-    [0.218, 0.194, 0.188, 0.273, 0.283],
-    [0.221, 0.188, 0.185, 0.245, 0.254],
-])
-PAPER_002_ART = np.array([
-    [0.303, 1.316, 0.786, 1.661, 0.962],
-    [0.384, 0.705, 0.491, 1.050, 0.871],
-    [1.286, 1.378, 1.199, 1.565, 1.401],
-    [0.795, 1.197, 0.964, 1.437, 1.487],
-    [0.866, 1.112, 0.975, 1.529, 1.018],
-    [0.736, 0.883, 0.631, 1.202, 0.911],
-])
+PAPER_002_AER = np.array(
+    [
+        [0.219, 0.283, 0.271, 0.309, 0.310],
+        [0.254, 0.255, 0.197, 0.343, 0.344],
+        [0.219, 0.186, 0.187, 0.288, 0.293],
+        [0.220, 0.188, 0.187, 0.275, 0.288],
+        [0.218, 0.194, 0.188, 0.273, 0.283],
+        [0.221, 0.188, 0.185, 0.245, 0.254],
+    ]
+)
+PAPER_002_ART = np.array(
+    [
+        [0.303, 1.316, 0.786, 1.661, 0.962],
+        [0.384, 0.705, 0.491, 1.050, 0.871],
+        [1.286, 1.378, 1.199, 1.565, 1.401],
+        [0.795, 1.197, 0.964, 1.437, 1.487],
+        [0.866, 1.112, 0.975, 1.529, 1.018],
+        [0.736, 0.883, 0.631, 1.202, 0.911],
+    ]
+)
 
 
 #: Bundled binary sets used when no data folder is given (Diethe 2015 and Vincent and Bengio 2002, Table 3).
@@ -44,7 +47,6 @@ BUNDLED_BINARY = ("breast-cancer", "sonar", "pima", "ionosphere")
 
 #: Seeded random split sizes (train, test) of the Raetsch sets stored without realisations.
 RAETSCH_SIZES = {"flare_solar": (666, 400), "splice": (1000, 2175), "thyroid": (140, 75)}
-
 
 
 # --- Diethe 2015: criterion x deflation tables and stages, on binary benchmark sets ----------------------
@@ -81,7 +83,7 @@ def binary_split(source, number, subsample=None, seed=0):
         else:
             n_train, n_test = RAETSCH_SIZES.get(Path(source).stem, (len(X) * 2 // 3, len(X) - len(X) * 2 // 3))
             order = np.random.default_rng(draw).permutation(len(X))
-            train, test = order[:n_train], order[n_train:n_train + n_test]
+            train, test = order[:n_train], order[n_train : n_train + n_test]
         if subsample is not None and subsample < len(train):
             train = np.sort(np.random.default_rng(draw).choice(train, size=subsample, replace=False))
         return Split(X[train], X[test], y[train], y[test], None, None, train, test)
@@ -105,8 +107,9 @@ def _raetsch_arrays(source):
             X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float)
             train_idx, test_idx = data["train_idx"], data["test_idx"]
     except Exception:  # corrupt zip, pickled arrays, missing keys: one sentence, not numpy's advice
-        raise ValueError(f"{Path(source).name} is not a readable Raetsch .npz file (plain arrays X, y, train_idx, "
-                         "test_idx).") from None
+        raise ValueError(
+            f"{Path(source).name} is not a readable Raetsch .npz file (plain arrays X, y, train_idx, test_idx)."
+        ) from None
     return X, y, train_idx, test_idx
 
 
@@ -140,8 +143,9 @@ def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, 
         for b, criterion in enumerate(PAPER_CRITERIA):
             chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, draw) if k is None else k
             started = time.perf_counter()
-            path = lab_path(K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw,
-                            tau_from=tau_from)
+            path = lab_path(
+                K, min(chosen_k, len(y) - 1), "mpkfda", criterion, deflation, y=y, seed=draw, tau_from=tau_from
+            )
             seconds[a, b] = time.perf_counter() - started
             error[a, b] = _fisher_error(K, K_test, y, y_test, path.indices)
             sparsity[a, b] = 100.0 * path.n_steps / len(y)
@@ -151,7 +155,7 @@ def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, 
 
 
 #: Diethe 2015's width grid, 2^{-5, -3, ..., 5}, for its kernel exp(-||x - y||^2 / gamma).
-PAPER_002_WIDTHS = tuple(2.0 ** p for p in (-5, -3, -1, 1, 3, 5))
+PAPER_002_WIDTHS = tuple(2.0**p for p in (-5, -3, -1, 1, 3, 5))
 
 
 def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds):
@@ -170,26 +174,56 @@ def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds)
     return errors
 
 
-def cross_validated_gamma(source, seed=0, k_max=200, k_step=10, subsample=None, widths=PAPER_002_WIDTHS, folds=5,
-                          n_splits=5, n_jobs=None):
+def cross_validated_gamma(
+    source, seed=0, k_max=200, k_step=10, subsample=None, widths=PAPER_002_WIDTHS, folds=5, n_splits=5, n_jobs=None
+):
     """Diethe 2015's kernel choice: on each of the first ``n_splits`` training splits, the width
     with the lowest ``folds``-fold cross-validation error of the original algorithm; the
     median of those widths.  Returns ``(gamma, width)`` with our ``gamma = 1 / width``
     (the paper's kernel is ``exp(-||x - y||^2 / width)``)."""
-    jobs = [(source, number, seed, k_max, k_step, subsample, tuple(widths), folds)
-            for number in _splits_of(source, n_splits)]
+    jobs = [
+        (source, number, seed, k_max, k_step, subsample, tuple(widths), folds)
+        for number in _splits_of(source, n_splits)
+    ]
     best = [widths[int(np.argmin(errors))] for errors in run_parallel(_cv_width_job, jobs, n_jobs)]
     width = float(np.median(best))
     return 1.0 / width, width
 
 
 _FISHER_TABLE = {
-    "tiny": {"splits": 1, "k": 5, "k_max": 20, "k_step": 5, "subsample": 60, "gamma": None,
-             "datasets": ("sonar", "ionosphere"), "tau_from": "deflated", "cv_splits": 1},
-    "quick": {"splits": 3, "k": 10, "k_max": 50, "k_step": 5, "subsample": 150, "gamma": "cv",
-              "datasets": None, "tau_from": "deflated", "cv_splits": 1},
-    "full": {"splits": 10, "k": None, "k_max": 200, "k_step": 10, "subsample": None, "gamma": "cv",
-             "datasets": None, "tau_from": "deflated", "cv_splits": 5},
+    "tiny": {
+        "splits": 1,
+        "k": 5,
+        "k_max": 20,
+        "k_step": 5,
+        "subsample": 60,
+        "gamma": None,
+        "datasets": ("sonar", "ionosphere"),
+        "tau_from": "deflated",
+        "cv_splits": 1,
+    },
+    "quick": {
+        "splits": 3,
+        "k": 10,
+        "k_max": 50,
+        "k_step": 5,
+        "subsample": 150,
+        "gamma": "cv",
+        "datasets": None,
+        "tau_from": "deflated",
+        "cv_splits": 1,
+    },
+    "full": {
+        "splits": 10,
+        "k": None,
+        "k_max": 200,
+        "k_step": 10,
+        "subsample": None,
+        "gamma": "cv",
+        "datasets": None,
+        "tau_from": "deflated",
+        "cv_splits": 5,
+    },
 }
 
 
@@ -204,8 +238,9 @@ def _gammas(sources, s, seed, n_jobs):
     out = {}
     for label, source in sources:
         if s["gamma"] == "cv":
-            out[label] = cross_validated_gamma(source, seed, s["k_max"], s["k_step"], s["subsample"],
-                                               n_splits=s["cv_splits"], n_jobs=n_jobs)[0]
+            out[label] = cross_validated_gamma(
+                source, seed, s["k_max"], s["k_step"], s["subsample"], n_splits=s["cv_splits"], n_jobs=n_jobs
+            )[0]
         elif s["gamma"] is None:
             out[label] = 1.0 / binary_split(source, 0, s["subsample"], seed).X_train.shape[1]
         else:
@@ -230,8 +265,11 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     if not sources:
         raise ValueError("None of the requested binary sets is available.")
     gammas = _gammas(sources, s, seed, n_jobs)
-    jobs = [(source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], gammas[label], s["tau_from"])
-            for label, source in sources for number in _splits_of(source, s["splits"])]
+    jobs = [
+        (source, number, seed, s["k"], s["k_max"], s["k_step"], s["subsample"], gammas[label], s["tau_from"])
+        for label, source in sources
+        for number in _splits_of(source, s["splits"])
+    ]
     runs = run_parallel(_fisher_table_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
     per_set = {key: [] for key in ("error", "std", "seconds", "sparsity")}
@@ -243,8 +281,13 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
         per_set["seconds"].append(np.mean([run["seconds"] for run in mine], axis=0))
         per_set["sparsity"].append(np.mean([run["sparsity"] for run in mine], axis=0))
     arrays = {key: np.stack(values) for key, values in per_set.items()}
-    arrays |= {"datasets": np.array([label for label, _ in sources]), "deflations": np.array(PAPER_DEFLATIONS),
-               "criteria": np.array(PAPER_CRITERIA), "paper AER": PAPER_002_AER, "paper ART": PAPER_002_ART}
+    arrays |= {
+        "datasets": np.array([label for label, _ in sources]),
+        "deflations": np.array(PAPER_DEFLATIONS),
+        "criteria": np.array(PAPER_CRITERIA),
+        "paper AER": PAPER_002_AER,
+        "paper ART": PAPER_002_ART,
+    }
     aer, asd = arrays["error"].mean(axis=0), arrays["std"].mean(axis=0)
     art, sparsity = arrays["seconds"].mean(axis=0), arrays["sparsity"].mean(axis=0)
     rows = [(a, b) for a in range(len(PAPER_DEFLATIONS)) for b in range(len(PAPER_CRITERIA))]
@@ -272,7 +315,10 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     same = np.array([run["schur = ortho-schur"] for run in runs])
     findings["Schur and ortho-Schur picked the same points"] = f"{int(same.sum())} of {same.size} runs"
     arrays |= {"AER": aer, "ASD": asd, "ART": art, "AS": sparsity}
-    verdicts = {"diethe2015-fig1": judge_fisher_errors(arrays["error"], same), "diethe2015-fig3": judge_fisher_times(art)}
+    verdicts = {
+        "diethe2015-fig1": judge_fisher_errors(arrays["error"], same),
+        "diethe2015-fig3": judge_fisher_times(art),
+    }
     return Experiment("diethe2015-fig1", titled("diethe2015-fig1"), table, arrays, s, findings, verdicts=verdicts)
 
 
@@ -284,11 +330,11 @@ def judge_fisher_errors(errors, same=()):
     """Diethe (2015) Figure 1 (sec. 4.1), every part of its ordering, on ``errors``
     (datasets, deflations, criteria): the four deflations projection, Schur, ortho-projection
     and ortho-Schur are "broadly similar" "across the optimisation criteria" (their averages
-    over the criteria within :data:`~._common.CLOSE` of each other); ortho-Schur is best averaged over the criteria; the best cell is pseudo +
-    ortho-Schur; none and Hotelling are the two worst deflations with the optimal and the
-    pseudo criteria; reverse and reverse-pseudo are worse than random (over the data sets:
-    :func:`~._common.clearly_below`).  Ties count for the paper (Schur and ortho-Schur pick
-    the same points)."""
+    over the criteria within :data:`~._common.CLOSE` of each other); ortho-Schur is best
+    averaged over the criteria; the best cell is pseudo + ortho-Schur; none and Hotelling
+    are the two worst deflations with the optimal and the pseudo criteria; reverse and
+    reverse-pseudo are worse than random (over the data sets: :func:`~._common.clearly_below`).
+    Ties count for the paper (Schur and ortho-Schur pick the same points)."""
     errors = np.asarray(errors, float)
     aer = errors.mean(axis=0)
     good, poor = _rows(("projection", "schur", "ortho-projection", "ortho-schur")), _rows(("none", "hotelling"))
@@ -301,22 +347,30 @@ def judge_fisher_errors(errors, same=()):
     best_cell = bool(aer[ortho_schur, col["pseudo"]] <= np.nanmin(aer) + tie)
     worst = [set(np.argsort(aer[:, col[c]])[-2:]) == set(poor) for c in ("optimal", "pseudo")]
     random = errors[:, :, col["random"]].mean(axis=1)
-    reverse = [clearly_below(random, errors[:, :, col[c]].mean(axis=1), paired=True) for c in ("reverse", "reverse-pseudo")]
+    reverse = [
+        clearly_below(random, errors[:, :, col[c]].mean(axis=1), paired=True) for c in ("reverse", "reverse-pseudo")
+    ]
     best = np.unravel_index(np.nanargmin(aer), aer.shape)
     checks = [similar, best_row, best_cell, *worst, *reverse]
-    told = [f"averaged over the criteria, the four deflations are {'' if similar else 'not '}within {CLOSE:.0%} of "
-            f"each other ({np.min(rows[good]):.3f}-{np.max(rows[good]):.3f})",
-            f"ortho-Schur is {'' if best_row else 'not '}best averaged over the criteria ({rows[ortho_schur]:.3f}; "
-            f"lowest {rows.min():.3f}, {PAPER_DEFLATIONS[int(np.argmin(rows))]})",
-            f"the best cell is {PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]} ({aer[best]:.3f}; "
-            f"pseudo + ortho-Schur {aer[ortho_schur, col['pseudo']]:.3f})",
-            f"none and Hotelling are the two worst with optimal: {'yes' if worst[0] else 'no'}, with pseudo: "
-            f"{'yes' if worst[1] else 'no'}",
-            f"reverse ({aer[:, col['reverse']].mean():.3f}) and reverse-pseudo ({aer[:, col['reverse-pseudo']].mean():.3f})"
-            f" against random ({aer[:, col['random']].mean():.3f}): clearly worse "
-            f"{'both' if all(reverse) else ('one' if any(reverse) else 'neither')}"]
-    schur = (f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs "
-             "(in exact arithmetic they pick the same)" if np.size(same) else "")
+    told = [
+        f"averaged over the criteria, the four deflations are {'' if similar else 'not '}within {CLOSE:.0%} of "
+        f"each other ({np.min(rows[good]):.3f}-{np.max(rows[good]):.3f})",
+        f"ortho-Schur is {'' if best_row else 'not '}best averaged over the criteria ({rows[ortho_schur]:.3f}; "
+        f"lowest {rows.min():.3f}, {PAPER_DEFLATIONS[int(np.argmin(rows))]})",
+        f"the best cell is {PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]} ({aer[best]:.3f}; "
+        f"pseudo + ortho-Schur {aer[ortho_schur, col['pseudo']]:.3f})",
+        f"none and Hotelling are the two worst with optimal: {'yes' if worst[0] else 'no'}, with pseudo: "
+        f"{'yes' if worst[1] else 'no'}",
+        f"reverse ({aer[:, col['reverse']].mean():.3f}) and reverse-pseudo ({aer[:, col['reverse-pseudo']].mean():.3f})"
+        f" against random ({aer[:, col['random']].mean():.3f}): clearly worse "
+        f"{'both' if all(reverse) else ('one' if any(reverse) else 'neither')}",
+    ]
+    schur = (
+        f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs "
+        "(in exact arithmetic they pick the same)"
+        if np.size(same)
+        else ""
+    )
     sentence = "; ".join(told) + schur + "."
     return judged(checks, sentence[0].upper() + sentence[1:])
 
@@ -331,12 +385,18 @@ def judge_fisher_times(times):
     fastest = np.unravel_index(np.nanargmin(art), art.shape)
     by_criterion = np.argsort(art.mean(axis=0))
     deflated = [d for d in np.argsort(art.mean(axis=1)) if PAPER_DEFLATIONS[d] != "none"]
-    checks = [fastest == (PAPER_DEFLATIONS.index("none"), PAPER_CRITERIA.index("random")),
-              PAPER_CRITERIA[by_criterion[1]] == "pseudo", PAPER_DEFLATIONS[deflated[0]] == "hotelling"]
-    return judged(checks, f"Fastest: {PAPER_CRITERIA[fastest[1]]} + {PAPER_DEFLATIONS[fastest[0]]} (paper: random + "
-                          f"none); second fastest criterion {PAPER_CRITERIA[by_criterion[1]]} (paper: pseudo); fastest "
-                          f"deflation after none {PAPER_DEFLATIONS[deflated[0]]} (paper: Hotelling); times are this "
-                          "machine's.")
+    checks = [
+        fastest == (PAPER_DEFLATIONS.index("none"), PAPER_CRITERIA.index("random")),
+        PAPER_CRITERIA[by_criterion[1]] == "pseudo",
+        PAPER_DEFLATIONS[deflated[0]] == "hotelling",
+    ]
+    return judged(
+        checks,
+        f"Fastest: {PAPER_CRITERIA[fastest[1]]} + {PAPER_DEFLATIONS[fastest[0]]} (paper: random + "
+        f"none); second fastest criterion {PAPER_CRITERIA[by_criterion[1]]} (paper: pseudo); fastest "
+        f"deflation after none {PAPER_DEFLATIONS[deflated[0]]} (paper: Hotelling); times are this "
+        "machine's.",
+    )
 
 
 def judge_fisher_stages(stage_list, errors, seconds):
@@ -352,17 +412,30 @@ def judge_fisher_stages(stage_list, errors, seconds):
         return judged([None], "The run has no 1- and 2-stage pair; nothing to judge.")
     one, two = stage_list.index(1), stage_list.index(2)
     aer = errors.mean(axis=0)
-    checks = [close_to(aer[two], aer[one]), clearly_below(seconds[:, two], seconds[:, one], paired=True),
-              bool(np.all(np.diff(aer[one:]) >= -1e-12)) if len(aer) > 2 else None,
-              bool(np.argmax(np.diff(aer)) == len(aer) - 2) if 10 in stage_list and len(aer) > 2 else None]
-    return judged(checks, f"Two bases per stage: AER {aer[two]:.3f} against {aer[one]:.3f} with one (paper: 0.121 "
-                          f"against 0.122), {seconds[:, two].mean() * 1000:.1f} ms against "
-                          f"{seconds[:, one].mean() * 1000:.1f} ms (paper: faster); AER by stages "
-                          f"{', '.join(f'{v:.3f}' for v in aer)} for {', '.join(map(str, stage_list))}.")
+    checks = [
+        close_to(aer[two], aer[one]),
+        clearly_below(seconds[:, two], seconds[:, one], paired=True),
+        bool(np.all(np.diff(aer[one:]) >= -1e-12)) if len(aer) > 2 else None,
+        bool(np.argmax(np.diff(aer)) == len(aer) - 2) if 10 in stage_list and len(aer) > 2 else None,
+    ]
+    return judged(
+        checks,
+        f"Two bases per stage: AER {aer[two]:.3f} against {aer[one]:.3f} with one (paper: 0.121 "
+        f"against 0.122), {seconds[:, two].mean() * 1000:.1f} ms against "
+        f"{seconds[:, one].mean() * 1000:.1f} ms (paper: faster); AER by stages "
+        f"{', '.join(f'{v:.3f}' for v in aer)} for {', '.join(map(str, stage_list))}.",
+    )
 
 
 _STAGES = {
-    "tiny": {"splits": 1, "k": 10, "stages": (1, 2, 5), "subsample": 60, "gamma": None, "datasets": ("sonar", "ionosphere")},
+    "tiny": {
+        "splits": 1,
+        "k": 10,
+        "stages": (1, 2, 5),
+        "subsample": 60,
+        "gamma": None,
+        "datasets": ("sonar", "ionosphere"),
+    },
     "quick": {"splits": 3, "k": 20, "stages": (1, 2, 5, 10), "subsample": 200, "gamma": None, "datasets": None},
     "full": {"splits": 10, "k": 40, "stages": (1, 2, 5, 10), "subsample": None, "gamma": None, "datasets": None},
 }
@@ -374,8 +447,16 @@ def _stages_job(source, number, seed, k, stage_list, subsample, gamma):
     error, seconds = [], []
     for stages in stage_list:
         started = time.perf_counter()
-        path = lab_path(K, min(k, len(split.y_train) - 1), "mpkfda", "pseudo", "ortho-schur", y=split.y_train,
-                        stages=stages, seed=seed + number)
+        path = lab_path(
+            K,
+            min(k, len(split.y_train) - 1),
+            "mpkfda",
+            "pseudo",
+            "ortho-schur",
+            y=split.y_train,
+            stages=stages,
+            seed=seed + number,
+        )
         seconds.append(time.perf_counter() - started)
         error.append(_fisher_error(K, K_test, split.y_train, split.y_test, path.indices))
     return {"error": np.array(error), "seconds": np.array(seconds)}
@@ -391,13 +472,19 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     if not sources:
         raise ValueError("None of the requested binary sets is available.")
     stage_list = tuple(int(v) for v in s["stages"])
-    jobs = [(source, number, seed, s["k"], stage_list, s["subsample"], s["gamma"])
-            for _, source in sources for number in _splits_of(source, s["splits"])]
+    jobs = [
+        (source, number, seed, s["k"], stage_list, s["subsample"], s["gamma"])
+        for _, source in sources
+        for number in _splits_of(source, s["splits"])
+    ]
     runs = run_parallel(_stages_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
-    error = np.stack([np.mean([r["error"] for r, o in zip(runs, labels) if o == label], axis=0) for label, _ in sources])
-    seconds = np.stack([np.mean([r["seconds"] for r, o in zip(runs, labels) if o == label], axis=0)
-                        for label, _ in sources])
+    error = np.stack(
+        [np.mean([r["error"] for r, o in zip(runs, labels) if o == label], axis=0) for label, _ in sources]
+    )
+    seconds = np.stack(
+        [np.mean([r["seconds"] for r, o in zip(runs, labels) if o == label], axis=0) for label, _ in sources]
+    )
     names = [label for label, _ in sources]
     table = {
         "dataset": np.repeat(names, len(stage_list)),
@@ -412,5 +499,6 @@ def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     }
     arrays = {"error": error, "seconds": seconds, "stages": np.array(stage_list), "datasets": np.array(names)}
     verdict = judge_fisher_stages(stage_list, error, seconds)
-    return Experiment("diethe2015-fig5", titled("diethe2015-fig5"), table, arrays, s, findings,
-                      verdicts={"diethe2015-fig5": verdict})
+    return Experiment(
+        "diethe2015-fig5", titled("diethe2015-fig5"), table, arrays, s, findings, verdicts={"diethe2015-fig5": verdict}
+    )

@@ -1,5 +1,6 @@
 """Hussain et al. 2011 (Hussain, Shawe-Taylor, Hardoon, Dhanjal 2011), Figs 1-7: the KMP bound, the
 sparse KPCA bounds and sparse KCCA against KCCA and its bound."""
+
 from __future__ import annotations
 
 import warnings
@@ -8,8 +9,8 @@ import numpy as np
 from scipy import stats
 from scipy.linalg import eigh
 
-from ..cca import center_kernel, kcca
 from .. import bounds
+from ..cca import center_kernel, kcca
 from ..curves import kernel_spectra, kmp_curves, skcca_curves, skpca_curves
 from ..datasets import load_dataset, prepare
 from ..kernels import kernel_diag, kernel_matrix
@@ -17,21 +18,59 @@ from ..kmp import kmp_path
 from ..nystrom import nystrom_features
 from ..skcca import fit_sparse_cca, skcca_path
 from ..skpca import skpca_path
-
-from ._common import CLOSE, MUCH, ROUNDING, Experiment, close_to, judged, share, _argmin_t, _pad, _rbf, _sized, _spread_columns, run_parallel, titled
-
+from ._common import (
+    CLOSE,
+    MUCH,
+    ROUNDING,
+    Experiment,
+    _argmin_t,
+    _pad,
+    _rbf,
+    _sized,
+    _spread_columns,
+    close_to,
+    judged,
+    run_parallel,
+    share,
+    titled,
+)
 
 # --- Hussain et al. (2011) Fig. 1: the KMP bound against the test error ------------------------
 
 _KMP_BOSTON = {
-    "tiny": {"splits": 2, "k": 12, "gamma": 0.05, "n_test": 56, "alpha_sd": 0.25, "datasets": ("sinc",),
-             "gamma_factors": (1.0,), "alpha_sds": (0.25, 0.5), "sweep_splits": 2},
-    "quick": {"splits": 20, "k": 60, "gamma": 0.05, "n_test": 56, "alpha_sd": 0.25,
-              "datasets": ("boston", "diabetes", "sinc"), "gamma_factors": (0.5, 1.0, 2.0), "alpha_sds": (0.25, 0.5),
-              "sweep_splits": 10},
-    "full": {"splits": 100, "k": 100, "gamma": 0.05, "n_test": 56, "alpha_sd": 0.25,
-             "datasets": ("boston", "diabetes", "sinc"), "gamma_factors": (0.25, 0.5, 1.0, 2.0, 4.0),
-             "alpha_sds": (0.125, 0.25, 0.5), "sweep_splits": 30},
+    "tiny": {
+        "splits": 2,
+        "k": 12,
+        "gamma": 0.05,
+        "n_test": 56,
+        "alpha_sd": 0.25,
+        "datasets": ("sinc",),
+        "gamma_factors": (1.0,),
+        "alpha_sds": (0.25, 0.5),
+        "sweep_splits": 2,
+    },
+    "quick": {
+        "splits": 20,
+        "k": 60,
+        "gamma": 0.05,
+        "n_test": 56,
+        "alpha_sd": 0.25,
+        "datasets": ("boston", "diabetes", "sinc"),
+        "gamma_factors": (0.5, 1.0, 2.0),
+        "alpha_sds": (0.25, 0.5),
+        "sweep_splits": 10,
+    },
+    "full": {
+        "splits": 100,
+        "k": 100,
+        "gamma": 0.05,
+        "n_test": 56,
+        "alpha_sd": 0.25,
+        "datasets": ("boston", "diabetes", "sinc"),
+        "gamma_factors": (0.25, 0.5, 1.0, 2.0, 4.0),
+        "alpha_sds": (0.125, 0.25, 0.5),
+        "sweep_splits": 30,
+    },
 }
 _KMP_CURVES = ("test error rate", "train error rate outside compression set", "test MSE", "KMP bound")
 
@@ -67,8 +106,11 @@ def _kmp_sweep_job(name, seed, k, gamma_factors, alpha_sds):
     """One split of one of the app's regression sets: the two curves at every (width, alpha)."""
     split = prepare(load_dataset(name), test_size=SWEEP_TEST_FRACTION, seed=seed)
     d = split.X_train.shape[1]
-    return {(g, a): (run["test error rate"], run["KMP bound"])
-            for g in gamma_factors for a, run in _kmp_curves_at(split, k, g / d, alpha_sds).items()}
+    return {
+        (g, a): (run["test error rate"], run["KMP bound"])
+        for g in gamma_factors
+        for a, run in _kmp_curves_at(split, k, g / d, alpha_sds).items()
+    }
 
 
 def argmins_coincide(bound_argmins, test_argmins, tolerance=KMP_ARGMIN_TOLERANCE):
@@ -99,10 +141,16 @@ def judge_kmp_bound(settings, predicted):
     if held is None:
         return judged([None], "The bound is defined at none of the settings; nothing to judge.")
     missed = [n for n, p in judged_here if not p]
-    return judged([held], f"The test error where the bound is lowest is within {CLOSE:.0%} of its minimum at "
-                          f"{sum(p for _, p in judged_here)} of {len(judged_here)} settings of the app ({held:.0%})"
-                          + (f"; not at {', '.join(missed[:4])}" + (f" and {len(missed) - 4} more" if len(missed) > 4 else "")
-                             + "." if missed else "."))
+    return judged(
+        [held],
+        f"The test error where the bound is lowest is within {CLOSE:.0%} of its minimum at "
+        f"{sum(p for _, p in judged_here)} of {len(judged_here)} settings of the app ({held:.0%})"
+        + (
+            f"; not at {', '.join(missed[:4])}" + (f" and {len(missed) - 4} more" if len(missed) > 4 else "") + "."
+            if missed
+            else "."
+        ),
+    )
 
 
 def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -122,8 +170,11 @@ def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     """
     s = _sized(_KMP_BOSTON, size, overrides)
     jobs = [(seed + i, s["k"], s["gamma"], s["n_test"], s["alpha_sd"]) for i in range(s["splits"])]
-    sweep_jobs = [(name, seed + i, s["k"], tuple(s["gamma_factors"]), tuple(s["alpha_sds"]))
-                  for name in s["datasets"] for i in range(s["sweep_splits"])]
+    sweep_jobs = [
+        (name, seed + i, s["k"], tuple(s["gamma_factors"]), tuple(s["alpha_sds"]))
+        for name in s["datasets"]
+        for i in range(s["sweep_splits"])
+    ]
     runs = run_parallel(_kmp_boston_job, jobs, n_jobs, progress)
     sweep_runs = run_parallel(_kmp_sweep_job, sweep_jobs, n_jobs)
     table = {"t": np.arange(1, s["k"] + 1)}
@@ -153,41 +204,86 @@ def kmp_bound_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     findings = {
         "our Boston setting: argmins of the mean curves (bound, test error)": (b_star, e_star),
         "our Boston setting: test error at the bound's argmin, and its minimum": (
-            round(float(test[b_star - 1]), 3), round(float(np.nanmin(test)), 3)),
+            round(float(test[b_star - 1]), 3),
+            round(float(np.nanmin(test)), 3),
+        ),
         "median argmin over splits: bound, test error": (float(np.median(bound_at)), float(np.median(test_at))),
         f"splits whose argmins are within {KMP_ARGMIN_TOLERANCE}": f"{share_together:.0%} of {len(runs)}",
-        "settings of the app where the bound predicts the lowest test error":
-            f"{sum(bool(p) for p in predicted)} of {sum(p is not None for p in predicted)}",
+        "settings of the app where the bound predicts the lowest test error": (
+            f"{sum(bool(p) for p in predicted)} of {sum(p is not None for p in predicted)}"
+        ),
         "smallest mean bound (and / 5)": (round(smallest, 3), round(smallest / 5, 3)),
         "alpha (mean over splits)": float(np.mean([run["alpha"] for run in runs])),
     }
-    arrays = {"bound argmins": bound_at, "test error argmins": test_at, "sweep_settings": np.array(names),
-              "sweep_there": np.array(there), "sweep_lowest": np.array(lowest),
-              "sweep_predicted": np.array([np.nan if p is None else float(p) for p in predicted])}
-    return Experiment("hussain2011-fig1", titled("hussain2011-fig1"), table, arrays, s, findings, verdicts={"hussain2011-fig1": verdict})
+    arrays = {
+        "bound argmins": bound_at,
+        "test error argmins": test_at,
+        "sweep_settings": np.array(names),
+        "sweep_there": np.array(there),
+        "sweep_lowest": np.array(lowest),
+        "sweep_predicted": np.array([np.nan if p is None else float(p) for p in predicted]),
+    }
+    return Experiment(
+        "hussain2011-fig1",
+        titled("hussain2011-fig1"),
+        table,
+        arrays,
+        s,
+        findings,
+        verdicts={"hussain2011-fig1": verdict},
+    )
 
 
 # --- Hussain et al. 2011 Figs 2-5: sparse KPCA bounds (Boston; the 50-of-450 toy) ----------------------------
 
-_SKPCA_CURVES = ("test residual", "train residual outside compression set", "compression bound",
-                 "global Rademacher bound", "local Rademacher bound", "local Rademacher bound (k² reading)")
+_SKPCA_CURVES = (
+    "test residual",
+    "train residual outside compression set",
+    "compression bound",
+    "global Rademacher bound",
+    "local Rademacher bound",
+    "local Rademacher bound (k² reading)",
+)
 _SKPCA_BOSTON = {
     "tiny": {"splits": 1, "k": 10, "gamma": 0.035, "test_size": 1 / 3, "sweep": (0.035, 0.1)},
     "quick": {"splits": 3, "k": 100, "gamma": 0.035, "test_size": 1 / 3, "sweep": (0.0175, 0.035, 0.07, 0.1, 0.2)},
-    "full": {"splits": 10, "k": 200, "gamma": 0.035, "test_size": 1 / 3,
-             "sweep": (0.01, 0.0175, 0.035, 0.05, 0.07, 0.1, 0.2, 0.4)},
+    "full": {
+        "splits": 10,
+        "k": 200,
+        "gamma": 0.035,
+        "test_size": 1 / 3,
+        "sweep": (0.01, 0.0175, 0.035, 0.05, 0.07, 0.1, 0.2, 0.4),
+    },
 }
 _SKPCA_TOY = {
     "tiny": {"seeds": 1, "k": 15, "m": 120, "n_test": 60, "d": 40, "r": 6, "scale": 10.0, "sweep": (10.0,)},
-    "quick": {"seeds": 1, "k": 100, "m": 1000, "n_test": 500, "d": 450, "r": 50, "scale": 10.0,
-              "sweep": (2.0, 3.0, 5.0, 10.0)},
-    "full": {"seeds": 5, "k": 150, "m": 1000, "n_test": 1000, "d": 450, "r": 50, "scale": 10.0,
-             "sweep": (1.5, 2.0, 3.0, 5.0, 10.0, 20.0)},
+    "quick": {
+        "seeds": 1,
+        "k": 100,
+        "m": 1000,
+        "n_test": 500,
+        "d": 450,
+        "r": 50,
+        "scale": 10.0,
+        "sweep": (2.0, 3.0, 5.0, 10.0),
+    },
+    "full": {
+        "seeds": 5,
+        "k": 150,
+        "m": 1000,
+        "n_test": 1000,
+        "d": 450,
+        "r": 50,
+        "scale": 10.0,
+        "sweep": (1.5, 2.0, 3.0, 5.0, 10.0, 20.0),
+    },
 }
 #: Hussain et al. 2011 Figs 2 and 3: where the bounds are lowest (Boston: compression at 43; the toy:
 #: compression at 46, the global Rademacher bound at 29).
-PAPER_000_SKPCA_ARGMINS = {"hussain2011-fig2": {"compression bound": 43},
-                           "hussain2011-fig3": {"compression bound": 46, "global Rademacher bound": 29}}
+PAPER_000_SKPCA_ARGMINS = {
+    "hussain2011-fig2": {"compression bound": 43},
+    "hussain2011-fig3": {"compression bound": 46, "global Rademacher bound": 29},
+}
 
 
 def squared_kernel_spectrum(K):
@@ -214,8 +310,10 @@ def _argmins_of(K, k):
     outside = path.extras["residuals"][1:].sum(axis=1) / (m - t)
     R = float(np.sqrt(np.max(np.diag(K))))
     values = np.clip(eigh(K, eigvals_only=True)[::-1], 0.0, None)
-    return (_argmin_t(bounds.compression_subspace(outside, m, t, 0.05, R)),
-            _argmin_t(bounds.pca_global_rademacher(values, np.diag(K), t, 0.05, R)))
+    return (
+        _argmin_t(bounds.compression_subspace(outside, m, t, 0.05, R)),
+        _argmin_t(bounds.pca_global_rademacher(values, np.diag(K), t, 0.05, R)),
+    )
 
 
 def _skpca_boston_job(seed, k, gamma, test_size, sweep):
@@ -250,14 +348,16 @@ def _skpca_experiment(name, runs, settings, sweep_name):
         findings[f"{bound} argmin per run"] = [_argmin_t(run[bound]) for run in runs]
         findings[f"{bound} minimum"] = float(np.nanmin([np.nanmin(run[bound]) for run in runs]))
     values = tuple(settings["sweep"])
-    sweep = np.array([[np.nanmedian([run["sweep"][v][j] or np.nan for run in runs]) for j in (0, 1)]
-                      for v in range(len(values))])
+    sweep = np.array(
+        [[np.nanmedian([run["sweep"][v][j] or np.nan for run in runs]) for j in (0, 1)] for v in range(len(values))]
+    )
     paper = PAPER_000_SKPCA_ARGMINS[name]
     columns = {"compression bound": 0, "global Rademacher bound": 1}
     miss = np.sum([np.abs(sweep[:, columns[b]] - a) for b, a in paper.items()], axis=0)
     closest = values[int(np.argmin(miss))]
     findings[f"argmins (compression, global) per {sweep_name}"] = {
-        f"{v:g}": tuple(int(x) if np.isfinite(x) else None for x in row) for v, row in zip(values, sweep)}
+        f"{v:g}": tuple(int(x) if np.isfinite(x) else None for x in row) for v, row in zip(values, sweep)
+    }
     findings[f"{sweep_name} closest to the paper's argmins"] = closest
     arrays = {"sweep": sweep, "sweep_values": np.array(values, dtype=float), "sweep_name": np.array(sweep_name)}
     curves = {b: table[b] for b in _SKPCA_CURVES}
@@ -285,10 +385,13 @@ def judge_skpca_boston(curves, context="Here"):
         return _undefined(context)
     lowest_c, lowest_p, at = float(np.nanmin(compression)), float(np.nanmin(pca)), _argmin_t(compression)
     checks = [MUCH * lowest_c <= lowest_p, lowest_c < 1, lowest_p >= 1, close_to(at, 43)]
-    return judged(checks, f"{context} the compression bound's minimum is {lowest_c:.3f} against the PCA bound's "
-                          f"{lowest_p:.3f} ({lowest_p / lowest_c:.1f}x; much tighter from {MUCH:g}x), so it is "
-                          f"{'nontrivial' if checks[1] else 'trivial'} and the PCA bound "
-                          f"{'trivial' if checks[2] else 'nontrivial'}; it is lowest at {at} bases (paper: 43).")
+    return judged(
+        checks,
+        f"{context} the compression bound's minimum is {lowest_c:.3f} against the PCA bound's "
+        f"{lowest_p:.3f} ({lowest_p / lowest_c:.1f}x; much tighter from {MUCH:g}x), so it is "
+        f"{'nontrivial' if checks[1] else 'trivial'} and the PCA bound "
+        f"{'trivial' if checks[2] else 'nontrivial'}; it is lowest at {at} bases (paper: 43).",
+    )
 
 
 def judge_skpca_toy(curves, r, context="Here"):
@@ -299,8 +402,11 @@ def judge_skpca_toy(curves, r, context="Here"):
     if c is None or g is None:
         return _undefined(context)
     checks = [close_to(c, r), g < c, abs(c - r) < abs(g - r)]
-    return judged(checks, f"{context} the compression bound is lowest at {c} and the PCA bound at {g}, with {r} "
-                          "dominant dimensions (paper: 46 and 29 of 50).")
+    return judged(
+        checks,
+        f"{context} the compression bound is lowest at {c} and the PCA bound at {g}, with {r} "
+        "dominant dimensions (paper: 46 and 29 of 50).",
+    )
 
 
 def _undefined(context):
@@ -322,9 +428,12 @@ def judge_local_boston(curves, context="Here"):
     others = max(argmins[:2])
     falls = [_decreasing_share(curves[name]) for name in _LOCAL]
     late = [_argmin_t(curves[name]) > others for name in _LOCAL]
-    return judged(falls + late, f"{context} the local Rademacher bound falls at {falls[0]:.0%} of the steps "
-                                f"(k² reading {falls[1]:.0%}) and is lowest at {_argmin_t(curves[_LOCAL[0]])} "
-                                f"({_argmin_t(curves[_LOCAL[1]])}), against {others} for the later of the other two.")
+    return judged(
+        falls + late,
+        f"{context} the local Rademacher bound falls at {falls[0]:.0%} of the steps "
+        f"(k² reading {falls[1]:.0%}) and is lowest at {_argmin_t(curves[_LOCAL[0]])} "
+        f"({_argmin_t(curves[_LOCAL[1]])}), against {others} for the later of the other two.",
+    )
 
 
 def judge_local_toy(curves, r, context="Here"):
@@ -341,11 +450,17 @@ def judge_local_toy(curves, r, context="Here"):
         drop = int(np.nanargmax(-np.diff(curve))) + 2 if np.isfinite(curve).sum() > 1 else None
         last = int(np.flatnonzero(np.isfinite(curve))[-1]) + 1
         at = _argmin_t(curve)
-        parts += [drop is not None and close_to(drop, r), curve[last - 1] < curve[min(r, last) - 1],
-                  at >= min(MUCH * r, last)]
+        parts += [
+            drop is not None and close_to(drop, r),
+            curve[last - 1] < curve[min(r, last) - 1],
+            at >= min(MUCH * r, last),
+        ]
         said.append(f"largest drop at {drop}, lowest at {at}")
-    return judged(parts, f"{context}, with {r} dominant dimensions, the local Rademacher bound has its "
-                         f"{said[0]} (k² reading: {said[1]}).")
+    return judged(
+        parts,
+        f"{context}, with {r} dominant dimensions, the local Rademacher bound has its "
+        f"{said[0]} (k² reading: {said[1]}).",
+    )
 
 
 _SWEPT = {"hussain2011-fig2": "gamma", "hussain2011-fig3": "scale"}
@@ -370,8 +485,10 @@ def skpca_bounds_toy(size="quick", *, seed=0, n_jobs=None, progress=None, data_d
     :func:`skpca_bounds_boston`, over ``seeds`` draws, and the argmins at every scale of
     ``sweep`` ("considerably larger eigenvalues" is not quantified in the paper)."""
     s = _sized(_SKPCA_TOY, size, overrides)
-    jobs = [(seed + i, s["k"], s["m"], s["n_test"], s["d"], s["r"], s["scale"], tuple(s["sweep"]))
-            for i in range(s["seeds"])]
+    jobs = [
+        (seed + i, s["k"], s["m"], s["n_test"], s["d"], s["r"], s["scale"], tuple(s["sweep"]))
+        for i in range(s["seeds"])
+    ]
     return _skpca_experiment("hussain2011-fig3", run_parallel(_skpca_toy_job, jobs, n_jobs, progress), s, "scale")
 
 
@@ -427,13 +544,20 @@ def judge_skcca_vs_kcca(skcca, kcca_curves):
     KCCA's + :data:`~._common.CLOSE` at three quarters of the (dimension, regularisation)
     pairs or more.  ``skcca`` and each KCCA curve: mean distance per dimension."""
     skcca = np.asarray(skcca, float)
-    pairs = [bool(a <= (1 + CLOSE) * b) for curve in kcca_curves.values() for a, b in zip(skcca, curve)
-             if np.isfinite(a) and np.isfinite(b)]
+    pairs = [
+        bool(a <= (1 + CLOSE) * b)
+        for curve in kcca_curves.values()
+        for a, b in zip(skcca, curve)
+        if np.isfinite(a) and np.isfinite(b)
+    ]
     held = share(pairs)
     top = {name: float(curve[-1]) for name, curve in kcca_curves.items()}
-    return judged([held], f"SKCCA's test distance is within {CLOSE:.0%} of KCCA's or below it at {held:.0%} of the "
-                          f"{len(pairs)} (dimension, regularisation) pairs; at {skcca.size} dimensions "
-                          f"{skcca[-1]:.3g} against {min(top.values()):.3g}-{max(top.values()):.3g}.")
+    return judged(
+        [held],
+        f"SKCCA's test distance is within {CLOSE:.0%} of KCCA's or below it at {held:.0%} of the "
+        f"{len(pairs)} (dimension, regularisation) pairs; at {skcca.size} dimensions "
+        f"{skcca[-1]:.3g} against {min(top.values()):.3g}-{max(top.values()):.3g}.",
+    )
 
 
 def _skcca_vs_kcca_job(seed, n_samples, dims, regs, skcca_reg):
@@ -459,7 +583,9 @@ def skcca_vs_kcca(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=
     if s["dims"] >= 10:
         findings |= {f"{name} at 10 dimensions": float(table[name][9]) for name in runs[0]}
     verdict = judge_skcca_vs_kcca(table["SKCCA"], {name: table[name] for name in runs[0] if name.startswith("KCCA")})
-    return Experiment("hussain2011-fig6", titled("hussain2011-fig6"), table, {}, s, findings, verdicts={"hussain2011-fig6": verdict})
+    return Experiment(
+        "hussain2011-fig6", titled("hussain2011-fig6"), table, {}, s, findings, verdicts={"hussain2011-fig6": verdict}
+    )
 
 
 _SKCCA_BOUND = {
@@ -488,9 +614,12 @@ def judge_skcca_bound(bound, test_error):
     if above is None:
         return judged([None], "The bound is defined at no t; nothing to judge.")
     lowest = float(np.nanmin(bound))
-    return judged([above, lowest < 1], f"The bound lies above the test error at {above:.0%} of the {int(ok.sum())} t "
-                                       f"where it is defined; its smallest value is {lowest:.3g} "
-                                       f"({'below 1: it says something' if lowest < 1 else 'trivial: 1 or more'}).")
+    return judged(
+        [above, lowest < 1],
+        f"The bound lies above the test error at {above:.0%} of the {int(ok.sum())} t "
+        f"where it is defined; its smallest value is {lowest:.3g} "
+        f"({'below 1: it says something' if lowest < 1 else 'trivial: 1 or more'}).",
+    )
 
 
 def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -513,8 +642,11 @@ def skcca_bound(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=No
         "smallest mean bound": float(np.nanmin(bound)),
         "rank correlation of the mean bound with the mean test error": rho,
         "smallest bound on a single data set": float(np.nanmin([np.nanmin(run["SKCCA bound"]) for run in runs])),
-        "test error at the bound's argmin": float(np.nanmean(
-            [run["test error rate"][_argmin_t(run["SKCCA bound"]) - 1] for run in runs])),
+        "test error at the bound's argmin": float(
+            np.nanmean([run["test error rate"][_argmin_t(run["SKCCA bound"]) - 1] for run in runs])
+        ),
     }
     verdict = judge_skcca_bound(table["SKCCA bound"], table["test error rate"])
-    return Experiment("hussain2011-fig7", titled("hussain2011-fig7"), table, {}, s, findings, verdicts={"hussain2011-fig7": verdict})
+    return Experiment(
+        "hussain2011-fig7", titled("hussain2011-fig7"), table, {}, s, findings, verdicts={"hussain2011-fig7": verdict}
+    )

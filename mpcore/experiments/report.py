@@ -4,6 +4,7 @@ and its reason, written as one Markdown and one HTML page (no plotting library n
 ``python -m mpcore.experiments report --out DIR [--size quick] [--data-dir D]`` writes
 ``DIR/report.md`` and ``DIR/report.html``.
 """
+
 from __future__ import annotations
 
 import html
@@ -11,7 +12,7 @@ import json
 import os
 import platform
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -19,8 +20,14 @@ import numpy as np
 
 from . import FIGURES, READINGS, run_items
 
-BADGES = {"reproduced": "✅ reproduced", "partly": "🟡 partly", "not reproduced": "❌ not reproduced",
-          "not judged": "⚪ not judged at this size", None: "— no verdict", "skipped": "⏭ skipped"}
+BADGES = {
+    "reproduced": "✅ reproduced",
+    "partly": "🟡 partly",
+    "not reproduced": "❌ not reproduced",
+    "not judged": "⚪ not judged at this size",
+    None: "— no verdict",
+    "skipped": "⏭ skipped",
+}
 
 
 @dataclass(frozen=True)
@@ -75,16 +82,40 @@ def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
     for name, result in run_items(FIGURES, size, seed=seed, n_jobs=n_jobs, data_dir=data_dir, progress=announce):
         info = FIGURES[name]
         if result is None:
-            rows.append(ReportRow(name, info.paper, info.title, info.finding, "", "skipped",
-                                  "Needs files that are not bundled; rerun with --data-dir.", 0.0, info.quoted,
-                                  info.criterion, info.differences))
+            rows.append(
+                ReportRow(
+                    name,
+                    info.paper,
+                    info.title,
+                    info.finding,
+                    "",
+                    "skipped",
+                    "Needs files that are not bundled; rerun with --data-dir.",
+                    0.0,
+                    info.quoted,
+                    info.criterion,
+                    info.differences,
+                )
+            )
             continue
         verdict = result.verdict
         ours = "; ".join(f"{key}: {short(value)}" for key, value in list(result.findings.items())[:4])
-        rows.append(ReportRow(name, info.paper, info.title, info.finding, ours,
-                              None if verdict is None else verdict.status,
-                              "" if verdict is None else verdict.reason, result.seconds, info.quoted, info.criterion,
-                              info.differences, tuple((str(k), short(v)) for k, v in result.findings.items())))
+        rows.append(
+            ReportRow(
+                name,
+                info.paper,
+                info.title,
+                info.finding,
+                ours,
+                None if verdict is None else verdict.status,
+                "" if verdict is None else verdict.reason,
+                result.seconds,
+                info.quoted,
+                info.criterion,
+                info.differences,
+                tuple((str(k), short(v)) for k, v in result.findings.items()),
+            )
+        )
     return rows
 
 
@@ -95,18 +126,30 @@ def _cell(text):
 def markdown(rows, size):
     """The report as Markdown: a summary table, then one section per item."""
     counts = {status: sum(row.status == status for row in rows) for status in BADGES}
-    lines = [f"# Reproduction report ({size} size)", "",
-             "Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
-             "paper's own sentence, quoted, by a criterion written before the runs, with the reason in one sentence.",
-             "", "How the papers' vague words are read, for every item alike:", "",
-             *(f"- {word}: {reading}." for word, reading in READINGS), "",
-             ", ".join(f"{BADGES[s]}: {n}" for s, n in counts.items() if n), "",
-             "| item | paper | verdict | seconds |", "| --- | --- | --- | --- |"]
+    lines = [
+        f"# Reproduction report ({size} size)",
+        "",
+        "Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
+        "paper's own sentence, quoted, by a criterion written before the runs, with the reason in one sentence.",
+        "",
+        "How the papers' vague words are read, for every item alike:",
+        "",
+        *(f"- {word}: {reading}." for word, reading in READINGS),
+        "",
+        ", ".join(f"{BADGES[s]}: {n}" for s, n in counts.items() if n),
+        "",
+        "| item | paper | verdict | seconds |",
+        "| --- | --- | --- | --- |",
+    ]
     lines += [f"| {row.name} | {_cell(row.title)} | {BADGES[row.status]} | {row.seconds:.1f} |" for row in rows]
     lines.append(f"\nTotal: {sum(row.seconds for row in rows):.1f} s.\n")
     for row in rows:
-        lines += [f"## {row.name}: {row.title} ({row.paper})", "", f"**Verdict:** {BADGES[row.status]}. {row.reason}",
-                  ""]
+        lines += [
+            f"## {row.name}: {row.title} ({row.paper})",
+            "",
+            f"**Verdict:** {BADGES[row.status]}. {row.reason}",
+            "",
+        ]
         lines += [f"**{label}:** {text}" + "\n" for label, text in _texts(row) if text]
         if row.ours:
             lines += [f"**Ours:** {row.ours}", ""]
@@ -115,35 +158,47 @@ def markdown(rows, size):
 
 
 def _texts(row):
-    return (("The paper says", row.quoted), ("Judged by", row.criterion), ("The paper's finding", row.finding),
-            ("Settings, the paper's and ours", row.differences))
+    return (
+        ("The paper says", row.quoted),
+        ("Judged by", row.criterion),
+        ("The paper's finding", row.finding),
+        ("Settings, the paper's and ours", row.differences),
+    )
 
 
 def html_report(rows, size):
     """The same report as a standalone HTML page (every text escaped)."""
     e = html.escape
     colours = {"reproduced": "#d8f0dc", "partly": "#fff3c4", "not reproduced": "#f8d7d3", "not judged": "#e4e4e4"}
-    head = [f"<h1>Reproduction report ({e(size)} size)</h1>",
-            "<p>Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
-            "paper's own sentence, quoted, by a criterion written before the runs.</p>",
-            "<p>How the papers' vague words are read, for every item alike:</p><ul>",
-            *(f"<li>{e(word)}: {e(reading)}.</li>" for word, reading in READINGS), "</ul>",
-            "<table border='1' cellpadding='6' style='border-collapse: collapse'>",
-            "<tr><th>item</th><th>paper</th><th>verdict</th><th>reason</th><th>seconds</th></tr>"]
+    head = [
+        f"<h1>Reproduction report ({e(size)} size)</h1>",
+        "<p>Each paper item rerun on offline data; the verdict is judged from this run's numbers against the "
+        "paper's own sentence, quoted, by a criterion written before the runs.</p>",
+        "<p>How the papers' vague words are read, for every item alike:</p><ul>",
+        *(f"<li>{e(word)}: {e(reading)}.</li>" for word, reading in READINGS),
+        "</ul>",
+        "<table border='1' cellpadding='6' style='border-collapse: collapse'>",
+        "<tr><th>item</th><th>paper</th><th>verdict</th><th>reason</th><th>seconds</th></tr>",
+    ]
     for row in rows:
         colour = colours.get(row.status, "#eeeeee")
-        head.append(f"<tr><td><a href='#{e(row.name)}'>{e(row.name)}</a></td><td>{e(row.title)}</td>"
-                    f"<td style='background: {colour}'>{e(BADGES[row.status])}</td><td>{e(row.reason)}</td>"
-                    f"<td>{row.seconds:.1f}</td></tr>")
+        head.append(
+            f"<tr><td><a href='#{e(row.name)}'>{e(row.name)}</a></td><td>{e(row.title)}</td>"
+            f"<td style='background: {colour}'>{e(BADGES[row.status])}</td><td>{e(row.reason)}</td>"
+            f"<td>{row.seconds:.1f}</td></tr>"
+        )
     head.append(f"</table><p>Total: {sum(row.seconds for row in rows):.1f} s.</p>")
     for row in rows:
         head.append(f"<h2 id='{e(row.name)}'>{e(row.name)}: {e(row.title)} ({e(row.paper)})</h2>")
         head += [f"<p><b>{e(label)}:</b> {e(text)}</p>" for label, text in _texts(row) if text]
         if row.ours:
             head.append(f"<p><b>Ours:</b> {e(row.ours)}</p>")
-    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Reproduction report</title></head>"
-            "<body style='font-family: sans-serif; max-width: 1200px; margin: auto; font-size: 18px'>"
-            + "\n".join(head) + "</body></html>")
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Reproduction report</title></head>"
+        "<body style='font-family: sans-serif; max-width: 1200px; margin: auto; font-size: 18px'>"
+        + "\n".join(head)
+        + "</body></html>"
+    )
 
 
 def item_page(result):
@@ -153,26 +208,35 @@ def item_page(result):
     e = html.escape
     info = FIGURES[result.name]
     verdict = result.verdict
-    parts = [f"<h1>{e(info.paper)}, {e(result.name)}: {e(info.title)}</h1>",
-             f"<p><b>The paper says:</b> {e(info.quoted)}</p>", f"<p><b>Judged by:</b> {e(info.criterion)}</p>",
-             f"<p><b>The paper's finding:</b> {e(info.finding)}</p>",
-             f"<p><b>Settings, the paper's and ours:</b> {e(info.differences)}</p>"]
+    parts = [
+        f"<h1>{e(info.paper)}, {e(result.name)}: {e(info.title)}</h1>",
+        f"<p><b>The paper says:</b> {e(info.quoted)}</p>",
+        f"<p><b>Judged by:</b> {e(info.criterion)}</p>",
+        f"<p><b>The paper's finding:</b> {e(info.finding)}</p>",
+        f"<p><b>Settings, the paper's and ours:</b> {e(info.differences)}</p>",
+    ]
     if verdict is not None:
         parts.append(f"<p><b>Verdict: {e(BADGES[verdict.status])}.</b> {e(verdict.reason)}</p>")
     parts.append("<p><b>Our findings:</b></p><ul>")
     parts += [f"<li>{e(str(key))}: {e(short(value))}</li>" for key, value in result.findings.items()]
-    parts.append(f"</ul><p>Size {e(str(result.settings.get('size')))}; {result.seconds:.1f} s; settings: "
-                 f"{e(short(result.settings))}.</p>")
+    parts.append(
+        f"</ul><p>Size {e(str(result.settings.get('size')))}; {result.seconds:.1f} s; settings: "
+        f"{e(short(result.settings))}.</p>"
+    )
     parts.append(FIGURE_HOOK)
     names = list(result.table)
     rows = zip(*(np.asarray(result.table[name]) for name in names))
-    parts.append("<table border='1' cellpadding='4' style='border-collapse: collapse'><tr>"
-                 + "".join(f"<th>{e(str(name))}</th>" for name in names) + "</tr>")
+    parts.append(
+        "<table border='1' cellpadding='4' style='border-collapse: collapse'><tr>"
+        + "".join(f"<th>{e(str(name))}</th>" for name in names)
+        + "</tr>"
+    )
     parts += ["<tr>" + "".join(f"<td>{e(_number(v))}</td>" for v in row) + "</tr>" for row in rows]
     parts.append("</table>")
-    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + e(info.title) + "</title></head>"
-            "<body style='font-family: sans-serif; max-width: 1100px; margin: auto'>" + "\n".join(parts)
-            + "</body></html>")
+    return (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + e(info.title) + "</title></head>"
+        "<body style='font-family: sans-serif; max-width: 1100px; margin: auto'>" + "\n".join(parts) + "</body></html>"
+    )
 
 
 #: Where a writer that draws figures puts them in :func:`item_page`'s HTML.
@@ -207,13 +271,24 @@ def _versions():
 def results_json(rows, size, *, seed=0, data="bundled", seconds=None):
     """A report's results as JSON text: when, with what and on what it ran (no host name or
     path), and per item the verdict, its reason, our findings (short text) and run time."""
-    meta = {"size": size, "seed": seed, "data": data,
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "versions": _versions() | {"python": platform.python_version()},
-            "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
-            "seconds": round(float(seconds if seconds is not None else sum(r.seconds for r in rows)), 1)}
-    items = {row.name: {"status": row.status, "reason": row.reason, "seconds": round(row.seconds, 1),
-                        "findings": dict(row.findings)} for row in rows}
+    meta = {
+        "size": size,
+        "seed": seed,
+        "data": data,
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "versions": _versions() | {"python": platform.python_version()},
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores",
+        "seconds": round(float(seconds if seconds is not None else sum(r.seconds for r in rows)), 1),
+    }
+    items = {
+        row.name: {
+            "status": row.status,
+            "reason": row.reason,
+            "seconds": round(row.seconds, 1),
+            "findings": dict(row.findings),
+        }
+        for row in rows
+    }
     return json.dumps({"meta": meta, "items": items}, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -228,12 +303,19 @@ def load_kept(path=KEPT):
 def verdict_table(kept):
     """The kept verdicts as a Markdown table, one line per item (the README shows it)."""
     meta = kept["meta"]
-    counts = {status: sum(item["status"] == status for item in kept["items"].values())
-              for status in ("reproduced", "partly", "not reproduced", "not judged", "skipped")}
-    lines = [f"Size {meta['size']}, run {meta['date']} with matching-pursuit-lab "
-             f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']} ({meta['seconds'] / 60:.0f} min): "
-             + ", ".join(f"{n} {status}" for status, n in counts.items() if n) + ".", "",
-             "| item | paper | verdict | why |", "| --- | --- | --- | --- |"]
+    counts = {
+        status: sum(item["status"] == status for item in kept["items"].values())
+        for status in ("reproduced", "partly", "not reproduced", "not judged", "skipped")
+    }
+    lines = [
+        f"Size {meta['size']}, run {meta['date']} with matching-pursuit-lab "
+        f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']} ({meta['seconds'] / 60:.0f} min): "
+        + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+        + ".",
+        "",
+        "| item | paper | verdict | why |",
+        "| --- | --- | --- | --- |",
+    ]
     for name, item in kept["items"].items():
         info = FIGURES[name]
         lines.append(f"| {name} | {info.paper} | {BADGES[item['status']]} | {_cell(item['reason'])} |")

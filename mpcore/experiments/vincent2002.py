@@ -1,7 +1,6 @@
 """Vincent and Bengio 2002 (Vincent & Bengio 2002): KMP against SVM (Tables 1-3) and the 2-D picture (Fig. 6)."""
+
 from __future__ import annotations
-
-
 
 from pathlib import Path
 
@@ -14,10 +13,8 @@ from ..curves import _kmp_predictions
 from ..datasets import load_dataset
 from ..kernels import kernel_matrix
 from ..kmp import kmp_path
-
 from ._common import CLOSE, MIN_REPEATS_FOR_A_TEST, MUCH, Experiment, _rbf, _sized, judged, run_parallel, share, titled
 from .diethe2015 import BUNDLED_BINARY
-
 
 #: Vincent and Bengio 2002, Table 3: error (%) and #s.v. of SVM, KMP-mse, KMP-tanh on the four UCI sets.
 PAPER_003_TABLE3 = {
@@ -31,12 +28,30 @@ PAPER_003_TABLE3 = {
 # --- Vincent and Bengio 2002: KMP against SVM ---------------------------------------------------------------------
 
 _KMP_SVM = {
-    "tiny": {"repeats": 2, "n_max": 10, "n_max_tanh": 6, "C_grid": (1.0, 100.0), "gamma_grid": (0.5, 1.0),
-             "datasets": ("sonar",)},
-    "quick": {"repeats": 3, "n_max": 60, "n_max_tanh": 20, "C_grid": (0.1, 1.0, 10.0, 100.0, 1000.0),
-              "gamma_grid": (0.25, 0.5, 1.0), "datasets": BUNDLED_BINARY},
-    "full": {"repeats": 50, "n_max": 150, "n_max_tanh": 50, "C_grid": (0.1, 1.0, 10.0, 100.0, 1000.0),
-             "gamma_grid": (0.25, 0.5, 1.0, 2.0), "datasets": BUNDLED_BINARY},
+    "tiny": {
+        "repeats": 2,
+        "n_max": 10,
+        "n_max_tanh": 6,
+        "C_grid": (1.0, 100.0),
+        "gamma_grid": (0.5, 1.0),
+        "datasets": ("sonar",),
+    },
+    "quick": {
+        "repeats": 3,
+        "n_max": 60,
+        "n_max_tanh": 20,
+        "C_grid": (0.1, 1.0, 10.0, 100.0, 1000.0),
+        "gamma_grid": (0.25, 0.5, 1.0),
+        "datasets": BUNDLED_BINARY,
+    },
+    "full": {
+        "repeats": 50,
+        "n_max": 150,
+        "n_max_tanh": 50,
+        "C_grid": (0.1, 1.0, 10.0, 100.0, 1000.0),
+        "gamma_grid": (0.25, 0.5, 1.0, 2.0),
+        "datasets": BUNDLED_BINARY,
+    },
 }
 KMP_SVM_METHODS = ("SVM", "KMP-mse", "KMP-tanh")
 
@@ -84,9 +99,11 @@ def _kmp_svm_job(name, seed, n_max, n_max_tanh, C_grid, gamma_grid):
         val_error, test_error, n = _early_stopped(tanh, K_val, y_val, K_test, y_test, 0.0)
         if val_error < best["KMP-tanh"][0]:
             best["KMP-tanh"] = (val_error, test_error, n, factor)
-    return {"error": np.array([best[m][1] for m in KMP_SVM_METHODS], dtype=float),
-            "sv": np.array([best[m][2] for m in KMP_SVM_METHODS], dtype=float),
-            "gamma": np.array([best[m][3] for m in KMP_SVM_METHODS], dtype=float)}
+    return {
+        "error": np.array([best[m][1] for m in KMP_SVM_METHODS], dtype=float),
+        "sv": np.array([best[m][2] for m in KMP_SVM_METHODS], dtype=float),
+        "gamma": np.array([best[m][3] for m in KMP_SVM_METHODS], dtype=float),
+    }
 
 
 def corrected_resampled_ttest(differences, test_fraction_ratio=1.0):
@@ -125,11 +142,17 @@ def judge_kmp_vs_svm(names, error, sv, p, repeats):
                 same.append(bool(p[i, j] > 0.05) if repeats >= MIN_REPEATS_FOR_A_TEST else None)
     fewer = [MUCH * sv[i, j] <= sv[i, 0] for i in range(len(names)) for j in (1, 2)]
     unjudged = sum(v is None for v in same)
-    told = (f"KMP's error is too far from the SVM's for {', '.join(far)}" if far else
-            "KMP's error is close to the SVM's on every set")
-    told += (f"; with {repeats} random thirds per set (paper: 50) the t-test cannot tell the other {unjudged} "
-             f"comparisons" if unjudged else f"; the t-test finds no difference in {sum(bool(v) for v in same)} of "
-                                             f"{len(same)} comparisons ({repeats} thirds)")
+    told = (
+        f"KMP's error is too far from the SVM's for {', '.join(far)}"
+        if far
+        else "KMP's error is close to the SVM's on every set"
+    )
+    told += (
+        f"; with {repeats} random thirds per set (paper: 50) the t-test cannot tell the other {unjudged} comparisons"
+        if unjudged
+        else f"; the t-test finds no difference in {sum(bool(v) for v in same)} of "
+        f"{len(same)} comparisons ({repeats} thirds)"
+    )
     told += f"; KMP uses at most half the SVM's support vectors in {sum(fewer)} of {len(fewer)} cases."
     return judged([share(v for v in same if v is not None) if unjudged < len(same) else None, share(fewer)], told)
 
@@ -147,15 +170,18 @@ def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=Non
     """
     s = _sized(_KMP_SVM, size, overrides)
     names = tuple(s["datasets"])
-    jobs = [(name, seed + r, s["n_max"], s["n_max_tanh"], tuple(s["C_grid"]), tuple(s["gamma_grid"]))
-            for name in names for r in range(s["repeats"])]
+    jobs = [
+        (name, seed + r, s["n_max"], s["n_max_tanh"], tuple(s["C_grid"]), tuple(s["gamma_grid"]))
+        for name in names
+        for r in range(s["repeats"])
+    ]
     runs = run_parallel(_kmp_svm_job, jobs, n_jobs, progress)
     error = np.zeros((len(names), 3))
     sv = np.zeros((len(names), 3))
     p = np.full((len(names), 3), np.nan)
     gammas = np.zeros((len(names), 3))
-    for i, name in enumerate(names):
-        mine = runs[i * s["repeats"]:(i + 1) * s["repeats"]]
+    for i, _name in enumerate(names):
+        mine = runs[i * s["repeats"] : (i + 1) * s["repeats"]]
         errors = np.stack([run["error"] for run in mine]) * 100
         error[i], sv[i] = errors.mean(axis=0), np.mean([run["sv"] for run in mine], axis=0)
         gammas[i] = np.median([run["gamma"] for run in mine], axis=0)
@@ -169,20 +195,40 @@ def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=Non
     for j, method in enumerate(KMP_SVM_METHODS):
         table[f"{method} #sv"] = sv[:, j]
     for j, method in enumerate(KMP_SVM_METHODS):
-        table[f"paper {method} error (%)"] = np.array([PAPER_003_TABLE3.get(n, {"error": (np.nan,) * 3})["error"][j]
-                                                      for n in names], dtype=float)
-        table[f"paper {method} #sv"] = np.array([PAPER_003_TABLE3.get(n, {"sv": (np.nan,) * 3})["sv"][j]
-                                                 for n in names], dtype=float)
-    findings = {name: {"error %": dict(zip(KMP_SVM_METHODS, np.round(error[i], 1).tolist())),
-                       "#sv": dict(zip(KMP_SVM_METHODS, np.round(sv[i]).astype(int).tolist())),
-                       "p vs SVM": dict(zip(KMP_SVM_METHODS[1:], np.round(p[i, 1:], 2).tolist()))}
-                for i, name in enumerate(names)}
+        table[f"paper {method} error (%)"] = np.array(
+            [PAPER_003_TABLE3.get(n, {"error": (np.nan,) * 3})["error"][j] for n in names], dtype=float
+        )
+        table[f"paper {method} #sv"] = np.array(
+            [PAPER_003_TABLE3.get(n, {"sv": (np.nan,) * 3})["sv"][j] for n in names], dtype=float
+        )
+    findings = {
+        name: {
+            "error %": dict(zip(KMP_SVM_METHODS, np.round(error[i], 1).tolist())),
+            "#sv": dict(zip(KMP_SVM_METHODS, np.round(sv[i]).astype(int).tolist())),
+            "p vs SVM": dict(zip(KMP_SVM_METHODS[1:], np.round(p[i, 1:], 2).tolist())),
+        }
+        for i, name in enumerate(names)
+    }
     for j, method in enumerate(KMP_SVM_METHODS):
         table[f"{method} gamma x d (median)"] = gammas[:, j]
-    arrays = {"error": error, "sv": sv, "p": p, "gamma": gammas, "datasets": np.array(names),
-              "methods": np.array(KMP_SVM_METHODS)}
+    arrays = {
+        "error": error,
+        "sv": sv,
+        "p": p,
+        "gamma": gammas,
+        "datasets": np.array(names),
+        "methods": np.array(KMP_SVM_METHODS),
+    }
     verdict = judge_kmp_vs_svm(names, error, sv, p, s["repeats"])
-    return Experiment("vincent2002-table3", titled("vincent2002-table3"), table, arrays, s, findings, verdicts={"vincent2002-table3": verdict})
+    return Experiment(
+        "vincent2002-table3",
+        titled("vincent2002-table3"),
+        table,
+        arrays,
+        s,
+        findings,
+        verdicts={"vincent2002-table3": verdict},
+    )
 
 
 _KMP_PICTURE = {
@@ -221,15 +267,19 @@ def judge_kmp_picture(test_error, basic_train_error, support, basic_steps):
     :data:`KMP_PICTURE_METHODS`; ``support``: ``support/<method>`` -> indices."""
     svm_error, svm_support = test_error[-1], set(np.asarray(support["support/SVM"]).tolist())
     fits = [test_error[j] <= svm_error + REASONABLE for j in (1, 2)]
-    shared = [len(set(np.asarray(support[f"support/{m}"]).tolist()) & svm_support)
-              / max(1, len(support[f"support/{m}"])) for m in ("back-fitting KMP", "pre-fitting KMP")]
+    shared = [
+        len(set(np.asarray(support[f"support/{m}"]).tolist()) & svm_support) / max(1, len(support[f"support/{m}"]))
+        for m in ("back-fitting KMP", "pre-fitting KMP")
+    ]
     different = [v < 0.5 for v in shared]
     basic_fails = basic_train_error > 0
-    return judged(fits + different + [basic_fails],
-                  f"Back-fitting and pre-fitting KMP reach test errors {test_error[1]:.3f} and {test_error[2]:.3f} "
-                  f"against the SVM's {svm_error:.3f}; {shared[0]:.0%} and {shared[1]:.0%} of their points are SVM "
-                  f"support vectors; basic KMP after {basic_steps} steps has training error {basic_train_error:.3f}"
-                  f"{'' if basic_fails else ' (it separates these two moons)'}.")
+    return judged(
+        fits + different + [basic_fails],
+        f"Back-fitting and pre-fitting KMP reach test errors {test_error[1]:.3f} and {test_error[2]:.3f} "
+        f"against the SVM's {svm_error:.3f}; {shared[0]:.0%} and {shared[1]:.0%} of their points are SVM "
+        f"support vectors; basic KMP after {basic_steps} steps has training error {basic_train_error:.3f}"
+        f"{'' if basic_fails else ' (it separates these two moons)'}.",
+    )
 
 
 def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -265,7 +315,7 @@ def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir
     if progress is not None:
         progress(1, 3)
     values, train_error, test_error, n_support = [], [], [], []
-    for name, path in paths.items():
+    for _name, path in paths.items():
         values.append(_final_prediction(K_grid, path, offset).reshape(ys.size, xs.size))
         train_error.append(np.mean(np.sign(_final_prediction(K, path, offset)) != y))
         test_error.append(np.mean(np.sign(_final_prediction(K_test, path, offset)) != y_test))
@@ -279,9 +329,13 @@ def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir
     prefit_errors = np.mean(np.sign(_kmp_predictions(K_test, longer, offset)) != y_test, axis=1)
     support = {f"support/{name}": np.unique(path.indices) for name, path in paths.items()}
     support["support/SVM"] = np.asarray(svm.support_)
-    table = {"method": np.array(KMP_PICTURE_METHODS), "support points": np.array(n_support, dtype=float),
-             "steps": np.array([paths["basic KMP"].n_steps, N, N, np.nan], dtype=float),
-             "train error": np.array(train_error), "test error": np.array(test_error)}
+    table = {
+        "method": np.array(KMP_PICTURE_METHODS),
+        "support points": np.array(n_support, dtype=float),
+        "steps": np.array([paths["basic KMP"].n_steps, N, N, np.nan], dtype=float),
+        "train error": np.array(train_error),
+        "test error": np.array(test_error),
+    }
     within = np.flatnonzero(prefit_errors <= test_error[-1] + 0.01)
     findings = {
         "SVM support vectors": n_sv,
@@ -290,12 +344,19 @@ def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir
         "basic KMP distinct points": n_support[0],
         "fewest pre-fitting bases within 0.01 of the SVM's test error": int(within[0]) + 1 if within.size else None,
     }
-    arrays = {"X": X, "y": y, "xs": xs, "ys": ys, "values": np.stack(values), "prefit_errors": prefit_errors,
-              **support}
+    arrays = {"X": X, "y": y, "xs": xs, "ys": ys, "values": np.stack(values), "prefit_errors": prefit_errors, **support}
     if progress is not None:
         progress(3, 3)
     verdict = judge_kmp_picture(test_error, train_error[0], support, paths["basic KMP"].n_steps)
-    return Experiment("vincent2002-fig6", titled("vincent2002-fig6"), table, arrays, s, findings, verdicts={"vincent2002-fig6": verdict})
+    return Experiment(
+        "vincent2002-fig6",
+        titled("vincent2002-fig6"),
+        table,
+        arrays,
+        s,
+        findings,
+        verdicts={"vincent2002-fig6": verdict},
+    )
 
 
 # --- Vincent and Bengio 2002, Table 1: USPS, KMP-mse against SVM at the SVM's number of support vectors ---------------
@@ -330,12 +391,18 @@ def load_usps(data_dir):
     16x16 digits, pixels in [0, 1]); a ValueError with one sentence when it is missing."""
     path = Path(data_dir) / "usps" / "usps.npz" if data_dir is not None else None
     if path is None or not path.is_file():
-        raise ValueError("Table 1 needs the USPS digits: give --data-dir DIR with DIR/usps/usps.npz (arrays X_train, "
-                         "y_train, X_test, y_test).")
+        raise ValueError(
+            "Table 1 needs the USPS digits: give --data-dir DIR with DIR/usps/usps.npz (arrays X_train, "
+            "y_train, X_test, y_test)."
+        )
     try:
         with np.load(path, allow_pickle=False) as data:
-            return (np.asarray(data["X_train"], float), np.asarray(data["y_train"], int),
-                    np.asarray(data["X_test"], float), np.asarray(data["y_test"], int))
+            return (
+                np.asarray(data["X_train"], float),
+                np.asarray(data["y_train"], int),
+                np.asarray(data["X_test"], float),
+                np.asarray(data["y_test"], int),
+            )
     except Exception:
         raise ValueError(f"{path.name} is not a readable USPS .npz file (X_train, y_train, X_test, y_test).") from None
 
@@ -373,17 +440,23 @@ def judge_kmp_usps(totals, paper, n_sv, sv_target):
     as many, within the paper's ratio for half (or CLOSE, if larger); k-means RBF is not
     rerun (not judged).  ``totals`` and ``paper``: errors summed over the digits."""
     if abs(n_sv - sv_target) > USPS_SV_TOLERANCE * sv_target:
-        return judged([None], f"Not judged: our SVM keeps {n_sv} support vectors against the paper's {sv_target:.0f} "
-                              f"(more than {USPS_SV_TOLERANCE:.0%} apart), so KMP would not use the paper's budget.")
+        return judged(
+            [None],
+            f"Not judged: our SVM keeps {n_sv} support vectors against the paper's {sv_target:.0f} "
+            f"(more than {USPS_SV_TOLERANCE:.0%} apart), so KMP would not use the paper's budget.",
+        )
     svm = max(totals["SVM"], 1)
     allowed = {key: max(CLOSE, paper[key] / paper["SVM"] - 1) for key in ("KMP (same #sv)", "KMP (half #sv)")}
     ratio = {key: totals[key] / svm for key in allowed}
     checks = [ratio[key] <= 1 + allowed[key] + 1e-12 for key in allowed] + [None]
-    return judged(checks, f"With {n_sv} support vectors (paper: {sv_target:.0f}), KMP with as many bases makes "
-                          f"{totals['KMP (same #sv)']} errors against the SVM's {totals['SVM']} "
-                          f"({ratio['KMP (same #sv)']:.2f}x; allowed {1 + allowed['KMP (same #sv)']:.2f}x), and "
-                          f"{totals['KMP (half #sv)']} with half as many ({ratio['KMP (half #sv)']:.2f}x; allowed "
-                          f"{1 + allowed['KMP (half #sv)']:.2f}x); k-means RBF is not rerun.")
+    return judged(
+        checks,
+        f"With {n_sv} support vectors (paper: {sv_target:.0f}), KMP with as many bases makes "
+        f"{totals['KMP (same #sv)']} errors against the SVM's {totals['SVM']} "
+        f"({ratio['KMP (same #sv)']:.2f}x; allowed {1 + allowed['KMP (same #sv)']:.2f}x), and "
+        f"{totals['KMP (half #sv)']} with half as many ({ratio['KMP (half #sv)']:.2f}x; allowed "
+        f"{1 + allowed['KMP (half #sv)']:.2f}x); k-means RBF is not rerun.",
+    )
 
 
 def kmp_usps(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
@@ -412,22 +485,38 @@ def kmp_usps(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None,
         gamma = factor * USPS_PAPER_GAMMA
         svms[gamma] = run_parallel(_usps_svm_job, [(d, X, y, X_test, y_test, s["C"], gamma) for d in digits], n_jobs)
     gamma = min(svms, key=lambda g: abs(sum(n for n, _ in svms[g]) - sv_target))
-    kmps = run_parallel(_usps_kmp_job, [(d, X, y, X_test, y_test, gamma, n) for d, (n, _) in zip(digits, svms[gamma])],
-                        n_jobs, progress)
-    table = {"digit": np.array(digits), "#sv": np.array([n for n, _ in svms[gamma]], dtype=float),
-             "SVM": np.array([e for _, e in svms[gamma]], dtype=float),
-             "KMP (same #sv)": np.array([a for a, _ in kmps], dtype=float),
-             "KMP (half #sv)": np.array([b for _, b in kmps], dtype=float)}
+    kmps = run_parallel(
+        _usps_kmp_job, [(d, X, y, X_test, y_test, gamma, n) for d, (n, _) in zip(digits, svms[gamma])], n_jobs, progress
+    )
+    table = {
+        "digit": np.array(digits),
+        "#sv": np.array([n for n, _ in svms[gamma]], dtype=float),
+        "SVM": np.array([e for _, e in svms[gamma]], dtype=float),
+        "KMP (same #sv)": np.array([a for a, _ in kmps], dtype=float),
+        "KMP (half #sv)": np.array([b for _, b in kmps], dtype=float),
+    }
     for key in ("#sv",) + USPS_METHODS + ("k-means RBF",):
         table[f"paper {key}"] = np.array([PAPER_003_TABLE1[key][d] for d in digits], dtype=float)
     totals = {key: int(table[key].sum()) for key in USPS_METHODS}
     paper = {key: int(table[f"paper {key}"].sum()) for key in USPS_METHODS}
     n_sv = int(table["#sv"].sum())
-    findings = {"test errors summed over the digits": totals, "paper's sums over the same digits": paper,
-                "support vectors summed": n_sv, "paper's (scaled to our training digits)": round(sv_target),
-                "support vectors per width tried": {f"{g:.4g}": sum(n for n, _ in v) for g, v in svms.items()},
-                "training digits": len(y), "test digits": len(y_test)}
+    findings = {
+        "test errors summed over the digits": totals,
+        "paper's sums over the same digits": paper,
+        "support vectors summed": n_sv,
+        "paper's (scaled to our training digits)": round(sv_target),
+        "support vectors per width tried": {f"{g:.4g}": sum(n for n, _ in v) for g, v in svms.items()},
+        "training digits": len(y),
+        "test digits": len(y_test),
+    }
     verdict = judge_kmp_usps(totals, paper, n_sv, sv_target)
     s = s | {"digits": digits, "gamma": gamma}
-    return Experiment("vincent2002-table1", titled("vincent2002-table1"), table, {}, s, findings,
-                      verdicts={"vincent2002-table1": verdict})
+    return Experiment(
+        "vincent2002-table1",
+        titled("vincent2002-table1"),
+        table,
+        {},
+        s,
+        findings,
+        verdicts={"vincent2002-table1": verdict},
+    )

@@ -7,6 +7,7 @@ the figure is judged at every rank run (:func:`judge_column_selection`); the ran
 also reported in units of the effective dimension d_eff, since below it drawing with
 replacement wastes draws on repeats and uniform columns do as well or better.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,23 +22,41 @@ from .hussain2011 import _centred_test_kernel
 
 _COLUMNS = {
     "tiny": {"seeds": 1, "N": 120, "ranks": (4, 8, 12), "gammas": (0.5,), "regs": (1e-3,), "leverage_ratio": 1.0},
-    "quick": {"seeds": 3, "N": 700, "ranks": (25, 50, 100, 150, 200, 250), "gammas": (0.5, 1.0),
-              "regs": (1e-4, 1e-3), "leverage_ratio": 1.0},
-    "full": {"seeds": 20, "N": 1500, "ranks": (50, 100, 150, 200, 250, 300, 350, 400, 450, 500),
-             "gammas": (0.1, 0.25, 0.5, 1.0, 2.0), "regs": (1e-4, 1e-3, 1e-2, 1e-1), "leverage_ratio": 1.0},
+    "quick": {
+        "seeds": 3,
+        "N": 700,
+        "ranks": (25, 50, 100, 150, 200, 250),
+        "gammas": (0.5, 1.0),
+        "regs": (1e-4, 1e-3),
+        "leverage_ratio": 1.0,
+    },
+    "full": {
+        "seeds": 20,
+        "N": 1500,
+        "ranks": (50, 100, 150, 200, 250, 300, 350, 400, 450, 500),
+        "gammas": (0.1, 0.25, 0.5, 1.0, 2.0),
+        "regs": (1e-4, 1e-3, 1e-2, 1e-1),
+        "leverage_ratio": 1.0,
+    },
 }
 COLUMN_EXPERIMENT_METHODS = ("greedy", "uniform", "ridge-leverage")
+
 
 def _bound_where_valid(arrays):
     """How Wang (2016), Thm 2 step II fares, counted: at how many (seed, rank) pairs its
     condition holds and the bound with it -- "not checked" when the condition holds at
     none (a claim that held "wherever" an empty condition did would say nothing)."""
     valid = np.concatenate([arrays[f"valid/{m}"].ravel() for m in COLUMN_EXPERIMENT_METHODS])
-    held = np.concatenate([(arrays[f"alpha/{m}"] <= arrays[f"bound/{m}"] + 1e-12).ravel()
-                           for m in COLUMN_EXPERIMENT_METHODS])
+    held = np.concatenate(
+        [(arrays[f"alpha/{m}"] <= arrays[f"bound/{m}"] + 1e-12).ravel() for m in COLUMN_EXPERIMENT_METHODS]
+    )
     if not valid.any():
         return f"not checked: the condition holds at none of the {valid.size} (seed, rank) pairs"
-    return f"holds at {int((held & valid).sum())} of the {int(valid.sum())} pairs where the condition does (of {valid.size})"
+    return (
+        f"holds at {int((held & valid).sum())} of the {int(valid.sum())} pairs where the condition does "
+        f"(of {valid.size})"
+    )
+
 
 def rings_train_tune(N, seed=0):
     """The paper's two sets: N training and N tuning points of the two-view rings (one draw
@@ -46,13 +65,22 @@ def rings_train_tune(N, seed=0):
     data = load_dataset("rings-two-view", n_samples=2 * N, seed=seed)
     train, tune = np.arange(N), np.arange(N, 2 * N)
     sx, sy = StandardScaler().fit(data.X[train]), StandardScaler().fit(data.Y[train])
-    return Split(sx.transform(data.X[train]), sx.transform(data.X[tune]), None, None,
-                 sy.transform(data.Y[train]), sy.transform(data.Y[tune]), train, tune)
+    return Split(
+        sx.transform(data.X[train]),
+        sx.transform(data.X[tune]),
+        None,
+        None,
+        sy.transform(data.Y[train]),
+        sy.transform(data.Y[tune]),
+        train,
+        tune,
+    )
 
 
 def tuning_correlation(split, gamma, reg):
     """Exact KCCA on the training part, RBF ``gamma`` for both views, lambda ``reg``: the
     correlation of the first canonical variates on the tuning part (``split.*_test``)."""
+
     def view(A, A_tune):
         return kernel_matrix(A, kernel="rbf", gamma=gamma), kernel_matrix(A_tune, A, kernel="rbf", gamma=gamma)
 
@@ -72,11 +100,26 @@ def tune_kcca(split, gammas, regs):
 
 
 def _columns_job(seed, split, ranks, gamma, reg, leverage_ratio):
-    result = column_selection(split, ranks, COLUMN_EXPERIMENT_METHODS, repeats=1, gamma=gamma, reg=reg,
-                              leverage_ratio=leverage_ratio, seed=seed)
-    out = {"leverage_x": result.leverage[0], "leverage_y": result.leverage[1], "exact": result.exact,
-           "effective_dimension": result.effective_dimension, "N": result.m, "ranks": result.ranks,
-           "speedup": result.speedup["speedup"][0], "greedy columns": len(result.landmarks["greedy"])}
+    result = column_selection(
+        split,
+        ranks,
+        COLUMN_EXPERIMENT_METHODS,
+        repeats=1,
+        gamma=gamma,
+        reg=reg,
+        leverage_ratio=leverage_ratio,
+        seed=seed,
+    )
+    out = {
+        "leverage_x": result.leverage[0],
+        "leverage_y": result.leverage[1],
+        "exact": result.exact,
+        "effective_dimension": result.effective_dimension,
+        "N": result.m,
+        "ranks": result.ranks,
+        "speedup": result.speedup["speedup"][0],
+        "greedy columns": len(result.landmarks["greedy"]),
+    }
     for method in COLUMN_EXPERIMENT_METHODS:
         out[f"trace/{method}"] = result.kernel_error[method]["trace"][0]
         for key in ("rho", "T", "alpha", "bound", "valid"):
@@ -106,17 +149,25 @@ def judge_column_selection(ranks, d_eff, rho_uniform, rho_leverage, alpha, bound
     speedup = np.asarray(speedup, float)
     grows = clearly_below(speedup[:, 0], speedup[:, -1]) if ranks.size > 1 else None
     mean_u, mean_l = rho_uniform.mean(axis=0), rho_leverage.mean(axis=0)
-    told = (f"Ridge-leverage columns are clearly better at {sum(compared)} of {len(compared)} ranks "
-            f"({', '.join(str(int(r)) for r, b in zip(ranks, better) if b)}; d_eff = {d_eff:.0f})"
-            if compared else "No rank's errors are above rounding level")
+    told = (
+        f"Ridge-leverage columns are clearly better at {sum(compared)} of {len(compared)} ranks "
+        f"({', '.join(str(int(r)) for r, b in zip(ranks, better) if b)}; d_eff = {d_eff:.0f})"
+        if compared
+        else "No rank's errors are above rounding level"
+    )
     if rounding:
         told += f"; at M = {', '.join(map(str, rounding))} both errors are at rounding level (not compared)"
-    told += (f"; |rho - rho~| from {mean_u[0]:.2g} (uniform) and {mean_l[0]:.2g} (leverage) at M = {int(ranks[0])} to "
-             f"{mean_u[-1]:.2g} and {mean_l[-1]:.2g} at M = {int(ranks[-1])}")
-    told += (f"; kernel stability at most half its bound at {int((MUCH * alpha[valid] <= bound[valid] + 1e-12).sum())}"
-             f" of the {int(valid.sum())} pairs where its condition holds" if valid.any()
-             else "; the Thm 2 condition holds nowhere, so the stability bound is not judged")
-    told += (f"; speed-up {speedup[:, 0].mean():.2f} at the first rank, {speedup[:, -1].mean():.2f} at the last.")
+    told += (
+        f"; |rho - rho~| from {mean_u[0]:.2g} (uniform) and {mean_l[0]:.2g} (leverage) at M = {int(ranks[0])} to "
+        f"{mean_u[-1]:.2g} and {mean_l[-1]:.2g} at M = {int(ranks[-1])}"
+    )
+    told += (
+        f"; kernel stability at most half its bound at {int((MUCH * alpha[valid] <= bound[valid] + 1e-12).sum())}"
+        f" of the {int(valid.sum())} pairs where its condition holds"
+        if valid.any()
+        else "; the Thm 2 condition holds nowhere, so the stability bound is not judged"
+    )
+    told += f"; speed-up {speedup[:, 0].mean():.2f} at the first rank, {speedup[:, -1].mean():.2f} at the last."
     return judged([leverage if compared else None, stability, grows], told)
 
 
@@ -139,9 +190,15 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
     runs = run_parallel(_columns_job, jobs, n_jobs, progress)
     first = runs[0]
     d_eff = float(max(first["effective_dimension"]))
-    arrays = {"ranks": first["ranks"], "leverage_x": first["leverage_x"], "leverage_y": first["leverage_y"],
-              "speedup": np.stack([run["speedup"] for run in runs]), "tuning": grid,
-              "gammas": np.asarray(s["gammas"], dtype=float), "regs": np.asarray(s["regs"], dtype=float)}
+    arrays = {
+        "ranks": first["ranks"],
+        "leverage_x": first["leverage_x"],
+        "leverage_y": first["leverage_y"],
+        "speedup": np.stack([run["speedup"] for run in runs]),
+        "tuning": grid,
+        "gammas": np.asarray(s["gammas"], dtype=float),
+        "regs": np.asarray(s["regs"], dtype=float),
+    }
     for key in ("trace", "rho", "T", "alpha", "bound", "valid"):
         for method in COLUMN_EXPERIMENT_METHODS:
             arrays[f"{key}/{method}"] = np.stack([run[f"{key}/{method}"] for run in runs])
@@ -150,31 +207,49 @@ def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, 
         for method in COLUMN_EXPERIMENT_METHODS:
             table[f"{method} {key}"] = arrays[f"{key}/{method}"].mean(axis=0)
     table["speedup"] = arrays["speedup"].mean(axis=0)
-    stacked = {key: np.concatenate([arrays[f"{key}/{m}"] for m in COLUMN_EXPERIMENT_METHODS])
-               for key in ("alpha", "bound", "valid")}
-    verdict = judge_column_selection(first["ranks"], d_eff, arrays["rho/uniform"], arrays["rho/ridge-leverage"],
-                                     stacked["alpha"], stacked["bound"], stacked["valid"].astype(bool),
-                                     arrays["speedup"])
+    stacked = {
+        key: np.concatenate([arrays[f"{key}/{m}"] for m in COLUMN_EXPERIMENT_METHODS])
+        for key in ("alpha", "bound", "valid")
+    }
+    verdict = judge_column_selection(
+        first["ranks"],
+        d_eff,
+        arrays["rho/uniform"],
+        arrays["rho/ridge-leverage"],
+        stacked["alpha"],
+        stacked["bound"],
+        stacked["valid"].astype(bool),
+        arrays["speedup"],
+    )
     ratio = arrays["rho/uniform"].mean(axis=0) / np.maximum(arrays["rho/ridge-leverage"].mean(axis=0), 1e-300)
     table["uniform / ridge-leverage rho"] = ratio
     top = -1
     findings = {
-        "N": first["N"], "tuned kernel gamma, lambda": (gamma, reg), "exact rho": first["exact"]["rho"],
+        "N": first["N"],
+        "tuned kernel gamma, lambda": (gamma, reg),
+        "exact rho": first["exact"]["rho"],
         "gap r": first["exact"]["gap"],
         "effective dimension d_eff (X, Y)": tuple(round(v, 1) for v in first["effective_dimension"]),
         "ranks / d_eff": tuple(round(float(r / d_eff), 1) for r in first["ranks"]),
-        "greedy columns chosen (fewer than the top rank: the kernel was exhausted)":
-            f"{first['greedy columns']} of {int(first['ranks'][-1])}",
-        f"|rho - rho~| at rank {first['ranks'][top]}": {m: float(arrays[f"rho/{m}"][:, top].mean())
-                                                          for m in COLUMN_EXPERIMENT_METHODS},
+        "greedy columns chosen (fewer than the top rank: the kernel was exhausted)": (
+            f"{first['greedy columns']} of {int(first['ranks'][-1])}"
+        ),
+        f"|rho - rho~| at rank {first['ranks'][top]}": {
+            m: float(arrays[f"rho/{m}"][:, top].mean()) for m in COLUMN_EXPERIMENT_METHODS
+        },
         "|rho - rho~| per rank, uniform / ridge-leverage (mean over seeds)": "; ".join(
             f"{int(r)}: " + ("both at rounding level" if max(u, v) < ROUNDING else f"{u:.2g} / {v:.2g}")
-            for r, u, v in zip(first["ranks"], arrays["rho/uniform"].mean(axis=0),
-                               arrays["rho/ridge-leverage"].mean(axis=0))),
+            for r, u, v in zip(
+                first["ranks"], arrays["rho/uniform"].mean(axis=0), arrays["rho/ridge-leverage"].mean(axis=0)
+            )
+        ),
         f"||alpha - alpha~||/sqrt(N) at rank {first['ranks'][top]}": {
-            m: float(arrays[f"alpha/{m}"][:, top].mean()) for m in COLUMN_EXPERIMENT_METHODS},
+            m: float(arrays[f"alpha/{m}"][:, top].mean()) for m in COLUMN_EXPERIMENT_METHODS
+        },
         "Thm 2 step II bound where its condition ||T - T~|| <= r/2 holds": _bound_where_valid(arrays),
         "speed-up at the top rank": float(arrays["speedup"][:, top].mean()),
     }
     s = s | {"tuned gamma": gamma, "tuned reg": reg}
-    return Experiment("wang2016-fig1", titled("wang2016-fig1"), table, arrays, s, findings, verdicts={"wang2016-fig1": verdict})
+    return Experiment(
+        "wang2016-fig1", titled("wang2016-fig1"), table, arrays, s, findings, verdicts={"wang2016-fig1": verdict}
+    )

@@ -1,0 +1,28 @@
+"""The code as the project's tools want it: formatted by ruff, clean of ruff's lint rules
+(pyproject.toml says which), and the library's type hints consistent under mypy."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*command):
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_the_code_is_formatted_and_lint_clean():
+    pytest.importorskip("ruff")
+    formatted = run("ruff", "format", "--check", ".")
+    assert formatted.returncode == 0, formatted.stdout[-3000:] + formatted.stderr[-1000:]
+    linted = run("ruff", "check", ".")
+    assert linted.returncode == 0, linted.stdout[-3000:]
+
+
+def test_the_library_type_checks():
+    pytest.importorskip("mypy")
+    checked = run("mypy", "mpcore")
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    assert "Success" in checked.stdout
