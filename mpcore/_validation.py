@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numbers
 import os
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ import numpy as np
 ELIGIBILITY_RTOL = 1e-10
 
 
-def as_real(value, name, what="an array of numbers"):
+def as_real(value: Any, name: str, what: str = "an array of numbers") -> np.ndarray:
     """``value`` as a float64 array: None, text and objects are a TypeError, complex
     numbers and unreadable cells a ValueError -- each with a sentence."""
     if value is None or isinstance(value, (str, bytes)):
@@ -31,7 +32,7 @@ def as_real(value, name, what="an array of numbers"):
         raise TypeError(f"{name} must be {what}; some entries could not be read as numbers.") from None
 
 
-def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
+def check_finite_matrix(A: Any, name: str = "K", *, square: bool = False, min_rows: int = 2) -> np.ndarray:
     """Return ``A`` as a 2-D float64 array, or raise a ValueError that says what is wrong."""
     A = as_real(A, name, "a matrix of numbers")
     if A.ndim != 2:
@@ -48,7 +49,7 @@ def check_finite_matrix(A, name="K", *, square=False, min_rows=2):
     return A
 
 
-def check_kernel(K, name="K"):
+def check_kernel(K: Any, name: str = "K") -> np.ndarray:
     """A square, finite, real kernel matrix with at least two points."""
     return check_finite_matrix(K, name, square=True)
 
@@ -58,7 +59,9 @@ def check_kernel(K, name="K"):
 SYMMETRY_RTOL = 1e-8
 
 
-def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
+def check_psd_kernel(
+    K: Any, name: str = "K", full_check_max: int = 1500, n_pairs: int = 20_000, seed: int = 0
+) -> np.ndarray:
     """A real, square, finite, symmetric matrix that is not clearly indefinite: what the
     selection paths need.  Cheap checks only (a full eigen-decomposition would cost more
     than a path):
@@ -97,8 +100,8 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
         )
     if m <= full_check_max:  # every pair
         minors = np.outer(diag, diag) - K**2
-        worst = np.unravel_index(int(np.argmin(minors)), minors.shape)
-        lowest = float(minors[worst])
+        row, column = np.unravel_index(int(np.argmin(minors)), minors.shape)
+        worst, lowest = (int(row), int(column)), float(minors[row, column])
     else:
         i, j = rng.integers(0, m, size=(2, n_pairs))
         minors = diag[i] * diag[j] - K[i, j] ** 2
@@ -112,7 +115,7 @@ def check_psd_kernel(K, name="K", full_check_max=1500, n_pairs=20_000, seed=0):
     return K
 
 
-def check_target(y, m, name="y"):
+def check_target(y: Any, m: int, name: str = "y") -> np.ndarray:
     """A finite 1-D target with one entry per training point."""
     y = as_real(y, name, "a column of numbers")
     if y.ndim == 2 and y.shape[1] == 1:
@@ -131,7 +134,7 @@ def check_nonconstant(y, name="target"):
         raise ValueError(f"The {name} is constant (every value is {y[0]:g}); there is nothing to fit.")
 
 
-def check_binary_labels(y, name="labels"):
+def check_binary_labels(y: Any, name: str = "labels") -> tuple[np.ndarray, np.ndarray]:
     """Return labels mapped to -1/+1 and the two original classes (sorted)."""
     if y is None or isinstance(y, (str, bytes)) or np.iscomplexobj(y):
         raise TypeError(f"{name} must be a column of class labels.")
@@ -156,7 +159,9 @@ def check_binary_labels(y, name="labels"):
     return np.where(y == classes[1], 1.0, -1.0), classes
 
 
-def check_indices(indices, m, name="indices", *, allow_empty=False, unique=True):
+def check_indices(
+    indices: Any, m: int, name: str = "indices", *, allow_empty: bool = False, unique: bool = True
+) -> np.ndarray:
     """Column indices: whole numbers in ``0 .. m - 1`` (a 1-D list), each once."""
     if indices is None or isinstance(indices, (str, bytes)):
         raise TypeError(f"{name} must be a list of column numbers, not {type(indices).__name__}.")
@@ -183,7 +188,7 @@ def check_indices(indices, m, name="indices", *, allow_empty=False, unique=True)
     return array
 
 
-def check_n_steps(k, m, name="k"):
+def check_n_steps(k: Any, m: int, name: str = "k") -> int:
     """Number of basis vectors: an integer with 1 <= k < m."""
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise ValueError(f"{name} (the number of basis vectors) must be a whole number, got {k!r}.")
@@ -197,8 +202,8 @@ def check_n_steps(k, m, name="k"):
     return k
 
 
-def check_positive(value, name, *, allow_zero=False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
         raise ValueError(f"{name} must be a finite number, got {value!r}.")
     if value < 0 or (value == 0 and not allow_zero):
         raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {value!r}.")

@@ -16,8 +16,17 @@ Reading of the papers' typos (also said in each docstring):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import gammaln, xlogy
+
+#: What a bound function returns: a number for scalar arguments, an array for arrays.
+Bound = float | np.ndarray
+#: A count (m, k, t) or an array of counts; a real number or an array of them.
+Counts = int | np.ndarray
+Reals = float | np.ndarray
 
 __all__ = [
     "compression_subspace",
@@ -30,7 +39,7 @@ __all__ = [
 ]
 
 
-def _real(value, name):
+def _real(value: Any, name: str) -> np.ndarray:
     """``value`` as a float array; None, text, objects and complex numbers are refused."""
     if value is None or isinstance(value, (str, bytes)) or np.iscomplexobj(value):
         raise TypeError(f"{name} must be a real number or an array of them, not {type(value).__name__}.")
@@ -80,7 +89,7 @@ def _x_log_ratio(x, numerator, base=np.e):
     return np.where(x > 0, value, 0.0)
 
 
-def compression_subspace(emp_loss, m, t, delta, R=1.0):
+def compression_subspace(emp_loss: Reals, m: int, t: Counts, delta: float, R: float = 1.0) -> Bound:
     """Sample compression bound for subspace methods (Hussain et al. 2011, Thm 6; Cor. 1 for sparse KPCA).
 
     ``emp_loss + sqrt(R^2 / (2 (m - t)) * (t ln(e m / t) + ln(2 m / delta)))``.
@@ -122,7 +131,7 @@ def compression_subspace(emp_loss, m, t, delta, R=1.0):
     return np.where(outside > 0, value, np.inf)
 
 
-def kmp_vc(m, k, t, delta):
+def kmp_vc(m: int, k: Counts, t: Counts, delta: float) -> Bound:
     """KMP bound (Hussain et al. 2011, Thm 4), also the sparse KCCA bound (Thm 9); base-2 logarithms.
 
     ``2/(m-k-t) * [(k+1) log2(4e(m-k-t)/(k+1)) + k log2(e m/k) + t log2(e(m-k)/t)
@@ -168,7 +177,7 @@ def kmp_vc(m, k, t, delta):
     return np.where(rest > 0, value, np.inf)
 
 
-def compression_classification(m, k, t, delta):
+def compression_classification(m: int, k: Counts, t: Counts, delta: float) -> Bound:
     """Sample compression bound for classification (Hussain et al. 2011, Thm 2), exact log-binomials.
 
     ``t = 0``: ``(ln C(m, k) + ln(m / delta)) / (m - k)``;
@@ -210,7 +219,7 @@ def compression_classification(m, k, t, delta):
     return np.where(defined & np.isfinite(value), value, np.inf)
 
 
-def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
+def pca_global_rademacher(eigvals: Reals, kernel_diag: Reals, t: Counts, delta: float, R: float = 1.0) -> Bound:
     """Global Rademacher complexity bound for KPCA with t components (Hussain et al. 2011, Thm 7).
 
     ``sum(eigvals[t:]) / m + (1 + sqrt(t)) / sqrt(m) * sqrt(2/m * sum(kernel_diag^2))
@@ -257,7 +266,15 @@ def pca_global_rademacher(eigvals, kernel_diag, t, delta, R=1.0):
         )
 
 
-def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
+def pca_local_rademacher(
+    eigvals: Reals,
+    centered_eigvals: Reals,
+    k: Counts,
+    m: int,
+    delta: float,
+    R: float = 1.0,
+    c: float = 80.0,
+) -> Bound:
     """Local Rademacher complexity bound for KPCA with k components (Hussain et al. 2011, Thm 8).
 
     ``c * (sqrt(L_k (rho + R ln(1/delta)/m)) + rho + R ln(1/delta)/m)`` with
@@ -304,7 +321,16 @@ def pca_local_rademacher(eigvals, centered_eigvals, k, m, delta, R=1.0, c=80.0):
     return c * (np.sqrt(L_k * (rho + confidence)) + rho + confidence)
 
 
-def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=1.0):
+def mpkfda(
+    class_means: Reals,
+    class_variances: Reals,
+    threshold: Reals,
+    class_sizes: Reals,
+    m: int,
+    k: Counts,
+    delta: float,
+    R: float = 1.0,
+) -> dict[str, Bound]:
     """MPKFDA bound (Diethe 2015, Thm 1), per class and prior-weighted.
 
     For each class c (index 0 = negative, 1 = positive) the classifier
@@ -375,7 +401,7 @@ def mpkfda(class_means, class_variances, threshold, class_sizes, m, k, delta, R=
     }
 
 
-def running_min(values):
+def running_min(values: ArrayLike) -> np.ndarray:
     """Running minimum along the last axis.
 
     The bound the theorems state for A_k is the minimum over t <= k of the bound at t.

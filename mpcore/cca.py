@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import eigh, svd
 
 from ._validation import check_finite_matrix, check_kernel, check_positive, check_psd_kernel, check_same_rows
@@ -26,7 +27,7 @@ class CCAResult:
     mean_x: np.ndarray
     mean_y: np.ndarray
 
-    def transform(self, Fx, Fy):
+    def transform(self, Fx: np.ndarray, Fy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Canonical variates of both views.
 
         Parameters
@@ -50,7 +51,7 @@ def _inverse_sqrt(C):
     return (vectors / np.sqrt(values)) @ vectors.T
 
 
-def regularized_cca(Fx, Fy, reg=1e-3, n_directions=1):
+def regularized_cca(Fx: ArrayLike, Fy: ArrayLike, reg: float = 1e-3, n_directions: int = 1) -> CCAResult:
     """Linear CCA with a ridge ``reg`` added to both covariance matrices.
 
     Maximises ``wx' Cxy wy / sqrt((wx' (Cxx + reg I) wx) (wy' (Cyy + reg I) wy))``
@@ -103,7 +104,7 @@ def _check_directions(n_directions):
     return int(n_directions)
 
 
-def center_kernel(K):
+def center_kernel(K: ArrayLike) -> np.ndarray:
     """``H K H`` with ``H = I - 11'/N`` (double centring).
 
     Parameters
@@ -163,7 +164,14 @@ def centred_eigen(K, floor, n_min=1):
     return np.maximum(mu, 0.0), E
 
 
-def kcca(K1, K2, reg1=1e-3, reg2=1e-3, n_directions=1, keep_T=True):
+def kcca(
+    K1: ArrayLike,
+    K2: ArrayLike,
+    reg1: float = 1e-3,
+    reg2: float = 1e-3,
+    n_directions: int = 1,
+    keep_T: bool = True,
+) -> KCCAResult:
     """Exact regularised kernel CCA (Wang 2016, eq. 2-3).
 
     ``T = (Kc1 + N reg1 I)^{-1} Kc1 Kc2 (Kc2 + N reg2 I)^{-1}`` with ``Kc = H K H``; the

@@ -20,9 +20,12 @@ m x m matrices.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import check_choice, check_n_steps
 
@@ -61,17 +64,17 @@ class PursuitPath:
     extras: dict = field(default_factory=dict, repr=False)
     _kernels: tuple = field(default=(), repr=False)
     _factors: tuple = field(default=(), repr=False)
-    _ranks: np.ndarray = field(default=None, repr=False)
+    _ranks: np.ndarray | None = field(default=None, repr=False)
 
     @property
-    def n_steps(self):
+    def n_steps(self) -> int:
         return int(self.indices.shape[0])
 
     @property
-    def n_views(self):
+    def n_views(self) -> int:
         return len(self._kernels)
 
-    def deflated_kernel(self, j, view=0):
+    def deflated_kernel(self, j: int, view: int = 0) -> np.ndarray:
         """The deflated kernel after ``j`` steps.
 
         Rebuilt from the recorded low-rank factors in O(r m^2) time.
@@ -91,7 +94,7 @@ class PursuitPath:
         K0, left, right = self._low_rank(j, view)
         return K0.copy() if left is None else K0 - left @ right.T
 
-    def deflated_block(self, j, rows, cols=None, view=0):
+    def deflated_block(self, j: int, rows: ArrayLike, cols: ArrayLike | None = None, view: int = 0) -> np.ndarray:
         """Some rows and columns of the deflated kernel after ``j`` steps.
 
         Costs O(r len(rows) len(cols)) -- the cheap way to draw a downsampled heatmap of a
@@ -131,7 +134,7 @@ class PursuitPath:
             return K0, None, None
         return K0, left[:, :r], right[:, :r]
 
-    def chosen_mask(self, j=None):
+    def chosen_mask(self, j: int | None = None) -> np.ndarray:
         """Which points were chosen in the first ``j`` steps.
 
         Parameters
@@ -200,20 +203,20 @@ def _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats,
 
 
 def pursue(
-    state,
-    criterion,
-    k,
+    state: Any,
+    criterion: Callable[[Any], np.ndarray],
+    k: int,
     *,
-    pick="max",
-    stages=1,
-    candidates=None,
-    rng=None,
-    allow_repeats=False,
-    algorithm="",
-    criterion_name="",
-    deflation_name="",
-    stop_when=None,
-):
+    pick: str = "max",
+    stages: int = 1,
+    candidates: int | None = None,
+    rng: np.random.Generator | None = None,
+    allow_repeats: bool = False,
+    algorithm: str = "",
+    criterion_name: str = "",
+    deflation_name: str = "",
+    stop_when: Callable[[Any, np.ndarray], str | None] | None = None,
+) -> PursuitPath:
     """Run the greedy loop: score, pick, deflate.
 
     A candidate is eligible when it has not been chosen and its residual size exceeds
@@ -257,13 +260,15 @@ def pursue(
         What was chosen, the scores at each step and why the loop stopped.
     """
     _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats, stop_when)
-    if candidates is not None and rng is None:
+    if rng is None:
         rng = np.random.default_rng(0)
     m = state.m
     threshold = state.threshold
     chosen = np.zeros(m, dtype=bool)
     refused = np.zeros(m, dtype=bool)  # picks the state declined to deflate (round-off): never again
-    indices, score_rows, ranks = [], [], [state.rank]
+    indices: list[int] = []
+    score_rows: list[np.ndarray] = []
+    ranks = [state.rank]
     stop_reason = None
     if threshold <= 0:
         stop_reason = "kernel is zero: no candidate has a positive residual, so nothing can be chosen."

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import numbers
 from numbers import Integral, Real
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import expit
 from sklearn.base import (
     BaseEstimator,
@@ -73,6 +75,18 @@ from .skpca import skpca_columns_path, skpca_path
 ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
 #: How :class:`NystromKCCA` maps new points: eq. 17's kernel vector, or its Nystroem approximation.
 OUT_OF_SAMPLE = ("kernel", "nystrom")
+
+
+def _validated(estimator: BaseEstimator, X: ArrayLike, **options: Any) -> np.ndarray:
+    """``sklearn.utils.validation.validate_data`` for X alone, typed."""
+    return validate_data(estimator, X, **options)
+
+
+def _validated_xy(
+    estimator: BaseEstimator, X: ArrayLike, y: ArrayLike, **options: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """``validate_data`` for X and y, typed."""
+    return validate_data(estimator, X, y, **options)
 
 
 def _check_count(value, n_samples, name="n_components"):
@@ -302,7 +316,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.store_path = store_path
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X: ArrayLike, y: None = None) -> Self:
         """Choose the points.
 
         With ``candidates`` (and a kernel given by name or callable) the m x m kernel is
@@ -322,7 +336,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self : object
             The fitted estimator.
         """
-        X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
+        X = _validated(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
@@ -345,7 +359,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
         return self
 
-    def transform(self, X):
+    def transform(self, X: ArrayLike) -> np.ndarray:
         """Nystroem features of new points.
 
         Parameters
@@ -361,11 +375,11 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             X's float type.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
+        X = _validated(self, X, reset=False, dtype=KEPT_FLOATS)
         features = nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
         return features.astype(X.dtype, copy=False)
 
-    def score_samples(self, X):
+    def score_samples(self, X: ArrayLike) -> np.ndarray:
         """Squared residual of each point after projection onto the chosen points (eq. 7).
 
         Parameters
@@ -379,7 +393,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             ``||phi(x) - P phi(x)||^2`` for each point.
         """
         F = self.transform(X).astype(np.float64, copy=False)
-        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
+        X = _validated(self, X, reset=False, dtype=KEPT_FLOATS)
         return projection_residuals(self._diag(X, self.gamma_), F)
 
 
@@ -411,7 +425,7 @@ class _BinaryClassifier(ClassifierMixin):
         logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], signs)
         self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """The class of each point: ``classes_[1]`` where the decision value is positive.
 
         Parameters
@@ -428,7 +442,7 @@ class _BinaryClassifier(ClassifierMixin):
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """The probabilities of ``classes_[0]`` and ``classes_[1]``.
 
         Parameters
@@ -446,7 +460,7 @@ class _BinaryClassifier(ClassifierMixin):
         positive = expit(self.probability_slope_ * self.decision_function(X))
         return np.column_stack([1.0 - positive, positive])
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: ArrayLike) -> np.ndarray:
         """The logarithms of :meth:`predict_proba`.
 
         Parameters
@@ -555,7 +569,7 @@ class _KMPBase(_Kernel, BaseEstimator):
 
     def _decision(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        X = _validated(self, X, reset=False)
         return self._to_basis(X, self.support_vectors_, self.support_, self.gamma_) @ self.dual_coef_ + self.intercept_
 
 
@@ -649,7 +663,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
     """
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and its weights.
 
         Parameters
@@ -664,7 +678,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
         self : object
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=True)
+        X, y = _validated_xy(self, X, y, ensure_min_samples=2, y_numeric=True)
         if self.loss in CLASSIFICATION_LOSSES:
             raise ValueError(
                 f"The {self.loss!r} loss is a classification loss (targets -1/+1); a regressor fitted "
@@ -673,7 +687,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
             )
         return self._pursue(X, y)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """The regression function at new points.
 
         Parameters
@@ -819,7 +833,7 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
         )
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and its weights for two classes.
 
         Parameters
@@ -834,13 +848,13 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
         self : object
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, ensure_min_samples=2)
+        X, y = _validated_xy(self, X, y, ensure_min_samples=2)
         signs = self._two_classes(y)
         self._pursue(X, signs)
         self._fit_probabilities(self._decision(X), signs)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The pursuit's function at new points: positive for ``classes_[1]``.
 
         Parameters
@@ -982,7 +996,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self.store_path = store_path
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and the discriminant.
 
         Parameters
@@ -997,7 +1011,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self : object
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, ensure_min_samples=2)
+        X, y = _validated_xy(self, X, y, ensure_min_samples=2)
         self._two_classes(y)
         check_choice(self.criterion, FISHER_CRITERIA, "criterion")
         check_choice(self.deflation, DEFLATIONS, "deflation")
@@ -1024,7 +1038,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
             self.path_ = path
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The Fisher discriminant's value at new points: positive for ``classes_[1]``.
 
         Parameters
@@ -1039,7 +1053,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
             ``w' F(x) - b`` in the chosen points' Nystroem features.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
+        X = _validated(self, X, reset=False)
         return self.model_.decision(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_))
 
 
@@ -1055,9 +1069,11 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         tags.target_tags.multi_output = True
         return tags
 
-    def _fit_views(self, X, Y, kernels=True):
+    def _fit_views(
+        self, X: ArrayLike, Y: ArrayLike | None, kernels: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, Any, Any]:
         """Validated views, their widths set, and (with ``kernels``) their training kernels."""
-        X = validate_data(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
+        X = _validated(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         if Y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None: give the "
@@ -1073,7 +1089,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         return X, Y, self._train_kernel(X, self.gamma_), self._train_kernel(Y, self.gamma_y_)
 
     @staticmethod
-    def _second_view(Y, n_rows):
+    def _second_view(Y: ArrayLike, n_rows: int) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         if Y.ndim == 1:
             Y = Y[:, None]
@@ -1086,7 +1102,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             raise ValueError("Y contains NaN or infinite values; remove or impute them first.")
         return Y
 
-    def transform(self, X, Y=None):
+    def transform(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Canonical variates of new points.
 
         Parameters
@@ -1103,7 +1119,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             X's variates; with Y, ``(x_variates, y_variates)``.  In X's float type.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=KEPT_FLOATS)
+        X = _validated(self, X, reset=False, dtype=KEPT_FLOATS)
         if Y is None:
             return self._variates_x(X).astype(X.dtype, copy=False)
         Y = self._second_view(Y, X.shape[0])
@@ -1113,7 +1129,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             )
         return self._variates_x(X).astype(X.dtype, copy=False), self._variates_y(Y).astype(X.dtype, copy=False)
 
-    def fit_transform(self, X, y=None, **fit_params):
+    def fit_transform(self, X: ArrayLike, y: ArrayLike | None = None, **fit_params: object) -> np.ndarray:
         """Fit on both views, then return X's canonical variates (what a pipeline step passes on).
 
         Parameters
@@ -1132,7 +1148,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         """
         return self.fit(X, y, **fit_params).transform(X)
 
-    def score(self, X, y=None):
+    def score(self, X: ArrayLike, y: ArrayLike | None = None) -> float:
         """The held-out canonical correlation: higher is better.
 
         The mean, over the canonical directions, of the correlation between the two views'
@@ -1282,7 +1298,7 @@ class SparseKCCA(_TwoView):
         self.store_path = store_path
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, Y=None):
+    def fit(self, X: ArrayLike, Y: ArrayLike | None = None) -> Self:
         """Choose the shared basis points and the canonical directions.
 
         Parameters
@@ -1459,7 +1475,7 @@ class NystromKCCA(_TwoView):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, Y=None):
+    def fit(self, X: ArrayLike, Y: ArrayLike | None = None) -> Self:
         """Draw the landmarks and solve Nystroem KCCA (Wang 2016, eq. 15).
 
         Parameters

@@ -8,6 +8,7 @@ The app may show a width sigma instead; ``gamma = 1 / (2 sigma^2)`` (see :func:`
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.metrics.pairwise import pairwise_kernels
 
 from ._validation import check_finite_matrix, check_memory, check_positive
@@ -21,7 +22,7 @@ _PARAMS = {
 }
 
 
-def gamma_from_width(sigma):
+def gamma_from_width(sigma: float) -> float:
     """RBF ``gamma`` for a Gaussian of width ``sigma``: ``1 / (2 sigma^2)``.
 
     Parameters
@@ -73,7 +74,7 @@ def median_gamma(X, kernel="rbf", max_points=1000, seed=0):
     return 1.0 / (2.0 * middle) if kernel == "rbf" else 1.0 / middle
 
 
-def kernel_matrix(X, Z=None, kernel="rbf", **params):
+def kernel_matrix(X: ArrayLike, Z: ArrayLike | None = None, kernel: str = "rbf", **params: float) -> np.ndarray:
     """Kernel matrix between the rows of ``X`` and of ``Z``.
 
     Parameters
@@ -147,7 +148,7 @@ def finite_kernel(K, kernel):
     return K
 
 
-def kernel_diag(X, kernel="rbf", **params):
+def kernel_diag(X: ArrayLike, kernel: str = "rbf", **params: float) -> np.ndarray:
     """``k(x, x)`` for every row of X, without forming the n x n matrix.
 
     Parameters

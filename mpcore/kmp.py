@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import solve_triangular
 from scipy.optimize import minimize, minimize_scalar
 from scipy.special import expit
@@ -45,7 +46,7 @@ from ._validation import (
     check_target,
 )
 from .deflations import ProjectionDeflation, _column_sq_norms
-from .engine import pursue
+from .engine import PursuitPath, pursue
 
 KMP_VARIANTS = ("basic", "backfit", "prefit")
 LOSSES = ("squared", "tanh", "logistic", "hinge")
@@ -246,7 +247,16 @@ def _least_squares_coefs(state, y, indices):
     return coefs
 
 
-def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, candidates=None, seed=0):
+def kmp_path(
+    K: ArrayLike,
+    y: ArrayLike,
+    k: int,
+    variant: str = "prefit",
+    loss: str = "squared",
+    fit_intercept: bool = False,
+    candidates: int | None = None,
+    seed: int = 0,
+) -> PursuitPath:
     """Kernel matching pursuit: choose k dictionary columns greedily (Vincent and Bengio 2002).
 
     Parameters
@@ -306,33 +316,33 @@ def kmp_path(K, y, k, variant="prefit", loss="squared", fit_intercept=False, can
         isinstance(candidates, bool) or not isinstance(candidates, numbers.Integral) or candidates < 1
     ):
         raise ValueError(f"candidates must be a whole number of at least 1 (or None for all), got {candidates!r}.")
-    names = {
+    names: dict[str, Any] = {
         "algorithm": "Kernel matching pursuit",
         "criterion_name": "|K[:, i]' r| / ||K[:, i]||",
         "candidates": candidates,
         "rng": np.random.default_rng(seed),
     }
     if loss != "squared":
-        state = _LossPursuit(D, y, loss, variant, fit_intercept)
-        path = pursue(state, criteria.kmp_original_columns(), k, deflation_name=state.name, **names)
+        margins = _LossPursuit(D, y, loss, variant, fit_intercept)
+        path = pursue(margins, criteria.kmp_original_columns(), k, deflation_name=margins.name, **names)
         n = path.n_steps
         coefs = np.zeros((n, n))
-        for j, row in enumerate(state.coef_rows):
+        for j, row in enumerate(margins.coef_rows):
             coefs[j, : row.size] = row
-        intercepts, base = np.asarray(state.intercepts), state.initial_intercept
+        intercepts, base = np.asarray(margins.intercepts), margins.initial_intercept
     elif variant == "basic":
-        state = _ResidualPursuit(D, y)
+        residual = _ResidualPursuit(D, y)
         path = pursue(
-            state,
+            residual,
             criteria.kmp_original_columns(),
             k,
             allow_repeats=True,
             stop_when=_explained(y_norm),
-            deflation_name=state.name,
+            deflation_name=residual.name,
             **names,
         )
         n = path.n_steps
-        increments = np.asarray(state.increments)
+        increments = np.asarray(residual.increments)
         coefs = np.tril(np.tile(increments, (n, 1)))
         intercepts, base = np.zeros(n), 0.0
     else:

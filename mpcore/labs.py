@@ -679,7 +679,7 @@ class ColumnSelection:
     exact: dict
     speedup: dict
     settings: dict
-    coords: np.ndarray = None
+    coords: np.ndarray | None = None
     coord_titles: tuple = ("x1", "x2")
     split: object = None
 

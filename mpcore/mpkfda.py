@@ -6,17 +6,27 @@ import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from . import criteria
 from ._validation import check_binary_labels, check_choice, check_indices, check_n_steps, check_psd_kernel
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS, LowRankDeflation
-from .engine import pursue
+from .engine import PursuitPath, pursue
 from .nystrom import nystrom_factor, nystrom_features
 
 
-def mpkfda_path(K, y, k, criterion="optimal", deflation="projection", stages=1, seed=0, tau_from="deflated"):
+def mpkfda_path(
+    K: ArrayLike,
+    y: ArrayLike,
+    k: int,
+    criterion: str = "optimal",
+    deflation: str = "projection",
+    stages: int = 1,
+    seed: int = 0,
+    tau_from: str = "deflated",
+) -> PursuitPath:
     """Choose k basis points for a kernel Fisher discriminant greedily (Diethe 2015, Alg. 1).
 
     Parameters
@@ -95,7 +105,7 @@ class FisherModel:
     b: float
     projected_means: tuple
 
-    def features(self, K_rows):
+    def features(self, K_rows: np.ndarray) -> np.ndarray:
         """Nystroem features of points from their kernel against the chosen ones.
 
         Parameters
@@ -110,7 +120,7 @@ class FisherModel:
         """
         return nystrom_features(K_rows, self.factor)
 
-    def decision(self, K_rows):
+    def decision(self, K_rows: np.ndarray) -> np.ndarray:
         """The discriminant's value ``F w + b``: positive for the +1 class.
 
         Parameters
@@ -126,7 +136,7 @@ class FisherModel:
         return self.features(K_rows) @ self.w + self.b
 
 
-def fit_fisher(K, y, indices, shrinkage="auto"):
+def fit_fisher(K: ArrayLike, y: ArrayLike, indices: ArrayLike, shrinkage: str | float | None = "auto") -> FisherModel:
     """Fisher discriminant on the Nystroem features of the chosen points (Diethe 2015, Alg. 1 line 10).
 
     Uses scikit-learn's ``LinearDiscriminantAnalysis(solver="lsqr", shrinkage=...)``

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import cholesky, eigh, solve_triangular
 
 from ._validation import (
@@ -46,7 +47,9 @@ SAMPLINGS = ("uniform", "ridge-leverage")
 EXACT_LEVERAGE_MAX_N = 3000
 
 
-def ridge_leverage_scores(K, gamma, method="auto", n_landmarks=None, seed=0):
+def ridge_leverage_scores(
+    K: ArrayLike, gamma: float, method: str = "auto", n_landmarks: int | None = None, seed: int = 0
+) -> np.ndarray:
     """gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (Wang 2016, eq. 10).
 
     The sum of the scores is the effective dimension ``d_eff`` (eq. 11).
@@ -79,7 +82,8 @@ def ridge_leverage_scores(K, gamma, method="auto", n_landmarks=None, seed=0):
     check_choice(method, ("auto", "exact", "approximate"), "leverage-score method")
     N = K.shape[0]
     if method == "exact" or (method == "auto" and N <= EXACT_LEVERAGE_MAX_N):
-        return leverage_from_eigen(*eigh(K), gamma)
+        values, vectors = eigh(K)
+        return leverage_from_eigen(values, vectors, gamma)
     S = sketch_landmarks(N, n_landmarks, seed)
     return leverage_from_sketch(K[:, S], K[np.ix_(S, S)], np.diag(K), gamma)
 
@@ -122,7 +126,14 @@ def leverage_from_eigen(values, vectors, gamma):
     return np.einsum("ij,j->i", vectors**2, values / (values + N * gamma))
 
 
-def sample_columns(K, M, sampling="uniform", gamma=None, seed=0, scores=None):
+def sample_columns(
+    K: ArrayLike,
+    M: int,
+    sampling: str = "uniform",
+    gamma: float | None = None,
+    seed: int = 0,
+    scores: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Sample M landmark columns (Wang 2016, sec. 2.1).
 
     Parameters
@@ -249,7 +260,15 @@ def _factors_from_columns(C, W, reg):
     return A, G, Q, P
 
 
-def nystrom_kcca(K1, K2, indices1, indices2, reg1=1e-3, reg2=1e-3, n_directions=1):
+def nystrom_kcca(
+    K1: ArrayLike,
+    K2: ArrayLike,
+    indices1: ArrayLike,
+    indices2: ArrayLike,
+    reg1: float = 1e-3,
+    reg2: float = 1e-3,
+    n_directions: int = 1,
+) -> NystromKCCAResult:
     """Nystroem KCCA from given landmark columns, never forming an N x N matrix (Wang 2016, eq. 15).
 
     Cost O(M^2 N + M^3) for M landmarks per view.
@@ -388,7 +407,16 @@ class _IncrementalView:
         return solve_triangular(self.Lg.T, y, lower=False)
 
 
-def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, compare_refit=True):
+def nystrom_kcca_path(
+    K1: ArrayLike,
+    K2: ArrayLike,
+    indices1: ArrayLike,
+    indices2: ArrayLike,
+    ranks: ArrayLike,
+    reg1: float = 1e-3,
+    reg2: float = 1e-3,
+    compare_refit: bool = True,
+) -> dict[str, np.ndarray]:
     """Canonical correlation of Nystroem KCCA at several ranks, incrementally (Wang 2016, Alg. 1).
 
     Landmarks are added one at a time in the given order; the QR factors of
@@ -462,7 +490,7 @@ def nystrom_kcca_path(K1, K2, indices1, indices2, ranks, reg1=1e-3, reg2=1e-3, c
     return out
 
 
-def approximation_error(exact, approx):
+def approximation_error(exact: KCCAResult, approx: NystromKCCAResult) -> dict[str, float]:
     """How far Nystroem KCCA is from exact KCCA (Wang 2016, Fig. 1(b), (c)).
 
     Both T and T~ are low-rank (``E1 middle E2'`` and ``Q1 core Q2'``), so their

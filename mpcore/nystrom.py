@@ -9,6 +9,7 @@ and ``||F(x)||^2`` is the squared norm of the projection of phi(x) onto the span
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import cho_factor, solve_triangular
 
 from ._validation import as_real, check_finite_matrix
@@ -18,7 +19,7 @@ from ._validation import as_real, check_finite_matrix
 JITTER = 1e-10
 
 
-def nystrom_factor(K_sub, jitter=JITTER):
+def nystrom_factor(K_sub: ArrayLike, jitter: float = JITTER) -> np.ndarray:
     """Lower Cholesky factor C of ``K[i, i] + jitter * mean(diag) * I``.
 
     The jitter is raised tenfold until the factorisation succeeds, so singular blocks
@@ -49,7 +50,7 @@ def nystrom_factor(K_sub, jitter=JITTER):
     raise ValueError("The chosen points' kernel block could not be factorised; is the kernel positive semi-definite?")
 
 
-def nystrom_features(K_rows, C):
+def nystrom_features(K_rows: ArrayLike, C: np.ndarray) -> np.ndarray:
     """Nystroem features ``F = K[:, i] C^{-T}`` from the kernel between points and the chosen ones.
 
     ``F F'`` is the projected kernel ``K[:, i] K[i, i]^{-1} K[i, :]`` (Hussain et al.
@@ -93,7 +94,7 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
     return np.clip(np.asarray(rows_diag, dtype=float)[:, None] - projected, 0.0, None)
 
 
-def projection_residuals(k_diag, F):
+def projection_residuals(k_diag: ArrayLike, F: np.ndarray) -> np.ndarray:
     """``||phi(x) - P phi(x)||^2 = k(x, x) - K[x, i] K[i, i]^{-1} K[i, x]``, clipped at 0.
 
     The squared distance of each point from the span of the chosen points in feature

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import criteria
 from ._validation import as_real, check_indices, check_n_steps, check_positive, check_psd_kernel, check_same_rows
-from .cca import regularized_cca
+from .cca import CCAResult, regularized_cca
 from .deflations import TwoViewProjection
-from .engine import pursue
+from .engine import PursuitPath, pursue
 from .nystrom import nystrom_factor, nystrom_features
 
 
-def skcca_path(Kx, Ky, k):
+def skcca_path(Kx: ArrayLike, Ky: ArrayLike, k: int) -> PursuitPath:
     """Choose k shared basis points for two views (Hussain et al. 2011, Alg. 3).
 
     At each step choose ``argmax_i <Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)``
@@ -48,7 +49,9 @@ def skcca_path(Kx, Ky, k):
     )
 
 
-def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
+def fit_sparse_cca(
+    Kx: ArrayLike, Ky: ArrayLike, indices: ArrayLike, reg: float = 1e-3, n_directions: int = 1
+) -> tuple[CCAResult, np.ndarray, np.ndarray]:
     """CCA in the span of the chosen points (Hussain et al. 2011, Alg. 3 line 6).
 
     Nystroem features of each view from the *input* kernels at ``indices``
@@ -88,7 +91,7 @@ def fit_sparse_cca(Kx, Ky, indices, reg=1e-3, n_directions=1):
     return regularized_cca(Fx, Fy, reg=reg, n_directions=n_directions), Cx, Cy
 
 
-def pair_distances(variates_x, variates_y):
+def pair_distances(variates_x: ArrayLike, variates_y: ArrayLike) -> np.ndarray:
     """Per-pair distance ``|f_x(x) - f_y(y)|`` per direction.
 
     Parameters

@@ -7,14 +7,15 @@ from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import criteria
 from ._validation import ELIGIBILITY_RTOL, check_finite_matrix, check_kernel, check_n_steps, check_psd_kernel
 from .deflations import CholeskyDeflation
-from .engine import pursue
+from .engine import PursuitPath, pursue
 
 
-def skpca_path(K, k, candidates=None, seed=0):
+def skpca_path(K: ArrayLike, k: int, candidates: int | None = None, seed: int = 0) -> PursuitPath:
     """Sparse kernel PCA by matching pursuit (Hussain et al. 2011, Alg. 2).
 
     At each step choose ``argmax_i ||K[:, i]||^2 / K[i, i]`` over the current kernel,
@@ -138,7 +139,7 @@ def skpca_columns_path(columns, diag, k, candidates, seed=0):
     return ColumnsPath(np.asarray(indices, dtype=int), L[:, :n], d, stop_reason)
 
 
-def smola_scholkopf_path(K, k):
+def smola_scholkopf_path(K: ArrayLike, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Smola & Schoelkopf's greedy low-rank approximation (Hussain et al. 2011, Alg. 6), as printed.
 
     The explicit algorithm that sparse KPCA (:func:`skpca_path`) is proved to match
@@ -153,14 +154,17 @@ def smola_scholkopf_path(K, k):
 
     Returns
     -------
-    PursuitPath
-        The chosen points and the criterion at each step.
+    indices : ndarray of shape (n_steps,)
+        The chosen points, in order.
+    approximation : ndarray of shape (m, m)
+        The low-rank approximation of K they give (``K - approximation`` is Alg. 2's
+        deflated kernel).
     """
     K = check_psd_kernel(K)
     m = K.shape[0]
     k = check_n_steps(k, m)
     threshold = ELIGIBILITY_RTOL * float(np.diag(K).max())
-    indices = []
+    indices: list[int] = []
     T = np.zeros((0, m))
     for _ in range(k):
         residual = K - K[:, indices] @ T

@@ -1,5 +1,6 @@
 """The code as the project's tools want it: formatted by ruff, clean of ruff's lint rules
 (pyproject.toml says which), and the library's type hints consistent under mypy."""
+
 import subprocess
 import sys
 from pathlib import Path
