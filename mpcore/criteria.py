@@ -27,15 +27,25 @@ def _ratio(numerator, denominator):
 
 
 def skpca(state):
-    """``||K[:, i]||^2 / K[i, i]`` on the deflated kernel: the variance a projection
-    onto point i would explain (Hussain et al. 2011, Alg. 2 line 3).
+    """``||K[:, i]||^2 / K[i, i]`` on the deflated kernel (Hussain et al. 2011, Alg. 2 line 3).
 
-    The squared column norms are tracked by updates whose round-off is absolute, so the
-    score of a point whose residual ``K[i, i]`` is tiny can be a few percent off late in
-    a path.  Every candidate that could be the winner within that error is rescored from
-    the exact deflated kernel (usually a handful, O(m r) each), so the pick is the one
-    exact arithmetic makes (Hussain et al. 2011, Thm 5 says Alg. 6 makes the same).  When the
+    The variance a projection onto point i would explain.  The squared column norms are
+    tracked by updates whose round-off is absolute, so the score of a point whose
+    residual ``K[i, i]`` is tiny can be a few percent off late in a path.  Every
+    candidate that could be the winner within that error is rescored from the exact
+    deflated kernel (usually a handful, O(m r) each), so the pick is the one exact
+    arithmetic makes (Hussain et al. 2011, Thm 5 says Alg. 6 makes the same).  When the
     contenders are many, all norms are recomputed once instead, which resets the error.
+
+    Parameters
+    ----------
+    state : kernel state
+        The current deflated kernel (see :mod:`mpcore.deflations`).
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The score of every candidate.
     """
     scores = _ratio(state.column_sq_norms(), state.diag())
     if getattr(state, "exact_scores", None) is None or not np.isfinite(scores).any():
@@ -59,9 +69,21 @@ def _contenders(state, scores):
 
 
 def kmp(key="y"):
-    """``|K[:, i]' y| / ||K[:, i]||`` on the deflated dictionary: how well column i,
-    after removing what the chosen columns explain, fits the residual (Hussain et al. 2011, Alg. 5,
-    Vincent and Bengio 2002, eq. 7 pre-fitting)."""
+    """``|K[:, i]' y| / ||K[:, i]||`` on the deflated dictionary (pre-fitting).
+
+    How well column i, after removing what the chosen columns explain, fits the residual
+    (Hussain et al. 2011, Alg. 5; Vincent and Bengio 2002, eq. 7 pre-fitting).
+
+    Parameters
+    ----------
+    key : str, default="y"
+        The name of the tracked target in the state.
+
+    Returns
+    -------
+    callable
+        ``state -> ndarray (m,)``, the criterion.
+    """
 
     def criterion(state):
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.column_sq_norms()))
@@ -70,8 +92,20 @@ def kmp(key="y"):
 
 
 def kmp_original_columns(key="y"):
-    """``|d_i' r| / ||d_i||`` with the *original* columns d_i and the current residual r
-    (Vincent and Bengio 2002, eq. 3, basic and back-fitting matching pursuit)."""
+    """``|d_i' r| / ||d_i||`` with the *original* columns d_i and the current residual r.
+
+    Vincent and Bengio 2002, eq. 3: basic and back-fitting matching pursuit.
+
+    Parameters
+    ----------
+    key : str, default="y"
+        The name of the tracked residual in the state.
+
+    Returns
+    -------
+    callable
+        ``state -> ndarray (m,)``, the criterion.
+    """
 
     def criterion(state):
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.original_column_sq_norms()))
@@ -80,17 +114,39 @@ def kmp_original_columns(key="y"):
 
 
 def skcca(state):
-    """``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)`` on both deflated views
-    (Hussain et al. 2011, eq. 14, Alg. 3 line 3)."""
+    """``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)`` on both deflated views.
+
+    Hussain et al. 2011, eq. 14, Alg. 3 line 3.
+
+    Parameters
+    ----------
+    state : TwoViewProjection
+        The two deflated views.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The alignment of every candidate's two columns.
+    """
     return _ratio(state.cross, np.sqrt(state.x.column_sq_norms() * state.y.column_sq_norms()))
 
 
 def fisher_scatter_matrix(y):
-    """``B = D - C`` of Diethe 2015, eq. 2 for labels in {-1, +1}, shape (m, m).
+    """``B = D - C`` of Diethe 2015, eq. 2 for labels in {-1, +1}.
 
     ``D[i, i] = 2 m-/m`` for positives and ``2 m+/m`` for negatives; ``C[i, j] =
     2 m-/(m m+)`` when both are positive, ``2 m+/(m m-)`` when both are negative.
     ``K[:, i]' B K[:, i]`` is the within-class scatter of the projection onto column i.
+
+    Parameters
+    ----------
+    y : array-like of shape (m,)
+        Labels -1/+1.
+
+    Returns
+    -------
+    ndarray of shape (m, m)
+        B.
     """
     y = np.asarray(y, dtype=float)
     m = y.size
@@ -104,9 +160,23 @@ def fisher_scatter_matrix(y):
 
 
 def fisher_scatter_parts(y):
-    """B of Diethe 2015, eq. 2 as ``(D, c_pos, c_neg, tracked)``: ``B = diag(D) - c_pos 1+ 1+' -
-    c_neg 1- 1-'``, and the vectors whose products with K the criterion needs
-    (``{"y": y, "pos": 1+, "neg": 1-}``)."""
+    """B of Diethe 2015, eq. 2 in parts: ``B = diag(D) - c_pos 1+ 1+' - c_neg 1- 1-'``.
+
+    Parameters
+    ----------
+    y : array-like of shape (m,)
+        Labels -1/+1.
+
+    Returns
+    -------
+    D : ndarray of shape (m,)
+        The diagonal.
+    c_pos, c_neg : float
+        The constants of the two blocks.
+    tracked : dict
+        The vectors whose products with K the criterion needs (``y``, ``pos`` = 1+,
+        ``neg`` = 1-).
+    """
     y = np.asarray(y, dtype=float)
     m = y.size
     positive = y > 0
@@ -117,8 +187,23 @@ def fisher_scatter_parts(y):
 
 
 def fisher_parts(K, y):
-    """Numerator ``(K[:, i]' y)^2`` and denominator ``K[:, i]' B K[:, i]`` of Diethe 2015, eq. 7
-    for every column, in O(m^2) without forming B (B is diagonal minus two constant blocks)."""
+    """The numerator and denominator of the Fisher ratio (Diethe 2015, eq. 7) for every column.
+
+    ``(K[:, i]' y)^2`` and ``K[:, i]' B K[:, i]``, in O(m^2) without forming B (B is
+    diagonal minus two constant blocks).
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        The (deflated) kernel.
+    y : array-like of shape (m,)
+        Labels -1/+1.
+
+    Returns
+    -------
+    numerator, denominator : ndarray of shape (m,)
+        The two parts.
+    """
     D, c_pos, c_neg, tracked = fisher_scatter_parts(y)
     # one pass for the three weighted column sums ([y; 1_pos; 1_neg]' K), one for D-weighted squares
     Ky, sum_pos, sum_neg = np.vstack([tracked["y"], tracked["pos"], tracked["neg"]]) @ K
@@ -127,9 +212,24 @@ def fisher_parts(K, y):
 
 
 def tracked_fisher_parts(state, y):
-    """:func:`fisher_parts` of the deflated kernel from a state that tracks ``K_j' v`` and the
-    D-weighted column norms (:class:`mpcore.deflations.LowRankDeflation` built with
-    :func:`fisher_scatter_parts`): O(m), no pass over K."""
+    """:func:`fisher_parts` of the deflated kernel from a state that tracks them, in O(m).
+
+    The state tracks ``K_j' v`` and the D-weighted column norms
+    (:class:`mpcore.deflations.LowRankDeflation` built with :func:`fisher_scatter_parts`):
+    no pass over K.
+
+    Parameters
+    ----------
+    state : LowRankDeflation
+        The deflated kernel.
+    y : array-like of shape (m,)
+        Labels -1/+1.
+
+    Returns
+    -------
+    numerator, denominator : ndarray of shape (m,)
+        The two parts.
+    """
     _, c_pos, c_neg, _ = fisher_scatter_parts(y)
     denominator = (
         state.weighted_column_sq_norms() - c_pos * state.columns_dot("pos") ** 2 - c_neg * state.columns_dot("neg") ** 2
@@ -138,12 +238,28 @@ def tracked_fisher_parts(state, y):
 
 
 def fisher(name, y, rng=None):
-    """One of :data:`FISHER_CRITERIA` as ``(criterion, pick)``.
+    """One of :data:`FISHER_CRITERIA` as a criterion and whether to maximise it.
 
     ``optimal`` maximises the Fisher ratio (eq. 7); ``pseudo`` its numerator alone
-    (eq. 11); ``reverse`` and ``reverse-pseudo`` *minimise* them (eq. 12, 13);
-    ``random`` scores every candidate with a uniform draw from ``rng`` and takes the
-    largest, i.e. a uniformly random eligible column.
+    (eq. 11); ``reverse`` and ``reverse-pseudo`` *minimise* them (eq. 12, 13); ``random``
+    scores every candidate with a uniform draw from ``rng`` and takes the largest, i.e.
+    a uniformly random eligible column.
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`FISHER_CRITERIA`.
+    y : array-like of shape (m,)
+        Labels -1/+1.
+    rng : numpy.random.Generator or None, default=None
+        For ``random``.
+
+    Returns
+    -------
+    criterion : callable
+        ``state -> ndarray (m,)``.
+    pick : {"max", "min"}
+        For :func:`mpcore.pursue`.
     """
     if name == "random":
         return (lambda state: rng.random(state.m)), "max"

@@ -46,10 +46,22 @@ from .skcca import fit_sparse_cca
 class BoundCurves:
     """Curves over the number of basis vectors ``t`` (1..n_steps).
 
-    ``curves``: name -> array (n_steps,); ``bound_names``: the names in ``curves`` that
-    are bounds; ``running_min``: bound name -> running minimum over t; ``argmin``: curve
-    name -> the t (1-based) where it is smallest (first one on ties); ``settings``: the
-    parameters used (delta, alpha, ...).
+    ``running_min`` (bound name -> its running minimum over t) and ``argmin`` (curve
+    name -> the t, 1-based, where it is smallest, the first on ties) are computed from
+    them.
+
+    Parameters
+    ----------
+    family : str
+        The algorithm ("skpca", "kmp", "skcca", "mpkfda").
+    t : ndarray of shape (n_steps,)
+        1, 2, ..., n_steps.
+    curves : dict of str to ndarray of shape (n_steps,)
+        The curves by name (errors, losses, bounds).
+    bound_names : tuple of str
+        The names in ``curves`` that are bounds.
+    settings : dict
+        The parameters used (delta, alpha, ...).
     """
 
     family: str
@@ -79,11 +91,17 @@ class BoundCurves:
         return None
 
     def summary(self):
-        """The numbers a sentence about these curves may quote, computed (never typed):
-        ``bound_min`` / ``bound_argmin`` of the first bound, ``test_min`` / ``test_argmin``
-        of the held-out loss, and ``rank_corr``, Spearman's rank correlation of the two
-        over the t where both are finite (how closely the bound follows the loss; nan
-        when either is constant).  Missing curves give nan (and None for an argmin)."""
+        """The numbers a sentence about these curves may quote, computed (never typed).
+
+        Returns
+        -------
+        dict
+            ``bound_min`` / ``bound_argmin`` of the first bound, ``test_min`` /
+            ``test_argmin`` of the held-out loss, and ``rank_corr``, Spearman's rank
+            correlation of the two over the t where both are finite (how closely the
+            bound follows the loss; nan when either is constant).  Missing curves give nan
+            (and None for an argmin).
+        """
         out = {
             "bound_min": float("nan"),
             "bound_argmin": None,
@@ -106,7 +124,13 @@ class BoundCurves:
         return out
 
     def table(self):
-        """Columns for a CSV download: t, every curve, every running minimum."""
+        """Columns for a CSV download: t, every curve, every running minimum.
+
+        Returns
+        -------
+        dict of str to ndarray
+            The columns by name.
+        """
         columns = {"t": self.t}
         columns.update(self.curves)
         columns.update({f"{name} (running min)": values for name, values in self.running_min.items()})
@@ -125,16 +149,28 @@ def _check_delta(delta):
 
 
 def kernel_spectra(K, steps=None):
-    """Eigenvalues (m,) (descending, clipped at 0) of ``K`` and of the centred ``H K H``.
+    """Eigenvalues of ``K`` and of the centred ``H K H``, descending, clipped at 0.
 
     ``steps=None``: every eigenvalue, one O(m^3) decomposition each; cache the result for
     repeated curves.  ``steps=k`` (what the sparse KPCA curves up to k components need):
-    on large kernels, from one pivoted Cholesky factor ``K ~ L L'`` whose PSD residual
-    has trace at most ``SPECTRUM_RTOL`` x tr K, and the eigenvalues of the small ``L'L``
-    and ``(HL)'(HL)``.  Every eigenvalue and every tail sum up to k is then within
+    on large kernels, from one pivoted Cholesky factor ``K ~ L L'`` whose PSD residual has
+    trace at most ``SPECTRUM_RTOL`` x tr K, and the eigenvalues of the small ``L'L`` and
+    ``(HL)'(HL)``.  Every eigenvalue and every tail sum up to k is then within
     ``k SPECTRUM_RTOL tr K`` of the exact one (Weyl), O(m r^2) for rank r; the m - r
     eigenvalues beyond the factor get the mean that keeps the trace.  A kernel whose
     factor would exceed ``m / 4`` columns gets the full decompositions.
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        The training kernel.
+    steps : int or None, default=None
+        The number of components the curves need, or None for every eigenvalue.
+
+    Returns
+    -------
+    eigvals, centered_eigvals : ndarray of shape (m,)
+        The two spectra.
     """
     m = K.shape[0]
     factor = False
@@ -163,19 +199,37 @@ def _filled(F, trace, m):
 
 
 def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
-    """Sparse KPCA (Hussain et al. 2011, Cor. 1, Thm 7, Thm 8; Figs 2-5).
+    """Sparse KPCA's curves (Hussain et al. 2011, Cor. 1, Thm 7, Thm 8; Figs 2-5).
+
+    Curves: ``test residual`` (mean ``||phi(x) - P_t phi(x)||^2`` on the test set),
+    ``train residual outside compression set`` (``trace(K_t) / (m - t)``), ``KPCA train
+    residual`` (the optimal full-KPCA residual with t components, ``sum(lambda_{>t}) /
+    m``, for reference), and the bounds ``compression bound``, ``global Rademacher
+    bound``, ``local Rademacher bound`` (c = 80: log axis).
 
     Parameters
     ----------
-    K : (m, m) training kernel; ``K_test`` : (n, m) test-vs-train kernel;
-    ``test_diag`` : (n,) ``k(x, x)`` of the test points; ``path`` from
-    :func:`mpcore.skpca_path`; ``spectra`` : optional ``kernel_spectra(K)``.
+    K : ndarray of shape (m, m)
+        The training kernel.
+    K_test : ndarray of shape (n, m)
+        The kernel between test and training points.
+    test_diag : ndarray of shape (n,)
+        ``k(x, x)`` of the test points.
+    path : PursuitPath
+        The pursuit whose first t steps each point of the curves uses.
+    delta : float, default=0.05
+        The bounds' confidence.
+    R : float, default=1.0
+        The supremum of ``k(x, x)``.
+    c : float, default=80.0
+        The local Rademacher bound's constant.
+    spectra : tuple of ndarray or None, default=None
+        ``kernel_spectra(K)``, if already computed.
 
-    Curves: ``test residual`` (mean ``||phi(x) - P_t phi(x)||^2`` on the test set),
-    ``train residual outside compression set`` (``trace(K_t) / (m - t)``), ``KPCA
-    train residual`` (the optimal full-KPCA residual with t components,
-    ``sum(lambda_{>t}) / m``, for reference), and the bounds ``compression bound``,
-    ``global Rademacher bound``, ``local Rademacher bound`` (c = 80: log axis).
+    Returns
+    -------
+    BoundCurves
+        The curves against t = 1..n_steps, with their running minima and argmins.
     """
     _check_delta(delta)
     t = _steps(path)
@@ -206,21 +260,54 @@ def _kmp_predictions(K_rows, path, offset):
 
 
 def default_alpha(y):
-    """Default error tolerance for the KMP bound: half the target's standard deviation."""
+    """The default error tolerance of the KMP bound: half the target's standard deviation.
+
+    Parameters
+    ----------
+    y : array-like of shape (m,)
+        The training target.
+
+    Returns
+    -------
+    float
+        ``0.5 std(y)``.
+    """
     return 0.5 * float(np.std(y))
 
 
 def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
-    """Kernel matching pursuit (Hussain et al. 2011, Thm 4, Fig. 1).
+    """Kernel matching pursuit's curves (Hussain et al. 2011, Thm 4, Fig. 1).
 
-    Predictions after t steps are ``K[:, i_1..t] alpha_t + b_t + offset`` (pass the
-    target mean as ``offset`` if the path was run on a centred target).  A point errs
-    when ``|f(x) - y| > alpha`` (default :func:`default_alpha`).  The bound's ``k`` is
-    the number of *distinct* basis points (basic pursuit may repeat one) and its ``t``
-    the erring training points outside the compression set.
+    Predictions after t steps are ``K[:, i_1..t] alpha_t + b_t + offset``.  A point errs
+    when ``|f(x) - y| > alpha``.  The bound's ``k`` is the number of *distinct* basis
+    points (basic pursuit may repeat one) and its ``t`` the erring training points
+    outside the compression set.  Curves: ``test error rate`` and ``train error rate
+    outside compression set`` (of the alpha loss), ``test MSE``, ``train MSE``, and
+    ``KMP bound``.
 
-    Curves: ``test error rate`` and ``train error rate outside compression set`` (of
-    the alpha loss), ``test MSE``, ``train MSE``, and ``KMP bound``.
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        The training kernel.
+    y : ndarray of shape (m,)
+        The training target.
+    K_test : ndarray of shape (n, m)
+        The kernel between test and training points.
+    y_test : ndarray of shape (n,)
+        The test target.
+    path : PursuitPath
+        The pursuit whose first t steps each point of the curves uses.
+    alpha : float or None, default=None
+        The error tolerance (None: :func:`default_alpha`).
+    delta : float, default=0.05
+        The bounds' confidence.
+    offset : float, default=0.0
+        Added to the predictions: the target mean if the path was run on a centred target.
+
+    Returns
+    -------
+    BoundCurves
+        The curves against t = 1..n_steps, with their running minima and argmins.
     """
     _check_delta(delta)
     steps = _steps(path)
@@ -256,13 +343,32 @@ def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
 
 
 def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3):
-    """Sparse KCCA, first direction (Hussain et al. 2011, Thm 9, Fig. 7).
+    """Sparse KCCA's curves, first direction (Hussain et al. 2011, Thm 9, Fig. 7).
 
     For each t, CCA on the Nystroem features of the first t chosen points gives unit-
     variance variates ``f_x``, ``f_y``; a pair errs when ``|f_x(x) - f_y(y)| > alpha``.
+    Curves: ``test error rate``, ``train error rate outside compression set``, ``train
+    correlation``, ``test correlation``, ``SKCCA bound``.
 
-    Curves: ``test error rate``, ``train error rate outside compression set``,
-    ``train correlation``, ``test correlation``, ``SKCCA bound``.
+    Parameters
+    ----------
+    Kx, Ky : ndarray of shape (m, m)
+        The two views' training kernels.
+    Kx_test, Ky_test : ndarray of shape (n, m)
+        The two views' kernels between test and training points.
+    path : PursuitPath
+        The pursuit whose first t steps each point of the curves uses.
+    alpha : float, default=1.0
+        The error tolerance on the variates' difference.
+    delta : float, default=0.05
+        The bounds' confidence.
+    reg : float, default=1e-3
+        The CCA ridge.
+
+    Returns
+    -------
+    BoundCurves
+        The curves against t = 1..n_steps, with their running minima and argmins.
     """
     _check_delta(delta)
     steps = _steps(path)
@@ -292,14 +398,37 @@ def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3
 
 
 def mpkfda_curves(K, y, K_test, y_test, path, delta=0.05, R=1.0, shrinkage="auto"):
-    """Greedy kernel Fisher discriminant (Diethe 2015, Thm 1).  ``y``, ``y_test`` in {-1, +1}.
+    """The greedy kernel Fisher discriminant's curves (Diethe 2015, Thm 1).
 
     For each t a Fisher discriminant on the first t chosen points; the bound uses the
     projected means and variances of each class's training points outside the
-    compression set (see :func:`mpcore.bounds.mpkfda`).
+    compression set (see :func:`mpcore.bounds.mpkfda`).  Curves: ``test error rate``,
+    ``train error rate outside compression set``, and the bounds ``MPKFDA bound``
+    (prior-weighted), ``MPKFDA bound, class -1`` and ``... +1``.
 
-    Curves: ``test error rate``, ``train error rate outside compression set``, and the
-    bounds ``MPKFDA bound`` (prior-weighted), ``MPKFDA bound, class -1`` and ``... +1``.
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        The training kernel.
+    y : ndarray of shape (m,)
+        Training labels -1/+1.
+    K_test : ndarray of shape (n, m)
+        The kernel between test and training points.
+    y_test : ndarray of shape (n,)
+        Test labels -1/+1.
+    path : PursuitPath
+        The pursuit whose first t steps each point of the curves uses.
+    delta : float, default=0.05
+        The bounds' confidence.
+    R : float, default=1.0
+        The supremum of ``||phi(x)||``.
+    shrinkage : "auto", float or None, default="auto"
+        The Fisher discriminant's shrinkage.
+
+    Returns
+    -------
+    BoundCurves
+        The curves against t = 1..n_steps, with their running minima and argmins.
     """
     _check_delta(delta)
     steps = _steps(path)

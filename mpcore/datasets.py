@@ -30,9 +30,32 @@ DATA_FILES = resources.files("mpcore") / "data"
 class Dataset:
     """A loaded dataset.
 
-    ``X`` (n, d) inputs (the first view for two-view data); ``y`` (n,) target:
-    real values (regression), -1/+1 (binary) or None; ``Y`` (n, p) the second view
-    (two-view data) or None.
+    Parameters
+    ----------
+    name : str
+        Its registry name (or "upload").
+    task : {"regression", "binary", "two-view", "unsupervised"}
+        What the target is.
+    X : ndarray of shape (n, d)
+        The inputs (the first view for two-view data).
+    y : ndarray of shape (n,) or None, default=None
+        The target: real values (regression), -1/+1 (binary), or None.
+    Y : ndarray of shape (n, p) or None, default=None
+        The second view (two-view data) or None.
+    feature_names : tuple of str, default=()
+        The names of X's columns.
+    target_name : str, default=""
+        The name of the target.
+    class_names : tuple of str or None, default=None
+        The names of the classes -1 and +1 (binary data).
+    description : str, default=""
+        What the data are.
+    source : str, default=""
+        Where they come from (an author-year citation of :mod:`mpcore.references`).
+    licence : str, default=""
+        Their licence.
+    notes : tuple of str, default=()
+        Caveats a user should know.
     """
 
     name: str
@@ -53,13 +76,41 @@ class Dataset:
         return int(self.X.shape[0])
 
     def summary(self):
-        """One line for the UI: task, size and source."""
+        """One line for the UI: task, size and source.
+
+        Returns
+        -------
+        str
+            For example "regression, 506 points x 12 features. Source: ...".
+        """
         views = f" + {self.Y.shape[1]}-D second view" if self.Y is not None else ""
         return f"{self.task}, {self.n_samples} points x {self.X.shape[1]} features{views}. Source: {self.source}"
 
 
 @dataclass(frozen=True)
 class DatasetInfo:
+    """A registry entry: how to load one dataset, and what it is.
+
+    Parameters
+    ----------
+    name : str
+        The name :func:`load_dataset` takes.
+    title : str
+        A short description for a picker.
+    task : str
+        One of ``TASKS``.
+    source : str
+        Where the data come from.
+    licence : str
+        Their licence ("generated" for synthetic data).
+    loader : callable
+        ``loader(**options) -> Dataset``.
+    options : dict
+        The loader's default options (seed, n_samples, noise, ...).
+    choices : dict
+        For an option, the values it may take (for a picker).
+    """
+
     name: str
     title: str
     task: str
@@ -82,7 +133,18 @@ def _register(name, title, task, source, licence, choices=None, **options):
 
 
 def list_datasets(task=None):
-    """Registry entries, optionally only those of one task (a list of :class:`DatasetInfo`)."""
+    """The registry's entries, optionally only those of one task.
+
+    Parameters
+    ----------
+    task : str or None, default=None
+        One of ``TASKS``, or None for all.
+
+    Returns
+    -------
+    list of DatasetInfo
+        In the registry's order.
+    """
     if task is not None and task not in TASKS:
         raise ValueError(f"Unknown task {task!r}; choose one of: {', '.join(TASKS)}.")
     return [info for info in REGISTRY.values() if task is None or info.task == task]
@@ -93,7 +155,27 @@ MAX_FEATURES = 100_000  # features a generator may be asked for (n x d is checke
 
 
 def load_dataset(name, **options):
-    """Load a registry entry by name; ``options`` override its defaults (seed, n_samples, ...)."""
+    """Load a registry entry by name.
+
+    Parameters
+    ----------
+    name : str
+        A name of :func:`list_datasets` ("boston", "sinc", "moons", "rings-two-view", ...).
+    **options
+        Override the entry's defaults (seed, n_samples, noise, ...).
+
+    Returns
+    -------
+    Dataset
+        The data, with their description, source and licence.
+
+    Examples
+    --------
+    >>> from mpcore.datasets import load_dataset
+    >>> boston = load_dataset("boston")
+    >>> boston.X.shape, boston.task
+    ((506, 12), 'regression')
+    """
     if not isinstance(name, str) or name not in REGISTRY:
         raise ValueError(f"Unknown dataset {name!r}; choose one of: {', '.join(REGISTRY)}.")
     info = REGISTRY[name]
@@ -507,13 +589,25 @@ def _pima():
 
 @dataclass(frozen=True)
 class UploadLimits:
-    """What an upload may be, all checked before the work they bound is done, so a
-    hostile file costs at most a fraction of a second and a few tens of MB.
+    """What an upload may be, all checked before the work they bound is done.
 
-    ``file_bytes``: the file as uploaded; ``unpacked_bytes``: an ``.npz`` archive's
-    arrays once decompressed (read from each member's header before anything is
-    loaded); ``rows``, ``columns``, ``cells`` (rows x columns); ``cell_chars``: the
-    longest CSV cell.
+    A hostile file costs at most a fraction of a second and a few tens of MB.
+
+    Parameters
+    ----------
+    file_bytes : int, default=20 MB
+        The file as uploaded.
+    unpacked_bytes : int, default=64 MB
+        An ``.npz`` archive's arrays once decompressed (read from each member's header
+        before anything is loaded).
+    rows : int, default=20000
+        Rows of data.
+    columns : int, default=200
+        Columns.
+    cells : int, default=1000000
+        Rows x columns.
+    cell_chars : int, default=100
+        The longest CSV cell.
     """
 
     file_bytes: int = 20 * 2**20
@@ -524,7 +618,13 @@ class UploadLimits:
     cell_chars: int = 100
 
     def describe(self):
-        """The limits in one sentence (the uploader's help says it)."""
+        """The limits in one sentence (the uploader's help says it).
+
+        Returns
+        -------
+        str
+            For example "at most 20 MB, 20,000 rows, 200 columns and ...".
+        """
         return (
             f"at most {self.file_bytes // 2**20} MB, {self.rows:,} rows, {self.columns} columns and "
             f"{self.cells:,} cells ({self.unpacked_bytes // 2**20} MB once unpacked), cells of at most "
@@ -538,13 +638,32 @@ MAX_UPLOAD_ROWS = LIMITS.rows
 
 @dataclass(frozen=True)
 class Table:
-    """A parsed upload: ``columns`` names and ``cells`` as strings (rows x columns)."""
+    """A parsed upload: column names and cells as strings.
+
+    Parameters
+    ----------
+    columns : tuple of str
+        The column names.
+    cells : ndarray of str, shape (rows, columns)
+        The cells, as read.
+    """
 
     columns: tuple
     cells: np.ndarray
 
     def numeric(self, column):
-        """Column as floats, or a ValueError naming the first cell that is not a number."""
+        """A column as floats.
+
+        Parameters
+        ----------
+        column : str
+            A name of ``columns``.
+
+        Returns
+        -------
+        ndarray of shape (rows,)
+            The numbers; a ValueError names the first cell that is not one.
+        """
         if column not in self.columns:
             raise ValueError(f"There is no column {column!r}.")
         index = self.columns.index(column)
@@ -595,13 +714,28 @@ def _check_shape(rows, columns, limits, what="The file"):
 def parse_csv(content, limits=LIMITS):
     """Parse CSV text or bytes into a :class:`Table` (data only: no code is evaluated).
 
-    The first row is the header when it names the columns (:func:`_is_header`: a text
-    cell above numbers, or a name that is none of its column's values); otherwise columns
-    are named ``col1, col2, ...`` and the first row is data -- a labelled file without a
-    header (``1.5,2.0,yes``) keeps every row.  Raises ValueError for empty files, fewer than two data
-    rows, ragged rows, and anything past ``limits`` (:class:`UploadLimits`): the rows
-    are read one at a time and the reading stops at the first one over a limit, so the
-    work is linear in the file and bounded.
+    The first row is the header when it names the columns (a text cell above numbers, or
+    a name that is none of its column's values); otherwise columns are named ``col1,
+    col2, ...`` and the first row is data -- a labelled file without a header
+    (``1.5,2.0,yes``) keeps every row.  The rows are read one at a time and the reading
+    stops at the first one over a limit, so the work is linear in the file and bounded.
+
+    Parameters
+    ----------
+    content : str or bytes
+        The file's content.
+    limits : UploadLimits, default=LIMITS
+        What the file may be (size, rows, columns, cells); checked before the work it bounds.
+
+    Returns
+    -------
+    Table
+        The columns and cells.
+
+    Raises
+    ------
+    ValueError
+        For empty files, fewer than two data rows, ragged rows, and anything past ``limits``.
     """
     _check_size(content, limits)
     if isinstance(content, (bytes, bytearray)):
@@ -727,8 +861,22 @@ def _npz_members(content, limits):
 
 
 def parse_upload(name, content, limits=LIMITS):
-    """An uploaded file's :class:`Table`: :func:`parse_npz` for a name ending in ``.npz``,
-    else :func:`parse_csv`."""
+    """An uploaded file's :class:`Table`: :func:`parse_npz` for a ``.npz`` name, else :func:`parse_csv`.
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    content : bytes
+        Its content.
+    limits : UploadLimits, default=LIMITS
+        What the file may be (size, rows, columns, cells); checked before the work it bounds.
+
+    Returns
+    -------
+    Table
+        The columns and cells.
+    """
     if str(name).lower().endswith(".npz"):
         return parse_npz(content, limits)
     return parse_csv(content, limits)
@@ -742,6 +890,18 @@ def parse_npz(content, limits=LIMITS):
     dtype are read from its header and checked against ``limits`` before any array is
     loaded, so an archive that would unpack to gigabytes (a zip bomb) is refused at
     once; only plain numeric dtypes are read.
+
+    Parameters
+    ----------
+    content : bytes
+        The archive.
+    limits : UploadLimits, default=LIMITS
+        What the file may be (size, rows, columns, cells); checked before the work it bounds.
+
+    Returns
+    -------
+    Table
+        The columns and cells.
     """
     _check_size(content, limits)
     if isinstance(content, str) or not bytes(content[:2]) == b"PK":  # .npz files are zip archives
@@ -785,9 +945,25 @@ def parse_npz(content, limits=LIMITS):
 def dataset_from_table(table, task, target=None, second_view=None, name="upload"):
     """Build a :class:`Dataset` from an uploaded table.
 
-    ``target``: the target column name (regression, binary); ``second_view``: the column
-    names of view 2 (two-view; the other non-target columns are view 1).  Every check of
-    Bad input raises ValueError with a message for the user.
+    Every check of bad input raises ValueError with a message for the user.
+
+    Parameters
+    ----------
+    table : Table
+        The parsed upload.
+    task : str
+        One of ``TASKS``.
+    target : str or None, default=None
+        The target column's name (regression, binary).
+    second_view : sequence of str or None, default=None
+        The column names of view 2 (two-view; the other non-target columns are view 1).
+    name : str, default="upload"
+        The dataset's name.
+
+    Returns
+    -------
+    Dataset
+        The numbers, with the column names.
     """
     if task not in TASKS:
         raise ValueError(f"Unknown task {task!r}; choose one of: {', '.join(TASKS)}.")
@@ -846,7 +1022,19 @@ def dataset_from_table(table, task, target=None, second_view=None, name="upload"
 
 @dataclass(frozen=True)
 class Split:
-    """Train/test arrays after subsampling and (optional) standardisation fitted on train."""
+    """Train/test arrays after subsampling and (optional) standardisation fitted on train.
+
+    Parameters
+    ----------
+    X_train, X_test : ndarray
+        The inputs of each part.
+    y_train, y_test : ndarray or None
+        The targets of each part.
+    Y_train, Y_test : ndarray or None
+        The second view of each part (two-view data).
+    train_index, test_index : ndarray of int
+        The rows of the dataset in each part.
+    """
 
     X_train: np.ndarray
     X_test: np.ndarray
@@ -859,8 +1047,25 @@ class Split:
 
 
 def train_size(n_samples, test_size=0.3, subsample=None):
-    """How many training points :func:`prepare` leaves: the test part is
-    ``max(1, floor(test_size * n))`` of the ``n = min(subsample, n_samples)`` points used."""
+    """How many training points :func:`prepare` leaves.
+
+    The test part is ``max(1, floor(test_size * n))`` of the ``n = min(subsample,
+    n_samples)`` points used.
+
+    Parameters
+    ----------
+    n_samples : int
+        The dataset's size.
+    test_size : float, default=0.3
+        The share held out for testing.
+    subsample : int or None, default=None
+        A cap on the points used.
+
+    Returns
+    -------
+    int
+        The number of training points.
+    """
     n_samples = _whole(n_samples, "n_samples", 2)
     if subsample is not None:
         subsample = _whole(subsample, "subsample", 2)
@@ -883,10 +1088,35 @@ def _whole(value, name, low):
 
 
 def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
-    """Subsample (without replacement, seeded), split into train and test (stratified for
-    binary tasks) and standardise each view with statistics of the training part.
+    """Subsample, split into train and test, and standardise.
 
-    ``subsample`` caps the number of points used in all (the app keeps m interactive).
+    Subsampling is without replacement and seeded; the split is stratified for binary
+    tasks; each view is standardised with statistics of the training part.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The data.
+    test_size : float, default=0.3
+        The share held out for testing.
+    seed : int, default=0
+        Seeds the subsample and the split.
+    standardize : bool, default=True
+        Centre and scale each feature on the training part.
+    subsample : int or None, default=None
+        A cap on the number of points used in all (the app keeps m interactive).
+
+    Returns
+    -------
+    Split
+        The two parts.
+
+    Examples
+    --------
+    >>> from mpcore.datasets import load_dataset, prepare
+    >>> split = prepare(load_dataset("sinc"), test_size=0.25, seed=0)
+    >>> split.X_train.shape, split.X_test.shape
+    ((150, 1), (50, 1))
     """
     n = dataset.n_samples
     if not 0 < test_size < 1:

@@ -70,14 +70,108 @@ def _column_sq_norms(A):
     return np.einsum("ij,ij->j", A, A)
 
 
-class CholeskyDeflation:
+class KernelState:
+    """What :func:`mpcore.pursue` needs of a deflated kernel: the interface of every state here.
+
+    A state holds the current (deflated) kernel ``K_j`` and updates it when a column is
+    chosen.  Subclasses record the deflation as low-rank factors so that any step can be
+    rebuilt (:meth:`mpcore.PursuitPath.deflated_kernel`).  Attributes every state has:
+    ``m`` (the number of candidates), ``threshold`` (the residual size below which a
+    candidate is no longer eligible) and ``rank`` (the terms recorded so far).
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        """A state's methods of this interface without a docstring of their own get this one's."""
+        super().__init_subclass__(**kwargs)
+        for name, member in vars(cls).items():
+            if callable(member) and member.__doc__ is None and callable(getattr(KernelState, name, None)):
+                member.__doc__ = getattr(KernelState, name).__doc__
+
+    def residual_size(self) -> np.ndarray:
+        """How much of each candidate is left to explain (eligible above ``threshold``).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            For example the squared norms of the deflated columns.
+        """
+        raise NotImplementedError
+
+    def column_sq_norms(self) -> np.ndarray:
+        """The squared norms ``||K_j[:, i]||^2`` of the deflated columns, tracked by updates.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            One per candidate.
+        """
+        raise NotImplementedError
+
+    def deflate(self, i: int) -> bool:
+        """Remove from the kernel what column ``i`` explains.
+
+        Parameters
+        ----------
+        i : int
+            The chosen column.
+
+        Returns
+        -------
+        bool
+            False when the column's residual turned out to be below ``threshold`` (its
+            tracked size had drifted above the true one): nothing was deflated.
+        """
+        raise NotImplementedError
+
+    def kernels(self) -> tuple:
+        """The input kernels, one per view.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``(K_0,)``, or ``(Kx, Ky)`` for two views.
+        """
+        raise NotImplementedError
+
+    def factors(self) -> tuple:
+        """The deflation so far as low-rank factors, one pair per view.
+
+        Returns
+        -------
+        tuple of (ndarray, ndarray)
+            ``(U, V)`` with ``K_j = K_0 - U V'`` for each view.
+        """
+        raise NotImplementedError
+
+    def columns_dot(self, key: str) -> np.ndarray:
+        """``K_j' v`` for a vector ``v`` the state tracks.
+
+        Parameters
+        ----------
+        key : str
+            The name the vector was tracked under (``"y"`` for the target).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The product with every deflated column.
+        """
+        raise NotImplementedError
+
+
+class CholeskyDeflation(KernelState):
     """Sparse-KPCA deflation: pivoted Cholesky, ``K_j = K_0 - L_j L_j'``.
 
     Choosing i sets ``u = K_j[:, i] / sqrt(K_j[i, i])`` and ``K_{j+1} = K_j - u u'``
     (Hussain et al. 2011, eq. 5).  ``diag(K_j)`` is the squared residual
-    ``||phi(x) - P phi(x)||^2`` of every training point after projecting onto the
-    span of the chosen points (eq. 7).  Tracks the diagonal and the squared column
-    norms with one product ``K_0 u`` per step.
+    ``||phi(x) - P phi(x)||^2`` of every training point after projecting onto the span
+    of the chosen points (eq. 7).  Tracks the diagonal and the squared column norms with
+    one product ``K_0 u`` per step.
+
+    Parameters
+    ----------
+    K0 : ndarray of shape (m, m)
+        A checked kernel matrix (not copied, not modified).
     """
 
     name = "cholesky"
@@ -99,25 +193,63 @@ class CholeskyDeflation:
         return self.d
 
     def diag(self):
+        """``diag(K_j)``: every training point's squared residual after projection.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The tracked diagonal.
+        """
         return self.d
 
     def column_sq_norms(self):
         return self.s
 
     def column(self, i):
-        """Column i of the current deflated kernel, O(m r) (read as row i: K_0 is a
-        checked kernel, and its rows are contiguous)."""
+        """Column ``i`` of the current deflated kernel, O(m r).
+
+        Read as row i: K_0 is a checked kernel, and its rows are contiguous.
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``K_j[:, i]``.
+        """
         L = self.L.view
         return self.K0[i] - L @ L[i, :]
 
     def column_sq_norm_error(self):
-        """A bound on the absolute round-off in the tracked squared column norms: each
-        update adds about ``eps`` times the level they started from, ``s_ref``."""
+        """A bound on the absolute round-off in the tracked squared column norms.
+
+        Each update adds about ``eps`` times the level they started from.
+
+        Returns
+        -------
+        float
+            The bound.
+        """
         return 8.0 * np.finfo(float).eps * (self.rank + 1) * self._s_ref
 
     def exact_scores(self, idx):
-        """``(||K_j[:, i]||^2, K_j[i, i])`` recomputed from ``K_0 - L L'`` for the columns
-        ``idx``, O(m r) each: the criterion's contenders whose tracked values may be off."""
+        """The criterion's parts recomputed from ``K_0 - L L'`` for some columns, O(m r) each.
+
+        For the criterion's contenders whose tracked values may be off.
+
+        Parameters
+        ----------
+        idx : array-like of int
+            The columns.
+
+        Returns
+        -------
+        sq_norms, diag : ndarray of shape (len(idx),)
+            ``||K_j[:, i]||^2`` and ``K_j[i, i]``.
+        """
         L = self.L.view
         columns = self.K0[:, idx] - L @ L[idx].T
         diag = np.diag(self.K0)[idx] - np.einsum("ij,ij->i", L[idx], L[idx])
@@ -141,8 +273,10 @@ class CholeskyDeflation:
         return True
 
     def refresh_norms(self):
-        """Recompute every squared column norm from ``K_0 - L L'`` (O(m^2 r)); the
-        tracked values then start again from their current, smaller level."""
+        """Recompute every squared column norm from ``K_0 - L L'`` (O(m^2 r)).
+
+        The tracked values then start again from their current, smaller level.
+        """
         L = self.L.view
         self.s = _column_sq_norms(self.K0 - L @ L.T)
         self._d_ref = float(self.d.max())
@@ -160,19 +294,24 @@ class CholeskyDeflation:
         return ((L, L),)
 
 
-class ProjectionDeflation:
+class ProjectionDeflation(KernelState):
     """One-sided projection deflation ``D_j = P_j D_0`` with ``P_j = I - Q_j Q_j'``.
 
     Choosing i sets ``q = D_j[:, i] / ||D_j[:, i]||`` and ``D_{j+1} = (I - q q') D_j``
-    (Hussain et al. 2011, Alg. 1 line 7, Alg. 3, Alg. 5; Diethe 2015, eq. 16).  ``Q_j`` is an
-    orthonormal basis of the span of the chosen columns of ``D_0``, so ``D_j`` is the
-    part of every dictionary column that the chosen ones do not yet explain.
+    (Hussain et al. 2011, Alg. 1 line 7, Alg. 3, Alg. 5; Diethe 2015, eq. 16).  ``Q_j`` is
+    an orthonormal basis of the span of the chosen columns of ``D_0``, so ``D_j`` is the
+    part of every dictionary column that the chosen ones do not yet explain.  Costs one
+    product ``D_0' q`` per step.
 
-    ``D_0`` may be any m x n dictionary (a kernel matrix is the square case; pass
-    ``symmetric=True`` for a checked kernel, whose rows then stand in for its columns).  Vectors
-    passed in ``track`` (e.g. the target ``y``) are projected alongside:
-    :meth:`projected` gives ``P_j v`` and :meth:`columns_dot` gives ``D_j' v``.
-    Costs one product ``D_0' q`` per step.
+    Parameters
+    ----------
+    D0 : ndarray of shape (m, n)
+        Any dictionary (a kernel matrix is the square case).  Not modified.
+    track : dict of str to ndarray of shape (m,), default=None
+        Vectors projected alongside (e.g. the target ``y``): :meth:`projected` gives
+        ``P_j v`` and :meth:`columns_dot` gives ``D_j' v``.
+    symmetric : bool, default=False
+        ``D0`` is a checked kernel, whose rows then stand in for its columns (contiguous).
     """
 
     name = "projection"
@@ -204,22 +343,68 @@ class ProjectionDeflation:
         return self.s
 
     def original_column_sq_norms(self):
+        """The squared norms of the original columns ``||D_0[:, i]||^2``.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            One per column.
+        """
         return self.s0
 
     def column(self, i):
-        """Column i of the current deflated dictionary, O(m r)."""
+        """Column ``i`` of the current deflated dictionary, O(m r).
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``K_j[:, i]``.
+        """
         return (self.K0[i] if self.symmetric else self.K0[:, i]) - self.Q.view @ self.W.view[i, :]
 
     def projected(self, key):
-        """``P_j v`` for a tracked vector (the residual of v after the chosen columns)."""
+        """``P_j v`` for a tracked vector: the residual of v after the chosen columns.
+
+        Parameters
+        ----------
+        key : str
+            The name the vector was tracked under.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The projected vector.
+        """
         return self._tracked[key][0]
 
     def columns_dot(self, key):
-        """``D_j' v = D_0' P_j v`` for a tracked vector, shape (n,)."""
+        """``D_j' v = D_0' P_j v`` for a tracked vector.
+
+        Parameters
+        ----------
+        key : str
+            The name the vector was tracked under.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The product with every deflated column.
+        """
         return self._tracked[key][1]
 
     def basis(self):
-        """Orthonormal basis ``Q_j`` (rows x r) of the chosen columns' span."""
+        """The orthonormal basis ``Q_j`` of the chosen columns' span.
+
+        Returns
+        -------
+        ndarray of shape (m, r)
+            One column per chosen column.
+        """
         return self.Q.view
 
     def deflate(self, i):
@@ -261,12 +446,17 @@ class ProjectionDeflation:
         return ((self.Q.view.copy(), self.W.view.copy()),)
 
 
-class TwoViewProjection:
+class TwoViewProjection(KernelState):
     """The projection deflation applied to two views at the same chosen index.
 
-    Tracks, for every candidate i, the squared norms of both deflated columns and
-    their inner product ``<P_x Kx[:, i], P_y Ky[:, i]>`` (the SKCCA criterion's
-    numerator, Hussain et al. 2011, Alg. 3 line 3) with one product per view per step.
+    Tracks, for every candidate i, the squared norms of both deflated columns and their
+    inner product ``<P_x Kx[:, i], P_y Ky[:, i]>`` (the SKCCA criterion's numerator,
+    Hussain et al. 2011, Alg. 3 line 3) with one product per view per step.
+
+    Parameters
+    ----------
+    Kx, Ky : ndarray of shape (m, m)
+        The two views' checked kernels.
     """
 
     name = "projection"
@@ -281,7 +471,13 @@ class TwoViewProjection:
     rank = property(lambda self: self.x.rank)
 
     def residual_size(self):
-        """The smaller of the two views' squared column norms, relative to each view's largest."""
+        """The smaller of the two views' squared column norms, relative to each view's largest.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            Zero everywhere when a view's kernel is zero.
+        """
         top_x, top_y = self.x.s0.max(), self.y.s0.max()
         if top_x <= 0 or top_y <= 0:  # a view's kernel is zero: nothing can be chosen
             return np.zeros(self.m)
@@ -390,7 +586,7 @@ def _direction(state, i, column):
     return v
 
 
-class ExplicitDeflation:
+class ExplicitDeflation(KernelState):
     """The full m x m deflated kernel, updated by one of :data:`DEFLATIONS`.
 
     With ``tau = K[:, i] / ||K[:, i]||`` (current K):
@@ -413,6 +609,15 @@ class ExplicitDeflation:
     ``K0 - K0 V (V' K0 V)^+ V' K0``, which depends only on span(V), and Gram-Schmidt keeps
     the span (Mackey 2009, Prop. 2.2, proved for sparse PCA; Diethe 2015, sec. 3.3.2 expects it
     to fail for MPKFDA, but the argument never uses what the vectors are).
+
+    Parameters
+    ----------
+    K0 : ndarray of shape (m, m)
+        A checked kernel matrix (copied: the copy is deflated in place).
+    deflation : str, default="projection"
+        A name of :data:`DEFLATIONS`.
+    tau_from : {"deflated", "original"}, default="deflated"
+        Where tau comes from (see above).
     """
 
     def __init__(self, K0, deflation="projection", tau_from="deflated"):
@@ -439,10 +644,28 @@ class ExplicitDeflation:
         return self._s
 
     def current(self):
-        """The current deflated kernel (m x m); do not modify."""
+        """The current deflated kernel; do not modify.
+
+        Returns
+        -------
+        ndarray of shape (m, m)
+            ``K_j``.
+        """
         return self.K
 
     def columns_dot(self, v):
+        """``K_j' v``.
+
+        Parameters
+        ----------
+        v : ndarray of shape (m,)
+            Any vector.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The product with every deflated column.
+        """
         return self.K.T @ v
 
     def deflate(self, i):
@@ -466,7 +689,7 @@ class ExplicitDeflation:
         return ((self.left.view.copy(), self.right.view.copy()),)
 
 
-class LowRankDeflation:
+class LowRankDeflation(KernelState):
     """The seven deflations of :class:`ExplicitDeflation` without a copy of K:
     ``K_j = K_0 - U_j V_j'``, one rank-one term ``a b'`` at a time.
 
@@ -483,6 +706,19 @@ class LowRankDeflation:
     one to two passes over K per step against the explicit matrix's five or six, and no
     m x m copy.  The tracked sums are recomputed exactly (O(m^2 r), rarely) when the
     norms have shrunk by ``_REFRESH_FACTOR``.
+
+    Parameters
+    ----------
+    K0 : ndarray of shape (m, m)
+        A checked kernel matrix (not copied, not modified).
+    deflation : str, default="projection"
+        A name of :data:`DEFLATIONS`.
+    tau_from : {"deflated", "original"}, default="deflated"
+        Where tau comes from (as :class:`ExplicitDeflation`).
+    weights : ndarray of shape (m,) or None, default=None
+        The row weights of :meth:`weighted_column_sq_norms` (the Fisher scatter's diagonal).
+    track : dict of str to ndarray of shape (m,), default=None
+        Vectors v whose products ``K_j' v`` are tracked (:meth:`columns_dot`).
     """
 
     def __init__(self, K0, deflation="projection", tau_from="deflated", weights=None, track=None):
@@ -534,21 +770,53 @@ class LowRankDeflation:
         return self.s
 
     def column(self, i):
-        """Column i of K_j, read as row i of the symmetric K_0 (contiguous), O(m r)."""
+        """Column ``i`` of the current deflated kernel, O(m r).
+
+        Read as row i of the symmetric K_0 (contiguous).
+
+        Parameters
+        ----------
+        i : int
+            The column.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``K_j[:, i]``.
+        """
         return self.K0[i] - self.left.view @ self.right.view[i]
 
     def columns_dot(self, key):
         return self.tracked[:, self._keys.index(key)]
 
     def weighted_column_sq_norms(self):
+        """The ``weights``-weighted squared norms ``sum_r w_r K_j[r, i]^2``.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            One per column.
+        """
         return self.sw
 
     def diag(self):
-        """``diag(K_j)``, O(m r)."""
+        """``diag(K_j)``, O(m r).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The diagonal of the deflated kernel.
+        """
         return np.diag(self.K0) - np.einsum("ij,ij->i", self.left.view, self.right.view)
 
     def current(self):
-        """The deflated kernel (m x m), formed on request (the lab's facts; O(m^2 r))."""
+        """The deflated kernel, formed on request (the lab's facts; O(m^2 r)).
+
+        Returns
+        -------
+        ndarray of shape (m, m)
+            ``K_0 - U V'``.
+        """
         return self.K0 - self.left.view @ self.right.view.T
 
     def deflate(self, i):

@@ -24,7 +24,25 @@ from . import bounds
 
 @dataclass(frozen=True)
 class Knob:
-    """One input of a bound: a URL-safe name, a label, a default and its range."""
+    """One input of a bound: a URL-safe name, a label, a default and its range.
+
+    Parameters
+    ----------
+    name : str
+        The name (as in the address).
+    label : str
+        What a slider says.
+    default : float
+        The default value.
+    lo, hi : float
+        The range.
+    integer : bool, default=False
+        Whole numbers only.
+    log : bool, default=False
+        Spaced logarithmically.
+    help : str, default=""
+        A sentence for a tooltip.
+    """
 
     name: str
     label: str
@@ -113,7 +131,23 @@ KNOBS = {
 
 @dataclass(frozen=True)
 class ExplorerBound:
-    """A bound of :mod:`mpcore.bounds` with the knobs it takes and those worth varying."""
+    """A bound of :mod:`mpcore.bounds` with the knobs it takes and those worth varying.
+
+    Parameters
+    ----------
+    name : str
+        The function's name in :mod:`mpcore.bounds`.
+    title : str
+        What a picker says.
+    source : str
+        The theorem (author-year).
+    knobs : tuple of str
+        The names of :data:`KNOBS` it takes.
+    variables : tuple of str
+        Those worth varying along an axis.
+    error_bound : bool
+        Whether it bounds a probability of error (trivial at 1 or more).
+    """
 
     name: str
     title: str
@@ -176,7 +210,20 @@ EXPLORER_BOUNDS = {
 
 
 def model_spectrum(m, decay):
-    """Eigenvalues (m,) of a model kernel with unit diagonal: ``i^(-decay)`` scaled to sum to m."""
+    """The eigenvalues of a model kernel with unit diagonal: ``i^(-decay)`` scaled to sum to m.
+
+    Parameters
+    ----------
+    m : int
+        The number of eigenvalues.
+    decay : float
+        How fast they fall.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The spectrum.
+    """
     values = np.arange(1, int(m) + 1, dtype=float) ** (-float(decay))
     return values * (m / values.sum())
 
@@ -210,9 +257,31 @@ def _at(bound, **p):
 
 
 def explore(bound, vary, values, **fixed):
-    """The bound along ``values`` of the knob ``vary``, the other knobs from ``fixed``
-    (missing ones take :data:`KNOBS` defaults).  Returns floats (len(values),), ``inf``
-    where the bound is undefined (e.g. k + t >= m)."""
+    """A bound along the values of one knob, the others fixed.
+
+    Parameters
+    ----------
+    bound : str
+        A name of :data:`EXPLORER_BOUNDS`.
+    vary : str
+        The knob to vary (one of the bound's knobs).
+    values : array-like
+        Its values (at most :data:`MAX_GRID`, inside the knob's range).
+    **fixed
+        The other knobs (missing ones take :data:`KNOBS` defaults).
+
+    Returns
+    -------
+    ndarray of shape (len(values),)
+        The bound; ``inf`` where it is undefined (e.g. k + t >= m).
+
+    Examples
+    --------
+    >>> from mpcore.explore import explore
+    >>> values = explore("kmp_vc", "m", [1000, 10000, 100000], k=10, t=5)
+    >>> bool(values[0] > values[1] > values[2])
+    True
+    """
     if not isinstance(bound, str) or bound not in EXPLORER_BOUNDS:
         raise ValueError(f"Unknown bound {bound!r}; choose one of {sorted(EXPLORER_BOUNDS)}.")
     spec = EXPLORER_BOUNDS[bound]
@@ -242,8 +311,24 @@ MAX_GRID = 2000
 
 
 def grid(vary, lo=None, hi=None, n=120):
-    """Values of a knob to plot along: log-spaced for m and delta, whole numbers for
-    integer knobs (duplicates dropped); ``n`` at most :data:`MAX_GRID` values."""
+    """Values of a knob to plot along.
+
+    Log-spaced for m and delta, whole numbers for integer knobs (duplicates dropped).
+
+    Parameters
+    ----------
+    vary : str
+        A name of :data:`KNOBS`.
+    lo, hi : float or None, default=None
+        The range (None: the knob's).
+    n : int, default=120
+        How many values, at most :data:`MAX_GRID`.
+
+    Returns
+    -------
+    ndarray
+        The values, increasing.
+    """
     if not isinstance(vary, str) or vary not in KNOBS:
         raise ValueError(f"Unknown knob {vary!r}; choose one of: {', '.join(sorted(KNOBS))}.")
     knob = KNOBS[vary]
@@ -270,7 +355,22 @@ def grid(vary, lo=None, hi=None, n=120):
 
 
 def nontrivial_range(values, ys, level=1.0):
-    """``(first, last)`` knob values where the bound is below ``level``, or None."""
+    """The first and last knob values where a bound is below ``level``.
+
+    Parameters
+    ----------
+    values : array-like
+        The knob's values.
+    ys : array-like
+        The bound at them.
+    level : float, default=1.0
+        The level (1 for a probability of error).
+
+    Returns
+    -------
+    tuple of float or None
+        ``(first, last)``, or None when the bound is never below ``level``.
+    """
     below = np.flatnonzero(np.isfinite(ys) & (np.asarray(ys) < level))
     if below.size == 0:
         return None

@@ -83,19 +83,35 @@ def _one_view_criterion(family, name, rng):
 
 
 def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_from="deflated"):
-    """Choose k columns of ``K`` by ``criterion`` with any ``deflation`` (``K_j = K - U V'``).
+    """Choose k columns of ``K`` by a criterion with any deflation (``K_j = K - U V'``).
+
+    One or two products with K per step, no copy of K.
 
     Parameters
     ----------
-    K : array (m, m)   training kernel.
-    k : int   columns to choose, ``1 <= k < m``.
-    family : one of :data:`LAB_FAMILIES`;  criterion : one of ``LAB_CRITERIA[family]``.
-    deflation : one of :data:`mpcore.DEFLATIONS` (Diethe 2015, eq. 15-19).
-    y : array (m,)   labels (-1/+1, ``mpkfda``) or target (``kmp``); unused for ``kpca``.
-    stages, seed, tau_from : as in :func:`mpcore.mpkfda_path` (seed drives ``random``;
-    tau_from ``"original"`` takes tau from K rather than the deflated kernel).
+    K : ndarray of shape (m, m)
+        The training kernel.
+    k : int
+        The columns to choose, ``1 <= k < m``.
+    family : str
+        One of :data:`LAB_FAMILIES`.
+    criterion : str
+        One of ``LAB_CRITERIA[family]``.
+    deflation : str
+        One of :data:`mpcore.DEFLATIONS` (Diethe 2015, eq. 15-19).
+    y : ndarray of shape (m,) or None, default=None
+        Labels (-1/+1, ``mpkfda``) or the target (``kmp``); unused for ``kpca``.
+    stages : int, default=1
+        As in :func:`mpcore.mpkfda_path`.
+    seed : int, default=0
+        Drives the ``random`` criterion.
+    tau_from : {"deflated", "original"}, default="deflated"
+        Take tau from the deflated kernel or from K.
 
-    Returns a :class:`mpcore.PursuitPath`; one or two products with K per step, no copy of K.
+    Returns
+    -------
+    PursuitPath
+        The path.
     """
     K = check_psd_kernel(K)  # the low-rank state reads K's rows as its columns
     m = K.shape[0]
@@ -143,11 +159,25 @@ FACT_LIMIT = 400
 class KernelSpectrum:
     """What the facts need of K_0, computed once per kernel (:func:`kernel_spectrum`).
 
-    values (p,), vectors (m, p): orthonormal eigenpairs of a low-rank approximation of
-    K_0 within ``2 SPECTRUM_RTOL`` x top in 2-norm; top: K_0's largest eigenvalue;
-    frobenius: ``||K_0||_F``; trace: ``tr K_0``; sample: None when the facts are exact
-    (to that accuracy), else the sorted (FACT_LIMIT,) indices of the fixed subsample whose
-    principal submatrix of ``K_j`` the spectral facts describe.
+    Parameters
+    ----------
+    values : ndarray of shape (p,)
+        Eigenvalues of a low-rank approximation of K_0 within ``2 SPECTRUM_RTOL`` x top
+        in 2-norm.
+    vectors : ndarray of shape (m, p)
+        Their orthonormal eigenvectors.
+    top : float
+        K_0's largest eigenvalue.
+    frobenius : float
+        ``||K_0||_F``.
+    trace : float
+        ``tr K_0``.
+    m : int
+        The size of K_0.
+    sample : ndarray of int or None, default=None
+        None when the facts are exact (to that accuracy), else the sorted (FACT_LIMIT,)
+        indices of the fixed subsample whose principal submatrix of ``K_j`` the
+        spectral facts describe.
     """
 
     values: np.ndarray
@@ -160,14 +190,28 @@ class KernelSpectrum:
 
 
 def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
-    """:class:`KernelSpectrum` of a PSD kernel ``K0`` (m, m).
+    """The :class:`KernelSpectrum` of a PSD kernel.
 
     A pivoted Cholesky factor, stopped once its residual's trace (which bounds the
     residual's 2-norm) is below ``SPECTRUM_RTOL`` x top, then the eigenpairs of that
     factor: O(m p^2) for rank p, instead of a full O(m^3) decomposition.  When more than
     ``limit`` pivots would be needed, the facts fall back to a fixed ``limit``-point
-    subsample (``seed``).  A kernel the factor cannot certify PSD gets a LAPACK
-    decomposition instead.
+    subsample.  A kernel the factor cannot certify PSD gets a LAPACK decomposition
+    instead.
+
+    Parameters
+    ----------
+    K0 : array-like of shape (m, m)
+        The kernel.
+    limit : int, default=FACT_LIMIT
+        The most pivots before falling back to a subsample.
+    seed : int, default=0
+        Seeds the subsample.
+
+    Returns
+    -------
+    KernelSpectrum
+        What the step facts need of K0.
     """
     K0 = np.asarray(K0, dtype=float)
     m = K0.shape[0]
@@ -224,27 +268,42 @@ def _reduced_kernel(spectrum, U, V):
 class StepFacts:
     """What is true of a deflated kernel ``K_j`` (m x m) after j steps.
 
-    symmetric : K_j equals its transpose (asymmetry below ``FACT_RTOL``);
-    asymmetry : ``||K_j - K_j'||_F / ||K_0||_F``;
-    min_eigenvalue : smallest eigenvalue of the symmetric part ``(K_j + K_j')/2`` (it
-        decides ``x'K_j x >= 0`` for all x), relative to the largest eigenvalue of K_0;
-    psd : min_eigenvalue >= -FACT_RTOL;
-    rank : numerical rank (singular values above ``FACT_RTOL`` x the largest of K_0);
-    trace : trace(K_j);
-    last_left : ``||K_j[:, i_j]|| / ||K_0[:, i_j]||`` for the last chosen column (0 =
-        annihilated); nan at j = 0;
-    chosen_left : the largest such ratio over all chosen columns (nan at j = 0);
-    annihilated : every chosen column is (numerically) zero in K_j;
-    next_pick, next_distance, next_nearest : the next chosen point, its feature-space
-        distance ``sqrt(k(x,x) + k(z,z) - 2 k(x,z))`` to the nearest chosen point, and
-        that point (None / nan when there is no next pick or nothing chosen yet).
-
     The spectral facts (symmetric, asymmetry, min_eigenvalue, psd, rank) replace K_0 by
     a low-rank approximation within ``2 SPECTRUM_RTOL`` of its largest eigenvalue, which
     cannot change them (:func:`kernel_spectrum`).  When K_0 needs a factor of more than
     ``FACT_LIMIT`` columns, they describe the principal submatrix of K_j on a fixed
     subsample instead (:attr:`KernelSpectrum.sample`; asymmetry then relative to that
     block of K_0); rank is then the block's.
+
+    Parameters
+    ----------
+    symmetric : bool
+        K_j equals its transpose (asymmetry below ``FACT_RTOL``).
+    asymmetry : float
+        ``||K_j - K_j'||_F / ||K_0||_F``.
+    min_eigenvalue : float
+        The smallest eigenvalue of the symmetric part ``(K_j + K_j')/2`` (it decides
+        ``x'K_j x >= 0`` for all x), relative to the largest eigenvalue of K_0.
+    psd : bool
+        ``min_eigenvalue >= -FACT_RTOL``.
+    rank : int
+        The numerical rank (singular values above ``FACT_RTOL`` x the largest of K_0).
+    trace : float
+        ``trace(K_j)``.
+    last_left : float
+        ``||K_j[:, i_j]|| / ||K_0[:, i_j]||`` for the last chosen column (0 = annihilated);
+        nan at j = 0.
+    chosen_left : float
+        The largest such ratio over all chosen columns (nan at j = 0).
+    annihilated : bool
+        Every chosen column is (numerically) zero in K_j.
+    next_pick : int or None
+        The next chosen point.
+    next_distance : float
+        Its feature-space distance ``sqrt(k(x,x) + k(z,z) - 2 k(x,z))`` to the nearest
+        chosen point (nan when there is no next pick or nothing chosen yet).
+    next_nearest : int or None
+        That nearest chosen point.
     """
 
     symmetric: bool
@@ -285,12 +344,24 @@ def _spectral_facts(spectrum, K0, U, V):
 
 
 def step_facts(path, j, spectrum=None):
-    """:class:`StepFacts` of ``path.deflated_kernel(j)``, from its low-rank form
-    ``K_0 - U V'`` without forming it.
+    """The :class:`StepFacts` of ``path.deflated_kernel(j)``, from its low-rank form without forming it.
 
-    ``spectrum``: :func:`kernel_spectrum` of K_0, if already known (O(m p^2) for a
-    factor of rank p); each step's facts then cost O(m (p + r)^2 + (p + r)^3), r the
-    deflation's rank, or O(FACT_LIMIT^3) on a subsample.
+    Each step's facts cost O(m (p + r)^2 + (p + r)^3) for a factor of K_0 of rank p and
+    a deflation of rank r, or O(FACT_LIMIT^3) on a subsample.
+
+    Parameters
+    ----------
+    path : PursuitPath
+        The path.
+    j : int
+        The step.
+    spectrum : KernelSpectrum or None, default=None
+        :func:`kernel_spectrum` of K_0, if already known.
+
+    Returns
+    -------
+    StepFacts
+        What is true of ``K_j``.
     """
     j = check_step(j, path.n_steps)
     K0, U, V = path._low_rank(j, 0)
@@ -330,13 +401,35 @@ def step_facts(path, j, spectrum=None):
 def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrinkage="auto", memo=None):
     """The family's learner on ``indices[:j]`` for j = 1..len(indices), scored on the test set.
 
-    ``mpkfda``: Fisher discriminant error rate; ``kpca``: mean test residual
-    ``||phi(x) - P phi(x)||^2`` (needs ``test_diag``); ``kmp``: test MSE of least squares
-    on ``K[:, indices[:j]]`` plus an offset (the training mean).  Returns (len(indices),).
+    ``mpkfda``: the Fisher discriminant's error rate; ``kpca``: the mean test residual
+    ``||phi(x) - P phi(x)||^2``; ``kmp``: the test MSE of least squares on
+    ``K[:, indices[:j]]`` plus an offset (the training mean).  The Nystroem features of
+    nested index sets are nested (Cholesky), so they are computed once for the whole path.
 
-    The Nystroem features of nested index sets are nested (Cholesky), so they are
-    computed once for the whole path.  ``memo``: a dict shared between calls on the same
-    data, keyed by the chosen prefix (paths that pick alike share their fits).
+    Parameters
+    ----------
+    family : str
+        One of :data:`LAB_FAMILIES`.
+    K : ndarray of shape (m, m)
+        The training kernel.
+    K_test : ndarray of shape (n, m)
+        The kernel between test and training points.
+    y, y_test : ndarray or None
+        The training and test targets (labels for ``mpkfda``).
+    indices : ndarray of int
+        The chosen points, in order.
+    test_diag : ndarray of shape (n,) or None, default=None
+        ``k(x, x)`` of the test points (needed for ``kpca``).
+    shrinkage : "auto", float or None, default="auto"
+        The Fisher discriminant's shrinkage.
+    memo : dict or None, default=None
+        Shared between calls on the same data, keyed by the chosen prefix (paths that
+        pick alike share their fits).
+
+    Returns
+    -------
+    ndarray of shape (len(indices),)
+        The test error after each step.
     """
     indices = np.asarray(indices, dtype=int)
     out = np.empty(indices.size)
@@ -365,10 +458,30 @@ def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrink
 class DeflationComparison:
     """One criterion under several deflations on one split.
 
-    paths : dict deflation -> :class:`mpcore.PursuitPath`;
-    errors : dict deflation -> (n_steps of that path,) test error after j = 1.. steps;
-    K, K_test : kernels (m, m), (n, m); coords, coords_test, coord_titles, order: as in
-    :class:`mpcore.studies.Study`.  ``facts(j)`` is memoised per step.
+    Parameters
+    ----------
+    family : str
+        The lab family ("kpca", "kmp", "mpkfda").
+    criterion : str
+        The criterion's name.
+    split : Split
+        The data.
+    K, K_test : ndarray of shape (m, m), (n, m)
+        The kernels.
+    paths : dict of str to PursuitPath
+        One path per deflation.
+    errors : dict of str to ndarray
+        Per deflation, the test error after j = 1.. steps.
+    coords, coords_test : ndarray
+        2-D views of the inputs (as :class:`mpcore.studies.Study`).
+    coord_titles : tuple of str
+        Their axis titles.
+    order : ndarray of int
+        The heatmaps' display order.
+    seconds : dict of str to float
+        The selection time of each deflation's path.
+    _memo : dict
+        Internal: memoised step facts.
     """
 
     family: str
@@ -403,11 +516,35 @@ class DeflationComparison:
         return ERROR_NAMES[self.family]
 
     def step_of(self, deflation, j):
-        """Step ``j`` clipped to that deflation's own path length."""
+        """Step ``j`` clipped to that deflation's own path length.
+
+        Parameters
+        ----------
+        deflation : str
+            A deflation of the comparison.
+        j : int
+            The step.
+
+        Returns
+        -------
+        int
+            ``min(j, n_steps of that path)``.
+        """
         return min(check_step(j, self.n_steps), self.paths[deflation].n_steps)
 
     def facts(self, j):
-        """dict deflation -> :class:`StepFacts` at step j (clipped per path)."""
+        """The :class:`StepFacts` of every deflation's kernel at step j (memoised).
+
+        Parameters
+        ----------
+        j : int
+            The step (clipped to each path's length).
+
+        Returns
+        -------
+        dict of str to StepFacts
+            Per deflation.
+        """
         j = check_step(j, self.n_steps)
         if j not in self._memo:
             self._memo[j] = {
@@ -424,24 +561,62 @@ class DeflationComparison:
         return self._memo["spectrum"]
 
     def heatmaps(self, j):
-        """dict deflation -> ``K_j`` on the display order (at most 200 x 200)."""
+        """Every deflation's ``K_j`` on the display order (at most 200 x 200).
+
+        Parameters
+        ----------
+        j : int
+            The step (clipped to each path's length).
+
+        Returns
+        -------
+        dict of str to ndarray
+            Per deflation.
+        """
         return {name: path.deflated_block(self.step_of(name, j), self.order) for name, path in self.paths.items()}
 
     def chosen(self, j):
-        """dict deflation -> the training indices chosen in the first j steps."""
+        """The training indices each deflation chose in the first j steps.
+
+        Parameters
+        ----------
+        j : int
+            The step (clipped to each path's length).
+
+        Returns
+        -------
+        dict of str to ndarray
+            Per deflation.
+        """
         return {name: path.indices[: self.step_of(name, j)] for name, path in self.paths.items()}
 
     def next_picks(self, j):
-        """dict deflation -> the next pick after step j (None when that path is done)."""
+        """Each deflation's next pick after step j.
+
+        Parameters
+        ----------
+        j : int
+            The step (clipped to each path's length).
+
+        Returns
+        -------
+        dict of str to int or None
+            Per deflation (None when that path is done).
+        """
         return {name: (int(path.indices[j]) if j < path.n_steps else None) for name, path in self.paths.items()}
 
     def summary(self):
-        """The numbers a sentence about this comparison may quote, computed (never typed):
-        ``m``, ``n_steps``; ``first_difference``, the first step at which two of the
-        deflations pick different points (0 when they pick the same at every step);
-        ``shared_picks``, the steps at which all of them pick the same point; ``best`` and
-        ``best_error``, the deflation with the lowest test error after ``n_steps`` steps
-        (each path at its own last step) and that error."""
+        """The numbers a sentence about this comparison may quote, computed (never typed).
+
+        Returns
+        -------
+        dict
+            ``m``, ``n_steps``; ``first_difference``, the first step at which two of the
+            deflations pick different points (0 when they pick the same at every step);
+            ``shared_picks``, the steps at which all of them pick the same point; ``best``
+            and ``best_error``, the deflation with the lowest test error after ``n_steps``
+            steps (each path at its own last step) and that error.
+        """
         picks = [path.indices for path in self.paths.values()]
         steps = min(len(p) for p in picks)
         same = [all(p[j] == picks[0][j] for p in picks) for j in range(steps)]
@@ -460,7 +635,13 @@ class DeflationComparison:
         }
 
     def error_table(self):
-        """Columns for a CSV: step, then one test-error column per deflation (nan past a path's end)."""
+        """Columns for a CSV: step, then one test-error column per deflation.
+
+        Returns
+        -------
+        dict of str to ndarray
+            nan past a path's end.
+        """
         steps = np.arange(1, self.n_steps + 1)
         table = {"step": steps}
         for name, values in self.errors.items():
@@ -486,8 +667,38 @@ def _check_family_data(family, split):
 def compare_deflations(
     split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1, seed=0, tau_from="deflated"
 ):
-    """Run ``criterion`` with each of ``deflations`` on ``split``; a :class:`DeflationComparison`.
-    ``tau_from``: read tau from the deflated kernel (sec. 3.2.4) or the original one."""
+    """Run one criterion with each of several deflations on a split.
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of columns to choose.
+    family : str
+        One of :data:`LAB_FAMILIES` ("kpca", "kmp", "mpkfda").
+    criterion : str
+        One of ``LAB_CRITERIA[family]``.
+    deflations : sequence of str
+        Names of :data:`mpcore.DEFLATIONS`.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    stages : int, default=1
+        Columns per score vector.
+    seed : int, default=0
+        Drives the ``random`` criterion.
+    tau_from : {"deflated", "original"}, default="deflated"
+        Read tau from the deflated kernel (Diethe 2015, sec. 3.2.4) or the original one.
+
+    Returns
+    -------
+    DeflationComparison
+        The paths, their test errors and the facts of every step.
+    """
     deflations = tuple(dict.fromkeys(deflations))
     if not deflations:
         raise ValueError("Pick at least one deflation to compare.")
@@ -520,13 +731,40 @@ def criterion_deflation_table(
     seed=0,
     progress=None,
 ):
-    """Diethe 2015, Figure 1 / Figure 3 on one split: the test error after k steps and the
-    selection time for every criterion x deflation.
+    """Diethe 2015, Figure 1 / Figure 3 on one split: every criterion x deflation.
 
-    Returns a dict with ``criteria`` (C,), ``deflations`` (D,), ``error`` (C, D) (the
-    family's error at the last step of each path), ``best_error`` (C, D) (its minimum
-    over j = 1..k), ``seconds`` (C, D).  ``progress(done, total)`` is called after each
-    run.  ``random`` draws from ``seed`` (one run, not an average).
+    The test error after k steps and the selection time of each pair; ``random`` draws
+    from ``seed`` (one run, not an average).
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of columns to choose.
+    family : str
+        One of :data:`LAB_FAMILIES` ("kpca", "kmp", "mpkfda").
+    criteria_names : sequence of str or None, default=None
+        The criteria (None: all of the family's).
+    deflations : sequence of str, default=DEFLATIONS
+        The deflations.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    seed : int, default=0
+        Drives the ``random`` criterion.
+    progress : callable or None, default=None
+        ``progress(done, total)``, called after each run.
+
+    Returns
+    -------
+    dict
+        ``criteria`` (C,), ``deflations`` (D,), ``error`` (C, D) (the family's error at
+        the last step of each path), ``best_error`` (C, D) (its minimum over j = 1..k),
+        ``seconds`` (C, D).
     """
     check_choice(family, LAB_FAMILIES, "family")
     _check_family_data(family, split)
@@ -586,16 +824,28 @@ COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means")
 
 
 def nystrom_error(K, C, W, eigen=None):
-    """Trace and spectral norm of ``K - C W^+ C'`` (both equal to its largest/summed
-    eigenvalues: the Nystroem residual is PSD), without forming it for the trace.
+    """Trace and spectral norm of ``K - C W^+ C'``, without forming it for the trace.
 
-    K (N, N) kernel; C (N, M) kernel between all points and the landmarks; W (M, M)
-    kernel among the landmarks.  Returns ``(trace_error, spectral_error)``.
+    Both equal its summed and largest eigenvalues (the Nystroem residual is PSD).  With
+    ``eigen``, the residual with ``V diag(values) V'`` for K lives in span(V, C), and its
+    largest eigenvalue is a small matrix's: exact to within the floor, O(N (p + M)^2).
+    Without it, Lanczos on the residual (relative tolerance 1e-6).
 
-    ``eigen``: K's eigenpairs ``(values (p,), vectors (N, p))`` above some floor.  Then
-    the residual with ``V diag(values) V'`` for K lives in span(V, C), and its largest
-    eigenvalue is a small matrix's: exact to within the floor, O(N (p + M)^2).  Without
-    it, Lanczos on the residual (relative tolerance 1e-6).
+    Parameters
+    ----------
+    K : ndarray of shape (N, N)
+        The kernel.
+    C : ndarray of shape (N, M)
+        The kernel between all points and the landmarks.
+    W : ndarray of shape (M, M)
+        The kernel among the landmarks.
+    eigen : tuple of ndarray or None, default=None
+        K's eigenpairs ``(values (p,), vectors (N, p))`` above some floor.
+
+    Returns
+    -------
+    trace_error, spectral_error : float
+        The two norms.
     """
     if eigen is not None:
         values, V = eigen
@@ -647,24 +897,44 @@ def _landmark_orders(K, method, top, seed, scores=None):
 class ColumnSelection:
     """Results of :func:`column_selection` (Wang 2016, Fig. 1 and the kernel error).
 
-    ranks : (R,) landmark counts (draws, for ridge-leverage sampling with replacement);
-    methods : the methods run; repeats : seeds per random method (greedy: 1);
-    kernel_error : method -> {"trace": (S, R), "spectral": (S, R), "distinct": (S, R)} for
-        view X (``distinct``: the number of different landmarks behind each rank);
-    landmarks : method -> the first repetition's landmark order for view X (top rank,)
-        (not for k-means, whose centres are not training points);
-    leverage : per view, the ridge leverage scores sorted descending (N,);
-    effective_dimension : per view, their sum (Wang 2016, eq. 11);
-    two_view : bool; the rest is empty when False:
-    kcca : method -> {"rho", "T", "alpha", "bound", "valid"}: (S, R) arrays of
-        ``|rho - rho~|``, ``||T - T~||``, ``||alpha - alpha~|| / sqrt(N)``, the Thm 2 step II
-        bound ``(1/2 + 4 sqrt(2)/r) ||T - T~|| / (N lambda1)`` and whether its condition
-        ``||T - T~|| <= r/2`` holds;
-    exact : {"rho": the exact first canonical correlation, "gap": r = sigma1(T) - sigma2(T)};
-    speedup : {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of
-        the incremental path and of refitting at every rank, and their ratio (Fig. 1(d));
-    settings : the parameters used (and ``kernel_trace``); coords, coord_titles : a 2-D
-        view of the training inputs of view X, for drawing the landmarks; split : the data.
+    Parameters
+    ----------
+    ranks : ndarray of shape (R,)
+        Landmark counts (draws, for ridge-leverage sampling with replacement).
+    methods : tuple of str
+        The methods run.
+    repeats : int
+        Seeds per random method (greedy: 1).
+    kernel_error : dict
+        Method -> {"trace": (S, R), "spectral": (S, R), "distinct": (S, R)} for view X
+        (``distinct``: the number of different landmarks behind each rank).
+    landmarks : dict
+        Method -> the first repetition's landmark order for view X (not for k-means,
+        whose centres are not training points).
+    leverage : tuple of ndarray
+        Per view, the ridge leverage scores sorted descending (N,).
+    effective_dimension : tuple of float
+        Per view, their sum (Wang 2016, eq. 11).
+    two_view : bool
+        Whether the KCCA results below were computed (empty when False).
+    kcca : dict
+        Method -> {"rho", "T", "alpha", "bound", "valid"}: (S, R) arrays of
+        ``|rho - rho~|``, ``||T - T~||``, ``||alpha - alpha~|| / sqrt(N)``, the Thm 2 step
+        II bound ``(1/2 + 4 sqrt(2)/r) ||T - T~|| / (N lambda1)`` and whether its
+        condition ``||T - T~|| <= r/2`` holds.
+    exact : dict
+        {"rho": the exact first canonical correlation, "gap": r = sigma1(T) - sigma2(T)}.
+    speedup : dict
+        {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of the
+        incremental path and of refitting at every rank, and their ratio (Fig. 1(d)).
+    settings : dict
+        The parameters used (and ``kernel_trace``).
+    coords : ndarray of shape (N, 2) or None, default=None
+        A 2-D view of the training inputs of view X, for drawing the landmarks.
+    coord_titles : tuple of str, default=("x1", "x2")
+        Its axis titles.
+    split : Split or None, default=None
+        The data.
     """
 
     ranks: np.ndarray
@@ -688,7 +958,13 @@ class ColumnSelection:
         return int(self.leverage[0].size)
 
     def table(self):
-        """Columns for a CSV: rank, then the mean over repetitions of every error curve."""
+        """Columns for a CSV: rank, then the mean over repetitions of every error curve.
+
+        Returns
+        -------
+        dict of str to ndarray
+            The columns by name.
+        """
         table = {"rank": self.ranks}
         for name, arrays in self.kernel_error.items():
             table[f"{name} trace error"] = arrays["trace"].mean(axis=0)
@@ -699,11 +975,16 @@ class ColumnSelection:
         return table
 
     def summary(self):
-        """The numbers a sentence about these results may quote, computed (never typed):
-        ``m``, ``rank`` (the largest rank run), ``d_eff`` (view X's effective dimension,
-        Wang 2016, eq. 11), ``best`` (the method with the lowest mean trace error at that
-        rank) and, per method, ``trace_<method>`` (its mean trace error there; a hyphen in a
-        method's name becomes an underscore: ``trace_ridge_leverage``)."""
+        """The numbers a sentence about these results may quote, computed (never typed).
+
+        Returns
+        -------
+        dict
+            ``m``, ``rank`` (the largest rank run), ``d_eff`` (view X's effective dimension,
+            Wang 2016, eq. 11), ``best`` (the method with the lowest mean trace error at that
+            rank) and, per method, ``trace_<method>`` (its mean trace error there; a hyphen in
+            a method's name becomes an underscore: ``trace_ridge_leverage``).
+        """
         out = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
         errors = {name: float(arrays["trace"][:, -1].mean()) for name, arrays in self.kernel_error.items()}
         out.update({f"trace_{name.replace('-', '_')}": value for name, value in errors.items()})
@@ -711,7 +992,18 @@ class ColumnSelection:
         return out
 
     def spread(self, values):
-        """``(mean, low, high)`` over repetitions of an (S, R) array: low/high are the min and max."""
+        """The mean, minimum and maximum over repetitions.
+
+        Parameters
+        ----------
+        values : ndarray of shape (S, R)
+            One row per repetition.
+
+        Returns
+        -------
+        mean, low, high : ndarray of shape (R,)
+            Per rank.
+        """
         values = np.asarray(values, dtype=float)
         return values.mean(axis=0), values.min(axis=0), values.max(axis=0)
 
@@ -732,18 +1024,46 @@ def column_selection(
     seed=0,
     progress=None,
 ):
-    """Compare Nystroem landmark choices on the training part of ``split`` (Wang 2016, Fig. 1).
+    """Compare Nystroem landmark choices on the training part of a split (Wang 2016, Fig. 1).
 
     For each method and rank: the kernel approximation error of view X (trace and
     spectral norm of ``K - L``); with two views also exact KCCA against Nystroem KCCA
-    (|rho - rho~|, ||T - T~||, the kernel stability ||alpha - alpha~||/sqrt(N) and its
-    Thm 2 bound), each random method repeated with ``repeats`` seeds.  Ridge leverage
-    scores use ``gamma_lev = leverage_ratio * reg`` (the paper: ``reg x 10^-4..1``).
-    ``greedy`` takes sparse KPCA's (pivoted Cholesky) order per view; ``k-means`` uses
-    scikit-learn's cluster centres as landmarks (kernel error only: they are not columns).
+    (``|rho - rho~|``, ``||T - T~||``, the kernel stability ``||alpha - alpha~|| / sqrt(N)`` and its
+    Thm 2 bound), each random method repeated with ``repeats`` seeds.  ``greedy`` takes
+    sparse KPCA's (pivoted Cholesky) order per view; ``k-means`` uses scikit-learn's
+    cluster centres as landmarks (kernel error only: they are not columns).  Exact KCCA
+    is O(N^3): meant for N up to about 2000.
 
-    ``progress(done, total)`` is called as work completes.  Exact KCCA is O(N^3): meant
-    for N up to about 2000.
+    Parameters
+    ----------
+    split : Split
+        The data (two views for the KCCA results).
+    ranks : sequence of int
+        The landmark counts.
+    methods : sequence of str, default=("greedy", "uniform", "ridge-leverage")
+        The landmark choices ("k-means" too).
+    repeats : int, default=3
+        Seeds per random method.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    reg : float, default=1e-3
+        The KCCA ridge.
+    leverage_ratio : float, default=1.0
+        The ridge leverage scores use ``gamma_lev = leverage_ratio * reg`` (the paper:
+        ``reg x 10^-4..1``).
+    seed : int, default=0
+        The first seed.
+    progress : callable or None, default=None
+        ``progress(done, total)``, called as work completes.
+
+    Returns
+    -------
+    ColumnSelection
+        Every error curve and the timings.
     """
     for name in methods:
         check_choice(name, COLUMN_METHODS, "column-selection method")

@@ -12,6 +12,26 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Reference:
+    """One cited work.
+
+    Parameters
+    ----------
+    key : str
+        The first author's family name and the year ("hussain2011").
+    authors : tuple of str
+        The authors' full names, in order.
+    year : int
+        The year.
+    title : str
+        The title.
+    venue : str
+        Where it appeared (journal, volume, pages).
+    used_for : str, default=""
+        What this project takes from it.
+    doi : str, default=""
+        The Digital Object Identifier, where the work has one.
+    """
+
     key: str  # "hussain2011": first author's family name and the year
     authors: tuple
     year: int
@@ -21,7 +41,13 @@ class Reference:
     doi: str = ""  # the Digital Object Identifier, where the work has one
 
     def cite(self):
-        """The short form the text uses: "Hussain et al. 2011", "Vincent and Bengio 2002"."""
+        """The short form the text uses: "Hussain et al. 2011", "Vincent and Bengio 2002".
+
+        Returns
+        -------
+        str
+            The author-year citation.
+        """
         names = [author.rsplit(" ", 1)[-1] for author in self.authors]
         if len(names) > 2:
             lead = f"{names[0]} et al."
@@ -32,7 +58,13 @@ class Reference:
         return f"{lead} {self.year}"
 
     def entry(self):
-        """The full entry, one line: authors, year, title, venue (and DOI)."""
+        """The full entry, one line: authors, year, title, venue (and DOI).
+
+        Returns
+        -------
+        str
+            The entry.
+        """
         authors = ", ".join(self.authors[:-1]) + (" and " if len(self.authors) > 1 else "") + self.authors[-1]
         return f"{authors} ({self.year}). {self.title}. {self.venue}." + (f" doi:{self.doi}" if self.doi else "")
 
@@ -199,5 +231,22 @@ BY_KEY = {reference.key: reference for reference in REFERENCES}
 
 
 def cite(key):
-    """The short citation of ``key`` ("hussain2011" -> "Hussain et al. 2011")."""
+    """The short citation of a work.
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`BY_KEY` ("hussain2011").
+
+    Returns
+    -------
+    str
+        For example "Hussain et al. 2011".
+
+    Examples
+    --------
+    >>> from mpcore.references import cite
+    >>> cite("vincent2002")
+    'Vincent and Bengio 2002'
+    """
     return BY_KEY[key].cite()

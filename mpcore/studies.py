@@ -53,8 +53,19 @@ def _kernel_params(kernel, gamma, degree, X):
 
 
 class StepView(NamedTuple):
-    """What the pages draw at step j: the chosen points (in order), the criterion on
-    ``K_j``, its winner, and the next pick (None after the last step)."""
+    """What the pages draw at step j.
+
+    Parameters
+    ----------
+    chosen : ndarray of int
+        The chosen points, in order.
+    scores : ndarray of shape (m,)
+        The criterion on ``K_j``.
+    winner : int
+        The point it picks.
+    next_pick : int or None
+        The next pick (None after the last step).
+    """
 
     chosen: np.ndarray
     scores: np.ndarray
@@ -64,20 +75,34 @@ class StepView(NamedTuple):
 
 @dataclass(frozen=True)
 class Study:
-    """A computed path on one split, and the views of it.
+    """A computed path on one split, and the views of any step of it.
 
-    Attributes
+    Parameters
     ----------
     family : str
         "skpca", "kmp", "skcca" or "mpkfda".
-    split : :class:`mpcore.datasets.Split`
-    kernel : str; kernel_params : dict (per view: a tuple of dicts for two views)
-    K, K_test : arrays (m, m), (n, m) -- the first view's kernels
-    path : :class:`mpcore.PursuitPath`
-    curves : :class:`mpcore.curves.BoundCurves`
-    coords, coords_test : arrays (m, 2), (n, 2); coord_titles : (str, str)
-    order : array of int -- training points shown in heatmaps, sorted by class/target
-    extras : dict -- family-specific (second view's kernels, KMP offset, ...)
+    split : Split
+        The data.
+    kernel : str
+        The kernel's name.
+    kernel_params : dict
+        Its parameters.
+    K : ndarray of shape (m, m)
+        The first view's training kernel.
+    K_test : ndarray of shape (n, m)
+        Its kernel between test and training points.
+    path : PursuitPath
+        The greedy path.
+    curves : BoundCurves
+        The bounds and errors against the number of basis vectors.
+    coords, coords_test : ndarray of shape (m, 2), (n, 2)
+        A 2-D view of the training and test inputs.
+    coord_titles : tuple of str
+        The view's axis titles.
+    order : ndarray of int
+        The training points shown in heatmaps, sorted by class or target.
+    extras : dict
+        Family-specific (the second view's kernels, KMP's offset, ...).
     """
 
     family: str
@@ -106,32 +131,84 @@ class Study:
         return check_step(j, self.n_steps)
 
     def chosen(self, j):
-        """Training indices of the first ``j`` basis vectors, in order of choice."""
+        """The training indices of the first ``j`` basis vectors, in order of choice.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        ndarray of int, shape (j,)
+            The chosen points.
+        """
         return self.path.indices[: self._check_step(j)]
 
     def criterion(self, j):
-        """``(scores (m,), winner)``: the criterion on ``K_j`` and the point it chose next.
+        """The criterion on ``K_j`` and the point it chose next.
 
         At the last step (nothing chosen next) this is the score row of the last pick and
         its winner, so the panel still shows the final decision.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        scores : ndarray of shape (m,)
+            The criterion (nan where a point is not eligible).
+        winner : int
+            The point it picks.
         """
         j = self._check_step(j)
         row = min(j, self.n_steps - 1)
         return self.path.scores[row], int(self.path.indices[row])
 
     def step_view(self, j):
-        """:class:`StepView` of step ``j``."""
+        """What the pages draw at step ``j``.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        StepView
+            The chosen points, the criterion, its winner and the next pick.
+        """
         scores, winner = self.criterion(j)
         return StepView(self.chosen(j), scores, winner, winner if j < self.n_steps else None)
 
     def heatmaps(self, j, view=0):
-        """``(original, deflated)``: ``K_0`` and ``K_j`` on the display order, each at most
-        200 x 200."""
+        """``K_0`` and ``K_j`` on the display order, each at most 200 x 200.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+        view : int, default=0
+            The kernel for two views (0 = X, 1 = Y).
+
+        Returns
+        -------
+        original, deflated : ndarray
+            The two blocks.
+        """
         j = self._check_step(j)
         return self.path.deflated_block(0, self.order, view=view), self.path.deflated_block(j, self.order, view=view)
 
     def path_table(self):
-        """Columns for a CSV download of the path: one row per chosen basis vector."""
+        """Columns for a CSV download of the path: one row per chosen basis vector.
+
+        Returns
+        -------
+        dict of str to ndarray
+            Step, training index, dataset row, criterion value, plotted position.
+        """
         idx = self.path.indices
         steps = np.arange(1, idx.size + 1)
         winners = self.path.scores[np.arange(idx.size), idx] if idx.size else np.zeros(0)
@@ -147,7 +224,18 @@ class Study:
     # --- the model at step j ---------------------------------------------------------
 
     def residuals(self, j):
-        """Sparse KPCA: ``||phi(x_i) - P_j phi(x_i)||^2`` of every training point, (m,)."""
+        """Sparse KPCA: ``||phi(x_i) - P_j phi(x_i)||^2`` of every training point.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            The squared residuals.
+        """
         return self.path.extras["residuals"][self._check_step(j)]
 
     def _kernel_to_chosen(self, X_rows, idx, view=0):
@@ -156,8 +244,20 @@ class Study:
         return kernel_matrix(np.asarray(X_rows, dtype=float), X_basis, self.kernel, **params)
 
     def prediction(self, j, X_rows):
-        """Kernel matching pursuit: the function after ``j`` steps at the rows of
-        ``X_rows`` (n, d) (standardised like the training inputs), shape (n,)."""
+        """Kernel matching pursuit: the function after ``j`` steps at some points.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+        X_rows : array-like of shape (n, d)
+            Points, standardised like the training inputs.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predictions.
+        """
         j = self._check_step(j)
         X_rows = np.asarray(X_rows, dtype=float)
         offset = self.extras["offset"]
@@ -168,26 +268,66 @@ class Study:
         return self._kernel_to_chosen(X_rows, idx) @ coefs + self.path.extras["intercepts"][j - 1] + offset
 
     def fitted(self, j=None):
-        """Kernel matching pursuit: training predictions after ``j`` steps, shape (m,)
-        (all steps, (n_steps + 1, m), when ``j`` is None)."""
+        """Kernel matching pursuit: the training predictions after ``j`` steps.
+
+        Parameters
+        ----------
+        j : int or None, default=None
+            The step; None for every step.
+
+        Returns
+        -------
+        ndarray of shape (m,) or (n_steps + 1, m)
+            The predictions.
+        """
         rows = self.path.extras["fitted"] + self.extras["offset"]
         return rows if j is None else rows[self._check_step(j)]
 
     def train_mse(self):
-        """Kernel matching pursuit: training mean squared error after 0..n_steps steps."""
+        """Kernel matching pursuit: the training mean squared error after 0..n_steps steps.
+
+        Returns
+        -------
+        ndarray of shape (n_steps + 1,)
+            The errors.
+        """
         return ((self.fitted() - self.split.y_train) ** 2).mean(axis=1)
 
     def fisher(self, j):
-        """Greedy Fisher discriminant: the :class:`mpcore.mpkfda.FisherModel` on the
-        first ``j`` points (None at j = 0)."""
+        """Greedy Fisher discriminant: the Fisher model on the first ``j`` points.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        FisherModel or None
+            None at j = 0.
+        """
         j = self._check_step(j)
         if j == 0:
             return None
         return fit_fisher(self.K, self.split.y_train, self.path.indices[:j], shrinkage=self.extras["shrinkage"])
 
     def decision(self, j, X_rows):
-        """The real-valued classifier output at ``X_rows`` after ``j`` steps (sign = class):
-        KMP's prediction, or the Fisher discriminant's ``w'phi + b``."""
+        """The real-valued classifier output after ``j`` steps (its sign is the class).
+
+        KMP's prediction, or the Fisher discriminant's ``w'phi + b``.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+        X_rows : array-like of shape (n, d)
+            Points, standardised like the training inputs.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The decision values.
+        """
         if self.family == "kmp":
             return self.prediction(j, X_rows)
         model = self.fisher(j)
@@ -196,15 +336,40 @@ class Study:
         return model.decision(self._kernel_to_chosen(X_rows, model.indices))
 
     def decision_grid(self, j, n=60):
-        """``(xs, ys, values (n, n))`` of :meth:`decision` over the plotted plane, or None
-        when the plane is not the input space (d != 2)."""
+        """:meth:`decision` over the plotted plane, when the plane is the input space (d = 2).
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+        n : int, default=60
+            Grid points per axis.
+
+        Returns
+        -------
+        tuple of (ndarray, ndarray, ndarray) or None
+            ``(xs, ys, values (n, n))``, or None when d != 2.
+        """
         if self.split.X_train.shape[1] != 2:
             return None
         xs, ys, grid = grid_2d(np.vstack([self.coords, self.coords_test]), n=n)
         return xs, ys, self.decision(j, grid).reshape(n, n)
 
     def fit_curve(self, j, n=200):
-        """KMP on 1-D inputs: ``(xs, f(xs))`` over the range of the data, else None."""
+        """KMP on 1-D inputs: the function over the range of the data.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+        n : int, default=200
+            Points on the curve.
+
+        Returns
+        -------
+        tuple of (ndarray, ndarray) or None
+            ``(xs, f(xs))``, or None when the inputs are not 1-D.
+        """
         if self.split.X_train.shape[1] != 1:
             return None
         X = np.vstack([self.split.X_train, self.split.X_test])
@@ -212,9 +377,19 @@ class Study:
         return xs, self.prediction(j, xs[:, None])
 
     def projections(self, j):
-        """Sparse KCCA: first canonical variates after ``j`` steps,
-        ``{"train": (f_x, f_y), "test": (f_x, f_y), "correlation": (train, test)}``,
-        or None at j = 0."""
+        """Sparse KCCA: the first canonical variates after ``j`` steps.
+
+        Parameters
+        ----------
+        j : int
+            The step, ``0 <= j <= n_steps`` (0: nothing chosen yet).
+
+        Returns
+        -------
+        dict or None
+            ``{"train": (f_x, f_y), "test": (f_x, f_y), "correlation": (train, test)}``, or
+            None at j = 0.
+        """
         j = self._check_step(j)
         if j == 0:
             return None
@@ -243,9 +418,24 @@ def _common(split, kernel, gamma, degree):
 
 
 def heatmap_sort_key(split, coords):
-    """What orders a heatmap's rows so its structure shows: the input itself for 1-D
-    data (a band around the diagonal), the class then the first plotted coordinate for
-    two classes (two blocks, each smooth), else the target, else the first coordinate."""
+    """What orders a heatmap's rows so its structure shows.
+
+    The input itself for 1-D data (a band around the diagonal), the class then the first
+    plotted coordinate for two classes (two blocks, each smooth), else the target, else
+    the first coordinate.
+
+    Parameters
+    ----------
+    split : Split
+        The data.
+    coords : ndarray of shape (m, 2)
+        The training points' plotted positions.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The sort key.
+    """
     y = split.y_train
     if split.X_train.shape[1] == 1:
         return split.X_train[:, 0]
@@ -261,10 +451,33 @@ def _radius(K):
 
 
 def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, seed=0, delta=0.05):
-    """Sparse kernel PCA (Hussain et al. 2011, Alg. 2) on ``split``, with its bounds (Cor. 1, Thms 7-8).
+    """Sparse kernel PCA (Hussain et al. 2011, Alg. 2) on a split, with its bounds (Cor. 1, Thms 7-8).
 
-    ``gamma=None`` means ``1 / d``.  ``candidates``: score this many random columns per
-    step (None: all).  The bounds use ``R^2 = max_i k(x_i, x_i)``.
+    The bounds use ``R^2 = max_i k(x_i, x_i)``.
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of basis vectors to choose.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``; "median": the median heuristic).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    candidates : int or None, default=None
+        Score this many random columns per step (None: all).
+    seed : int, default=0
+        Seeds the candidates' draws.
+    delta : float, default=0.05
+        The bounds' confidence.
+
+    Returns
+    -------
+    Study
+        The path, its curves and the views of every step.
     """
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     path = skpca_path(K, k, candidates=candidates, seed=seed)
@@ -274,13 +487,38 @@ def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, s
 
 
 def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", loss="squared", alpha=None, delta=0.05):
-    """Kernel matching pursuit (Vincent and Bengio 2002) on ``split``, with the KMP bound (Hussain et al. 2011, Thm 4).
+    """Kernel matching pursuit (Vincent and Bengio 2002) on a split, with the KMP bound (Hussain et al. 2011, Thm 4).
 
     With the squared loss the target is centred first (its training mean is added back
-    to every prediction); with the other losses a free bias is fitted instead.  For a
-    -1/+1 target the default error tolerance ``alpha`` is 1 (``|f - y| > 1`` is, for
-    ``f`` between -1 and 3, the same as a wrong sign); for a real target it is half the
-    target's standard deviation.
+    to every prediction); with the other losses a free bias is fitted instead.
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of basis vectors to choose.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``; "median": the median heuristic).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    variant : {"prefit", "backfit", "basic"}, default="prefit"
+        The pursuit.
+    loss : {"squared", "tanh", "logistic", "hinge"}, default="squared"
+        The loss.
+    alpha : float or None, default=None
+        The bound's error tolerance (None: 1 for a -1/+1 target, for which ``|f - y| > 1``
+        is, for ``f`` between -1 and 3, the same as a wrong sign; half the target's
+        standard deviation otherwise).
+    delta : float, default=0.05
+        The bounds' confidence.
+
+    Returns
+    -------
+    Study
+        The path, its curves and the views of every step.
     """
     if split.y_train is None:
         raise ValueError("Kernel matching pursuit needs a target; pick a regression or binary dataset.")
@@ -301,9 +539,33 @@ def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", lo
 def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0.05, reg=1e-3):
     """Sparse kernel CCA (Hussain et al. 2011, Alg. 3) on a two-view split, with its bound (Thm 9).
 
-    Each view gets the same kernel; ``gamma=None`` means ``1 / d`` of that view, a
-    given ``gamma`` is used for both (the views are standardised).  Heatmap order
-    follows the first principal coordinate of view X.
+    Each view gets the same kernel; ``gamma=None`` means ``1 / d`` of that view, a given
+    ``gamma`` is used for both (the views are standardised).  Heatmap order follows the
+    first principal coordinate of view X.
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of basis vectors to choose.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``; "median": the median heuristic).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    alpha : float, default=1.0
+        The bound's tolerance on the variates' difference.
+    delta : float, default=0.05
+        The bounds' confidence.
+    reg : float, default=1e-3
+        The CCA ridge.
+
+    Returns
+    -------
+    Study
+        The path, its curves and the views of every step.
     """
     if split.Y_train is None:
         raise ValueError("Sparse KCCA needs two views; pick a two-view dataset.")
@@ -341,8 +603,40 @@ def mpkfda_study(
     delta=0.05,
     shrinkage="auto",
 ):
-    """Greedy kernel Fisher discriminant (Diethe 2015, Alg. 1) on a binary split, with its
-    bound (Diethe 2015, Thm 1, ``R^2 = max_i k(x_i, x_i)``)."""
+    """Greedy kernel Fisher discriminant (Diethe 2015, Alg. 1) on a binary split, with its bound (Thm 1).
+
+    The bound uses ``R^2 = max_i k(x_i, x_i)``.
+
+    Parameters
+    ----------
+    split : Split
+        The data (:func:`mpcore.datasets.prepare`).
+    k : int
+        The number of basis vectors to choose.
+    kernel : str, default="rbf"
+        A name of :data:`mpcore.KERNELS`.
+    gamma : float, "median" or None, default=None
+        The kernel width (None: ``1 / d``; "median": the median heuristic).
+    degree : int, default=3
+        The degree of the "poly" kernel.
+    criterion : str, default="optimal"
+        A name of :data:`mpcore.FISHER_CRITERIA`.
+    deflation : str, default="projection"
+        A name of :data:`mpcore.DEFLATIONS`.
+    stages : int, default=1
+        Points chosen per score vector.
+    seed : int, default=0
+        Seeds the random criterion.
+    delta : float, default=0.05
+        The bounds' confidence.
+    shrinkage : "auto", float or None, default="auto"
+        The Fisher discriminant's shrinkage.
+
+    Returns
+    -------
+    Study
+        The path, its curves and the views of every step.
+    """
     if split.y_train is None or not np.all(np.isin(split.y_train, (-1.0, 1.0))):
         raise ValueError("The greedy Fisher discriminant needs two classes labelled -1 and +1; pick a binary dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)

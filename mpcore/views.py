@@ -21,7 +21,25 @@ def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="targe
     - d = 2: the inputs themselves;
     - d > 2: the first two principal components, fitted on the training points.
 
-    Returns ``(train (m, 2), test (n, 2) or None, (x title, y title))``.
+    Parameters
+    ----------
+    X_train : array-like of shape (m, d)
+        The training inputs.
+    X_test : array-like of shape (n, d) or None, default=None
+        The test inputs.
+    y_train, y_test : array-like or None, default=None
+        The targets (used for 1-D inputs).
+    target_name : str, default="target"
+        The y axis's title for 1-D inputs.
+
+    Returns
+    -------
+    train : ndarray of shape (m, 2)
+        The training points' positions.
+    test : ndarray of shape (n, 2) or None
+        The test points' positions.
+    titles : tuple of str
+        The two axes' titles.
     """
     X_train = np.asarray(X_train, dtype=float)
     d = X_train.shape[1]
@@ -51,7 +69,19 @@ def display_order(sort_key, max_side=MAX_HEATMAP_SIDE):
     Points are sorted by ``sort_key`` (class label or target value, stable so ties keep
     their index order) so block structure shows; if there are more than ``max_side``,
     every ``m / max_side``-th point of the sorted order is kept, so a heatmap never has
-    more than ``max_side^2`` cells.  Returns indices into the training set.
+    more than ``max_side^2`` cells.
+
+    Parameters
+    ----------
+    sort_key : array-like of shape (m,)
+        What to sort by.
+    max_side : int, default=200
+        The most points shown.
+
+    Returns
+    -------
+    ndarray of int
+        Indices into the training set.
     """
     order = np.argsort(np.asarray(sort_key, dtype=float), kind="stable")
     if order.size > max_side:
@@ -61,10 +91,23 @@ def display_order(sort_key, max_side=MAX_HEATMAP_SIDE):
 
 
 def grid_2d(points, n=60, margin=0.15):
-    """A regular n x n grid covering ``points`` (m, 2) with a relative margin.
+    """A regular n x n grid covering some points, with a relative margin.
 
-    Returns ``(xs (n,), ys (n,), grid (n*n, 2))`` with the grid in row-major order
-    (``grid[i * n + j] = (xs[j], ys[i])``), as Plotly's contour expects.
+    Parameters
+    ----------
+    points : array-like of shape (m, 2)
+        The points to cover.
+    n : int, default=60
+        Grid points per axis.
+    margin : float, default=0.15
+        The margin, relative to the points' range.
+
+    Returns
+    -------
+    xs, ys : ndarray of shape (n,)
+        The axes' values.
+    grid : ndarray of shape (n * n, 2)
+        In row-major order (``grid[i * n + j] = (xs[j], ys[i])``), as Plotly's contour expects.
     """
     points = np.asarray(points, dtype=float)
     low, high = points.min(axis=0), points.max(axis=0)
