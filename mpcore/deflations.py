@@ -70,6 +70,31 @@ def _column_sq_norms(A):
     return np.einsum("ij,ij->j", A, A)
 
 
+#: The docstrings of the methods some states have (what some criteria read), shared by
+#: every state that has them (:class:`KernelState` copies them at class creation).
+OPTIONAL_METHOD_DOCS = {
+    "column_sq_norms": """The squared norms ``||K_j[:, i]||^2`` of the deflated columns, tracked by updates.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            One per candidate.
+        """,
+    "columns_dot": """``K_j' v`` for a vector ``v`` the state tracks.
+
+        Parameters
+        ----------
+        key : str
+            The name the vector was tracked under (``"y"`` for the target).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The product with every deflated column.
+        """,
+}
+
+
 class KernelState:
     """What :func:`mpcore.pursue` needs of a deflated kernel: the interface of every state here.
 
@@ -81,11 +106,16 @@ class KernelState:
     """
 
     def __init_subclass__(cls, **kwargs):
-        """A state's methods of this interface without a docstring of their own get this one's."""
+        """A state's methods of this interface (or of :data:`OPTIONAL_METHOD_DOCS`) without
+        a docstring of their own get the shared one."""
         super().__init_subclass__(**kwargs)
         for name, member in vars(cls).items():
-            if callable(member) and member.__doc__ is None and callable(getattr(KernelState, name, None)):
+            if not callable(member) or member.__doc__ is not None:
+                continue
+            if callable(getattr(KernelState, name, None)):
                 member.__doc__ = getattr(KernelState, name).__doc__
+            elif name in OPTIONAL_METHOD_DOCS:
+                member.__doc__ = OPTIONAL_METHOD_DOCS[name]
 
     def residual_size(self) -> np.ndarray:
         """How much of each candidate is left to explain (eligible above ``threshold``).
@@ -94,16 +124,6 @@ class KernelState:
         -------
         ndarray of shape (m,)
             For example the squared norms of the deflated columns.
-        """
-        raise NotImplementedError
-
-    def column_sq_norms(self) -> np.ndarray:
-        """The squared norms ``||K_j[:, i]||^2`` of the deflated columns, tracked by updates.
-
-        Returns
-        -------
-        ndarray of shape (m,)
-            One per candidate.
         """
         raise NotImplementedError
 
@@ -140,21 +160,6 @@ class KernelState:
         -------
         tuple of (ndarray, ndarray)
             ``(U, V)`` with ``K_j = K_0 - U V'`` for each view.
-        """
-        raise NotImplementedError
-
-    def columns_dot(self, key: str) -> np.ndarray:
-        """``K_j' v`` for a vector ``v`` the state tracks.
-
-        Parameters
-        ----------
-        key : str
-            The name the vector was tracked under (``"y"`` for the target).
-
-        Returns
-        -------
-        ndarray of shape (n,)
-            The product with every deflated column.
         """
         raise NotImplementedError
 
