@@ -23,7 +23,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding app.py, ui/ and app_pages/
 DEFAULT_PORT = 8501
-INSTALL_HINT = 'The app needs the "app" extra: pip install "matching-pursuit-lab[app]"'
+INSTALL_HINT = (
+    'The app needs the package\'s "app" extra (Streamlit and Plotly): reinstall it as "PACKAGE[app]", '
+    'or pip install "streamlit>=1.61" "plotly>=5.20"'
+)
 
 
 def port_is_free(port, address="127.0.0.1"):

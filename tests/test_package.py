@@ -111,12 +111,12 @@ def test_installed_wheel_runs_outside_the_checkout(installed):
 def test_the_command_without_the_app_extra_says_what_to_install(installed):
     python, base, _ = installed
     result = subprocess.run([str(python.parent / "mplab")], capture_output=True, text=True, cwd=base, timeout=120)
-    assert result.returncode != 0 and 'pip install "matching-pursuit-lab[app]"' in result.stderr
+    assert result.returncode != 0 and 'pip install "streamlit>=1.61" "plotly>=5.20"' in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_the_installed_command_serves_the_app(tmp_path, wheel):
-    """``pip install "matching-pursuit-lab[app]"`` in a fresh environment, then ``mplab`` from
+    """``pip install "WHEEL[app]"`` in a fresh environment, then ``mplab`` from
     a folder outside the checkout: the pages run without an error from the installed files,
     with the class-ready configuration, and plotly.js is served by the app itself."""
     import urllib.request
