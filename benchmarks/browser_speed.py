@@ -19,11 +19,10 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from deploy.serve import free_port, healthy
+from deploy.serve import app_command, free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["sparse-kpca", "kmp", "sparse-kcca", "mpkfda", "deflation-lab"]
@@ -47,21 +46,7 @@ def start_server(env=None):
     """The app on a free loopback port; ``env``: extra environment variables for it."""
     port = free_port()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        app_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

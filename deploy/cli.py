@@ -49,22 +49,6 @@ def choose_port(asked):
     return DEFAULT_PORT if port_is_free(DEFAULT_PORT) else free_port()
 
 
-def streamlit_command(port, address):
-    return [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.port",
-        str(port),
-        "--server.address",
-        address,
-        "--server.headless",
-        "true",
-    ]
-
-
 def open_when_up(url, process):
     """Open ``url`` in this computer's browser once the app answers (or give up if it stopped)."""
     from deploy.serve import healthy
@@ -88,7 +72,9 @@ def run(args):
     print(f"Matching Pursuit Lab at {url}/ (Ctrl-C stops it)", flush=True)
     # The app's folder as the working directory: Streamlit reads the project's config.toml from
     # there (older versions only from the working directory, not beside the script).
-    process = subprocess.Popen(streamlit_command(port, args.address), cwd=ROOT)
+    from deploy.serve import app_command
+
+    process = subprocess.Popen(app_command(port, args.address), cwd=ROOT)
     if args.open:
         threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
     try:

@@ -51,6 +51,24 @@ def free_port(address="127.0.0.1"):
         return sock.getsockname()[1]
 
 
+def app_command(port, address="127.0.0.1"):
+    """The command that starts the app on ``address:port`` with the project's configuration
+    (``.streamlit/config.toml`` beside app.py: no source watcher, no usage statistics)."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless",
+        "true",
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+    ]
+
+
 def haproxy_path():
     for candidate in (os.environ.get("HAPROXY"), shutil.which("haproxy"), "/usr/sbin/haproxy"):
         if candidate and Path(candidate).exists():
@@ -159,19 +177,7 @@ class Backend:
         self.starts += 1  # the next slot
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "streamlit",
-                    "run",
-                    str(ROOT / "app.py"),
-                    "--server.headless",
-                    "true",
-                    "--server.address",
-                    "127.0.0.1",
-                    "--server.port",
-                    str(self.port),
-                ],
+                app_command(self.port),
                 cwd=ROOT,
                 stdout=log,
                 stderr=subprocess.STDOUT,

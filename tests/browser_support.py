@@ -10,14 +10,13 @@ with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
 import os
 import shutil
 import subprocess
-import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from deploy.serve import free_port, healthy
+from deploy.serve import app_command, free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [
@@ -53,21 +52,7 @@ def chromium():
 def server():
     port = free_port()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        app_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deploy.serve import free_port, healthy, lesson_addresses  # noqa: E402
+from deploy.serve import app_command, free_port, healthy, lesson_addresses  # noqa: E402
 
 OUT = ROOT / "docs" / "_static" / "app"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
@@ -36,17 +36,7 @@ def main():
     port = free_port()
     url = f"http://localhost:{port}"
     app = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-        ],
+        app_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
