@@ -67,6 +67,8 @@ def run(args):
     except ImportError:
         raise SystemExit(INSTALL_HINT) from None
     port = choose_port(args.port)
+    if args.port is not None and not port_is_free(port, "0.0.0.0" if args.address == "0.0.0.0" else "127.0.0.1"):
+        raise SystemExit(f"Port {port} is already in use; leave --port out for a free one, or choose another.")
     shown = "localhost" if args.address in ("127.0.0.1", "localhost", "0.0.0.0") else args.address
     url = f"http://{shown}:{port}"
     print(f"Matching Pursuit Lab at {url}/ (Ctrl-C stops it)", flush=True)

@@ -291,3 +291,22 @@ def test_the_sdist_is_complete_and_its_tests_run(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert " passed" in result.stdout
+
+
+def test_the_command_says_when_its_port_is_taken():
+    """``mplab --port N`` on a port something already listens on: a sentence, not Streamlit's traceback."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "deploy.cli", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    assert result.returncode != 0 and f"Port {port} is already in use" in result.stderr
+    assert "Traceback" not in result.stderr

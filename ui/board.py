@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
@@ -168,7 +169,13 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
             state.notes.append(
                 f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."
             )
-    shown = player_module.with_step(text, step, lesson, present, text_scale)
+
+    # The payload with this view's step, lesson and display, for a saved demo: made only when
+    # the demo is saved (merging a study's 2.7 MB of JSON on every run was 16% of the
+    # server's CPU per open of a cached lesson, py-spy --gil under benchmarks.class_load).
+    def shown():
+        return player_module.with_step(text, step, lesson, present, text_scale)
+
     move = player_module.show(
         player_module.packed(gz, step, lesson, present, text_scale),
         key=f"{state.page}:player",
@@ -184,14 +191,14 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
 def save_buttons(state: PageState, shown, name):
     """The title row's "Save" menu: this demo, and the page's presets as one lesson, each
     as one HTML file that runs with no server and no network (:mod:`ui.export`).  Made
-    when clicked, not on every run."""
+    when clicked, not on every run; ``shown()`` gives the payload of the view on screen."""
     from ui import export
     from ui.presets import PRESETS
 
     row = getattr(state, "title_row", None)
     if row is None:
         return
-    scene = export.scene_from_page(state, shown, name)
+    scene = export.scene_from_page(state, "", name)  # the settings now; the payload when saved
     app_url = export.app_base(st.context.url, state.page)
     stem = export.file_stem(scene)
     with row.popover(
@@ -202,7 +209,7 @@ def save_buttons(state: PageState, shown, name):
     ):
         st.download_button(
             "This demo (.html)",
-            data=lambda: export.standalone([scene], app_url=app_url),
+            data=lambda: export.standalone([replace(scene, payload=shown())], app_url=app_url),
             file_name=f"{stem}.html",
             mime="text/html",
             on_click="ignore",
