@@ -14,6 +14,8 @@ internet works.  From a clone, ``make run`` does the same.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import subprocess
 import sys
 import threading
@@ -74,9 +76,15 @@ def run(args):
     print(f"Matching Pursuit Lab at {url}/ (Ctrl-C stops it)", flush=True)
     # The app's folder as the working directory: Streamlit reads the project's config.toml from
     # there (older versions only from the working directory, not beside the script).
-    from deploy.serve import app_command
+    from deploy.serve import _die_with_parent, app_command
 
-    process = subprocess.Popen(app_command(port, args.address), cwd=ROOT)
+    # The app stops with this command however it is stopped: Ctrl-C and SIGTERM stop it here,
+    # and the kernel stops it if this process is killed outright (Linux).
+    on_posix = os.name == "posix"
+    process = subprocess.Popen(
+        app_command(port, args.address), cwd=ROOT, preexec_fn=_die_with_parent if on_posix else None
+    )
+    signal.signal(signal.SIGTERM, _interrupt)
     if args.open:
         threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
     try:
@@ -84,6 +92,10 @@ def run(args):
     except KeyboardInterrupt:
         process.terminate()
         return process.wait()
+
+
+def _interrupt(*_):
+    raise KeyboardInterrupt
 
 
 def main(argv=None):

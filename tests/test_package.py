@@ -152,9 +152,15 @@ def test_the_installed_command_serves_the_app(tmp_path, wheel):
             cwd=tmp_path,
         ).stdout
         assert "site-packages" in site
-    finally:
-        process.terminate()
+        process.terminate()  # as a service manager stops it: the app must stop with it
         process.wait(timeout=60)
+        for _ in range(300):  # up to 30 s, checked every 0.1 s
+            if not healthy(url):
+                break
+            subprocess.run(["sleep", "0.1"])
+        assert not healthy(url), "the app outlived the mplab command"
+    finally:
+        process.kill()
         log.close()
 
 
