@@ -334,3 +334,19 @@ def test_a_large_upload_is_parsed_in_a_worker_process_with_the_same_table_and_se
     with pytest.raises(ValueError, match="could not be read"):
         choose.parse_upload("big.csv", content)
     assert choose.parse_upload("big.csv", content).columns == here.columns  # a new worker
+
+
+def test_an_upload_that_takes_too_long_in_the_worker_is_stopped_with_a_sentence(monkeypatch):
+    """Past ``WORKER_SECONDS`` the worker's process is ended (it cannot hold a core for
+    minutes), the student reads a sentence, and the next upload gets a new worker.  The limit
+    is set far below what starting a worker takes, so the first read must exceed it."""
+    from ui import choose
+
+    content = _big_csv()
+    monkeypatch.setattr(choose, "_WORKER", None)
+    monkeypatch.setattr(choose, "WORKER_SECONDS", 0.001)
+    with pytest.raises(ValueError, match=r"took longer than 0\.001 s, so it was stopped; try a smaller file"):
+        choose.parse_upload("big.csv", content)
+    assert choose._WORKER is None
+    monkeypatch.setattr(choose, "WORKER_SECONDS", 60.0)
+    assert choose.parse_upload("big.csv", content).columns == ("x1", "x2", "x3", "y")  # a new worker

@@ -131,6 +131,9 @@ class KernelChoice:
 # server's interpreter (every other student's page) for 3.3 s; in a worker, the session
 # waits and the others go on.  Smaller files parse faster here than a worker could answer.
 IN_WORKER_BYTES = 256_000
+# The longest a file may take to read in the worker (the largest legal CSV takes 3.3 s): past
+# it the worker is stopped, the student gets a sentence and the next upload a new worker.
+WORKER_SECONDS = 60.0
 _WORKER = None
 _WORKER_LOCK = threading.Lock()
 
@@ -145,12 +148,27 @@ def _parse_in_worker(name, content):
             _WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         worker = _WORKER
     try:
-        return worker.submit(datasets.parse_upload, name, content).result()
+        return worker.submit(datasets.parse_upload, name, content).result(timeout=WORKER_SECONDS)
     except BrokenProcessPool:  # the worker died (out of memory, killed): a new one next time
-        with _WORKER_LOCK:
-            if _WORKER is worker:
-                _WORKER = None
+        _forget(worker)
         raise ValueError("The file could not be read as data.") from None
+    except TimeoutError:
+        _forget(worker, stop=True)
+        raise ValueError(
+            f"Reading the file took longer than {WORKER_SECONDS:g} s, so it was stopped; try a smaller file."
+        ) from None
+
+
+def _forget(worker, stop=False):
+    """Let the next upload start a new worker; ``stop``: end this one's process now."""
+    global _WORKER
+    with _WORKER_LOCK:
+        if _WORKER is worker:
+            _WORKER = None
+    if stop:
+        for process in list(getattr(worker, "_processes", {}).values()):  # the pool has no public kill
+            process.terminate()
+        worker.shutdown(wait=False, cancel_futures=True)
 
 
 def parse_upload(name, content):
