@@ -11,6 +11,7 @@ import re
 
 import pytest
 from browser_support import (  # noqa: F401 (fixtures)
+    PAGES,
     PANEL_BOXES,
     PLAYER_PAGES,
     TEXT_BOXES,
@@ -421,22 +422,7 @@ def axe(page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize(
-    "path",
-    [
-        "",
-        "lessons",
-        "sparse-kpca",
-        "kmp",
-        "sparse-kcca",
-        "mpkfda",
-        "deflation-lab",
-        "column-selection",
-        "bounds",
-        "paper-figures",
-        "references",
-    ],
-)
+@pytest.mark.parametrize("path", PAGES)
 def test_no_serious_accessibility_violation(server, browser, path, scheme):
     # presenter mode once (light): the dark theme differs in colours, which the plain page checks
     for query in ("", "?present=1") if path in PLAYER_PAGES and scheme == "light" else ("",):
