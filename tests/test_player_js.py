@@ -10,7 +10,19 @@ import pytest
 from browser_support import browser  # noqa: F401
 
 PLAYER = Path(__file__).resolve().parent.parent / "ui" / "player.js"
-EXPORTS = ("pack", "capacity", "placeLabels", "wrapText", "textWidth", "decode", "luminance", "recolour", "MIN_PANEL")
+EXPORTS = (
+    "pack",
+    "capacity",
+    "placeLabels",
+    "wrapText",
+    "textWidth",
+    "decode",
+    "resolveChanges",
+    "withScoreRows",
+    "luminance",
+    "recolour",
+    "MIN_PANEL",
+)
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +221,91 @@ def test_keys_typed_in_a_field_are_not_steps_and_blanking_takes_one_key(stepper)
     assert page.evaluate("[window.__mplPlayer.j, window.__mplPlayer.blanked]") == [0, False]
     page.keyboard.press("PageDown")
     assert _at(page, 1)[0] == 1.0
+
+
+def _rebuilt_frames(js, panel_dict, scores=None):
+    """A panel's frames as the player holds them after load (decoded, references resolved)."""
+    return js(
+        """(() => {
+          const panel = arg.panel;
+          const figure = panel.figure ? P.decode(panel.figure) : null;
+          const scores = arg.scores ? P.decode(arg.scores) : null;
+          const columns = (panel.columns || []).map(P.decode);
+          const frames = P.resolveChanges(
+            panel.frames.map(P.decode).map((f) => P.withScoreRows(f, scores, columns)), figure);
+          const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, (x) => (Number.isNaN(x) ? null : x))
+            : Array.isArray(v) ? v.map(plain) : v && typeof v === "object"
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v);
+          return frames.map((f) => plain(f.data || {}));
+        })()""",
+        {"panel": panel_dict, "scores": scores},
+    )
+
+
+@pytest.fixture(scope="module")
+def kmp_study():
+    from mpcore import datasets, studies
+
+    split = datasets.prepare(datasets.load_dataset("sinc", n_samples=300), seed=0)
+    return studies.kmp_study(split, k=15, gamma=10.0)
+
+
+def test_a_heatmap_sent_as_changes_is_rebuilt_within_a_quarter_level(js, kmp_study):
+    from ui import player, steps
+
+    j_steps = range(kmp_study.n_steps + 1)
+    panel = steps.heatmap_panel(kmp_study, j_steps, sort_note="sorted", shared_scale=False)
+    spec = json.loads(json.dumps(panel.as_dict()))
+    kinds = [type(frame["data"]["1"]["z"]).__name__ for frame in spec["frames"]]
+    changes = sum("change" in frame["data"]["1"]["z"] for frame in spec["frames"])
+    assert changes == len(spec["frames"]), kinds  # a deflation: every step a change, the first from the base figure
+    eight_bit = sum(len(json.dumps(player.encode(f))) for f in panel.frames)
+    assert len(json.dumps(spec["frames"])) < eight_bit / 4
+    rebuilt = _rebuilt_frames(js, spec)
+    order = steps._heat_order(kmp_study.order, kmp_study.n_steps)
+    for j, frame in zip(j_steps, rebuilt):
+        truth = kmp_study.path.deflated_block(j, order)
+        level = (frame["1"]["zmax"] - frame["1"]["zmin"]) / 254  # this step's own colour range
+        error = np.max(np.abs(np.array(frame["1"]["z"], dtype=float) - truth))
+        assert error <= level / 4 + 1e-6 * np.max(np.abs(truth)), (j, error, level)
+
+
+def test_a_matrix_that_changes_wholly_goes_as_eight_bit_cells(js):
+    from ui import player
+
+    rng = np.random.default_rng(1)
+    matrices = [rng.uniform(-1, 1, size=(20, 20)) for _ in range(4)]
+    frames = [{"data": {0: {"z": player.Quantized(m, -1.0, 1.0)}}} for m in matrices]
+    panel = player.Panel("heat", "e", "title", None, frames)
+    spec = json.loads(json.dumps(panel.as_dict()))
+    assert all("q8" in frame["data"]["0"]["z"] for frame in spec["frames"])  # no change is of low rank
+    for frame, truth in zip(_rebuilt_frames(js, spec), matrices):
+        assert np.max(np.abs(np.array(frame["0"]["z"]) - truth)) <= 1 / 254 + 1e-6
+
+
+def test_criterion_frames_refer_to_the_payloads_scores(js, kmp_study):
+    from ui import player, steps
+
+    j_steps = range(kmp_study.n_steps + 1)
+    labels = np.where(kmp_study.split.y_train > 0, 1.0, -1.0)  # two groups of candidates
+    panel = steps.criterion_panel(kmp_study, j_steps, kmp_study.coords[:, 0], labels, title="step {j}")
+    scores = kmp_study.path.scores[: kmp_study.n_steps]
+    spec = json.loads(json.dumps(panel.as_dict(scores)))
+    assert all("score_row" in frame["data"][str(n)]["y"] for frame in spec["frames"] for n in (0, 1))
+    assert len(spec["columns"]) == 2  # each group's points sent once
+    rebuilt = _rebuilt_frames(js, spec, json.loads(json.dumps(player.encode(np.asarray(scores, dtype=float)))))
+    groups = figures_groups(labels, scores.shape[1])
+    for j, frame in zip(j_steps, rebuilt):
+        truth, _ = kmp_study.criterion(j)
+        for number, index in enumerate(groups):
+            got = np.array([np.nan if v is None else v for v in frame[str(number)]["y"]], dtype=float)
+            np.testing.assert_allclose(got, truth[index], rtol=1e-6, equal_nan=True)
+    # without the payload's rows (no "predict the next pick") the frames carry the values
+    alone = json.loads(json.dumps(panel.as_dict(None)))
+    assert not any("score_row" in json.dumps(frame) for frame in alone["frames"]) and "columns" not in alone
+
+
+def figures_groups(labels, m):
+    from ui import figures
+
+    return [index for *_, index in figures.criterion_groups(labels, m)]

@@ -71,6 +71,58 @@ export function decode(value) {
   return out;
 }
 
+// A heatmap's step sent as a change (ui/player.py `as_changes`): the attribute's value in
+// the last frame that had it plus u @ w (a deflation changes a kernel by rank one or two).
+// Rebuilt once, at load, in order: every frame then holds its whole matrix, as before.
+export function resolveChanges(frames, base) {
+  const held = {};
+  (base && base.data ? base.data : []).forEach((trace, i) => { if (Array.isArray(trace.z)) held[`${i}:z`] = trace.z; });
+  for (const frame of frames) {
+    if (!frame || !frame.data) continue;
+    for (const trace of Object.keys(frame.data)) {
+      const attrs = frame.data[trace];
+      for (const name of Object.keys(attrs)) {
+        const value = attrs[name];
+        if (value && typeof value === "object" && value.change && held[`${trace}:${name}`]) {
+          attrs[name] = plusProduct(held[`${trace}:${name}`], value.change.u, value.change.w);
+        }
+        held[`${trace}:${name}`] = attrs[name];
+      }
+    }
+  }
+  return frames;
+}
+
+// A criterion panel's trace at a step, sent as a reference (ui/player.py `ScoreRow`): row
+// `score_row` of the payload's scores at the training points `columns[k]`.
+export function withScoreRows(frame, scores, columns) {
+  if (!frame || !frame.data || !scores) return frame;
+  for (const attrs of Object.values(frame.data)) {
+    for (const name of Object.keys(attrs)) {
+      const value = attrs[name];
+      if (value && typeof value === "object" && "score_row" in value) {
+        const row = scores[value.score_row];
+        attrs[name] = Float32Array.from(columns[value.columns], (i) => row[i]);
+      }
+    }
+  }
+  return frame;
+}
+
+function plusProduct(before, u, w) {  // before + u @ w, rows of float32
+  const rank = w.length;
+  return before.map((row, i) => {
+    const out = new Float32Array(row.length);
+    const ui = u[i];
+    for (let k = 0; k < row.length; k++) {
+      let value = row[k];
+      for (let s = 0; s < rank; s++) value += ui[s] * w[s][k];
+      out[k] = value;
+    }
+    return out;
+  });
+}
+
 // --- text size and theme ----------------------------------------------------------------
 
 // Every font size in a figure times `scale` (the text-size control), margins too.
@@ -499,9 +551,12 @@ class Player {
     this.ink = {};
     for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
     this.hasReveal = false;
+    this.scores = payload.scores ? decode(payload.scores) : null;
+    this.coords = payload.coords ? decode(payload.coords) : null;
     for (const panel of payload.panels) {
       panel.figure = panel.figure ? decode(panel.figure) : null;
-      panel.frames = (panel.frames || []).map(decode);
+      const columns = panel.columns ? panel.columns.map(decode) : [];
+      panel.frames = resolveChanges((panel.frames || []).map(decode).map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
       if (panel.rings) panel.rings = decode(panel.rings);
       if (panel.figure) {
         scaleFonts(panel.figure, this.scale);
@@ -510,8 +565,6 @@ class Player {
         panel.light = panel.figure;
       }
     }
-    this.scores = payload.scores ? decode(payload.scores) : null;
-    this.coords = payload.coords ? decode(payload.coords) : null;
   }
 
   inkOf(colour) { return this.dark ? (this.ink[String(colour).toLowerCase().replace(/ /g, "")] || colour) : colour; }

@@ -79,6 +79,18 @@ def bundle_version():
 
 
 @dataclass(frozen=True)
+class ScoreRow:
+    """A criterion panel's trace at a step: ``values``, which are row ``row`` of the
+    study's criterion scores at the training points ``columns``.  The payload carries
+    every row once (for "predict the next pick"), so the panel's frames refer to it
+    instead of sending the same numbers again (a third of a KMP lesson's payload)."""
+
+    row: int
+    columns: np.ndarray
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
 class Quantized:
     """A matrix sent as 8-bit codes on ``[lo, hi]`` (255 marks a missing cell)."""
 
@@ -114,6 +126,114 @@ def _quantized(item):
     }
 
 
+# --- a heatmap's steps as changes ---------------------------------------------------------
+#
+# A deflation changes the kernel by a matrix of rank one or two (K <- K - tau w^T), so a
+# heatmap's step j is sent as step j-1 plus two thin factors: a 130 x 130 kernel's step is
+# then 1 KB instead of 17 KB of 8-bit cells, and a study's heatmaps shrink from most of its
+# payload to a small part of it.  What the browser rebuilds is checked here against the
+# true matrix, to a quarter of an 8-bit level of the step's colour range (closer than the
+# half level of 8-bit cells); a change that is not of low rank goes as 8-bit cells.
+
+#: The largest rank of a change sent as factors: above it, factors cost more than cells.
+CHANGE_RANK = 6
+
+
+def _float32(values):
+    return np.asarray(values, dtype=np.float32)
+
+
+def _factors(change, tolerance):
+    """``(U, W)`` in float32, ``U @ W`` within ``tolerance`` of ``change`` in every cell,
+    of rank at most :data:`CHANGE_RANK` and cheaper than 8-bit cells; or None."""
+    n, m = change.shape
+    if not np.all(np.isfinite(change)):
+        return None
+    top = float(np.max(np.abs(change))) if change.size else 0.0
+    if top <= tolerance / 2:
+        return np.zeros((n, 0), np.float32), np.zeros((0, m), np.float32)
+    rank = min(CHANGE_RANK, n, m, n * m // (4 * (n + m)))  # 4 bytes a factor entry, 1 a cell
+    if rank < 1:
+        return None
+    from sklearn.utils.extmath import randomized_svd
+
+    u, s, vt = randomized_svd(change, rank, n_oversamples=4, n_iter=2, random_state=0)
+    for r in range(rank + 1):  # the fewest factors that are close enough
+        if r < rank and s[r] > tolerance / 4:
+            continue
+        U, W = _float32(u[:, :r] * s[:r]), _float32(vt[:r])
+        if np.max(np.abs(U.astype(float) @ W.astype(float) - change)) <= tolerance / 2:
+            return U, W
+    return None
+
+
+def _rebuilt(previous, factors):
+    """The matrix the browser holds after adding ``U @ W`` to ``previous`` (float32)."""
+    U, W = factors
+    return _float32(previous.astype(float) + U.astype(float) @ W.astype(float))
+
+
+def _tolerance(item):
+    return (item.hi - item.lo) / 254 / 4 if item.hi > item.lo else 1 / 254 / 4
+
+
+def as_changes(frames, start=None):
+    """``frames`` with every run of :class:`Quantized` matrices of one trace attribute
+    (a heatmap's ``z`` from step to step) sent as changes where that is smaller: the first
+    as float32 cells, each next one as ``{"change": {"u", "w"}}`` -- add ``u @ w`` to the
+    attribute's value in the last frame that had it, or in the base figure (``start``:
+    ``{(trace, attribute): float32 matrix}``) before the first (``resolveChanges`` in
+    player.js)."""
+    held = dict(start or {})  # (trace, attribute) -> what the browser holds (float32), None: 8-bit cells
+    out = []
+    spots = [
+        (index, trace, name)
+        for index, frame in enumerate(frames)
+        for trace, attrs in ((frame.get("data") or {}) if isinstance(frame, dict) else {}).items()
+        for name, value in attrs.items()
+        if isinstance(value, Quantized)
+    ]
+    following = {}  # spot -> the next spot of the same (trace, attribute)
+    last = {}
+    for spot in reversed(spots):
+        following[spot] = last.get(spot[1:])
+        last[spot[1:]] = spot
+    changes = {}
+    for spot in spots:
+        index, trace, name = spot
+        item = frames[index]["data"][trace][name]
+        values = np.asarray(item.values, dtype=float)
+        before = held.get((trace, name))
+        factors = None
+        if before is not None and before.shape == values.shape:
+            factors = _factors(values - before, _tolerance(item))
+        if factors is not None:
+            changes[spot] = {"change": {"u": factors[0], "w": factors[1]}}
+            held[(trace, name)] = _rebuilt(before, factors)
+            continue
+        after = following[spot]
+        exact = _float32(values)
+        if after is not None and np.all(np.isfinite(values)):
+            nxt = frames[after[0]]["data"][trace][name]
+            nxt_values = np.asarray(nxt.values, dtype=float)
+            if nxt_values.shape == values.shape and _factors(nxt_values - exact, _tolerance(nxt)) is not None:
+                changes[spot] = exact  # float32 cells: the next steps build on them
+                held[(trace, name)] = exact
+                continue
+        held[(trace, name)] = None  # 8-bit cells: too coarse to build on
+    for index, frame in enumerate(frames):
+        data = frame.get("data") if isinstance(frame, dict) else None
+        if not data or not any((index, trace, name) in changes for trace in data for name in data[trace]):
+            out.append(frame)
+            continue
+        patched = {
+            trace: {name: changes.get((index, trace, name), value) for name, value in attrs.items()}
+            for trace, attrs in data.items()
+        }
+        out.append({**frame, "data": patched})
+    return out
+
+
 GL_POINTS = 150
 
 
@@ -140,6 +260,57 @@ def encode(value):
         return int(value)
     if isinstance(value, np.bool_):
         return bool(value)
+    return value
+
+
+def _matrices(fig):
+    """``{(trace, "z"): float32 matrix}`` of a figure's 2-D ``z`` arrays, as the browser
+    holds them (the base figure goes as float32: :func:`_single_precision`)."""
+    out = {}
+    for number, trace in enumerate(getattr(fig, "data", ()) or ()):
+        z = getattr(trace, "z", None)
+        if z is not None and np.ndim(z) == 2:
+            out[(number, "z")] = _float32(z)
+    return out
+
+
+def _score_rows(frames, scores, columns):
+    """``frames`` with each :class:`ScoreRow` that matches ``scores`` as a reference
+    ``{"score_row": row, "columns": k}`` (``columns[k]``: its training points, each set
+    listed once in ``columns``), and any other as its values."""
+    known = {}
+
+    def swap(value):
+        if isinstance(value, ScoreRow):
+            if scores is None or not 0 <= value.row < len(scores):
+                return value.values
+            row = np.asarray(scores[value.row], dtype=np.float32)[value.columns]
+            if not np.array_equal(row, _float32(value.values), equal_nan=True):
+                return value.values
+            key = (value.columns.size, value.columns.tobytes())
+            if key not in known:
+                known[key] = len(columns)
+                columns.append(np.asarray(value.columns, dtype=np.int32))
+            return {"score_row": int(value.row), "columns": known[key]}
+        if isinstance(value, dict):
+            return {key: swap(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        return value
+
+    return swap(frames)
+
+
+def _single_precision(value):
+    """A Plotly figure's float64 arrays as float32 (half the bytes; 7 digits are more
+    than a chart or its hover shows)."""
+    if isinstance(value, dict):
+        if value.get("dtype") == "f8" and isinstance(value.get("bdata"), str):
+            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.float64)
+            return {**value, "dtype": "f4", "bdata": base64.b64encode(array.astype(np.float32).tobytes()).decode()}
+        return {key: _single_precision(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_single_precision(item) for item in value]
     return value
 
 
@@ -200,13 +371,17 @@ class Panel:
         """The panel's rank in presenter mode (None: not shown there)."""
         return self.area if self.present_area == "default" else self.present_area
 
-    def as_dict(self):
+    def as_dict(self, scores=None):
+        """The panel as the player reads it; ``scores``: the payload's criterion rows, which
+        :class:`ScoreRow` values in the frames refer to (they are sent whole without it)."""
+        columns = []
+        frames = _score_rows(as_changes(self.frames, _matrices(self.figure)), scores, columns)
         out = {
             "key": self.key,
             "area": self.area,
             "title": self.title,
             "figure": None,
-            "frames": encode(self.frames),
+            "frames": encode(frames),
             "caption": self.caption,
             "height": self.height,
             "animate": self.animate,
@@ -219,7 +394,7 @@ class Panel:
             fig = self.figure
             margin = {"l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
             fig.update_layout(title=None, showlegend=False, margin=margin)
-            base = json.loads(fig.to_json())
+            base = _single_precision(json.loads(fig.to_json()))
             base["layout"].pop("template", None)
             unknown = {trace.get("type", "scatter") for trace in base["data"]} - PLAYER_TRACES
             if unknown:
@@ -245,6 +420,8 @@ class Panel:
                 out[name] = encode(getattr(self, name))
         if self.rings:
             out["rings"] = encode(self.rings)
+        if columns:
+            out["columns"] = encode(columns)
         if self.guess:
             out["guess_trace"] = True
         out["present_area"] = self.presenter()
@@ -288,7 +465,7 @@ def payload(
         "stories": list(stories),
         "slider_help": slider_help,
         "ink": DARK_INK,
-        "panels": [panel.as_dict() for panel in panels],
+        "panels": [panel.as_dict(None if picks is None else scores) for panel in panels],
         "marks": [
             {"label": label, "short": short, "step": int(t), "help": help_text} for label, short, t, help_text in marks
         ],

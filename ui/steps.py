@@ -13,7 +13,7 @@ import numpy as np
 
 from mpcore.labs import FACT_RTOL
 from ui import figures
-from ui.player import HEAT_BUDGET, Panel, Quantized
+from ui.player import HEAT_BUDGET, Panel, Quantized, ScoreRow
 
 MAX_HEAT_CELLS = 130  # a heatmap panel is ~350 px wide: 2-3 px a cell; more cells cost redraw time
 DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are smoothed)
@@ -112,7 +112,10 @@ def criterion_panel(
     frames = []
     for j in j_steps:
         scores, winner = study.criterion(j)
-        patch = {number: {"y": scores[index]} for number, (_, _, _, index) in enumerate(groups)}
+        row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
+        patch = {
+            number: {"y": ScoreRow(row, index, scores[index])} for number, (_, _, _, index) in enumerate(groups)
+        }
         patch[len(groups)] = figures.winner_arrays(x, scores, winner, pick)
         frames.append({"data": patch, "title": title.format(j=j)})
     hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
