@@ -285,7 +285,7 @@ with st.expander("The formulas (Wang 2016)", icon=":material/function:"):
 
 st.download_button(
     "Download the curves (CSV)",
-    board.to_csv(result.table()),
+    lambda: board.to_csv(result.table()),
     "column-selection.csv",
     mime="text/csv",
     on_click="ignore",

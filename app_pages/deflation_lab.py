@@ -267,7 +267,7 @@ if table_key in tables:
 
 st.download_button(
     "Download the error curves (CSV)",
-    board.to_csv(lab.error_table()),
+    lambda: board.to_csv(lab.error_table()),
     "deflation-lab-errors.csv",
     mime="text/csv",
     on_click="ignore",

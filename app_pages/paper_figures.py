@@ -169,7 +169,7 @@ def _card(name):
         st.caption(f"{size} run, {result.seconds:.1f} s; settings: {paper_figures.format_value(result.settings)}")
         st.download_button(
             "Download the data (CSV)",
-            result.to_csv(),
+            result.to_csv,
             f"{name}-{size}.csv",
             mime="text/csv",
             on_click="ignore",

@@ -300,7 +300,7 @@ def copy_as_code(script, stem, where=None):
         st.code(script, language="python")
         st.download_button(
             "Download as a .py file",
-            script,
+            lambda: script,
             f"{stem}.py",
             mime="text/x-python",
             on_click="ignore",
@@ -328,7 +328,7 @@ def downloads(study, stem):
     cols = st.columns(2)
     cols[0].download_button(
         "Download the path (CSV)",
-        to_csv(study.path_table()),
+        lambda: to_csv(study.path_table()),
         f"{stem}-path.csv",
         mime="text/csv",
         on_click="ignore",
@@ -337,7 +337,7 @@ def downloads(study, stem):
     )
     cols[1].download_button(
         "Download the curves (CSV)",
-        to_csv(study.curves.table()),
+        lambda: to_csv(study.curves.table()),
         f"{stem}-curves.csv",
         mime="text/csv",
         on_click="ignore",
