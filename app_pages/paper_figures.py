@@ -6,7 +6,7 @@ import streamlit as st
 
 from mpcore.experiments import FIGURES, READINGS, run
 from mpcore.experiments.report import load_kept
-from ui import board, code, paper_figures
+from ui import board, code, compute, paper_figures
 from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
@@ -86,7 +86,8 @@ def _compute(name, slot):
             slot.progress(done / max(total, 1), text=f"Reproducing {name} ({size}): {done} of {total} runs")
 
         try:
-            store[key] = run(name, size, progress=report)
+            with compute.RUNS.released():  # minutes at full size: other pages run meanwhile
+                store[key] = run(name, size, progress=report)
         except ValueError as error:
             slot.error(f"Cannot reproduce {name}: {error}", icon=":material/error:")
             return

@@ -145,3 +145,101 @@ def test_a_session_that_leaves_the_line_gives_its_place_up_and_two_slots_run_two
     for thread in threads:
         thread.join(timeout=30)
     assert order[2] == 2
+
+
+def _wait_for(condition, what):
+    import threading
+
+    for _ in range(10_000):  # a condition, not a clock: up to 10 s on a loaded machine
+        if condition():
+            return
+        threading.Event().wait(0.001)
+    raise AssertionError(f"never happened: {what}")
+
+
+def test_page_scripts_run_in_turns_in_their_order_of_arrival():
+    import threading
+
+    from ui.compute import RunGate
+
+    gate, hold, order = RunGate(slots=1), threading.Event(), []
+
+    def script(number):
+        with gate.run():
+            order.append(number)
+            if number == 0:
+                hold.wait(10)
+
+    threads = []
+    for number in range(6):
+        threads.append(threading.Thread(target=script, args=(number,), daemon=True))
+        threads[-1].start()
+        _wait_for(lambda: gate.waiting() + len(order) == number + 1, f"script {number} in line")
+    assert order == [0] and gate.waiting() == 5  # one at a time: the others wait
+    hold.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert order == list(range(6)), "scripts ran out of their order of arrival"
+
+
+def test_a_script_that_waits_for_a_computation_lets_the_line_move_and_comes_back_first():
+    import threading
+
+    from ui.compute import RunGate
+
+    gate, order = RunGate(slots=1), []
+    computing, computed, second_running, release_second = (threading.Event() for _ in range(4))
+
+    def first():
+        with gate.run():
+            order.append("first starts")
+            with gate.released():
+                computing.set()
+                computed.wait(10)
+            order.append("first ends")
+
+    def second():
+        with gate.run():
+            order.append("second")
+            second_running.set()
+            release_second.wait(10)
+
+    def third():
+        with gate.run():
+            order.append("third")
+
+    threading.Thread(target=first, daemon=True).start()
+    _wait_for(computing.is_set, "the first script computes")
+    threading.Thread(target=second, daemon=True).start()
+    _wait_for(second_running.is_set, "the second script runs while the first computes")
+    late = threading.Thread(target=third, daemon=True)
+    late.start()
+    _wait_for(lambda: gate.waiting() == 1, "the third script waits")
+    computed.set()  # the first comes back while the second runs: it waits at the head of the line
+    _wait_for(lambda: gate.waiting() == 2, "the first script is back in line")
+    release_second.set()
+    late.join(timeout=30)
+    assert order == ["first starts", "second", "first ends", "third"]
+
+
+def test_a_turn_held_past_its_patience_stops_holding_the_line():
+    import threading
+
+    from ui.compute import RunGate
+
+    gate, hold, passed = RunGate(slots=1, patience=0.2), threading.Event(), threading.Event()
+
+    def stuck():
+        with gate.run():
+            hold.wait(30)
+
+    def next_one():
+        with gate.run():
+            passed.set()
+
+    threading.Thread(target=stuck, daemon=True).start()
+    _wait_for(lambda: gate._holders, "the stuck script runs")
+    threading.Thread(target=next_one, daemon=True).start()
+    _wait_for(passed.is_set, "the next script runs while the stuck one still holds its turn")
+    assert not hold.is_set()
+    hold.set()

@@ -22,6 +22,7 @@ import streamlit as st
 
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
+from ui import compute
 from ui.state import Control, PageState, literal, plain
 
 UPLOAD_PREFIX = "upload: "
@@ -148,7 +149,8 @@ def _parse_in_worker(name, content):
             _WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         worker = _WORKER
     try:
-        return worker.submit(datasets.parse_upload, name, content).result(timeout=WORKER_SECONDS)
+        with compute.RUNS.released():  # other pages run while the worker reads
+            return worker.submit(datasets.parse_upload, name, content).result(timeout=WORKER_SECONDS)
     except BrokenProcessPool:  # the worker died (out of memory, killed): a new one next time
         _forget(worker)
         raise ValueError("The file could not be read as data.") from None
