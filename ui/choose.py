@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+import numpy as np
 import streamlit as st
 
 from mpcore import datasets
@@ -85,9 +86,27 @@ def _upload_store():
     return st.session_state.setdefault("_upload_store", OrderedDict())
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_resource(show_spinner=False)
+def _registry_datasets():
+    """The registry's datasets loaded so far, shared by every session (the most recently
+    used kept).  Not ``st.cache_data``: it unpickled a copy of the dataset on every call,
+    several per page run (a tenth of the server's CPU per cached open under a class burst);
+    the arrays are read-only instead, so no caller can change what others see."""
+    return OrderedDict()
+
+
+DATASETS_KEPT = 32
+
+
 def _registry_dataset(name, options):
-    return datasets.load_dataset(name, **dict(options))
+    def load():
+        dataset = datasets.load_dataset(name, **dict(options))
+        for array in (dataset.X, dataset.y, dataset.Y):
+            if isinstance(array, np.ndarray):
+                array.flags.writeable = False
+        return dataset
+
+    return compute.bounded_get(_registry_datasets(), (name, options), load, DATASETS_KEPT)
 
 
 @dataclass(frozen=True)
