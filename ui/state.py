@@ -133,6 +133,9 @@ def format_value(value):
     return str(value)
 
 
+_UNSET = object()  # a session value never set
+
+
 class PageState:
     """Canonical values, URL reading and writing for one page run."""
 
@@ -180,17 +183,25 @@ class PageState:
                         f"offered here; using the nearest, {format_value(value)}."
                     )
                 state[key] = value
-        if key in state and not control.valid(state[key]) and control.nearest and control.options:
+        # One read of the session's value: each access to st.session_state costs Streamlit's
+        # checks and lock (a tenth of a page run for a class opening pages at once).
+        value = state.get(key, _UNSET)
+        if value is _UNSET:
+            state[key] = control.default
+            return control.default
+        if not control.valid(value) and control.nearest and control.options:
             try:  # a value the options no longer hold (they depend on another control) takes the nearest
-                state[key] = min(control.options, key=lambda option: (abs(option - state[key]), option))
+                value = min(control.options, key=lambda option: (abs(option - value), option))
+                state[key] = value
             except TypeError:
                 pass
-        if key in state and control.valid(state[key]):
-            return state[key]
-        if keep and key in state:
+        if control.valid(value):
+            return value
+        if keep:
             return control.default  # not valid on this page: show the default, keep the value for others
-        state[key] = control.clamp(state[key]) if key in state and control.options is None else control.default
-        return state[key]
+        value = control.clamp(value) if control.options is None else control.default
+        state[key] = value
+        return value
 
     def widget(
         self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, on_user_change=None, **kwargs
