@@ -258,7 +258,7 @@ board.player(
     int(result.ranks[-1]),
     build,
     display,
-    numbers=result.summary(),
+    numbers=result.summary,
 )
 if not result.two_view:
     st.info(

@@ -163,7 +163,7 @@ board.player(
     lab.n_steps,
     build,
     display,
-    numbers=lab.summary(),
+    numbers=lab.summary,
 )
 
 st.subheader("Which deflations keep the kernel PSD, and why")

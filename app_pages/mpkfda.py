@@ -154,7 +154,7 @@ board.player(
     study.n_steps,
     build,
     display,
-    numbers=compute.study_numbers(study),
+    numbers=lambda: compute.study_numbers(study),
 )
 
 with st.expander("The formulas (Diethe 2015)", icon=":material/function:"):

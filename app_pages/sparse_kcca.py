@@ -138,7 +138,7 @@ board.player(
     study.n_steps,
     build,
     display,
-    numbers=compute.study_numbers(study),
+    numbers=lambda: compute.study_numbers(study),
 )
 
 with st.expander("The formulas (Hussain et al. 2011)", icon=":material/function:"):

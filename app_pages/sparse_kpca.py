@@ -134,7 +134,7 @@ board.player(
     study.n_steps,
     build,
     display,
-    numbers=compute.study_numbers(study),
+    numbers=lambda: compute.study_numbers(study),
 )
 
 

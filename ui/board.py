@@ -149,7 +149,7 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     :func:`ui.player.payload` (panels, stories, marks, ...), called once per study
     (the JSON is kept server-wide, bounded, and serves every display); ``key`` identifies it.  When the
     view is one of the page's presets, its name and lesson (with ``numbers`` from
-    :func:`ui.compute.study_numbers`) head the board and its name shows in the sidebar's picker."""
+    :func:`ui.compute.study_numbers`, or a function that returns them) head the board and its name shows in the sidebar's picker."""
     from ui import player as player_module
 
     present, text_scale = display
@@ -160,6 +160,8 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
         return text, player_module.gzipped(text)
 
     text, gz = compute.memo((state.page, key), both)
+    if callable(numbers):  # what a preset's lesson quotes: once per study, like the payload
+        numbers = compute.memo(("numbers", state.page, key), numbers)
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
