@@ -145,26 +145,34 @@ def _float32(values):
 
 def _factors(change, tolerance):
     """``(U, W)`` in float32, ``U @ W`` within ``tolerance`` of ``change`` in every cell,
-    of rank at most :data:`CHANGE_RANK` and cheaper than 8-bit cells; or None."""
+    of rank at most :data:`CHANGE_RANK` and cheaper than 8-bit cells; or None.
+
+    Gaussian elimination with complete pivoting stopped early (a cross approximation):
+    each step takes out the residual's largest cell's row and column, so a change of rank
+    one is exact after one step, and the stopping test is the very bound we need (the
+    largest cell left); an SVD would cost a hundred times more for the same factors."""
     n, m = change.shape
     if not np.all(np.isfinite(change)):
         return None
-    top = float(np.max(np.abs(change))) if change.size else 0.0
-    if top <= tolerance / 2:
-        return np.zeros((n, 0), np.float32), np.zeros((0, m), np.float32)
     rank = min(CHANGE_RANK, n, m, n * m // (4 * (n + m)))  # 4 bytes a factor entry, 1 a cell
-    if rank < 1:
-        return None
-    from sklearn.utils.extmath import randomized_svd
-
-    u, s, vt = randomized_svd(change, rank, n_oversamples=4, n_iter=2, random_state=0)
-    for r in range(rank + 1):  # the fewest factors that are close enough
-        if r < rank and s[r] > tolerance / 4:
-            continue
-        U, W = _float32(u[:, :r] * s[:r]), _float32(vt[:r])
-        if np.max(np.abs(U.astype(float) @ W.astype(float) - change)) <= tolerance / 2:
-            return U, W
-    return None
+    residual = np.array(change, dtype=float)
+    columns, rows = [], []
+    while True:
+        flat = int(np.argmax(np.abs(residual)))
+        i, j = divmod(flat, m)
+        if abs(residual[i, j]) <= tolerance / 2:
+            break
+        if len(columns) == rank:
+            return None  # not of low rank (or not worth it): 8-bit cells
+        column, row = residual[:, j] / residual[i, j], residual[i, :].copy()
+        residual -= np.outer(column, row)
+        columns.append(column)
+        rows.append(row)
+    U = _float32(np.array(columns).T.reshape(n, len(columns)))
+    W = _float32(np.array(rows).reshape(len(rows), m))
+    if np.max(np.abs(U.astype(float) @ W.astype(float) - change), initial=0.0) > tolerance / 2:
+        return None  # float32 rounding took it past the bound
+    return U, W
 
 
 def _rebuilt(previous, factors):
@@ -198,14 +206,14 @@ def as_changes(frames, start=None):
     for spot in reversed(spots):
         following[spot] = last.get(spot[1:])
         last[spot[1:]] = spot
-    changes = {}
+    changes, looked = {}, {}  # looked: spot -> its factors, found when looking ahead to it
     for spot in spots:
         index, trace, name = spot
         item = frames[index]["data"][trace][name]
         values = np.asarray(item.values, dtype=float)
         before = held.get((trace, name))
-        factors = None
-        if before is not None and before.shape == values.shape:
+        factors = looked.pop(spot, None)
+        if factors is None and before is not None and before.shape == values.shape:
             factors = _factors(values - before, _tolerance(item))
         if factors is not None:
             changes[spot] = {"change": {"u": factors[0], "w": factors[1]}}
@@ -216,7 +224,9 @@ def as_changes(frames, start=None):
         if after is not None and np.all(np.isfinite(values)):
             nxt = frames[after[0]]["data"][trace][name]
             nxt_values = np.asarray(nxt.values, dtype=float)
-            if nxt_values.shape == values.shape and _factors(nxt_values - exact, _tolerance(nxt)) is not None:
+            ahead = _factors(nxt_values - exact, _tolerance(nxt)) if nxt_values.shape == values.shape else None
+            if ahead is not None:
+                looked[after] = ahead  # the next spot's change from these cells
                 changes[spot] = exact  # float32 cells: the next steps build on them
                 held[(trace, name)] = exact
                 continue
