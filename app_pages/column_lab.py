@@ -283,9 +283,10 @@ with st.expander("The formulas (Wang 2016)", icon=":material/function:"):
         "of sparse KPCA's deflated kernel: pivoted Cholesky *is* Nyström on the chosen columns."
     )
 
+curves = result.table()  # not the result itself in the callable: it would outlive the run
 st.download_button(
     "Download the curves (CSV)",
-    lambda: board.to_csv(result.table()),
+    lambda: board.to_csv(curves),
     "column-selection.csv",
     mime="text/csv",
     on_click="ignore",

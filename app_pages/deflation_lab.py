@@ -265,9 +265,10 @@ if table_key in tables:
         f"Lowest: {table['criteria'][best[0]]} with {table['deflations'][best[1]]} ({table['error'][best]:.3g})."
     )
 
+errors = lab.error_table()  # not the lab itself in the callable: it would outlive the run
 st.download_button(
     "Download the error curves (CSV)",
-    lambda: board.to_csv(lab.error_table()),
+    lambda: board.to_csv(errors),
     "deflation-lab-errors.csv",
     mime="text/csv",
     on_click="ignore",

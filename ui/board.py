@@ -327,10 +327,13 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
 
 def downloads(study, stem):
     """Download buttons for the path and the curves (CSV)."""
+    # The tables now (a few kB), the CSV text when clicked: a callable that kept the study
+    # would keep every session's study alive (50 students' settings: 2.6 GB).
+    path, curves = study.path_table(), study.curves.table()
     cols = st.columns(2)
     cols[0].download_button(
         "Download the path (CSV)",
-        lambda: to_csv(study.path_table()),
+        lambda: to_csv(path),
         f"{stem}-path.csv",
         mime="text/csv",
         on_click="ignore",
@@ -339,7 +342,7 @@ def downloads(study, stem):
     )
     cols[1].download_button(
         "Download the curves (CSV)",
-        lambda: to_csv(study.curves.table()),
+        lambda: to_csv(curves),
         f"{stem}-curves.csv",
         mime="text/csv",
         on_click="ignore",
