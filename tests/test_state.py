@@ -243,3 +243,20 @@ def test_a_turn_held_past_its_patience_stops_holding_the_line():
     _wait_for(passed.is_set, "the next script runs while the stuck one still holds its turn")
     assert not hold.is_set()
     hold.set()
+
+
+def test_a_shared_store_keeps_to_its_byte_budget_and_counts_shared_buffers_once():
+    import numpy as np
+
+    from collections import OrderedDict
+
+    from ui.compute import bounded_get, footprint
+
+    big = np.zeros(1000)  # 8,000 bytes
+    assert footprint({"a": big, "b": [big[:10], (big, 3)]}) == 8000  # a view and a repeat: one buffer
+    store = OrderedDict()
+    for number in range(4):
+        bounded_get(store, number, lambda: (np.zeros(1000), "seconds"), limit=10, budget=20_000)
+    assert list(store) == [2, 3]  # two of 8,000 bytes fit in 20,000: the oldest went first
+    bounded_get(store, "huge", lambda: np.zeros(10_000), limit=10, budget=20_000)
+    assert list(store) == ["huge"]  # the newest stays even alone above the budget

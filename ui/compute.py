@@ -7,12 +7,14 @@ core's sentence, never a traceback.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
 from collections import OrderedDict, deque
 from contextlib import contextmanager
 
+import numpy as np
 import streamlit as st
 
 from mpcore import labs, studies
@@ -47,7 +49,39 @@ def _results():
     return OrderedDict()
 
 
-RESULTS_MAX = 32  # a lesson's scenes and the presets (a study holds 1-50 MB while kept)
+RESULTS_MAX = 32  # a lesson's scenes and the presets (a study holds 1-55 MB while kept)
+# and at most this many bytes of arrays (the oldest out first): a class moving sliders
+# would otherwise keep 32 studies of 3,000 points, 1.7 GB.
+RESULTS_BYTES = 800_000_000
+
+
+def footprint(value, seen=None, depth=0):
+    """The bytes of the numpy arrays ``value`` holds (through dataclasses, dicts,
+    sequences and attributes; each buffer counted once): what keeping it costs."""
+    seen = set() if seen is None else seen
+    if id(value) in seen or depth > 8:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        base = value
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        if base is not value:
+            if id(base) in seen:
+                return 0
+            seen.add(id(base))
+        return base.nbytes
+    if isinstance(value, dict):
+        items = value.values()
+    elif isinstance(value, (list, tuple)):
+        items = value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = [getattr(value, item.name) for item in dataclasses.fields(value)]
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        items = vars(value).values()
+    else:
+        return 0
+    return sum(footprint(item, seen, depth + 1) for item in items)
 
 
 _GUARD = threading.Lock()  # every shared store's reads and writes
@@ -145,19 +179,23 @@ class RunGate:
             self._local.turn = self._enter(first=True)
 
 
-def bounded_get(store, key, compute, limit):
+def bounded_get(store, key, compute, limit, budget=None):
     """``store[key]``, computed by ``compute()`` when missing; ``store`` (an OrderedDict
     shared by all sessions) keeps the ``limit`` most recently used entries.  A key is
     computed by one session at a time: a class opening the same lesson at once waits for
-    the first session's computation instead of repeating it."""
+    the first session's computation instead of repeating it.  ``budget``: the most bytes
+    of arrays (:func:`footprint`) the entries may hold together (the newest always stays)."""
     found, value = _cached(store, key)
     if found:
         return value
     with RUNS.released():  # waiting for it or computing it: other pages run meanwhile
-        return _computed_once(store, key, compute, limit)
+        return _computed_once(store, key, compute, limit, budget)
 
 
-def _computed_once(store, key, compute, limit):
+_SIZES = {}  # (store, key) -> footprint, for the stores kept to a budget
+
+
+def _computed_once(store, key, compute, limit, budget=None):
     with _GUARD:
         lock = _COMPUTING.setdefault((id(store), key), threading.Lock())
     with lock:
@@ -170,10 +208,16 @@ def _computed_once(store, key, compute, limit):
             with _GUARD:
                 _COMPUTING.pop((id(store), key), None)
             raise
+        size = footprint(value) if budget is not None else 0
         with _GUARD:  # stored before the lock is dropped: a later session finds the value
             store[key] = value
-            while len(store) > limit:
-                store.popitem(last=False)
+            _SIZES[(id(store), key)] = size
+            while len(store) > 1 and (
+                len(store) > limit
+                or (budget is not None and sum(_SIZES.get((id(store), k), 0) for k in store) > budget)
+            ):
+                old, _ = store.popitem(last=False)
+                _SIZES.pop((id(store), old), None)
             _COMPUTING.pop((id(store), key), None)
         return value
 
@@ -251,6 +295,8 @@ RUNS = RunGate(_slots(os.environ.get("MPLAB_RUN_SLOTS")))
 # two at once finish no sooner in all and each later (benchmarks/class_load.py, distinct).
 # A server with more processes (make serve) computes one study per process at once.
 QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS")))
+#: Building the players' payloads, one at a time, beside the computations.
+BUILDS = FairQueue(1)
 
 
 def _queued(kind, data, kernel, settings, slot, progress_text):
@@ -291,6 +337,7 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
                 (kind, data, kernel, key),
                 lambda: _queued(kind, data, kernel, key, slot, progress_text),
                 RESULTS_MAX,
+                RESULTS_BYTES,
             )
     except ValueError as error:
         slot.empty()
@@ -317,10 +364,17 @@ PAYLOADS_MAX = 40  # a lesson's scenes and the presets: about 40 studies' payloa
 
 
 def memo(key, compute):
-    """``compute()`` once per ``key`` server-wide (bounded with the payloads).  Not in
-    :data:`QUEUE`: a study's payload, built while the next study computes, uses the second
-    core (queued too, 20 students' distinct studies took 21 s instead of 15)."""
-    return bounded_get(_payloads(), key, compute, PAYLOADS_MAX)
+    """``compute()`` once per ``key`` server-wide (bounded with the payloads), in its turn
+    in :data:`BUILDS`.  Not in :data:`QUEUE`: a study's payload, built while the next study
+    computes, uses the second core (in one queue, 20 students' distinct studies took 21 s
+    instead of 15); in a line of its own, first come first served, and only one at a time
+    holds a study nobody else may still keep."""
+
+    def in_turn():
+        with BUILDS.turn():
+            return compute()
+
+    return bounded_get(_payloads(), key, in_turn, PAYLOADS_MAX)
 
 
 def study_key(kind, data, kernel, settings, *display_options):
