@@ -50,7 +50,7 @@ for key, lesson in lessons.shipped().items():
             st.markdown(outline(lesson))
         st.download_button(
             "Lesson file (.toml): a template for your own",
-            lambda: lesson.source,
+            lesson.source,  # a string already in memory (a callable here would see the loop's last lesson)
             file_name=f"{key}.toml",
             mime="text/plain",
             key=f"source:{key}",

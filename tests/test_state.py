@@ -246,9 +246,9 @@ def test_a_turn_held_past_its_patience_stops_holding_the_line():
 
 
 def test_a_shared_store_keeps_to_its_byte_budget_and_counts_shared_buffers_once():
-    import numpy as np
-
     from collections import OrderedDict
+
+    import numpy as np
 
     from ui.compute import bounded_get, footprint
 

@@ -149,7 +149,8 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     :func:`ui.player.payload` (panels, stories, marks, ...), called once per study
     (the JSON is kept server-wide, bounded, and serves every display); ``key`` identifies it.  When the
     view is one of the page's presets, its name and lesson (with ``numbers`` from
-    :func:`ui.compute.study_numbers`, or a function that returns them) head the board and its name shows in the sidebar's picker."""
+    :func:`ui.compute.study_numbers`, or a function that returns them) head the board and
+    its name shows in the sidebar's picker."""
     from ui import player as player_module
 
     present, text_scale = display

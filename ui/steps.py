@@ -113,9 +113,7 @@ def criterion_panel(
     for j in j_steps:
         scores, winner = study.criterion(j)
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
-        patch = {
-            number: {"y": ScoreRow(row, index, scores[index])} for number, (_, _, _, index) in enumerate(groups)
-        }
+        patch = {number: {"y": ScoreRow(row, index, scores[index])} for number, (_, _, _, index) in enumerate(groups)}
         patch[len(groups)] = figures.winner_arrays(x, scores, winner, pick)
         frames.append({"data": patch, "title": title.format(j=j)})
     hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
