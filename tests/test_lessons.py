@@ -306,9 +306,9 @@ def test_leaving_a_lesson_for_another_page_keeps_it_and_the_way_back_reopens_the
     assert not at.exception and not at.error
     assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == "3"
     assert at.query_params["data"] == "sinc" and at.query_params["step"] == str(scene.step)
-    from ui.player import unpacked
+    from ui.player import mounted, unpacked
 
-    player = json.loads(unpacked(at.get("bidi_component")[0].proto.bytes))
+    player = json.loads(unpacked(mounted(at.get("bidi_component"))[0].proto.bytes))
     assert player["lesson"]["guide"]["scene"] == 3 and player["step"] == scene.step
 
 

@@ -140,7 +140,7 @@ def test_the_installed_command_serves_the_app(tmp_path, wheel):
         for page, query in [("", ""), ("lessons", ""), ("references", "")] + lesson_addresses(["all"])[:2]:
             seen = visit(url, page, query, timeout=120)
             assert seen.error is None, (page, seen.error)
-        with urllib.request.urlopen(f"{url}/app/static/plotly.min.js", timeout=30) as response:
+        with urllib.request.urlopen(f"{url}/app/static/plotly-player.min.js", timeout=30) as response:
             assert response.status == 200 and b"plotly.js" in response.read(400)
         shown = (tmp_path / "mplab.log").read_text()
         assert f"Matching Pursuit Lab at {url}/" in shown and "Traceback" not in shown

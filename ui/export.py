@@ -273,11 +273,11 @@ def run_page(page, query, timeout=600):
     problems = [str(item.value) for item in list(at.exception) + list(at.error)]
     if problems:
         raise ValueError(f"{page.title} cannot show {urlencode(query) or 'its defaults'}: " + " ".join(problems))
-    players = at.get("bidi_component")
+    from ui.player import mounted, unpacked
+
+    players = mounted(at.get("bidi_component"))
     if len(players) != 1:
         raise ValueError(f"{page.title} showed no step player for {urlencode(query) or 'its defaults'}")
-    from ui.player import unpacked
-
     text = unpacked(players[0].proto.bytes)  # the player's payload, as the page packed it (ui.player.packed)
     shown = {key: at.query_params[key] for key in at.query_params}
     lesson = json.loads(text).get("lesson") or {}

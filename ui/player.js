@@ -14,20 +14,21 @@
 // by name, so that the tests can load this file in a browser and check them alone.
 
 const STATE = new WeakMap();
-let plotlyLoading = null;
 
+// plotly.js, loaded once per page: the app starts loading it as the page opens (ui/player.py
+// `preload`, the same code), so the player usually finds it loading or loaded.
 export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!plotlyLoading) {
-    plotlyLoading = new Promise((resolve, reject) => {
+  if (!window.__mplPlotly) {
+    window.__mplPlotly = new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = url;
       script.onload = () => resolve(window.Plotly);
-      script.onerror = () => reject(new Error("could not load " + url));
+      script.onerror = () => { window.__mplPlotly = null; reject(new Error("could not load " + url)); };
       document.head.appendChild(script);
     });
   }
-  return plotlyLoading;
+  return window.__mplPlotly;
 }
 
 // --- payload decoding -------------------------------------------------------------------

@@ -11,13 +11,15 @@ Why a custom component (Streamlit's components v2, inline JS, no build step) dri
 Plotly.js, and not one Plotly figure with animation frames: the panels are separate
 figures in a grid that must fit a projector, the URL must follow the step shown, the
 keys must work wherever the focus is, and pause must stop on the step on screen --
-Plotly's own slider and play button do none of that.  Plotly.js is the plotly
-package's own bundle, served once from the app's static folder (the browser caches it);
-the saved demos carry a partial bundle of the same version holding only the traces the
-player draws (``PLAYER_TRACES``; ``ui/vendor/plotly-player.min.js``, rebuilt by
-``tools/plotly_bundle/build.sh``): a third of the size and of the start-up time, but
-measured 20-40 ms slower per step in the app (118 against 79-89 ms in presenter mode), so
-the app keeps the full one.
+Plotly's own slider and play button do none of that.  Plotly.js is a partial bundle of
+the plotly package's own version holding only the traces the player draws
+(``PLAYER_TRACES``; ``ui/vendor/plotly-player.min.js``, rebuilt by
+``tools/plotly_bundle/build.sh``), served from the app's static folder (the browser
+caches it) and carried inside saved demos.  A third of the full bundle's 4.8 MB and of
+its start-up: a lesson link in a fresh headless Chromium drew its first panels at
+3.6-4.3 s instead of 5.0-5.5 s, the full bundle's evaluation alone taking 1.2-1.5 s;
+stepping measured the same with either (presenter mode, medians 102-131 against
+113-130 ms, benchmarks.browser_speed, run one after the other).
 
 Payload: arrays go as base64 typed arrays (Plotly's ``{dtype, bdata}`` spec), kernel
 heatmaps as 8 bits per cell on the panel's colour range (hover values are then exact
@@ -43,7 +45,7 @@ from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
 PLOTLY_BUNDLE = Path(__file__).resolve().parent / "vendor" / "plotly-player.min.js"
-PLOTLY_FILE = "plotly.min.js"
+PLOTLY_FILE = PLOTLY_BUNDLE.name
 # The trace types the bundle holds (tools/plotly_bundle/entry.js); a panel with any other
 # is refused when its payload is made, so a new chart cannot draw nothing in the browser.
 PLAYER_TRACES = frozenset({"scatter", "scattergl", "heatmap", "contour", "histogram"})
@@ -51,19 +53,24 @@ HEAT_BUDGET = 1_600_000  # bytes of heatmap cells per study (8-bit cells, all st
 MAX_HEAT = 200
 
 
-def ensure_plotly_js():
-    """Copy plotly.js from the installed plotly package into ``static/`` (served by
-    ``server.enableStaticServing``), once per version; returns its URL path."""
-    import plotly
+_SERVED = None  # the bundle's URL once it is in static/ (checked once per process)
 
-    source = Path(plotly.__file__).parent / "package_data" / PLOTLY_FILE
+
+def ensure_plotly_js():
+    """Copy the player's plotly.js bundle into ``static/`` (served by
+    ``server.enableStaticServing``) when it is missing or another; returns its URL path,
+    which names the content (a browser keeps the file until the bundle changes)."""
+    global _SERVED
     target = STATIC / PLOTLY_FILE
-    if not target.exists() or target.stat().st_size != source.stat().st_size:
-        STATIC.mkdir(exist_ok=True)
-        partial = target.with_suffix(".partial")
-        shutil.copyfile(source, partial)
-        partial.replace(target)  # atomic: a second session never reads half a file
-    return f"app/static/{PLOTLY_FILE}?v={plotly.__version__}"
+    if _SERVED is None or not target.exists():
+        data = PLOTLY_BUNDLE.read_bytes()
+        if not target.exists() or target.read_bytes() != data:
+            STATIC.mkdir(exist_ok=True)
+            partial = target.with_suffix(".partial")
+            partial.write_bytes(data)
+            partial.replace(target)  # atomic: a second session never reads half a file
+        _SERVED = f"app/static/{PLOTLY_FILE}?v={hashlib.sha1(data).hexdigest()[:12]}"
+    return _SERVED
 
 
 def bundle_version():
@@ -516,6 +523,13 @@ def _view(step, lesson, present, text_scale):
 
 
 _COMPONENT = None
+NAME = "mpl_step_player"
+
+
+def mounted(elements):
+    """The step players among a page's custom components (Streamlit's ``AppTest``
+    elements; the page has others, e.g. :func:`preload`)."""
+    return [element for element in elements if element.proto.component_name == NAME]
 
 
 def _component():
@@ -523,13 +537,34 @@ def _component():
     if _COMPONENT is None:
         here = Path(__file__).resolve().parent
         _COMPONENT = st.components.v2.component(
-            "mpl_step_player",
+            NAME,
             html="<div class='mpl-root'></div>",
             css=(here / "player.css").read_text(),
             js=(here / "player.js").read_text(),
             isolate_styles=False,
         )
     return _COMPONENT
+
+
+_PRELOADER = None
+
+
+def preload():
+    """Start loading plotly.js as the page opens (nothing on screen; in the sidebar, so the
+    page keeps its spacing): a lesson link's player then finds it loaded.  In a fresh
+    headless Chromium, evaluating the 4.8 MB bundle took 1.2 s and began only when the
+    player arrived, 2.8 s into the visit (benchmarks/browser_open.py)."""
+    global _PRELOADER
+    if _PRELOADER is None:
+        source = (Path(__file__).resolve().parent / "player.js").read_text()
+        loader = source[source.index("export function loadPlotly") : source.index("// --- payload decoding")]
+        _PRELOADER = st.components.v2.component(
+            "mpl_plotly_preload",
+            html="<span hidden></span>",
+            js=loader + "\nexport default function (component) { if (component.data) loadPlotly(component.data); }\n",
+        )
+    with st.sidebar:
+        _PRELOADER(key="plotly-preload", data=ensure_plotly_js())
 
 
 #: The first bytes of a packed payload (:func:`packed`).
