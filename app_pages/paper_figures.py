@@ -1,6 +1,5 @@
 """Paper figures: a gallery card per figure or table of the papers, reproduced on offline data."""
 
-from collections import OrderedDict
 
 import streamlit as st
 
@@ -65,12 +64,12 @@ with st.expander("How the papers' vague words are read (the same for every card)
     st.markdown("\n".join(f"- {plain(word)}: {plain(reading)}." for word, reading in READINGS))
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
 def _results():
     """Finished reproductions by (function, size), shared by all sessions (items that share a
-    computation, like Figs 2 and 4, share the entry).  Kept outside ``st.cache_resource``
-    on the function so a progress bar can be drawn while it runs."""
-    return OrderedDict()
+    computation, like Figs 2 and 4, share the entry), in a store no ``clear_cache`` message
+    empties (:func:`ui.compute.shared`).  Not ``st.cache_resource`` on the function, so a
+    progress bar can be drawn while it runs."""
+    return compute.shared("reproductions")
 
 
 def _key(name):

@@ -379,6 +379,27 @@ def test_every_chart_follows_the_text_size():
     assert dict(compute._payloads()) == built
 
 
+def test_a_clear_cache_message_leaves_the_lessons_computed():
+    """Any browser can send Streamlit's clear_cache message; the server then clears every
+    st.cache_data and st.cache_resource for all users. The shared studies must stay."""
+    import streamlit as st
+
+    from ui import compute
+
+    query = {"data": "sinc", "points": "150", "k": "5"}
+    at = open_page("kmp", query)
+    assert_clean(at)
+    studies = dict(compute._results())
+    payloads = dict(compute._payloads())
+    assert studies and payloads
+    st.cache_data.clear()  # what the server does on clear_cache (AppSession._handle_clear_cache_request)
+    st.cache_resource.clear()
+    assert dict(compute._results()) == studies and dict(compute._payloads()) == payloads
+    again = open_page("kmp", query)
+    assert_clean(again)
+    assert all(compute._results()[key] is value for key, value in studies.items())  # nothing recomputed
+
+
 def test_deflation_lab_families_follow_the_task_and_empty_choice_is_explained():
     at = open_page("deflation-lab", {"data": "sinc", "points": "120"})
     assert_clean(at)
@@ -450,9 +471,9 @@ def test_bounds_explorer_counts_are_settable_and_an_overlay_stays_on_the_chart()
 
 
 def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
-    import streamlit as st
+    from ui import compute
 
-    st.cache_resource.clear()  # a fresh server: another test may have reproduced a card already
+    compute.shared("reproductions").clear()  # a fresh server: another test may have reproduced a card already
     at = open_page("paper-figures")
     assert_clean(at)
     titles = [header.value for header in at.subheader]

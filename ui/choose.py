@@ -86,13 +86,12 @@ def _upload_store():
     return st.session_state.setdefault("_upload_store", OrderedDict())
 
 
-@st.cache_resource(show_spinner=False)
 def _registry_datasets():
     """The registry's datasets loaded so far, shared by every session (the most recently
     used kept).  Not ``st.cache_data``: it unpickled a copy of the dataset on every call,
     several per page run (a tenth of the server's CPU per cached open under a class burst);
     the arrays are read-only instead, so no caller can change what others see."""
-    return OrderedDict()
+    return compute.shared("datasets")
 
 
 DATASETS_KEPT = 32

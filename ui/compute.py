@@ -39,14 +39,28 @@ def _run(kind, data, kernel, settings, progress=None):
     return result, time.perf_counter() - started
 
 
-@st.cache_resource(show_spinner=False)
+_SHARED = {}  # name -> OrderedDict: the stores every session of this process shares
+_SHARED_LOCK = threading.Lock()
+
+
+def shared(name):
+    """The process-wide store called ``name`` (an OrderedDict, made on first use).
+
+    Not ``st.cache_resource``: any browser can send Streamlit's ``clear_cache`` message,
+    which empties every cached resource for every user, and a student (or a stray click)
+    would then make a whole class recompute its lessons.  These stores are bounded by their
+    users (:func:`bounded_get`) and emptied only by restarting the process."""
+    with _SHARED_LOCK:
+        return _SHARED.setdefault(name, OrderedDict())
+
+
 def _results():
     """Every study computed, shared by all sessions, the most recently used kept.
 
     Not ``st.cache_resource`` on the study function itself: a computation waits for its
     turn in :data:`QUEUE` and reports its place and its progress, and Streamlit replays
     the elements a cached function touched (a progress bar drawn outside it cannot be)."""
-    return OrderedDict()
+    return shared("studies")
 
 
 RESULTS_MAX = 32  # a lesson's scenes and the presets (a study holds 1-55 MB while kept)
@@ -354,10 +368,9 @@ def study_numbers(study):
     return {"m": int(study.m), **study.curves.summary()}
 
 
-@st.cache_resource(show_spinner=False)
 def _payloads():
     """Player payloads by study and display (shared, immutable JSON text), oldest out."""
-    return OrderedDict()
+    return shared("payloads")
 
 
 PAYLOADS_MAX = 40  # a lesson's scenes and the presets: about 40 studies' payloads, 1-3 MB each

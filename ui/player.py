@@ -33,7 +33,6 @@ import base64
 import gzip
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
