@@ -1,6 +1,5 @@
 """Paper figures: a gallery card per figure or table of the papers, reproduced on offline data."""
 
-
 import streamlit as st
 
 from mpcore.experiments import FIGURES, READINGS, run
