@@ -1029,14 +1029,19 @@ class Player {
         const kept = [];
         for (let order = chosen.length - 1; order >= Math.max(0, chosen.length - 20); order--) {
           const text = String(order + 1);
+          let below = false;  // under the ring when above it would leave the chart (a pick near the top)
           if (xa && ya) {
             const [x, y] = set.coords[chosen[order]];
             const w = textWidth(text, fontSize), h = fontSize * 1.2;
-            const box = { x: xa._offset + xa.c2p(x) - w / 2, y: ya._offset + ya.c2p(y) - radius - h, w, h };
+            const centre = ya._offset + ya.c2p(y);
+            below = centre - radius - h < 2;
+            const box = { x: xa._offset + xa.c2p(x) - w / 2, y: below ? centre + radius : centre - radius - h, w, h };
             if (kept.some((other) => overlaps(box, other, 0))) continue;
             kept.push(box);
           }
-          out[start + order].label = { text, textposition: "top center", yanchor: "bottom", font: { size: fontSize, color: ink }, padding: 2 };
+          out[start + order].label = below
+            ? { text, textposition: "bottom center", yanchor: "top", font: { size: fontSize, color: ink }, padding: 2 }
+            : { text, textposition: "top center", yanchor: "bottom", font: { size: fontSize, color: ink }, padding: 2 };
         }
       }
       const next = set.next ? set.next[Math.min(j, set.next.length - 1)] : -1;
