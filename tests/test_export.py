@@ -366,7 +366,10 @@ def test_hostile_text_in_a_file_is_shown_as_text(tmp_path, browser):
 def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
     with app_page(browser, f"{server}/kmp?data=sinc&gamma=3&rescale=0.2&step=4&text=125") as page:
         settled(page, 4)
+        press(page, "PageDown", 5)  # stepped in the browser, where the server does not see it
+        press(page, "PageDown", 6)
         click_like_a_person(page, page.get_by_role("button", name="Save"))
+        settled(page, 6)  # pressing Save told the server the step on screen (a rerun)
         item = page.get_by_role("button", name="This demo (.html)")
         item.wait_for()
         with page.expect_download(timeout=60_000) as download:
@@ -377,7 +380,7 @@ def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
         app_id = page.evaluate("window.__mplPlayer.id")
     assert path.stat().st_size < 6e6
     with Offline(browser) as offline:
-        assert offline.open(path.as_uri(), 4) == 4  # the step and the text size the app showed
+        assert offline.open(path.as_uri(), 6) == 6  # the step on screen and the text size the app showed
         assert offline.page.evaluate("window.__mplPlayer.scale") == 1.25
         assert offline.page.evaluate("window.__mplPlayer.id").startswith(app_id)
         assert "sinc: the bound" in offline.page.locator(".mpl-lesson").inner_text()

@@ -590,6 +590,40 @@ def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
         )
 
 
+def test_save_in_a_guided_scene_keeps_the_step_on_screen_and_saves_it(server, browser, tmp_path):
+    """Pressing Save tells the server the step on screen (a rerun): in a guided scene, which
+    sets its own step, the student stays where they stepped and the demo is saved there."""
+    from ui import lessons
+
+    lesson = lessons.shipped()["2-kmp"]
+    scene = lesson.scene(3)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    with app_page(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720)) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page, scene.step)
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"window.__mplPlayer.j === {scene.step + 1}", timeout=60_000)
+        click_like_a_person(page, page.get_by_role("button", name="Save"))
+        settled(page)  # the rerun Save asked for has come and gone
+        assert page.evaluate("window.__mplPlayer.j") == scene.step + 1
+        item = page.get_by_role("button", name="This demo (.html)")
+        item.wait_for()
+        with page.expect_download(timeout=60_000) as download:
+            click_like_a_person(page, item)
+        path = tmp_path / "scene.html"
+        download.value.save_as(path)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        saved = context.new_page()
+        saved.goto(path.as_uri())
+        saved.wait_for_function(
+            "window.__mplRendered && window.__mplPlayer && window.__mplPlayer.Plotly", timeout=60_000
+        )
+        assert saved.evaluate("window.__mplPlayer.j") == scene.step + 1
+    finally:
+        context.close()
+
+
 def test_a_bad_lesson_file_gets_a_sentence_on_the_lessons_page(server, browser, tmp_path):
     bad = tmp_path / "mine.toml"
     bad.write_text('title = "Mine"\n\n[[scene]]\ntitle = "One"\npage = "kpm"\nnarration = "x"\n')

@@ -176,8 +176,10 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
     # The payload with this view's step, lesson and display, for a saved demo: made only when
     # the demo is saved (merging a study's 2.7 MB of JSON on every run was 16% of the
     # server's CPU per open of a cached lesson, py-spy --gil under benchmarks.class_load).
+    on_screen = min(max(player_module.shown_step(f"{state.page}:player", step), 0), n_steps)
+
     def shown():
-        return player_module.with_step(text, step, lesson, present, text_scale)
+        return player_module.with_step(text, on_screen, lesson, present, text_scale)
 
     move = player_module.show(
         player_module.packed(gz, step, lesson, present, text_scale),
@@ -206,7 +208,9 @@ def save_buttons(state: PageState, shown, name):
     stem = export.file_stem(scene)
     # No tooltip on the button: in presenter mode it stayed open over the menu's first item
     # while the mouse was on that item (seen in Chromium at 1280x720, 125%); the menu says it.
-    with row.popover("Save", icon=":material/download:"):
+    # Its key names the menu for the player, which tells the server the step on screen when
+    # Save is pressed (player.js): the demo is saved at that step, not at the last run's.
+    with row.popover("Save", icon=":material/download:", key="save-menu"):
         st.download_button(
             "This demo (.html)",
             data=lambda: export.standalone([replace(scene, payload=shown())], app_url=app_url),

@@ -1758,6 +1758,16 @@ export default function (component) {
     const player = STATE.get(root);
     if (player && player.guide) component.setTriggerValue("scene", direction);
   } };
-  if (isPacked(component.data)) return mountPacked(root, component.data, options);
-  return mount(root, component.data, options);
+  // The Save menu (ui/board.py, the popover keyed "save-menu") saves the demo at the step
+  // on screen: the server does not see the steps taken here, so pressing Save tells it (one
+  // rerun, in which the menu's items are made again).
+  const onSave = (event) => {
+    const player = STATE.get(root);
+    if (player && event.target && event.target.closest && event.target.closest(".st-key-save-menu")) {
+      component.setStateValue("shown_step", player.j);
+    }
+  };
+  document.addEventListener("click", onSave, true);
+  const cleanup = isPacked(component.data) ? mountPacked(root, component.data, options) : mount(root, component.data, options);
+  return () => { document.removeEventListener("click", onSave, true); if (cleanup) cleanup(); };
 }

@@ -600,8 +600,21 @@ def show(data, key, scenes=False):
     (measured with ``benchmarks.class_load``, 50 opens of a cached lesson: 0.18 CPU-s per
     open with the payload as a str, 0.11 as bytes, 0.034 packed)."""
     if not scenes:
-        _component()(key=key, data=data, height="content")
+        _component()(key=key, data=data, height="content", on_shown_step_change=lambda: None)
         return None
     # In a guided lesson the player asks for the next or previous scene (a forward key past
     # the scene's last step): +1 or -1, for this run only.
-    return _component()(key=key, data=data, height="content", on_scene_change=lambda: None).scene
+    return _component()(
+        key=key, data=data, height="content", on_scene_change=lambda: None, on_shown_step_change=lambda: None
+    ).scene
+
+
+def shown_step(key, default):
+    """The step the player mounted as ``key`` showed when Save was last pressed (it tells
+    the server then: stepping happens in the browser), or ``default``."""
+    value = st.session_state.get(key)
+    try:
+        step = value.get("shown_step") if hasattr(value, "get") else getattr(value, "shown_step", None)
+    except Exception:  # a state Streamlit keeps in another shape: the server's step will do
+        step = None
+    return int(step) if isinstance(step, (int, float)) else default
