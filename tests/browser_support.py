@@ -235,3 +235,16 @@ def overlap(a, b, shrink=1.5):
     width = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) - 2 * shrink
     height = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) - 2 * shrink
     return max(width, 0) * max(height, 0)
+
+
+def save_this_demo(page, path):
+    """The Save menu's "This demo (.html)", clicked as a person does; the file saved at
+    ``path``; returns the download."""
+    click_like_a_person(page, page.get_by_role("button", name="Save"))
+    settled(page)  # pressing Save tells the server the step on screen: a rerun, let it pass
+    item = page.get_by_role("button", name="This demo (.html)")
+    item.wait_for()
+    with page.expect_download(timeout=60_000) as download:
+        click_like_a_person(page, item)
+    download.value.save_as(path)
+    return download.value

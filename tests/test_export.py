@@ -9,7 +9,15 @@ import json
 from pathlib import Path
 
 import pytest
-from browser_support import app_page, browser, click_like_a_person, server, settled, wait_until_idle  # noqa: F401 (fixtures)
+from browser_support import (  # noqa: F401 (fixtures)
+    app_page,
+    browser,
+    click_like_a_person,
+    save_this_demo,
+    server,
+    settled,
+    wait_until_idle,
+)
 
 from ui import export, site
 from ui.player import PLAYER_TRACES, Panel
@@ -368,15 +376,9 @@ def test_save_this_demo_from_the_app_with_the_mouse(browser, server, tmp_path):
         settled(page, 4)
         press(page, "PageDown", 5)  # stepped in the browser, where the server does not see it
         press(page, "PageDown", 6)
-        click_like_a_person(page, page.get_by_role("button", name="Save"))
-        settled(page, 6)  # pressing Save told the server the step on screen (a rerun)
-        item = page.get_by_role("button", name="This demo (.html)")
-        item.wait_for()
-        with page.expect_download(timeout=60_000) as download:
-            click_like_a_person(page, item)
         path = tmp_path / "saved.html"
-        download.value.save_as(path)
-        assert download.value.suggested_filename.startswith("kmp-sinc-the-bound")
+        download = save_this_demo(page, path)
+        assert download.suggested_filename.startswith("kmp-sinc-the-bound")
         app_id = page.evaluate("window.__mplPlayer.id")
     assert path.stat().st_size < 6e6
     with Offline(browser) as offline:

@@ -21,6 +21,7 @@ from browser_support import (  # noqa: F401 (fixtures)
     overlap,
     redrawn,
     rendered,
+    save_this_demo,
     server,
     settled,
     shots,
@@ -603,15 +604,9 @@ def test_save_in_a_guided_scene_keeps_the_step_on_screen_and_saves_it(server, br
         settled(page, scene.step)
         page.keyboard.press("PageDown")
         page.wait_for_function(f"window.__mplPlayer.j === {scene.step + 1}", timeout=60_000)
-        click_like_a_person(page, page.get_by_role("button", name="Save"))
-        settled(page)  # the rerun Save asked for has come and gone
-        assert page.evaluate("window.__mplPlayer.j") == scene.step + 1
-        item = page.get_by_role("button", name="This demo (.html)")
-        item.wait_for()
-        with page.expect_download(timeout=60_000) as download:
-            click_like_a_person(page, item)
         path = tmp_path / "scene.html"
-        download.value.save_as(path)
+        save_this_demo(page, path)
+        assert page.evaluate("window.__mplPlayer.j") == scene.step + 1  # the scene did not take it back
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         saved = context.new_page()
