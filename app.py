@@ -14,7 +14,7 @@ the folder has another name.
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
-from ui import compute, player, server_watch, site
+from ui import compute, server_watch, site
 
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
@@ -30,6 +30,5 @@ st.set_page_config(
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
 page = st.navigation(site.menu(), expanded=True)
 server_watch.watch()  # behind the class proxy: reopen the page if its process stops
-player.preload()  # plotly.js loads while the page script runs
 with compute.RUNS.run():  # first come, first served when a class opens pages at once
     page.run()

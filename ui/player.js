@@ -15,8 +15,7 @@
 
 const STATE = new WeakMap();
 
-// plotly.js, loaded once per page: the app starts loading it as the page opens (ui/player.py
-// `preload`, the same code), so the player usually finds it loading or loaded.
+// plotly.js, loaded once per page (kept on the window: a second player finds it loading or loaded).
 export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__mplPlotly) {

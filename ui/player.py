@@ -527,7 +527,7 @@ NAME = "mpl_step_player"
 
 def mounted(elements):
     """The step players among a page's custom components (Streamlit's ``AppTest``
-    elements; the page has others, e.g. :func:`preload`)."""
+    elements; a page may have others)."""
     return [element for element in elements if element.proto.component_name == NAME]
 
 
@@ -543,27 +543,6 @@ def _component():
             isolate_styles=False,
         )
     return _COMPONENT
-
-
-_PRELOADER = None
-
-
-def preload():
-    """Start loading plotly.js as the page opens (nothing on screen; in the sidebar, so the
-    page keeps its spacing): a lesson link's player then finds it loaded.  In a fresh
-    headless Chromium, evaluating the 4.8 MB bundle took 1.2 s and began only when the
-    player arrived, 2.8 s into the visit (benchmarks/browser_open.py)."""
-    global _PRELOADER
-    if _PRELOADER is None:
-        source = (Path(__file__).resolve().parent / "player.js").read_text()
-        loader = source[source.index("export function loadPlotly") : source.index("// --- payload decoding")]
-        _PRELOADER = st.components.v2.component(
-            "mpl_plotly_preload",
-            html="<span hidden></span>",
-            js=loader + "\nexport default function (component) { if (component.data) loadPlotly(component.data); }\n",
-        )
-    with st.sidebar:
-        _PRELOADER(key="plotly-preload", data=ensure_plotly_js())
 
 
 #: The first bytes of a packed payload (:func:`packed`).
