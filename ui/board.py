@@ -162,7 +162,7 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
 
     text, gz = compute.memo((state.page, key), both)
     if callable(numbers):  # what a preset's lesson quotes: once per study, like the payload
-        numbers = compute.memo(("numbers", state.page, key), numbers)
+        numbers = compute.lesson_numbers((state.page, key), numbers)
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")

@@ -390,6 +390,13 @@ def memo(key, compute):
     return bounded_get(_payloads(), key, in_turn, PAYLOADS_MAX)
 
 
+def lesson_numbers(key, compute):
+    """What a preset's lesson quotes about a study (``compute()``, cheap), once per study
+    server-wide: in a store of its own, not the payloads' (it would take their places) nor
+    their line (it would wait behind other studies' payloads)."""
+    return bounded_get(shared("numbers"), key, compute, PAYLOADS_MAX)
+
+
 def study_key(kind, data, kernel, settings, *display_options):
     """A hashable name for a study and how it is drawn (the player's cache key)."""
     return (kind, data, kernel, tuple(sorted(settings.items())), display_options)
