@@ -27,7 +27,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 venv: $(VENV)/.dev
 
 run: $(VENV)/.runtime
-	$(BIN)/streamlit run app.py
+	$(BIN)/streamlit run server.py
 
 # A class: one app process per core behind HAProxy (Debian: apt-get install haproxy), the
 # shipped lessons computed on every process at start; see the README's "Serving a class".

@@ -59,7 +59,7 @@ def app_command(port, address="127.0.0.1"):
         "-m",
         "streamlit",
         "run",
-        str(ROOT / "app.py"),
+        str(ROOT / "server.py"),
         "--server.headless",
         "true",
         "--server.address",

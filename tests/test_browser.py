@@ -232,3 +232,33 @@ def test_a_class_opens_one_lesson_through_the_websocket(server):
         visits = thread.submit(asyncio.run, open_pages(stream_url(server), [LESSON] * 10)).result()
     assert [visit.error for visit in visits] == [None] * 10
     assert all(500_000 < visit.received < 2_000_000 for visit in visits)
+
+
+def test_the_payload_comes_by_http_and_inline_when_that_fails(server, browser):
+    """Served by server.py, a page's websocket carries a reference to the study's payload
+    and the browser fetches it (gzip, cached by name); when the fetch fails (the server no
+    longer keeps it), the player asks for the bytes inline and still draws."""
+    query = "kmp?data=xor&points=3000&k=40&seed=41"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        fetched = []
+        page.on(
+            "response", lambda r: fetched.append((r.url, r.status, r.headers)) if "/mpl/payload/" in r.url else None
+        )
+        page.goto(f"{server}/{query}")
+        settled(page, 0)
+        assert len(fetched) == 1 and fetched[0][1] == 200
+        assert fetched[0][2].get("content-encoding") == "gzip" and "immutable" in fetched[0][2].get("cache-control", "")
+        drawn_from_fetch = page.evaluate("window.__mplPlayer.payloadBytes")
+
+        refused = context.new_page()
+        refused.route("**/mpl/payload/**", lambda route: route.fulfill(status=404, body="gone"))
+        refused.goto(f"{server}/{query}")
+        settled(refused, 0)  # the page reran with the payload inline
+        assert refused.evaluate("window.__mplPlayer.payloadBytes") == drawn_from_fetch
+        assert refused.locator("[data-testid='stException']").count() == 0
+        refused.keyboard.press("PageDown")
+        rendered(refused, 1)
+    finally:
+        context.close()

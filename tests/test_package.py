@@ -79,6 +79,7 @@ def test_wheel_holds_the_package_and_its_data(installed):
     # The app is inside the package `mplab` (nothing as generic as a top-level `ui` is installed).
     for member in (
         "mplab/app.py",
+        "mplab/server.py",
         "mplab/.streamlit/config.toml",
         "mplab/ui/player.js",
         "mplab/ui/lessons/3-fisher.toml",

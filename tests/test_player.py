@@ -213,3 +213,58 @@ def test_a_packed_payload_carries_the_study_once_and_the_view_beside_it():
     assert json.loads(player.unpacked(player.packed(gz, 0)))["step"] == 0
     with pytest.raises(ValueError, match="packed"):
         player.unpacked(text.encode())
+
+
+def _get(route, path):
+    """``route`` answering a GET of ``path``: (status, headers, body)."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    match, scope = route.matches({"type": "http", "method": "GET", "path": path, "headers": []})
+    assert match.name == "FULL", path
+    request = Request({"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b"", **scope})
+    response = asyncio.run(route.endpoint(request))
+    return response.status_code, dict(response.headers), response.body
+
+
+def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monkeypatch):
+    """The app's payload route (server.py): a reference names the study's compressed bytes
+    by their SHA-1, the route answers them gzip-encoded and cacheable forever (the name is
+    the content), unknown or malformed names get a 404 (the player then asks for the bytes
+    inline), and past ``KEPT_BYTES`` the least recently shown payload is dropped."""
+    import gzip
+    import hashlib
+
+    monkeypatch.setattr(player, "_KEPT", type(player._KEPT)())
+    monkeypatch.setattr(player, "_NAMES", {})
+    monkeypatch.setattr(player, "_ROUTED", False)
+    routes = {route.path: route for route in player.routes()}
+    assert player._ROUTED  # server.py's call turns references on
+    payload = routes["/mpl/payload/{name}"]
+    texts = [json.dumps({"id": f"s{i}", "x": list(range(300 * i, 300 * i + 3000))}) for i in range(3)]
+    gzs = [player.gzipped(text) for text in texts]
+    names = [player._served_name(gz) for gz in gzs]
+    assert names == [hashlib.sha1(gz).hexdigest() for gz in gzs]
+    status, headers, body = _get(payload, f"/mpl/payload/{names[1]}")
+    assert status == 200 and gzip.decompress(body).decode() == texts[1]
+    assert headers["content-encoding"] == "gzip" and "immutable" in headers["cache-control"]
+    data = player.reference(names[1], 3, ("Boston", "a lesson"), True, 1.5)
+    size = int.from_bytes(data[4:8], "big")
+    assert data.startswith(player.REFERENCE) and data[8 + size :].decode() == names[1]
+    assert json.loads(data[8 : 8 + size]) == {
+        "step": 3,
+        "present": True,
+        "text_scale": 1.5,
+        "lesson": {"name": "Boston", "text": "a lesson"},
+    }
+    for bad in ("0" * 40, names[0][:-1] + "g", names[0].upper(), names[0] + "0", ".." + names[0][2:]):
+        assert _get(payload, f"/mpl/payload/{bad}")[0] == 404, bad
+
+    monkeypatch.setattr(player, "KEPT_BYTES", len(gzs[0]) + len(gzs[1]) + len(gzs[2]) - 1)
+    player._served_name(gzs[0])  # shown again: now the most recent; the oldest is names[1]
+    player._served_name(player.gzipped(texts[2] + " "))
+    assert _get(payload, f"/mpl/payload/{names[1]}")[0] == 404
+    assert _get(payload, f"/mpl/payload/{names[0]}")[0] == 200
+    status, headers, body = _get(routes["/mpl/player.js"], "/mpl/player.js")
+    assert status == 200 and body == player.PLAYER_JS.read_bytes() and "javascript" in headers["content-type"]

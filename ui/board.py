@@ -182,9 +182,7 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
         return player_module.with_step(text, on_screen, lesson, present, text_scale)
 
     move = player_module.show(
-        player_module.packed(gz, step, lesson, present, text_scale),
-        key=f"{state.page}:player",
-        scenes=state.guide is not None,
+        gz, f"{state.page}:player", step, lesson, present, text_scale, scenes=state.guide is not None
     )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))

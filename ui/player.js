@@ -1732,7 +1732,38 @@ function mountPacked(root, data, options) {
   const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
   const head = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
   const gz = bytes.subarray(8 + size);
-  const key = fingerprint(gz);
+  return mountText(root, head, fingerprint(gz), () => inflateGzip(gz), options);
+}
+
+// A payload reference (ui/player.py `reference`, when the app serves its routes): "MPLR",
+// the length of the per-view JSON, that JSON, then the payload's name; the browser fetches
+// it (gzip-encoded; the name is its content's hash, so the browser keeps it).  When that
+// fails (the server no longer keeps it), the player asks the page for the bytes inline.
+const REFERENCE = [77, 80, 76, 82];
+
+function isReference(data) {
+  if (!(data instanceof ArrayBuffer || ArrayBuffer.isView(data))) return false;
+  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
+  return bytes.length > 8 && REFERENCE.every((b, i) => bytes[i] === b);
+}
+
+function mountReference(root, data, options, askInline) {
+  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
+  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
+  const decoder = new TextDecoder();
+  const head = JSON.parse(decoder.decode(bytes.subarray(8, 8 + size)));
+  const name = decoder.decode(bytes.subarray(8 + size));
+  const url = new URL(`mpl/payload/${name}`, document.baseURI).href;
+  const fetched = () => fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return response.text();
+  });
+  return mountText(root, head, name, fetched, options, askInline);
+}
+
+// The study's text (`load()`, unless the same study was mounted here last), with the
+// per-view fields `head`; the latest call wins.
+function mountText(root, head, key, load, options, onFailure) {
   const token = {};
   PENDING.set(root, token);
   const apply = (text) => {
@@ -1744,7 +1775,11 @@ function mountPacked(root, data, options) {
   };
   const known = INFLATED.get(root);
   if (known && known.key === key) apply(known.text);
-  else inflateGzip(gz).then(apply);
+  else load().then(apply, (error) => {
+    if (PENDING.get(root) !== token) return;
+    if (onFailure) onFailure(error);
+    else root.textContent = "The study could not be read: " + error.message;
+  });
   return () => { PENDING.delete(root); const player = STATE.get(root); if (player) player.cleanup(); };
 }
 const PENDING = new WeakMap();
@@ -1767,6 +1802,8 @@ export default function (component) {
     }
   };
   document.addEventListener("click", onSave, true);
-  const cleanup = isPacked(component.data) ? mountPacked(root, component.data, options) : mount(root, component.data, options);
+  const askInline = () => component.setStateValue("inline", true);
+  const cleanup = isReference(component.data) ? mountReference(root, component.data, options, askInline)
+    : isPacked(component.data) ? mountPacked(root, component.data, options) : mount(root, component.data, options);
   return () => { document.removeEventListener("click", onSave, true); if (cleanup) cleanup(); };
 }

@@ -33,6 +33,9 @@ import base64
 import gzip
 import hashlib
 import json
+import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -539,10 +542,107 @@ def _component():
             NAME,
             html="<div class='mpl-root'></div>",
             css=(here / "player.css").read_text(),
-            js=(here / "player.js").read_text(),
+            js=_loader() if _ROUTED else PLAYER_JS.read_text(),
             isolate_styles=False,
         )
     return _COMPONENT
+
+
+# --- the payload route ------------------------------------------------------------------
+# Served by the app's own HTTP routes (``server.py``, Streamlit's ``st.App``), a study's
+# payload and the player's script leave the websocket: each page open then sends a
+# reference of a few hundred bytes, the browser fetches the payload once per study (by a
+# name that is its content's hash, so it keeps it) and the script once per version.  On
+# the websocket, every open re-serialised, hashed and framed 0.78 MB in the one
+# interpreter all sessions share (a fifth of a cached open's CPU; benchmarks.class_load).
+
+#: The first bytes of a payload reference (what :func:`show` sends when routed).
+REFERENCE = b"MPLR"
+ROUTE = "mpl/"  # the routes' path, relative to the app's address
+PLAYER_JS = Path(__file__).resolve().parent / "player.js"
+KEPT_BYTES = 300_000_000  # compressed payloads kept for fetching (the oldest out first)
+_ROUTED = False  # whether this process serves ROUTE (server.py); if not, payloads go inline
+_KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
+_NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
+_KEPT_LOCK = threading.Lock()
+_NAME = re.compile(r"[0-9a-f]{40}")
+
+
+def _player_js_version():
+    return hashlib.sha1(PLAYER_JS.read_bytes()).hexdigest()[:12]
+
+
+def _loader():
+    """The component's script when routed: it imports ``player.js`` from the app's route
+    (a browser keeps it until its version changes) and hands it the component."""
+    return (
+        "export default function (component) {\n"
+        f'  const url = new URL("{ROUTE}player.js?v={_player_js_version()}", document.baseURI).href;\n'
+        "  let cleanup = null, gone = false;\n"
+        "  import(url).then((player) => { if (!gone) cleanup = player.default(component); })\n"
+        "    .catch((error) => { component.parentElement.textContent = "
+        '"The step player could not load: " + error.message + ". Reload the page."; });\n'
+        "  return () => { gone = true; if (cleanup) cleanup(); };\n"
+        "}\n"
+    )
+
+
+def routes():
+    """The HTTP routes the app adds to Streamlit's (``server.py``): a shown payload by
+    name, gzip-encoded as it is kept, and the player's script; calling it turns the
+    references on for this process."""
+    global _ROUTED
+    from starlette.responses import PlainTextResponse, Response
+    from starlette.routing import Route
+
+    forever = {"Cache-Control": "public, max-age=31536000, immutable"}
+
+    async def payload(request):
+        name = request.path_params["name"]
+        with _KEPT_LOCK:
+            gz = _KEPT.get(name) if _NAME.fullmatch(name) else None
+        if gz is None:  # not kept any more: the player asks the page to send it inline
+            return PlainTextResponse("No such payload on this server.", status_code=404)
+        return Response(gz, media_type="application/json", headers={"Content-Encoding": "gzip", **forever})
+
+    script = PLAYER_JS.read_bytes()
+
+    async def player_js(request):
+        return Response(script, media_type="text/javascript", headers=forever)
+
+    _ROUTED = True
+    return [
+        Route(f"/{ROUTE}payload/{{name}}", payload, methods=["GET"]),
+        Route(f"/{ROUTE}player.js", player_js, methods=["GET"]),
+    ]
+
+
+def _served_name(gz):
+    """The name ``gz`` is fetched by (its SHA-1), kept among the served payloads."""
+    with _KEPT_LOCK:
+        name = _NAMES.get(id(gz))
+        if name is not None and _KEPT.get(name) is gz:
+            _KEPT.move_to_end(name)
+            return name
+    name = hashlib.sha1(gz).hexdigest()
+    with _KEPT_LOCK:
+        _KEPT[name] = gz
+        _KEPT.move_to_end(name)
+        _NAMES[id(gz)] = name
+        total = sum(len(kept) for kept in _KEPT.values())
+        while total > KEPT_BYTES and len(_KEPT) > 1:
+            old_name, old = _KEPT.popitem(last=False)
+            total -= len(old)
+            if _NAMES.get(id(old)) == old_name:
+                del _NAMES[id(old)]
+    return name
+
+
+def reference(name, step, lesson=None, present=False, text_scale=1.0):
+    """What the browser receives when routed: ``REFERENCE``, the length of the per-view
+    JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII)."""
+    head = json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":")).encode()
+    return REFERENCE + len(head).to_bytes(4, "big") + head + name.encode()
 
 
 #: The first bytes of a packed payload (:func:`packed`).
@@ -573,27 +673,43 @@ def unpacked(data):
     return _merged(gzip.decompress(data[8 + size :]).decode(), data[8 : 8 + size].decode())
 
 
-def show(data, key, scenes=False):
-    """Mount the player with a packed payload (:func:`packed`).  Bytes go out as they are;
-    a str would be JSON-encoded a second time and hashed as canonical JSON on every run
-    (measured with ``benchmarks.class_load``, 50 opens of a cached lesson: 0.18 CPU-s per
-    open with the payload as a str, 0.11 as bytes, 0.034 packed)."""
+def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False):
+    """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
+    per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
+    the browser gets a :func:`reference` and fetches ``gz`` by its name; otherwise (or
+    when that fetch failed: the player then asks for it) the bytes go :func:`packed`.
+    Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
+    canonical JSON on every run (measured with ``benchmarks.class_load``, 50 opens of a
+    cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
+    packed)."""
+    if _ROUTED and not _state_value(key, "inline"):
+        data = reference(_served_name(gz), step, lesson, present, text_scale)
+    else:
+        data = packed(gz, step, lesson, present, text_scale)
+    callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
     if not scenes:
-        _component()(key=key, data=data, height="content", on_shown_step_change=lambda: None)
+        _component()(key=key, data=data, height="content", **callbacks)
         return None
     # In a guided lesson the player asks for the next or previous scene (a forward key past
     # the scene's last step): +1 or -1, for this run only.
-    return _component()(
-        key=key, data=data, height="content", on_scene_change=lambda: None, on_shown_step_change=lambda: None
-    ).scene
+    return _component()(key=key, data=data, height="content", on_scene_change=_ignore, **callbacks).scene
+
+
+def _ignore():
+    """A component value's callback: the value is read where it is needed."""
+
+
+def _state_value(key, name):
+    """The value ``name`` the player mounted as ``key`` last set, or None."""
+    value = st.session_state.get(key)
+    try:
+        return value.get(name) if hasattr(value, "get") else getattr(value, name, None)
+    except Exception:  # a state Streamlit keeps in another shape
+        return None
 
 
 def shown_step(key, default):
     """The step the player mounted as ``key`` showed when Save was last pressed (it tells
     the server then: stepping happens in the browser), or ``default``."""
-    value = st.session_state.get(key)
-    try:
-        step = value.get("shown_step") if hasattr(value, "get") else getattr(value, "shown_step", None)
-    except Exception:  # a state Streamlit keeps in another shape: the server's step will do
-        step = None
-    return int(step) if isinstance(step, (int, float)) else default
+    step = _state_value(key, "shown_step")
+    return int(step) if isinstance(step, (int, float)) and not isinstance(step, bool) else default

@@ -24,6 +24,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.exceptions import WebSocketException
 
+from ui.player import REFERENCE
+
 TIMEOUT = 600.0
 
 
@@ -78,6 +80,8 @@ async def _once(ws_url, page, query, timeout, cookies, reruns):
                     kind = forward.WhichOneof("type")
                     if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "exception":
                         return True, received, "exception"
+                    if kind == "delta" and forward.delta.new_element.WhichOneof("type") == "bidi_component":
+                        received += await _fetch_referenced(ws_url, forward.delta.new_element.bidi_component, cookies)
                     if kind == "script_finished":
                         break
                 if forward.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
@@ -89,6 +93,47 @@ async def _once(ws_url, page, query, timeout, cookies, reruns):
         return False, received, type(error).__name__
     except TimeoutError:
         return True, received, "TimeoutError"
+    except PayloadMissing as error:  # its process stopped between the page and the fetch:
+        return False, received, str(error)  # a browser reopens the page (ui/server_watch.py)
+
+
+async def _fetch_referenced(ws_url, component, cookies):
+    """What a browser fetches for a step player's payload reference (``ui/player.py``
+    ``reference``), as it does: over HTTP, with the session's cookies (behind the proxy
+    they lead to the same process).  The bytes received (gzip-encoded, as sent); 0 for a
+    component that carries no reference.  A failed fetch raises :class:`PayloadMissing`."""
+    data = component.bytes
+    if not data.startswith(REFERENCE):
+        return 0
+    size = int.from_bytes(data[4:8], "big")
+    name = data[8 + size :].decode()
+    parts = urlsplit(ws_url)
+    base = parts.path[: -len("/_stcore/stream")]
+    try:
+        answer = await _get(parts, f"{base}/mpl/payload/{name}", cookies)
+    except OSError as error:
+        raise PayloadMissing(f"payload {name}: {type(error).__name__}") from error
+    if not answer.startswith(b"HTTP/1.1 200"):
+        raise PayloadMissing(f"payload {name}: {answer[:40]!r}")
+    return len(answer)
+
+
+async def _get(parts, path, cookies):
+    """The whole answer (head and body) to an HTTP/1.1 GET of ``path`` on ``parts``' host."""
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port or 80)
+    lines = [f"GET {path} HTTP/1.1", f"Host: {parts.netloc}", "Accept-Encoding: gzip"]
+    if cookies:
+        lines.append("Cookie: " + "; ".join(f"{key}={value}" for key, value in cookies.items()))
+    writer.write(("\r\n".join([*lines, "Connection: close", "", ""])).encode())
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+class PayloadMissing(Exception):
+    """A step player's referenced payload could not be fetched (a page error, not a dropped
+    connection: the page would show no charts)."""
 
 
 async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False, reruns=0):
