@@ -30,5 +30,8 @@ st.set_page_config(
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
 page = st.navigation(site.menu(), expanded=True)
 server_watch.watch()  # behind the class proxy: reopen the page if its process stops
-with compute.RUNS.run():  # first come, first served when a class opens pages at once
-    page.run()
+try:
+    with compute.RUNS.run():  # first come, first served when a class opens pages at once
+        page.run()
+finally:
+    compute.freeze_heap_once()  # the modules the first page imported leave the collector's scans
