@@ -1735,32 +1735,6 @@ function mountPacked(root, data, options) {
   return mountText(root, head, fingerprint(gz), () => inflateGzip(gz), options);
 }
 
-// A payload reference (ui/player.py `reference`, when the app serves its routes): "MPLR",
-// the length of the per-view JSON, that JSON, then the payload's name; the browser fetches
-// it (gzip-encoded; the name is its content's hash, so the browser keeps it).  When that
-// fails (the server no longer keeps it), the player asks the page for the bytes inline.
-const REFERENCE = [77, 80, 76, 82];
-
-function isReference(data) {
-  if (!(data instanceof ArrayBuffer || ArrayBuffer.isView(data))) return false;
-  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
-  return bytes.length > 8 && REFERENCE.every((b, i) => bytes[i] === b);
-}
-
-function mountReference(root, data, options, askInline) {
-  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
-  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
-  const decoder = new TextDecoder();
-  const head = JSON.parse(decoder.decode(bytes.subarray(8, 8 + size)));
-  const name = decoder.decode(bytes.subarray(8 + size));
-  const url = new URL(`mpl/payload/${name}`, document.baseURI).href;
-  const fetched = () => fetch(url).then((response) => {
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    return response.text();
-  });
-  return mountText(root, head, name, fetched, options, askInline);
-}
-
 // The study's text (`load()`, unless the same study was mounted here last), with the
 // per-view fields `head`; the latest call wins.
 function mountText(root, head, key, load, options, onFailure) {
@@ -1784,7 +1758,9 @@ function mountText(root, head, key, load, options, onFailure) {
 }
 const PENDING = new WeakMap();
 
-export default function (component) {
+// The player mounted in a Streamlit component: `mountWith(root, options, askInline)` mounts
+// its payload.
+function attach(component, mountWith) {
   // In a guided lesson, past the scene's steps the player asks Streamlit for the next or
   // previous scene (ui/guide.py); elsewhere it has nothing to ask.
   const root = component.parentElement;
@@ -1802,8 +1778,20 @@ export default function (component) {
     }
   };
   document.addEventListener("click", onSave, true);
+  // When a referenced payload cannot be fetched (the server no longer keeps it), the page
+  // is asked to send the bytes inline (one rerun).
   const askInline = () => component.setStateValue("inline", true);
-  const cleanup = isReference(component.data) ? mountReference(root, component.data, options, askInline)
-    : isPacked(component.data) ? mountPacked(root, component.data, options) : mount(root, component.data, options);
+  const cleanup = mountWith(root, options, askInline);
   return () => { document.removeEventListener("click", onSave, true); if (cleanup) cleanup(); };
+}
+
+export default function (component) {
+  return attach(component, (root, options) => (isPacked(component.data)
+    ? mountPacked(root, component.data, options) : mount(root, component.data, options)));
+}
+
+// A referenced payload (ui/player_loader.js): its per-view fields `head`, its `name`, and the
+// promise of its text, which the loader started fetching before this script arrived.
+export function mountFetched(component, head, name, text) {
+  return attach(component, (root, options, askInline) => mountText(root, head, name, () => text, options, askInline));
 }

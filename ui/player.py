@@ -573,18 +573,11 @@ def _player_js_version():
 
 
 def _loader():
-    """The component's script when routed: it imports ``player.js`` from the app's route
-    (a browser keeps it until its version changes) and hands it the component."""
-    return (
-        "export default function (component) {\n"
-        f'  const url = new URL("{ROUTE}player.js?v={_player_js_version()}", document.baseURI).href;\n'
-        "  let cleanup = null, gone = false;\n"
-        "  import(url).then((player) => { if (!gone) cleanup = player.default(component); })\n"
-        "    .catch((error) => { component.parentElement.textContent = "
-        '"The step player could not load: " + error.message + ". Reload the page."; });\n'
-        "  return () => { gone = true; if (cleanup) cleanup(); };\n"
-        "}\n"
-    )
+    """The component's script when routed (``player_loader.js``): it starts fetching the
+    payload, plotly.js and ``player.js`` at once, then hands the component to the player."""
+    script = (Path(__file__).resolve().parent / "player_loader.js").read_text()
+    player_url = f"{ROUTE}player.js?v={_player_js_version()}"
+    return script.replace("__PLAYER_URL__", player_url).replace("__PLOTLY_URL__", ensure_plotly_js())
 
 
 def routes():
