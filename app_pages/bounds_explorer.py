@@ -343,14 +343,10 @@ if len(series) == 2:
             + (f" (from {xs[a_wins][0]:g} to {xs[a_wins][-1]:g})." if a_wins.any() else ".")
         )
 st.markdown(" ".join(sentences) + f" Fixed: {fixed}.")
+query = st.query_params.to_dict()
 board.copy_as_code(
-    code.explore_script(
-        f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}",
-        bound,
-        vary,
-        xs,
-        dict(settings),
-        query=st.query_params.to_dict(),
+    lambda: code.explore_script(
+        f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs, dict(settings), query=query
     ),
     "bounds-explorer",
 )

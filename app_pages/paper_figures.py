@@ -177,7 +177,8 @@ def _card(name):
             help="The numbers behind the figure, one row per point / cell.",
         )
         board.copy_as_code(
-            code.experiment_script(f"{info.paper}, {LABELS[name]}: {info.title}", name, size), f"{name}-{size}"
+            lambda: code.experiment_script(f"{info.paper}, {LABELS[name]}: {info.title}", name, size),
+            f"{name}-{size}",
         )
 
 

@@ -40,6 +40,14 @@ def open_page(page=None, query=None):
     return at
 
 
+def opened(at, *menus):
+    """``at`` rerun with the popover menus keyed ``menus`` open (their items are made only
+    while open), as a click on each does."""
+    for key in menus:
+        at.session_state[key] = True
+    return at.run()
+
+
 def assert_clean(at):
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -266,7 +274,13 @@ def test_impossible_settings_give_a_message_not_a_traceback():
 
 
 def test_downloads_offer_the_path_and_the_curves():
+    from ui import board
+
     at = open_page("skpca")
+    closed = [button.label for button in at.get("download_button")]
+    assert closed == ["Download the path (CSV)", "Download the curves (CSV)"]  # the menus' items: once opened
+    opened(at, "save-menu", board.code_menu_key("sparse-kpca"))
+    assert_clean(at)
     labels = [button.label for button in at.get("download_button")]
     assert labels == [
         "This demo (.html)",
@@ -499,7 +513,11 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     assert len(figs) == 2 and trace(figs, "support points") is not None
     assert any(text.value.startswith("**Ours.**") for text in at.markdown)
     assert any("-badge[**" in text.value for text in at.markdown)  # the verdict
-    assert len(at.get("download_button")) == 2  # the data (CSV) and the card's script
+    assert len(at.get("download_button")) == 1  # the data (CSV); the card's script once its menu is open
+    from ui import board
+
+    opened(at, board.code_menu_key("vincent2002-fig6-quick"))
+    assert len(at.get("download_button")) == 2 and any("NUMBERS" in block.value for block in at.code)
     assert at.query_params["paper"] == "vincent2002"
 
 

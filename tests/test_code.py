@@ -8,14 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_app import assert_clean, decode, figures, open_page, panel, player
+from test_app import assert_clean, decode, figures, open_page, opened, panel, player
 
+from ui import board
 from ui.code import numbers_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_script(at, tmp_path):
+def run_script(at, tmp_path, stem):
+    """The script of the view's "Copy as code" menu (``stem``), run on its own: its NUMBERS."""
+    assert not [block for block in at.code if "NUMBERS" in block.value], "made before the menu is opened"
+    opened(at, board.code_menu_key(stem))
+    assert_clean(at)
     scripts = [block.value for block in at.code if "NUMBERS" in block.value]
     assert len(scripts) == 1, "the page must offer exactly one script"
     script = scripts[0]
@@ -40,8 +45,9 @@ def page_trace(fig, name):
 )
 def test_algorithm_page_script_prints_the_pages_curves(page, curve, tmp_path):
     at = open_page(page)
+    stem = {"skpca": "sparse-kpca", "kmp": "kernel-matching-pursuit", "skcca": "sparse-kcca", "mpkfda": "mpkfda"}[page]
     assert_clean(at)
-    numbers = run_script(at, tmp_path)
+    numbers = run_script(at, tmp_path, stem)
     bounds = panel(player(at), "bounds")["figure"]
     shown = decode(page_trace(bounds, curve)["y"]).astype(float)
     ours = np.asarray(numbers["curves"][curve], dtype=float)
@@ -53,7 +59,7 @@ def test_algorithm_page_script_prints_the_pages_curves(page, curve, tmp_path):
 
 def test_deflation_lab_script_prints_each_deflations_errors(tmp_path):
     at = open_page("deflation-lab", {"points": "200", "k": "8"})
-    numbers = run_script(at, tmp_path)
+    numbers = run_script(at, tmp_path, "deflation-lab")
     errors = panel(player(at), "errors")["figure"]
     for name, values in numbers["errors"].items():
         np.testing.assert_allclose(values, decode(page_trace(errors, name)["y"]), rtol=1e-5)
@@ -61,7 +67,7 @@ def test_deflation_lab_script_prints_each_deflations_errors(tmp_path):
 
 def test_column_lab_script_prints_the_correlation_errors(tmp_path):
     at = open_page("column-lab")
-    numbers = run_script(at, tmp_path)
+    numbers = run_script(at, tmp_path, "column-selection")
     fig = panel(player(at), "rho")["figure"]  # "Canonical correlation error (Fig. 1b)", drawn by the player
     for method in ("uniform", "ridge-leverage"):
         # atol: at the top ranks rho~ comes from an ill-conditioned solve, and the app's one
@@ -71,7 +77,7 @@ def test_column_lab_script_prints_the_correlation_errors(tmp_path):
 
 def test_bounds_explorer_script_prints_the_curve(tmp_path):
     at = open_page("bounds")
-    numbers = run_script(at, tmp_path)
+    numbers = run_script(at, tmp_path, "bounds-explorer")
     fig = panel(player(at), "bound")["figure"]  # "Bound against ...", drawn by the player
     shown = decode(fig["data"][0]["y"]).astype(float)
     ours = np.asarray(numbers["bound"], dtype=float)
@@ -84,7 +90,7 @@ def test_paper_card_script_prints_the_cards_table(tmp_path):
     if any(button.key == "run-vincent2002-fig6-quick" for button in at.button):  # not run yet in this process
         at.button(key="run-vincent2002-fig6-quick").click().run()
     assert_clean(at)
-    numbers = run_script(at, tmp_path)
+    numbers = run_script(at, tmp_path, "vincent2002-fig6-quick")
     titles = [a["text"] for f in figures(at) for a in f["layout"].get("annotations", []) if "test error" in a["text"]]
     shown = [float(text.rsplit("test error ", 1)[1]) for text in titles[:4]]
     np.testing.assert_allclose(numbers["test error"], shown, atol=5e-4)

@@ -201,14 +201,19 @@ def save_buttons(state: PageState, shown, name):
     row = getattr(state, "title_row", None)
     if row is None:
         return
-    scene = export.scene_from_page(state, "", name)  # the settings now; the payload when saved
-    app_url = export.app_base(st.context.url, state.page)
-    stem = export.file_stem(scene)
     # No tooltip on the button: in presenter mode it stayed open over the menu's first item
     # while the mouse was on that item (seen in Chromium at 1280x720, 125%); the menu says it.
     # Its key names the menu for the player, which tells the server the step on screen when
     # Save is pressed (player.js): the demo is saved at that step, not at the last run's.
-    with row.popover("Save", icon=":material/download:", key="save-menu"):
+    # Its items are made only while it is open (opening it reruns the page, as the player's
+    # step does): made on every run, they were a twentieth of the server's CPU per page open.
+    menu = row.popover("Save", icon=":material/download:", key="save-menu", on_change="rerun")
+    if not menu.open:
+        return
+    scene = export.scene_from_page(state, "", name)  # the settings now; the payload when saved
+    app_url = export.app_base(st.context.url, state.page)
+    stem = export.file_stem(scene)
+    with menu:
         st.download_button(
             "This demo (.html)",
             data=lambda: export.standalone([replace(scene, payload=shown())], app_url=app_url),
@@ -291,21 +296,34 @@ def to_csv(columns):
     return buffer.getvalue()
 
 
+def code_menu_key(stem):
+    """The widget key of the "Copy as code" menu of the view ``stem``."""
+    return f"code-menu-{stem}"
+
+
 def copy_as_code(script, stem, where=None):
     """A "Copy as code" popover: the script that recomputes this view (``ui.code``), with a
-    copy button (Streamlit's, on the code block) and a download."""
+    copy button (Streamlit's, on the code block) and a download.  ``script``: the text, or
+    a function making it.  The menu's items are made only while it is open (opening it
+    reruns the page): made on every run, they were a twentieth of the server's CPU per
+    page open (py-spy --gil under benchmarks.class_load)."""
     box = (where or st).popover(
         "Copy as code",
         icon=":material/code:",
         help="A Python script (mpcore and scikit-learn only) that recomputes the numbers "
         "of this view from the same settings.",
+        key=code_menu_key(stem),
+        on_change="rerun",
     )
+    if not box.open:
+        return
+    text = script() if callable(script) else script
     with box:
         st.caption("Recomputes this view's numbers with mpcore; the last line it prints is NUMBERS = {...}.")
-        st.code(script, language="python")
+        st.code(text, language="python")
         st.download_button(
             "Download as a .py file",
-            lambda: script,
+            lambda: text,
             f"{stem}.py",
             mime="text/x-python",
             on_click="ignore",
@@ -321,10 +339,9 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
         if data.name.startswith(choose.UPLOAD_PREFIX)
         else None
     )
+    query = st.query_params.to_dict()
     copy_as_code(
-        code.study_script(kind, title, data, kernel, settings, query=st.query_params.to_dict(), upload_name=upload),
-        stem,
-        where,
+        lambda: code.study_script(kind, title, data, kernel, settings, query=query, upload_name=upload), stem, where
     )
 
 
