@@ -268,3 +268,18 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
     assert _get(payload, f"/mpl/payload/{names[0]}")[0] == 200
     status, headers, body = _get(routes["/mpl/player.js"], "/mpl/player.js")
     assert status == 200 and body == player.PLAYER_JS.read_bytes() and "javascript" in headers["content-type"]
+
+
+def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
+    """The component's script when routed names the very paths :func:`player.routes`
+    serves (no placeholder left), with player.js at its current version."""
+    import re
+
+    monkeypatch.setattr(player, "_ROUTED", False)  # routes() turns references on: not for the other tests
+    script = player._loader()
+    assert not re.search(r"__[A-Z]+_URL__", script)
+    paths = {route.path.lstrip("/") for route in player.routes()}
+    assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
+    assert (
+        f'"{player.ROUTE}player.js?v={player._player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
+    )

@@ -560,7 +560,7 @@ def _component():
 REFERENCE = b"MPLR"
 ROUTE = "mpl/"  # the routes' path, relative to the app's address
 PLAYER_JS = Path(__file__).resolve().parent / "player.js"
-KEPT_BYTES = 300_000_000  # compressed payloads kept for fetching (the oldest out first)
+KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first): 140 studies
 _ROUTED = False  # whether this process serves ROUTE (server.py); if not, payloads go inline
 _KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
 _NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
@@ -577,7 +577,9 @@ def _loader():
     payload, plotly.js and ``player.js`` at once, then hands the component to the player."""
     script = (Path(__file__).resolve().parent / "player_loader.js").read_text()
     player_url = f"{ROUTE}player.js?v={_player_js_version()}"
-    return script.replace("__PLAYER_URL__", player_url).replace("__PLOTLY_URL__", ensure_plotly_js())
+    for name, value in (("PLAYER", player_url), ("PLOTLY", ensure_plotly_js()), ("PAYLOADS", f"{ROUTE}payload/")):
+        script = script.replace(f"__{name}_URL__", value)
+    return script
 
 
 def routes():

@@ -6,6 +6,7 @@
 // until its version changes) -- instead of one after the other from inside the player.
 const PLAYER = "__PLAYER_URL__";
 const PLOTLY = "__PLOTLY_URL__";
+const PAYLOADS = "__PAYLOADS_URL__";  // + a payload's name
 const REFERENCE = [77, 80, 76, 82];
 
 function referenced(data) {
@@ -20,7 +21,7 @@ function referenced(data) {
 function fetched(name) {  // the payload's text, fetched once per name on this page
   const known = window.__mplFetched;
   if (known && known.name === name) return known.text;
-  const text = fetch(new URL(`mpl/payload/${name}`, document.baseURI).href).then((response) => {
+  const text = fetch(new URL(PAYLOADS + name, document.baseURI).href).then((response) => {
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     return response.text();
   });

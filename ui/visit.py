@@ -24,7 +24,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.exceptions import WebSocketException
 
-from ui.player import REFERENCE
+from ui.player import REFERENCE, ROUTE
 
 TIMEOUT = 600.0
 
@@ -110,7 +110,7 @@ async def _fetch_referenced(ws_url, component, cookies):
     parts = urlsplit(ws_url)
     base = parts.path[: -len("/_stcore/stream")]
     try:
-        answer = await _get(parts, f"{base}/mpl/payload/{name}", cookies)
+        answer = await _get(parts, f"{base}/{ROUTE}payload/{name}", cookies)
     except OSError as error:
         raise PayloadMissing(f"payload {name}: {type(error).__name__}") from error
     if not answer.startswith(b"HTTP/1.1 200"):
