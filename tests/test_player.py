@@ -277,7 +277,8 @@ def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
 
     monkeypatch.setattr(player, "_ROUTED", False)  # routes() turns references on: not for the other tests
     script = player._loader()
-    assert not re.search(r"__[A-Z]+_URL__", script)
+    assert not re.search(r"__[A-Z]+_URL__", script) and not re.search(r"__[A-Z_]+__", script)
+    assert "export function loadPlotly" in script and "export function framed" in script  # player.js's own
     paths = {route.path.lstrip("/") for route in player.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
     assert (

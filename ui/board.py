@@ -302,11 +302,11 @@ def code_menu_key(stem):
 
 
 def copy_as_code(script, stem, where=None):
-    """A "Copy as code" popover: the script that recomputes this view (``ui.code``), with a
-    copy button (Streamlit's, on the code block) and a download.  ``script``: the text, or
-    a function making it.  The menu's items are made only while it is open (opening it
-    reruns the page): made on every run, they were a twentieth of the server's CPU per
-    page open (py-spy --gil under benchmarks.class_load)."""
+    """A "Copy as code" popover: the script that recomputes this view (``ui.code``; made by
+    ``script()``), with a copy button (Streamlit's, on the code block) and a download.  The
+    menu's items are made only while it is open (opening it reruns the page): made on every
+    run, they were a twentieth of the server's CPU per page open (py-spy --gil under
+    benchmarks.class_load)."""
     box = (where or st).popover(
         "Copy as code",
         icon=":material/code:",
@@ -317,7 +317,7 @@ def copy_as_code(script, stem, where=None):
     )
     if not box.open:
         return
-    text = script() if callable(script) else script
+    text = script()
     with box:
         st.caption("Recomputes this view's numbers with mpcore; the last line it prints is NUMBERS = {...}.")
         st.code(text, language="python")

@@ -15,6 +15,8 @@
 
 const STATE = new WeakMap();
 
+// --- loading (also the loader's: ui/player.py `_loader` puts this section in it) ----------
+
 // plotly.js, loaded once per page (kept on the window: a second player finds it loading or loaded).
 export function loadPlotly(url) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -28,6 +30,17 @@ export function loadPlotly(url) {
     });
   }
   return window.__mplPlotly;
+}
+
+// A frame (ui/player.py `packed` and `reference`): the four characters `magic`, the length
+// of the per-view JSON (4 bytes, big-endian), that JSON, then the rest (the study's
+// gzip-compressed payload, or its name); null when `data` is not such a frame.
+export function framed(data, magic) {
+  if (!(data instanceof ArrayBuffer || ArrayBuffer.isView(data))) return null;
+  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
+  if (bytes.length <= 8 || ![...magic].every((c, i) => bytes[i] === c.charCodeAt(0))) return null;
+  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
+  return { head: JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size))), rest: bytes.subarray(8 + size) };
 }
 
 // --- payload decoding -------------------------------------------------------------------
@@ -1705,16 +1718,7 @@ export function mount(root, data, options) {
   return player.cleanup;
 }
 
-// A packed payload (ui/player.py `packed`): "MPLZ", the length of the per-view JSON, that
-// JSON, then the study's gzip-compressed payload, inflated here; the latest call wins.
-const PACKED = [77, 80, 76, 90];
-const INFLATED = new WeakMap();  // root -> {key, text}: the last study inflated there
-
-function isPacked(data) {
-  if (!(data instanceof ArrayBuffer || ArrayBuffer.isView(data))) return false;
-  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
-  return bytes.length > 8 && PACKED.every((b, i) => bytes[i] === b);
-}
+const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text mounted there
 
 function fingerprint(bytes) {  // FNV-1a over the compressed bytes: the same study, inflated once
   let h = 2166136261;
@@ -1727,11 +1731,9 @@ async function inflateGzip(bytes) {
   return new Response(stream).text();
 }
 
-function mountPacked(root, data, options) {
-  const bytes = new Uint8Array(data.buffer || data, data.byteOffset || 0, data.byteLength);
-  const size = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4);
-  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + size)));
-  const gz = bytes.subarray(8 + size);
+// A packed payload (ui/player.py `packed`, a frame starting "MPLZ"): the study's
+// gzip-compressed payload, inflated here.
+function mountPacked(root, { head, rest: gz }, options) {
   return mountText(root, head, fingerprint(gz), () => inflateGzip(gz), options);
 }
 
@@ -1786,8 +1788,9 @@ function attach(component, mountWith) {
 }
 
 export default function (component) {
-  return attach(component, (root, options) => (isPacked(component.data)
-    ? mountPacked(root, component.data, options) : mount(root, component.data, options)));
+  const packed = framed(component.data, "MPLZ");
+  return attach(component, (root, options) => (packed
+    ? mountPacked(root, packed, options) : mount(root, component.data, options)));
 }
 
 // A referenced payload (ui/player_loader.js): its per-view fields `head`, its `name`, and the

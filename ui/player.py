@@ -574,8 +574,13 @@ def _player_js_version():
 
 def _loader():
     """The component's script when routed (``player_loader.js``): it starts fetching the
-    payload, plotly.js and ``player.js`` at once, then hands the component to the player."""
+    payload, plotly.js and ``player.js`` at once, then hands the component to the player.
+    Its ``loadPlotly`` and ``framed`` are player.js's own (the section marked for it), so
+    that both load plotly.js through the same promise and read frames alike."""
     script = (Path(__file__).resolve().parent / "player_loader.js").read_text()
+    source = PLAYER_JS.read_text()
+    loading = source[source.index("// --- loading") : source.index("// --- payload decoding")]
+    script = re.sub(r"/\* __LOADING__.*?\*/", lambda _: loading, script)
     player_url = f"{ROUTE}player.js?v={_player_js_version()}"
     for name, value in (("PLAYER", player_url), ("PLOTLY", ensure_plotly_js()), ("PAYLOADS", f"{ROUTE}payload/")):
         script = script.replace(f"__{name}_URL__", value)
@@ -636,8 +641,29 @@ def _served_name(gz):
 def reference(name, step, lesson=None, present=False, text_scale=1.0):
     """What the browser receives when routed: ``REFERENCE``, the length of the per-view
     JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII)."""
-    head = json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":")).encode()
-    return REFERENCE + len(head).to_bytes(4, "big") + head + name.encode()
+    return _framed(REFERENCE, _view(step, lesson, present, text_scale), name.encode())
+
+
+def referenced_name(data):
+    """The payload name a :func:`reference` carries."""
+    return _unframed(data, REFERENCE, "payload reference")[1].decode()
+
+
+def _framed(magic, view, rest):
+    """``magic``, the length of the JSON of ``view`` (4 bytes, big-endian), that JSON, then
+    ``rest``: the frame :func:`packed` and :func:`reference` share (read by player.js
+    ``framed``)."""
+    head = json.dumps(view, separators=(",", ":")).encode()
+    return magic + len(head).to_bytes(4, "big") + head + rest
+
+
+def _unframed(data, magic, what):
+    """``(head, rest)`` of a frame made by :func:`_framed` with ``magic`` (a ``what``): the
+    view's JSON text and the rest's bytes."""
+    if not data.startswith(magic):
+        raise ValueError(f"Not a step-player {what}.")
+    size = int.from_bytes(data[4:8], "big")
+    return data[8 : 8 + size].decode(), data[8 + size :]
 
 
 #: The first bytes of a packed payload (:func:`packed`).
@@ -656,16 +682,13 @@ def packed(gz, step, lesson=None, present=False, text_scale=1.0):
     then the study's gzip-compressed payload ``gz`` (from :func:`gzipped`).  The player
     inflates the payload in the browser (``DecompressionStream``), so the server neither
     re-encodes nor re-compresses a study per session."""
-    head = json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":")).encode()
-    return PACKED + len(head).to_bytes(4, "big") + head + gz
+    return _framed(PACKED, _view(step, lesson, present, text_scale), gz)
 
 
 def unpacked(data):
     """The payload text a packed ``data`` carries, with its per-view fields merged in."""
-    if not data.startswith(PACKED):
-        raise ValueError("Not a packed step-player payload.")
-    size = int.from_bytes(data[4:8], "big")
-    return _merged(gzip.decompress(data[8 + size :]).decode(), data[8 : 8 + size].decode())
+    head, gz = _unframed(data, PACKED, "packed payload")
+    return _merged(gzip.decompress(gz).decode(), head)
 
 
 def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False):

@@ -24,7 +24,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.exceptions import WebSocketException
 
-from ui.player import REFERENCE, ROUTE
+from ui.player import REFERENCE, ROUTE, referenced_name
 
 TIMEOUT = 600.0
 
@@ -105,8 +105,7 @@ async def _fetch_referenced(ws_url, component, cookies):
     data = component.bytes
     if not data.startswith(REFERENCE):
         return 0
-    size = int.from_bytes(data[4:8], "big")
-    name = data[8 + size :].decode()
+    name = referenced_name(data)
     parts = urlsplit(ws_url)
     base = parts.path[: -len("/_stcore/stream")]
     try:
