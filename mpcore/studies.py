@@ -260,12 +260,17 @@ class Study:
         """
         j = self._check_step(j)
         X_rows = np.asarray(X_rows, dtype=float)
+        K_rows = self._kernel_to_chosen(X_rows, self.path.indices[:j]) if j else np.empty((X_rows.shape[0], 0))
+        return self._kmp_output(j, K_rows)
+
+    def _kmp_output(self, j, K_rows):
+        """KMP's function after ``j`` steps from the kernel between some points and the
+        first ``j`` (or more) chosen points, in the order chosen."""
         offset = self.extras["offset"]
         if j == 0:
-            return np.full(X_rows.shape[0], offset + self.path.extras["fitted"][0][0])
-        idx = self.path.indices[:j]
+            return np.full(K_rows.shape[0], offset + self.path.extras["fitted"][0][0])
         coefs = self.path.extras["coefs"][j - 1, :j]
-        return self._kernel_to_chosen(X_rows, idx) @ coefs + self.path.extras["intercepts"][j - 1] + offset
+        return K_rows[:, :j] @ coefs + self.path.extras["intercepts"][j - 1] + offset
 
     def fitted(self, j=None):
         """Kernel matching pursuit: the training predictions after ``j`` steps.
@@ -335,6 +340,16 @@ class Study:
             return np.zeros(np.asarray(X_rows).shape[0])
         return model.decision(self._kernel_to_chosen(X_rows, model.indices))
 
+    def _decision_from_kernel(self, j, K_rows):
+        """:meth:`decision` from the kernel between the points and the first ``j`` (or
+        more) chosen points, in the order chosen."""
+        if self.family == "kmp":
+            return self._kmp_output(j, K_rows)
+        model = self.fisher(j)
+        if model is None:
+            return np.zeros(K_rows.shape[0])
+        return model.decision(K_rows[:, :j])  # the model's points are the first j chosen
+
     def decision_grid(self, j, n=60):
         """:meth:`decision` over the plotted plane, when the plane is the input space (d = 2).
 
@@ -350,10 +365,32 @@ class Study:
         tuple of (ndarray, ndarray, ndarray) or None
             ``(xs, ys, values (n, n))``, or None when d != 2.
         """
+        grids = self.decision_grids([j], n=n)
+        return None if grids is None else (grids[0], grids[1], grids[2][self._check_step(j)])
+
+    def decision_grids(self, steps, n=60):
+        """:meth:`decision_grid` at several steps, from one kernel evaluation: the grid's
+        kernel to the points chosen by the last step, whose first j columns serve step j.
+
+        Parameters
+        ----------
+        steps : iterable of int
+            The steps, each ``0 <= j <= n_steps``.
+        n : int, default=60
+            Grid points per axis.
+
+        Returns
+        -------
+        tuple of (ndarray, ndarray, dict) or None
+            ``(xs, ys, {j: values (n, n)})``, or None when d != 2.
+        """
         if self.split.X_train.shape[1] != 2:
             return None
+        steps = [self._check_step(j) for j in steps]
         xs, ys, grid = grid_2d(np.vstack([self.coords, self.coords_test]), n=n)
-        return xs, ys, self.decision(j, grid).reshape(n, n)
+        last = max(steps, default=0)
+        K_grid = self._kernel_to_chosen(grid, self.path.indices[:last]) if last else np.empty((grid.shape[0], 0))
+        return xs, ys, {j: self._decision_from_kernel(j, K_grid).reshape(n, n) for j in steps}
 
     def fit_curve(self, j, n=200):
         """KMP on 1-D inputs: the function over the range of the data.

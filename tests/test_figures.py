@@ -41,6 +41,26 @@ def test_only_recent_picks_are_numbered():
     assert text[:10] == [""] * 10 and text[-1] == "30" and sum(bool(t) for t in text) == figures.MAX_NUMBERED
 
 
+@pytest.mark.parametrize("cells", [(1, 1), (2, 2)])
+def test_relayout_is_plotlys_own_update_of_layout_and_every_axis(cells):
+    from plotly.subplots import make_subplots
+
+    def subplots():
+        fig = make_subplots(rows=cells[0], cols=cells[1], figure=figures._new_figure())
+        fig.update_layout(margin={"l": 5, "pad": 2}, yaxis={"range": [0, 1], "title": {"text": "kept"}})
+        return fig
+
+    changes = {"margin": {"l": 70, "r": 30}, "title": {"text": "t", "font": {"size": 20}}, "meta": {"refs": [1]}}
+    xaxes = {"showline": True, "title": {"text": "x", "font": {"size": 18}}}
+    yaxes = {"tickfont": {"size": 16}, "title": {"font": {"size": 18}}}
+    theirs = subplots().update_layout(changes).update_xaxes(xaxes).update_yaxes(yaxes)
+    ours = figures._relayout(subplots(), changes, xaxes=xaxes, yaxes=yaxes)
+    assert ours.layout.to_plotly_json() == theirs.layout.to_plotly_json()
+    assert ours.layout.yaxis.title.text == "kept" and ours.layout.margin.pad == 2
+    assert changes["margin"] == {"l": 70, "r": 30}  # the arguments are not changed
+    assert not ours.layout.template.layout.to_plotly_json()  # no template: plotly.js's own defaults
+
+
 def test_heatmaps_share_one_scale_unless_asked():
     before = np.array([[1.0, 0.5], [0.5, 2.0]])
     after = np.array([[0.1, -0.2], [-0.2, 0.3]])

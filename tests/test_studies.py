@@ -70,6 +70,18 @@ def test_kmp_study_prediction_matches_the_path(moons):
     np.testing.assert_array_equal(table["dataset row"], moons.train_index[study.path.indices])
 
 
+@pytest.mark.parametrize("make", [lambda data: kmp_study(data, k=6, gamma=1.0), lambda data: mpkfda_study(data, k=6)])
+def test_decision_grids_at_every_step_are_the_decision_on_the_grid(moons, make):
+    study = make(moons)
+    xs, ys, grids = study.decision_grids([6, 0, 3, 1], n=12)  # one kernel, its first j columns per step
+    _, _, grid = grid_2d(np.vstack([study.coords, study.coords_test]), n=12)
+    assert list(grids) == [6, 0, 3, 1]
+    for j, values in grids.items():
+        np.testing.assert_allclose(values, study.decision(j, grid).reshape(12, 12), atol=1e-10)
+        np.testing.assert_allclose(study.decision_grid(j, n=12)[2], values, atol=1e-10)
+    assert np.ptp(grids[6]) > 0 and not np.allclose(grids[6], grids[3])
+
+
 def test_criterion_at_step_j_is_the_score_that_chose_the_next_point(moons):
     study = skpca_study(moons, k=5)
     for j in range(5):

@@ -410,11 +410,11 @@ class Panel:
             "span": list(self.span),
         }
         if self.figure is not None:
-            fig = self.figure
-            margin = {"l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
-            fig.update_layout(title=None, showlegend=False, margin=margin)
-            base = _single_precision(json.loads(fig.to_json()))
-            base["layout"].pop("template", None)
+            base = _single_precision(json.loads(self.figure.to_json()))
+            layout = base["layout"]  # the panel's title and key are the player's, outside the chart
+            layout.pop("template", None)
+            layout.update(title=None, showlegend=False)
+            layout["margin"] = {**layout.get("margin", {}), "l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
             unknown = {trace.get("type", "scatter") for trace in base["data"]} - PLAYER_TRACES
             if unknown:
                 raise ValueError(
@@ -431,7 +431,7 @@ class Panel:
                 if isinstance(trace.get("marker"), dict) and "colorscale" in trace["marker"]:
                     trace["marker"]["showscale"] = False  # the key line says what the colours mean
             out["figure"] = base
-            out["key_items"] = key_items(fig) if self.key_items is None else self.key_items
+            out["key_items"] = key_items(self.figure) if self.key_items is None else self.key_items
         else:
             out["key_items"] = self.key_items or []
         for name in ("step_x", "step_text", "table"):

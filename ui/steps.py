@@ -255,8 +255,8 @@ def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
 
 def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
     """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
-    grids = {j: study.decision_grid(j, n=DECISION_GRID) for j in j_steps}
-    xs, ys, values = grids[0]
+    xs, ys, grids = study.decision_grids(j_steps, n=DECISION_GRID)
+    values = grids[0]
     fig = figures.decision_figure(
         xs,
         ys,
@@ -270,7 +270,7 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
         class_names=class_names,
     )
     frames = []
-    for j, (_, _, values) in grids.items():
+    for j, values in grids.items():
         top = float(np.nanmax(np.abs(values))) or 1.0
         z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
         frames.append(
