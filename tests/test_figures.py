@@ -42,21 +42,26 @@ def test_only_recent_picks_are_numbered():
 
 
 @pytest.mark.parametrize("cells", [(1, 1), (2, 2)])
-def test_relayout_is_plotlys_own_update_of_layout_and_every_axis(cells):
+def test_relayout_is_plotlys_own_update_of_layout_every_axis_and_annotation(cells):
     from plotly.subplots import make_subplots
 
     def subplots():
-        fig = make_subplots(rows=cells[0], cols=cells[1], figure=figures._new_figure())
+        fig = make_subplots(
+            rows=cells[0], cols=cells[1], subplot_titles=["a", "b", "c", "d"], figure=figures._new_figure()
+        )
         fig.update_layout(margin={"l": 5, "pad": 2}, yaxis={"range": [0, 1], "title": {"text": "kept"}})
-        return fig
+        return fig.update_xaxes(title_text="gone")
 
     changes = {"margin": {"l": 70, "r": 30}, "title": {"text": "t", "font": {"size": 20}}, "meta": {"refs": [1]}}
-    xaxes = {"showline": True, "title": {"text": "x", "font": {"size": 18}}}
+    xaxes = {"showline": True, "title": {"text": None, "font": {"size": 18}}}
     yaxes = {"tickfont": {"size": 16}, "title": {"font": {"size": 18}}}
-    theirs = subplots().update_layout(changes).update_xaxes(xaxes).update_yaxes(yaxes)
-    ours = figures._relayout(subplots(), changes, xaxes=xaxes, yaxes=yaxes)
+    theirs = subplots().update_layout(changes).update_xaxes(xaxes).update_yaxes(yaxes).update_annotations(font_size=9)
+    ours = figures.relayout(subplots(), changes, xaxes=xaxes, yaxes=yaxes, annotations={"font": {"size": 9}})
     assert ours.layout.to_plotly_json() == theirs.layout.to_plotly_json()
-    assert ours.layout.yaxis.title.text == "kept" and ours.layout.margin.pad == 2
+    assert (
+        ours.layout.yaxis.title.text == "kept" and ours.layout.margin.pad == 2 and ours.layout.xaxis.title.text is None
+    )
+    assert [a.font.size for a in ours.layout.annotations] == [9] * min(4, cells[0] * cells[1])
     assert changes["margin"] == {"l": 70, "r": 30}  # the arguments are not changed
     assert not ours.layout.template.layout.to_plotly_json()  # no template: plotly.js's own defaults
 

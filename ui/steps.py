@@ -161,7 +161,7 @@ def heatmap_panel(
     path = study.path
     before = path.deflated_block(0, order, view=view)
     fig = figures.heatmap_pair_figure(before, before, j=0, sort_note="", shared_scale=shared_scale)
-    fig.update_xaxes(title_text=None)
+    figures.relayout(fig, xaxes={"title": {"text": None}})
     fig.update_traces(showscale=False)
     low, high = figures.display_range(before)
     frames = []
@@ -594,8 +594,9 @@ def lab_errors_panel(lab, j_steps, *, title):
     fig = figures.lines_figure(np.arange(1, lab.n_steps + 1), lab.errors, j=0, y_title=lab.error_name)
     values = np.concatenate([np.asarray(v, dtype=float) for v in lab.errors.values()] + [[0.0]])
     values = values[np.isfinite(values)]
-    fig.update_xaxes(range=[0.5, lab.n_steps + 0.5])
-    fig.update_yaxes(range=[0, float(values.max()) * 1.1 or 1.0])
+    figures.relayout(
+        fig, xaxes={"range": [0.5, lab.n_steps + 0.5]}, yaxes={"range": [0, float(values.max()) * 1.1 or 1.0]}
+    )
     for trace in fig.data:
         trace.meta = {"label": trace.name, "reveal": True}
     caption = (
