@@ -267,21 +267,23 @@ if not result.two_view:
         icon=":material/info:",
     )
 
-with st.expander("The formulas (Wang 2016)", icon=":material/function:"):
-    st.latex(
-        r"L = K S (S^\top K S)^{+} S^\top K,\qquad l_i(K,\gamma) = \big(K(K + N\gamma I)^{-1}\big)_{ii},"
-        r"\qquad p_i = \frac{l_i}{\sum_j l_j}"
-    )
-    st.latex(
-        r"T = (\bar K_1 + N\lambda_1 I)^{-1}\bar K_1 \bar K_2 (\bar K_2 + N\lambda_2 I)^{-1},\qquad "
-        r"\frac{\|\alpha - \tilde\alpha\|}{\sqrt N} \le \Big(\frac12 + \frac{4\sqrt2}{r}\Big)"
-        r"\frac{\|T - \tilde T\|}{N\lambda_1}"
-    )
-    st.markdown(
-        "K̄ = HKH is the centred kernel; ρ is the largest singular value of T, ρ̃ that of T̃ built from "
-        "L₁, L₂ (eq. 15, never forming an N × N matrix). The kernel error of greedy columns is the trace "
-        "of sparse KPCA's deflated kernel: pivoted Cholesky *is* Nyström on the chosen columns."
-    )
+formulas = board.formulas(state, "The formulas (Wang 2016)")
+if formulas.open:
+    with formulas:
+        st.latex(
+            r"L = K S (S^\top K S)^{+} S^\top K,\qquad l_i(K,\gamma) = \big(K(K + N\gamma I)^{-1}\big)_{ii},"
+            r"\qquad p_i = \frac{l_i}{\sum_j l_j}"
+        )
+        st.latex(
+            r"T = (\bar K_1 + N\lambda_1 I)^{-1}\bar K_1 \bar K_2 (\bar K_2 + N\lambda_2 I)^{-1},\qquad "
+            r"\frac{\|\alpha - \tilde\alpha\|}{\sqrt N} \le \Big(\frac12 + \frac{4\sqrt2}{r}\Big)"
+            r"\frac{\|T - \tilde T\|}{N\lambda_1}"
+        )
+        st.markdown(
+            "K̄ = HKH is the centred kernel; ρ is the largest singular value of T, ρ̃ that of T̃ built from "
+            "L₁, L₂ (eq. 15, never forming an N × N matrix). The kernel error of greedy columns is the trace "
+            "of sparse KPCA's deflated kernel: pivoted Cholesky *is* Nyström on the chosen columns."
+        )
 
 curves = result.table()  # not the result itself in the callable: it would outlive the run
 st.download_button(

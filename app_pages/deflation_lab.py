@@ -185,23 +185,26 @@ st.markdown(
     "orthogonalising (**ortho-Hotelling**, eq. 18) does not fix that."
 )
 
-with st.expander("The formulas (Diethe 2015, eqs 15–19)", icon=":material/function:"):
-    st.markdown(
-        "With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
-        "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q."
-    )
-    st.latex(
-        r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
-        r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
-    )
-    st.latex(
-        r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad \text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
-        r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}"
-    )
-    st.markdown(
-        "The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
-        "lab offers both."
-    )
+formulas = board.formulas(state, "The formulas (Diethe 2015, eqs 15–19)")
+if formulas.open:
+    with formulas:
+        st.markdown(
+            "With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
+            "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q."
+        )
+        st.latex(
+            r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
+            r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
+        )
+        st.latex(
+            r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad "
+            r"\text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
+            r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}"
+        )
+        st.markdown(
+            "The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "
+            "lab offers both."
+        )
 
 st.subheader("Every criterion × every deflation (Diethe 2015, Figures 1 and 3)")
 st.markdown(

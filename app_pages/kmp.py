@@ -86,35 +86,41 @@ split = study.split
 dataset = data.dataset()
 curves = study.curves.curves
 board.stop_note(study, display)
-fitted = study.fitted()
-train_mse = study.train_mse()
-baseline_mse = float(((split.y_test - split.y_train.mean()) ** 2).mean())
 
 
-def story(j, hide_next=False):
-    scores, winner = study.criterion(j)
-    what = "the deflated columns P K[:, i]" if variant == "prefit" else "the original columns K[:, i]"
-    if j == 0:
+def step_story():
+    """The story of each step, as the player tells it (made with the payload, not on every run)."""
+    fitted = study.fitted()
+    train_mse = study.train_mse()
+    baseline_mse = float(((split.y_test - split.y_train.mean()) ** 2).mean())
+
+    def story(j, hide_next=False):
+        scores, winner = study.criterion(j)
+        what = "the deflated columns P K[:, i]" if variant == "prefit" else "the original columns K[:, i]"
+        if j == 0:
+            text = (
+                f"**Step 0.** The function is the constant {fitted[0][0]:.3g}; its training mean squared error is "
+                f"{train_mse[0]:.3g}. The criterion |K[:, i]' r| / ‖K[:, i]‖ over {what} measures how well each "
+                f"column fits the residual r"
+            )
+            return text + ("." if hide_next else f"; point **{winner}** fits it best.")
+        last = int(study.path.indices[j - 1])
         text = (
-            f"**Step 0.** The function is the constant {fitted[0][0]:.3g}; its training mean squared error is "
-            f"{train_mse[0]:.3g}. The criterion |K[:, i]' r| / ‖K[:, i]‖ over {what} measures how well each "
-            f"column fits the residual r"
+            f"**Step {j}.** Point **{last}** became basis function {j} and the weights were "
+            f"{'refitted by least squares' if variant != 'basic' else 'extended by a line search'}. Training MSE "
+            f"{train_mse[0]:.3g} → **{train_mse[j]:.3g}**, test MSE **{curves['test MSE'][j - 1]:.3g}**, "
+            f"test error rate (|f − y| > {study.extras['alpha']:.3g}) **{curves['test error rate'][j - 1]:.3g}**."
         )
-        return text + ("." if hide_next else f"; point **{winner}** fits it best.")
-    last = int(study.path.indices[j - 1])
-    text = (
-        f"**Step {j}.** Point **{last}** became basis function {j} and the weights were "
-        f"{'refitted by least squares' if variant != 'basic' else 'extended by a line search'}. Training MSE "
-        f"{train_mse[0]:.3g} → **{train_mse[j]:.3g}**, test MSE **{curves['test MSE'][j - 1]:.3g}**, "
-        f"test error rate (|f − y| > {study.extras['alpha']:.3g}) **{curves['test error rate'][j - 1]:.3g}**."
-    )
-    if not study.extras["binary"] and curves["test MSE"][j - 1] >= baseline_mse:
-        text += (
-            f" The model is no better than predicting the mean (test MSE {baseline_mse:.3g}): try another kernel width."
-        )
-    if j < study.n_steps and not hide_next:
-        text += f" Next: point **{winner}**."
-    return text
+        if not study.extras["binary"] and curves["test MSE"][j - 1] >= baseline_mse:
+            text += (
+                f" The model is no better than predicting the mean (test MSE {baseline_mse:.3g}): "
+                "try another kernel width."
+            )
+        if j < study.n_steps and not hide_next:
+            text += f" Next: point **{winner}**."
+        return text
+
+    return story
 
 
 def model_panel(steps):
@@ -175,7 +181,7 @@ def build():
             caption=f"Here {note}.",
         ),
     ]
-    return board.player_extras(study, panels, story)
+    return board.player_extras(study, panels, step_story())
 
 
 board.player(
@@ -187,33 +193,36 @@ board.player(
     numbers=lambda: compute.study_numbers(study),
 )
 
-with st.expander("The formulas (Vincent and Bengio 2002, Hussain et al. 2011)", icon=":material/function:"):
-    st.markdown(
-        "**Criterion** (Vincent and Bengio 2002, eq. 3 / eq. 7; Hussain et al. 2011, Alg. 5): the column that best "
-        "fits the residual "
-        "r = y − f. Pre-fitting scores the deflated columns, so it picks the best column *after* refitting."
-    )
-    st.latex(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
-    st.markdown(
-        "**Deflation** (pre-fitting; Hussain et al. 2011, Table I): project the chosen column τ = K_j[:, i] out of the "
-        "dictionary"
-    )
-    st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
-    st.markdown(
-        "**KMP bound** (Hussain et al. 2011, Thm 4): with k basis points, l of the m − k other training points in "
-        "error "
-        "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most"
-    )
-    st.latex(
-        r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
-        r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]"
-    )
-    st.markdown(
-        "The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "
-        "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error."
-    )
+formulas = board.formulas(state, "The formulas (Vincent and Bengio 2002, Hussain et al. 2011)")
+if formulas.open:
+    with formulas:
+        st.markdown(
+            "**Criterion** (Vincent and Bengio 2002, eq. 3 / eq. 7; Hussain et al. 2011, Alg. 5): the column that best "
+            "fits the residual "
+            "r = y − f. Pre-fitting scores the deflated columns, so it picks the best column *after* refitting."
+        )
+        st.latex(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
+        st.markdown(
+            "**Deflation** (pre-fitting; Hussain et al. 2011, Table I): project the chosen column τ = K_j[:, i] "
+            "out of the dictionary"
+        )
+        st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
+        st.markdown(
+            "**KMP bound** (Hussain et al. 2011, Thm 4): with k basis points, l of the m − k other training points in "
+            "error "
+            "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most"
+        )
+        st.latex(
+            r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
+            r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]"
+        )
+        st.markdown(
+            "The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "
+            "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error."
+        )
 
-board.downloads(study, "kernel-matching-pursuit")
-board.study_code("kmp", "Kernel matching pursuit", data, kernel, settings, "kernel-matching-pursuit")
+take_away = st.container(horizontal=True)
+board.downloads(study, "kernel-matching-pursuit", where=take_away)
+board.study_code("kmp", "Kernel matching pursuit", data, kernel, settings, "kernel-matching-pursuit", where=take_away)
 board.speed_note(seconds, study)
 state.write_url()

@@ -157,30 +157,35 @@ board.player(
     numbers=lambda: compute.study_numbers(study),
 )
 
-with st.expander("The formulas (Diethe 2015)", icon=":material/function:"):
-    st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
-    st.latex(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
-    st.markdown(
-        "**Deflations** (eqs 15–17), τ = K[:, i]/‖K[:, i]‖; the orthogonalised ones (eqs 18–19) first "
-        "orthogonalise τ against the earlier τ's:"
-    )
-    st.latex(
-        r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I - \tau\tau^\top)K "
-        r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
-    )
-    st.markdown(
-        "**Bound** (Thm 1): per class c, with s_c the margin of the class's projected mean past the "
-        "threshold, S_c its projected variance, and A, B the estimation terms of eq. 10 on the n_c "
-        "points of the class outside the compression set:"
-    )
-    st.latex(
-        r"P(\text{error on } c) \le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2},\quad "
-        r"A = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big),\ "
-        r"B = \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)"
-    )
-    st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
+formulas = board.formulas(state, "The formulas (Diethe 2015)")
+if formulas.open:
+    with formulas:
+        st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
+        st.latex(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
+        st.markdown(
+            "**Deflations** (eqs 15–17), τ = K[:, i]/‖K[:, i]‖; the orthogonalised ones (eqs 18–19) first "
+            "orthogonalise τ against the earlier τ's:"
+        )
+        st.latex(
+            r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I - \tau\tau^\top)K "
+            r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
+        )
+        st.markdown(
+            "**Bound** (Thm 1): per class c, with s_c the margin of the class's projected mean past the "
+            "threshold, S_c its projected variance, and A, B the estimation terms of eq. 10 on the n_c "
+            "points of the class outside the compression set:"
+        )
+        st.latex(
+            r"P(\text{error on } c) \le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2},\quad "
+            r"A = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big),\ "
+            r"B = \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)"
+        )
+        st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
 
-board.downloads(study, "mpkfda")
-board.study_code("mpkfda", "Greedy kernel Fisher discriminant (MPKFDA)", data, kernel, settings, "mpkfda")
+take_away = st.container(horizontal=True)
+board.downloads(study, "mpkfda", where=take_away)
+board.study_code(
+    "mpkfda", "Greedy kernel Fisher discriminant (MPKFDA)", data, kernel, settings, "mpkfda", where=take_away
+)
 board.speed_note(seconds, study)
 state.write_url()

@@ -185,29 +185,33 @@ def theorem5_line():
 text, kind = theorem5_line()
 getattr(st, kind)(text, icon=":material/verified:" if kind == "success" else ":material/info:")
 
-with st.expander("The formulas (Hussain et al. 2011)", icon=":material/function:"):
-    st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
-    st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
-    st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
-    st.latex(
-        r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
-        r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}"
-    )
-    st.markdown(
-        "**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
-        "and R² = max k(x, x):"
-    )
-    st.latex(
-        r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
-        r"\|\phi(x_i) - P\phi(x_i)\|^2 + \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}"
-    )
-    st.markdown("The printed corollary has R under the root; its proof gives R², used here.")
-    st.markdown(
-        "The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
-        "components are drawn for comparison; the local one is meant for a log axis."
-    )
+formulas = board.formulas(state, "The formulas (Hussain et al. 2011)")
+if formulas.open:
+    with formulas:
+        st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
+        st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
+        st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
+        st.latex(
+            r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
+            r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}"
+        )
+        st.markdown(
+            "**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
+            "and R² = max k(x, x):"
+        )
+        st.latex(
+            r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
+            r"\|\phi(x_i) - P\phi(x_i)\|^2 "
+            r"+ \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}"
+        )
+        st.markdown("The printed corollary has R under the root; its proof gives R², used here.")
+        st.markdown(
+            "The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
+            "components are drawn for comparison; the local one is meant for a log axis."
+        )
 
-board.downloads(study, "sparse-kpca")
-board.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca")
+take_away = st.container(horizontal=True)
+board.downloads(study, "sparse-kpca", where=take_away)
+board.study_code("skpca", "Sparse KPCA", data, kernel, settings, "sparse-kpca", where=take_away)
 board.speed_note(seconds, study)
 state.write_url()

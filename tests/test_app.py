@@ -277,9 +277,8 @@ def test_downloads_offer_the_path_and_the_curves():
     from ui import board
 
     at = open_page("skpca")
-    closed = [button.label for button in at.get("download_button")]
-    assert closed == ["Download the path (CSV)", "Download the curves (CSV)"]  # the menus' items: once opened
-    opened(at, "save-menu", board.code_menu_key("sparse-kpca"))
+    assert not at.get("download_button")  # the menus' items: once opened
+    opened(at, "save-menu", board.data_menu_key("sparse-kpca"), board.code_menu_key("sparse-kpca"))
     assert_clean(at)
     labels = [button.label for button in at.get("download_button")]
     assert labels == [
@@ -289,6 +288,15 @@ def test_downloads_offer_the_path_and_the_curves():
         "Download the curves (CSV)",
         "Download as a .py file",
     ]
+
+
+@pytest.mark.parametrize("page", ["kmp", "skpca", "skcca", "mpkfda", "deflation-lab", "column-lab"])
+def test_formulas_are_made_when_opened(page):
+    at = open_page(page)
+    assert not at.latex  # the expander is there, closed and empty: its contents cost every run
+    opened(at, f"formulas-{page}")
+    assert_clean(at)
+    assert len(at.latex) >= 2 and any(box.label.startswith("The formulas") for box in at.main.expander)
 
 
 def test_csv_has_a_header_and_one_row_per_step():

@@ -345,13 +345,36 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
     )
 
 
-def downloads(study, stem):
-    """Download buttons for the path and the curves (CSV)."""
+def formulas(state: PageState, title):
+    """The page's formulas, in an expander whose contents the page makes only while it is
+    open (opening it reruns the page): its text and equations were eight of the fifty
+    elements a page sends on every run, for the few who open it.  Use as
+    ``if (box := formulas(...)).open: with box: ...``."""
+    return st.expander(title, icon=":material/function:", key=f"formulas-{state.page}", on_change="rerun")
+
+
+def data_menu_key(stem):
+    """The widget key of the "Download the data" menu of the view ``stem``."""
+    return f"data-menu-{stem}"
+
+
+def downloads(study, stem, where=None):
+    """A "Download the data" menu: the path and the curves as CSV.  Its items are made only
+    while it is open, like "Copy as code" (two buttons and their columns on every run were
+    five of a page's fifty elements)."""
+    box = (where or st).popover(
+        "Download the data",
+        icon=":material/download:",
+        help="The path (one row per chosen point) and the curves (one row per t), as CSV.",
+        key=data_menu_key(stem),
+        on_change="rerun",
+    )
+    if not box.open:
+        return
     # The tables now (a few kB), the CSV text when clicked: a callable that kept the study
     # would keep every session's study alive (50 students' settings: 2.6 GB).
     path, curves = study.path_table(), study.curves.table()
-    cols = st.columns(2)
-    cols[0].download_button(
+    box.download_button(
         "Download the path (CSV)",
         lambda: to_csv(path),
         f"{stem}-path.csv",
@@ -360,7 +383,7 @@ def downloads(study, stem):
         icon=":material/download:",
         help="One row per chosen point: step, index, dataset row, criterion value.",
     )
-    cols[1].download_button(
+    box.download_button(
         "Download the curves (CSV)",
         lambda: to_csv(curves),
         f"{stem}-curves.csv",
