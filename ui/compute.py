@@ -345,9 +345,6 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
     """
     key = tuple(sorted(settings.items()))
     slot = st.empty()
-    found, value = _cached(_results(), (kind, data, kernel, key))
-    if found:  # no spinner: its timer thread was a twentieth of a cached page's run
-        return value
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
             result, seconds = bounded_get(
