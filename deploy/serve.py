@@ -199,6 +199,14 @@ class Backend:
                 self.process.wait()
 
 
+def _cores():
+    """The cores this process may run on (as ``ui.compute.cores``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 class Deployment:
     """``processes`` app processes behind HAProxy at ``http://address:port``; a context
     manager (stops everything on exit).  ``warm``: scene addresses to open on each process
@@ -218,9 +226,11 @@ class Deployment:
         self.env = {
             **os.environ,
             "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
-            "MPLAB_BEHIND_PROXY": "1",
-        }  # pages reload when the proxy moves them (ui/server_watch.py)
+            "MPLAB_BEHIND_PROXY": "1",  # pages reload when the proxy moves them (ui/server_watch.py)
+        }
         n = self.processes
+        # Each process computes as many studies at once as it has cores of its own.
+        self.env.setdefault("MPLAB_COMPUTE_SLOTS", str(max(1, _cores() // n)))
         self.backends = [
             Backend(k, ((k, free_port()), (k + n, free_port())), self.folder / f"process{k}.log")
             for k in range(1, n + 1)

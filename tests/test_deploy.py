@@ -40,6 +40,19 @@ def test_the_proxy_config_has_one_sticky_checked_server_per_process(tmp_path):
     assert f'stats socket "{tmp_path / "stats.sock"}"' in text
 
 
+def test_the_processes_share_the_cores_for_computing(monkeypatch, tmp_path):
+    if haproxy_path() is None:
+        pytest.skip("HAProxy is not installed")
+    monkeypatch.delenv("MPLAB_COMPUTE_SLOTS", raising=False)
+    monkeypatch.setattr("deploy.serve._cores", lambda: 8)
+    slots = [
+        Deployment(n, port=0, quiet=True, folder=tmp_path / str(n)).env["MPLAB_COMPUTE_SLOTS"] for n in (1, 2, 3, 16)
+    ]
+    assert slots == ["8", "4", "2", "1"]  # each process one computation per core of its own
+    monkeypatch.setenv("MPLAB_COMPUTE_SLOTS", "3")  # the operator's choice stands
+    assert Deployment(2, port=0, quiet=True, folder=tmp_path / "set").env["MPLAB_COMPUTE_SLOTS"] == "3"
+
+
 def test_warming_opens_every_scene_of_the_named_lessons():
     addresses = lesson_addresses(["2-kmp", "4-nystrom"])
     kmp, nystrom = lessons.shipped()["2-kmp"], lessons.shipped()["4-nystrom"]

@@ -295,21 +295,32 @@ class FairQueue:
                 self._changed.notify_all()
 
 
-def _slots(value):
+def _slots(value, default=1):
     try:
         return max(1, int(value))
     except (TypeError, ValueError):
-        return 1
+        return default
+
+
+def cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 #: The page scripts' turns (``app.py``); MPLAB_RUN_SLOTS scripts at once (default 1: one
 #: interpreter runs one script at a time anyway).
 RUNS = RunGate(_slots(os.environ.get("MPLAB_RUN_SLOTS")))
 
-# One computation at a time per process by default: the sessions share one interpreter, so
-# two at once finish no sooner in all and each later (benchmarks/class_load.py, distinct).
-# A server with more processes (make serve) computes one study per process at once.
-QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS")))
+# One computation per core at once by default (MPLAB_COMPUTE_SLOTS to change it; make serve
+# gives each of its processes its share of the cores).  A computation holds the interpreter
+# for about an eighth of its time (BLAS does the rest), so two cores compute two studies;
+# 50 students' different KMP settings on 2 cores took 19-25 s with two against 21-25 s with
+# one (benchmarks/class_load.py, distinct, alternating); with one, the second core idled
+# between payload builds.
+QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS"), default=cores()))
 #: Building the players' payloads, one at a time, beside the computations.
 BUILDS = FairQueue(1)
 
