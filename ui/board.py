@@ -349,7 +349,7 @@ def formulas(state: PageState, title):
     """The page's formulas, in an expander whose contents the page makes only while it is
     open (opening it reruns the page): its text and equations were eight of the fifty
     elements a page sends on every run, for the few who open it.  Use as
-    ``if (box := formulas(...)).open: with box: ...``."""
+    ``box = formulas(state, title)``, then ``if box.open: with box: ...``."""
     return st.expander(title, icon=":material/function:", key=f"formulas-{state.page}", on_change="rerun")
 
 

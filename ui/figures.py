@@ -90,7 +90,7 @@ VALIDATE = False
 
 class _Figure(go.Figure):
     """A ``go.Figure`` that takes a whole ``go.Layout`` (as ``make_subplots`` gives its
-    grid) as one new layout (:func:`relayout`): 3 ms instead of 40."""
+    grid) as one new layout (:func:`relayout`): a 1x2 grid in 5 ms instead of 25."""
 
     def update_layout(self, dict1=None, overwrite=False, **kwargs):
         if isinstance(dict1, go.Layout) and not overwrite and not kwargs:
@@ -129,7 +129,7 @@ def relayout(fig, changes=None, *, xaxes=None, yaxes=None, annotations=None):
     ``update_yaxes(yaxes)`` (every x or y axis of its subplots) and
     ``update_annotations(annotations)``, made as one new layout: plotly's own updates
     re-check every key path against the figure, about 20 ms for a figure's styling, most of
-    a payload build's time under a class's burst; this takes 2.  Nested dicts, no
+    a payload build's time under a class's burst; this takes 3-4.  Nested dicts, no
     ``title_text`` shorthands."""
     layout = _merged(fig.layout.to_plotly_json(), changes or {})
     for prefix, axis in (("xaxis", xaxes), ("yaxis", yaxes)):
