@@ -199,14 +199,6 @@ class Backend:
                 self.process.wait()
 
 
-def _cores():
-    """The cores this process may run on (as ``ui.compute.cores``)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 class Deployment:
     """``processes`` app processes behind HAProxy at ``http://address:port``; a context
     manager (stops everything on exit).  ``warm``: scene addresses to open on each process
@@ -216,7 +208,9 @@ class Deployment:
         self.haproxy = haproxy_path()
         if self.haproxy is None:
             raise SystemExit("HAProxy is not installed (on Debian or Ubuntu: apt-get install haproxy).")
-        self.processes = max(1, int(processes or os.cpu_count() or 1))
+        from ui.compute import cores
+
+        self.processes = max(1, int(processes or cores()))
         self.address, self.port = address, int(port) or free_port(address if address != "0.0.0.0" else "127.0.0.1")
         self.warm_addresses = list(warm)
         self.quiet = quiet
@@ -230,7 +224,7 @@ class Deployment:
         }
         n = self.processes
         # Each process computes as many studies at once as it has cores of its own.
-        self.env.setdefault("MPLAB_COMPUTE_SLOTS", str(max(1, _cores() // n)))
+        self.env.setdefault("MPLAB_COMPUTE_SLOTS", str(max(1, cores() // n)))
         self.backends = [
             Backend(k, ((k, free_port()), (k + n, free_port())), self.folder / f"process{k}.log")
             for k in range(1, n + 1)
@@ -357,9 +351,7 @@ class Deployment:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--processes", type=int, default=os.cpu_count() or 1, help="app processes (default: one per core)"
-    )
+    parser.add_argument("--processes", type=int, default=None, help="app processes (default: one per core)")
     parser.add_argument("--port", type=int, default=8501, help="where students connect (default 8501)")
     parser.add_argument("--address", default="0.0.0.0", help="the address to listen on (default: all)")
     parser.add_argument(

@@ -44,7 +44,7 @@ def test_the_processes_share_the_cores_for_computing(monkeypatch, tmp_path):
     if haproxy_path() is None:
         pytest.skip("HAProxy is not installed")
     monkeypatch.delenv("MPLAB_COMPUTE_SLOTS", raising=False)
-    monkeypatch.setattr("deploy.serve._cores", lambda: 8)
+    monkeypatch.setattr("ui.compute.cores", lambda: 8)
     slots = [
         Deployment(n, port=0, quiet=True, folder=tmp_path / str(n)).env["MPLAB_COMPUTE_SLOTS"] for n in (1, 2, 3, 16)
     ]
