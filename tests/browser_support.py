@@ -117,8 +117,11 @@ def shots(tmp_path):
 
 
 def rendered(page, step=None, timeout=30_000):
-    """Wait until the step player has drawn (step ``step``, if given); its state."""
-    condition = "window.__mplRendered" + ("" if step is None else f" && window.__mplRendered.step === {step}")
+    """Wait until the step player has drawn (step ``step``, if given) in every panel, those
+    below the screen too (a first draw puts the screen's panels first); its state."""
+    condition = "window.__mplRendered && window.__mplSettled && window.__mplSettled.step === window.__mplRendered.step"
+    if step is not None:
+        condition += f" && window.__mplRendered.step === {step}"
     page.wait_for_function(condition, timeout=timeout)
     return page.evaluate("window.__mplRendered")
 

@@ -169,7 +169,7 @@ class Offline:
 
 
 def player_ready(page_or_frame, step=None):
-    condition = "window.__mplRendered && window.__mplPlayer && window.__mplPlayer.Plotly"
+    condition = "window.__mplRendered && window.__mplPlayer && window.__mplPlayer.Plotly && window.__mplSettled"
     if step is not None:
         condition += f" && window.__mplRendered.step === {step} && window.__mplPlayer.j === {step}"
     page_or_frame.wait_for_function(condition, timeout=60_000)

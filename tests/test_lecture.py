@@ -612,7 +612,7 @@ def test_save_in_a_guided_scene_keeps_the_step_on_screen_and_saves_it(server, br
         saved = context.new_page()
         saved.goto(path.as_uri())
         saved.wait_for_function(
-            "window.__mplRendered && window.__mplPlayer && window.__mplPlayer.Plotly", timeout=60_000
+            "window.__mplSettled && window.__mplPlayer && window.__mplPlayer.Plotly", timeout=60_000
         )
         assert saved.evaluate("window.__mplPlayer.j") == scene.step + 1
     finally:

@@ -116,23 +116,26 @@ def test_colours(js):
 # --- the step logic, on a small study mounted without the app ---------------------------------
 
 
-def _small_payload(n=4):
-    """A payload as the app sends it: one scatter panel whose y is j at step j."""
+def _small_payload(n=4, panels=1, height=240):
+    """A payload as the app sends it: ``panels`` scatter panels whose y is j at step j."""
     import plotly.graph_objects as go
 
     from ui import player
 
     frames = [{"data": {0: {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
-    panel = player.Panel(
-        "curve",
-        "a",
-        "A curve",
-        go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
-        frames=frames,
-        height=240,
-    )
+    shown = [
+        player.Panel(
+            f"curve{i}" if i else "curve",
+            "a",
+            "A curve",
+            go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
+            frames=frames,
+            height=height,
+        )
+        for i in range(panels)
+    ]
     return json.loads(
-        player.with_step(player.payload("test", "small", n, [panel], [f"story {j}" for j in range(n + 1)]), 0)
+        player.with_step(player.payload("test", "small", n, shown, [f"story {j}" for j in range(n + 1)]), 0)
     )
 
 
@@ -158,10 +161,31 @@ def stepper(browser):
         }""",
             [_small_payload(), past_end],
         )
-        page.wait_for_function("window.__mplRendered && window.__mplRendered.step === 0")
+        page.wait_for_function("window.__mplSettled && window.__mplSettled.step === 0")
 
     yield page, open_player
     page.close()
+
+
+def test_a_first_draw_shows_the_screen_before_the_panels_below_it(stepper):
+    """A lesson link's first screen is drawn before the panels scrolled below it: when the
+    player reports the step on screen, every panel in view is drawn and those below are
+    not yet; they follow (``mpl-settled``)."""
+    page, _ = stepper
+    drawn_when_rendered = page.evaluate(
+        """(payload) => new Promise((resolve) => {
+          document.addEventListener('mpl-rendered', () => resolve(window.__mplPlayer.cells.map((cell) => [
+            cell.cell.getBoundingClientRect().top < window.innerHeight, Boolean(cell.plot._fullLayout)])), { once: true });
+          window.__mount(document.getElementById('root'), payload, {});
+        })""",
+        _small_payload(panels=6, height=420),
+    )
+    in_view = [drawn for seen, drawn in drawn_when_rendered if seen]
+    below = [drawn for seen, drawn in drawn_when_rendered if not seen]
+    assert in_view and below  # the page is taller than the screen
+    assert all(in_view) and not any(below)
+    page.wait_for_function("window.__mplSettled && window.__mplSettled.step === 0")
+    assert page.evaluate("window.__mplPlayer.cells.every((cell) => Boolean(cell.plot._fullLayout))")
 
 
 def _at(page, j):

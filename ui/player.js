@@ -1140,10 +1140,12 @@ class Player {
       return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
     };
     // Panels on screen first; those scrolled out of view follow in the next task, so a
-    // step reaches the screen as soon as everything that can be seen has changed.
+    // step reaches the screen as soon as everything that can be seen has changed.  (A
+    // first draw with the whole grid below the screen draws its first panel first.)
     const shown = this.cells.filter((cell) => cell.height > 0);
     const visible = shown.filter((cell) => this.onScreen(cell));
-    const hidden = shown.filter((cell) => !this.onScreen(cell));
+    if (!visible.length && shown.length && !shown[0].drawn) visible.push(shown[0]);
+    const hidden = shown.filter((cell) => !visible.includes(cell));
     const token = (this.token = (this.token || 0) + 1);
     // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
     // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
@@ -1186,7 +1188,6 @@ class Player {
   }
 
   onScreen(cell) {
-    if (!cell.drawn) return true;
     const box = cell.cell.getBoundingClientRect();
     return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
   }
