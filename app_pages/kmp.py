@@ -48,8 +48,9 @@ loss = state.widget(
     help="squared: least squares (any target). tanh, logistic, smoothed hinge: classification losses for "
     "-1/+1 targets (Vincent and Bengio 2002, sec. 3), with back-fit or basic only.",
 )
-set_alpha = state.widget(
-    st.sidebar.toggle,
+bounds = choose.Seldom(state, choose.BOUND_SETTINGS, "bounds")
+set_alpha = bounds.widget(
+    "toggle",
     Control("setalpha", False, bool),
     "Set the error tolerance alpha",
     scope=PAGE,
@@ -59,8 +60,8 @@ set_alpha = state.widget(
 )
 alpha = None
 if set_alpha:
-    alpha = state.widget(
-        st.sidebar.number_input,
+    alpha = bounds.widget(
+        "number_input",
         Control("alpha", 0.5, float, lo=0.001, hi=1e6),
         "alpha",
         scope=PAGE,
@@ -69,11 +70,10 @@ if set_alpha:
         format="%.3f",
         help="Error tolerance, in the target's units.",
     )
-delta = choose.delta_select(state)
-shared_scale = choose.heat_scale_toggle(state)
-log_y = choose.log_toggle(state)
-
-rescale = choose.rescale_select(state)
+delta = choose.delta_select(state, bounds)
+shared_scale = choose.heat_scale_toggle(state, bounds)
+log_y = choose.log_toggle(state, where=bounds)
+rescale = choose.rescale_select(state, bounds)
 settings = {
     "k": int(k),
     "variant": variant,

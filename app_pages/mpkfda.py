@@ -65,11 +65,11 @@ if criterion == "random":
         max_value=9999,
         help="Seeds the random criterion.",
     )
-delta = choose.delta_select(state)
-shared_scale = choose.heat_scale_toggle(state)
-log_y = choose.log_toggle(state)
-
-rescale = choose.rescale_select(state)
+bounds = choose.Seldom(state, choose.BOUND_SETTINGS, "bounds")
+delta = choose.delta_select(state, bounds)
+shared_scale = choose.heat_scale_toggle(state, bounds)
+log_y = choose.log_toggle(state, where=bounds)
+rescale = choose.rescale_select(state, bounds)
 settings = {
     "k": int(k),
     "criterion": criterion,

@@ -46,11 +46,11 @@ reg = state.widget(
     format_func=lambda v: f"{v:g}",
     help="Ridge added to each view's covariance in the final CCA, relative to its trace.",
 )
-delta = choose.delta_select(state)
-shared_scale = choose.heat_scale_toggle(state)
-log_y = choose.log_toggle(state)
-
-rescale = choose.rescale_select(state)
+bounds = choose.Seldom(state, choose.BOUND_SETTINGS, "bounds")
+delta = choose.delta_select(state, bounds)
+shared_scale = choose.heat_scale_toggle(state, bounds)
+log_y = choose.log_toggle(state, where=bounds)
+rescale = choose.rescale_select(state, bounds)
 settings = {"k": int(k), "alpha": float(alpha), "reg": float(reg), "delta": float(delta)}
 study, seconds = compute.compute_study("skcca", data, kernel, state, **settings)
 split = study.split

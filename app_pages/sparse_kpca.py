@@ -59,9 +59,10 @@ if subsample:
         max_value=9999,
         help="Seeds the random candidate subsample (separate from the data seed).",
     )
-delta = choose.delta_select(state)
-shared_scale = choose.heat_scale_toggle(state)
-log_y = choose.log_toggle(state, default=True)
+bounds = choose.Seldom(state, choose.BOUND_SETTINGS, "bounds")
+delta = choose.delta_select(state, bounds)
+shared_scale = choose.heat_scale_toggle(state, bounds)
+log_y = choose.log_toggle(state, default=True, where=bounds)
 
 settings = {"k": int(k), "candidates": candidates, "seed": int(algo_seed), "delta": float(delta)}
 study, seconds = compute.compute_study("skpca", data, kernel, state, **settings)

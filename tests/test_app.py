@@ -290,6 +290,32 @@ def test_downloads_offer_the_path_and_the_curves():
     ]
 
 
+def test_seldom_settings_are_made_when_opened_and_kept_when_closed():
+    """The data's seed and split and the bounds' settings sit in groups whose widgets are made
+    only while open; closed, each keeps its value, the address keeps it, and a line names it."""
+    at = open_page("kmp", {"data": "xor", "seed": "3", "log": "true", "delta": "0.01"})
+    assert_clean(at)
+    assert not [w for w in at.number_input if w.key == "w:seed"] and not at.toggle(key="w:present").value
+    closed = [w.key for w in at.sidebar.toggle]
+    assert "w:kmp:log" not in closed and "w:std" not in closed
+    said = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    assert said.startswith("More data settings: Data seed 3")
+    assert "Log-scale bound axis on" in said and "Confidence delta 0.01" in said
+    assert "Test fraction" not in said  # at its default
+    study = player(at)["id"]
+
+    opened(at, "seldom-data-kmp", "seldom-bounds-kmp")
+    assert_clean(at)
+    assert at.number_input(key="w:seed").value == 3 and at.toggle(key="w:kmp:log").value
+    assert at.select_slider(key="w:kmp:delta").value == 0.01 and player(at)["id"] == study
+    at.number_input(key="w:seed").set_value(5).run()
+    at.session_state["seldom-data-kmp"] = False  # closed again
+    at.run()
+    assert_clean(at)
+    assert at.query_params["seed"] == "5" and player(at)["id"] != study
+    assert "Data seed 5" in " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+
+
 @pytest.mark.parametrize("page", ["kmp", "skpca", "skcca", "mpkfda", "deflation-lab", "column-lab"])
 def test_formulas_are_made_when_opened(page):
     at = open_page(page)
@@ -596,7 +622,10 @@ ROUND_TRIPS = {
 
 @pytest.mark.parametrize("page", list(ROUND_TRIPS))
 def test_every_sidebar_state_reopens_from_its_address(page):
+    """(The fresh session opens with the seldom-changed settings' groups closed: their values
+    come from the address without their widgets.)"""
     at = open_page(page, {"points": "300"} if page in ("deflation-lab", "column-lab") else None)
+    opened(at, f"seldom-data-{page}", f"seldom-bounds-{page}")
     assert_clean(at)
     for kind, key, value in ROUND_TRIPS[page]:
         getattr(at, kind)(key=key).set_value(value).run()

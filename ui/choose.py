@@ -24,7 +24,7 @@ import streamlit as st
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
 from ui import compute
-from ui.state import Control, PageState, literal, plain
+from ui.state import Control, PageState, format_value, literal, plain
 
 UPLOAD_PREFIX = "upload: "
 
@@ -289,6 +289,48 @@ def _title(name):
     return REGISTRY[name].title
 
 
+BOUND_SETTINGS = "Bound and display settings"  # the study pages' Seldom group of delta, axes, heatmap scale
+
+
+class Seldom:
+    """A sidebar group of settings a lecture seldom changes (the data's seed and split, the
+    bounds' delta and axes), in an expander whose widgets are made only while it is open
+    (opening it reruns the page, as the formulas do).  Each widget costs the server about a
+    millisecond per run and the browser its drawing: a class opening a lesson at once ran
+    twenty of them per page.  Closed, a setting keeps its value (from the link, the session
+    or its default), the link still carries it, and a line under the group names the
+    settings not at their default, so nothing set is out of sight."""
+
+    def __init__(self, state: PageState, title, name):
+        self.state, self.title = state, title
+        self.box = st.sidebar.expander(
+            title, icon=":material/tune:", key=f"seldom-{name}-{state.page}", on_change="rerun"
+        )
+        self.open = bool(self.box.open)
+        self._changed = []
+        self._note = None if self.open else st.sidebar.empty()
+
+    def widget(self, kind, control, label, **kwargs):
+        """``state.widget`` with the group's ``kind`` of widget (``"toggle"``, ``"slider"``...)."""
+        value = self.state.widget(getattr(self.box, kind), control, label, shown=self.open, **kwargs)
+        if not self.open and value != control.default:
+            said = kwargs.get("format_func", _said)
+            self._changed.append(f"{label} {said(value)}")
+            self._note.caption(plain(f"{self.title}: " + "; ".join(self._changed)))
+        return value
+
+
+def _said(value):
+    return ("on" if value else "off") if isinstance(value, bool) else format_value(value)
+
+
+def _setting(state: PageState, where, kind, control, label, **kwargs):
+    """A sidebar setting, in the group ``where`` (a :class:`Seldom`) if given."""
+    if where is None:
+        return state.widget(getattr(st.sidebar, kind), control, label, **kwargs)
+    return where.widget(kind, control, label, **kwargs)
+
+
 def data_sidebar(state: PageState, tasks, preset):
     """The shared dataset picker (sidebar); returns a :class:`DataChoice`.
 
@@ -333,8 +375,9 @@ def data_sidebar(state: PageState, tasks, preset):
         help="How many points to use in all (a seeded subsample of larger datasets; the number "
         "generated for synthetic ones). Time grows with the square of this.",
     )
-    test = state.widget(
-        sb.slider,
+    more = Seldom(state, "More data settings", "data")
+    test = more.widget(
+        "slider",
         TEST,
         "Test fraction",
         min_value=0.1,
@@ -342,8 +385,8 @@ def data_sidebar(state: PageState, tasks, preset):
         step=0.05,
         help="Share of the points held out to measure test error; the rest train.",
     )
-    seed = state.widget(
-        sb.number_input,
+    seed = more.widget(
+        "number_input",
         SEED,
         "Data seed",
         min_value=0,
@@ -351,8 +394,8 @@ def data_sidebar(state: PageState, tasks, preset):
         step=1,
         help="Seeds the generator, the subsample and the train/test split. Same seed, same data.",
     )
-    standardize = state.widget(
-        sb.toggle,
+    standardize = more.widget(
+        "toggle",
         STANDARDIZE,
         "Standardise features",
         help="Scale each feature to mean 0 and variance 1 using the training part only.",
@@ -583,10 +626,12 @@ def k_slider(state: PageState, m, default=40, hi=150):
     )
 
 
-def delta_select(state: PageState):
+def delta_select(state: PageState, where=None):
     control = Control("delta", 0.05, float, options=DELTAS)
-    return state.widget(
-        st.sidebar.select_slider,
+    return _setting(
+        state,
+        where,
+        "select_slider",
         control,
         "Confidence delta",
         scope=state.page,
@@ -600,20 +645,23 @@ def log_toggle(
     default=False,
     label="Log-scale bound axis",
     help_text="A log y axis shows bounds far above 1 next to small test errors.",
+    where=None,
 ):
     control = Control("log", default, bool)
-    return state.widget(st.sidebar.toggle, control, label, scope=state.page, help=help_text)
+    return _setting(state, where, "toggle", control, label, scope=state.page, help=help_text)
 
 
 RESCALES = (1.0, 0.2, 0.1)
 
 
-def rescale_select(state: PageState):
+def rescale_select(state: PageState, where=None):
     """The papers' "rescale to compare shapes" (Hussain et al. 2011 drew its KMP and SKCCA bounds
     x 1/5): an extra dotted curve per bound, labelled with its factor; None when off."""
     control = Control("rescale", 1.0, float, options=RESCALES)
-    value = state.widget(
-        st.sidebar.select_slider,
+    value = _setting(
+        state,
+        where,
+        "select_slider",
         control,
         "Also draw the bounds rescaled",
         scope=state.page,
@@ -626,10 +674,12 @@ def rescale_select(state: PageState):
     return None if value == 1 else float(value)
 
 
-def heat_scale_toggle(state: PageState):
+def heat_scale_toggle(state: PageState, where=None):
     control = Control("ownscale", False, bool)
-    return not state.widget(
-        st.sidebar.toggle,
+    return not _setting(
+        state,
+        where,
+        "toggle",
         control,
         "Heatmap: scale K_j to itself",
         scope=state.page,

@@ -204,7 +204,18 @@ class PageState:
         return value
 
     def widget(
-        self, make, control, label, *, scope=None, url=True, keep=False, widget_key=None, on_user_change=None, **kwargs
+        self,
+        make,
+        control,
+        label,
+        *,
+        scope=None,
+        url=True,
+        keep=False,
+        widget_key=None,
+        on_user_change=None,
+        shown=True,
+        **kwargs,
     ):
         """Draw ``make(label, key=..., on_change=..., **kwargs)`` for ``control``.
 
@@ -212,20 +223,25 @@ class PageState:
         is shown as the default but not forgotten.  ``on_user_change``: called when the
         user (not a link or a preset) changes the widget.  ``widget_key``: the widget's own key
         (default ``"w:" + canonical key``), per page when the options differ by page.
+        ``shown=False``: the value without its widget (it sits in a closed group of settings,
+        ``ui.choose.Seldom``), from the link, the session or the default as when drawn.
         """
         state = st.session_state
         key = self.key(control.name, scope)
-        widget_key = widget_key or "w:" + key
-        state[widget_key] = self.resolve(control, scope, keep=keep)
-        if self.locked:
-            kwargs["disabled"] = True
+        if not shown:
+            value = self.resolve(control, scope, keep=keep)
+        else:
+            widget_key = widget_key or "w:" + key
+            state[widget_key] = self.resolve(control, scope, keep=keep)
+            if self.locked:
+                kwargs["disabled"] = True
 
-        def copy_back():
-            state[key] = state[widget_key]
-            if on_user_change is not None:
-                on_user_change()
+            def copy_back():
+                state[key] = state[widget_key]
+                if on_user_change is not None:
+                    on_user_change()
 
-        value = make(label, key=widget_key, on_change=copy_back, **kwargs)
+            value = make(label, key=widget_key, on_change=copy_back, **kwargs)
         if control.kind is tuple:
             value = tuple(value)
         if url:
