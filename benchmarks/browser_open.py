@@ -7,18 +7,27 @@ browser, as a student's first visit), and measures from navigation start to the 
 player's first drawn step (its ``mpl-rendered`` event).  Also the bytes the browser
 received (HTTP responses as transferred, and the websocket's messages).
 
-    python -m benchmarks.browser_open [--repeats 5] [--processes 2] [--link "kmp?data=xor&points=3000&k=40"]
+    python -m benchmarks.browser_open [--repeats 5] [--processes 2] [--floor] [--link "kmp?data=xor&points=3000&k=40"]
 
 Target (issue 22): first panels within 2 s when the study is cached.  Shared 2-core
-machines are noisy: read the median, and say what else was running.
+machines are noisy: read the median, and say what else was running.  ``--floor`` also
+opens an empty Streamlit page (a title and a line, Streamlit's own server and config) the
+same way and times its title: what any Streamlit page costs in this browser on this
+machine before it draws anything of its own.
 """
 
 import argparse
 import asyncio
 import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 from benchmarks.browser_speed import launch_chromium
 from benchmarks.serving import served
+from deploy.serve import free_port, healthy
 from ui.visit import open_page, stream_url
 
 LINK = "kmp?data=xor&points=3000&k=40"  # the KMP page's first preset
@@ -46,11 +55,51 @@ def open_once(browser, url):
         context.close()
 
 
+TITLE_SHOWN = """
+new MutationObserver(() => {
+  if (window.__mplTitle === undefined && document.querySelector('h1')) window.__mplTitle = performance.now();
+}).observe(document, { subtree: true, childList: true });
+"""
+EMPTY_PAGE = 'import streamlit as st\n\nst.title("An empty page")\nst.write("One line.")\n'
+
+
+def empty_page_ms(browser, repeats):
+    """Milliseconds from navigation to the title of an empty Streamlit page, per fresh context."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "empty.py"
+        script.write_text(EMPTY_PAGE)
+        port = free_port()
+        command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true"]
+        command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+        server = subprocess.Popen(command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while not healthy(url) and time.monotonic() < deadline:
+                time.sleep(0.3)
+            times = []
+            for _ in range(repeats):
+                context = browser.new_context(viewport={"width": 1280, "height": 720})
+                context.add_init_script(TITLE_SHOWN)
+                page = context.new_page()
+                try:
+                    page.goto(url)
+                    page.wait_for_function("window.__mplTitle !== undefined", timeout=60_000)
+                    times.append(page.evaluate("window.__mplTitle"))
+                finally:
+                    context.close()
+            return times
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--processes", type=int, help="N app processes behind HAProxy (default: one, no proxy)")
     parser.add_argument("--link", default=LINK, help="the page and query to open")
+    parser.add_argument("--floor", action="store_true", help="also time an empty Streamlit page's title")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -61,6 +110,7 @@ def main(argv=None):
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             runs = [open_once(browser, f"{app.url}/{args.link}") for _ in range(args.repeats)]
+            floor = empty_page_ms(browser, args.repeats) if args.floor else None
             browser.close()
     times = sorted(ms for ms, _, _ in runs)
     where = f"{args.processes} processes behind HAProxy" if args.processes else "one process (make run)"
@@ -69,6 +119,12 @@ def main(argv=None):
         f"  first panels drawn: median {statistics.median(times):.0f} ms (min {times[0]:.0f}, max {times[-1]:.0f}); "
         f"target 2000 ms"
     )
+    if floor:
+        print(
+            f"  an empty Streamlit page's title: median {statistics.median(floor):.0f} ms "
+            f"(min {min(floor):.0f}, max {max(floor):.0f}); the lesson's first panels took "
+            f"{statistics.median(times) / statistics.median(floor):.2f}x that"
+        )
     print(
         f"  received per open: HTTP {statistics.median(h for _, h, _ in runs) / 1e6:.2f} MB, "
         f"websocket {statistics.median(w for _, _, w in runs) / 1e6:.2f} MB"
