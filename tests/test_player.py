@@ -284,3 +284,37 @@ def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
     assert (
         f'"{player.ROUTE}player.js?v={player._player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
     )
+
+
+def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(monkeypatch):
+    """server.py's middleware adds a Link header to HTML pages (and nothing else) naming
+    the very URLs the loader then asks for, so the preloaded files are the ones used."""
+    import asyncio
+
+    from starlette.responses import HTMLResponse, Response
+
+    monkeypatch.setattr(player, "_ROUTED", False)
+    answers = {"/kmp": HTMLResponse("<html></html>"), "/mpl/player.js": Response(b"", media_type="text/javascript")}
+
+    async def app(scope, receive, send):
+        await answers[scope["path"]](scope, receive, send)
+
+    def headers_of(path, method="GET"):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.request", "body": b""}
+
+        scope = {"type": "http", "method": method, "path": path, "headers": [], "query_string": b""}
+        asyncio.run(player.PreloadPlayer(app)(scope, receive, send))
+        return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"])
+
+    link = headers_of("/kmp")["link"]
+    script = player._loader()
+    plotly, module = (part.split(">")[0].lstrip("<") for part in link.split(", "))
+    assert "rel=preload; as=script" in link and "rel=modulepreload" in link
+    assert f'"{plotly}"' in script and f'"{module}"' in script  # the loader's own URLs
+    assert "link" not in headers_of("/mpl/player.js") and "link" not in headers_of("/kmp", "HEAD")
