@@ -2,10 +2,11 @@
 
 The app is ``app.py``; this file adds the app's own HTTP routes to Streamlit's server
 (``st.App``, Streamlit's documented way to add routes): the step player's payloads and
-its script (``ui/player.py`` ``routes``), which every page's headers name so that a browser
-fetches them with Streamlit's own scripts (``PreloadPlayer``).  A page open then carries a reference of a few
-hundred bytes on the websocket where it carried 0.8 MB, and the browser fetches a
-study's payload by its content's name and keeps it, as it keeps plotly.js.
+its script (``ui/player.py`` ``routes``), which every page's headers name so that a
+browser fetches them with Streamlit's own scripts (``PreloadPlayer``).  A page open then
+carries a reference of a few hundred bytes on the websocket where it carried 0.8 MB, and
+the browser fetches a study's payload by its content's name and keeps it, as it keeps
+plotly.js.
 
 ``streamlit run app.py`` still works: the player's payloads then travel inline, on the
 websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a server.
