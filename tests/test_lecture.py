@@ -358,6 +358,9 @@ def test_deflation_lab_facts_have_tooltips_and_kernels_their_own_scale(server, b
     with app_page(browser, f"{server}/deflation-lab?present=1", (1280, 720)) as page:
         settled(page)
         redrawn(page, lambda: [page.keyboard.press("PageDown") for _ in range(8)], 8)
+        # (the facts are a table in the page, not a chart: wait for its rows, as a reader would;
+        # one CI run read none right after the step was reported drawn)
+        page.wait_for_function("document.querySelectorAll('.mpl-table tbody th').length >= 7", timeout=30_000)
         rows = page.locator(".mpl-table tbody th")
         assert rows.count() >= 7 and all(rows.nth(i).get_attribute("title") for i in range(rows.count()))
         size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.mpl-table td')).fontSize)")
