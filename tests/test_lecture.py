@@ -206,6 +206,36 @@ def test_every_home_link_reopens_the_view_it_opened(server, browser):
             assert reopened(browser, page.url) == here, f"{page.url} reopens another view"
 
 
+def address_step(page):
+    return page.evaluate("new URL(location.href).searchParams.get('step')")
+
+
+def test_a_setting_changed_mid_lesson_keeps_the_step_in_the_address(server, browser):
+    """A setting changed on step 3 keeps the player on step 3 (the same page), so the address
+    the lecturer shares next must say step 3, not the server's last address without it."""
+    from ui.presets import PRESETS
+
+    first, second = PRESETS["kmp"][:2]
+    with app_page(browser, f"{server}/kmp", (1600, 1000)) as page:
+        settled(page)
+        for number, preset in enumerate((first, second)):
+            choose_preset(page, preset.name)
+            page.wait_for_function(
+                "(name) => document.querySelector('.mpl-lesson').innerText.startsWith(name)", arg=preset.name
+            )
+            settled(page)
+            if number == 0:
+                before = study_id(page)
+                for step in (1, 2, 3):
+                    step_with(page, "PageDown", step)
+                assert address_step(page) == "3"
+        here = study_id(page)
+        assert here[0] != before[0] and here[1] == min(3, page.evaluate("window.__mplPlayer.n"))
+        wait_until_idle(page)  # Streamlit's own address update for the new setting has come
+        assert address_step(page) == str(here[1]), page.url
+        assert reopened(browser, page.url) == here, f"{page.url} reopens another view"
+
+
 # --- 4. the clicker and the keys never lose the player; they never scroll the page ----------
 
 

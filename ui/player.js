@@ -1564,7 +1564,7 @@ class Player {
     if (this.options.onStep) { this.options.onStep(this.j); return; }
     const url = new URL(window.location.href);
     if (this.j) url.searchParams.set("step", String(this.j)); else url.searchParams.delete("step");
-    window.history.replaceState(window.history.state, "", url.toString());
+    if (url.href !== window.location.href) REPLACE_STATE.call(window.history, window.history.state, "", url.href);
   }
 
   toggle() { if (this.playing) this.pause(); else this.play(); }
@@ -1674,6 +1674,27 @@ class Player {
   }
 }
 
+// The address always carries the step on screen, so that a copied address reopens it.  The
+// steps are taken here and the server never sees them; when a rerun changes the query (a
+// setting changed on step 3: the player stays on step 3), Streamlit writes the address the
+// server asked for, which has no step.  So after any address write on the live player's
+// page that is not the player's own, the player writes its step again.
+const REPLACE_STATE = window.history.replaceState;
+let LIVE = null;  // the player mounted in the app (the standalone page keeps its step itself)
+
+function keepStepInAddress() {
+  if (window.history.__mplKeepsStep) return;
+  for (const name of ["pushState", "replaceState"]) {
+    const write = window.history[name];
+    window.history[name] = function (...args) {
+      const result = write.apply(this, args);
+      if (LIVE && !LIVE.destroyed && window.location.pathname === LIVE.path) LIVE.writeUrl();
+      return result;
+    };
+  }
+  window.history.__mplKeepsStep = true;
+}
+
 // Entering presenter mode folds Streamlit's sidebar away (a link with ?present=1 opens
 // with it folded already, from the page config); the ">>" button brings it back.
 function foldSidebar() {
@@ -1712,9 +1733,16 @@ export function mount(root, data, options) {
   player.payloadBytes = typeof data === "string" ? data.length : null;  // (an object's size: its sender knows it)
   STATE.set(root, player);
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark
+  if (!player.options.onStep) {
+    player.path = window.location.pathname;
+    LIVE = player;
+    keepStepInAddress();
+    player.writeUrl();  // a step kept from before a setting changed, or a scene's own
+  }
   player.cleanup = () => {
     player.destroy();
     STATE.delete(root);
+    if (LIVE === player) LIVE = null;
   };
   return player.cleanup;
 }
