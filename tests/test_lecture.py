@@ -148,6 +148,33 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
                 )
 
 
+FORMULA_SIZES = """() => {
+  const box = document.querySelector("[class*='st-key-formulas-']");
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  return {prose: Math.min(...[...box.querySelectorAll("p")].map(px)),
+          equation: Math.min(...[...box.querySelectorAll(".katex-display .katex")].map(px))};
+}"""
+
+
+@pytest.mark.parametrize("path", ["kmp", "deflation-lab"])
+def test_the_formulas_grow_with_the_text_size(server, browser, path):
+    """The text size reaches the formulas under the charts: opened with the mouse at 150% in
+    presenter mode, their prose is as large as the charts' text (18 px at least) and their
+    equations half as large again as at 100%."""
+    sizes = {}
+    for text in (100, 150):
+        with app_page(browser, f"{server}/{path}?present=1&text={text}") as page:
+            settled(page)
+            summary = page.locator("[class*='st-key-formulas-'] summary")
+            summary.scroll_into_view_if_needed()
+            click_like_a_person(page, summary)
+            page.wait_for_selector("[class*='st-key-formulas-'] .katex-display .katex")
+            wait_until_idle(page)
+            sizes[text] = page.evaluate(FORMULA_SIZES)
+    assert sizes[150]["prose"] >= MIN_TEXT[150], sizes
+    assert sizes[150]["equation"] >= 1.45 * sizes[100]["equation"], sizes
+
+
 # --- 3. every preset and every Home link reopens exactly from its address -------------------
 
 

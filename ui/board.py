@@ -75,10 +75,12 @@ def page_top(state: PageState, title, summary):
         width="content",
         format_func=lambda v: f"{v}%",
         label_visibility="collapsed",
-        help="Size of the text in every chart (100%, 125% or 150%), for the back of the room.",
+        help="Size of the text in every chart and formula (100%, 125% or 150%), for the back of the room.",
     )
     if not present:
         st.markdown(summary)
+    if text and text != 100:
+        st.html(formulas_css(text / 100))
     state.guide = guide.read(state)
     guide.sidebar(state)
     return bool(present), (text or 100) / 100
@@ -342,6 +344,18 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
     query = st.query_params.to_dict()
     copy_as_code(
         lambda: code.study_script(kind, title, data, kernel, settings, query=query, upload_name=upload), stem, where
+    )
+
+
+def formulas_css(scale):
+    """The text size for the formulas box (:func:`formulas`) too: its prose (14 px, as the
+    charts' text) and equations (16 px) stayed at their size at 150%, beside charts whose
+    text was 21 px."""
+    box = "[class*='st-key-formulas-']"
+    details = f"{box} [data-testid='stExpanderDetails']"
+    return (
+        f"<style>{box} summary p,{details} :is(p,li){{font-size:{0.875 * scale:g}rem}}"
+        f"{details} .katex-display{{font-size:{scale:g}rem}}</style>"
     )
 
 
