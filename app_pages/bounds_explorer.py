@@ -13,22 +13,23 @@ NONE = "(none)"
 M_VALUES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 DELTA_VALUES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.2, 0.5)
 
+# Each line fits the page at 150% text on 1280x720 with the sidebar open (about 520 px at 100%).
 FORMULAS = {
-    "compression_subspace": r"\frac{1}{m-t}\sum_{i \notin \text{basis}} \|\phi(x_i) - P\phi(x_i)\|^2 + "
-    r"\sqrt{\frac{R^2}{2(m-t)}\Big(t\ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}",
-    "kmp_vc": r"\frac{2}{m-k-t}\Big[(k+1)\log_2\frac{4e(m-k-t)}{k+1} + k\log_2\frac{em}{k} + "
-    r"t\log_2\frac{e(m-k)}{t} + \log_2\frac{2m^2}{\delta}\Big]",
-    "compression_classification": r"\frac{1}{m-k-t}\Big[\ln\binom{m-k}{t} + \ln\binom{m}{k} + "
-    r"\ln\frac{m^2}{\delta}\Big]"
-    r"\quad\Big(t = 0:\ \frac{1}{m-k}\Big[\ln\binom{m}{k} + \ln\frac{m}{\delta}\Big]\Big)",
-    "pca_global_rademacher": r"\frac{1}{m}\sum_{i>t}\lambda_i + \frac{1+\sqrt{t}}{\sqrt{m}}"
-    r"\sqrt{\frac{2}{m}\sum_{i=1}^m k(x_i,x_i)^2} + R^2\sqrt{\frac{18}{m}\ln\frac{2m}{\delta}}",
-    "pca_local_rademacher": r"c\Big(\sqrt{L_k\big(\rho + \tfrac{R}{m}\ln\tfrac{1}{\delta}\big)} + \rho + "
-    r"\tfrac{R}{m}\ln\tfrac{1}{\delta}\Big),\ \ L_k = \sum_{i>k}\lambda_i,\ \ "
-    r"\rho = \min_{t\ge 0}\Big(\frac{Rt}{m} + \sqrt{\frac{k}{m}\sum_{j>t}\mu_j}\Big)",
-    "mpkfda": r"P(\text{error on class } c) \le 1 - \frac{s_c^2}{w^\top\Sigma_c w + B_c + s_c^2},\ \ "
-    r"s_c = |w^\top\mu_c - b| - A_c,\ \ A_c = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + "
-    r"2\ln\frac{2m}{\delta'}}\Big)",
+    "compression_subspace": r"\begin{aligned}&\frac{1}{m-t}\sum_{i \notin \text{basis}} \|\phi(x_i) - P\phi(x_i)\|^2 \\"
+    r"&+ \sqrt{\frac{R^2}{2(m-t)}\Big(t\ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}\end{aligned}",
+    "kmp_vc": r"\begin{aligned}\frac{2}{m-k-t}\Big[&(k+1)\log_2\frac{4e(m-k-t)}{k+1} + k\log_2\frac{em}{k} \\"
+    r"&+ t\log_2\frac{e(m-k)}{t} + \log_2\frac{2m^2}{\delta}\Big]\end{aligned}",
+    "compression_classification": r"\begin{aligned}&\frac{1}{m-k-t}\Big[\ln\binom{m-k}{t} + \ln\binom{m}{k} + "
+    r"\ln\frac{m^2}{\delta}\Big] \\"
+    r"&\Big(t = 0:\ \frac{1}{m-k}\Big[\ln\binom{m}{k} + \ln\frac{m}{\delta}\Big]\Big)\end{aligned}",
+    "pca_global_rademacher": r"\begin{aligned}&\frac{1}{m}\sum_{i>t}\lambda_i + \frac{1+\sqrt{t}}{\sqrt{m}}"
+    r"\sqrt{\frac{2}{m}\sum_{i=1}^m k(x_i,x_i)^2} \\ &+ R^2\sqrt{\frac{18}{m}\ln\frac{2m}{\delta}}\end{aligned}",
+    "pca_local_rademacher": r"\begin{aligned}&c\Big(\sqrt{L_k\big(\rho + \tfrac{R}{m}\ln\tfrac{1}{\delta}\big)} "
+    r"+ \rho + \tfrac{R}{m}\ln\tfrac{1}{\delta}\Big),\ \ L_k = \sum_{i>k}\lambda_i, \\"
+    r"&\rho = \min_{t\ge 0}\Big(\frac{Rt}{m} + \sqrt{\frac{k}{m}\sum_{j>t}\mu_j}\Big)\end{aligned}",
+    "mpkfda": r"\begin{aligned}&P(\text{error on class } c) \le 1 - \frac{s_c^2}{w^\top\Sigma_c w + B_c + s_c^2}, \\"
+    r"&s_c = |w^\top\mu_c - b| - A_c, \\ &A_c = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + "
+    r"2\ln\frac{2m}{\delta'}}\Big)\end{aligned}",
 }
 
 NOTES = {
@@ -356,10 +357,11 @@ for name in dict.fromkeys((bound, overlay)):
         continue
     chosen = EXPLORER_BOUNDS[name]
     st.subheader(f"{chosen.title} ({chosen.source})")
-    st.latex(FORMULAS[name])
+    box = st.container(key=f"formulas-bound-{name}")  # grows with the text size (ui.board.formulas_css)
+    box.latex(FORMULAS[name])
     assumptions, terms = NOTES[name]
-    st.markdown(f"**What it assumes and says.** {assumptions}")
-    st.markdown(f"**The terms.** {terms}")
+    box.markdown(f"**What it assumes and says.** {assumptions}")
+    box.markdown(f"**The terms.** {terms}")
     st.caption(
         "Trivial where it is 1 or more for an error rate"
         if chosen.error_bound

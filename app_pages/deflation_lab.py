@@ -192,14 +192,12 @@ if formulas.open:
             "With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
             "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q."
         )
-        st.latex(
-            r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I-\tau\tau^\top)K "
-            r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
-        )
-        st.latex(
-            r"\text{ortho-Hotelling: } K - (q^\top Kq)\,qq^\top \qquad "
-            r"\text{ortho-projection: } (I-qq^\top)K(I-qq^\top)"
-            r"\qquad \text{ortho-Schur: } K - \frac{Kqq^\top K}{q^\top Kq}"
+        st.latex(  # each deflation beside its orthogonalised version (ortho-Hotelling, ...)
+            r"\begin{array}{lll} & \text{on } \tau & \text{ortho-: on } q \\[4pt]"
+            r"\text{Hotelling} & K - (\tau^\top K\tau)\,\tau\tau^\top & K - (q^\top Kq)\,qq^\top \\[4pt]"
+            r"\text{projection} & (I-\tau\tau^\top)K & (I-qq^\top)K(I-qq^\top) \\[4pt]"
+            r"\text{Schur} & K - \dfrac{K\tau\tau^\top K}{\tau^\top K\tau} & K - \dfrac{Kqq^\top K}{q^\top Kq}"
+            r"\end{array}"
         )
         st.markdown(
             "The paper's tables say 'Ortho-projection' where its text defines orthogonalised Hotelling; the "

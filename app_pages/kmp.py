@@ -213,8 +213,8 @@ if formulas.open:
             "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most"
         )
         st.latex(
-            r"\frac{2}{m-k-l}\Big[(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} "
-            r"+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]"
+            r"\begin{aligned}\frac{2}{m-k-l}\Big[&(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} \\"
+            r"&+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]\end{aligned}"
         )
         st.markdown(
             "The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "

@@ -167,8 +167,9 @@ if formulas.open:
             "orthogonalise τ against the earlier τ's:"
         )
         st.latex(
-            r"\text{Hotelling: } K - (\tau^\top K\tau)\,\tau\tau^\top \qquad \text{projection: } (I - \tau\tau^\top)K "
-            r"\qquad \text{Schur: } K - \frac{K\tau\tau^\top K}{\tau^\top K\tau}"
+            r"\begin{array}{rl}\text{Hotelling: } & K - (\tau^\top K\tau)\,\tau\tau^\top \\[4pt]"
+            r"\text{projection: } & (I - \tau\tau^\top)K \\[4pt]"
+            r"\text{Schur: } & K - \dfrac{K\tau\tau^\top K}{\tau^\top K\tau}\end{array}"
         )
         st.markdown(
             "**Bound** (Thm 1): per class c, with s_c the margin of the class's projected mean past the "
@@ -176,9 +177,9 @@ if formulas.open:
             "points of the class outside the compression set:"
         )
         st.latex(
-            r"P(\text{error on } c) \le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2},\quad "
-            r"A = \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big),\ "
-            r"B = \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)"
+            r"\begin{aligned}P(\text{error on } c) &\le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2}, \\"
+            r"A &= \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big), \\"
+            r"B &= \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)\end{aligned}"
         )
         st.markdown("s_c is shrunk by A; δ' = δ/2 per class; the total is weighted by the class priors.")
 

@@ -193,17 +193,17 @@ if formulas.open:
         st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
         st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
         st.latex(
-            r"K_{j+1} = K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \qquad "
-            r"K_j[l, l] = \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}"
+            r"\begin{aligned}K_{j+1} &= K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \\"
+            r"K_j[l, l] &= \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}\end{aligned}"
         )
         st.markdown(
             "**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
             "and R² = max k(x, x):"
         )
         st.latex(
-            r"\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le \frac{1}{m-t}\sum_{i \notin \text{set}} "
-            r"\|\phi(x_i) - P\phi(x_i)\|^2 "
-            r"+ \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}"
+            r"\begin{aligned}\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le{} & \frac{1}{m-t}\sum_{i \notin \text{set}} "
+            r"\|\phi(x_i) - P\phi(x_i)\|^2 \\"
+            r"&+ \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}\end{aligned}"
         )
         st.markdown("The printed corollary has R under the root; its proof gives R², used here.")
         st.markdown(

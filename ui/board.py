@@ -348,14 +348,13 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
 
 
 def formulas_css(scale):
-    """The text size for the formulas box (:func:`formulas`) too: its prose (14 px, as the
-    charts' text) and equations (16 px) stayed at their size at 150%, beside charts whose
-    text was 21 px."""
+    """The text size for the formulas (:func:`formulas`, and any container keyed
+    ``formulas-...``) too: their prose (14 px, as the charts' text) and equations (16 px)
+    stayed at their size at 150%, beside charts whose text was 21 px."""
     box = "[class*='st-key-formulas-']"
-    details = f"{box} [data-testid='stExpanderDetails']"
     return (
-        f"<style>{box} summary p,{details} :is(p,li){{font-size:{0.875 * scale:g}rem}}"
-        f"{details} .katex-display{{font-size:{scale:g}rem}}</style>"
+        f"<style>{box} :is(p,li){{font-size:{0.875 * scale:g}rem}}"
+        f"{box} .katex-display{{font-size:{scale:g}rem}}</style>"
     )
 
 
