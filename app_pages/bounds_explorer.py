@@ -357,7 +357,7 @@ for name in dict.fromkeys((bound, overlay)):
         continue
     chosen = EXPLORER_BOUNDS[name]
     st.subheader(f"{chosen.title} ({chosen.source})")
-    box = st.container(key=f"formulas-bound-{name}")  # grows with the text size (ui.board.formulas_css)
+    box = st.container(key=f"grows-bound-{name}")  # grows with the text size (ui.board.grows_css)
     box.latex(FORMULAS[name])
     assumptions, terms = NOTES[name]
     box.markdown(f"**What it assumes and says.** {assumptions}")

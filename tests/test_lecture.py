@@ -149,7 +149,7 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, text, shot
 
 
 FORMULAS = """() => {
-  const box = document.querySelector("[class*='st-key-formulas-']");
+  const box = document.querySelector("[class*='st-key-formulas-'], [class*='st-key-grows-bound']");
   const px = (e) => parseFloat(getComputedStyle(e).fontSize);
   const shown = [...box.querySelectorAll(".katex-display")];
   return {prose: Math.min(...[...box.querySelectorAll("p")].map(px)),
@@ -186,10 +186,24 @@ def test_every_bound_of_the_explorer_is_read_whole_at_150_percent(server, browse
         for name in EXPLORER_BOUNDS:
             page.goto(f"{server}/bounds?bound={name}&text=150")
             settled(page)  # the player mounted: the page's elements, its style among them, have come
-            page.wait_for_selector("[class*='st-key-formulas-'] .katex-display .katex")
+            page.wait_for_selector("[class*='st-key-grows-bound'] .katex-display .katex")
             shown = page.evaluate(FORMULAS)
             assert shown["prose"] >= MIN_TEXT[150] and shown["equation"] >= 1.45 * 16 * 1.21, (name, shown)
             assert not shown["cut"], f"{name}: cut at the box's edge: {shown['cut']}"
+
+
+@pytest.mark.parametrize("path", ["kmp", "deflation-lab"])
+def test_the_intro_grows_with_the_text_size(server, browser, path):
+    """Not in presenter mode, the page's intro stays under the title: at 150% it grows with
+    the charts' text (it stayed at 16 px)."""
+    sizes = {}
+    for text in (100, 150):
+        with app_page(browser, f"{server}/{path}?text={text}", (1920, 1080)) as page:
+            settled(page)
+            intro = page.locator("[data-testid='stMain'] [data-testid='stMarkdown'] p").first
+            sizes[text] = (intro.inner_text()[:40], intro.evaluate("(p) => parseFloat(getComputedStyle(p).fontSize)"))
+    assert sizes[100][0] == sizes[150][0], sizes  # the same paragraph
+    assert sizes[150][1] >= 1.45 * sizes[100][1], sizes
 
 
 def test_the_equations_grow_with_the_text_size(server, browser):

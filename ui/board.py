@@ -75,12 +75,13 @@ def page_top(state: PageState, title, summary):
         width="content",
         format_func=lambda v: f"{v}%",
         label_visibility="collapsed",
-        help="Size of the text in every chart and formula (100%, 125% or 150%), for the back of the room.",
+        help="Size of the text in every chart, the intro and the formulas (100%, 125% or 150%), for the back of the room.",
     )
-    if not present:
-        st.markdown(summary)
-    if text and text != 100:
-        st.html(formulas_css(text / 100))
+    grows = bool(text) and text != 100
+    if not present:  # (keyed only when it grows: a container costs every run)
+        (st.container(key=f"grows-intro-{state.page}") if grows else st).markdown(summary)
+    if grows:
+        st.html(grows_css(text / 100))
     state.guide = guide.read(state)
     guide.sidebar(state)
     return bool(present), (text or 100) / 100
@@ -347,14 +348,16 @@ def study_code(kind, title, data, kernel, settings, stem, where=None):
     )
 
 
-def formulas_css(scale):
-    """The text size for the formulas (:func:`formulas`, and any container keyed
-    ``formulas-...``) too: their prose (14 px, as the charts' text) and equations (16 px)
-    stayed at their size at 150%, beside charts whose text was 21 px."""
-    box = "[class*='st-key-formulas-']"
+def grows_css(scale):
+    """The text size for the page's own text too: the formulas box (:func:`formulas`, its
+    prose 14 px at 100%), the intro and any container keyed ``grows-...`` (16 px).  They
+    stayed at their size at 150%, and so did the equations (16 px), beside charts whose
+    text was 21 px."""
+    formulas, grows = "[class*='st-key-formulas-']", "[class*='st-key-grows-']"
     return (
-        f"<style>{box} :is(p,li){{font-size:{0.875 * scale:g}rem}}"
-        f"{box} .katex-display{{font-size:{scale:g}rem}}</style>"
+        f"<style>{formulas} :is(p,li){{font-size:{0.875 * scale:g}rem}}"
+        f"{grows} :is(p,li){{font-size:{scale:g}rem}}"
+        f":is({formulas},{grows}) .katex-display{{font-size:{scale:g}rem}}</style>"
     )
 
 
