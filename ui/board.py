@@ -75,7 +75,8 @@ def page_top(state: PageState, title, summary):
         width="content",
         format_func=lambda v: f"{v}%",
         label_visibility="collapsed",
-        help="Size of the text in every chart, the intro and the formulas (100%, 125% or 150%), for the back of the room.",
+        help="Size of the text in every chart, the intro and the formulas (100%, 125% or 150%), for the back "
+        "of the room.",
     )
     grows = bool(text) and text != 100
     if not present:  # (keyed only when it grows: a container costs every run)
