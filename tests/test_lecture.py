@@ -194,8 +194,8 @@ def test_every_bound_of_the_explorer_is_read_whole_at_150_percent(server, browse
 
 @pytest.mark.parametrize("path", ["kmp", "deflation-lab"])
 def test_the_intro_grows_with_the_text_size(server, browser, path):
-    """Not in presenter mode, the page's intro stays under the title: at 150% it grows with
-    the charts' text (it stayed at 16 px)."""
+    """The page's intro, under the title or (in presenter mode) in "About": at 150% it grows
+    with the charts' text (it stayed at 16 px)."""
     sizes = {}
     for text in (100, 150):
         with app_page(browser, f"{server}/{path}?text={text}", (1920, 1080)) as page:
@@ -204,6 +204,12 @@ def test_the_intro_grows_with_the_text_size(server, browser, path):
             sizes[text] = (intro.inner_text()[:40], intro.evaluate("(p) => parseFloat(getComputedStyle(p).fontSize)"))
     assert sizes[100][0] == sizes[150][0], sizes  # the same paragraph
     assert sizes[150][1] >= 1.45 * sizes[100][1], sizes
+    with app_page(browser, f"{server}/{path}?text=150&present=1", (1920, 1080)) as page:  # folded into About
+        settled(page)
+        click_like_a_person(page, page.get_by_role("button", name="About"))
+        intro = page.locator("[data-testid='stPopoverBody'] [data-testid='stMarkdown'] p").first
+        about = (intro.inner_text()[:40], intro.evaluate("(p) => parseFloat(getComputedStyle(p).fontSize)"))
+    assert about[0] == sizes[100][0] and about[1] >= 1.45 * sizes[100][1], (about, sizes)
 
 
 def test_the_equations_grow_with_the_text_size(server, browser):

@@ -55,10 +55,10 @@ def page_top(state: PageState, title, summary):
     present = state.resolve(PRESENT)
     heading = row.container(width="stretch")
     heading.title(title)
+    about = None
     if present:
         st.html(PRESENTER_CSS)
-        with row.popover("About", icon=":material/info:", help="What this page shows"):
-            st.markdown(summary)
+        about = row.popover("About", icon=":material/info:", help="What this page shows")  # filled below
     present = state.widget(
         row.toggle,
         PRESENT,
@@ -79,8 +79,10 @@ def page_top(state: PageState, title, summary):
         "of the room.",
     )
     grows = bool(text) and text != 100
-    if not present:  # (keyed only when it grows: a container costs every run)
-        (st.container(key=f"grows-intro-{state.page}") if grows else st).markdown(summary)
+    places = ([("about", about)] if about is not None else []) + ([("intro", st)] if not present else [])
+    for name, where in places:  # the intro, in "About" or under the title; keyed (to grow)
+        # only when it grows: a container costs every run
+        (where.container(key=f"grows-{name}-{state.page}") if grows else where).markdown(summary)
     if grows:
         st.html(grows_css(text / 100))
     state.guide = guide.read(state)
