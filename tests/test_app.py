@@ -302,6 +302,9 @@ def test_seldom_settings_are_made_when_opened_and_kept_when_closed():
     assert said.startswith("More data settings: Data seed 3")
     assert "Log-scale bound axis on" in said and "Confidence delta 0.01" in said
     assert "Test fraction" not in said  # at its default
+    order = [getattr(e, "key", None) or getattr(e, "value", "") for e in at.sidebar.children.values()]
+    for group in ("seldom-data-kmp", "seldom-bounds-kmp"):  # each line right under its group
+        assert str(order[order.index(group) + 1]).replace("\\", "").startswith(("More data", "Bound and")), order
     study = player(at)["id"]
 
     opened(at, "seldom-data-kmp", "seldom-bounds-kmp")

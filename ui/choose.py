@@ -308,14 +308,20 @@ class Seldom:
         )
         self.open = bool(self.box.open)
         self._changed = []
-        self._note = None if self.open else st.sidebar.empty()
+        self._note = None
 
     def widget(self, kind, control, label, **kwargs):
-        """``state.widget`` with the group's ``kind`` of widget (``"toggle"``, ``"slider"``...)."""
+        """``state.widget`` with the group's ``kind`` of widget (``"toggle"``, ``"slider"``...).
+        Call a group's widgets one after another, with nothing drawn in the sidebar between:
+        the line naming a closed group's changed settings is made at the first of them (no
+        placeholder on every run: two elements of a page's 37), where the next sidebar
+        element goes, right under the group."""
         value = self.state.widget(getattr(self.box, kind), control, label, shown=self.open, **kwargs)
         if not self.open and value != control.default:
             said = kwargs.get("format_func", _said)
             self._changed.append(f"{label} {said(value)}")
+            if self._note is None:
+                self._note = st.sidebar.empty()
             self._note.caption(plain(f"{self.title}: " + "; ".join(self._changed)))
         return value
 
