@@ -325,7 +325,7 @@ def test_formulas_are_made_when_opened(page):
     assert not at.latex  # the expander is there, closed and empty: its contents cost every run
     opened(at, f"formulas-{page}")
     assert_clean(at)
-    assert len(at.latex) >= 2 and any(box.label.startswith("The formulas") for box in at.main.expander)
+    assert len(at.latex) >= 1 and any(box.label.startswith("The formulas") for box in at.main.expander)
 
 
 def test_csv_has_a_header_and_one_row_per_step():
