@@ -355,7 +355,10 @@ def compute_study(kind, data, kernel, state=None, progress_text=None, **settings
     function must take ``progress=callback(done, total)``) instead of a spinner.
     """
     key = tuple(sorted(settings.items()))
-    slot = st.empty()
+    slot = st.empty()  # always: the elements after it (the player) keep their place
+    found, kept = _cached(_results(), (kind, data, kernel, key))
+    if found:  # (a lesson's study): no spinner, which starts a timer thread on every run
+        return kept
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
             result, seconds = bounded_get(
