@@ -1679,20 +1679,22 @@ class Player {
 // setting changed on step 3: the player stays on step 3), Streamlit writes the address the
 // server asked for, which has no step.  So after any address write on the live player's
 // page that is not the player's own, the player writes its step again.
-const REPLACE_STATE = window.history.replaceState;
-let LIVE = null;  // the player mounted in the app (the standalone page keeps its step itself)
+// The live player is kept on the window, not in this module: a second copy of the module
+// (a newer version loaded by a long-open page) finds the one hook already in place.
+const REPLACE_STATE = window.history.__mplReplaceState || window.history.replaceState;
 
 function keepStepInAddress() {
-  if (window.history.__mplKeepsStep) return;
+  if (window.history.__mplReplaceState) return;
+  window.history.__mplReplaceState = window.history.replaceState;
   for (const name of ["pushState", "replaceState"]) {
     const write = window.history[name];
     window.history[name] = function (...args) {
       const result = write.apply(this, args);
-      if (LIVE && !LIVE.destroyed && window.location.pathname === LIVE.path) LIVE.writeUrl();
+      const live = window.__mplLive;  // the player mounted in the app (a saved page keeps its step itself)
+      if (live && !live.destroyed && window.location.pathname === live.path) live.writeUrl();
       return result;
     };
   }
-  window.history.__mplKeepsStep = true;
 }
 
 // Entering presenter mode folds Streamlit's sidebar away (a link with ?present=1 opens
@@ -1735,14 +1737,14 @@ export function mount(root, data, options) {
   window.__mplPlayer = player;  // for the browser tests and the latency benchmark
   if (!player.options.onStep) {
     player.path = window.location.pathname;
-    LIVE = player;
+    window.__mplLive = player;
     keepStepInAddress();
     player.writeUrl();  // a step kept from before a setting changed, or a scene's own
   }
   player.cleanup = () => {
     player.destroy();
     STATE.delete(root);
-    if (LIVE === player) LIVE = null;
+    if (window.__mplLive === player) window.__mplLive = null;
   };
   return player.cleanup;
 }
