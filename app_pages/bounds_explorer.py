@@ -358,7 +358,7 @@ for name in dict.fromkeys((bound, overlay)):
     chosen = EXPLORER_BOUNDS[name]
     st.subheader(f"{chosen.title} ({chosen.source})")
     box = st.container(key=f"grows-bound-{name}")  # grows with the text size (ui.board.grows_css)
-    box.latex(FORMULAS[name])
+    board.equation(FORMULAS[name], box)
     assumptions, terms = NOTES[name]
     box.markdown(f"**What it assumes and says.** {assumptions}")
     box.markdown(f"**The terms.** {terms}")

@@ -270,11 +270,11 @@ if not result.two_view:
 formulas = board.formulas(state, "The formulas (Wang 2016)")
 if formulas.open:
     with formulas:
-        st.latex(
+        board.equation(
             r"\begin{aligned}L &= K S (S^\top K S)^{+} S^\top K, \\"
             r"l_i(K,\gamma) &= \big(K(K + N\gamma I)^{-1}\big)_{ii},\qquad p_i = \frac{l_i}{\sum_j l_j}\end{aligned}"
         )
-        st.latex(
+        board.equation(
             r"\begin{aligned}T &= (\bar K_1 + N\lambda_1 I)^{-1}\bar K_1 \bar K_2 (\bar K_2 + N\lambda_2 I)^{-1}, \\"
             r"\frac{\|\alpha - \tilde\alpha\|}{\sqrt N} &\le \Big(\frac12 + \frac{4\sqrt2}{r}\Big)"
             r"\frac{\|T - \tilde T\|}{N\lambda_1}\end{aligned}"

@@ -192,7 +192,7 @@ if formulas.open:
             "With τ = K[:, i] / ‖K[:, i]‖ for the chosen i; the orthogonalised versions use "
             "q = (I − QQ')τ / ‖(I − QQ')τ‖ and append q to Q."
         )
-        st.latex(  # each deflation beside its orthogonalised version (ortho-Hotelling, ...)
+        board.equation(  # each deflation beside its orthogonalised version (ortho-Hotelling, ...)
             r"\begin{array}{lll} & \text{on } \tau & \text{ortho-: on } q \\[4pt]"
             r"\text{Hotelling} & K - (\tau^\top K\tau)\,\tau\tau^\top & K - (q^\top Kq)\,qq^\top \\[4pt]"
             r"\text{projection} & (I-\tau\tau^\top)K & (I-qq^\top)K(I-qq^\top) \\[4pt]"

@@ -201,18 +201,18 @@ if formulas.open:
             "fits the residual "
             "r = y − f. Pre-fitting scores the deflated columns, so it picks the best column *after* refitting."
         )
-        st.latex(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
+        board.equation(r"i_{j+1} = \arg\max_i \frac{|K_j[:, i]^\top r_j|}{\|K_j[:, i]\|}")
         st.markdown(
             "**Deflation** (pre-fitting; Hussain et al. 2011, Table I): project the chosen column τ = K_j[:, i] "
             "out of the dictionary"
         )
-        st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
+        board.equation(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
         st.markdown(
             "**KMP bound** (Hussain et al. 2011, Thm 4): with k basis points, l of the m − k other training points in "
             "error "
             "(|f(x) − y| > α), with probability 1 − δ the probability of error is at most"
         )
-        st.latex(
+        board.equation(
             r"\begin{aligned}\frac{2}{m-k-l}\Big[&(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} \\"
             r"&+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]\end{aligned}"
         )

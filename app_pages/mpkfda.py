@@ -161,12 +161,12 @@ formulas = board.formulas(state, "The formulas (Diethe 2015)")
 if formulas.open:
     with formulas:
         st.markdown("**Criterion** (eq. 7): the Fisher ratio of column i, with B the within-class scatter of eq. 2")
-        st.latex(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
+        board.equation(r"i_{j+1} = \arg\max_i \frac{(K_j[:, i]^\top y)^2}{K_j[:, i]^\top B\, K_j[:, i]}")
         st.markdown(
             "**Deflations** (eqs 15–17), τ = K[:, i]/‖K[:, i]‖; the orthogonalised ones (eqs 18–19) first "
             "orthogonalise τ against the earlier τ's:"
         )
-        st.latex(
+        board.equation(
             r"\begin{array}{rl}\text{Hotelling: } & K - (\tau^\top K\tau)\,\tau\tau^\top \\[4pt]"
             r"\text{projection: } & (I - \tau\tau^\top)K \\[4pt]"
             r"\text{Schur: } & K - \dfrac{K\tau\tau^\top K}{\tau^\top K\tau}\end{array}"
@@ -176,7 +176,7 @@ if formulas.open:
             "threshold, S_c its projected variance, and A, B the estimation terms of eq. 10 on the n_c "
             "points of the class outside the compression set:"
         )
-        st.latex(
+        board.equation(
             r"\begin{aligned}P(\text{error on } c) &\le 1 - \frac{s_c^2}{w^\top S_c w + B_c + s_c^2}, \\"
             r"A &= \frac{R}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{2m}{\delta'}}\Big), \\"
             r"B &= \frac{2R^2}{\sqrt{n_c}}\Big(2 + \sqrt{k\ln\frac{em}{k} + 2\ln\frac{4m}{\delta'}}\Big)\end{aligned}"

@@ -145,16 +145,16 @@ formulas = board.formulas(state, "The formulas (Hussain et al. 2011)")
 if formulas.open:
     with formulas:
         st.markdown("**Criterion** (eq. 14, Alg. 3 line 3): alignment of point i's columns in the two views")
-        st.latex(
+        board.equation(
             r"i_{j+1} = \arg\max_i \frac{\langle K^x_j[:, i], K^y_j[:, i]\rangle}{\|K^x_j[:, i]\|\,\|K^y_j[:, i]\|}"
         )
         st.markdown("**Deflation** (Alg. 3): each view by its own column, τ = K_j[:, i]")
-        st.latex(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
+        board.equation(r"K_{j+1} = \Big(I - \frac{\tau\tau^\top}{\tau^\top\tau}\Big) K_j")
         st.markdown(
             "**Bound** (Thm 9): the KMP bound with l = the training pairs outside the compression set whose "
             "variates differ by more than α"
         )
-        st.latex(
+        board.equation(
             r"\begin{aligned}\frac{2}{m-k-l}\Big[&(k+1)\log_2\frac{4e(m-k-l)}{k+1} + k\log_2\frac{em}{k} \\"
             r"&+ l\log_2\frac{e(m-k)}{l} + \log_2\frac{2m^2}{\delta}\Big]\end{aligned}"
         )

@@ -190,9 +190,9 @@ formulas = board.formulas(state, "The formulas (Hussain et al. 2011)")
 if formulas.open:
     with formulas:
         st.markdown("**Criterion** (Alg. 2, line 3): the variance explained by projecting on point i")
-        st.latex(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
+        board.equation(r"i_j = \arg\max_i \frac{\|K_j[:, i]\|^2}{K_j[i, i]}")
         st.markdown("**Deflation** (eq. 5; pivoted Cholesky): remove the chosen direction from every point")
-        st.latex(
+        board.equation(
             r"\begin{aligned}K_{j+1} &= K_j - \frac{K_j[:, i] K_j[:, i]^\top}{K_j[i, i]}, \\"
             r"K_j[l, l] &= \|\phi(x_l) - P_j \phi(x_l)\|^2 \ \text{(eq. 7)}\end{aligned}"
         )
@@ -200,7 +200,7 @@ if formulas.open:
             "**Sample compression bound** (Cor. 1), with the training residual outside the compression set "
             "and R² = max k(x, x):"
         )
-        st.latex(
+        board.equation(
             r"\begin{aligned}\mathbb{E}\|\phi(x) - P\phi(x)\|^2 \le{} & \frac{1}{m-t}\sum_{i \notin \text{set}} "
             r"\|\phi(x_i) - P\phi(x_i)\|^2 \\"
             r"&+ \sqrt{\frac{R^2}{2(m-t)}\Big(t \ln\frac{em}{t} + \ln\frac{2m}{\delta}\Big)}\end{aligned}"

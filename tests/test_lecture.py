@@ -154,7 +154,7 @@ FORMULAS = """() => {
   const shown = [...box.querySelectorAll(".katex-display")];
   return {prose: Math.min(...[...box.querySelectorAll("p")].map(px)),
           equation: Math.min(...shown.map((e) => px(e.querySelector(".katex")))),
-          cut: shown.filter((e) => e.scrollWidth > e.clientWidth + 3).map((e) => e.innerText.slice(0, 40))};
+          cut: shown.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.innerText.slice(0, 40))};
 }"""
 
 

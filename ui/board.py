@@ -364,6 +364,14 @@ def grows_css(scale):
     )
 
 
+def equation(tex, where=None):
+    """A displayed equation (``st.latex``) with a thin space after it.  KaTeX lets a
+    sub- or superscript at an equation's right end stick out by 2 px, which makes the
+    equation's box a scrollable region that cannot take the focus (axe-core's
+    "scrollable-region-focusable", serious); the space keeps it inside."""
+    (where or st).latex(tex + r"\,")
+
+
 def formulas(state: PageState, title):
     """The page's formulas, in an expander whose contents the page makes only while it is
     open (opening it reruns the page): its text and equations were eight of the fifty
