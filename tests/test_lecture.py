@@ -175,8 +175,10 @@ def test_the_formulas_are_read_whole_at_150_percent(server, browser, path):
     at least) and no equation runs past the box (they ran up to 1,461 px into 786)."""
     with app_page(browser, f"{server}/{path}?text=150") as page:
         shown = open_formulas(page)
+        found = axe(page)  # the axe check of every page sees the box closed
     assert shown["prose"] >= MIN_TEXT[150], shown
     assert not shown["cut"], f"{path}: cut at the box's edge: {shown['cut']}"
+    assert not found, f"{path} with its formulas open: {found}"
 
 
 def test_every_bound_of_the_explorer_is_read_whole_at_150_percent(server, browser):
