@@ -160,6 +160,7 @@ FORMULAS = """() => {
 
 def open_formulas(page):
     """The formulas box under the charts, opened with the mouse; what it shows."""
+    settled(page)  # every panel drawn: the box no longer moves down as the panels below the screen come
     summary = page.locator("[class*='st-key-formulas-'] summary")
     summary.scroll_into_view_if_needed(timeout=120_000)
     click_like_a_person(page, summary)
@@ -218,7 +219,6 @@ def test_the_equations_grow_with_the_text_size(server, browser):
     sizes = {}
     for text in (100, 150):
         with app_page(browser, f"{server}/kmp?present=1&text={text}") as page:
-            settled(page)
             sizes[text] = open_formulas(page)["equation"]
     assert sizes[150] >= 1.45 * sizes[100], sizes
 
