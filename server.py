@@ -6,7 +6,10 @@ its script (``ui/player.py`` ``routes``), which every page's headers name so tha
 browser fetches them with Streamlit's own scripts (``PreloadPlayer``).  A page open then
 carries a reference of a few hundred bytes on the websocket where it carried 0.8 MB, and
 the browser fetches a study's payload by its content's name and keeps it, as it keeps
-plotly.js.
+plotly.js.  The files that do not change while the server runs -- Streamlit's scripts,
+plotly.js, the player's script -- are read and gzip-compressed once and served from
+memory (``ui/kept_files.py``): a first visit's files cost the server 0.16 CPU-s through
+Streamlit's own serving.
 
 ``streamlit run app.py`` still works: the player's payloads then travel inline, on the
 websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a server.
@@ -14,7 +17,13 @@ websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a
 
 import streamlit as st
 from starlette.middleware import Middleware
+from streamlit import config
 
-from ui import player
+from ui import kept_files, player
 
-app = st.App("app.py", routes=player.routes(), middleware=[Middleware(player.PreloadPlayer)])
+KEPT = kept_files.static_prefixes(config.get_option("server.baseUrlPath"), own=[f"{player.ROUTE}player.js"])
+app = st.App(
+    "app.py",
+    routes=player.routes(),
+    middleware=[Middleware(kept_files.KeptFiles, prefixes=KEPT), Middleware(player.PreloadPlayer)],
+)

@@ -1,0 +1,145 @@
+"""The static files a first visit fetches, served from memory and compressed once
+(``ui/kept_files.py``): driven as ASGI calls, with an app that counts what it is asked."""
+
+import asyncio
+import gzip
+
+import pytest
+
+from ui.kept_files import KeptFiles, accepts_gzip, static_prefixes
+
+SCRIPT = b"function f(x) { return x + 1; }\n" * 2000  # compressible, as Streamlit's scripts are
+FONT = bytes(range(256)) * 200  # incompressible, as a woff2 font is
+
+
+class CountingApp:
+    """A downstream app answering like Streamlit's static files (its own headers, gzip on
+    request for the app's static folder) and counting what it was asked."""
+
+    def __init__(self):
+        self.asked = []
+        self.files = {
+            "/static/js/index.abc.js": (200, b"application/javascript", SCRIPT),
+            "/static/media/font.woff2": (200, b"font/woff2", FONT),
+            "/static/js/gone.js": (404, b"text/plain", b"Not found"),
+        }
+
+    async def __call__(self, scope, receive, send):
+        self.asked.append(scope["path"])
+        status, kind, body = self.files.get(scope["path"], (404, b"text/plain", b"Not found"))
+        headers = dict(scope["headers"])
+        out = [(b"content-type", kind), (b"etag", b'"v1"'), (b"cache-control", b"public, immutable, max-age=31536000")]
+        if b"gzip" in headers.get(b"accept-encoding", b""):  # as Starlette's GZipMiddleware would
+            body = gzip.compress(body)
+            out.append((b"content-encoding", b"gzip"))
+        out.append((b"content-length", str(len(body)).encode()))
+        await asyncio.sleep(0.01)  # a file read: concurrent requests overlap here
+        await send({"type": "http.response.start", "status": status, "headers": out})
+        await send({"type": "http.response.body", "body": body})
+
+
+async def get(app, path, method="GET", **headers):
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "query_string": b"",
+        "headers": [(name.replace("_", "-").encode(), value.encode()) for name, value in headers.items()],
+    }
+    await app(scope, receive, send)
+    start = sent[0]
+    body = b"".join(message.get("body", b"") for message in sent[1:])
+    return start["status"], {name.decode(): value.decode() for name, value in start["headers"]}, body
+
+
+def kept(**options):
+    app = CountingApp()
+    return app, KeptFiles(app, static_prefixes(""), **options)
+
+
+def test_a_file_is_asked_of_the_app_once_and_served_compressed_from_memory():
+    app, files = kept()
+
+    async def class_at_once():
+        return await asyncio.gather(
+            *(get(files, "/static/js/index.abc.js", accept_encoding="gzip, br") for _ in range(20))
+        )
+
+    answers = asyncio.run(class_at_once())
+    assert app.asked == ["/static/js/index.abc.js"]  # twenty students, one read
+    for status, headers, body in answers:
+        assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body) == SCRIPT
+        assert int(headers["content-length"]) == len(body) < len(SCRIPT) / 10
+        assert headers["cache-control"] == "public, immutable, max-age=31536000"
+        assert headers["vary"] == "Accept-Encoding" and headers["etag"] == 'W/"v1"'
+    status, headers, body = asyncio.run(get(files, "/static/js/index.abc.js"))  # no gzip accepted
+    assert status == 200 and body == SCRIPT and "content-encoding" not in headers and headers["etag"] == '"v1"'
+    assert asyncio.run(get(files, "/static/js/index.abc.js", accept_encoding="gzip;q=0"))[2] == SCRIPT
+    assert app.asked == ["/static/js/index.abc.js"]
+
+
+def test_what_is_not_a_plain_whole_file_goes_to_the_app():
+    app, files = kept()
+    for _ in range(2):  # a 404 is not kept: asked again
+        assert asyncio.run(get(files, "/static/js/gone.js", accept_encoding="gzip"))[0] == 404
+    assert app.asked.count("/static/js/gone.js") == 2
+    asyncio.run(get(files, "/static/js/index.abc.js"))
+    asked = len(app.asked)
+    asyncio.run(get(files, "/static/js/index.abc.js", range="bytes=0-99"))  # a part: the app's own answer
+    asyncio.run(get(files, "/static/js/index.abc.js", method="HEAD"))
+    asyncio.run(get(files, "/kmp", accept_encoding="gzip"))  # a page, not a static file
+    assert app.asked[asked:] == ["/static/js/index.abc.js", "/static/js/index.abc.js", "/kmp"]
+
+
+def test_an_incompressible_file_is_kept_plain_and_a_known_etag_is_not_sent_again():
+    app, files = kept()
+    status, headers, body = asyncio.run(get(files, "/static/media/font.woff2", accept_encoding="gzip"))
+    assert status == 200 and body == FONT and "content-encoding" not in headers and "vary" not in headers
+    status, headers, body = asyncio.run(get(files, "/static/media/font.woff2", if_none_match='"v1"'))
+    assert status == 304 and body == b"" and headers["etag"] == '"v1"'
+    status, _, body = asyncio.run(get(files, "/static/js/index.abc.js", accept_encoding="gzip", if_none_match='W/"v1"'))
+    assert status == 304 and body == b""
+    assert app.asked == ["/static/media/font.woff2", "/static/js/index.abc.js"]
+
+
+def test_memory_is_bounded():
+    app, files = kept(limit=len(SCRIPT) + 1000)  # room for the script, not the font as well
+    for _ in range(2):
+        asyncio.run(get(files, "/static/js/index.abc.js", accept_encoding="gzip"))
+        assert asyncio.run(get(files, "/static/media/font.woff2"))[2] == FONT
+    assert app.asked.count("/static/js/index.abc.js") == 1 and app.asked.count("/static/media/font.woff2") == 2
+    assert files.kept_bytes <= len(SCRIPT) + 1000
+
+
+@pytest.mark.parametrize(
+    "value, accepted",
+    [
+        ("gzip", True),
+        ("gzip, deflate, br", True),
+        ("br;q=1.0, gzip;q=0.8", True),
+        ("GZIP", True),
+        ("*", True),
+        ("gzip;q=0", False),
+        ("gzip; q=0.0", False),
+        ("identity", False),
+        ("", False),
+        ("deflate, br", False),
+        ("gzip;q=nonsense", False),
+    ],
+)
+def test_accept_encoding(value, accepted):
+    assert accepts_gzip(value.encode()) is accepted
+
+
+def test_the_prefixes_follow_the_base_address():
+    assert static_prefixes("", own=["mpl/player.js"]) == ["/static/", "/app/static/", "/mpl/player.js"]
+    assert static_prefixes("/course/lab/") == ["/course/lab/static/", "/course/lab/app/static/"]
+    assert static_prefixes("course") == ["/course/static/", "/course/app/static/"]

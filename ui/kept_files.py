@@ -1,0 +1,199 @@
+"""Static files served from memory, each read and gzip-compressed once per process.
+
+A browser new to the app fetches, for its first page, about 110 of Streamlit's scripts
+(3.5 MB), the player's plotly.js (1.6 MB) and script: a first visit cost the server
+0.25 CPU-s, 25 times the page's own run (0.01 CPU-s; a KMP lesson's study cached, medians
+of a fresh Chromium context each).  Streamlit serves its bundle uncompressed from disk,
+about 1 ms of the shared interpreter per file through Starlette's ``StaticFiles``
+(0.11 CPU-s a page), and deflates the app's static files again for every request
+(plotly.js: 0.044 CPU-s each time).  Its own reason for not compressing its bundle --
+compressing on every request costs more than it saves -- does not hold for a file
+compressed once.
+
+These files do not change while a server runs (Streamlit's names carry their content's
+hash, plotly.js and the player's script a version in the query), so :class:`KeptFiles`
+fetches each from the app once, without compression, gzips it once (level 9, in a worker
+thread) and keeps both forms in memory, at most ``limit`` bytes in all: a browser
+accepting gzip gets the compressed bytes, others the plain ones, with the app's own
+headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  A class
+of first visits then costs the server the page runs, not the files, and the lecture
+hall's Wi-Fi carries 1.3 MB of scripts per student instead of 4.8 MB.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+
+LIMIT = 64_000_000  # bytes kept (plain and compressed); Streamlit's whole bundle is 26 MB plain
+LARGEST = 16_000_000  # a larger file goes through as the app serves it
+COMPRESSIBLE = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
+# The app's headers a kept answer repeats; the rest (length, encoding, date) are its own.
+KEPT_HEADERS = {
+    b"content-type",
+    b"cache-control",
+    b"etag",
+    b"last-modified",
+    b"access-control-allow-origin",
+    b"x-content-type-options",
+}
+# A request's headers that would change the app's answer from the plain whole file.
+VARYING = {b"accept-encoding", b"range", b"if-none-match", b"if-modified-since", b"if-range"}
+
+
+class Kept:
+    """One file's answer: the app's headers to repeat, its plain and gzip-compressed bytes
+    (``None`` when compression would not save a tenth) and its ETag."""
+
+    def __init__(self, headers, plain, compressed):
+        self.headers, self.plain, self.compressed = headers, plain, compressed
+        self.etag = dict(headers).get(b"etag")
+
+    @property
+    def size(self):
+        return len(self.plain) + len(self.compressed or b"")
+
+    def answer(self, accepts_gzip, etag_asked):
+        """``(status, headers, body)`` for a request."""
+        gzipped = accepts_gzip and self.compressed is not None
+        headers = []
+        for name, value in self.headers:
+            if name == b"etag" and gzipped and not value.startswith(b"W/"):
+                value = b"W/" + value  # another representation of the same file
+            headers.append((name, value))
+        if self.compressed is not None:
+            headers.append((b"vary", b"Accept-Encoding"))
+        if etag_asked is not None and self.etag is not None and _same_etag(etag_asked, self.etag):
+            return 304, [(n, v) for n, v in headers if n in (b"etag", b"cache-control", b"vary")], b""
+        body = self.compressed if gzipped else self.plain
+        if gzipped:
+            headers.append((b"content-encoding", b"gzip"))
+        headers.append((b"content-length", str(len(body)).encode()))
+        return 200, headers, body
+
+
+def _same_etag(asked, etag):
+    """Whether an ``If-None-Match`` value names ``etag`` (weak comparison, as for GET)."""
+    strip = lambda tag: tag.strip().removeprefix(b"W/")  # noqa: E731
+    return any(strip(tag) == strip(etag) or tag.strip() == b"*" for tag in asked.split(b","))
+
+
+def accepts_gzip(value):
+    """Whether an ``Accept-Encoding`` header value allows gzip (a q of 0 refuses it)."""
+    for item in value.split(b","):
+        name, _, params = item.strip().partition(b";")
+        if name.strip().lower() in (b"gzip", b"*"):
+            q = params.strip().lower()
+            if q.startswith(b"q="):
+                try:
+                    return float(q[2:]) > 0
+                except ValueError:
+                    return False
+            return True
+    return False
+
+
+class KeptFiles:
+    """ASGI middleware (``server.py``): GET requests for paths under ``prefixes`` are
+    answered from memory once the app has answered one of them with a plain 200 (see the
+    module's docstring); everything else, and a file the app refuses or that is too
+    large, goes to the app as before."""
+
+    def __init__(self, app, prefixes, limit=LIMIT):
+        self.app = app
+        self.prefixes = tuple(prefixes)
+        self.limit = int(limit)
+        self._kept = {}  # (path, query) -> Kept
+        self._pending = {}  # (path, query) -> Future of Kept or None, while it is fetched
+        self.kept_bytes = 0
+        self.fetched = 0  # how many times a file was asked of the app (for the tests)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "GET" or not scope["path"].startswith(self.prefixes):
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        if b"range" in headers or b"if-range" in headers:
+            return await self.app(scope, receive, send)
+        key = (scope["path"], scope.get("query_string", b""))
+        kept = self._kept.get(key)
+        if kept is None:
+            pending = self._pending.get(key)
+            if pending is not None:  # another request is fetching it: its outcome serves this one
+                kept = await asyncio.shield(pending)
+                if kept is None:
+                    return await self.app(scope, receive, send)
+            else:
+                kept, answer = await self._keep(key, scope)
+                if kept is None:  # not to be kept: the app's answer, as it gave it
+                    return await _send(send, *answer)
+        gzip_ok = accepts_gzip(headers.get(b"accept-encoding", b""))
+        await _send(send, *kept.answer(gzip_ok, headers.get(b"if-none-match")))
+
+    async def _keep(self, key, scope):
+        """Ask the app for the plain whole file (concurrent requests for it wait for this
+        one): ``(Kept or None, the app's answer)``."""
+        pending = self._pending[key] = asyncio.get_running_loop().create_future()
+        kept = None
+        try:
+            answer = await self._plain(scope)
+            kept = await self._kept_form(*answer)
+            if kept is not None:
+                if self.kept_bytes + kept.size <= self.limit:
+                    self._kept[key] = kept
+                    self.kept_bytes += kept.size
+                else:
+                    kept = None
+        finally:
+            del self._pending[key]
+            pending.set_result(kept)
+        return kept, answer
+
+    async def _plain(self, scope):
+        """The app's answer to ``scope`` asked without compression, conditions or ranges:
+        ``(status, headers, body)``."""
+        self.fetched += 1
+        plain_scope = dict(scope)
+        plain_scope["headers"] = [(n, v) for n, v in scope.get("headers") or [] if n not in VARYING]
+        started, chunks, asked = {}, [], []
+
+        async def capture(message):
+            if message["type"] == "http.response.start":
+                started.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        async def request():  # a GET's empty body, then nothing: no disconnect while kept
+            if not asked:
+                asked.append(True)
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.Event().wait()  # (the app stops listening when it has answered)
+
+        await self.app(plain_scope, request, capture)
+        return started.get("status", 500), list(started.get("headers") or []), b"".join(chunks)
+
+    @staticmethod
+    async def _kept_form(status, headers, body):
+        """The :class:`Kept` of an answer, or ``None`` for anything but a plain 200 of at
+        most ``LARGEST`` bytes."""
+        named = dict(headers)
+        if status != 200 or b"content-encoding" in named or len(body) > LARGEST:
+            return None
+        compressed = None
+        if named.get(b"content-type", b"").startswith(COMPRESSIBLE):
+            compressed = await asyncio.to_thread(gzip.compress, body, 9, mtime=0)
+            if len(compressed) > 0.9 * len(body):
+                compressed = None
+        return Kept([(n, v) for n, v in headers if n in KEPT_HEADERS], body, compressed)
+
+
+async def _send(send, status, headers, body):
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def static_prefixes(base_url, own=()):
+    """The paths whose files do not change while the server runs: Streamlit's bundle
+    (``static/``, content-hashed names), the app's static folder (``app/static/``: the
+    player's plotly.js, named with a version) and ``own`` (paths of the app's routes)."""
+    base = "/" + base_url.strip("/") if base_url and base_url.strip("/") else ""
+    return [f"{base}/{path}" for path in ("static/", "app/static/", *own)]
