@@ -262,3 +262,82 @@ def test_the_payload_comes_by_http_and_inline_when_that_fails(server, browser):
         rendered(refused, 1)
     finally:
         context.close()
+
+
+def test_a_link_shown_before_names_its_payload_and_the_browser_fetches_it_once(server, browser):
+    """An address the server has shown a player at (here a lesson link opened once) names
+    that study's payload in its page's Link header, with the step and presenter mode set
+    or not; the browser fetches it from that preload, before Streamlit has drawn anything,
+    and the player takes it instead of asking again.  An address never shown names none."""
+    import urllib.request
+
+    query = "kmp?data=xor&points=3000&k=40&seed=43"
+
+    def link_of(address):
+        return urllib.request.urlopen(f"{server}/{address}").headers.get("link", "")
+
+    assert "mpl/payload/" not in link_of(query)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        first = context.new_page()
+        first.goto(f"{server}/{query}")
+        settled(first, 0)
+        name = first.evaluate(
+            "performance.getEntriesByType('resource').find(e => e.name.includes('/mpl/payload/')).name"
+        ).rsplit("/", 1)[1]
+    finally:
+        context.close()
+    for address in (query, f"{query}&step=3", f"{query}&present=1&text=150", "kmp?seed=43&k=40&points=3000&data=xor"):
+        assert f"<mpl/payload/{name}>; rel=preload; as=fetch; crossorigin" in link_of(address), address
+    assert "mpl/payload/" not in link_of("kmp?data=xor&points=3000&k=40&seed=44")
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        asked = []
+        page.on("request", lambda request: asked.append(request.url) if "/mpl/payload/" in request.url else None)
+        page.goto(f"{server}/{query}&step=2")
+        settled(page, 2)
+        assert len(asked) == 1 and asked[0].endswith(name)
+        entry = page.evaluate(
+            "(() => { const e = performance.getEntriesByType('resource').find(e => e.name.includes('/mpl/payload/'));"
+            " return [e.initiatorType, e.startTime, performance.getEntriesByType('resource')"
+            ".find(e => e.name.includes('BidiComponent')).startTime]; })()"
+        )
+        assert entry[0] == "link" and entry[1] < entry[2]  # asked before the player's component was
+    finally:
+        context.close()
+
+
+def test_static_files_go_out_compressed_once_and_unchanged(server):
+    """Streamlit's scripts, the player's plotly.js and its script leave the server
+    gzip-encoded for a browser that accepts it, and decode to the very files on disk;
+    a client that does not accept gzip gets them plain (ui/kept_files.py)."""
+    import gzip
+    import re
+    import urllib.request
+    from pathlib import Path
+
+    import streamlit
+
+    from ui import player
+
+    html = urllib.request.urlopen(f"{server}/kmp").read().decode()
+    bundle = re.search(r'src="\./(static/js/index\.[^"]+\.js)"', html).group(1)
+    files = {
+        bundle: Path(streamlit.__file__).parent / "static" / bundle,
+        player.ensure_plotly_js(): player.PLOTLY_BUNDLE,
+        f"{player.ROUTE}player.js?v={player._player_js_version()}": player.PLAYER_JS,
+    }
+    for address, on_disk in files.items():
+        for _ in range(2):
+            answer = urllib.request.urlopen(
+                urllib.request.Request(f"{server}/{address}", headers={"Accept-Encoding": "gzip"})
+            )
+            body = answer.read()
+            assert answer.headers["Content-Encoding"] == "gzip", address
+            assert gzip.decompress(body) == on_disk.read_bytes() and len(body) < on_disk.stat().st_size / 2
+        plain = urllib.request.urlopen(
+            urllib.request.Request(f"{server}/{address}", headers={"Accept-Encoding": "identity"})
+        )
+        assert plain.headers.get("Content-Encoding") is None and plain.read() == on_disk.read_bytes()
