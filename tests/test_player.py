@@ -318,3 +318,30 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
     assert "rel=preload; as=script" in link and "rel=modulepreload" in link
     assert f'"{plotly}"' in script and f'"{module}"' in script  # the loader's own URLs
     assert "link" not in headers_of("/mpl/player.js") and "link" not in headers_of("/kmp", "HEAD")
+
+
+def test_an_address_names_the_payload_last_shown_there_while_it_is_kept(monkeypatch):
+    """What the page's Link header may name (``PreloadPlayer``): the payload last shown at
+    the same path and query, whatever their order and the step, presenter mode and text
+    size (one payload serves every view); none once that payload is no longer kept for
+    fetching, for another path or setting, and none for addresses forgotten (the
+    ``LINKED_MAX`` most recent are remembered)."""
+    monkeypatch.setattr(player, "_KEPT", type(player._KEPT)())
+    monkeypatch.setattr(player, "_LINKED", type(player._LINKED)())
+    monkeypatch.setattr(player, "LINKED_MAX", 3)
+    player._KEPT["a" * 40] = b"gz a"
+    player._KEPT["b" * 40] = b"gz b"
+    player.remember("/kmp", [("data", "xor"), ("k", "40"), ("step", "4")], "a" * 40)
+    for query in ("data=xor&k=40", "k=40&data=xor", "data=xor&k=40&step=9&present=1&text=150"):
+        assert player.linked_payload("/kmp", query) == "a" * 40, query
+    for path, query in (("/kmp", "data=xor&k=41"), ("/kmp", "data=xor"), ("/mpkfda", "data=xor&k=40")):
+        assert player.linked_payload(path, query) is None, (path, query)
+    player.remember("/kmp", [("k", "40"), ("data", "xor")], "b" * 40)  # shown again, another study
+    assert player.linked_payload("/kmp", "data=xor&k=40") == "b" * 40
+    del player._KEPT["b" * 40]  # no longer fetchable: not named
+    assert player.linked_payload("/kmp", "data=xor&k=40") is None
+    for k in range(3):
+        player.remember("/kmp", [("k", str(k))], "a" * 40)
+    assert player.linked_payload("/kmp", "k=0") == "a" * 40 and len(player._LINKED) == 3
+    player._KEPT["b" * 40] = b"gz b"
+    assert player.linked_payload("/kmp", "data=xor&k=40") is None  # the oldest, forgotten

@@ -38,6 +38,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import streamlit as st
@@ -624,7 +625,12 @@ class PreloadPlayer:
     player's loader asks for them, after the page's elements are drawn.  A lesson link in
     fresh Chromium drew its first panels 0.15-0.4 s sooner (medians of 5, three alternating
     pairs; benchmarks/browser_open.py).  A page without a player fetches them for nothing,
-    once: the browser keeps them for the lesson pages."""
+    once: the browser keeps them for the lesson pages.
+
+    An address this process has shown a player at (:func:`linked_payload`: a lesson link,
+    a preset, a warmed scene) also names that study's payload (``rel=preload; as=fetch``):
+    the browser fetches it while Streamlit starts, where the player would ask for it only
+    once mounted, after the page's elements are drawn."""
 
     def __init__(self, app):
         self.app = app
@@ -641,10 +647,57 @@ class PreloadPlayer:
             if message["type"] == "http.response.start":
                 headers = dict(message.get("headers") or [])
                 if headers.get(b"content-type", b"").startswith(b"text/html"):
-                    message = {**message, "headers": [*message.get("headers", []), (b"link", self.links)]}
+                    links = self.links
+                    name = linked_payload(scope["path"], scope.get("query_string", b"").decode("latin-1"))
+                    if name is not None:
+                        links += f", <{ROUTE}payload/{name}>; rel=preload; as=fetch; crossorigin".encode()
+                    message = {**message, "headers": [*message.get("headers", []), (b"link", links)]}
             await send(message)
 
         return await self.app(scope, receive, send_linked)
+
+
+# --- addresses and their payloads: what a page's HTML can name for the browser to fetch early
+_LINKED = OrderedDict()  # (address path, query items) -> the payload name last shown there
+LINKED_MAX = 2000  # addresses remembered (each a few hundred bytes), the least recent out first
+# Query keys the payload does not depend on: the step is the browser's own, and presenter
+# mode and the text size (ui/board.py PRESENT, TEXT) are in the per-view head of a reference.
+_NOT_THE_STUDY = frozenset({"step", "present", "text"})
+
+
+def _address(path, items):
+    """The key of an address: its path and its query's items but the step, in order."""
+    return path or "/", tuple(sorted((key, value) for key, value in items if key not in _NOT_THE_STUDY))
+
+
+def linked_payload(path, query):
+    """The name of the payload last shown at the address ``path?query`` and still kept for
+    fetching, or None."""
+    key = _address(path, parse_qsl(query, keep_blank_values=True))
+    with _KEPT_LOCK:
+        name = _LINKED.get(key)
+        return name if name is not None and name in _KEPT else None
+
+
+def _remember_address(name):
+    """Note that this run's address (the browser's path and the query it holds now) shows
+    the payload ``name``.  A client that does not say its address (Streamlit's tests) is
+    not remembered."""
+    url = st.context.url
+    if url:
+        query = st.query_params
+        remember(urlsplit(url).path, [(k, v) for k in query for v in query.get_all(k)], name)
+
+
+def remember(path, items, name):
+    """The address ``path`` with the query ``items`` (pairs) shows the payload ``name``;
+    the ``LINKED_MAX`` addresses shown last are remembered."""
+    key = _address(path, items)
+    with _KEPT_LOCK:
+        _LINKED[key] = name
+        _LINKED.move_to_end(key)
+        while len(_LINKED) > LINKED_MAX:
+            _LINKED.popitem(last=False)
 
 
 def _served_name(gz):
@@ -731,7 +784,9 @@ def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False
     cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
     packed)."""
     if _ROUTED and not _state_value(key, "inline"):
-        data = reference(_served_name(gz), step, lesson, present, text_scale)
+        name = _served_name(gz)
+        _remember_address(name)
+        data = reference(name, step, lesson, present, text_scale)
     else:
         data = packed(gz, step, lesson, present, text_scale)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
