@@ -8,6 +8,11 @@ player's first drawn step (its ``mpl-rendered`` event).  Also the bytes the brow
 received (HTTP responses as transferred, and the websocket's messages).
 
     python -m benchmarks.browser_open [--repeats 5] [--processes 2] [--floor] [--link "kmp?data=xor&points=3000&k=40"]
+                                      [--network 20,20]
+
+``--network MBIT,MS``: each browser's HTTP as over a link of MBIT megabits per second down
+(a tenth of that up) with MS milliseconds of latency (Chromium's own network emulation),
+say a student's share of a lecture hall's Wi-Fi; on loopback, bytes cost almost nothing.
 
 Target (issue 22): first panels within 2 s when the study is cached.  Shared 2-core
 machines are noisy: read the median, and say what else was running.  ``--floor`` also
@@ -40,11 +45,27 @@ HTTP_BYTES = """() => performance.getEntriesByType('navigation').concat(performa
   .reduce((sum, entry) => sum + (entry.transferSize || 0), 0)"""
 
 
-def open_once(browser, url):
+def emulate_network(context, page, network):
+    """Chromium's network emulation on ``page``: ``network`` is (megabits per second down,
+    milliseconds of latency), or None for none."""
+    if network is None:
+        return
+    megabits, latency = network
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    down = megabits * 1e6 / 8
+    session.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency, "downloadThroughput": down, "uploadThroughput": down / 10},
+    )
+
+
+def open_once(browser, url, network=None):
     """Milliseconds to the first drawn step, and bytes received (HTTP, websocket)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     context.add_init_script(FIRST_DRAWN)
     page = context.new_page()
+    emulate_network(context, page, network)
     websocket_bytes = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: websocket_bytes.append(len(frame))))
     try:
@@ -63,7 +84,7 @@ new MutationObserver(() => {
 EMPTY_PAGE = 'import streamlit as st\n\nst.title("An empty page")\nst.write("One line.")\n'
 
 
-def empty_page_ms(browser, repeats):
+def empty_page_ms(browser, repeats, network=None):
     """Milliseconds from navigation to the title of an empty Streamlit page, per fresh context."""
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "empty.py"
@@ -82,6 +103,7 @@ def empty_page_ms(browser, repeats):
                 context = browser.new_context(viewport={"width": 1280, "height": 720})
                 context.add_init_script(TITLE_SHOWN)
                 page = context.new_page()
+                emulate_network(context, page, network)
                 try:
                     page.goto(url)
                     page.wait_for_function("window.__mplTitle !== undefined", timeout=60_000)
@@ -94,12 +116,24 @@ def empty_page_ms(browser, repeats):
             server.wait(timeout=30)
 
 
+def network_setting(text):
+    """``"20,20"`` -> (20.0, 20.0): megabits per second, milliseconds of latency."""
+    try:
+        megabits, latency = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("give megabits per second and milliseconds, as 20,20") from None
+    if megabits <= 0 or latency < 0:
+        raise argparse.ArgumentTypeError("the speed must be above 0 and the latency 0 or more")
+    return megabits, latency
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--processes", type=int, help="N app processes behind HAProxy (default: one, no proxy)")
     parser.add_argument("--link", default=LINK, help="the page and query to open")
     parser.add_argument("--floor", action="store_true", help="also time an empty Streamlit page's title")
+    parser.add_argument("--network", type=network_setting, help="MBIT,MS: a link this fast and this slow")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -109,11 +143,13 @@ def main(argv=None):
             asyncio.run(open_page(stream_url(backend), page_name, query))
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
-            runs = [open_once(browser, f"{app.url}/{args.link}") for _ in range(args.repeats)]
-            floor = empty_page_ms(browser, args.repeats) if args.floor else None
+            runs = [open_once(browser, f"{app.url}/{args.link}", args.network) for _ in range(args.repeats)]
+            floor = empty_page_ms(browser, args.repeats, args.network) if args.floor else None
             browser.close()
     times = sorted(ms for ms, _, _ in runs)
     where = f"{args.processes} processes behind HAProxy" if args.processes else "one process (make run)"
+    if args.network:
+        where += f", over {args.network[0]:g} Mbit/s with {args.network[1]:g} ms of latency"
     print(f"/{args.link}, {where}, {args.repeats} fresh browser contexts:")
     print(
         f"  first panels drawn: median {statistics.median(times):.0f} ms (min {times[0]:.0f}, max {times[-1]:.0f}); "

@@ -15,12 +15,20 @@ the server says the script finished.  Scenarios:
   runs the page five more times in the same session (as clicks on its controls do); the
   wait columns are then the reruns' times, not the opens'.
 
+``--first-visit``: every student is also a browser new to the app, which fetches the
+page's HTML and every file a fresh Chromium fetched for it (Streamlit's scripts, fonts,
+plotly.js, the player's script; recorded once at the start, in Chromium) over six
+kept-alive connections, then opens the page; the wait and the bytes include them.  Without
+it, a session is a browser that has the files already (a student's second lesson).
+
 Per scenario and N it prints the time each session waited (p50 / p95 / max), errors,
 the bytes each open received (as sent; the websocket may compress them on the wire),
-and the server's CPU seconds and peak resident memory over the burst.
+the server's CPU seconds and peak resident memory over the burst, and the CPU seconds of
+the students themselves (this client, on the same cores as the server).
 
     python -m benchmarks.class_load [--sizes 10 50 100] [--scenarios same distinct] [--url URL]
     python -m benchmarks.class_load --processes 2 [--kill]   # behind HAProxy (deploy/serve.py)
+    python -m benchmarks.class_load --first-visit             # browsers new to the app
 
 Without ``--url`` it starts the app as ``make run`` does (its own config) on a free
 loopback port, or with ``--processes N`` as ``make serve`` does: N processes behind HAProxy
@@ -40,7 +48,7 @@ import threading
 import time
 
 from benchmarks.serving import served
-from ui.visit import open_pages, stream_url
+from ui.visit import Visit, fetch_files, open_page, open_pages, stream_url
 
 LESSON = ("kmp", "data=xor&points=3000&k=40")  # the KMP page's first preset
 RERUNS = 5  # runs per student after the open, in the reruns scenario
@@ -107,6 +115,44 @@ def kill_one_later(deployment, delay=1.0):
     threading.Thread(target=kill, daemon=True).start()
 
 
+def browser_files(url, page, query):
+    """The paths a fresh Chromium fetches over HTTP for ``page?query`` of the app at
+    ``url`` and gets (same origin, answered 200; not the step player's payload, which the
+    page's client fetches itself), in the order they were answered."""
+    from playwright.sync_api import sync_playwright
+
+    from benchmarks.browser_speed import launch_chromium
+
+    asked = []
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page_view = browser.new_context().new_page()
+        page_view.on("response", lambda response: response.status == 200 and asked.append(response.url))
+        page_view.goto(f"{url}/{page}?{query}")
+        page_view.wait_for_function("window.__mplSettled !== undefined", timeout=120_000)
+        browser.close()
+    paths = []
+    for address in asked:
+        if address.startswith(url + "/") and "/mpl/payload/" not in address and address != f"{url}/{page}?{query}":
+            paths.append(address[len(url) :])
+    return paths
+
+
+async def first_visits(url, opens, files, **options):
+    """Each ``(page, query)`` of ``opens`` as a browser new to the app: its HTML and
+    ``files``, then the page (:func:`ui.visit.open_page`), all students at once."""
+
+    async def student(page, query):
+        started = time.perf_counter()
+        received, failed, _ = await fetch_files(url, [f"/{page}?{query}", *files])
+        visit = await open_page(stream_url(url), page, query, **options)
+        error = visit.error or (f"{len(failed)} files not found" if failed else None)
+        seconds = time.perf_counter() - started
+        return Visit(seconds, visit.received + received, error, visit.reconnects, rerun_seconds=visit.rerun_seconds)
+
+    return await asyncio.gather(*(student(page, query) for page, query in opens))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 100])
@@ -116,6 +162,7 @@ def main(argv=None):
     parser.add_argument("--url", help="an app already running (default: start one)")
     parser.add_argument("--processes", type=int, help="start this many app processes behind HAProxy")
     parser.add_argument("--kill", action="store_true", help="with --processes: kill one process in each burst")
+    parser.add_argument("--first-visit", action="store_true", help="each student also fetches the page's files")
     args = parser.parse_args(argv)
     if args.url:
         run(args, args.url.rstrip("/"), [], lambda: [], None)
@@ -128,9 +175,12 @@ def run(args, url, backends, pids, deployment):
     ws_url = stream_url(url)
     for backend in backends or [url]:  # warm-up: the lesson cached in every process
         asyncio.run(open_pages(stream_url(backend), [LESSON]))
+    files = browser_files(url, *LESSON) if args.first_visit else None
+    if files is not None:
+        print(f"A first visit fetches the page and {len(files)} files (recorded in Chromium).")
     print(
         f"{'scenario':<9} {'N':>4} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'errors':>6} {'reconn':>6} "
-        f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11}"
+        f"{'MB/open':>8} {'CPU s':>6} {'CPU s/open':>10} {'peak RSS MB':>11} {'client CPU s':>12}"
     )
     for round_number, (scenario, n) in enumerate((s, n) for s in args.scenarios for n in args.sizes):
         sampler = ServerSampler(pids)
@@ -139,14 +189,14 @@ def run(args, url, backends, pids, deployment):
         sampler.start()
         if args.kill and deployment is not None:
             kill_one_later(deployment)
-        visits = asyncio.run(
-            open_pages(
-                ws_url,
-                scenario_opens(scenario, n, round_number + 1),
-                reconnect=deployment is not None,
-                reruns=RERUNS if scenario == "reruns" else 0,
-            )
-        )
+        opens = scenario_opens(scenario, n, round_number + 1)
+        options = {"reconnect": deployment is not None, "reruns": RERUNS if scenario == "reruns" else 0}
+        client_before = time.process_time()  # the students' own work, on the same cores
+        if files is None:
+            visits = asyncio.run(open_pages(ws_url, opens, **options))
+        else:
+            visits = asyncio.run(first_visits(url, opens, files, **options))
+        client = time.process_time() - client_before
         sampler.stopping.set()
         cpu = sampler.read() - cpu_before if pids() else float("nan")
         waits = (
@@ -160,7 +210,7 @@ def run(args, url, backends, pids, deployment):
         print(
             f"{scenario:<9} {n:>4} {percentile(waits, 0.5):>7.2f} {percentile(waits, 0.95):>7.2f} "
             f"{max(waits):>7.2f} {errors:>6} {reconnects:>6} {megabytes:>8.2f} {cpu:>6.1f} {cpu / n:>10.3f} "
-            f"{sampler.peak if pids() else float('nan'):>11.0f}"
+            f"{sampler.peak if pids() else float('nan'):>11.0f} {client:>12.1f}"
         )
 
 

@@ -151,3 +151,38 @@ def test_a_browser_whose_process_dies_reopens_its_page_as_it_was(deployment, bro
         settled(page)
         assert page.evaluate("window.__mplPlayer.scale") == 1.5 and "step=7" in page.url
         assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment):
+    """Ten browsers new to the app fetch the page's scripts and plotly.js through the proxy
+    (six connections each, as a browser does), then open the page: no error, and each file
+    arrives gzip-encoded once -- compressed by the app, not again by HAProxy -- decoding to
+    the file on disk (ui/kept_files.py)."""
+    import gzip
+    import re
+    import urllib.request
+    from pathlib import Path
+
+    import streamlit
+
+    from benchmarks.class_load import first_visits
+    from ui import player
+
+    until(deployment.all_up, "every process up (another test may have killed one)")
+    html = urllib.request.urlopen(f"{deployment.url}/kmp").read().decode()
+    scripts = ["/" + path for path in re.findall(r'src="\./(static/js/[^"]+\.js)"', html)]
+    plotly = "/" + player.ensure_plotly_js()
+    on_disk = {scripts[0]: Path(streamlit.__file__).parent / "static" / scripts[0][1:], plotly: player.PLOTLY_BUNDLE}
+    for path, file in on_disk.items():
+        asked = urllib.request.Request(f"{deployment.url}{path}", headers={"Accept-Encoding": "gzip"})
+        answer = urllib.request.urlopen(asked)
+        assert answer.headers["Content-Encoding"] == "gzip" and gzip.decompress(answer.read()) == file.read_bytes()
+    opens = [("kmp", "data=sinc&gamma=3&k=30")] * 10
+    with ThreadPoolExecutor(1) as thread:
+        visits = thread.submit(
+            asyncio.run, first_visits(deployment.url, opens, [*scripts, plotly], timeout=300)
+        ).result()
+    assert [visit.error for visit in visits] == [None] * 10
+    static = Path(streamlit.__file__).parent / "static"
+    plain = sum((static / path[1:]).stat().st_size for path in scripts) + player.PLOTLY_BUNDLE.stat().st_size
+    assert all(visit.received < plain / 2 for visit in visits)  # compressed on the wire, the payload too
