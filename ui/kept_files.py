@@ -1,23 +1,23 @@
 """Static files served from memory, each read and gzip-compressed once per process.
 
-A browser new to the app fetches, for its first page, about 110 of Streamlit's scripts
-(3.5 MB), the player's plotly.js (1.6 MB) and script: a first visit cost the server
-0.25 CPU-s, 25 times the page's own run (0.01 CPU-s; a KMP lesson's study cached, medians
-of a fresh Chromium context each).  Streamlit serves its bundle uncompressed from disk,
-about 1 ms of the shared interpreter per file through Starlette's ``StaticFiles``
-(0.11 CPU-s a page), and deflates the app's static files again for every request
-(plotly.js: 0.044 CPU-s each time).  Its own reason for not compressing its bundle --
-compressing on every request costs more than it saves -- does not hold for a file
-compressed once.
+A browser new to the app fetches, for its first page, 118 files: Streamlit's scripts and
+fonts (3.5 MB), the player's plotly.js (1.6 MB) and its script.  A first visit cost the
+server 0.19-0.27 CPU-s, twenty times the page's own run (0.01 CPU-s, a KMP lesson's study
+cached; fresh Chromium contexts one after another, and benchmarks.class_load
+--first-visit).  Streamlit serves its bundle uncompressed from disk, about 1 ms of the
+shared interpreter per file through Starlette's ``StaticFiles`` (0.11 CPU-s a page), and
+deflates the app's static files again for every request (plotly.js: 0.044 CPU-s each
+time).  Its own reason for not compressing its bundle -- compressing on every request
+costs more than it saves -- does not hold for a file compressed once.
 
 These files do not change while a server runs (Streamlit's names carry their content's
 hash, plotly.js and the player's script a version in the query), so :class:`KeptFiles`
 fetches each from the app once, without compression, gzips it once (level 9, in a worker
 thread) and keeps both forms in memory, at most ``limit`` bytes in all: a browser
 accepting gzip gets the compressed bytes, others the plain ones, with the app's own
-headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  A class
-of first visits then costs the server the page runs, not the files, and the lecture
-hall's Wi-Fi carries 1.3 MB of scripts per student instead of 4.8 MB.
+headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  A first
+visit then costs the server 0.02 CPU-s, and the lecture hall's Wi-Fi carries 2.6 MB per
+student instead of 4.8 MB (the study's payload, 0.7 MB, included).
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ class Kept:
     def size(self):
         return len(self.plain) + len(self.compressed or b"")
 
-    def answer(self, accepts_gzip, etag_asked):
-        """``(status, headers, body)`` for a request."""
-        gzipped = accepts_gzip and self.compressed is not None
+    def answer(self, gzip_ok, etag_asked):
+        """``(status, headers, body)`` for a request that accepts gzip or not (``gzip_ok``)
+        and names an ETag it has (``If-None-Match``) or not (``None``)."""
+        gzipped = gzip_ok and self.compressed is not None
         headers = []
         for name, value in self.headers:
             if name == b"etag" and gzipped and not value.startswith(b"W/"):
