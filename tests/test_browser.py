@@ -291,6 +291,26 @@ def test_a_link_shown_before_names_its_payload_and_the_browser_fetches_it_once(s
         assert f"<mpl/payload/{name}>; rel=preload; as=fetch; crossorigin" in link_of(address), address
     assert "mpl/payload/" not in link_of("kmp?data=xor&points=3000&k=40&seed=44")
 
+    # A setting changed with a widget: the run that shows the new study still has the old
+    # query in the browser, which must keep naming the old study's payload.
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/kmp?data=xor&points=3000&k=40&seed=45")
+        settled(page, 0)
+        old = link_of("kmp?data=xor&points=3000&k=40&seed=45").rsplit("<mpl/payload/", 1)[1].split(">")[0]
+        slider = page.locator("[data-testid='stSidebar'] [data-testid='stSlider']").filter(has_text="Basis vectors k")
+        slider.get_by_role("slider").focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("new URL(location.href).searchParams.get('k') === '41'", timeout=60_000)
+        settled(page)
+        wait_until_idle(page)
+    finally:
+        context.close()
+    new = link_of("kmp?data=xor&points=3000&k=41&seed=45")
+    assert "mpl/payload/" in new and old not in new
+    assert f"<mpl/payload/{old}>" in link_of("kmp?data=xor&points=3000&k=40&seed=45")
+
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         page = context.new_page()
@@ -307,6 +327,41 @@ def test_a_link_shown_before_names_its_payload_and_the_browser_fetches_it_once(s
         assert entry[0] == "link" and entry[1] < entry[2]  # asked before the player's component was
     finally:
         context.close()
+
+
+def test_an_uploads_payload_is_never_named_to_another_browser(server, browser, tmp_path):
+    """An upload lives in its user's session: the address its study is shown at (which
+    cannot carry the upload) must not name that study's payload to the next browser that
+    opens it, as a lesson link's does."""
+    import urllib.request
+
+    rows = "\n".join(f"{i / 10},{(i % 7) / 3},{(i * 3) % 11}" for i in range(80))
+    mine = tmp_path / "mine.csv"
+    mine.write_text(f"x1,x2,target\n{rows}\n")
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/kmp?data=sinc&gamma=3&k=30")
+        settled(page, 0)
+        lesson = page.evaluate("window.__mplPlayer.payload.id")
+        page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(mine))
+        page.wait_for_function(
+            "(id) => window.__mplPlayer && window.__mplPlayer.payload.id !== id", arg=lesson, timeout=120_000
+        )
+        settled(page)
+        assert "80 points x 2 features. Source: upload" in page.locator("[data-testid='stSidebar']").inner_text()
+        wait_until_idle(page)
+        names = page.evaluate(
+            "performance.getEntriesByType('resource').filter(e => e.name.includes('/mpl/payload/'))"
+            ".map(e => e.name.split('/').pop())"
+        )
+        assert len(names) == 2 and "data=sinc" not in page.url  # the lesson's study, then the upload's
+        address = page.url.split("/", 3)[3]
+    finally:
+        context.close()
+    links = [urllib.request.urlopen(f"{server}/{path}").headers.get("link", "") for path in (address, "kmp")]
+    assert all(names[1] not in link for link in links), (address, links)
+    assert names[0] in urllib.request.urlopen(f"{server}/kmp?data=sinc&gamma=3&k=30").headers["link"]
 
 
 def test_static_files_go_out_compressed_once_and_unchanged(server):

@@ -188,7 +188,14 @@ def player(state: PageState, key, n_steps, build, display, numbers=None):
         return player_module.with_step(text, on_screen, lesson, present, text_scale)
 
     move = player_module.show(
-        gz, f"{state.page}:player", step, lesson, present, text_scale, scenes=state.guide is not None
+        gz,
+        f"{state.page}:player",
+        step,
+        lesson,
+        present,
+        text_scale,
+        scenes=state.guide is not None,
+        addresses=state.reopening_queries() if state.linkable else (),
     )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))

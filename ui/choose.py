@@ -367,6 +367,7 @@ def data_sidebar(state: PageState, tasks, preset):
     )
     if name.startswith(UPLOAD_PREFIX):
         state.url.pop("data")  # an upload cannot travel in a link
+        state.linkable = False  # (nor may its study be named to the next browser at this address)
     else:
         state.pin("data")  # a link without a dataset opens the page's first preset instead
     state.resolve(SEED)  # the generators need the seed before its widget is drawn

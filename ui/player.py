@@ -630,7 +630,8 @@ class PreloadPlayer:
     An address this process has shown a player at (:func:`linked_payload`: a lesson link,
     a preset, a warmed scene) also names that study's payload (``rel=preload; as=fetch``):
     the browser fetches it while Streamlit starts, where the player would ask for it only
-    once mounted, after the page's elements are drawn."""
+    once mounted, after the page's elements are drawn.  Only a study its address reopens
+    is named (never an upload's: it lives in its user's session)."""
 
     def __init__(self, app):
         self.app = app
@@ -679,14 +680,13 @@ def linked_payload(path, query):
         return name if name is not None and name in _KEPT else None
 
 
-def _remember_address(name):
-    """Note that this run's address (the browser's path and the query it holds now) shows
-    the payload ``name``.  A client that does not say its address (Streamlit's tests) is
-    not remembered."""
+def _remember_addresses(name, queries):
+    """Note that the browser's page path with each of ``queries`` shows the payload
+    ``name``.  A client that does not say its address (Streamlit's tests) is not remembered."""
     url = st.context.url
     if url:
-        query = st.query_params
-        remember(urlsplit(url).path, [(k, v) for k in query for v in query.get_all(k)], name)
+        for query in queries:
+            remember(urlsplit(url).path, query.items(), name)
 
 
 def remember(path, items, name):
@@ -774,18 +774,22 @@ def unpacked(data):
     return _merged(gzip.decompress(gz).decode(), head)
 
 
-def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False):
+def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False, addresses=()):
     """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
     per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
     the browser gets a :func:`reference` and fetches ``gz`` by its name; otherwise (or
     when that fetch failed: the player then asks for it) the bytes go :func:`packed`.
+    ``addresses``: the queries (dicts) that reopen this study (``PageState.reopening_queries``);
+    a page opened at one later names ``gz`` for the browser to fetch early
+    (:class:`PreloadPlayer`); none for a study no address reopens (an upload's).
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (measured with ``benchmarks.class_load``, 50 opens of a
     cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
     packed)."""
     if _ROUTED and not _state_value(key, "inline"):
         name = _served_name(gz)
-        _remember_address(name)
+        if addresses:
+            _remember_addresses(name, addresses)
         data = reference(name, step, lesson, present, text_scale)
     else:
         data = packed(gz, step, lesson, present, text_scale)

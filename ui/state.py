@@ -147,6 +147,9 @@ class PageState:
         self.entered = False
         self.locked = False  # a guided lesson's scene: its settings are its own (ui/guide.py)
         self.guide = None
+        # False when the view rests on what no address carries (an upload): its payload is
+        # then never named to another browser opening the same address (ui/player.py).
+        self.linkable = True
         state = st.session_state
         if state.get("_page") != page:
             state["_page"] = page
@@ -274,6 +277,23 @@ class PageState:
             for name, (value, default) in self.url.items()
             if value != default or name in self.pinned
         }
+
+    def reopening_queries(self):
+        """The queries an address may hold to reopen this view in a browser new to the app:
+        the one the page writes (:meth:`query`), and the one the browser holds now when it
+        says the same -- each value it names is the one in use and it names every value the
+        page writes (a link that spells out defaults).  After a widget changed a value, the
+        browser's query is still the old one and disagrees."""
+        wanted = self.query()
+        queries = [wanted]
+        held = {key: st.query_params.get_all(key) for key in st.query_params}
+        if held and all(len(values) == 1 for values in held.values()):
+            held = {key: values[0] for key, values in held.items()}
+            current = self.current()
+            if held != wanted and wanted.items() <= held.items():
+                if all(current.get(key) == value for key, value in held.items()):
+                    queries.append(held)
+        return queries
 
     def write_url(self):
         """Rewrite the URL with every non-default value and show any notes about the link."""
