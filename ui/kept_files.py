@@ -107,7 +107,6 @@ class KeptFiles:
         self._kept = {}  # (path, query) -> Kept
         self._pending = {}  # (path, query) -> Future of Kept or None, while it is fetched
         self.kept_bytes = 0
-        self.fetched = 0  # how many times a file was asked of the app (for the tests)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("method") != "GET" or not scope["path"].startswith(self.prefixes):
@@ -152,7 +151,6 @@ class KeptFiles:
     async def _plain(self, scope):
         """The app's answer to ``scope`` asked without compression, conditions or ranges:
         ``(status, headers, body)``."""
-        self.fetched += 1
         plain_scope = dict(scope)
         plain_scope["headers"] = [(n, v) for n, v in scope.get("headers") or [] if n not in VARYING]
         started, chunks, asked = {}, [], []

@@ -667,7 +667,8 @@ _NOT_THE_STUDY = frozenset({"step", "present", "text"})
 
 
 def _address(path, items):
-    """The key of an address: its path and its query's items but the step, in order."""
+    """The key of an address: its path and, in order, its query's items that choose the
+    study (not the step, presenter mode or text size)."""
     return path or "/", tuple(sorted((key, value) for key, value in items if key not in _NOT_THE_STUDY))
 
 

@@ -6,6 +6,9 @@ messages until it says the script finished.  Used to warm a server's caches befo
 class arrives (``deploy/serve.py``) and by the class-scale benchmark
 (``benchmarks/class_load.py``).
 
+A browser new to the app also fetches the page's files over HTTP first
+(:func:`fetch_files`, as the class benchmark's first visits do).
+
 When the connection drops before the page is done (its server process was stopped),
 ``open_page(..., reconnect=True)`` opens it again from its address, as Streamlit's own
 page does: behind a proxy the new connection reaches a live process.
