@@ -516,11 +516,25 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
 # --- accessibility: axe-core on every page, both themes; names, announcements, motion -------
 
 
+# Every element drawn at full strength: none marked stale by a rerun, none under a fading
+# ancestor.  Streamlit dims a rerun's elements until they are sent again, and axe reads a
+# dimmed caption's contrast as too low (a CI run under load flagged the speed note at 150%
+# once, after the page had been idle for a dozen frames).
+FRESH = """() => [...document.querySelectorAll("[data-testid='stElementContainer']")].every((e) => {
+  if (e.getAttribute('data-stale') === 'true') return false;
+  for (let node = e; node && node !== document.body; node = node.parentElement) {
+    if (getComputedStyle(node).opacity !== '1') return false;
+  }
+  return true;
+})"""
+
+
 def axe(page):
     from pathlib import Path
 
     import axe_playwright_python
 
+    page.wait_for_function(FRESH, timeout=30_000)
     page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
