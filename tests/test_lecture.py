@@ -517,9 +517,10 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
 
 
 # Every element drawn at full strength: none marked stale by a rerun, none under a fading
-# ancestor.  Streamlit dims a rerun's elements until they are sent again, and axe reads a
-# dimmed caption's contrast as too low (a CI run under load flagged the speed note at 150%
-# once, after the page had been idle for a dozen frames).
+# ancestor (Streamlit dims a rerun's elements until they are sent again: sampled, 5 of 64
+# reads during a rerun), so that axe measures the page as it rests.  (The speed note that a
+# CI run under load flagged was not dimmed by a rerun but by Streamlit's own 60% for
+# captions, which axe decided only when its timing let it: app.py, and the caption test.)
 FRESH = """() => [...document.querySelectorAll("[data-testid='stElementContainer']")].every((e) => {
   if (e.getAttribute('data-stale') === 'true') return false;
   for (let node = e; node && node !== document.body; node = node.parentElement) {
