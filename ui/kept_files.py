@@ -42,41 +42,34 @@ VARYING = {b"accept-encoding", b"range", b"if-none-match", b"if-modified-since",
 
 
 class Kept:
-    """One file's answer: the app's headers to repeat, its plain and gzip-compressed bytes
-    (``None`` when compression would not save a tenth) and its ETag."""
+    """One file's answers, made once: the app's headers with the plain bytes, and with the
+    gzip-compressed bytes (``None`` when compression would not save a tenth), and its ETag."""
 
     def __init__(self, headers, plain, compressed):
-        self.headers, self.plain, self.compressed = headers, plain, compressed
         self.etag = dict(headers).get(b"etag")
-
-    @property
-    def size(self):
-        return len(self.plain) + len(self.compressed or b"")
+        self.size = len(plain) + len(compressed or b"")
+        vary = [] if compressed is None else [(b"vary", b"Accept-Encoding")]
+        self.plain = ([*headers, *vary, (b"content-length", str(len(plain)).encode())], plain)
+        self.gzipped = None
+        if compressed is not None:
+            weak = [(n, b"W/" + v if n == b"etag" and not v.startswith(b"W/") else v) for n, v in headers]
+            length = (b"content-length", str(len(compressed)).encode())
+            self.gzipped = ([*weak, *vary, (b"content-encoding", b"gzip"), length], compressed)
 
     def answer(self, gzip_ok, etag_asked):
         """``(status, headers, body)`` for a request that accepts gzip or not (``gzip_ok``)
-        and names an ETag it has (``If-None-Match``) or not (``None``)."""
-        gzipped = gzip_ok and self.compressed is not None
-        headers = []
-        for name, value in self.headers:
-            if name == b"etag" and gzipped and not value.startswith(b"W/"):
-                value = b"W/" + value  # another representation of the same file
-            headers.append((name, value))
-        if self.compressed is not None:
-            headers.append((b"vary", b"Accept-Encoding"))
+        and names an ETag it has (``If-None-Match``) or not (``None``).  The compressed
+        form's ETag is weak: another representation of the same file."""
+        headers, body = self.gzipped if gzip_ok and self.gzipped is not None else self.plain
         if etag_asked is not None and self.etag is not None and _same_etag(etag_asked, self.etag):
             return 304, [(n, v) for n, v in headers if n in (b"etag", b"cache-control", b"vary")], b""
-        body = self.compressed if gzipped else self.plain
-        if gzipped:
-            headers.append((b"content-encoding", b"gzip"))
-        headers.append((b"content-length", str(len(body)).encode()))
         return 200, headers, body
 
 
 def _same_etag(asked, etag):
     """Whether an ``If-None-Match`` value names ``etag`` (weak comparison, as for GET)."""
-    strip = lambda tag: tag.strip().removeprefix(b"W/")  # noqa: E731
-    return any(strip(tag) == strip(etag) or tag.strip() == b"*" for tag in asked.split(b","))
+    etag = etag.removeprefix(b"W/")
+    return any(tag.strip() in (etag, b"W/" + etag, b"*") for tag in asked.split(b","))
 
 
 def accepts_gzip(value):

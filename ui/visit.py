@@ -50,11 +50,16 @@ def stream_url(url):
     return f"{scheme}://{parts.netloc}{parts.path}/_stcore/stream"
 
 
-def page_url(ws_url, page):
-    """The address a browser shows for ``page`` of the app whose websocket is ``ws_url``."""
+def app_url(ws_url):
+    """The app's address (``http://host:port[/base]``) whose websocket is ``ws_url``."""
     parts = urlsplit(ws_url)
     scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}{parts.path[: -len('/_stcore/stream')]}/{page}"
+    return f"{scheme}://{parts.netloc}{parts.path[: -len('/_stcore/stream')]}"
+
+
+def page_url(ws_url, page):
+    """The address a browser shows for ``page`` of the app whose websocket is ``ws_url``."""
+    return f"{app_url(ws_url)}/{page}"
 
 
 def _cookies(ws):
@@ -118,28 +123,15 @@ async def _fetch_referenced(ws_url, component, cookies):
     if not data.startswith(REFERENCE):
         return 0
     name = referenced_name(data)
-    parts = urlsplit(ws_url)
-    base = parts.path[: -len("/_stcore/stream")]
+    browser = _Browserlike(app_url(ws_url), TIMEOUT)
+    browser.cookies.update(cookies)
     try:
-        answer = await _get(parts, f"{base}/{ROUTE}payload/{name}", cookies)
-    except OSError as error:
+        await browser.get_all([f"/{ROUTE}payload/{name}"])
+    except (OSError, EOFError) as error:  # refused, or closed before the whole answer
         raise PayloadMissing(f"payload {name}: {type(error).__name__}") from error
-    if not answer.startswith(b"HTTP/1.1 200"):
-        raise PayloadMissing(f"payload {name}: {answer[:40]!r}")
-    return len(answer)
-
-
-async def _get(parts, path, cookies):
-    """The whole answer (head and body) to an HTTP/1.1 GET of ``path`` on ``parts``' host."""
-    reader, writer = await asyncio.open_connection(parts.hostname, parts.port or 80)
-    lines = [f"GET {path} HTTP/1.1", f"Host: {parts.netloc}", "Accept-Encoding: gzip"]
-    if cookies:
-        lines.append("Cookie: " + "; ".join(f"{key}={value}" for key, value in cookies.items()))
-    writer.write(("\r\n".join([*lines, "Connection: close", "", ""])).encode())
-    await writer.drain()
-    answer = await reader.read()
-    writer.close()
-    return answer
+    if browser.failed:
+        raise PayloadMissing(f"payload {name}: not answered 200")
+    return browser.received
 
 
 class PayloadMissing(Exception):
