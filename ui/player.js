@@ -1393,15 +1393,24 @@ class Player {
   }
 
   // Plotly's config for a panel: a chart with an overlay downloads through download().
+  // A cell's Plotly config: one object per cell, made once and handed to every react.  A
+  // config that differs from the last (a new click handler compares as a change) makes
+  // Plotly.react start over with newPlot and then react again, and that round can repeat
+  // for ever: the tab froze in "newPlot -> doAutoMargin -> redraw" when a lesson's next
+  // scene re-laid out the same study.  So react never sees a changed config.  (Called
+  // only once Plotly is loaded; what it depends on, the cell's panel, never changes.)
   config(cell) {
+    if (cell.config) return cell.config;
     // WebGL panels at the screen's own pixel density (Plotly's default is 2: four times the
     // pixels to fill on a 1x projector, for no visible gain)
     const config = Object.assign({ plotGlPixelRatio: Math.max(1, Math.min(2, window.devicePixelRatio || 1)) },
       this.payload.config || {});
-    if (!this.wantsLabels(cell) || !this.Plotly) return config;
-    config.modeBarButtonsToRemove = ["toImage"];
-    config.modeBarButtonsToAdd = [{ name: "Download as SVG", title: "Download the chart as an SVG file (curves whole, labelled)",
-      icon: this.Plotly.Icons.camera, click: () => this.download(cell) }];
+    if (this.wantsLabels(cell)) {
+      config.modeBarButtonsToRemove = ["toImage"];
+      config.modeBarButtonsToAdd = [{ name: "Download as SVG", title: "Download the chart as an SVG file (curves whole, labelled)",
+        icon: this.Plotly.Icons.camera, click: () => this.download(cell) }];
+    }
+    cell.config = config;
     return config;
   }
 
