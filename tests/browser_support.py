@@ -251,3 +251,62 @@ def save_this_demo(page, path):
         click_like_a_person(page, item)
     download.value.save_as(path)
     return download.value
+
+
+def _renderers():
+    """This test process's Chromium renderers (its descendants started with --type=renderer)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    mine, grown = {os.getpid()}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                grown = True
+    out = []
+    for pid in mine:
+        try:
+            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
+@contextmanager
+def answers_within(seconds):
+    """Fail when what runs inside does not return within ``seconds``: a renderer caught in a
+    loop of microtasks answers no call, and Playwright's own timeouts wait on it for ever,
+    so a watchdog ends the renderers, which makes the waiting call raise."""
+    import signal
+    import threading
+
+    fired = threading.Event()
+
+    def stop():
+        fired.set()
+        for pid in _renderers():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    timer = threading.Timer(seconds, stop)
+    timer.start()
+    try:
+        yield
+    except Exception as error:
+        if fired.is_set():
+            pytest.fail(f"The page did not answer within {seconds} s: its renderer was busy ({error})")
+        raise
+    finally:
+        timer.cancel()
+    if fired.is_set():
+        pytest.fail(f"The page did not answer within {seconds} s")
