@@ -615,7 +615,10 @@ class DeflationComparison:
             deflations pick different points (0 when they pick the same at every step);
             ``shared_picks``, the steps at which all of them pick the same point; ``best``
             and ``best_error``, the deflation with the lowest test error after ``n_steps``
-            steps (each path at its own last step) and that error.
+            steps (each path at its own last step) and that error; ``indefinite``, the
+            deflations whose kernel is not positive semi-definite after ``n_steps`` steps
+            (as the facts table says: :attr:`StepFacts.psd`), joined in words ("none" when
+            every one is), and ``n_indefinite``, how many.
         """
         picks = [path.indices for path in self.paths.values()]
         steps = min(len(p) for p in picks)
@@ -625,9 +628,12 @@ class DeflationComparison:
             differ = steps + 1  # one path stopped earlier: it picks nothing where the others pick
         last = {name: float(values[-1]) for name, values in self.errors.items() if len(values)}
         best = min(last, key=last.get) if last else None
+        lost = [name for name, fact in self.facts(self.n_steps).items() if not fact.psd]
         return {
             "m": int(self.m),
             "n_steps": int(self.n_steps),
+            "indefinite": _in_words(lost) or "none",
+            "n_indefinite": len(lost),
             "first_difference": int(differ),
             "shared_picks": int(sum(same)),
             "best": best,
@@ -983,9 +989,13 @@ class ColumnSelection:
             ``m``, ``rank`` (the largest rank run), ``d_eff`` (view X's effective dimension,
             Wang 2016, eq. 11), ``best`` (the method with the lowest mean trace error at that
             rank) and, per method, ``trace_<method>`` (its mean trace error there; a hyphen in
-            a method's name becomes an underscore: ``trace_ridge_leverage``).
+            a method's name becomes an underscore: ``trace_ridge_leverage``); ``speedup``,
+            the incremental path's mean speed-up over refitting at the largest rank it ran
+            (above 1: the incremental path was quicker; nan when it was not timed).
         """
         out = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
+        ratios = np.asarray(self.speedup.get("speedup", ()), dtype=float) if self.speedup else np.zeros((0, 0))
+        out["speedup"] = float(ratios[:, -1].mean()) if ratios.ndim == 2 and ratios.size else float("nan")
         errors = {name: float(arrays["trace"][:, -1].mean()) for name, arrays in self.kernel_error.items()}
         out.update({f"trace_{name.replace('-', '_')}": value for name, value in errors.items()})
         out["best"] = min(errors, key=errors.get) if errors else None
@@ -1208,3 +1218,9 @@ def column_selection(
         titles,
         split,
     )
+
+
+def _in_words(names):
+    """``["a", "b", "c"]`` as "a, b and c"."""
+    names = list(names)
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)

@@ -567,7 +567,7 @@ def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", lo
     if alpha is None:
         alpha = 1.0 if binary else curves_module.default_alpha(y)
     bound_curves = curves_module.kmp_curves(K, y, K_test, split.y_test, path, alpha=alpha, delta=delta, offset=offset)
-    extras = {"offset": offset, "binary": binary, "alpha": float(alpha)}
+    extras = {"offset": offset, "binary": binary, "alpha": float(alpha), "settings": {"variant": variant}}
     return Study(
         "kmp", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
     )
@@ -681,7 +681,7 @@ def mpkfda_study(
     bound_curves = curves_module.mpkfda_curves(
         K, split.y_train, K_test, split.y_test, path, delta=delta, R=_radius(K), shrinkage=shrinkage
     )
-    extras = {"shrinkage": shrinkage}
+    extras = {"shrinkage": shrinkage, "settings": {"criterion": criterion, "deflation": deflation}}
     return Study(
         "mpkfda", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
     )

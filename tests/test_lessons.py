@@ -334,3 +334,129 @@ def test_ending_a_lesson_unlocks_the_page_and_drops_the_lesson_from_the_address(
     assert at.query_params["data"] == "sinc"  # the page stays as it was
     assert all(not slider.disabled for slider in at.slider)
     assert "_guide" not in at.session_state
+
+
+# --- conclusions chosen by claims, settings named by placeholders, numbers at the step shown ----
+
+SAY = GOOD.replace(
+    'narration = "The bound is lowest at {bound_argmin} ({bound_min:.2f})."',
+    'narration = "With {m} points {verdict}"',
+).replace(
+    "[scene.question]\nask = \"Where?\"",
+    '[scene.say]\nverdict = { if = "bound below 1", then = "a guarantee ({bound_min:.2f}).", '
+    'else = "no guarantee." }\n\n[scene.question]\nask = "Where?"',
+)
+
+
+def test_a_phrase_is_chosen_by_its_claim_on_the_study_shown():
+    scene = lessons.parse(SAY).scenes[0]
+    assert scene.say == (("verdict", "bound below 1", "a guarantee ({bound_min:.2f}).", "no guarantee."),)
+    assert lessons.fill(scene.narration, {"m": 1500, "bound_min": 0.81}, scene.say) == "With 1500 points a guarantee (0.81)."
+    assert lessons.fill(scene.narration, {"m": 500, "bound_min": 1.4}, scene.say) == "With 500 points no guarantee."
+    assert lessons.fill(scene.narration, {"m": 500}, scene.say) == "With 500 points no guarantee."  # nothing to check
+
+
+@pytest.mark.parametrize(
+    "old,new,says",
+    [
+        ('if = "bound below 1"', 'if = "the bound is nice"', "'the bound is nice' is not a claim the app can check"),
+        ('if = "bound below 1"', 'if = "best columns are greedy"', "needs best, which the kmp page does not compute"),
+        (', else = "no guarantee." ', " ", "needs exactly if, then and else"),
+        ("verdict = {", "bound_min = {", "a phrase's name is a lower-case word"),
+        ('then = "a guarantee ({bound_min:.2f}).", ', 'then = "a guarantee ({best}).", ', "{best} is not a number"),
+        ("{verdict}", "{verdikt}", "{verdikt} is not a number the kmp page computes nor a phrase"),
+    ],
+)
+def test_a_bad_phrase_is_refused_with_a_sentence(old, new, says):
+    text = SAY.replace(old, new)
+    assert text != SAY
+    assert says in refusal(text)
+
+
+def test_numbers_at_the_scenes_last_step_are_the_curves_there():
+    numbers = {"m": 100, "bound_argmin": 2, "series": {"bound": (1.5, 0.7, 0.9), "test": (0.3, 0.2, 0.1)}}
+    at = lessons.at_end(numbers, 3)
+    assert (at["end"], at["bound_end"], at["test_end"]) == (3, 0.9, 0.1)
+    at = lessons.at_end(numbers, "bound_argmin")
+    assert (at["end"], at["bound_end"], at["test_end"]) == (2, 0.7, 0.2)
+    assert lessons.at_end(numbers, 99)["end"] == 3  # clipped to the path
+    assert math.isnan(lessons.at_end(numbers, 0)["test_end"])  # no curve value before the first pick
+    assert lessons.fill("{test_end:.2f} at {end}", lessons.at_end(numbers, 0)) == "n/a at 0"
+
+
+def filled(key, number, **numbers):
+    scene = SHIPPED[key].scene(number)
+    return lessons.fill(scene.narration, numbers, scene.say)
+
+
+def test_the_kmp_lesson_names_the_variant_its_scene_runs():
+    """Scene 1 said "back-fitting" over a pre-fitting study."""
+    for number, scene in enumerate(SHIPPED["2-kmp"].scenes, 1):
+        variant = scene.settings.get("variant", "prefit")
+        text = filled("2-kmp", number, m=50, variant=lessons.word("variant", variant))
+        others = [lessons.word("variant", v) for v in ("prefit", "backfit") if v != variant]
+        assert not any(word in text for word in others), (number, text)
+    assert "pre-fitting" in filled("2-kmp", 1, m=50, variant=lessons.word("variant", "prefit"))
+
+
+def test_a_try_it_scene_concludes_from_the_study_the_student_made():
+    """KMP scene 7 said "only the guarantee is lost" at 1,500 points, where the bound is 0.81."""
+    numbers = {"m": 1500, "bound_argmin": 12, "test_end": 0.01, "end": 40}
+    below = filled("2-kmp", 7, bound_min=0.81, **numbers)
+    above = filled("2-kmp", 7, bound_min=1.3, **{**numbers, "m": 500})
+    assert "guarantee holds" in below and "no guarantee" not in below and "lost" not in below
+    assert "no guarantee" in above and "guarantee holds" not in above
+
+
+def test_the_fisher_lesson_says_which_deflation_left_the_kernel_indefinite():
+    """Scene 4 said "projection keeps it positive semi-definite" beside a table saying it did not."""
+    scene = SHIPPED["3-fisher"].scene(4)
+    text = filled("3-fisher", 4, n_steps=6, first_difference=2, indefinite="projection", n_indefinite=1)
+    assert "projection left it indefinite" in text and "positive semi-definite" not in text
+    split = datasets.prepare(datasets.load_dataset(scene.settings["data"]), seed=0)
+    shown = ("hotelling", "projection", "schur", "ortho-projection")  # the deflation lab's default four
+    lab = compare_deflations(split, int(scene.settings["k"]), "mpkfda", "optimal", shown)
+    summary = lab.summary()
+    lost = [name for name, fact in lab.facts(lab.n_steps).items() if not fact.psd]
+    assert summary["n_indefinite"] == len(lost) and all(name in summary["indefinite"] for name in lost)
+    assert scene.until == lab.n_steps  # the table at the scene's last step is the one quoted
+
+
+def test_the_nystrom_lesson_says_quicker_only_when_it_was():
+    """Scene 4 said "incremental is quicker" beside a speed-up panel below 1 at every rank."""
+    slower = filled("4-nystrom", 4, rank=60, speedup=0.6)
+    quicker = filled("4-nystrom", 4, rank=60, speedup=2.5)
+    assert "not quicker" in slower and "2.5 times as quick" in quicker and "not quicker" not in quicker
+    assert "quicker" not in SHIPPED["4-nystrom"].scene(4).title.lower()
+
+
+def test_the_bounds_lessons_first_steps_show_the_price_falling_as_m_grows():
+    """Bounds scene 1 said "the price falls as m grows" over six steps where no bound was defined."""
+    from mpcore.explore import grid
+
+    scene = SHIPPED["5-bounds"].scene(1)
+    xs = np.asarray(grid("m"))[scene.step : scene.until + 1]
+    values = explore_values(scene.settings["bound"], xs)
+    assert np.isfinite(values).all() and np.all(np.diff(values) < 0)
+    assert values[0] > 1 > values[-1]  # "the bound crosses 1 on the way"
+
+
+def explore_values(name, xs):
+    from mpcore.explore import KNOBS, explore
+
+    knobs = {n: KNOBS[n].default for n in ("k", "t", "delta")}
+    return explore(name, "m", xs, **knobs)
+
+
+def test_a_quoted_test_error_says_whether_it_is_the_best_or_at_the_step_shown():
+    """The best over the path (0.007) was quoted beside a board showing 0.0133 at that step."""
+    for key, lesson in SHIPPED.items():
+        for number, scene in enumerate(lesson.scenes, 1):
+            for text in (scene.narration, *(p for _, _, *pair in scene.say for p in pair)):
+                if "{test_min" in text:
+                    assert "best" in text, (key, number, text)
+
+
+def test_no_sentence_speaks_of_bars_on_a_scatter():
+    for number, scene in enumerate(SHIPPED["1-sparse-kpca"].scenes, 1):
+        assert "bar" not in f"{scene.narration} {scene.notes}".lower(), number

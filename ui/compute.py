@@ -394,8 +394,20 @@ def freeze_heap_once():
 
 
 def study_numbers(study):
-    """What a preset's lesson may quote about a study: ``m`` and its curves' summary."""
-    return {"m": int(study.m), **study.curves.summary()}
+    """What a preset's lesson may quote about a study: ``m``, its curves' summary, the
+    curves themselves (``series``: the first bound's and the held-out loss's, from t = 1,
+    for the values at a scene's last step, :func:`ui.lessons.at_end`) and the settings a
+    sentence may name, as it names them."""
+    from ui import lessons
+
+    curves = study.curves
+    series = {}
+    if curves.bound_names:
+        series["bound"] = tuple(float(v) for v in curves.curves[curves.bound_names[0]])
+    if curves.test_name:
+        series["test"] = tuple(float(v) for v in curves.curves[curves.test_name])
+    words = {name: lessons.word(name, value) for name, value in study.extras.get("settings", {}).items()}
+    return {"m": int(study.m), **curves.summary(), "series": series, **words}
 
 
 def _payloads():

@@ -135,26 +135,31 @@ def head(guide, numbers):
     narration with the study's numbers filled in, and the lesson around it."""
     lesson, number = guide["lesson"], guide["scene"]
     scene = lesson.scene(number)
-    numbers = numbers or {}
+    numbers = lessons.at_end(numbers or {}, scene.last_step)
+    say = scene.say
+
+    def fill(template):
+        return lessons.fill(template, numbers, say)
+
     question = None
     if scene.question is not None:
         q = scene.question
         question = {
             "kind": q.kind,
-            "ask": lessons.fill(q.ask, numbers),
-            "choices": [lessons.fill(c, numbers) for c in q.choices],
+            "ask": fill(q.ask),
+            "choices": [fill(c) for c in q.choices],
             "answer": q.answer,
-            "explain": lessons.fill(q.explain, numbers),
+            "explain": fill(q.explain),
         }
     return {
         "name": scene.title,
-        "text": lessons.fill(scene.narration, numbers),
+        "text": fill(scene.narration),
         "guide": {
             "lesson": lesson.title,
             "id": hashlib.sha1(guide["key"].encode()).hexdigest()[:12],
             "scene": number,
             "scenes": len(lesson.scenes),
-            "notes": lessons.fill(scene.notes, numbers),
+            "notes": fill(scene.notes),
             "claims": [[claim, lessons.check(claim, numbers)] for claim in scene.claims],
             "question": question,
             "try": scene.try_it,

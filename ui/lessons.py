@@ -29,7 +29,18 @@ narration, optional speaker notes, an optional question, optional claims and an 
 
 Numbers in the narration are computed, never typed: ``{name}`` (with an optional format,
 ``{bound_min:.2f}``) is filled from the study on screen; which names a page offers is
-:data:`NUMBERS`.  A claim is a sentence from :data:`CLAIMS` checked on the scene's own
+:data:`NUMBERS`.  Those ending ``_min`` / ``_argmin`` are the best over the whole path; those
+ending ``_end`` are at the scene's last step (``{end}``), where the board stands when the
+scene is over.  A setting the narration names is a placeholder too (``{variant}`` says
+"pre-fitting" on a pre-fitting study), never a word typed.
+
+A conclusion is never typed either: a ``[scene.say]`` table names phrases that a claim
+chooses, and the narration places them like numbers::
+
+    [scene.say]
+    verdict = { if = "bound below 1", then = "a real guarantee ({bound_min:.2f})", else = "no guarantee" }
+
+so a "try it yourself" scene says the right thing whatever the student set.  A claim is a sentence from :data:`CLAIMS` checked on the scene's own
 study; the app shows whether it holds in the speaker notes, and the tests check every
 shipped scene's claims.  A question's ``kind`` is ``"choice"`` (the default: multiple
 choice, the answer revealed once chosen) or ``"next-pick"`` (predict the next point the
@@ -62,13 +73,32 @@ MAX_SCENES = 30
 MAX_NARRATION = 600
 
 #: The numbers a scene's narration, question and claims may use, by page.
-CURVE_NUMBERS = ("m", "bound_min", "bound_argmin", "test_min", "test_argmin", "rank_corr")
+CURVE_NUMBERS = (
+    "m",
+    "bound_min",
+    "bound_argmin",
+    "test_min",
+    "test_argmin",
+    "rank_corr",
+    "end",
+    "bound_end",
+    "test_end",
+)
 NUMBERS = {
     "skpca": CURVE_NUMBERS,
-    "kmp": CURVE_NUMBERS,
+    "kmp": (*CURVE_NUMBERS, "variant"),
     "skcca": CURVE_NUMBERS,
-    "mpkfda": CURVE_NUMBERS,
-    "deflation-lab": ("m", "n_steps", "first_difference", "shared_picks", "best", "best_error"),
+    "mpkfda": (*CURVE_NUMBERS, "criterion", "deflation"),
+    "deflation-lab": (
+        "m",
+        "n_steps",
+        "first_difference",
+        "shared_picks",
+        "best",
+        "best_error",
+        "indefinite",
+        "n_indefinite",
+    ),
     "column-lab": (
         "m",
         "rank",
@@ -78,10 +108,22 @@ NUMBERS = {
         "trace_uniform",
         "trace_ridge_leverage",
         "trace_k_means",
+        "speedup",
     ),
     "bounds": (),  # the bounds explorer draws formulas, not a study: nothing to quote
 }
 PAGES = tuple(NUMBERS)
+
+#: How a setting a narration names reads in a sentence (other values read as they are).
+WORDS = {
+    "variant": {"prefit": "pre-fitting", "backfit": "back-fitting", "basic": "basic matching pursuit"},
+}
+
+
+def word(name, value):
+    """A setting's value as a sentence says it."""
+    return WORDS.get(name, {}).get(value, value)
+
 
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
 #: The claims a scene may state, each checked on the scene's study: the pattern, the
@@ -100,16 +142,21 @@ CLAIMS = {
     rf"rank correlation below {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] < float(x)),
     rf"rank correlation above {_NUMBER}": (("rank_corr",), lambda n, x: n["rank_corr"] > float(x)),
     rf"test error below {_NUMBER}": (("test_min",), lambda n, x: n["test_min"] < float(x)),
+    rf"test error at the end below {_NUMBER}": (("test_end",), lambda n, x: n["test_end"] < float(x)),
     r"deflations pick the same points": (("first_difference",), lambda n: n["first_difference"] == 0),
     rf"deflations differ by step {_NUMBER}": (
         ("first_difference",),
         lambda n, j: 0 < n["first_difference"] <= float(j),
     ),
+    r"a deflation turns the kernel indefinite": (("n_indefinite",), lambda n: n["n_indefinite"] > 0),
+    r"every deflation keeps the kernel psd": (("n_indefinite",), lambda n: n["n_indefinite"] == 0),
+    r"incremental is quicker": (("speedup",), lambda n: n["speedup"] > 1),
     r"best deflation is ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
     r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
 }
 
-SCENE_KEYS = {"title", "page", "settings", "step", "until", "narration", "notes", "claims", "try", "question"}
+SCENE_KEYS = {"title", "page", "settings", "step", "until", "narration", "notes", "claims", "try", "question", "say"}
+SAY_KEYS = {"if", "then", "else"}
 QUESTION_KEYS = {"kind", "ask", "choices", "answer", "explain"}
 TOP_KEYS = {"title", "summary", "scene"}
 
@@ -139,6 +186,12 @@ class Scene:
     claims: tuple = ()
     try_it: str = ""
     question: Question | None = None
+    say: tuple = ()  # (name, claim, then, else): phrases a claim chooses
+
+    @property
+    def last_step(self):
+        """The step the scene plays to: a number, or the name of one the study computes."""
+        return self.step if self.until is None else self.until
 
     def query(self):
         """The scene's settings as the page's address gives them (text values)."""
@@ -196,18 +249,20 @@ def _fields(template):
     return [name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name]
 
 
-def _check_template(template, page, where):
+def _check_template(template, page, where, phrases=()):
     try:
         names = _fields(template)
     except ValueError as error:
         raise LessonError(
             f"{where}: the braces do not pair up ({error}); write {{{{ and }}}} for a brace itself."
         ) from None
-    unknown = [name for name in names if name not in NUMBERS[page]]
+    unknown = [name for name in names if name not in NUMBERS[page] and name not in phrases]
     if unknown:
         raise LessonError(
-            f"{where}: {{{unknown[0]}}} is not a number the {page} page computes; it offers "
-            + ", ".join("{" + n + "}" for n in NUMBERS[page])
+            f"{where}: {{{unknown[0]}}} is not a number the {page} page computes"
+            + (" nor a phrase of the scene's [scene.say]" if phrases else "")
+            + "; it offers "
+            + ", ".join("{" + n + "}" for n in (*NUMBERS[page], *phrases))
             + "."
         )
 
@@ -237,7 +292,7 @@ def _whole(value, where, name, lo=0, hi=100_000):
     return value
 
 
-def _question(raw, text, index, page):
+def _question(raw, text, index, page, phrases=()):
     def at(key):
         return f"line {_line_of(text, index, key)} (scene {index + 1}'s question)"
 
@@ -254,8 +309,8 @@ def _question(raw, text, index, page):
         raise LessonError(f'{at("kind")}: kind must be "choice" or "next-pick", not {kind!r}.')
     ask = _string(raw.get("ask"), at("ask"), "ask", limit=300)
     explain = _string(raw.get("explain"), at("explain"), "explain", required=False, limit=400)
-    _check_template(ask, page, at("ask"))
-    _check_template(explain, page, at("explain"))
+    _check_template(ask, page, at("ask"), phrases)
+    _check_template(explain, page, at("explain"), phrases)
     if kind == "next-pick":
         if "choices" in raw or "answer" in raw:
             raise LessonError(f"{where}: a next-pick question is answered on the board; it takes no choices or answer.")
@@ -269,7 +324,7 @@ def _question(raw, text, index, page):
         raise LessonError(f'{at("choices")}: choices must be a list of two to five texts, like ["a", "b", "c"].')
     answer = _whole(raw.get("answer"), at("answer"), "answer (the number of the right choice, from 1)", 1, len(choices))
     for choice in choices:
-        _check_template(choice, page, at("choices"))
+        _check_template(choice, page, at("choices"), phrases)
     return Question(kind, ask, tuple(c.strip() for c in choices), answer, explain)
 
 
@@ -303,10 +358,12 @@ def _scene(raw, text, index):
             f"{at('settings')}: settings name what the page shows; the step is the scene's own "
             "'step', and presenter mode and the text size are the viewer's."
         )
+    say = _say(raw.get("say", {}), at("say"), page)
+    phrases = tuple(name for name, *_ in say)
     narration = _string(raw.get("narration"), at("narration"), "narration", limit=MAX_NARRATION)
-    _check_template(narration, page, at("narration"))
+    _check_template(narration, page, at("narration"), phrases)
     notes = _string(raw.get("notes"), at("notes"), "notes", required=False, limit=2000)
-    _check_template(notes, page, at("notes"))
+    _check_template(notes, page, at("notes"), phrases)
     step = _whole(raw.get("step", 0), at("step"), "step")
     until = raw.get("until")
     if isinstance(until, str):  # a step the study computes: "bound_argmin"
@@ -323,17 +380,8 @@ def _scene(raw, text, index):
     if not isinstance(claims, list) or not all(isinstance(c, str) for c in claims):
         raise LessonError(f'{at("claims")}: claims is a list of sentences, like ["bound below 1"].')
     for claim in claims:
-        found = _claim(claim)
-        if found is None:
-            raise LessonError(
-                f"{at('claims')}: {claim!r} is not a claim the app can check; the claims are: "
-                + "; ".join(_readable(p) for p in CLAIMS)
-                + "."
-            )
-        missing = [name for name in found[1] if name not in NUMBERS[page]]
-        if missing:
-            raise LessonError(f"{at('claims')}: {claim!r} needs {missing[0]}, which the {page} page does not compute.")
-    question = _question(raw["question"], text, index, page) if "question" in raw else None
+        _checkable(claim, page, at("claims"))
+    question = _question(raw["question"], text, index, page, phrases) if "question" in raw else None
     return Scene(
         title=_string(raw.get("title"), at("title"), "title", limit=120),
         page=page,
@@ -345,7 +393,50 @@ def _scene(raw, text, index):
         claims=tuple(c.strip() for c in claims),
         try_it=_string(raw.get("try"), at("try"), "try", required=False, limit=300),
         question=question,
+        say=say,
     )
+
+
+def _checkable(claim, page, where):
+    """Refuse a claim the app cannot check on ``page``'s study."""
+    found = _claim(claim)
+    if found is None:
+        raise LessonError(
+            f"{where}: {claim!r} is not a claim the app can check; the claims are: "
+            + "; ".join(_readable(p) for p in CLAIMS)
+            + "."
+        )
+    missing = [name for name in found[1] if name not in NUMBERS[page]]
+    if missing:
+        raise LessonError(f"{where}: {claim!r} needs {missing[0]}, which the {page} page does not compute.")
+
+
+def _say(raw, where, page):
+    """A scene's phrases chosen by claims: ((name, claim, then, else), ...)."""
+    if not isinstance(raw, dict):
+        raise LessonError(f'{where}: say is a table of phrases, like [scene.say] with verdict = {{ if = "...", ... }}.')
+    out = []
+    for name, phrase in raw.items():
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in NUMBERS[page]:
+            raise LessonError(
+                f"{where}: a phrase's name is a lower-case word that no number of the {page} page has, "
+                f"not {name!r}."
+            )
+        if not isinstance(phrase, dict) or set(phrase) != SAY_KEYS:
+            raise LessonError(
+                f'{where}: the phrase {name!r} needs exactly if, then and else, like {{ if = "bound below 1", '
+                'then = "a guarantee", else = "no guarantee" }.'
+            )
+        claim = phrase["if"]
+        if not isinstance(claim, str):
+            raise LessonError(f"{where}: the phrase {name!r}'s if is a claim in quotes.")
+        _checkable(claim, page, where)
+        then = _string(phrase["then"], where, f"the phrase {name!r}'s then", required=False, limit=300)
+        otherwise = _string(phrase["else"], where, f"the phrase {name!r}'s else", required=False, limit=300)
+        for template in (then, otherwise):
+            _check_template(template, page, where)
+        out.append((name, claim.strip(), then, otherwise))
+    return tuple(out)
 
 
 def _readable(pattern):
@@ -394,15 +485,43 @@ class _Numbers(dict):
         return "?"
 
 
-def fill(template, numbers):
-    """``template`` with its ``{name}`` fields filled from ``numbers``; a number the study
-    does not have (nan, or an argmin of a missing curve) shows as "n/a"."""
+def fill(template, numbers, say=()):
+    """``template`` with its ``{name}`` fields filled from ``numbers`` and the phrases
+    ``say`` (a scene's, each chosen by its claim on ``numbers``); a number the study does
+    not have (nan, or an argmin of a missing curve) shows as "n/a"."""
+    numbers = {**numbers, **phrases(say, numbers)}
     values = {}
     for name in _fields(template):
         value = numbers.get(name)
         bad = value is None or (isinstance(value, float) and not math.isfinite(value))
         values[name] = _NotAvailable() if bad else value
     return template.format_map(_Numbers(values))
+
+
+def phrases(say, numbers):
+    """Each phrase of a scene's ``say`` as the study makes it: its ``then`` text where its
+    claim holds on ``numbers``, else its ``else`` text, numbers filled in."""
+    return {name: fill(then if check(claim, numbers) else otherwise, numbers) for name, claim, then, otherwise in say}
+
+
+def at_end(numbers, last):
+    """``numbers`` with the curves' values at step ``last`` (a step, or a number's name such
+    as "bound_argmin"): ``end``, ``bound_end`` and ``test_end``.  The curves start at t = 1:
+    at step 0 the values are nan."""
+    series = numbers.get("series")
+    if not series:
+        return numbers
+    if isinstance(last, str):
+        last = numbers.get(last)
+    out = dict(numbers)
+    if not isinstance(last, (int, float)) or last != last:
+        return out
+    length = max((len(values) for values in series.values()), default=0)
+    end = max(0, min(int(last), length))
+    out["end"] = end
+    for name, values in series.items():
+        out[f"{name}_end"] = float(values[end - 1]) if 1 <= end <= len(values) else float("nan")
+    return out
 
 
 class _NotAvailable:
