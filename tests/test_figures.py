@@ -238,3 +238,26 @@ def test_key_items_say_once_what_a_legend_would():
         "demo", np.arange(1, 4), {"test error rate": np.ones(3) * 0.2, "KMP bound": np.ones(3) * 2}, ("KMP bound",)
     )
     assert figures.key_items(figures.bound_figure(bounds, 0)) == []  # every line is named at its end instead
+
+
+def test_a_bound_that_is_1_at_every_step_gets_no_stop_and_says_so():
+    """Diethe's bound on two moons is 1 at every step: it names no step to stop at, and the
+    note says "trivial at every step" once, not the bound's name three times."""
+    t = np.arange(1, 5)
+    flat = BoundCurves(
+        "demo",
+        t,
+        {
+            "test error rate": np.array([0.3, 0.2, 0.1, 0.1]),
+            "MPKFDA bound": np.ones(4),
+            "MPKFDA bound, class -1": np.ones(4),
+            "MPKFDA bound, class +1": np.ones(4),
+        },
+        ("MPKFDA bound", "MPKFDA bound, class -1", "MPKFDA bound, class +1"),
+    )
+    assert figures.bound_stop(flat) is None
+    note = figures.trivial_note(flat)
+    assert "trivial at every step" in note and note.count("MPKFDA bound") == 1, note
+    falling = BoundCurves("demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 2.0, 1.5, 1.8])}, ("a bound",))
+    assert figures.bound_stop(falling) == ("a bound", 3, 1.5)  # above 1 but shaped: its lowest point is a stop
+    assert "never below 1 (min 1.5)" in figures.trivial_note(falling)

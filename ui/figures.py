@@ -576,9 +576,21 @@ def bound_stop(curves):
     point (choose the sparsity whose guarantee is best) -- or None."""
     name = primary_bound(curves)
     t = curves.argmin.get(name) if name else None
-    if t is None:
-        return None
+    if t is None or name in flat_bounds(curves):
+        return None  # a bound that is the same at every step names no step: nothing to stop at
     return name, int(t), float(np.asarray(curves.curves[name])[t - 1])
+
+
+def flat_bounds(curves):
+    """Bound names that are trivial and the same at every step (Diethe's bound is 1 until
+    the margin pays for the estimation terms): their lowest point is any step."""
+    out = []
+    for name in trivial_bounds(curves):
+        finite = np.asarray(curves.curves[name], dtype=float)
+        finite = finite[np.isfinite(finite)]
+        if finite.size and np.ptp(finite) == 0:
+            out.append(name)
+    return out
 
 
 def trivial_bounds(curves):
@@ -597,11 +609,26 @@ def trivial_note(curves, rescale=None):
     useless = trivial_bounds(curves)
     if not useless:
         return None
-    minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
-    text = f"{' and '.join(useless)} never below 1 (min {minimum:.3g}): no guarantee here"
+    flat = flat_bounds(curves)
+    if flat == useless:
+        value = float(np.nanmin(np.asarray(curves.curves[useless[0]], dtype=float)))
+        text = f"{_in_words(useless)} {value:.3g} at every step: trivial at every step, no guarantee here"
+    else:
+        minimum = min(float(np.nanmin(np.asarray(curves.curves[n], dtype=float))) for n in useless)
+        text = f"{_in_words(useless)} never below 1 (min {minimum:.3g}): no guarantee here"
     if rescale:
         text += f"; dotted: × {_scaled_name('', rescale).strip(' ×')}, to compare shapes only"
     return text
+
+
+def _in_words(names):
+    """Curve names as a sentence says them: "MPKFDA bound, class -1" after "MPKFDA bound"
+    becomes "MPKFDA bound (and its class -1 ...)", not the bound's name three times."""
+    first, rest = names[0], names[1:]
+    parts = [n[len(first) + 2 :] if n.startswith(first + ", ") else None for n in rest]
+    if rest and all(parts):
+        return f"{first} (and its {' and '.join(parts)})"
+    return " and ".join(names)
 
 
 def _scaled_name(name, rescale):
