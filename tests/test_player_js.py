@@ -219,6 +219,28 @@ def test_past_either_end_the_player_asks_for_the_next_scene(stepper):
     assert page.evaluate("window.__mplPlayer.j") == 4  # the step stays
 
 
+def test_the_step_buttons_do_what_the_clicker_keys_do_past_either_end(stepper):
+    """"Next ▶" on a scene's last step asks for the next scene, as PageDown does ("Next ▶"
+    stepped past the scene's end into steps the narration does not speak of)."""
+    page, _ = stepper
+    guide = {"lesson": "A lesson", "id": "x", "scene": 2, "scenes": 3, "notes": "", "claims": [], "question": None,
+             "try": "", "start": 0, "until": 2}
+    payload = {**_small_payload(), "lesson": {"name": "Scene two", "text": "Narration.", "guide": guide}}
+    page.evaluate(
+        """(payload) => { window.__heard = { past: [] };
+          window.__mount(document.getElementById('root'), payload, { onPastEnd: (d) => window.__heard.past.push(d) }); }""",
+        payload,
+    )
+    page.wait_for_function("window.__mplSettled && window.__mplSettled.step === 0")
+    page.get_by_role("button", name="Back one step").click()  # at the scene's first step: the previous scene
+    page.get_by_role("button", name="Next step").click()
+    page.get_by_role("button", name="Next step").click()
+    assert _at(page, 2)[0] == 2.0
+    page.get_by_role("button", name="Next step").click()  # at the scene's last step: the next scene
+    assert page.evaluate("window.__heard.past") == [-1, 1]
+    assert page.evaluate("window.__mplPlayer.j") == 2  # not step 3, which the scene does not speak of
+
+
 def test_without_scenes_the_ends_clamp_and_go_clamps(stepper):
     page, open_player = stepper
     open_player(past_end=False)

@@ -614,9 +614,9 @@ class Player {
     const short = p.present;  // presenter mode: the toolbar on one line at 1280 px
     this.buttons = {
       reset: button(short ? "|◀" : "|◀ Reset", "Reset to step 0", "Back to step 0 (Home)", () => { this.pause(); this.go(0, "reset"); }),
-      back: button(short ? "◀" : "◀ Back", "Back one step", "One step back (left arrow, PageUp)", () => this.go(this.j - 1, "back")),
+      back: button(short ? "◀" : "◀ Back", "Back one step", "One step back (left arrow, PageUp)", () => this.forward(-1)),
       play: button("▶ Play", "Play", "Play or pause (space)", () => this.toggle(), "mpl-primary"),
-      next: button(short ? "▶" : "Next ▶", "Next step", "One step forward (right arrow, PageDown)", () => this.go(this.j + 1, "next")),
+      next: button(short ? "▶" : "Next ▶", "Next step", "One step forward (right arrow, PageDown)", () => this.forward(1)),
     };
     this.slider = el("input", { type: "range", min: "0", max: String(this.n), step: "1", value: String(this.j),
       class: "mpl-slider", "aria-label": "Step", title: p.slider_help || "Step j: the state after j greedy choices" });
@@ -1090,8 +1090,10 @@ class Player {
     this.label.textContent = text;
     this.slider.setAttribute("aria-valuetext", "Step " + j + " of " + this.n);
     if (this.status.textContent !== "Step " + j + " of " + this.n) this.status.textContent = "Step " + j + " of " + this.n;
-    this.buttons.back.disabled = j === 0;
-    this.buttons.next.disabled = j >= this.n;
+    // past either end, a lesson's scene goes on to the previous or next scene (forward())
+    const scenes = this.guide && this.options.onPastEnd ? this.guide : null;
+    this.buttons.back.disabled = j === 0 && !(scenes && scenes.scene > 1);
+    this.buttons.next.disabled = j >= this.n && !(scenes && scenes.scene < scenes.scenes);
     this.buttons.play.textContent = this.playing ? "⏸ Pause" : "▶ Play";
     this.buttons.play.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     const stories = this.payload.stories || [];
