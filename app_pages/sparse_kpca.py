@@ -90,7 +90,10 @@ def story(j, hide_next=False):
         f"training variance; the diagonal of K_{j} is what is left of each point."
     )
     if j < study.n_steps and not hide_next:
-        text += f" Next: point **{winner}**, which would explain {scores[winner]:.3g} more."
+        text += (
+            f" Next: point **{winner}**, which would explain {scores[winner]:.3g} more of the total "
+            f"{total:.3g} ({100 * scores[winner] / total:.1f} percentage points)."
+        )
     return text
 
 
