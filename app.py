@@ -14,7 +14,7 @@ the folder has another name.
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
-from ui import compute, server_watch, site
+from ui import compute, guide, server_watch, site
 
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
 PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
@@ -37,6 +37,7 @@ st.html("<style>[data-testid='stCaptionContainer']{opacity:.85}</style>")
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
 page = st.navigation(site.menu(), expanded=True)
 server_watch.watch()  # behind the class proxy: reopen the page if its process stops
+guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page
 try:
     with compute.RUNS.run():  # first come, first served when a class opens pages at once
         page.run()

@@ -746,6 +746,29 @@ def test_scene_button_at_a_scenes_first_step_opens_the_next_scene(server, browse
                         page.wait_for_function(TEN_FRAMES, timeout=2_000)
 
 
+def test_back_to_the_lesson_returns_to_the_step_the_student_left(server, browser):
+    """A student steps into a scene, leaves for another page and comes back with the
+    sidebar's "Back to the lesson": the scene opens on the step they left, not its first."""
+    with app_page(browser, scene_link(server, "2-kmp", 1), (1280, 720)) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        start = page.evaluate("window.__mplPlayer.guide.start")
+        for step in (start + 1, start + 2):
+            page.keyboard.press("PageDown")
+            rendered(page, step)
+        click_like_a_person(page, page.locator("[data-testid='stSidebarNav'] a", has_text="Sparse KPCA"))
+        page.wait_for_function("location.pathname.endsWith('/sparse-kpca')")
+        settled(page)
+        click_like_a_person(page, page.get_by_role("button", name="Back to the lesson"))
+        page.wait_for_function(
+            "location.pathname.endsWith('/kmp') && window.__mplPlayer && window.__mplPlayer.guide && "
+            "window.__mplPlayer.guide.scene === 1",
+            timeout=90_000,
+        )
+        assert rendered(page, start + 2)["step"] == start + 2
+        assert f"step={start + 2}" in page.url
+
+
 @pytest.mark.parametrize("size,text", [((1280, 720), 150), ((1920, 1080), 125), ((1920, 1080), 150)])
 @pytest.mark.parametrize("lesson,number", [("2-kmp", 3), ("3-fisher", 4)])
 def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, number, size, text):

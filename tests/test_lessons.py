@@ -460,3 +460,44 @@ def test_a_quoted_test_error_says_whether_it_is_the_best_or_at_the_step_shown():
 def test_no_sentence_speaks_of_bars_on_a_scatter():
     for number, scene in enumerate(SHIPPED["1-sparse-kpca"].scenes, 1):
         assert "bar" not in f"{scene.narration} {scene.notes}".lower(), number
+
+
+# --- lesson links: the scene's page, on the scene's settings, or a sentence --------------------
+
+
+def opened(path, **query):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.switch_page(path).run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_a_lesson_link_without_the_scenes_settings_opens_the_scene_on_them():
+    """/kmp?lesson=2-kmp opened scene 1's narration over the page's default XOR data, locked."""
+    at = opened("app_pages/kmp.py", lesson="2-kmp")
+    scene = SHIPPED["2-kmp"].scene(1)
+    assert at.query_params["scene"] == "1"
+    shown = {key: at.query_params[key] for key in scene.query() if key in at.query_params}
+    assert shown == {key: value for key, value in scene.query().items() if key in shown}  # the rest at default
+    assert shown["data"] == "sinc" and shown["gamma"] == "3"
+
+
+def test_a_scene_that_does_not_exist_is_said_to_be_missing():
+    at = opened("app_pages/kmp.py", lesson="2-kmp", scene="9")
+    last = len(SHIPPED["2-kmp"].scenes)
+    notes = " ".join(str(w.value) for w in at.warning) + " ".join(str(c.value) for c in at.caption)
+    assert f"has {last} scenes, so there is no scene 9" in notes, notes
+    assert at.query_params["scene"] == str(last)
+
+
+@pytest.mark.parametrize("path", ["app_pages/home.py", "app_pages/sparse_kpca.py", "app_pages/references.py"])
+def test_a_lesson_named_on_another_page_opens_on_its_scenes_page(path):
+    """/?lesson=2-kmp and /sparse-kpca?lesson=2-kmp dropped the lesson without a word."""
+    at = opened(path, lesson="2-kmp", scene="3")
+    scene = SHIPPED["2-kmp"].scene(3)
+    assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == "3"
+    assert at.query_params["data"] == scene.settings["data"]
+    assert at.session_state["_guide"]["page"] == "kmp"

@@ -37,22 +37,26 @@ def read(state):
     the active scene's guide (a dict) or None."""
     follow()
     session = st.session_state
+    state.notes.extend(session.pop(NOTES, ()))
     pending = session.get("_url_pending") or {}
     if state.entered:
         value, number = pending.pop("lesson", None), pending.pop("scene", None)
         if value is not None:
-            try:
-                lesson = load(str(value))
-            except lessons.LessonError as error:
-                state.notes.append(f"The link's lesson could not be opened. {error}")
-                session.pop(SESSION, None)
+            opened = start(value, number, state.page)
+            if opened is None:
+                state.notes.extend(session.pop(NOTES, ()))
             else:
-                try:
-                    scene = max(1, min(int(str(number or "1")), len(lesson.scenes)))
-                except ValueError:
-                    state.notes.append(f"The link's scene {literal(str(number))} is not a number; opening scene 1.")
-                    scene = 1
-                session[SESSION] = {"key": str(value), "lesson": lesson, "scene": scene, "page": state.page}
+                said, scene = opened
+                if scene.page != state.page or (not scene.try_it and _differs(scene)):
+                    if scene.page != state.page:
+                        said.append(
+                            f"This lesson's scene is on the {site.by_key(scene.page).title} page, not this one: "
+                            "it is opened there."
+                        )
+                    session[NOTES] = said
+                    go(session[SESSION]["scene"])
+                    follow()  # the scene's own page, with its settings
+                state.notes.extend(said)
         elif session.get(SESSION):
             session[SESSION]["page"] = None  # left the lesson's page: the sidebar offers the way back
     guide = session.get(SESSION)
@@ -65,6 +69,55 @@ def read(state):
     state.remember("scene", guide["scene"], 0)
     state.locked = not scene.try_it
     return guide
+
+
+NOTES = "_guide_notes"  # what a link's lesson said, kept across the switch to the scene's page
+
+
+def start(value, number, page):
+    """Open the lesson an address names (``value``, its ``scene`` ``number``) in the
+    session: ``(notes, scene)``, or None (with the reason in the notes of the page's next
+    run) when it cannot be read."""
+    session = st.session_state
+    try:
+        lesson = load(str(value))
+    except lessons.LessonError as error:
+        session[NOTES] = [*session.get(NOTES, ()), f"The link's lesson could not be opened. {error}"]
+        session.pop(SESSION, None)
+        return None
+    notes, count = [], len(lesson.scenes)
+    try:
+        wanted = int(str(number or "1"))
+    except ValueError:
+        notes.append(f"The link's scene {literal(str(number))} is not a number; opening scene 1.")
+        wanted = 1
+    scene = max(1, min(wanted, count))
+    if scene != wanted:
+        notes.append(f"This lesson has {count} scenes, so there is no scene {wanted}; opening scene {scene}.")
+    session[SESSION] = {"key": str(value), "lesson": lesson, "scene": scene, "page": page}
+    return notes, lesson.scene(scene)
+
+
+def _differs(scene):
+    """Whether the address lacks a setting of the scene or gives it another value."""
+    return any(st.query_params.get(key) != value for key, value in scene.query().items())
+
+
+def elsewhere(page):
+    """A lesson named in the address of a page that shows no scenes (Home, the lessons
+    page, ...): open its scene on the scene's own page, or say why not."""
+    value = st.query_params.get("lesson")
+    key = site.by_path(page.url_path or "").key
+    if value is None or key in lessons.PAGES:
+        return
+    opened = start(value, st.query_params.get("scene"), None)
+    if opened is None:
+        st.warning(" ".join(st.session_state.pop(NOTES, ())))
+        return
+    said, scene = opened
+    st.session_state[NOTES] = [*said, f"The link opened this lesson on the {page.title} page; its scene is here."]
+    go(st.session_state[SESSION]["scene"])
+    follow()
 
 
 def sidebar(state):
@@ -84,8 +137,8 @@ def sidebar(state):
             "Back to the lesson",
             key="guide:back",
             type="primary",
-            on_click=lambda: go(number),
-            help="Open the lesson's scene again, with its settings.",
+            on_click=lambda: go(number, resume=True),
+            help="Open the lesson's scene again, with its settings, at the step where you left it.",
         )
 
 
@@ -95,10 +148,16 @@ def end():
     st.query_params.from_dict(params)
 
 
-def go(number):
+def go(number, resume=False):
     """Ask for scene ``number`` of the current lesson (done at the next run's start by
-    :func:`follow`: a page switch cannot happen inside a callback)."""
+    :func:`follow`: a page switch cannot happen inside a callback).  ``resume``: the player
+    returns to the step the student left the scene on (it remembers the steps; the server
+    does not see them), not the scene's first step."""
     st.session_state["_guide_go"] = number
+    st.session_state[RESUME] = number if resume else None
+
+
+RESUME = "_guide_resume"
 
 
 def follow():
@@ -163,6 +222,7 @@ def head(guide, numbers):
             "claims": [[claim, lessons.check(claim, numbers)] for claim in scene.claims],
             "question": question,
             "try": scene.try_it,
+            "resume": st.session_state.get(RESUME) == number,
             "start": scene.step,
             "until": _step(scene.until, numbers),
         },

@@ -1567,6 +1567,7 @@ class Player {
     if (j === this.j && source !== "force") { this.render(); return; }
     this.j = j;
     this.guess = null;
+    if (this.guide) stored(sceneKey(this.guide), String(j));  // "Back to the lesson" returns here
     this.writeUrl();
     this.render();
   }
@@ -1717,6 +1718,22 @@ function foldSidebar() {
   if (button) button.click();
 }
 
+// Where a lesson's scene remembers the step a student left it on (localStorage).
+function sceneKey(guide) {
+  return "mpl-scene-step:" + guide.id + ":" + guide.scene;
+}
+
+// The step a payload opens on: its own, or for a scene reopened by "Back to the lesson"
+// (guide.resume) the step the student left it on, within the scene's steps.
+function sceneStep(payload) {
+  const guide = payload.lesson && payload.lesson.guide;
+  const step = payload.step || 0;
+  if (!guide || !guide.resume) return step;
+  const kept = stored(sceneKey(guide));
+  const left = kept === null ? NaN : Number(kept);
+  return Number.isInteger(left) && left >= (guide.start || 0) && left <= payload.n_steps ? left : step;
+}
+
 // Mount (or update) the player in `root` with a payload (JSON text or object): the same
 // study again keeps its player and step; another study replaces it, on the same step when
 // only a setting of the same page changed.  Used by Streamlit (the default export below)
@@ -1731,10 +1748,11 @@ export function mount(root, data, options) {
     if (options) old.options = options;
     old.checkTheme();
     old.setLesson(payload.lesson);
-    if (payload.exact_step && payload.step !== old.j) old.go(Math.max(0, Math.min(payload.step || 0, old.n)), "scene");
+    const want = sceneStep(payload);
+    if (payload.exact_step && want !== old.j) old.go(Math.max(0, Math.min(want, old.n)), "scene");
     return old.cleanup;
   }
-  let step = payload.step;
+  let step = sceneStep(payload);
   if (old) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
     old.destroy();
