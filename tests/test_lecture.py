@@ -746,6 +746,23 @@ def test_scene_button_at_a_scenes_first_step_opens_the_next_scene(server, browse
                         page.wait_for_function(TEN_FRAMES, timeout=2_000)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
+def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser, size):
+    """At 1280x720 the chart the narration discussed was on screen 2 of 3 with nothing to
+    say so: a scene's named panel is the first on the first screen."""
+    from ui import lessons
+
+    scene = lessons.shipped()["2-kmp"].scene(3)
+    assert scene.panel == "bounds"
+    with app_page(browser, scene_link(server, "2-kmp", 3, present="1"), size) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        cells = page.evaluate(PANEL_BOXES)
+        first = min(cells, key=lambda c: (round(c["y"]), c["x"]))
+        assert first["key"] == "bounds", cells
+        assert first["y"] + first["h"] <= size[1] + 1
+
+
 def test_back_to_the_lesson_returns_to_the_step_the_student_left(server, browser):
     """A student steps into a scene, leaves for another page and comes back with the
     sidebar's "Back to the lesson": the scene opens on the step they left, not its first."""

@@ -212,6 +212,11 @@ def test_column_summary_names_the_method_with_the_lowest_trace_error():
 SHIPPED = lessons.shipped()
 
 
+def test_a_scene_names_its_panel_with_a_plain_word():
+    assert lessons.parse(GOOD.replace("until = 4", 'until = 4\npanel = "bounds"')).scenes[0].panel == "bounds"
+    assert "panel is the name of one of the page's panels" in refusal(GOOD.replace("until = 4", 'until = 4\npanel = "a b"'))
+
+
 def test_the_shipped_lessons_cover_the_papers_with_six_to_twelve_scenes():
     assert len(SHIPPED) == 5
     for key, lesson in SHIPPED.items():
@@ -241,6 +246,9 @@ def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
         # a clicker's worth of presses per scene: the lecturer never holds PageDown through 40 steps
         assert guide["until"] is not None and 0 <= guide["until"] - guide["start"] <= 15, (key, number)
         assert [claim for claim, _ in guide["claims"]] == list(written.claims)
+        if written.panel:  # the panel the narration discusses is one of the page's
+            assert written.panel in [panel["key"] for panel in payload["panels"]], (key, number, written.panel)
+            assert guide["panel"] == written.panel
         assert all(holds for _, holds in guide["claims"]), (key, number, guide["claims"])
         if guide["question"] and guide["question"]["kind"] == "choice":
             assert "n/a" not in guide["question"]["explain"]

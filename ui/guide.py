@@ -223,6 +223,7 @@ def head(guide, numbers):
             "question": question,
             "try": scene.try_it,
             "resume": st.session_state.get(RESUME) == number,
+            "panel": scene.panel,
             "start": scene.step,
             "until": _step(scene.until, numbers),
         },

@@ -20,6 +20,7 @@ narration, optional speaker notes, an optional question, optional claims and an 
     notes = "Speaker notes: shown to the lecturer only in a folded box."
     claims = ["bound below 1", "bound stops before the test error"]
     try = "Halve the number of points: does the bound stay below 1?"
+    panel = "bounds"  # the panel the narration discusses, first on the projector
 
     [scene.question]
     ask = "Where will the bound be lowest?"
@@ -155,7 +156,20 @@ CLAIMS = {
     r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
 }
 
-SCENE_KEYS = {"title", "page", "settings", "step", "until", "narration", "notes", "claims", "try", "question", "say"}
+SCENE_KEYS = {
+    "title",
+    "page",
+    "settings",
+    "step",
+    "until",
+    "narration",
+    "notes",
+    "claims",
+    "try",
+    "question",
+    "say",
+    "panel",
+}
 SAY_KEYS = {"if", "then", "else"}
 QUESTION_KEYS = {"kind", "ask", "choices", "answer", "explain"}
 TOP_KEYS = {"title", "summary", "scene"}
@@ -187,6 +201,7 @@ class Scene:
     try_it: str = ""
     question: Question | None = None
     say: tuple = ()  # (name, claim, then, else): phrases a claim chooses
+    panel: str = ""  # the panel the narration discusses: presenter mode shows it first
 
     @property
     def last_step(self):
@@ -394,7 +409,16 @@ def _scene(raw, text, index):
         try_it=_string(raw.get("try"), at("try"), "try", required=False, limit=300),
         question=question,
         say=say,
+        panel=_panel(raw.get("panel"), at("panel")),
     )
+
+
+def _panel(value, where):
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", value):
+        raise LessonError(f'{where}: panel is the name of one of the page\'s panels, like "bounds", not {value!r}.')
+    return value
 
 
 def _checkable(claim, page, where):

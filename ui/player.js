@@ -711,7 +711,12 @@ class Player {
     if (key === this.lessonKey) return;
     this.lessonKey = key;
     const wasGuided = Boolean(this.guide);
+    const panelBefore = this.guide ? this.guide.panel : null;
     this.guide = lesson && lesson.guide ? lesson.guide : null;
+    if ((this.guide ? this.guide.panel : null) !== panelBefore && this.Plotly && this.payload.present) {
+      this.screen = 0;
+      requestAnimationFrame(() => { if (!this.destroyed) this.layout(); });  // the named panel first
+    }
     this.lesson.classList.toggle("mpl-guided", Boolean(this.guide));
     if (wasGuided && !this.guide) this.setPredict(false);  // a next-pick scene's predict mode ends with the lesson
     if (this.guide) {
@@ -844,8 +849,14 @@ class Player {
   visibleCells() {
     const p = this.payload;
     if (!p.present) return this.cells.slice();
-    const ranked = this.cells.filter((cell) => cell.panel.present_area);
-    const rank = (cell) => { const at = PRESENT_ORDER.indexOf(cell.panel.present_area); return at < 0 ? 99 : at; };
+    // a lesson's scene may name the panel its narration discusses: on the first screen, first
+    const named = this.guide && this.guide.panel ? this.guide.panel : null;
+    const ranked = this.cells.filter((cell) => cell.panel.present_area || cell.panel.key === named);
+    const rank = (cell) => {
+      if (cell.panel.key === named) return -1;
+      const at = PRESENT_ORDER.indexOf(cell.panel.present_area);
+      return at < 0 ? 99 : at;
+    };
     return ranked.sort((a, b) => rank(a) - rank(b) || a.index - b.index);
   }
 
