@@ -32,7 +32,12 @@ st.set_page_config(
 # light theme and 3.0:1 for code in them (4.2:1 in the dark theme; axe-core, each scrolled
 # into view), under the 4.5:1 that text needs (WCAG AA).  At 85%: 8.4:1 and 5.5:1 (dark:
 # 11.2:1 and 7.1:1).  One style for every page.
-st.html("<style>[data-testid='stCaptionContainer']{opacity:.85}</style>")
+st.html(
+    "<style>[data-testid='stCaptionContainer']{opacity:.85}"
+    # a phone: a page's title breaks between words ("Kernel matchin/g"), at a size that fits
+    "@media (max-width:640px){h1{font-size:2rem!important;word-break:normal!important;"
+    "overflow-wrap:normal!important;hyphens:auto}}</style>"
+)
 
 # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
 page = st.navigation(site.menu(), expanded=True)

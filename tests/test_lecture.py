@@ -763,6 +763,57 @@ def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser, 
         assert first["y"] + first["h"] <= size[1] + 1
 
 
+BEYOND_THE_RIGHT_EDGE = """() => [...document.querySelectorAll('body *')].filter((e) => {
+  if (e.closest('.katex-mathml, [aria-hidden=true]')) return false;  // read by screen readers, never drawn
+  const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+  return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > window.innerWidth + 1;
+}).slice(0, 5).map((e) => e.tagName + '.' + String(e.className.baseVal ?? e.className).slice(0, 40))"""
+
+
+BROKEN_WORDS = """() => {
+  const out = [], h = document.querySelector('h1');
+  const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map((b) => Math.round(b.top)));
+      if (tops.size > 1) out.push(match[0]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("path", [*PAGES, "lesson"])
+def test_a_phone_screen_never_scrolls_sideways(server, browser, path):
+    """390x844: the lesson header was 702 px wide in a 335 px column, "Scene ▶" off the
+    screen, the title broken "matchin/g".  Nothing is wider than the screen, and the scene
+    buttons are reached with a tap."""
+    url = scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.evaluate(BEYOND_THE_RIGHT_EDGE) == []
+        title = page.locator("h1").first
+        if title.count():
+            assert page.evaluate(BROKEN_WORDS) == [], title.inner_text()
+        if path == "lesson":
+            button = page.get_by_role("button", name="Next scene")
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 24
+            button.tap()
+            page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2",
+                                   timeout=90_000)
+    finally:
+        context.close()
+
+
 def test_back_to_the_lesson_returns_to_the_step_the_student_left(server, browser):
     """A student steps into a scene, leaves for another page and comes back with the
     sidebar's "Back to the lesson": the scene opens on the step they left, not its first."""
