@@ -493,6 +493,12 @@ def test_a_lesson_link_without_the_scenes_settings_opens_the_scene_on_them():
     assert shown["data"] == "sinc" and shown["gamma"] == "3"
 
 
+def test_a_lesson_link_without_a_step_opens_on_the_scenes_first_step():
+    scene = SHIPPED["2-kmp"].scene(3)
+    at = opened("app_pages/kmp.py", lesson="2-kmp", scene="3", **scene.query())
+    assert scene.step > 0 and at.query_params["step"] == str(scene.step)
+
+
 def test_a_scene_that_does_not_exist_is_said_to_be_missing():
     at = opened("app_pages/kmp.py", lesson="2-kmp", scene="9")
     last = len(SHIPPED["2-kmp"].scenes)

@@ -99,7 +99,10 @@ def start(value, number, page):
 
 
 def _differs(scene):
-    """Whether the address lacks a setting of the scene or gives it another value."""
+    """Whether the address lacks a setting of the scene or gives it another value, or
+    lacks a step where the scene starts past step 0."""
+    if scene.step and "step" not in st.query_params:
+        return True
     return any(st.query_params.get(key) != value for key, value in scene.query().items())
 
 
