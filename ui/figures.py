@@ -73,6 +73,23 @@ DIVERGING_STOPS = (  # the same scale as stops (ColorBrewer's RdBu, reversed): t
     (0.9, "rgb(178,24,43)"),
     (1.0, "rgb(103,0,31)"),
 )
+DIVERGING_SCALE = [[position, colour] for position, colour in DIVERGING_STOPS]  # what the heatmaps draw
+# The same scale for the dark theme: its centre (zero) dark like the page, its ends bright, so
+# a deflated kernel near zero reads as "nothing left" on a dark projector as on white.
+DARK_DIVERGING_STOPS = (
+    (0.0, "rgb(171,217,233)"),
+    (0.1, "rgb(116,173,209)"),
+    (0.2, "rgb(69,117,180)"),
+    (0.3, "rgb(44,80,130)"),
+    (0.4, "rgb(36,50,74)"),
+    (0.5, "rgb(33,32,30)"),
+    (0.6, "rgb(78,40,34)"),
+    (0.7, "rgb(140,52,40)"),
+    (0.8, "rgb(200,82,60)"),
+    (0.9, "rgb(244,140,100)"),
+    (1.0, "rgb(253,204,170)"),
+)
+DARK_INK.update({light: dark for (_, light), (_, dark) in zip(DIVERGING_STOPS, DARK_DIVERGING_STOPS)})
 MAX_NUMBERED = 20  # the most recent picks get their order number written beside them
 
 # Passed to st.plotly_chart(config=...): the modebar's camera button saves an SVG.
@@ -543,7 +560,7 @@ def heatmap_pair_figure(
                 zmin=low,
                 zmax=high,
                 zmid=0.0,
-                colorscale=DIVERGING,
+                colorscale=DIVERGING_SCALE,
                 zsmooth="fast",
                 showscale=col == 2 or not shared_scale,
                 colorbar=colorbar,
@@ -1066,7 +1083,7 @@ def decision_figure(
             z=values,
             zmin=-top,
             zmax=top,
-            colorscale=DIVERGING,
+            colorscale=DIVERGING_SCALE,
             opacity=0.45,
             showscale=False,
             contours={"coloring": "fill"},
@@ -1225,7 +1242,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
         fig,
         {
             "coloraxis": {
-                "colorscale": DIVERGING,
+                "colorscale": DIVERGING_SCALE,
                 "cmin": -scale,
                 "cmax": scale,
                 "cmid": 0.0,

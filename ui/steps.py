@@ -174,7 +174,7 @@ def heatmap_panel(
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
     scale = f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries"
-    colours = diverging_key(f"blue < 0 · white 0 · red > 0, {scale}")
+    colours = diverging_key(f"blue < 0 · red > 0, fading to the background at 0; {scale}")
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
     title = f"{title} ({rows})" if rows else title
     return Panel(
@@ -441,7 +441,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     if own_scale:  # each panel its own colour range: one colour axis per panel
         for trace in fig.data:
             trace.coloraxis = None
-            trace.update(colorscale=figures.DIVERGING, zmid=0.0, showscale=False)
+            trace.update(colorscale=figures.DIVERGING_SCALE, zmid=0.0, showscale=False)
     fig.update_layout(coloraxis_showscale=False)
     frames = []
     for j in j_steps:
@@ -472,7 +472,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
         if own_scale
         else f"all on K₀'s scale, ±{scale:.2g}"
     )
-    colours = diverging_key(f"blue < 0 · white 0 · red > 0, {what}")
+    colours = diverging_key(f"blue < 0 · red > 0, fading to the background at 0; {what}")
     return Panel(
         "heatmaps",
         "b",
