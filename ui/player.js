@@ -331,10 +331,12 @@ export function placeLabels(refs, tips, lines, area, fixed = []) {
     }
     return Object.assign(best, { anchor: best.y + tip.h / 2 });
   });
-  // One column of labels: from the top down, each at its line's height or just below the
-  // one above it, stepping over the reference labels; then, if the last one left the plot,
-  // from the bottom up.
-  const order = tipBoxes.map((box, i) => i).sort((a, b) => tipBoxes[a].anchor - tipBoxes[b].anchor);
+  // One column of labels, in the order of their lines' ends (a label above another names
+  // the line that ends above: sorted by where each box was shifted to, a shift to dodge a
+  // crossing could swap two neighbours and name each other's line): from the top down,
+  // each at its line's height or just below the one above it, stepping over the reference
+  // labels; then, if the last one left the plot, from the bottom up.
+  const order = tipBoxes.map((box, i) => i).sort((a, b) => tips[a].y - tips[b].y || a - b);
   const clear = (box, down) => {
     for (let guard = 0; guard < placed.length + 1; guard++) {
       const hit = placed.find((other) => overlaps(box, other, 0));
@@ -433,7 +435,7 @@ function swatch(item, ink) {
   } else if (item.kind === "gradient") {
     const id = "g" + Math.random().toString(36).slice(2);
     const gradient = svg("linearGradient", { id, x1: 0, x2: 1, y1: 0, y2: 0 });
-    item.colours.forEach((stop, i) => gradient.appendChild(svg("stop", { offset: i / (item.colours.length - 1), "stop-color": stop })));
+    item.colours.forEach((stop, i) => gradient.appendChild(svg("stop", { offset: i / (item.colours.length - 1), "stop-color": ink(stop) })));
     const defs = svg("defs", {});
     defs.appendChild(gradient);
     box.setAttribute("viewBox", "0 0 48 16");
@@ -1276,7 +1278,8 @@ class Player {
       lines.push(line);
       const meta = trace.meta || {};
       if (meta.label) {
-        tipTraces.push({ index: i, text: meta.label + beyond, last, rank: meta.label_rank || 0 });
+        const colour = (trace.line && trace.line.color) || (trace.marker && typeof trace.marker.color === "string" ? trace.marker.color : null);
+        tipTraces.push({ index: i, text: meta.label + beyond, last, rank: meta.label_rank || 0, colour });
       }
     });
     // a label wider than ~45% of the plot goes on two lines (or more), its box with it
@@ -1331,7 +1334,8 @@ class Player {
     });
     tipTraces.forEach((tip, i) => {
       const at = shownTips.findIndex((entry) => entry.i === i);
-      out.push({ text: tip.shown, box: at >= 0 ? placed.tips[at] : null, size: fontSize });
+      out.push({ text: tip.shown, box: at >= 0 ? placed.tips[at] : null, size: fontSize,
+        colour: tip.colour ? this.inkOf(tip.colour) : null, end: tip.last });  // named in its line's colour
     });
     return out;
   }
@@ -1380,7 +1384,8 @@ class Player {
     for (const item of this.labelBoxes(cell, data, this.layoutOf(cell, j), j) || []) {
       if (!item.box) continue;
       const label = el("div", { class: "mpl-curve-label", style: `left:${item.box.x}px;top:${item.box.y}px;` +
-        `width:${item.box.w}px;font-size:${item.size}px` });
+        `width:${item.box.w}px;font-size:${item.size}px` + (item.colour ? `;color:${item.colour}` : "") });
+      if (item.end) label.dataset.end = item.end.map((v) => v.toFixed(1)).join(",");  // its curve's end (plot px)
       item.text.split("<br>").forEach((line, k) => { if (k) label.appendChild(el("br")); label.appendChild(document.createTextNode(line)); });
       nodes.push(label);
     }
@@ -1397,7 +1402,7 @@ class Player {
     const toPaper = (box) => ({ x: (box.x - size.l) / size.w, y: 1 - (box.y + box.h / 2 - size.t) / size.h });
     const notes = (this.labelBoxes(cell, data, layout, j) || []).filter((item) => item.box).map((item) => Object.assign({
       text: item.text, xref: "paper", yref: "paper", xanchor: "left", yanchor: "middle", showarrow: false,
-      font: { size: item.size, color: this.inkOf("#222222") }, bgcolor: this.dark ? "rgba(23,22,20,0.78)" : "rgba(255,255,255,0.78)" },
+      font: { size: item.size, color: item.colour || this.inkOf("#222222") }, bgcolor: this.dark ? "rgba(23,22,20,0.78)" : "rgba(255,255,255,0.78)" },
     toPaper(item.box)));
     layout.annotations = (layout.annotations || []).concat(notes);
     const options = (this.payload.config || {}).toImageButtonOptions || {};
