@@ -511,7 +511,27 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
             ".map((c) => c.plot._fullLayout.font.color)"
         )
         assert "#222222" not in inks
+        # the heatmaps' zero (a deflated kernel's "nothing left") is as dark as the page, not white
+        centres = page.evaluate(
+            "window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
+            ".flatMap((c) => [...c.plot._fullData.filter((t) => t.type === 'heatmap').map((t) => t.colorscale),"
+            " ...Object.keys(c.plot._fullLayout).filter((k) => k.startsWith('coloraxis'))"
+            ".map((k) => c.plot._fullLayout[k].colorscale)])"
+            ".map((scale) => scale.find(([at]) => Math.abs(at - 0.5) < 1e-9)).filter(Boolean).map(([, colour]) => colour)"
+        )
+        assert all(luminance(colour) < 0.05 for colour in centres), centres
         page.screenshot(path=str(shots / f"dark-{path}.png"))
+
+
+def luminance(colour):
+    """WCAG 2.1 relative luminance of an "rgb(r, g, b)" or "#rrggbb" colour."""
+    text = colour.strip()
+    if text.startswith("#"):
+        channels = [int(text[i : i + 2], 16) for i in (1, 3, 5)]
+    else:
+        channels = [float(part) for part in text[text.index("(") + 1 : text.index(")")].split(",")[:3]]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in channels))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 # --- accessibility: axe-core on every page, both themes; names, announcements, motion -------
@@ -812,6 +832,59 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser, path):
                                    timeout=90_000)
     finally:
         context.close()
+
+
+LABELS_AND_ENDS = """() => [...document.querySelectorAll('.mpl-cell')].filter((c) => getComputedStyle(c).display !== 'none')
+  .map((c) => ({ panel: c.dataset.panel, labels: [...c.querySelectorAll('.mpl-curve-label[data-end]')].map((l) => {
+    const plot = c.querySelector('.mpl-plot').getBoundingClientRect(), r = l.getBoundingClientRect();
+    const [x, y] = l.dataset.end.split(',').map(Number);
+    return { text: l.textContent, colour: getComputedStyle(l).color, box: { x: r.left - plot.left, y: r.top - plot.top, w: r.width, h: r.height }, end: [x, y] };
+  }) })).filter((c) => c.labels.length)"""
+
+
+def _distance(box, point):
+    dx = max(box["x"] - point[0], 0, point[0] - box["x"] - box["w"])
+    dy = max(box["y"] - point[1], 0, point[1] - box["y"] - box["h"])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
+@pytest.mark.parametrize("path", ["sparse-kpca", "kmp", "mpkfda", "deflation-lab", "column-selection"])
+def test_every_curve_label_sits_by_its_own_curve_in_its_colour(server, browser, path, size):
+    """Nyström's error panels put "ridge-leverage" at uniform's line (1920x1080, 125%), and
+    every label was grey: at every text size each label is nearer its own curve's end than
+    any other curve's, and drawn in its line's colour."""
+    problems, seen = [], 0
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        for text in (100, 125, 150):
+            page.goto(f"{server}/{path}?present=1&text={text}")
+            settled(page)
+            page.keyboard.press("w")  # whole curves: every label at its curve's end
+            page.keyboard.press("End")
+            n = page.evaluate("window.__mplPlayer.n")
+            rendered(page, n)
+            for screen in range(page.evaluate("window.__mplPlayer.screens.length")):
+                for cell in page.evaluate(LABELS_AND_ENDS):
+                    seen += len(cell["labels"])
+                    for label in cell["labels"]:
+                        # stacked labels keep their curves' order: a label above another names
+                        # the curve that ends above the other's (a swap reads as the opposite)
+                        for other in cell["labels"]:
+                            above = label["end"][1] < other["end"][1] - 3
+                            if above and label["box"]["y"] > other["box"]["y"] + 1:
+                                problems.append((text, cell["panel"], label["text"], "below", other["text"]))
+                        # at most a stack of the cell's labels away (curves that end together)
+                        if _distance(label["box"], label["end"]) > len(cell["labels"]) * label["box"]["h"] + 24:
+                            problems.append((text, cell["panel"], label["text"], "far from its curve"))
+                        if label["colour"] in ("rgb(34, 34, 34)", "rgb(230, 230, 230)"):
+                            problems.append((text, cell["panel"], label["text"], "grey"))
+                page.evaluate("window.__mplPlayer.nextScreen()")
+                rendered(page, n)
+    finally:
+        context.close()
+    assert seen and problems == []
 
 
 def test_back_to_the_lesson_returns_to_the_step_the_student_left(server, browser):
