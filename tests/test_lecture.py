@@ -523,6 +523,22 @@ def test_dark_projector_theme_darkens_the_charts(server, browser, path, shots):
         page.screenshot(path=str(shots / f"dark-{path}.png"))
 
 
+def test_the_apps_menu_switches_the_theme_and_the_charts_follow(server, browser):
+    """There was no theme switch in the app (the minimal toolbar hid Streamlit's menu): its
+    menu offers System, Light and Dark, and the charts follow the choice."""
+    from ui.figures import DARK_BACKGROUND, LIGHT_BACKGROUND
+
+    background = "window.__mplPlayer.cells.find((c) => c.height > 0 && !c.panel.table).plot._fullLayout.paper_bgcolor"
+    with app_page(browser, f"{server}/kmp", (1280, 720), scheme="light") as page:
+        settled(page)
+        assert page.evaluate(background).lower() == LIGHT_BACKGROUND.lower()
+        for choice, colour in (("Dark", DARK_BACKGROUND), ("Light", LIGHT_BACKGROUND)):
+            if not page.get_by_role("menuitemradio").first.is_visible():  # (a choice leaves the menu open)
+                click_like_a_person(page, page.get_by_role("button", name="Main menu"))
+            click_like_a_person(page, page.get_by_role("menuitemradio").filter(has_text=choice))
+            page.wait_for_function(f"{background}.toLowerCase() === '{colour.lower()}'", timeout=30_000)
+
+
 def luminance(colour):
     """WCAG 2.1 relative luminance of an "rgb(r, g, b)" or "#rrggbb" colour."""
     text = colour.strip()
