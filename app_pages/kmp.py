@@ -179,6 +179,7 @@ def build():
             sort_note=board.sort_note_for(split),
             shared_scale=shared_scale,
             caption=f"Here {note}.",
+            not_deflated="" if variant == "prefit" else {"backfit": "back-fitting", "basic": "basic MP"}[variant],
         ),
     ]
     return board.player_extras(study, panels, step_story())

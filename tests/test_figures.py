@@ -261,3 +261,17 @@ def test_a_bound_that_is_1_at_every_step_gets_no_stop_and_says_so():
     falling = BoundCurves("demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 2.0, 1.5, 1.8])}, ("a bound",))
     assert figures.bound_stop(falling) == ("a bound", 3, 1.5)  # above 1 but shaped: its lowest point is a stop
     assert "never below 1 (min 1.5)" in figures.trivial_note(falling)
+
+
+def test_a_variant_that_never_deflates_says_so_on_its_heatmap():
+    """With back-fitting the 'after deflation' heatmap equalled K0 with no word why."""
+    from mpcore.datasets import load_dataset, prepare
+    from mpcore.studies import kmp_study
+    from ui import steps
+
+    split = prepare(load_dataset("sinc", n_samples=60), seed=0)
+    study = kmp_study(split, k=4, gamma=3.0, variant="backfit")
+    panel = steps.heatmap_panel(study, range(5), sort_note="x", not_deflated="back-fitting")
+    assert panel.frames[3]["layout"]["annotations.1.text"] == "K₃ = K₀: back-fitting never deflates"
+    deflating = steps.heatmap_panel(study, range(5), sort_note="x")
+    assert deflating.frames[3]["layout"]["annotations.1.text"] == figures.after_title(3)

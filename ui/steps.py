@@ -153,10 +153,13 @@ def heatmap_panel(
     height=420,
     share=1.0,
     rows=None,
+    not_deflated="",
 ):
     """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own;
     ``share``: this panel's part of the payload's heatmap budget.  No colour bar: a key
-    line says what the colours mean (a colour bar's ticks overprint at large text)."""
+    line says what the colours mean (a colour bar's ticks overprint at large text).
+    ``not_deflated``: the variant's name when it never deflates, which the titles then say
+    (the two heatmaps are the same picture)."""
     order = _heat_order(study.order, study.n_steps, share)
     path = study.path
     before = path.deflated_block(0, order, view=view)
@@ -169,7 +172,8 @@ def heatmap_panel(
         after = path.deflated_block(j, order, view=view)
         lo, hi = (low, high) if shared_scale else figures.display_range(after, figures.OWN_SCALE_SHARE)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
-        right = figures.after_title(j) + ("" if shared_scale else f" (±{hi:.2g})")
+        title_j = f"{figures.kernel_name(j)} = K₀: {not_deflated} never deflates" if not_deflated else figures.after_title(j)
+        right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
