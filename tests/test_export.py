@@ -498,3 +498,27 @@ def test_scenes_of_one_study_keep_it_once_and_merge_back_to_their_payloads():
     assert studies == [text, other] and [study for study, _ in heads] == [0, 0, 1]
     for payload, (study, view) in zip(payloads, heads):
         assert studies[study][:-1] + "," + view[1:] == payload  # what the page's script does
+
+
+def test_the_command_prints_no_streamlit_warning_and_names_a_lesson_file_for_its_lesson(tmp_path):
+    """The export printed Streamlit's "missing ScriptRunContext" warning; the Save menu named
+    every lesson lesson.html."""
+    import subprocess
+    import sys
+
+    from ui import lessons
+
+    out = tmp_path / "one.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.export", "http://localhost:8501/bounds", "--out", str(out)],
+        cwd=Path(export.__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert "ScriptRunContext" not in done.stderr + done.stdout
+    shipped = lessons.shipped()
+    assert export.lesson_stem("2-kmp", shipped["2-kmp"]) == "2-kmp"
+    mine = lessons.parse(lessons.decode(lessons.encode(shipped["2-kmp"].source)))
+    assert export.lesson_stem("zAbC", mine) == "kernel-matching-pursuit-and-when-to-stop"

@@ -256,7 +256,7 @@ def save_buttons(state: PageState, shown, name):
                 f"This guided lesson's {len(state.guide['lesson'].scenes)} scenes (.html)",
                 on_click="ignore",
                 data=lambda: export.guided_lesson_file(key, app_url),
-                file_name="lesson.html",
+                file_name=f"{export.lesson_stem(key, state.guide['lesson'])}.html",
                 mime="text/html",
                 icon=":material/school:",
                 width="stretch",

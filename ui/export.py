@@ -36,6 +36,7 @@ import functools
 import gzip
 import html
 import json
+import logging
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -224,6 +225,14 @@ def file_stem(scene, page_key=None):
     return _slug(name)
 
 
+def lesson_stem(key, lesson):
+    """A file name (without ".html") for a guided lesson: a shipped lesson's name
+    ("2-kmp"), else its title's words ("kernel-matching-pursuit-and-when-to-stop")."""
+    from ui import lessons
+
+    return _slug(key if key in lessons.shipped() else lesson.title)[:60].strip("-") or "lesson"
+
+
 def app_base(url, page_key):
     """The app's address (scheme, host, base path) from a page's full address."""
     parts = urlsplit(url or "")
@@ -389,6 +398,12 @@ def _index_page(title, entries):
 
 
 def main(argv=None):
+    # The export runs the pages headless, where Streamlit warns of a "missing
+    # ScriptRunContext" that means nothing to the person exporting.
+    # (a filter, not a level: Streamlit sets its loggers' levels again when it loads its config)
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+        lambda record: "ScriptRunContext" not in record.getMessage()
+    )
     parser = argparse.ArgumentParser(
         prog="python -m ui.export",
         description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).",
