@@ -515,3 +515,51 @@ def test_a_lesson_named_on_another_page_opens_on_its_scenes_page(path):
     assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == "3"
     assert at.query_params["data"] == scene.settings["data"]
     assert at.session_state["_guide"]["page"] == "kmp"
+
+
+# --- a lesson's settings, checked when the file is read ----------------------------------------
+
+
+def _control_names():
+    """Every address key a page's controls use (read from the pages' and ui's source)."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    names = set()
+    for path in [*root.glob("app_pages/*.py"), *root.glob("ui/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        names |= set(re.findall(r'Control\(\s*"([a-z0-9_-]+)"', text))
+        names |= {f"{v}max" for v in ("k", "t")} if 'Control(f"{vary}max"' in text else set()
+    return names - {"step", "present", "text", "lesson", "scene"}
+
+
+def test_the_settings_a_lesson_may_give_are_the_pages_controls():
+    assert lessons.SETTING_KEYS == _control_names()
+
+
+@pytest.mark.parametrize(
+    "old,new,says",
+    [
+        ('gamma = "3"', 'gama = "3"', "'gama' is not a setting of any page (did you mean 'gamma'?)"),
+        ('data = "sinc"', 'data = "bostn"', "data = 'bostn' is not a dataset of the app; the datasets are"),
+        ('page = "kmp"', 'page = "kmp-page"', 'page must be one of "sparse-kpca", "kmp"'),
+    ],
+)
+def test_a_settings_typo_is_refused_when_the_file_is_read(old, new, says):
+    text = GOOD.replace(old, new, 1)
+    assert text != GOOD
+    message = refusal(text)
+    assert says in message and message.startswith(f"line {line_of(text, new)} "), message
+
+
+def test_a_lesson_names_a_page_by_its_address_and_the_old_names_still_read():
+    for address, key in (("sparse-kpca", "skpca"), ("column-selection", "column-lab"), ("kmp", "kmp")):
+        for name in (address, key):
+            text = GOOD.replace('page = "kmp"', f'page = "{name}"').replace("{bound_argmin} ({bound_min:.2f})", "{m}")
+            text = text.replace('claims = ["bound never below 1", "argmins within 3"]', "")
+            text = text.replace('settings = { data = "sinc", gamma = "3", k = 30 }', "settings = {}")
+            assert lessons.parse(text).scenes[0].page == key
+    shipped_pages = {scene.page for lesson in SHIPPED.values() for scene in lesson.scenes}
+    written = "".join(path.read_text() for path in lessons.HERE.glob("*.toml"))
+    assert all(f'page = "{lessons_key}"' not in written for lessons_key in ("skpca", "skcca", "column-lab"))
+    assert shipped_pages <= set(lessons.PAGES)

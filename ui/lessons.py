@@ -114,6 +114,19 @@ NUMBERS = {
     "bounds": (),  # the bounds explorer draws formulas, not a study: nothing to quote
 }
 PAGES = tuple(NUMBERS)
+#: Every page's address (``sparse-kpca``), which a lesson names its page by, and the page's
+#: own name (``skpca``), which older lessons used and is still read.
+ADDRESSES = {page.url_path: page.key for page in site.PAGES if page.key in NUMBERS}
+#: The settings a scene may give (the pages' address keys; which one a page takes depends
+#: on the page and the dataset, and the page says so of one it does not).  The test suite
+#: checks this against every control the pages make.
+SETTING_KEYS = frozenset(
+    (
+        "data aseed test seed std points noise spread positive m full levratio kernel gamma degree k "
+        "variant loss setalpha alpha delta rescale log ownscale cand sub criterion deflation "
+        "deflations stages tau reg rank repeats methods family bound vary overlay logx logy kmax tmax paper"
+    ).split()
+)
 
 #: How a setting a narration names reads in a sentence (other values read as they are).
 WORDS = {
@@ -357,10 +370,10 @@ def _scene(raw, text, index):
     def at(key):
         return f"line {_line_of(text, index, key)} (scene {index + 1})"
 
-    page = raw.get("page")
+    page = ADDRESSES.get(raw.get("page"), raw.get("page"))
     if page not in PAGES:
         raise LessonError(
-            f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in PAGES) + f", not {page!r}."
+            f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in ADDRESSES) + f", not {raw.get('page')!r}."
         )
     settings = raw.get("settings", {})
     if not isinstance(settings, dict) or not all(isinstance(v, (str, int, float, bool)) for v in settings.values()):
@@ -373,6 +386,7 @@ def _scene(raw, text, index):
             f"{at('settings')}: settings name what the page shows; the step is the scene's own "
             "'step', and presenter mode and the text size are the viewer's."
         )
+    _check_settings(settings, at("settings"))
     say = _say(raw.get("say", {}), at("say"), page)
     phrases = tuple(name for name, *_ in say)
     narration = _string(raw.get("narration"), at("narration"), "narration", limit=MAX_NARRATION)
@@ -419,6 +433,31 @@ def _panel(value, where):
     if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", value):
         raise LessonError(f'{where}: panel is the name of one of the page\'s panels, like "bounds", not {value!r}.')
     return value
+
+
+def _check_settings(settings, where):
+    """Refuse a setting no page has, or a dataset the app does not offer, with the choices."""
+    import difflib
+
+    from mpcore.datasets import REGISTRY
+
+    for key in settings:
+        if key not in SETTING_KEYS:
+            near = difflib.get_close_matches(key, SETTING_KEYS, n=1)
+            raise LessonError(
+                f"{where}: {key!r} is not a setting of any page"
+                + (f" (did you mean {near[0]!r}?)" if near else "")
+                + "; the settings are "
+                + ", ".join(sorted(SETTING_KEYS))
+                + "."
+            )
+    data = settings.get("data")
+    if data is not None and str(data) not in REGISTRY:
+        raise LessonError(
+            f"{where}: data = {str(data)!r} is not a dataset of the app; the datasets are "
+            + ", ".join(sorted(REGISTRY))
+            + "."
+        )
 
 
 def _checkable(claim, page, where):
