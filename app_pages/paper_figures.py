@@ -27,7 +27,9 @@ RESULTS_MAX = 40
 VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red", "not judged": "gray"}
 
 state = PageState(PAGE)
-board.page_header(
+# presenter mode and the text size as on every page (the cards' charts grow with the text)
+board.page_top(
+    state,
     "Paper figures",
     "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "

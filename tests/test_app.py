@@ -565,6 +565,20 @@ def test_paper_figures_full_toggle_labels_the_long_runs():
     assert any("paper-sized" in label for label in labels)
 
 
+def test_paper_figures_take_presenter_mode_and_the_text_size():
+    """Presenter mode and the text size did nothing on Paper figures: a link's present=1
+    and text=150 now show there, and a card's chart grows with the text."""
+    at = open_page("paper-figures", {"paper": "vincent2002", "present": "1", "text": "150"})
+    assert_clean(at)
+    assert next(t for t in at.toggle if t.label == "Presenter mode").value is True
+    at.button(key="run-vincent2002-fig6-quick").click().run()
+    assert_clean(at)
+    large = figures(at)[0]["layout"]["font"]["size"]
+    at = open_page("paper-figures", {"paper": "vincent2002"})
+    at.button(key="run-vincent2002-fig6-quick").click().run()
+    assert large == round(figures(at)[0]["layout"]["font"]["size"] * 1.5)
+
+
 def test_the_server_runs_one_blas_thread_per_pool():
     """ui.blas (imported by app.py) limits every BLAS pool to one thread, the setting
     benchmarks/blas_threads.py measured fastest on a shared server; the variable parses."""

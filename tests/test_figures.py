@@ -258,7 +258,9 @@ def test_a_bound_that_is_1_at_every_step_gets_no_stop_and_says_so():
     assert figures.bound_stop(flat) is None
     note = figures.trivial_note(flat)
     assert "trivial at every step" in note and note.count("MPKFDA bound") == 1, note
-    falling = BoundCurves("demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 2.0, 1.5, 1.8])}, ("a bound",))
+    falling = BoundCurves(
+        "demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 2.0, 1.5, 1.8])}, ("a bound",)
+    )
     assert figures.bound_stop(falling) == ("a bound", 3, 1.5)  # above 1 but shaped: its lowest point is a stop
     assert "never below 1 (min 1.5)" in figures.trivial_note(falling)
 

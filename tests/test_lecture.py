@@ -755,7 +755,7 @@ def scene_link(server, key, number, **view):
 @pytest.mark.parametrize("present", [False, True], ids=["board", "presenter"])
 @pytest.mark.parametrize("size", SIZES, ids=["1280x720", "1920x1080"])
 def test_scene_button_at_a_scenes_first_step_opens_the_next_scene(server, browser, size, present):
-    """"Scene ▶" pressed with the mouse on the first step of every scene of every shipped
+    """ "Scene ▶" pressed with the mouse on the first step of every scene of every shipped
     lesson: the next scene is drawn, and the page still answers within 2 s (a frozen tab
     does not: Plotly.react handed a new config restarted itself for ever at 1920x1080)."""
     from ui import lessons
@@ -844,8 +844,9 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser, path):
             box = button.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 24
             button.tap()
-            page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2",
-                                   timeout=90_000)
+            page.wait_for_function(
+                "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2", timeout=90_000
+            )
     finally:
         context.close()
 
@@ -881,7 +882,7 @@ def test_every_curve_label_sits_by_its_own_curve_in_its_colour(server, browser, 
             page.keyboard.press("End")
             n = page.evaluate("window.__mplPlayer.n")
             rendered(page, n)
-            for screen in range(page.evaluate("window.__mplPlayer.screens.length")):
+            for _ in range(page.evaluate("window.__mplPlayer.screens.length")):
                 for cell in page.evaluate(LABELS_AND_ENDS):
                     seen += len(cell["labels"])
                     for label in cell["labels"]:
@@ -1011,4 +1012,4 @@ def test_a_bad_lesson_file_gets_a_sentence_on_the_lessons_page(server, browser, 
         page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(bad))
         error = page.locator("[data-testid='stAlertContentError']")
         error.wait_for(timeout=60_000)
-        assert 'mine.toml: line 5 (scene 1): page must be one of "skpca"' in error.inner_text()
+        assert 'mine.toml: line 5 (scene 1): page must be one of "sparse-kpca"' in error.inner_text()

@@ -214,7 +214,9 @@ SHIPPED = lessons.shipped()
 
 def test_a_scene_names_its_panel_with_a_plain_word():
     assert lessons.parse(GOOD.replace("until = 4", 'until = 4\npanel = "bounds"')).scenes[0].panel == "bounds"
-    assert "panel is the name of one of the page's panels" in refusal(GOOD.replace("until = 4", 'until = 4\npanel = "a b"'))
+    assert "panel is the name of one of the page's panels" in refusal(
+        GOOD.replace("until = 4", 'until = 4\npanel = "a b"')
+    )
 
 
 def test_the_shipped_lessons_cover_the_papers_with_six_to_twelve_scenes():
@@ -350,7 +352,7 @@ SAY = GOOD.replace(
     'narration = "The bound is lowest at {bound_argmin} ({bound_min:.2f})."',
     'narration = "With {m} points {verdict}"',
 ).replace(
-    "[scene.question]\nask = \"Where?\"",
+    '[scene.question]\nask = "Where?"',
     '[scene.say]\nverdict = { if = "bound below 1", then = "a guarantee ({bound_min:.2f}).", '
     'else = "no guarantee." }\n\n[scene.question]\nask = "Where?"',
 )
@@ -359,7 +361,10 @@ SAY = GOOD.replace(
 def test_a_phrase_is_chosen_by_its_claim_on_the_study_shown():
     scene = lessons.parse(SAY).scenes[0]
     assert scene.say == (("verdict", "bound below 1", "a guarantee ({bound_min:.2f}).", "no guarantee."),)
-    assert lessons.fill(scene.narration, {"m": 1500, "bound_min": 0.81}, scene.say) == "With 1500 points a guarantee (0.81)."
+    assert (
+        lessons.fill(scene.narration, {"m": 1500, "bound_min": 0.81}, scene.say)
+        == "With 1500 points a guarantee (0.81)."
+    )
     assert lessons.fill(scene.narration, {"m": 500, "bound_min": 1.4}, scene.say) == "With 500 points no guarantee."
     assert lessons.fill(scene.narration, {"m": 500}, scene.say) == "With 500 points no guarantee."  # nothing to check
 

@@ -220,11 +220,21 @@ def test_past_either_end_the_player_asks_for_the_next_scene(stepper):
 
 
 def test_the_step_buttons_do_what_the_clicker_keys_do_past_either_end(stepper):
-    """"Next ▶" on a scene's last step asks for the next scene, as PageDown does ("Next ▶"
+    """ "Next ▶" on a scene's last step asks for the next scene, as PageDown does ("Next ▶"
     stepped past the scene's end into steps the narration does not speak of)."""
     page, _ = stepper
-    guide = {"lesson": "A lesson", "id": "x", "scene": 2, "scenes": 3, "notes": "", "claims": [], "question": None,
-             "try": "", "start": 0, "until": 2}
+    guide = {
+        "lesson": "A lesson",
+        "id": "x",
+        "scene": 2,
+        "scenes": 3,
+        "notes": "",
+        "claims": [],
+        "question": None,
+        "try": "",
+        "start": 0,
+        "until": 2,
+    }
     payload = {**_small_payload(), "lesson": {"name": "Scene two", "text": "Narration.", "guide": guide}}
     page.evaluate(
         """(payload) => { window.__heard = { past: [] };

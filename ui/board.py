@@ -428,16 +428,6 @@ def downloads(study, stem, where=None):
     )
 
 
-def page_header(title, summary, display=None):
-    """The page's title and what it teaches (folded away in presenter mode)."""
-    st.title(title)
-    if display is not None and display[0]:
-        with st.expander("What this page shows", icon=":material/info:"):
-            st.markdown(summary)
-    else:
-        st.markdown(summary)
-
-
 def speed_note(seconds, study):
     st.caption(
         f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "

@@ -41,11 +41,12 @@ chooses, and the narration places them like numbers::
     [scene.say]
     verdict = { if = "bound below 1", then = "a real guarantee ({bound_min:.2f})", else = "no guarantee" }
 
-so a "try it yourself" scene says the right thing whatever the student set.  A claim is a sentence from :data:`CLAIMS` checked on the scene's own
-study; the app shows whether it holds in the speaker notes, and the tests check every
-shipped scene's claims.  A question's ``kind`` is ``"choice"`` (the default: multiple
-choice, the answer revealed once chosen) or ``"next-pick"`` (predict the next point the
-greedy step picks, on the board itself).
+so a "try it yourself" scene says the right thing whatever the student set.  A claim is a
+sentence from :data:`CLAIMS` checked on the scene's own study; the app shows whether it
+holds in the speaker notes, and the tests check every shipped scene's claims.  A
+question's ``kind`` is ``"choice"`` (the default: multiple choice, the answer revealed once
+chosen) or ``"next-pick"`` (predict the next point the greedy step picks, on the board
+itself).
 
 :func:`parse` reads a lesson and refuses a bad one with a sentence naming the line and what
 is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lessons/``.
@@ -373,7 +374,9 @@ def _scene(raw, text, index):
     page = ADDRESSES.get(raw.get("page"), raw.get("page"))
     if page not in PAGES:
         raise LessonError(
-            f"{at('page')}: page must be one of " + ", ".join(f'"{p}"' for p in ADDRESSES) + f", not {raw.get('page')!r}."
+            f"{at('page')}: page must be one of "
+            + ", ".join(f'"{p}"' for p in ADDRESSES)
+            + f", not {raw.get('page')!r}."
         )
     settings = raw.get("settings", {})
     if not isinstance(settings, dict) or not all(isinstance(v, (str, int, float, bool)) for v in settings.values()):
@@ -482,8 +485,7 @@ def _say(raw, where, page):
     for name, phrase in raw.items():
         if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in NUMBERS[page]:
             raise LessonError(
-                f"{where}: a phrase's name is a lower-case word that no number of the {page} page has, "
-                f"not {name!r}."
+                f"{where}: a phrase's name is a lower-case word that no number of the {page} page has, not {name!r}."
             )
         if not isinstance(phrase, dict) or set(phrase) != SAY_KEYS:
             raise LessonError(

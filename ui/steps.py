@@ -172,7 +172,9 @@ def heatmap_panel(
         after = path.deflated_block(j, order, view=view)
         lo, hi = (low, high) if shared_scale else figures.display_range(after, figures.OWN_SCALE_SHARE)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
-        title_j = f"{figures.kernel_name(j)} = K₀: {not_deflated} never deflates" if not_deflated else figures.after_title(j)
+        title_j = (
+            f"{figures.kernel_name(j)} = K₀: {not_deflated} never deflates" if not_deflated else figures.after_title(j)
+        )
         right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
