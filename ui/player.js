@@ -314,7 +314,8 @@ export function placeLabels(refs, tips, lines, area, fixed = []) {
       if (cost < bestCost) { best = box; bestCost = cost; }
       if (cost === 0) break;
     }
-    if (best) placed.push(best);
+    if (!best || !inside(best)) return null;  // no room on a small chart: the line stays, unnamed
+    placed.push(best);
     return best;
   });
   // Each label beside its line's end: to the right when there is room, else to the left,
@@ -855,7 +856,7 @@ class Player {
     const named = this.guide && this.guide.panel ? this.guide.panel : null;
     const ranked = this.cells.filter((cell) => cell.panel.present_area || cell.panel.key === named);
     const rank = (cell) => {
-      if (cell.panel.key === named) return -1;
+      if (cell.panel.key === named && this.roomy) return -1;
       const at = PRESENT_ORDER.indexOf(cell.panel.present_area);
       return at < 0 ? 99 : at;
     };
@@ -879,6 +880,9 @@ class Player {
     const p = this.payload;
     this.renderText();  // the grid's top depends on the story's height
     const area = this.area();
+    // a scene's named panel goes first only where a screen has room for a readable row (at
+    // 1280x720 and 150% the narration leaves a sliver; the screen button then says where it is)
+    this.roomy = !p.present || area.height >= MIN_PANEL.height * this.scale;
     const shown = this.visibleCells();
     const scale = this.scale;
     const present = p.present;
@@ -921,6 +925,9 @@ class Player {
     const many = screens.length > 1 || this.zoom !== null;
     this.screenButton.style.display = many ? "" : "none";
     this.screenButton.textContent = this.zoom !== null ? "All panels" : (this.payload.present ? "" : "Panels ") + (this.screen + 1) + "/" + screens.length + " ▸";
+    const named = this.guide && this.guide.panel ? shown.findIndex((cell) => cell.panel.key === this.guide.panel) : -1;
+    const at = named < 0 ? -1 : screens.findIndex((screen) => screen.some((item) => item.index === named));
+    if (this.zoom === null && at >= 0 && at !== this.screen) this.screenButton.textContent += " · discussed: " + (at + 1);
     this.render(true);
   }
 
