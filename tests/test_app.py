@@ -265,6 +265,9 @@ def test_good_upload_becomes_the_dataset():
     at.file_uploader(key="upload_file").upload("mine.csv", f"x1,x2,target\n{rows}\n".encode(), "text/csv").run()
     assert_clean(at)
     assert at.selectbox(key="w:data:kmp").value.startswith("upload: mine.csv")
+    # the points slider still reads 3,000: the sidebar says how many the file has, all used
+    said = " ".join(caption.value for caption in at.sidebar.caption)
+    assert "These data have 60 points, fewer than 3,000: all of them are used." in said, said
 
 
 def test_impossible_settings_give_a_message_not_a_traceback():

@@ -418,6 +418,8 @@ def data_sidebar(state: PageState, tasks, preset):
         st.error(f"Cannot load {literal(_title(name))}: {plain(error)}", icon=":material/error:")
         st.stop()
     sb.caption(plain(loaded.summary()) if name.startswith(UPLOAD_PREFIX) else loaded.summary())
+    if loaded.n_samples < int(points):  # the slider is a cap: say what it means for these data
+        sb.caption(f"These data have {loaded.n_samples:,} points, fewer than {int(points):,}: all of them are used.")
     return data
 
 
