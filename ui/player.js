@@ -852,7 +852,7 @@ class Player {
   visibleCells() {
     const p = this.payload;
     if (!p.present) return this.cells.slice();
-    // a lesson's scene may name the panel its narration discusses: on the first screen, first
+    // a lesson's scene may name the panel its narration discusses: first, where there is room (layout)
     const named = this.guide && this.guide.panel ? this.guide.panel : null;
     const ranked = this.cells.filter((cell) => cell.panel.present_area || cell.panel.key === named);
     const rank = (cell) => {
