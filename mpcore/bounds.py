@@ -126,9 +126,16 @@ def compression_subspace(emp_loss: Reals, m: int, t: Counts, delta: float, R: fl
     R = _check_radius(R)
     outside = m - t
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        complexity = _x_log_ratio(t, np.e * m) + np.log(2 * m / delta)
+        complexity = _x_log_ratio(t, np.e * m) + _log_over(2, m, 1, delta)
         value = emp_loss + np.sqrt(R**2 / (2 * outside) * complexity)
     return np.where(outside > 0, value, np.inf)
+
+
+def _log_over(factor, m, power, delta):
+    """``ln(factor * m**power / delta)`` as a sum of logarithms: the quotient itself
+    overflows for a small ``delta`` (``2 m^2 / 1e-300`` is past the largest double at
+    m = 1e5), its logarithm is a few hundred."""
+    return np.log(factor) + power * np.log(np.asarray(m, dtype=float)) - np.log(delta)
 
 
 def kmp_vc(m: int, k: Counts, t: Counts, delta: float) -> Bound:
@@ -171,7 +178,7 @@ def kmp_vc(m: int, k: Counts, t: Counts, delta: float) -> Bound:
             _x_log_ratio(k + 1, 4 * np.e * safe_rest, base=2)
             + _x_log_ratio(k, np.e * m, base=2)
             + _x_log_ratio(t, np.e * (m - k), base=2)
-            + np.log2(2 * m**2 / delta)
+            + _log_over(2, m, 2, delta) / np.log(2)
         )
         value = 2.0 / safe_rest * bracket
     return np.where(rest > 0, value, np.inf)
@@ -212,8 +219,8 @@ def compression_classification(m: int, k: Counts, t: Counts, delta: float) -> Bo
     m, k, t = _check_counts(m=m, k=k, t=t)
     delta = _check_delta(delta)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        no_error = (_log_binomial(m, k) + np.log(m / delta)) / (m - k)
-        with_error = (_log_binomial(m - k, t) + _log_binomial(m, k) + np.log(m**2 / delta)) / (m - k - t)
+        no_error = (_log_binomial(m, k) + _log_over(1, m, 1, delta)) / (m - k)
+        with_error = (_log_binomial(m - k, t) + _log_binomial(m, k) + _log_over(1, m, 2, delta)) / (m - k - t)
     value = np.where(t == 0, no_error, with_error)
     defined = np.where(t == 0, m - k > 0, m - k - t > 0)
     return np.where(defined & np.isfinite(value), value, np.inf)
@@ -262,7 +269,7 @@ def pca_global_rademacher(eigvals: Reals, kernel_diag: Reals, t: Counts, delta: 
         return (
             tail_at_t / m
             + (1 + np.sqrt(t)) / np.sqrt(m) * np.sqrt(2.0 / m * np.sum(diag**2))
-            + R**2 * np.sqrt(18 * np.log(2 * m / delta) / m)
+            + R**2 * np.sqrt(18 * _log_over(2, m, 1, delta) / m)
         )
 
 
@@ -316,7 +323,7 @@ def pca_local_rademacher(
     t_grid = np.arange(mu_tail.size)
     k_arr = np.minimum(np.asarray(k, dtype=float), lam.size)
     rho = np.min(R * t_grid / m + np.sqrt(np.multiply.outer(k_arr, mu_tail) / m), axis=-1)
-    confidence = R * np.log(1 / delta) / m
+    confidence = R * -np.log(delta) / m
     L_k = lam_tail[np.minimum(k_arr, lam.size).astype(int)]
     return c * (np.sqrt(L_k * (rho + confidence)) + rho + confidence)
 
@@ -387,8 +394,8 @@ def mpkfda(
     delta_c = _check_delta(delta) / 2
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         complexity = _x_log_ratio(k, np.e * m)
-        A = R / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(2 * m / delta_c)))
-        B = 2 * R**2 / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * np.log(4 * m / delta_c)))
+        A = R / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * _log_over(2, m, 1, delta_c)))
+        B = 2 * R**2 / np.sqrt(sizes) * (2 + np.sqrt(complexity + 2 * _log_over(4, m, 1, delta_c)))
         margin = np.stack([threshold - means[..., 0], means[..., 1] - threshold], axis=-1)
         s = margin - A
         alpha = 1 / (1 + (variances + B) / s**2)  # s^2 / (var + B + s^2), also when s^2 overflows

@@ -402,3 +402,75 @@ def test_local_rademacher_can_take_every_eigenvalue_out():
     rho = R * 3 / m  # t = 3: nothing left of mu
     expected = c * (math.sqrt(lam[k:].sum() * (rho + conf)) + rho + conf)
     assert bounds.pca_local_rademacher(lam, mu, k, m, delta, R=R, c=c) == pytest.approx(expected, rel=1e-12)
+
+
+# --- the whole domain: against 50-digit mpmath, delta down to 1e-300 and m up to 1e9 -----------
+
+
+def _mp_reference():
+    import mpmath
+
+    mpmath.mp.dps = 50
+    return mpmath
+
+
+def _mp_log_binomial(mp, n, k):
+    return mp.loggamma(n + 1) - mp.loggamma(k + 1) - mp.loggamma(n - k + 1)
+
+
+def _mp_kmp_vc(mp, m, k, t, delta):
+    m, k, t, delta = mp.mpf(m), mp.mpf(k), mp.mpf(t), mp.mpf(delta)
+    rest = m - k - t
+    bracket = (k + 1) * mp.log(4 * mp.e * rest / (k + 1), 2) + mp.log(2 * m**2 / delta, 2)
+    if k:
+        bracket += k * mp.log(mp.e * m / k, 2)
+    if t:
+        bracket += t * mp.log(mp.e * (m - k) / t, 2)
+    return 2 / rest * bracket
+
+
+def _mp_compression_classification(mp, m, k, t, delta):
+    m, k, t, delta = mp.mpf(m), mp.mpf(k), mp.mpf(t), mp.mpf(delta)
+    if t == 0:
+        return (_mp_log_binomial(mp, m, k) + mp.log(m / delta)) / (m - k)
+    return (_mp_log_binomial(mp, m - k, t) + _mp_log_binomial(mp, m, k) + mp.log(m**2 / delta)) / (m - k - t)
+
+
+def _mp_compression_subspace(mp, emp, m, t, delta):
+    m, t, delta = mp.mpf(m), mp.mpf(t), mp.mpf(delta)
+    complexity = mp.log(2 * m / delta) + (t * mp.log(mp.e * m / t) if t else 0)
+    return mp.mpf(emp) + mp.sqrt(complexity / (2 * (m - t)))
+
+
+DOMAIN = dict(
+    m=st.integers(10, 10**9),
+    k_share=st.floats(0, 0.3),
+    t_share=st.floats(0, 0.3),
+    log_delta=st.floats(-300, math.log10(0.5)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(**DOMAIN)
+def test_the_bounds_equal_50_digit_references_over_the_whole_domain(m, k_share, t_share, log_delta):
+    """kmp_vc and compression_classification returned inf at delta = 1e-300 with m >= 1e5
+    (2 m^2 / delta overflowed); every term is now a sum of logarithms."""
+    mp = _mp_reference()
+    k, t, delta = int(k_share * m), int(t_share * m), 10.0**log_delta
+    assume(m - k - t > 0)
+    for ours, exact in (
+        (bounds.kmp_vc(m, k, t, delta), _mp_kmp_vc(mp, m, k, t, delta)),
+        (bounds.compression_classification(m, k, t, delta), _mp_compression_classification(mp, m, k, t, delta)),
+        (bounds.compression_subspace(0.1, m, t, delta), _mp_compression_subspace(mp, 0.1, m, t, delta)),
+    ):
+        assert np.isfinite(ours)
+        assert abs(float(ours) - float(exact)) <= 1e-9 * abs(float(exact)), (m, k, t, delta, ours, exact)
+
+
+def test_a_confidence_of_1e_300_at_a_million_points_is_finite():
+    mp = _mp_reference()
+    for m in (10**5, 10**6, 10**9):
+        assert bounds.kmp_vc(m, 0, 0, 1e-300) == pytest.approx(float(_mp_kmp_vc(mp, m, 0, 0, 1e-300)), rel=1e-12)
+        assert bounds.compression_classification(m, 0, 0, 1e-300) == pytest.approx(
+            float(_mp_compression_classification(mp, m, 0, 0, 1e-300)), rel=1e-12
+        )
