@@ -391,13 +391,21 @@ class _IncrementalView:
         p2 = self.Q.T @ v  # re-orthogonalise once (classical Gram-Schmidt, twice is enough)
         v, p = v - self.Q @ p2, p + p2
         r = np.linalg.norm(v)
-        # A Schur complement below 1e-8 of the column's own size is round-off: treat the column as dependent.
-        if not (pivot > 1e-8 * g_new and r > 1e-10 * np.linalg.norm(a)):
-            return False  # numerically in the span already: the rank does not grow
+        # A Schur complement of G below 1e-8 of the column's own size is round-off: the
+        # landmark repeats earlier ones (G = N reg K_SS + A'A would be singular), as the
+        # direct formula's G says; it adds nothing.
+        if not pivot > 1e-8 * g_new:
+            return False
         n = len(self.indices)
         self.Lg = np.block([[self.Lg, np.zeros((n, 1))], [ell[None, :], np.sqrt(pivot) * np.ones((1, 1))]])
-        self.P = np.block([[self.P, p[:, None]], [np.zeros((1, n)), r * np.ones((1, 1))]])
-        self.Q = np.column_stack([self.Q, v / r])
+        if r > 1e-10 * np.linalg.norm(a):
+            self.P = np.block([[self.P, p[:, None]], [np.zeros((1, n)), r * np.ones((1, 1))]])
+            self.Q = np.column_stack([self.Q, v / r])
+        else:
+            # the centred column is in A's span (with M = N landmarks centring leaves N - 1
+            # directions), yet G grows: A = Q P keeps its basis and P gains a column.  The
+            # path dropped such a landmark, which the non-incremental formula keeps.
+            self.P = np.column_stack([self.P, p])
         self.A = np.column_stack([self.A, a])
         self.indices.append(i)
         return True
