@@ -3,7 +3,7 @@
 import streamlit as st
 
 from mpcore.kmp import KMP_VARIANTS, LOSSES
-from ui import board, choose, compute
+from ui import board, choose, compute, lessons
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
@@ -179,7 +179,7 @@ def build():
             sort_note=board.sort_note_for(split),
             shared_scale=shared_scale,
             caption=f"Here {note}.",
-            not_deflated="" if variant == "prefit" else {"backfit": "back-fitting", "basic": "basic MP"}[variant],
+            not_deflated="" if variant == "prefit" else lessons.word("variant", variant),
         ),
     ]
     return board.player_extras(study, panels, step_story())

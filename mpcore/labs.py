@@ -994,8 +994,8 @@ class ColumnSelection:
             (above 1: the incremental path was quicker; nan when it was not timed).
         """
         out = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
-        ratios = np.asarray(self.speedup.get("speedup", ()), dtype=float) if self.speedup else np.zeros((0, 0))
-        out["speedup"] = float(ratios[:, -1].mean()) if ratios.ndim == 2 and ratios.size else float("nan")
+        ratios = np.asarray(self.speedup.get("speedup", np.zeros((0, 0))), dtype=float)
+        out["speedup"] = float(ratios[:, -1].mean()) if ratios.size else float("nan")
         errors = {name: float(arrays["trace"][:, -1].mean()) for name, arrays in self.kernel_error.items()}
         out.update({f"trace_{name.replace('-', '_')}": value for name, value in errors.items()})
         out["best"] = min(errors, key=errors.get) if errors else None

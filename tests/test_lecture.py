@@ -892,8 +892,10 @@ def test_every_curve_label_sits_by_its_own_curve_in_its_colour(server, browser, 
                             above = label["end"][1] < other["end"][1] - 3
                             if above and label["box"]["y"] > other["box"]["y"] + 1:
                                 problems.append((text, cell["panel"], label["text"], "below", other["text"]))
-                        # at most a stack of the cell's labels away (curves that end together)
-                        if _distance(label["box"], label["end"]) > len(cell["labels"]) * label["box"]["h"] + 24:
+                        # at most a stack of the cell's labels away (curves that end together),
+                        # plus the 2.5 label heights the placer may shift one to clear a crossing
+                        reach = (len(cell["labels"]) + 2.5) * label["box"]["h"] + 24
+                        if _distance(label["box"], label["end"]) > reach:
                             problems.append((text, cell["panel"], label["text"], "far from its curve"))
                         if label["colour"] in ("rgb(34, 34, 34)", "rgb(230, 230, 230)"):
                             problems.append((text, cell["panel"], label["text"], "grey"))

@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore import labs, studies
+from ui import lessons
 from ui.state import plain
 
 STUDIES = {
@@ -398,8 +399,6 @@ def study_numbers(study):
     curves themselves (``series``: the first bound's and the held-out loss's, from t = 1,
     for the values at a scene's last step, :func:`ui.lessons.at_end`) and the settings a
     sentence may name, as it names them."""
-    from ui import lessons
-
     curves = study.curves
     series = {}
     if curves.bound_names:

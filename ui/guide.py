@@ -110,8 +110,7 @@ def elsewhere(page):
     """A lesson named in the address of a page that shows no scenes (Home, the lessons
     page, ...): open its scene on the scene's own page, or say why not."""
     value = st.query_params.get("lesson")
-    key = site.by_path(page.url_path or "").key
-    if value is None or key in lessons.PAGES:
+    if value is None or site.by_path(page.url_path or "").key in lessons.PAGES:
         return
     opened = start(value, st.query_params.get("scene"), None)
     if opened is None:
@@ -198,10 +197,10 @@ def head(guide, numbers):
     lesson, number = guide["lesson"], guide["scene"]
     scene = lesson.scene(number)
     numbers = lessons.at_end(numbers or {}, scene.last_step)
-    say = scene.say
+    numbers.update(lessons.phrases(scene.say, numbers))  # chosen once, placed in every text
 
     def fill(template):
-        return lessons.fill(template, numbers, say)
+        return lessons.fill(template, numbers)
 
     question = None
     if scene.question is not None:

@@ -55,6 +55,7 @@ is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lesso
 from __future__ import annotations
 
 import base64
+import difflib
 import functools
 import math
 import re
@@ -64,6 +65,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mpcore.datasets import REGISTRY
 from ui import site
 
 HERE = Path(__file__).resolve().parent / "lessons"
@@ -440,10 +442,6 @@ def _panel(value, where):
 
 def _check_settings(settings, where):
     """Refuse a setting no page has, or a dataset the app does not offer, with the choices."""
-    import difflib
-
-    from mpcore.datasets import REGISTRY
-
     for key in settings:
         if key not in SETTING_KEYS:
             near = difflib.get_close_matches(key, SETTING_KEYS, n=1)

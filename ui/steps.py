@@ -158,8 +158,8 @@ def heatmap_panel(
     """``K_0`` beside ``K_j`` (8-bit cells), on K_0's colour range or each on its own;
     ``share``: this panel's part of the payload's heatmap budget.  No colour bar: a key
     line says what the colours mean (a colour bar's ticks overprint at large text).
-    ``not_deflated``: the variant's name when it never deflates, which the titles then say
-    (the two heatmaps are the same picture)."""
+    ``not_deflated``: the variant's name when it never deflates, which the panel's title then
+    says, and K_j's says it equals K_0 (the two heatmaps are the same picture)."""
     order = _heat_order(study.order, study.n_steps, share)
     path = study.path
     before = path.deflated_block(0, order, view=view)
@@ -172,9 +172,7 @@ def heatmap_panel(
         after = path.deflated_block(j, order, view=view)
         lo, hi = (low, high) if shared_scale else figures.display_range(after, figures.OWN_SCALE_SHARE)
         patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
-        title_j = (
-            f"{figures.kernel_name(j)} = K₀: {not_deflated} never deflates" if not_deflated else figures.after_title(j)
-        )
+        title_j = f"{figures.kernel_name(j)} = K₀" if not_deflated else figures.after_title(j)
         right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
@@ -182,6 +180,7 @@ def heatmap_panel(
     scale = f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries"
     colours = diverging_key(f"blue < 0 · red > 0, fading to the background at 0; {scale}")
     note = f"Rows and columns: {sort_note}." + (f" {caption}" if caption else "")
+    title = f"The kernel, which {not_deflated} never deflates" if not_deflated else title
     title = f"{title} ({rows})" if rows else title
     return Panel(
         key, area, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours, margin={"t": 34}
