@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import mpcore
-from mpcore.deflations import DEFLATIONS, ExplicitDeflation
+from mpcore.deflations import DEFLATIONS, ExplicitDeflation, LowRankDeflation
+from mpcore.mpkfda import mpkfda_path
 
 
 def unit(v):
@@ -321,3 +322,24 @@ def test_a_deflated_column_is_declined_and_the_factors_rebuild_the_kernel(name):
             assert state.deflate(5) is False, cls.__name__
         state.deflate(12)
         np.testing.assert_allclose(K - state.left.view @ state.right.view.T, state.current(), atol=1e-10)
+
+
+@pytest.mark.parametrize("state_class", [ExplicitDeflation, LowRankDeflation])
+@pytest.mark.parametrize("name", ["ortho-projection", "ortho-hotelling", "ortho-schur"])
+def test_orthogonalised_deflations_stay_on_their_formula_for_a_hundred_steps(state_class, name):
+    """With tau from K0 the Gram-Schmidt vectors start near span(Q); one pass left q off
+    orthogonal by eps / ||tau - QQ'tau||, and after 100 steps Q'Q was off I by up to 1 and the
+    ortho-projection kernel by 0.45 from (I - QQ')K(I - QQ')."""
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(150, 2)), np.where(rng.random(150) < 0.4, 1, -1)
+    K = mpcore.kernel_matrix(X, gamma=1.0)
+    path = mpkfda_path(K, y, 100, criterion="reverse-pseudo", deflation=name, tau_from="original")
+    state = state_class(K, name, tau_from="original")
+    for i in path.indices:
+        assert state.deflate(int(i))
+    Q = state.Q.view
+    assert Q.shape[1] >= 60
+    np.testing.assert_allclose(Q.T @ Q, np.eye(Q.shape[1]), rtol=0, atol=1e-12)
+    if name == "ortho-projection":
+        P = np.eye(150) - Q @ Q.T
+        np.testing.assert_allclose(path.deflated_kernel(path.n_steps), P @ K @ P, rtol=0, atol=1e-10)
