@@ -160,18 +160,56 @@ def check_step(j, n_steps):
     return int(j)
 
 
+#: Scores within this fraction of the best score's size are tied, and the lowest index among
+#: them wins.  Round-off (another BLAS, another order of summation, another machine) moves a
+#: score by far less; without the rule, exact ties -- duplicated points, mirror-image data --
+#: went to whichever twin the last bit favoured, so two laptops could show different picks.
+TIE_RTOL = 1e-9
+
+
+def best_index(scores: ArrayLike, pick: str = "max") -> int:
+    """The index of the best finite score, ties going to the lowest index.
+
+    Scores within :data:`TIE_RTOL` of the best one (relative to its size) are tied.
+
+    Parameters
+    ----------
+    scores : array-like of shape (m,)
+        One score per candidate; NaN or infinite is no score.
+    pick : {"max", "min"}, default="max"
+        Whether the largest or the smallest score is best.
+
+    Returns
+    -------
+    int
+        The chosen index, or -1 when no score is finite.
+
+    Examples
+    --------
+    >>> from mpcore.engine import best_index
+    >>> best_index([0.5, 1.0, 1.0 + 1e-12])  # tied with index 1, which comes first
+    1
+    """
+    scores = np.asarray(scores, dtype=float)
+    finite = np.isfinite(scores)
+    if not finite.any():
+        return -1
+    best = scores[finite].max() if pick == "max" else scores[finite].min()
+    tied = finite & (np.abs(scores - best) <= TIE_RTOL * abs(best))
+    return int(np.flatnonzero(tied)[0])
+
+
 def _pick_order(scores, pick, count):
-    """Indices of the ``count`` best finite scores; ties go to the lowest index."""
-    if count == 1:  # the common case: nanargmax/nanargmin already break ties by lowest index
-        finite = np.isfinite(scores)
-        if not finite.any():
-            return np.zeros(0, dtype=int)
-        scores = np.where(finite, scores, np.nan)  # an infinite score is no score (pursue sends none)
-        return np.array([np.nanargmax(scores) if pick == "max" else np.nanargmin(scores)])
-    finite = np.flatnonzero(np.isfinite(scores))
-    keyed = -scores[finite] if pick == "max" else scores[finite]
-    order = np.argsort(keyed, kind="stable")
-    return finite[order[:count]]
+    """Indices of the ``count`` best finite scores, one :func:`best_index` after another."""
+    scores = np.where(np.isfinite(scores), scores, np.nan)  # an infinite score is no score
+    order = []
+    for _ in range(count):
+        i = best_index(scores, pick)
+        if i < 0:
+            break
+        order.append(i)
+        scores[i] = np.nan
+    return np.asarray(order, dtype=int)
 
 
 #: What :func:`pursue` asks of a kernel state.
@@ -221,8 +259,9 @@ def pursue(
 
     A candidate is eligible when it has not been chosen and its residual size exceeds
     ``1e-10`` times the largest initial residual size; when none is eligible the loop
-    stops and says why.  A candidate whose residual vanishes during a stage (a
-    duplicate of a point just deflated) is skipped, never divided by; a pick the state
+    stops and says why.  Scores within :data:`TIE_RTOL` of the best are tied and the lowest
+    index wins (:func:`best_index`), so round-off never decides a pick.  A candidate whose
+    residual vanishes during a stage (a duplicate of a point just deflated) is skipped, never divided by; a pick the state
     declines to deflate (its tracked residual had drifted above the true one) is never
     offered again, so the loop always ends.
 

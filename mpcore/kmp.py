@@ -46,7 +46,7 @@ from ._validation import (
     check_target,
 )
 from .deflations import ProjectionDeflation, _column_sq_norms
-from .engine import PursuitPath, pursue
+from .engine import PursuitPath, best_index, pursue
 
 KMP_VARIANTS = ("basic", "backfit", "prefit")
 LOSSES = ("squared", "tanh", "logistic", "hinge")
@@ -423,7 +423,7 @@ def kmp_columns_path(columns, y, k, candidates, seed=0):
                 "no candidate is correlated with the residual any more; further columns cannot improve the fit."
             )
             break
-        i = int(np.nanargmax(scores))
+        i = best_index(scores)
         v = block[:, int(np.flatnonzero(keep == i)[0])]
         v = v - Q[:, :j] @ (Q[:, :j].T @ v)  # a second Gram-Schmidt pass, as ProjectionDeflation
         norm2 = float(v @ v)

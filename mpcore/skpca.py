@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from . import criteria
 from ._validation import ELIGIBILITY_RTOL, check_finite_matrix, check_kernel, check_n_steps, check_psd_kernel
 from .deflations import CholeskyDeflation
-from .engine import PursuitPath, pursue
+from .engine import PursuitPath, best_index, pursue
 
 
 def skpca_path(K: ArrayLike, k: int, candidates: int | None = None, seed: int = 0) -> PursuitPath:
@@ -123,7 +123,7 @@ def skpca_columns_path(columns, diag, k, candidates, seed=0):
         block = np.asarray(columns(keep), dtype=float) - L[:, :j] @ L[keep, :j].T  # deflated columns (m, c)
         scores = np.full(m, np.nan)
         scores[keep] = np.einsum("ij,ij->j", block, block) / d[keep]
-        i = int(np.nanargmax(scores))
+        i = best_index(scores)
         column = block[:, int(np.flatnonzero(keep == i)[0])]
         pivot = column[i]
         if not pivot > threshold:  # round-off: never offered again, as in the engine

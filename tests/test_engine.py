@@ -8,7 +8,10 @@ import pytest
 import mpcore
 from mpcore import criteria
 from mpcore.deflations import CholeskyDeflation
-from mpcore.engine import _pick_order, pursue
+from mpcore.engine import TIE_RTOL, _pick_order, best_index, pursue
+from mpcore.kmp import kmp_columns_path, kmp_path
+from mpcore.mpkfda import mpkfda_path
+from mpcore.skpca import skpca_columns_path, skpca_path
 
 X = np.random.default_rng(0).normal(size=(30, 2))
 K = mpcore.kernel_matrix(X, gamma=0.5)
@@ -83,6 +86,45 @@ def test_pick_order_takes_the_best_finite_scores_ties_to_the_lowest_index():
     assert _pick_order(scores, "max", 9).tolist() == [2, 3, 0, 4]  # only the finite ones
     assert _pick_order(np.full(4, np.nan), "max", 1).size == 0
     assert _pick_order(np.full(4, np.nan), "min", 2).size == 0
+
+
+def test_scores_within_the_tie_tolerance_go_to_the_lowest_index():
+    scores = np.array([3.0, 5.0, 5.0 * (1 + TIE_RTOL / 2), 5.0 * (1 + 4 * TIE_RTOL), 1.0])
+    assert best_index(scores) == 3  # beyond the tolerance, the larger score wins
+    scores[3] = 0.0
+    assert best_index(scores) == 1  # 1 and 2 are tied: round-off, not a better candidate
+    assert _pick_order(scores, "max", 3).tolist() == [1, 2, 0]
+    low = np.array([2.0, 1.0 + 1e-13, 1.0, np.inf])
+    assert best_index(low, "min") == 1 and _pick_order(low, "min", 9).tolist() == [1, 2, 0]
+    assert best_index([np.nan, -np.inf]) == -1
+    assert best_index([0.0, 0.0, -1.0]) == 0  # a best score of 0 ties only with exact zeros
+
+
+MIRROR = np.vstack([X[:20], -X[:20]])  # every point has a mirror twin 20 rows on: all scores tie in pairs
+MIRROR_K = mpcore.kernel_matrix(MIRROR, gamma=0.5)
+MIRROR_PATHS = {
+    "sparse KPCA": lambda K: skpca_path(K, 10).indices,
+    "KMP": lambda K: kmp_path(K, MIRROR[:, 0] ** 2 + MIRROR[:, 1] ** 2, 10).indices,
+    "MPKFDA": lambda K: mpkfda_path(K, np.tile(np.repeat([1.0, -1.0], 10), 2), 10).indices,
+    "MPKFDA, two stages": lambda K: mpkfda_path(K, np.tile(np.repeat([1.0, -1.0], 10), 2), 10, stages=2).indices,
+    "KMP, columns on demand": lambda K: kmp_columns_path(lambda idx: K[:, idx], MIRROR[:, 0] ** 2, 8, 40).indices,
+    "sparse KPCA, columns on demand": lambda K: skpca_columns_path(lambda idx: K[:, idx], np.diag(K), 8, 40).indices,
+}
+
+
+@pytest.mark.parametrize("name", MIRROR_PATHS)
+def test_exact_ties_give_one_path_whatever_the_round_off(name):
+    """Mirror-image data: another machine's arithmetic (here, symmetric noise of 1e-14 on K)
+    must not change a pick.  Before the tie rule, twelve noise draws gave 2 to 4 different
+    paths; the first pick is now the lower twin."""
+
+    def noisy(seed):
+        E = np.random.default_rng(seed).normal(size=MIRROR_K.shape) * 1e-14
+        return MIRROR_K + (E + E.T) / 2
+
+    paths = {tuple(MIRROR_PATHS[name](noisy(seed)).tolist()) for seed in range(12)}
+    assert len(paths) == 1, paths
+    assert next(iter(paths))[0] < 20
 
 
 def test_stages_share_a_score_row_and_follow_its_order():
