@@ -66,7 +66,11 @@ NOTES = {
         "Kernel PCA with k components through local Rademacher averages (Blanchard et al.): faster rates in m, "
         "but the constant c (at most 80) makes it loose for any realistic m — the paper plots it on a log axis. "
         "Model spectrum as above; the centred spectrum μ is taken as the same spectrum without its largest "
-        "eigenvalue. The printed (I − 11')K'K(I − 11') is read as the centred kernel.",
+        "eigenvalue. The printed (I − 11')K'K(I − 11') is read as the centred kernel. The theorem prints "
+        "λ_i(K), eigenvalues of K itself; drawn here is λ_i(K/m), the reading its proof supports (Blanchard et "
+        "al. bound with the covariance operator, whose eigenvalues are those of K/m). With the printed reading "
+        "every sum is m times larger and the bound grows with m instead of falling; the sparse KPCA page draws "
+        "both.",
         "λ_i: eigenvalues of K/m; μ_j: of the centred kernel HKH/m; ρ: the fixed point of the local complexity.",
     ),
     "mpkfda": (

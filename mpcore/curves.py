@@ -198,6 +198,11 @@ def _filled(F, trace, m):
     return np.concatenate([top, np.full(m - top.size, rest)])
 
 
+#: Hussain et al. 2011 Thm 8 under each reading of its eigenvalues (mpcore.bounds.THM8_READINGS).
+LOCAL_OPERATOR = "local Rademacher bound, λ(K/m)"
+LOCAL_PRINTED = "local Rademacher bound, printed λ(K)"
+
+
 def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
     """Sparse KPCA's curves (Hussain et al. 2011, Cor. 1, Thm 7, Thm 8; Figs 2-5).
 
@@ -205,7 +210,10 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
     ``train residual outside compression set`` (``trace(K_t) / (m - t)``), ``KPCA train
     residual`` (the optimal full-KPCA residual with t components, ``sum(lambda_{>t}) /
     m``, for reference), and the bounds ``compression bound``, ``global Rademacher
-    bound``, ``local Rademacher bound`` (c = 80: log axis).
+    bound`` and the local Rademacher bound (c = 80: log axis) in both readings of its
+    eigenvalues, :data:`LOCAL_OPERATOR` (``lambda(K/m)``, the proof's) and
+    :data:`LOCAL_PRINTED` (``lambda(K)``, as printed; see
+    :func:`mpcore.bounds.pca_local_rademacher`).
 
     Parameters
     ----------
@@ -245,9 +253,10 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
         "KPCA train residual": tail[t] / m,
         "compression bound": bounds.compression_subspace(train_outside, m, t, delta, R),
         "global Rademacher bound": bounds.pca_global_rademacher(values, np.diag(K), t, delta, R),
-        "local Rademacher bound": bounds.pca_local_rademacher(values / m, centred / m, t, m, delta, R, c),
+        LOCAL_OPERATOR: bounds.pca_local_rademacher(values / m, centred / m, t, m, delta, R, c),
+        LOCAL_PRINTED: bounds.pca_local_rademacher(values, centred, t, m, delta, R, c),
     }
-    names = ("compression bound", "global Rademacher bound", "local Rademacher bound")
+    names = ("compression bound", "global Rademacher bound", LOCAL_OPERATOR, LOCAL_PRINTED)
     return BoundCurves("Sparse KPCA", t, curves, names, {"delta": delta, "R": R, "c": c})
 
 

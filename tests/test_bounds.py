@@ -474,3 +474,19 @@ def test_a_confidence_of_1e_300_at_a_million_points_is_finite():
         assert bounds.compression_classification(m, 0, 0, 1e-300) == pytest.approx(
             float(_mp_compression_classification(mp, m, 0, 0, 1e-300)), rel=1e-12
         )
+
+
+def test_thm8_readings_differ_as_the_docs_say():
+    """Hussain et al. 2011 Thm 8: with the proof's lambda(K/m) the bound falls as m grows (the
+    paper's "as m -> inf" remark), with the printed lambda(K) it grows; on one kernel the printed
+    reading is the larger (the bounds explorer and the sparse KPCA page say both)."""
+    from mpcore.explore import model_spectrum
+
+    operator, printed = [], []
+    for m in (100, 1_000, 10_000):
+        lam = model_spectrum(m, 1.5)
+        operator.append(bounds.pca_local_rademacher(lam / m, lam[1:] / m, 20, m, 0.05))
+        printed.append(bounds.pca_local_rademacher(lam, lam[1:], 20, m, 0.05))
+    assert np.all(np.diff(operator) < 0) and np.all(np.diff(printed) > 0)
+    assert all(p > o for p, o in zip(printed, operator))
+    assert set(bounds.THM8_READINGS) == {"operator", "printed"}

@@ -4,6 +4,7 @@ on their own scenes as the app runs them, and the lesson page with a bad file.""
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -147,27 +148,48 @@ def test_narration_is_filled_from_the_numbers_and_says_when_one_is_missing():
     assert lessons.fill("no braces", {}) == "no braces"
 
 
-@pytest.mark.parametrize(
-    "claim,holds,fails",
-    [
-        ("bound below 1", {"bound_min": 0.9}, {"bound_min": 1.0}),
-        ("bound never below 1", {"bound_min": 1.0}, {"bound_min": 0.99}),
-        ("argmins within 3", {"bound_argmin": 10, "test_argmin": 13}, {"bound_argmin": 10, "test_argmin": 14}),
-        (
-            "bound stops before the test error",
-            {"bound_argmin": 3, "test_argmin": 4},
-            {"bound_argmin": 4, "test_argmin": 4},
-        ),
-        ("rank correlation below 0.5", {"rank_corr": 0.4}, {"rank_corr": 0.5}),
-        ("rank correlation above 0.5", {"rank_corr": 0.6}, {"rank_corr": math.nan}),
-        ("test error below 0.1", {"test_min": 0.05}, {"test_min": 0.1}),
-        ("deflations pick the same points", {"first_difference": 0}, {"first_difference": 7}),
-        ("deflations differ by step 3", {"first_difference": 2}, {"first_difference": 0}),
-        ("best deflation is projection", {"best": "projection"}, {"best": "schur"}),
-        ("best columns are greedy", {"best": "greedy"}, {"best": "uniform"}),
-        ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
-    ],
-)
+CLAIM_ROWS = [
+    ("bound below 1", {"bound_min": 0.9}, {"bound_min": 1.0}),
+    ("bound never below 1", {"bound_min": 1.0}, {"bound_min": 0.99}),
+    ("argmins within 3", {"bound_argmin": 10, "test_argmin": 13}, {"bound_argmin": 10, "test_argmin": 14}),
+    (
+        "bound stops before the test error",
+        {"bound_argmin": 3, "test_argmin": 4},
+        {"bound_argmin": 4, "test_argmin": 4},
+    ),
+    ("rank correlation below 0.5", {"rank_corr": 0.4}, {"rank_corr": 0.5}),
+    ("rank correlation above 0.5", {"rank_corr": 0.6}, {"rank_corr": math.nan}),
+    ("test error below 0.1", {"test_min": 0.05}, {"test_min": 0.1}),
+    ("deflations pick the same points", {"first_difference": 0}, {"first_difference": 7}),
+    ("deflations differ by step 3", {"first_difference": 2}, {"first_difference": 0}),
+    ("best deflation is projection", {"best": "projection"}, {"best": "schur"}),
+    ("best columns are greedy", {"best": "greedy"}, {"best": "uniform"}),
+    ("test error at the end below 0.2", {"test_end": 0.1}, {"test_end": 0.2}),
+    ("a deflation turns the kernel indefinite", {"n_indefinite": 1}, {"n_indefinite": 0}),
+    ("every deflation keeps the kernel psd", {"n_indefinite": 0}, {"n_indefinite": 2}),
+    ("incremental is quicker", {"speedup": 1.3}, {"speedup": 0.9}),
+    (
+        "printed reading lowest later",
+        {"printed_argmin": 60, "operator_argmin": 1},
+        {"printed_argmin": 1, "operator_argmin": 1},
+    ),
+    (
+        "local bounds above the compression bound",
+        {"local_min": 12.0, "bound_min": 0.4},
+        {"local_min": 0.3, "bound_min": 0.4},
+    ),
+    ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
+]
+
+
+def test_every_claim_is_tried_both_ways():
+    """Each claim of ``lessons.CLAIMS`` has a row above (a claim no row tries could never fail)."""
+    tried = {claim for claim, _, _ in CLAIM_ROWS}
+    untried = [p for p in lessons.CLAIMS if not any(re.fullmatch(p, claim) for claim in tried)]
+    assert untried == []
+
+
+@pytest.mark.parametrize("claim,holds,fails", CLAIM_ROWS)
 def test_every_claim_holds_on_numbers_that_agree_and_fails_on_numbers_that_do_not(claim, holds, fails):
     assert lessons.check(claim, holds) is True
     assert lessons.check(claim, fails) is False

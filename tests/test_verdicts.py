@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mpcore import experiments as E
+from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
 from mpcore.experiments import _common as C
 from mpcore.experiments import diethe2015, hussain2011, vincent2002, wang2016
 
@@ -85,12 +86,16 @@ def test_kmp_bound_verdict_follows_the_settings():
     assert hussain2011.judge_kmp_bound(names, [None] * 4).status == "not judged"
 
 
-def _skpca_curves(compression, pca, local):
+def _skpca_curves(compression, pca, local, operator=None):
+    """Curves for the sparse KPCA verdicts: ``local`` is Thm 8 with its printed lambda(K), which
+    the figures are judged on; ``operator`` the proof's lambda(K/m) (and the k² reading), reported."""
+    operator = local if operator is None else operator
     return {
         "compression bound": compression,
         "global Rademacher bound": pca,
-        "local Rademacher bound": local,
-        "local Rademacher bound (k² reading)": local,
+        LOCAL_PRINTED: local,
+        LOCAL_OPERATOR: operator,
+        "local Rademacher bound (k² reading)": operator,
     }
 
 
@@ -107,6 +112,21 @@ def test_sparse_kpca_boston_verdict_can_fail():
         ).status
         == "not reproduced"
     )
+
+
+def test_local_bound_figures_are_judged_on_the_printed_reading_alone():
+    """Figs 4-5 were drawn with Thm 8's printed lambda(K): a falling printed curve reproduces
+    them whatever the proof's lambda(K/m) does (ours rises on Boston), and a rising printed
+    curve fails them even when the other reading falls."""
+    compression, pca = 0.3 + (T - 43) ** 2 / 1e4, 1.5 + T / 100
+    falling, rising = 20 - T / 10, 10 + T / 10
+    assert hussain2011.judge_local_boston(_skpca_curves(compression, pca, falling, rising)).status == "reproduced"
+    verdict = hussain2011.judge_local_boston(_skpca_curves(compression, pca, rising, falling))
+    assert verdict.status == "not reproduced"
+    assert "printed λ(K) falls at 0%" in verdict.reason and "λ(K/m): falls at 100%" in verdict.reason
+    toy = np.where(T < 50, 30 - T / 10, 20 - T / 50)
+    assert hussain2011.judge_local_toy(_skpca_curves(compression, pca, toy, 10 + T / 10), 50).status == "reproduced"
+    assert hussain2011.judge_local_toy(_skpca_curves(compression, pca, 10 + T / 10, toy), 50).status == "not reproduced"
 
 
 def test_sparse_kpca_verdicts_say_when_a_bound_is_undefined():
@@ -126,7 +146,7 @@ def test_sparse_kpca_toy_verdict_can_fail():
         0.3 + (T - 48) ** 2 / 1e4, 0.2 + (T - 29) ** 2 / 1e4, np.where(T < 50, 30 - T / 10, 20 - T / 50)
     )
     assert hussain2011.judge_skpca_toy(paper, 50).status == "reproduced"
-    reversed_ = _skpca_curves(0.3 + (T - 10) ** 2 / 1e4, 0.2 + (T - 50) ** 2 / 1e4, paper["local Rademacher bound"])
+    reversed_ = _skpca_curves(0.3 + (T - 10) ** 2 / 1e4, 0.2 + (T - 50) ** 2 / 1e4, paper[LOCAL_PRINTED])
     assert hussain2011.judge_skpca_toy(reversed_, 50).status == "not reproduced"
     assert hussain2011.judge_local_toy(paper, 50).status == "reproduced"
     early = _skpca_curves(paper["compression bound"], paper["global Rademacher bound"], 10 + np.abs(T - 5) / 10)

@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore import labs, studies
+from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
 from ui import lessons
 from ui.state import plain
 
@@ -406,7 +407,17 @@ def study_numbers(study):
     if curves.test_name:
         series["test"] = tuple(float(v) for v in curves.curves[curves.test_name])
     words = {name: lessons.word(name, value) for name, value in study.extras.get("settings", {}).items()}
-    return {"m": int(study.m), **curves.summary(), "series": series, **words}
+    return {"m": int(study.m), **curves.summary(), **_local_numbers(curves), "series": series, **words}
+
+
+def _local_numbers(curves):
+    """Sparse KPCA: where the local Rademacher bound is lowest under each reading of Thm 8,
+    and the lower of its two minima."""
+    if LOCAL_PRINTED not in curves.curves:
+        return {}
+    argmin = curves.argmin
+    lowest = min(float(np.nanmin(curves.curves[name])) for name in (LOCAL_PRINTED, LOCAL_OPERATOR))
+    return {"printed_argmin": argmin[LOCAL_PRINTED], "operator_argmin": argmin[LOCAL_OPERATOR], "local_min": lowest}
 
 
 def _payloads():

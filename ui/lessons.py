@@ -89,7 +89,7 @@ CURVE_NUMBERS = (
     "test_end",
 )
 NUMBERS = {
-    "skpca": CURVE_NUMBERS,
+    "skpca": (*CURVE_NUMBERS, "printed_argmin", "operator_argmin", "local_min"),
     "kmp": (*CURVE_NUMBERS, "variant"),
     "skcca": CURVE_NUMBERS,
     "mpkfda": (*CURVE_NUMBERS, "criterion", "deflation"),
@@ -168,6 +168,14 @@ CLAIMS = {
     r"a deflation turns the kernel indefinite": (("n_indefinite",), lambda n: n["n_indefinite"] > 0),
     r"every deflation keeps the kernel psd": (("n_indefinite",), lambda n: n["n_indefinite"] == 0),
     r"incremental is quicker": (("speedup",), lambda n: n["speedup"] > 1),
+    r"printed reading lowest later": (
+        ("printed_argmin", "operator_argmin"),
+        lambda n: n["printed_argmin"] > n["operator_argmin"],
+    ),
+    r"local bounds above the compression bound": (
+        ("local_min", "bound_min"),
+        lambda n: n["local_min"] > n["bound_min"],
+    ),
     r"best deflation is ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
     r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
 }

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
 from mpcore.experiments.hussain2011 import PAPER_000_SKPCA_ARGMINS
 from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
@@ -112,7 +113,7 @@ def kmp_bound(result, view):
 
 def skpca_bounds(result, view):
     log = bool(view.get("log"))
-    local = ["local Rademacher bound", "local Rademacher bound (k² reading)"]
+    local = [LOCAL_PRINTED, LOCAL_OPERATOR, "local Rademacher bound (k² reading)"]
     names = [
         "test residual",
         "train residual outside compression set",
