@@ -257,13 +257,13 @@ def pursue(
 ) -> PursuitPath:
     """Run the greedy loop: score, pick, deflate.
 
-    A candidate is eligible when it has not been chosen and its residual size exceeds
-    ``1e-10`` times the largest initial residual size; when none is eligible the loop
-    stops and says why.  Scores within :data:`TIE_RTOL` of the best are tied and the lowest
-    index wins (:func:`best_index`), so round-off never decides a pick.  A candidate whose
-    residual vanishes during a stage (a duplicate of a point just deflated) is skipped, never divided by; a pick the state
-    declines to deflate (its tracked residual had drifted above the true one) is never
-    offered again, so the loop always ends.
+    A candidate is eligible when it has not been chosen and its residual size exceeds ``1e-10``
+    times the largest initial residual size; when none is eligible the loop stops and says why.
+    Scores within :data:`TIE_RTOL` of the best are tied and the lowest index wins
+    (:func:`best_index`), so round-off never decides a pick.  A candidate whose residual
+    vanishes during a stage (a duplicate of a point just deflated) is skipped, never divided by;
+    a pick the state declines to deflate (its tracked residual had drifted above the true one)
+    is never offered again, so the loop always ends.
 
     Parameters
     ----------

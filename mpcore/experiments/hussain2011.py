@@ -479,12 +479,13 @@ _SWEPT = {"hussain2011-fig2": "gamma", "hussain2011-fig3": "scale"}
 
 
 def skpca_bounds_boston(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
-    """Hussain et al. 2011 Figs 2 and 4: sparse KPCA on Boston (all 13 features, standardised, RBF
-    ``gamma``, seeded 2/3 training splits): the mean test residual and the compression
-    (Cor. 1), global Rademacher (Thm 7) and local Rademacher (Thm 8, c = 80: its printed
-    lambda_j(K), the proof's lambda_j(K/m), and the k² reading of its K-bar) bounds against t.
-    Each split also finds the bounds' argmins at every gamma of ``sweep``.  Table: ``t`` and mean/min/max over splits of each curve; arrays
-    ``sweep`` (len(sweep), 2): median argmins of the compression and global bounds."""
+    """Hussain et al. 2011 Figs 2 and 4: sparse KPCA on Boston (all 13 features, standardised,
+    RBF ``gamma``, seeded 2/3 training splits): the mean test residual and the compression (Cor.
+    1), global Rademacher (Thm 7) and local Rademacher (Thm 8, c = 80: its printed lambda_j(K),
+    the proof's lambda_j(K/m), and the k² reading of its K-bar) bounds against t. Each split
+    also finds the bounds' argmins at every gamma of ``sweep``.  Table: ``t`` and mean/min/max
+    over splits of each curve; arrays ``sweep`` (len(sweep), 2): median argmins of the
+    compression and global bounds."""
     s = _sized(_SKPCA_BOSTON, size, overrides)
     jobs = [(seed + i, s["k"], s["gamma"], s["test_size"], tuple(s["sweep"])) for i in range(s["splits"])]
     return _skpca_experiment("hussain2011-fig2", run_parallel(_skpca_boston_job, jobs, n_jobs, progress), s, "gamma")
