@@ -334,17 +334,26 @@ def judge_fisher_errors(errors, same=()):
     averaged over the criteria; the best cell is pseudo + ortho-Schur; none and Hotelling
     are the two worst deflations with the optimal and the pseudo criteria; reverse and
     reverse-pseudo are worse than random (over the data sets: :func:`~._common.clearly_below`).
-    Ties count for the paper (Schur and ortho-Schur pick the same points)."""
+
+    Schur and ortho-Schur are one method: Schur steps by any vectors spanning the same space
+    leave the same kernel (Mackey 2009, Prop. 2.2; :class:`mpcore.deflations.ExplicitDeflation`),
+    so they pick the same points and their errors are equal.  Whether ortho-Schur beats Schur is
+    settled by that identity, not by the data, and is not judged: "ortho-Schur is best" is
+    judged against the five other deflations only, and "the best cell is pseudo + ortho-Schur"
+    against the cells of those five."""
     errors = np.asarray(errors, float)
     aer = errors.mean(axis=0)
     good, poor = _rows(("projection", "schur", "ortho-projection", "ortho-schur")), _rows(("none", "hotelling"))
     col = {name: PAPER_CRITERIA.index(name) for name in PAPER_CRITERIA}
     ortho_schur = PAPER_DEFLATIONS.index("ortho-schur")
-    tie = 1e-12
+    others = [d for d in range(len(PAPER_DEFLATIONS)) if PAPER_DEFLATIONS[d] not in ("schur", "ortho-schur")]
     rows = aer.mean(axis=1)
     similar = bool(np.max(rows[good]) <= (1 + CLOSE) * np.min(rows[good]))
-    best_row = bool(rows[ortho_schur] <= rows.min() + tie)
-    best_cell = bool(aer[ortho_schur, col["pseudo"]] <= np.nanmin(aer) + tie)
+    best_row = bool(rows[ortho_schur] < rows[others].min())
+    best_cell = bool(
+        aer[ortho_schur, col["pseudo"]] < np.nanmin(aer[others])
+        and aer[ortho_schur, col["pseudo"]] <= np.nanmin(aer[ortho_schur])
+    )
     worst = [set(np.argsort(aer[:, col[c]])[-2:]) == set(poor) for c in ("optimal", "pseudo")]
     random = errors[:, :, col["random"]].mean(axis=1)
     reverse = [
@@ -355,8 +364,9 @@ def judge_fisher_errors(errors, same=()):
     told = [
         f"averaged over the criteria, the four deflations are {'' if similar else 'not '}within {CLOSE:.0%} of "
         f"each other ({np.min(rows[good]):.3f}-{np.max(rows[good]):.3f})",
-        f"ortho-Schur is {'' if best_row else 'not '}best averaged over the criteria ({rows[ortho_schur]:.3f}; "
-        f"lowest {rows.min():.3f}, {PAPER_DEFLATIONS[int(np.argmin(rows))]})",
+        f"ortho-Schur is {'' if best_row else 'not '}best averaged over the criteria against the five deflations "
+        f"other than Schur ({rows[ortho_schur]:.3f}; their lowest {rows[others].min():.3f}, "
+        f"{PAPER_DEFLATIONS[others[int(np.argmin(rows[others]))]]})",
         f"the best cell is {PAPER_CRITERIA[best[1]]} + {PAPER_DEFLATIONS[best[0]]} ({aer[best]:.3f}; "
         f"pseudo + ortho-Schur {aer[ortho_schur, col['pseudo']]:.3f})",
         f"none and Hotelling are the two worst with optimal: {'yes' if worst[0] else 'no'}, with pseudo: "
@@ -366,10 +376,8 @@ def judge_fisher_errors(errors, same=()):
         f"{'both' if all(reverse) else ('one' if any(reverse) else 'neither')}",
     ]
     schur = (
-        f"; Schur and ortho-Schur chose the same points in {int(np.sum(same))} of {np.size(same)} runs "
-        "(in exact arithmetic they pick the same)"
-        if np.size(same)
-        else ""
+        "; Schur and ortho-Schur are one method (Mackey 2009, Prop. 2.2), so ortho-Schur is not judged against Schur"
+        + (f" (they chose the same points in {int(np.sum(same))} of {np.size(same)} runs)" if np.size(same) else "")
     )
     sentence = "; ".join(told) + schur + "."
     return judged(checks, sentence[0].upper() + sentence[1:])
@@ -405,7 +413,9 @@ def judge_fisher_stages(stage_list, errors, seconds):
     performance, until we reach 10 stages where the performance declines markedly".
     ``errors`` and ``seconds`` (datasets, stages).  Parts: the AER with 2 stages is close
     (:data:`~._common.CLOSE`) to that with 1; 2 stages are clearly faster over the data sets;
-    the AER does not fall from each stage count to the next; the rise to 10 is the largest."""
+    the AER does not fall from each stage count to the next from 2 on (the paper's own 0.122 ->
+    0.121 from 1 to 2 is the first part's "no significant difference"); the rise to 10 is the
+    largest."""
     stage_list = list(stage_list)
     errors, seconds = np.asarray(errors, float), np.asarray(seconds, float)
     if 1 not in stage_list or 2 not in stage_list:
@@ -415,7 +425,7 @@ def judge_fisher_stages(stage_list, errors, seconds):
     checks = [
         close_to(aer[two], aer[one]),
         clearly_below(seconds[:, two], seconds[:, one], paired=True),
-        bool(np.all(np.diff(aer[one:]) >= -1e-12)) if len(aer) > 2 else None,
+        bool(np.all(np.diff(aer[two:]) >= -1e-12)) if len(aer) > two + 1 else None,
         bool(np.argmax(np.diff(aer)) == len(aer) - 2) if 10 in stage_list and len(aer) > 2 else None,
     ]
     return judged(

@@ -125,26 +125,37 @@ def bound_predicts_lowest_point(test_error, bound):
     """Hussain et al. (2011), Fig. 1's sentence on one setting's mean curves: is the test
     error where the bound is lowest close (within :data:`~._common.CLOSE`) to the test
     error's own minimum?  ``(holds, test error there, minimum)``; holds is None when the
-    bound is defined nowhere."""
+    bound is defined nowhere, or when the test error is flat (within CLOSE of its minimum at
+    every t): then any t would pass, and the setting is no evidence either way."""
+    lowest = float(np.nanmin(test_error))
     t = _argmin_t(bound)
     if t is None:
-        return None, float("nan"), float(np.nanmin(test_error))
-    there, lowest = float(test_error[t - 1]), float(np.nanmin(test_error))
+        return None, float("nan"), lowest
+    there = float(test_error[t - 1])
+    if float(np.nanmax(test_error)) <= lowest + CLOSE * lowest:
+        return None, there, lowest
     return there <= lowest + CLOSE * lowest, there, lowest
 
 
 def judge_kmp_bound(settings, predicted):
     """Fig. 1's verdict over the app's settings: ``settings`` names them, ``predicted`` says
-    for each whether the bound predicted the lowest test error (None: bound undefined)."""
+    for each whether the bound predicted the lowest test error (None: the setting cannot
+    tell -- the bound is undefined or the test error flat)."""
     judged_here = [(n, p) for n, p in zip(settings, predicted) if p is not None]
     held = share(p for _, p in judged_here)
     if held is None:
-        return judged([None], "The bound is defined at none of the settings; nothing to judge.")
+        return judged(
+            [None],
+            "No setting can tell: at each the bound is defined nowhere or the test error is flat "
+            f"(within {CLOSE:.0%} of its minimum at every t, where any t would do); nothing to judge.",
+        )
     missed = [n for n, p in judged_here if not p]
+    unjudged = len(settings) - len(judged_here)
     return judged(
         [held],
         f"The test error where the bound is lowest is within {CLOSE:.0%} of its minimum at "
         f"{sum(p for _, p in judged_here)} of {len(judged_here)} settings of the app ({held:.0%})"
+        + (f", {unjudged} more cannot tell (bound undefined or test error flat)" if unjudged else "")
         + (
             f"; not at {', '.join(missed[:4])}" + (f" and {len(missed) - 4} more" if len(missed) > 4 else "") + "."
             if missed
@@ -618,20 +629,27 @@ def _skcca_bound_job(seed, n_samples, k, alpha, reg):
 
 def judge_skcca_bound(bound, test_error):
     """Hussain et al. (2011) Fig. 7 (sec. IV-B): the SKCCA bound "implies such good behavior,
-    by upper bounding the reconstruction error": the mean bound lies above the mean test
-    error rate at three quarters of the t where it is defined or more, and is nontrivial
-    (below 1) somewhere."""
+    by upper bounding the reconstruction error".  A bound below the mean test error at any t
+    where both are defined is violated: not reproduced, whatever else holds.  Otherwise it
+    upper bounds the error (one part) and is nontrivial, below 1, somewhere (the other): a
+    bound of 1 or more everywhere is valid but says nothing (partly)."""
     bound, test_error = np.asarray(bound, float), np.asarray(test_error, float)
     ok = np.isfinite(bound) & np.isfinite(test_error)
-    above = share(bound[ok] >= test_error[ok])
-    if above is None:
+    if not ok.any():
         return judged([None], "The bound is defined at no t; nothing to judge.")
+    below = np.flatnonzero(ok & (bound < test_error)) + 1
     lowest = float(np.nanmin(bound))
+    if below.size:
+        return judged(
+            [False],
+            f"The bound is violated: below the test error at {below.size} of the {int(ok.sum())} t where "
+            f"it is defined (first at t = {below[0]}: {bound[below[0] - 1]:.3g} against "
+            f"{test_error[below[0] - 1]:.3g}), so it does not upper bound the error.",
+        )
     return judged(
-        [above, lowest < 1],
-        f"The bound lies above the test error at {above:.0%} of the {int(ok.sum())} t "
-        f"where it is defined; its smallest value is {lowest:.3g} "
-        f"({'below 1: it says something' if lowest < 1 else 'trivial: 1 or more'}).",
+        [True, lowest < 1],
+        f"The bound lies above the test error at all {int(ok.sum())} t where it is defined; its smallest "
+        f"value is {lowest:.3g} ({'below 1: it says something' if lowest < 1 else 'trivial: 1 or more'}).",
     )
 
 
