@@ -238,7 +238,7 @@ def test_every_public_function_is_called_with_hostile_arguments():
     called = {name for name in CALLS if "." not in name}
     assert public <= called, f"not covered: {sorted(public - called)}"
     assert NOT_CALLED <= set(mpcore.__all__)  # nothing listed here that is gone
-    for name in bounds.__all__:  # and every bound
+    for name in (name for name in bounds.__all__ if callable(getattr(bounds, name))):  # and every bound
         assert name in CALLS or f"bounds.{name}" in CALLS, name
 
 
