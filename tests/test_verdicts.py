@@ -220,6 +220,18 @@ def test_fisher_error_verdict_judges_only_what_the_schur_identity_leaves_open():
     assert "ortho-Schur is not best" in verdict.reason and "the best cell is pseudo + projection" in verdict.reason
 
 
+def test_fisher_spread_and_sparsity_verdicts_pass_the_papers_figures_and_can_fail():
+    """Figures 2 and 4 as printed must pass; the tables turned round must not."""
+    assert diethe2015.judge_fisher_spread(diethe2015.PAPER_002_ASD).status == "reproduced"
+    assert diethe2015.judge_fisher_spread(0.06 - diethe2015.PAPER_002_ASD).status == "not reproduced"
+    assert diethe2015.judge_fisher_spread(np.zeros((6, 5))).status == "not judged"  # one split: no spread
+    assert diethe2015.judge_fisher_sparsity(diethe2015.PAPER_002_AS).status == "reproduced"
+    assert diethe2015.judge_fisher_sparsity(15 - diethe2015.PAPER_002_AS).status == "not reproduced"
+    fixed = diethe2015.judge_fisher_sparsity(diethe2015.PAPER_002_AS, fixed_k=True)
+    assert fixed.status == "not judged" and "fixed" in fixed.reason
+    assert diethe2015.FOR_COMPLETENESS.status == "not judged"
+
+
 def test_fisher_time_and_stage_verdicts_can_fail():
     assert diethe2015.judge_fisher_times(diethe2015.PAPER_002_ART).status == "reproduced"
     assert (

@@ -196,14 +196,26 @@ def skcca_bound(result, view):
     ]
 
 
+#: Diethe 2015's criterion x deflation tables: what each figure shows, its format and the paper's figure.
+_TABLES = {
+    "AER": ("error rate", "{:.3f}", "1"),
+    "ART": ("seconds", "{:.4f}", "3"),
+    "ASD": ("standard deviation over splits", "{:.3f}", "2"),
+    "AS": ("sparsity 100 k / m (%)", "{:.1f}", "4"),
+}
+
+
 def criterion_deflation(result, view):
-    key, paper_key = ("ART", "paper ART") if view.get("table") == "seconds" else ("AER", "paper AER")
-    what = "seconds" if key == "ART" else "error rate"
+    table = view.get("table", "AER")
+    if table.startswith("per set"):
+        return [per_set(result, table)]
+    key = {"seconds": "ART"}.get(table, table)
+    what, fmt, number = _TABLES[key]
+    paper_key = f"paper {key}"
     rows = [str(name) for name in result.arrays["deflations"]]
     cols = [str(name) for name in result.arrays["criteria"]]
-    fmt = "{:.4f}" if key == "ART" else "{:.3f}"
     n_sets, runs = len(result.findings["datasets"]), result.findings["runs"]
-    # error rates share one colour scale, so equal colours mean equal errors; times (other machines) do not
+    # the paper's numbers share our colour scale, so equal colours mean equal values; times (other machines) do not
     both = np.concatenate([np.ravel(result.arrays[key]), np.ravel(result.arrays[paper_key])])
     zrange = None if key == "ART" else (float(np.nanmin(both)), float(np.nanmax(both)))
     ours = F.table_figure(
@@ -219,13 +231,32 @@ def criterion_deflation(result, view):
         result.arrays[paper_key],
         rows,
         cols,
-        fmt="{:.3f}",
+        fmt=fmt,
         colour_title=what,
         zrange=zrange,
-        title=f"Paper (Diethe 2015, Figure {'3' if key == 'ART' else '1'}): 13 sets"
-        + ("" if zrange is None else ", same colour scale"),
+        title=f"Paper (Diethe 2015, Figure {number}): 13 sets" + ("" if zrange is None else ", same colour scale"),
     )
     return [ours, paper]
+
+
+def per_set(result, table):
+    """Diethe 2015 Figures 7-9: each data set's mean test error (rows) per deflation, criterion or
+    stage count (columns)."""
+    sets = [str(name) for name in result.arrays["datasets"]]
+    if table == "per set: stages":
+        values, cols = result.arrays["error"], [f"{int(v)} per stage" for v in result.arrays["stages"]]
+        what = "bases per stage (pseudo + ortho-Schur)"
+    elif table == "per set: deflations":
+        pseudo = list(result.arrays["criteria"]).index("pseudo")
+        values, cols = result.arrays["error"][:, :, pseudo], [str(n) for n in result.arrays["deflations"]]
+        what = "deflation (criterion pseudo)"
+    else:
+        ortho = list(result.arrays["deflations"]).index("ortho-schur")
+        values, cols = result.arrays["error"][:, ortho, :], [str(n) for n in result.arrays["criteria"]]
+        what = "criterion (deflation ortho-Schur)"
+    return F.table_figure(
+        values, sets, cols, fmt="{:.3f}", colour_title="test error", title=f"Each set's mean test error by {what}"
+    )
 
 
 def stages(result, view):
@@ -517,8 +548,13 @@ BUILDERS = {
     "hussain2011-fig6": skcca_vs_kcca,
     "hussain2011-fig7": skcca_bound,
     "diethe2015-fig1": criterion_deflation,
+    "diethe2015-fig2": criterion_deflation,
     "diethe2015-fig3": criterion_deflation,
+    "diethe2015-fig4": criterion_deflation,
     "diethe2015-fig5": stages,
+    "diethe2015-fig7": criterion_deflation,
+    "diethe2015-fig8": criterion_deflation,
+    "diethe2015-fig9": lambda result, view: [per_set(result, "per set: stages")],
     "vincent2002-table1": kmp_usps,
     "vincent2002-table3": kmp_vs_svm,
     "vincent2002-fig6": kmp_picture,
