@@ -1,9 +1,11 @@
 """Kernel matching pursuit: a sparse regression or classifier built one basis function at a time."""
 
+import numpy as np
 import streamlit as st
 
+from mpcore.experiments.vincent2002 import loss_curves
 from mpcore.kmp import KMP_VARIANTS, LOSSES
-from ui import board, choose, compute, lessons
+from ui import board, choose, compute, figures, lessons
 from ui import steps as steps_ui
 from ui.state import Control, PageState
 
@@ -220,6 +222,25 @@ if formulas.open:
         st.markdown(
             "The paper's log base is left open; base 2 follows from the 2^(−ε(m−k−l)/2) in its proof. "
             "The bound is on the probability that |f(x) − y| > α for a new point, not on the mean squared error."
+        )
+        st.markdown(
+            "**Losses** (Vincent and Bengio 2002, sec. 3.2, Fig. 5) against the margin m = y f(x), for labels "
+            "±1. The squared loss (1 − m)² also punishes large *positive* margins, so far points of the right "
+            "class pull the fit; the tanh loss (0.65 − tanh m)², fitted by back-fitting, is bounded, like "
+            "boosting's 1 − tanh(m) (Doom II). Drawn from the losses this page fits."
+        )
+        margins = np.linspace(-3.0, 3.0, 241)
+        board.chart(
+            figures.loss_shapes_figure(
+                margins,
+                loss_curves(margins),
+                names=("squared: (1 − m)²", "squared after tanh: (0.65 − tanh m)²", "Doom II: 1 − tanh(m)"),
+                title="Losses against the margin",
+                height=360,
+            ),
+            key="kmp-losses",
+            caption="The squared loss rises on both sides of m = 1; the loss after tanh is lowest near m = 0.78 "
+            "and rises only a little beyond it; Doom II's falls throughout and never exceeds 2.",
         )
 
 take_away = st.container(horizontal=True)

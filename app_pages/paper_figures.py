@@ -15,13 +15,10 @@ PAPERS = {
     "vincent2002": ("Vincent and Bengio (2002): kernel matching pursuit", "Vincent and Bengio (2002)"),
     "wang2016": ("Wang (2016): column selection for KCCA", "Wang (2016)"),
 }
-LABELS = {  # each paper's own word for its figures
-    **{f"hussain2011-fig{n}": f"Fig. {n}" for n in range(1, 8)},
-    **{f"diethe2015-fig{n}": f"Figure {n}" for n in (1, 3, 5)},
-    "vincent2002-table1": "Table 1",
-    "vincent2002-table3": "Table 3",
-    "vincent2002-fig6": "Fig. 6",
-    "wang2016-fig1": "Fig. 1",
+LABELS = {  # each paper's own word for its items: Diethe writes "Figure", the others "Fig."
+    name: ("Table " if "-table" in name else "Figure " if name.startswith("diethe") else "Fig. ")
+    + name.rsplit("table" if "-table" in name else "fig", 1)[1]
+    for name in FIGURES
 }
 RESULTS_MAX = 40
 VERDICT_COLOURS = {"reproduced": "green", "partly": "orange", "not reproduced": "red", "not judged": "gray"}

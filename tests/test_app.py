@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from mpcore.experiments import FIGURES
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 ALGORITHMS = {
     "skpca": "app_pages/sparse_kpca.py",
@@ -531,13 +533,15 @@ def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     at = open_page("paper-figures")
     assert_clean(at)
     titles = [header.value for header in at.subheader]
-    assert len(titles) == 14 and titles[0].startswith("Hussain et al. (2011), Fig. 1")
+    assert len(titles) == len(FIGURES) and titles[0].startswith("Hussain et al. (2011), Fig. 1")
     assert not figures(at)  # nothing runs until asked
     at = open_page("paper-figures", {"paper": "vincent2002"})
     assert [header.value.split(":")[0] for header in at.subheader] == [
         "Vincent and Bengio (2002), Table 1",
         "Vincent and Bengio (2002), Table 3",
+        "Vincent and Bengio (2002), Fig. 5",
         "Vincent and Bengio (2002), Fig. 6",
+        "Vincent and Bengio (2002), Fig. 7",
     ]
     said = [text.value for text in at.markdown]
     assert any(

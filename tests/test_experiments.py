@@ -49,7 +49,9 @@ COLUMNS = {
     "diethe2015-fig5": ("dataset", "stages", "test error", "seconds"),
     "vincent2002-table1": ("digit", "#sv", "SVM", "KMP (same #sv)", "KMP (half #sv)", "paper SVM"),
     "vincent2002-table3": ("dataset", "SVM error (%)", "KMP-mse #sv", "paper KMP-tanh error (%)"),
+    "vincent2002-fig5": ("margin", "Doom II: 1 − tanh(m)", "squared after tanh: (0.65 − tanh m)²"),
     "vincent2002-fig6": ("method", "support points", "test error"),
+    "vincent2002-fig7": ("method", "median training errors"),
     "wang2016-fig1": ("rank", "greedy rho", "uniform alpha", "ridge-leverage bound", "speedup"),
 }
 

@@ -296,6 +296,29 @@ def test_kmp_svm_table_verdict_passes_the_papers_own_table():
     assert vincent2002.judge_kmp_vs_svm(names, error, same_sv, np.full(error.shape, 0.3), repeats=50).status == "partly"
 
 
+def test_loss_shape_verdict_passes_the_formulas_and_fails_them_mirrored():
+    """Figure 5 from the formulas (and KMP's own losses) must pass; the same curves read against
+    -m (every loss rising with the margin) must fail.  The KMP page's caption quotes the minimum
+    of the loss after tanh: atanh(0.65) = 0.775."""
+    m = np.linspace(-3, 3, 241)
+    curves = vincent2002.loss_curves(m)
+    assert vincent2002.judge_loss_shapes(m, curves).status == "reproduced"
+    # every margin loss of -m (rising with the margin) and a tanh loss that never rises again
+    contrary = vincent2002.loss_curves(-m) | {"squared after tanh: (0.65 − tanh m)²": 1 - np.tanh(m)}
+    assert vincent2002.judge_loss_shapes(m, contrary).status == "not reproduced"
+    lowest = m[np.argmin(curves["squared after tanh: (0.65 − tanh m)²"])]
+    assert abs(lowest - np.arctanh(0.65)) < 0.02 and f"{np.arctanh(0.65):.2f}" == "0.78"
+    assert curves["Doom II: 1 − tanh(m)"].max() <= 2 and curves["squared after tanh: (0.65 − tanh m)²"][-1] < 0.13
+
+
+def test_linear_picture_verdict_can_fail():
+    """Figure 7: KMP-mse dragged (a few errors), the SVM and KMP-tanh not; the other way round fails."""
+    paper = np.array([[0, 5, 0]] * 8 + [[1, 4, 0]] * 2)
+    assert vincent2002.judge_linear_picture(paper).status == "reproduced"
+    assert vincent2002.judge_linear_picture(paper[:, [1, 0, 1]]).status == "not reproduced"
+    assert vincent2002.judge_linear_picture(np.array([[0, 0, 0]] * 10)).status == "not reproduced"
+
+
 def test_usps_verdict_needs_the_papers_svm():
     paper = {"SVM": 187, "KMP (same #sv)": 192, "KMP (half #sv)": 219}
     assert vincent2002.judge_kmp_usps(paper, paper, 2914, 2914).status == "reproduced"

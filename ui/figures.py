@@ -1538,3 +1538,21 @@ def facts_table_figure(header, columns, *, height=None, widths=None):
     fig = _style(fig, "", height=height or 70 + 36 * (len(columns[0]) + 1), legend=False)
     fig.update_layout(margin={"l": 5, "r": 5, "t": 5, "b": 5})
     return fig
+
+
+def loss_shapes_figure(margins, curves, *, names, title, height=HEIGHT):
+    """Losses against the margin m = y f(x) (Vincent and Bengio 2002, Figure 5): ``curves`` by
+    name, the ones in ``names`` drawn; the y axis stops at 4 so the bounded losses stay readable
+    beside the exponential one."""
+    fig = lines_figure(
+        margins,
+        {name: curves[name] for name in names},
+        x_title="margin m = y f(x)",
+        y_title="loss",
+        title=title,
+        markers=False,
+        height=height,
+    )
+    fig.update_yaxes(range=[0, 4])
+    fig.add_vline(x=0, line={"color": "#777777", "dash": "dot"})
+    return fig

@@ -12,6 +12,7 @@ from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
 from mpcore.experiments import FIGURES, KMP_PICTURE_METHODS, KMP_SVM_METHODS, USPS_METHODS
 from mpcore.experiments.hussain2011 import PAPER_000_SKPCA_ARGMINS
 from mpcore.experiments.report import FIGURE_HOOK, item_page, short, write_whole
+from mpcore.experiments.vincent2002 import LINEAR_PICTURE_METHODS, MARGIN_LOSSES, TRADITIONAL_LOSSES
 
 from . import figures as F
 
@@ -377,6 +378,51 @@ def kmp_usps(result, view):
     return [fig]
 
 
+def loss_shapes(result, view):
+    margins = result.table["margin"]
+    curves = {name: result.table[name] for name in (*MARGIN_LOSSES, *TRADITIONAL_LOSSES)}
+    return [
+        F.loss_shapes_figure(
+            margins, curves, names=tuple(MARGIN_LOSSES), title="Margin losses of boosting and the SVM"
+        ),
+        F.loss_shapes_figure(
+            margins,
+            curves,
+            names=("Doom II: 1 − tanh(m)", *TRADITIONAL_LOSSES),
+            title="Traditional losses (as KMP computes them) beside Doom II's",
+        ),
+    ]
+
+
+def linear_picture(result, view):
+    a = result.arrays
+    X, y = a["X"], a["y"]
+    fig = F._new_figure()
+    F._points(fig, X, y, size=9)
+    lo, hi = X.min(axis=0) - 0.5, X.max(axis=0) + 0.5
+    xs = np.linspace(lo[0], hi[0], 2)
+    errors = result.table["median training errors"]
+    for number, (name, w, c) in enumerate(zip(LINEAR_PICTURE_METHODS, a["w"], a["c"])):
+        ys = -(w[0] * xs + c) / w[1]  # w'x + c = 0
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                name=f"{name} (median {errors[number]:g} training errors)",
+                line={
+                    "color": F.OKABE_ITO[("black", "purple", "green")[number]],  # not the classes' colours
+                    "width": 4,
+                    "dash": ("solid", "dash", "dot")[number],
+                },
+            )
+        )
+    F._style(fig, "Linear boundaries on the first draw", "x₁", "x₂")
+    fig.update_xaxes(range=[lo[0], hi[0]])
+    fig.update_yaxes(range=[lo[1], hi[1]])
+    return [fig]
+
+
 def kmp_picture(result, view):
     a = result.arrays
     titles = [
@@ -557,7 +603,9 @@ BUILDERS = {
     "diethe2015-fig9": lambda result, view: [per_set(result, "per set: stages")],
     "vincent2002-table1": kmp_usps,
     "vincent2002-table3": kmp_vs_svm,
+    "vincent2002-fig5": loss_shapes,
     "vincent2002-fig6": kmp_picture,
+    "vincent2002-fig7": linear_picture,
     "wang2016-fig1": column_selection,
 }
 
