@@ -15,7 +15,8 @@ METHOD_HELP = (
     "greedy: sparse KPCA's picks (pivoted Cholesky, deterministic); uniform: random columns without "
     "replacement; ridge-leverage: columns drawn with replacement with probability proportional to their "
     "ridge leverage score (Wang 2016, eq. 10-12); k-means: scikit-learn's cluster centres (not training "
-    "points; kernel error only)."
+    "points; kernel error only); random-features: r random Fourier features in place of r columns "
+    "(scikit-learn's RBFSampler; Lopez-Paz et al. 2014's randomized CCA, Wang's baseline; RBF kernel only)."
 )
 
 state = PageState(PAGE)
@@ -121,6 +122,29 @@ def metric_figure(metric, source, y_title):
     )
 
 
+def theorem1_caption():
+    """What Wang 2016, Thm 1 guarantees at the largest rank, and the columns it asks for at ε = 0.05."""
+    t1 = result.theorem1
+    eps_lev, eps_uni = t1["epsilon/ridge-leverage"][-1], t1["epsilon/uniform"][-1]
+    need = t1["columns at 0.05"]
+    measured = {  # the two samplings the theorem is about
+        name: float(arrays["rho"][:, -1].mean())
+        for name, arrays in result.kcca.items()
+        if name in ("uniform", "ridge-leverage")
+    }
+    compared = ", ".join(
+        f"{name} {value:.2g} ({'below' if value <= eps else 'above'} its guarantee)"
+        for name, value in measured.items()
+        for eps in [eps_uni if name == "uniform" else eps_lev]
+    )
+    return (
+        f"Thm 1 (Wang 2016) guarantees, with probability 0.95, |ρ − ρ̃| ≤ {eps_lev:.3g} with {int(result.ranks[-1])} "
+        f"columns per view drawn by ridge leverage scores ({eps_uni:.3g} drawn uniformly). For |ρ − ρ̃| ≤ 0.05 it "
+        f"asks for {need['ridge-leverage']:,.0f} columns per view ({need['uniform']:,.0f} uniformly); N = "
+        f"{result.m}." + (f" Measured at that rank: {compared}." if compared else "")
+    )
+
+
 def story(j):
     if j == 0:
         return (
@@ -181,8 +205,13 @@ def build():
     steps = range(n + 1)
     leverage = {"view X": result.leverage[0]} | ({"view Y": result.leverage[1]} if result.two_view else {})
     d_eff = ", ".join(f"{name} {value:.1f}" for name, value in zip(leverage, result.effective_dimension))
-    panels = [
-        steps_ui.column_landmarks_panel(result, steps, split.y_train, class_names=dataset.class_names),
+    # random features and k-means centres choose no training points: nothing to ring
+    ringed = (
+        [steps_ui.column_landmarks_panel(result, steps, split.y_train, class_names=dataset.class_names)]
+        if result.landmarks
+        else []
+    )
+    panels = ringed + [
         steps_ui.lines_panel(
             "trace", "b", "Kernel error, trace norm", metric_figure("trace", result.kernel_error, "‖K − L‖_*"), n
         ),
@@ -217,7 +246,12 @@ def build():
         speed, best = speedup_figure()
         panels += [
             steps_ui.lines_panel(
-                "rho", "d", "Canonical correlation error (Fig. 1b)", metric_figure("rho", result.kcca, "|ρ − ρ̃|"), n
+                "rho",
+                "d",
+                "Canonical correlation error (Fig. 1b)",
+                metric_figure("rho", result.kcca, "|ρ − ρ̃|"),
+                n,
+                caption=theorem1_caption(),
             ),
             steps_ui.lines_panel("T", "e", "Error in T (Fig. 1b)", metric_figure("T", result.kcca, "‖T − T̃‖₂"), n),
             steps_ui.lines_panel(
@@ -278,6 +312,16 @@ if formulas.open:
             r"\begin{aligned}T &= (\bar K_1 + N\lambda_1 I)^{-1}\bar K_1 \bar K_2 (\bar K_2 + N\lambda_2 I)^{-1}, \\"
             r"\frac{\|\alpha - \tilde\alpha\|}{\sqrt N} &\le \Big(\frac12 + \frac{4\sqrt2}{r}\Big)"
             r"\frac{\|T - \tilde T\|}{N\lambda_1}\end{aligned}"
+        )
+        st.markdown(
+            "**How many columns** (Thm 1): with M columns per view drawn with probabilities p_i ≥ β l_i / d_eff "
+            "(β = 1 for the leverage scores, d_eff / (N max l_i) for uniform sampling), |ρ − ρ̃| ≤ ε with "
+            "probability 1 − δ once, for some t in [0, 1),"
+        )
+        board.equation(
+            r"M \ge 2\Big(\frac{d_{\mathrm{eff}}(K, \epsilon\lambda(1-t)/2)}{\beta t^2} + \frac{1}{3t}\Big)"
+            r"\log\frac{2N}{\delta},\qquad "
+            r"d_{\mathrm{eff}}(K,\gamma) = \operatorname{tr}\big(K(K + N\gamma I)^{-1}\big)"
         )
         st.markdown(
             "K̄ = HKH is the centred kernel; ρ is the largest singular value of T, ρ̃ that of T̃ built from "

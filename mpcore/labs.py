@@ -35,6 +35,7 @@ import numpy as np
 from scipy.linalg import eigvalsh
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
+from sklearn.kernel_approximation import RBFSampler
 
 from . import criteria
 from ._validation import check_binary_labels, check_choice, check_n_steps, check_positive, check_psd_kernel
@@ -50,8 +51,13 @@ from .nkcca import (
     _psd_solve,
     approximation_error,
     draw_landmarks,
+    effective_dimension,
     leverage_from_eigen,
+    nystrom_kcca_from_columns,
     nystrom_kcca_path,
+    theorem1_columns,
+    theorem1_epsilon,
+    uniform_beta,
 )
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
@@ -825,8 +831,50 @@ __all__ = [
 
 # --- column selection: greedy vs uniform vs ridge leverage (vs k-means) ----------------------
 
-#: Ways to choose Nystroem landmarks compared in the column-selection lab.
-COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means")
+#: Ways to choose Nystroem landmarks compared in the column-selection lab, and the random Fourier
+#: features baseline (Rahimi and Recht 2008; Lopez-Paz et al. 2014's randomized CCA, which Wang 2016
+#: compares with): ``r`` features in place of ``r`` columns, for the RBF kernel only.
+COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means", "random-features")
+#: Methods that choose no training points as landmarks.
+NOT_COLUMNS = ("k-means", "random-features")
+
+
+def random_features(X, gamma, top, seed):
+    """``top`` random Fourier features of the RBF kernel ``exp(-gamma ||x - z||^2)``
+    (scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler`), as a function of the
+    rank: ``features(r)`` is the first r, rescaled so ``Z Z'`` approximates K with r features."""
+    Z = RBFSampler(gamma=gamma, n_components=int(top), random_state=int(seed)).fit_transform(X)
+    return lambda r: Z[:, : int(r)] * np.sqrt(top / int(r))
+
+
+def feature_error(K, Z, eigen):
+    """Trace (nuclear) and spectral norm of ``K - Z Z'``: a random-feature approximation is not
+    below K, so the residual is indefinite and its nuclear norm sums the eigenvalues' sizes.
+    With K's eigenpairs above a floor, ``(values, V)``, the residual lives in span(V, Z) plus
+    K's remainder (trace ``tr K - sum(values)``, added to the nuclear norm), O(N (p + r)^2).
+
+    Parameters
+    ----------
+    K : ndarray of shape (N, N)
+        The kernel.
+    Z : ndarray of shape (N, r)
+        The features.
+    eigen : tuple of ndarray
+        K's eigenpairs ``(values (p,), vectors (N, p))`` above some floor.
+
+    Returns
+    -------
+    trace_error, spectral_error : float
+        The two norms.
+    """
+    values, V = eigen
+    B = np.hstack([V, extend_basis(V, Z)])
+    BZ = B.T @ Z
+    small = -(BZ @ BZ.T)
+    small[np.arange(values.size), np.arange(values.size)] += values
+    residual = np.linalg.eigvalsh((small + small.T) / 2)
+    rest = max(float(np.trace(K) - values.sum()), 0.0)
+    return float(np.abs(residual).sum() + rest), float(np.abs(residual).max(initial=0.0))
 
 
 def nystrom_error(K, C, W, eigen=None):
@@ -933,6 +981,13 @@ class ColumnSelection:
     speedup : dict
         {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of the
         incremental path and of refitting at every rank, and their ratio (Fig. 1(d)).
+    theorem1 : dict
+        Two views only: Wang 2016, Thm 1 at each rank, ``"epsilon/ridge-leverage"`` and
+        ``"epsilon/uniform"`` (R,): the ``|rho - rho~|`` it guarantees with probability 0.95
+        with that many columns per view (the larger of the two views'), for sampling by the
+        theorem's leverage scores and for uniform sampling (its beta from the leverage
+        scores here); and ``"columns at 0.05"``: the columns per view it asks for
+        ``|rho - rho~| <= 0.05`` ({"ridge-leverage", "uniform"}).
     settings : dict
         The parameters used (and ``kernel_trace``).
     coords : ndarray of shape (N, 2) or None, default=None
@@ -958,6 +1013,7 @@ class ColumnSelection:
     coords: np.ndarray | None = None
     coord_titles: tuple = ("x1", "x2")
     split: object = None
+    theorem1: dict = field(default_factory=dict)
 
     @property
     def m(self):
@@ -1079,6 +1135,11 @@ def column_selection(
         check_choice(name, COLUMN_METHODS, "column-selection method")
     if not methods:
         raise ValueError("Pick at least one way to choose the columns.")
+    if "random-features" in methods and kernel != "rbf":
+        raise ValueError(
+            f"Random Fourier features approximate the Gaussian (RBF) kernel only, not the {kernel} kernel: "
+            "choose the RBF kernel or leave random-features out."
+        )
     X = split.X_train
     N = X.shape[0]
     ranks = np.unique(np.asarray(ranks, dtype=int))
@@ -1136,6 +1197,10 @@ def column_selection(
                     trace[s, c], spectral[s, c] = nystrom_error(
                         K1, C, kernel_matrix(Z, kernel=kernel, **params), eigen=eigens[0]
                     )
+            elif name == "random-features":
+                features = random_features(X, params["gamma"], top, seed + s)
+                for c, r in enumerate(ranks):
+                    trace[s, c], spectral[s, c] = feature_error(K1, features(r), eigens[0])
             else:
                 order = orders_of(0, name, seed + s)
                 if s == 0:
@@ -1147,7 +1212,7 @@ def column_selection(
             tick()
         kernel_error[name] = {"trace": trace, "spectral": spectral, "distinct": distinct}
 
-    kcca_results, exact_summary, speedup = {}, {}, {}
+    kcca_results, exact_summary, speedup, theorem1 = {}, {}, {}, {}
     if two_view:
         K2 = views[1]
         exact = kcca_from_eigen(
@@ -1162,9 +1227,20 @@ def column_selection(
             arrays = {key: np.zeros((n_rep, ranks.size)) for key in ("rho", "T", "alpha", "bound")}
             arrays["valid"] = np.zeros((n_rep, ranks.size), dtype=bool)
             for s in range(n_rep):
-                orders = [orders_of(v, name, seed + s + 1000 * v) for v in range(len(views))]
+                if name == "random-features":
+                    inputs = (X, split.Y_train)
+                    made = [
+                        random_features(A, p["gamma"], top, seed + s + 1000 * v)
+                        for v, (A, p) in enumerate(zip(inputs, (params, params_y)))
+                    ]
                 for c, r in enumerate(ranks):
-                    approx = _nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
+                    if name == "random-features":  # L = Z Z' is Nystroem's C W^+ C' with C = Z, W = I
+                        Z1, Z2 = made[0](r), made[1](r)
+                        eye = np.eye(int(r))
+                        approx = nystrom_kcca_from_columns(Z1, eye, Z2, eye, reg, reg)
+                    else:
+                        orders = [orders_of(v, name, seed + s + 1000 * v) for v in range(len(views))]
+                        approx = _nystrom_kcca(K1, K2, orders[0][:r], orders[1][:r], reg, reg)
                     errors = approximation_error(exact, approx)
                     arrays["rho"][s, c], arrays["T"][s, c], arrays["alpha"][s, c] = (
                         errors["rho"],
@@ -1184,6 +1260,7 @@ def column_selection(
             out = nystrom_kcca_path(K1, K2, rng.permutation(N)[:top], rng.permutation(N)[:top], path_ranks, reg, reg)
             incremental[s], refit[s] = out["seconds_incremental"], out["seconds_refit"]
             tick()
+        theorem1 = _theorem1(views, eigens, leverage, ranks, reg)
         speedup = {
             "ranks": path_ranks,
             "incremental": incremental,
@@ -1217,7 +1294,47 @@ def column_selection(
         coords,
         titles,
         split,
+        theorem1,
     )
+
+
+#: The accuracy and confidence the column lab quotes Wang 2016, Thm 1 at.
+THEOREM1_EPSILON, THEOREM1_DELTA = 0.05, 0.05
+
+
+def _theorem1(views, eigens, leverage, ranks, reg):
+    """Wang 2016, Thm 1 for both views at each rank, and the columns it asks for at
+    :data:`THEOREM1_EPSILON` (see :attr:`ColumnSelection.theorem1`)."""
+    N = views[0].shape[0]
+    out = {"ranks": ranks}
+    betas = {"ridge-leverage": [1.0, 1.0], "uniform": [uniform_beta(scores) for scores in leverage]}
+    for name, beta in betas.items():
+        out[f"epsilon/{name}"] = np.array(
+            [
+                max(
+                    theorem1_epsilon(values, reg, int(r), N, max(float(np.trace(K)) - values.sum(), 0.0), 0.05, b)
+                    for K, (values, _), b in zip(views, eigens, beta)
+                )
+                for r in ranks
+            ]
+        )
+    t = 0.5
+    columns = {}
+    for name, beta in betas.items():
+        columns[name] = max(
+            theorem1_columns(
+                effective_dimension(
+                    values, THEOREM1_EPSILON * reg * (1 - t) / 2, N, max(float(np.trace(K)) - values.sum(), 0.0)
+                ),
+                N,
+                THEOREM1_DELTA,
+                t,
+                b,
+            )
+            for K, (values, _), b in zip(views, eigens, beta)
+        )
+    out["columns at 0.05"] = columns
+    return out
 
 
 def _in_words(names):

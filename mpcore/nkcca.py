@@ -540,3 +540,155 @@ def approximation_error(exact: KCCAResult, approx: NystromKCCAResult) -> dict[st
         "T": T_error,
         "alpha": float(np.linalg.norm(a - a_tilde) / np.sqrt(N)),
     }
+
+
+# --- how many columns Wang 2016, Thm 1 asks for ---------------------------------------------------
+
+
+def _finite_vector(values, name):
+    try:
+        values = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a list of numbers.") from None
+    if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be a non-empty list of finite numbers, got shape {values.shape}.")
+    return values
+
+
+def effective_dimension(eigvals: ArrayLike, gamma: float, n_points: int | None = None, rest: float = 0.0) -> float:
+    """``d_eff(K, gamma) = tr(K (K + N gamma I)^{-1}) = sum_i lam_i / (lam_i + N gamma)`` (Wang 2016, eq. 11).
+
+    Parameters
+    ----------
+    eigvals : array-like of shape (p,)
+        Eigenvalues of the N x N kernel K: all of them, or the p largest with ``n_points``
+        and ``rest``.
+    gamma : float
+        The ridge, positive.
+    n_points : int or None, default=None
+        N (default: the number of eigenvalues).
+    rest : float, default=0.0
+        The sum of the eigenvalues not given (``tr(K)`` minus theirs); each counts at most
+        ``lam / (N gamma)``, so the result is then an upper bound.
+
+    Returns
+    -------
+    float
+        The effective dimension.
+    """
+    lam = np.clip(_finite_vector(eigvals, "eigvals"), 0.0, None)
+    gamma = check_positive(gamma, "The ridge gamma")
+    N = lam.size if n_points is None else int(n_points)
+    if N < lam.size or not (np.isfinite(rest) and rest >= 0):
+        raise ValueError("n_points must be at least the number of eigenvalues and rest a finite number >= 0.")
+    return float(np.sum(lam / (lam + N * gamma)) + rest / (N * gamma))
+
+
+def theorem1_columns(d_eff: float, n_points: int, delta: float = 0.05, t: float = 0.5, beta: float = 1.0) -> float:
+    """Columns per view Wang 2016, Thm 1 asks for: ``2 (d_eff / (beta t^2) + 1 / (3 t)) log(2N / delta)``.
+
+    ``d_eff`` is the view's effective dimension at ``gamma = epsilon lambda (1 - t) / 2``
+    (:func:`effective_dimension`); with that many columns drawn per view by ridge leverage
+    scores (``beta = 1``; uniform sampling: :func:`uniform_beta`), ``|rho - rho~| <= epsilon``
+    with probability at least ``1 - delta``.
+
+    Parameters
+    ----------
+    d_eff : float
+        The effective dimension, at least 0.
+    n_points : int
+        N.
+    delta : float, default=0.05
+        The failure probability, in (0, 1).
+    t : float, default=0.5
+        The theorem's free parameter, in (0, 1).
+    beta : float, default=1.0
+        How far the sampling distribution may fall below the leverage scores' (eq. 12), in (0, 1].
+
+    Returns
+    -------
+    float
+        The number of columns M (not rounded).
+    """
+    if not (np.isfinite(d_eff) and d_eff >= 0) or int(n_points) < 1:
+        raise ValueError("d_eff must be a finite number >= 0 and n_points at least 1.")
+    for name, value, low, high in (("delta", delta, 0, 1), ("t", t, 0, 1), ("beta", beta, 0, 1)):
+        if not (low < value < high or (name == "beta" and value == 1)):
+            raise ValueError(f"{name} must lie in ({low}, {high}{']' if name == 'beta' else ')'}, got {value!r}.")
+    return float(2 * (d_eff / (beta * t * t) + 1 / (3 * t)) * np.log(2 * int(n_points) / delta))
+
+
+def uniform_beta(scores: ArrayLike) -> float:
+    """The ``beta`` of eq. 12 for uniform sampling: ``1/N >= beta l_i / d_eff`` for every i
+    gives ``beta = d_eff / (N max_i l_i)`` (Wang 2016, the remark after Lemma 3).
+
+    Parameters
+    ----------
+    scores : array-like of shape (N,)
+        The ridge leverage scores (:func:`ridge_leverage_scores`).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+    """
+    scores = np.clip(_finite_vector(scores, "scores"), 0.0, None)
+    if not scores.max() > 0:
+        raise ValueError("The leverage scores are all zero: the kernel is zero.")
+    return float(min(1.0, scores.sum() / (scores.size * scores.max())))
+
+
+def theorem1_epsilon(
+    eigvals: ArrayLike,
+    reg: float,
+    columns: int,
+    n_points: int | None = None,
+    rest: float = 0.0,
+    delta: float = 0.05,
+    beta: float = 1.0,
+) -> float:
+    """The smallest epsilon Wang 2016, Thm 1 guarantees for one view with ``columns`` columns.
+
+    Thm 1 asks for :func:`theorem1_columns` at ``d_eff(K, epsilon reg (1 - t) / 2)``, which
+    falls as epsilon grows; this finds the smallest epsilon (to 0.1 %) whose requirement
+    ``columns`` meets, over t in (0, 1).  With both views, ``|rho - rho~|`` is at most the
+    larger of the two views' epsilons (each view's half of the theorem takes ``delta / 2``:
+    its ``log(2N / delta)``).
+
+    Parameters
+    ----------
+    eigvals : array-like
+        The view kernel's eigenvalues (see :func:`effective_dimension`).
+    reg : float
+        The view's KCCA ridge lambda.
+    columns : int
+        M, the columns drawn for the view.
+    n_points, rest : see :func:`effective_dimension`.
+    delta, beta : see :func:`theorem1_columns`.
+
+    Returns
+    -------
+    float
+        The guaranteed epsilon: 0 when the columns meet the requirement for every epsilon
+        (down to 1e-12), inf when no epsilon up to 1e6 is reached (the ``1 / (3t)`` term
+        alone can need more columns than that).
+    """
+    reg = check_positive(reg, "The regularisation lambda")
+    lam = np.clip(_finite_vector(eigvals, "eigvals"), 0.0, None)
+    N = lam.size if n_points is None else int(n_points)
+    best = np.inf
+    for t in np.linspace(0.05, 0.95, 19):
+
+        def needs(eps, t=t):
+            return theorem1_columns(effective_dimension(lam, eps * reg * (1 - t) / 2, N, rest), N, delta, t, beta)
+
+        low, high = 1e-12, 1e6
+        if needs(high) > columns:
+            continue
+        if needs(low) <= columns:  # enough columns for any accuracy: d_eff has reached the rank
+            return 0.0
+        while high / low > 1.001:
+            mid = np.sqrt(low * high)
+            low, high = (low, mid) if needs(mid) <= columns else (mid, high)
+        best = min(best, high)
+    return float(best)

@@ -485,6 +485,22 @@ def test_column_lab_two_view_and_stepping():
     assert not figures(at)  # nothing is drawn by the server
 
 
+def test_column_lab_draws_random_features_and_quotes_theorem1():
+    """Random features (Wang's baseline) have no landmarks to draw; the correlation panel says
+    what Wang 2016, Thm 1 guarantees at the largest rank and compares it with the measured error."""
+    at = open_page("column-lab", {"points": "150", "rank": "20", "repeats": "1", "methods": "uniform,random-features"})
+    assert_clean(at)
+    payload = player(at)
+    assert "random-features" in json.dumps(panel(payload, "rho")["figure"])
+    caption = panel(payload, "rho")["caption"]
+    assert "Thm 1 (Wang 2016) guarantees" in caption and "Measured at that rank: uniform" in caption
+    alone = open_page("column-lab", {"points": "150", "rank": "20", "repeats": "1", "methods": "random-features"})
+    assert_clean(alone)
+    assert "landmarks" not in [item["key"] for item in player(alone)["panels"]]
+    linear = open_page("column-lab", {"points": "150", "kernel": "linear", "methods": "random-features"})
+    assert not linear.exception and any("RBF" in e.value for e in linear.error)
+
+
 def test_column_lab_one_view_explains_what_is_missing():
     at = open_page("column-lab", {"data": "moons", "points": "120", "rank": "10", "repeats": "1"})
     assert_clean(at)

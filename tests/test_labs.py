@@ -385,3 +385,86 @@ def test_nystrom_error_from_eigenpairs_matches_the_dense_residual():
         assert trace == pytest.approx(
             np.trace(K - C @ np.linalg.pinv(W, rcond=1e-10, hermitian=True) @ C.T), rel=1e-3 if rel > 1e-6 else 1e-9
         )  # tr K - tr(C W^+ C') cancels too
+
+
+def test_random_features_errors_and_correlation_equal_their_dense_forms():
+    """The random-feature baseline (Rahimi and Recht; Lopez-Paz et al.'s randomized CCA): its
+    kernel error is the nuclear and spectral norm of the indefinite K - ZZ', and its correlation
+    is exact KCCA on the kernels ZZ' of each view, both checked against N x N computations."""
+    from mpcore.labs import feature_error, random_features
+    from mpcore.lowrank import low_rank_eigen
+
+    split = prepare(load_dataset("rings-two-view", n_samples=160), seed=0)
+    gx, gy = 1.0 / split.X_train.shape[1], 1.0 / split.Y_train.shape[1]
+    result = column_selection(split, (8, 24), methods=("uniform", "random-features"), repeats=1, seed=3)
+    K1 = kernel_matrix(split.X_train, gamma=gx)
+    for c, r in enumerate(result.ranks):
+        Z1 = random_features(split.X_train, gx, 24, 3)(r)
+        Z2 = random_features(split.Y_train, gy, 24, 3 + 1000)(r)
+        residual = np.linalg.eigvalsh(K1 - Z1 @ Z1.T)
+        errors = result.kernel_error["random-features"]
+        assert errors["trace"][0, c] == pytest.approx(np.abs(residual).sum(), rel=1e-6)
+        assert errors["spectral"][0, c] == pytest.approx(np.abs(residual).max(), rel=1e-6)
+        approx = mpcore_kcca(Z1 @ Z1.T, Z2 @ Z2.T)
+        exact = mpcore_kcca(K1, kernel_matrix(split.Y_train, gamma=gy))
+        assert result.kcca["random-features"]["rho"][0, c] == pytest.approx(
+            abs(exact.correlations[0] - approx.correlations[0]), abs=1e-8
+        )
+    # the paper's point: Nystroem columns beat as many random features (Wang 2016, sec. 1)
+    assert result.kcca["uniform"]["rho"][0, -1] < result.kcca["random-features"]["rho"][0, -1]
+    eigen = low_rank_eigen(K1, 1e-12, 50)
+    Z = random_features(split.X_train, gx, 10, 0)(10)
+    assert feature_error(K1, Z, eigen)[1] == pytest.approx(np.abs(np.linalg.eigvalsh(K1 - Z @ Z.T)).max(), rel=1e-6)
+    with pytest.raises(ValueError, match="RBF"):
+        column_selection(split, (8,), methods=("random-features",), kernel="linear")
+
+
+def mpcore_kcca(K1, K2):
+    from mpcore import kcca
+
+    return kcca(K1, K2, 1e-3, 1e-3)
+
+
+def test_theorem1_columns_and_epsilon_by_hand():
+    """Wang 2016, eq. 11 and Thm 1: d_eff = tr(K (K + N gamma I)^-1); M = 2 (d_eff / (beta t^2)
+    + 1 / (3t)) log(2N / delta); the epsilon found for M is the smallest whose requirement M
+    meets (at some t), and uniform sampling's beta is d_eff / (N max l_i)."""
+    from mpcore.nkcca import (
+        effective_dimension,
+        ridge_leverage_scores,
+        theorem1_columns,
+        theorem1_epsilon,
+        uniform_beta,
+    )
+
+    X = np.random.default_rng(0).normal(size=(80, 2))
+    K = kernel_matrix(X, gamma=0.5)
+    lam, N = np.linalg.eigvalsh(K), 80
+    gamma = 1e-3
+    assert effective_dimension(lam, gamma) == pytest.approx(np.trace(K @ np.linalg.inv(K + N * gamma * np.eye(N))))
+    top = np.sort(lam)[::-1][:10]
+    assert effective_dimension(top, gamma, N, lam.sum() - top.sum()) >= effective_dimension(lam, gamma) - 1e-9
+    assert theorem1_columns(3.0, 80, 0.05, 0.5, 1.0) == pytest.approx(2 * (3 / 0.25 + 2 / 3) * np.log(3200))
+    scores = ridge_leverage_scores(K, gamma)
+    assert uniform_beta(scores) == pytest.approx(scores.sum() / (N * scores.max()))
+    for M in (40, 400):
+        eps = theorem1_epsilon(lam, 1e-3, M)
+        ts = np.linspace(0.05, 0.95, 19)
+
+        def needs(e, t):
+            return theorem1_columns(effective_dimension(lam, e * 1e-3 * (1 - t) / 2), N, 0.05, t, 1.0)
+
+        assert any(needs(eps, t) <= M for t in ts) and not any(needs(eps / 1.01, t) <= M for t in ts)
+    assert theorem1_epsilon(lam, 1e-3, 400) < theorem1_epsilon(lam, 1e-3, 40)
+    assert theorem1_epsilon(lam, 1e-3, 4000) == 0.0  # d_eff <= 80 here: 4000 columns meet any accuracy
+    with pytest.raises(ValueError, match="delta"):
+        theorem1_columns(3.0, 80, 1.5)
+
+
+def test_column_selection_quotes_theorem1_at_every_rank():
+    split = prepare(load_dataset("rings-two-view", n_samples=160), seed=0)
+    result = column_selection(split, (8, 32), methods=("uniform", "ridge-leverage"), repeats=1)
+    t1 = result.theorem1
+    assert t1["epsilon/ridge-leverage"].shape == (2,) and np.all(np.diff(t1["epsilon/ridge-leverage"]) < 0)
+    assert np.all(t1["epsilon/uniform"] >= t1["epsilon/ridge-leverage"])  # uniform's beta <= 1
+    assert t1["columns at 0.05"]["uniform"] >= t1["columns at 0.05"]["ridge-leverage"] > 0

@@ -367,3 +367,17 @@ def test_column_selection_verdict_judges_every_claim():
         ranks[:1], d_eff, uniform[:, :1] * 1e-9, leverage[:, :1] * 1e-9, alpha, bound, ~valid, speedup[:, :1]
     )
     assert rounding.status == "not judged" and "rounding level" in rounding.reason
+
+
+def test_column_selection_verdict_judges_theorem1_and_random_features():
+    """Wang 2016: errors within Thm 1's epsilon and Nystroem columns (even uniform ones) beating as
+    many random Fourier features pass; an error above the guarantee, or features as good as the
+    columns, fail those parts."""
+    args = _columns(0.5, 0.1, 0.5)
+    uniform = args[2]
+    generous = {"epsilon/uniform": np.full(4, 10.0), "epsilon/ridge-leverage": np.full(4, 5.0)}
+    both = wang2016.judge_column_selection(*args, rho_features=uniform * 20, theorem1=generous)
+    assert both.status == "reproduced" and "vacuous" in both.reason
+    tight = {"epsilon/uniform": np.full(4, 1e-7), "epsilon/ridge-leverage": np.full(4, 1e-7)}
+    verdict = wang2016.judge_column_selection(*args, rho_features=uniform * 0.5, theorem1=tight)
+    assert verdict.status == "partly" and "NOT within" in verdict.reason and "clearly at 0 of 4" in verdict.reason

@@ -341,13 +341,17 @@ CLAIMS = {
             "smaller than the theoretical bounds, with non-uniform sampling performing somewhat better than "
             "uniform sampling.",
             "It is clear that the speedup improves as the number of intermediate test points increases.",
+            "NKCCA typically outperforms approximate KCCA using random Fourier features [Lopez-Paz et al., 2014] for "
+            "the same rank, even when a naive uniform sampling strategy is adopted.",
         ),
-        "sec. 4, Figure 1",
+        "sec. 4, Figure 1; sec. 1",
         "At every rank run, over seeds: ridge-leverage |rho - rho~| clearly below uniform's at three quarters "
         "of the ranks (ranks where both are at rounding level are not compared); kernel stability at most "
         "half the Thm 2 step II bound wherever its condition holds (nowhere: not judged); the speed-up at the "
-        "last rank clearly above the first rank's. The paper's canonical-correlation bound (Thm 1) is not "
-        "computed, so that half of the first sentence is not judged.",
+        "last rank clearly above the first rank's; every seed's |rho - rho~| within the epsilon Thm 1 "
+        "guarantees (probability 0.95) for its rank, ridge-leverage and uniform sampling; and, from sec. 1, "
+        "uniform columns' |rho - rho~| clearly below as many random Fourier features' (scikit-learn's "
+        "RBFSampler) at three quarters of the ranks.",
     ),
 }
 
