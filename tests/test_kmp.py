@@ -222,3 +222,139 @@ def test_least_squares_error_never_grows_on_near_dependent_columns(variant):
     path = mpcore.kmp_path(K, y, 30, variant=variant)
     mse = ((path.extras["fitted"] - y) ** 2).mean(axis=1)
     assert np.all(np.diff(mse) <= 1e-9 * mse[0])
+
+
+# --- the losses and the margin-loss pursuits, step by step (tests written from a mutation run's survivors) -----
+
+
+def test_losses_by_hand_at_the_hinge_corners():
+    """Each loss's value at margins chosen by hand (Vincent and Bengio 2002, sec. 3.2: squared, tanh
+    with target 0.65; the smoothed hinge: 0 from z = 1, (1 - z)^2 / 2 between, 1/2 - z below 0)."""
+    z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
+    for y in (1.0, -1.0):
+        f = z * y  # the same margins for either label
+        np.testing.assert_allclose(loss_value("hinge", f, y), [1.5, 0.5, 0.125, 0.0, 0.0])
+        np.testing.assert_allclose(loss_value("squared", f, y), 0.5 * (f - y) ** 2)
+        np.testing.assert_allclose(loss_value("tanh", f, y), (np.tanh(f) - 0.65 * y) ** 2)
+        np.testing.assert_allclose(loss_value("logistic", f, y), np.log1p(np.exp(-z)))
+        np.testing.assert_allclose(loss_gradient("hinge", f, y), y * np.array([-1.0, -1.0, -0.5, 0.0, 0.0]))
+
+
+def _picks_and_fits(path, K, y, loss):
+    """Check a margin-loss path step by step against its definition; return the fitted values."""
+    fitted = path.extras["fitted"]
+    norms = np.linalg.norm(K, axis=0)
+    for j, i in enumerate(path.indices):
+        residual = -loss_gradient(loss, fitted[j], y)  # the functional gradient at the fit so far
+        scores = np.abs(K.T @ residual) / norms
+        scores[path.indices[:j]] = -np.inf  # a margin-loss pursuit picks each column once
+        assert scores[i] >= scores.max() * (1 - 1e-9), (j, i, int(np.argmax(scores)))
+        columns = K[:, path.indices[: j + 1]]
+        expected = columns @ path.extras["coefs"][j, : j + 1] + path.extras["intercepts"][j]
+        np.testing.assert_allclose(fitted[j + 1], expected, atol=1e-12)
+    return fitted
+
+
+@pytest.mark.parametrize("loss", ["tanh", "logistic", "hinge"])
+def test_basic_pursuit_with_a_margin_loss_takes_the_best_step_along_each_pick(xor_data, loss):
+    """Basic matching pursuit on a loss (Vincent and Bengio 2002, sec. 3.1): each step picks the column
+    most correlated with the negative gradient and moves along it by the step that minimises the loss
+    (the derivative along the column is zero there), keeping the earlier weights."""
+    _, y, K = xor_data
+    path = mpcore.kmp_path(K, y, 8, variant="basic", loss=loss)
+    assert path.deflation == "none (gradient residual)" and path.n_steps == 8
+    fitted = _picks_and_fits(path, K, y, loss)
+    coefs = path.extras["coefs"]
+    for j, i in enumerate(path.indices):
+        np.testing.assert_allclose(coefs[j, :j], coefs[j - 1, :j] if j else [], atol=1e-12)  # earlier weights kept
+        along = loss_gradient(loss, fitted[j + 1], y) @ K[:, i]
+        assert abs(along) <= 1e-4 * max(1.0, np.abs(K[:, i]).sum())
+        assert loss_value(loss, fitted[j + 1], y).sum() <= loss_value(loss, fitted[j], y).sum() + 1e-9
+    assert np.all(path.extras["intercepts"] == 0)
+
+
+@pytest.mark.parametrize("loss", ["tanh", "logistic"])
+def test_backfit_with_a_margin_loss_is_optimal_in_every_weight_and_the_intercept(xor_data, loss):
+    """Back-fitting on a loss refits all weights (and the free bias) after each pick: the gradient of the
+    summed loss in every weight and in the bias is zero; before any pick the bias alone minimises it."""
+    _, y, K = xor_data
+    path = mpcore.kmp_path(K, y, 6, variant="backfit", loss=loss, fit_intercept=True)
+    fitted = _picks_and_fits(path, K, y, loss)
+    b0 = fitted[0][0]
+    assert abs(loss_gradient(loss, np.full(y.size, b0), y).sum()) <= 1e-5 * y.size  # the best constant
+    for j in range(path.n_steps):
+        grad = loss_gradient(loss, fitted[j + 1], y)
+        columns = K[:, path.indices[: j + 1]]
+        assert np.abs(columns.T @ grad).max() <= 1e-3 and abs(grad.sum()) <= 1e-3, j
+    without = mpcore.kmp_path(K, y, 3, variant="backfit", loss=loss)
+    assert np.all(without.extras["intercepts"] == 0) and np.all(without.extras["fitted"][0] == 0)
+
+
+def test_margin_loss_pursuits_do_not_depend_on_the_kernels_scale(xor_data):
+    """Eligibility is relative to the largest column (a tiny kernel is not 'exhausted')."""
+    _, y, K = xor_data
+    for variant in ("basic", "backfit"):
+        big = mpcore.kmp_path(K, y, 4, variant=variant, loss="tanh").indices
+        small = mpcore.kmp_path(K * 1e-6, y, 4, variant=variant, loss="tanh").indices
+        assert small.size == 4 and big.size == 4
+    squared = [mpcore.kmp_path(K * s, y, 4, variant="basic").indices for s in (1.0, 1e-6)]
+    np.testing.assert_array_equal(*squared)
+
+
+def test_basic_squared_pursuit_stops_when_one_column_explains_the_target():
+    """Basic matching pursuit keeps the residual r = y - f: a target equal to a column is explained
+    after one step (a wrong residual would go on picking)."""
+    K = mpcore.kernel_matrix(np.random.default_rng(0).normal(size=(30, 2)), gamma=0.5)
+    path = mpcore.kmp_path(K, K[:, 5].copy(), 10, variant="basic")
+    assert path.indices.tolist() == [5] and path.stop_reason.startswith("target fully explained")
+    assert path.deflation == "none (residual only)"
+    np.testing.assert_allclose(path.extras["fitted"][-1], K[:, 5], atol=1e-12)
+
+
+# --- KMP with columns on demand ------------------------------------------------------------------------------
+
+
+def _columns_of(K):
+    return lambda idx: K[:, np.asarray(idx, dtype=int)]
+
+
+def test_columns_path_fits_least_squares_and_returns_the_residual():
+    from mpcore.kmp import kmp_columns_path
+
+    rng = np.random.default_rng(4)
+    K = mpcore.kernel_matrix(rng.normal(size=(60, 2)), gamma=0.5)
+    y = rng.normal(size=60)
+    path = kmp_columns_path(_columns_of(K), y, 6, candidates=60, seed=2)
+    memory = mpcore.kmp_path(K, y, 6)
+    np.testing.assert_array_equal(path.indices, memory.indices)
+    A = K[:, path.indices]
+    coefs = np.linalg.lstsq(A, y, rcond=None)[0]
+    np.testing.assert_allclose(path.coefs, coefs, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(path.residual, y - A @ coefs, atol=1e-10)
+    assert path.stop_reason is None
+    same = kmp_columns_path(_columns_of(K), y, 6, candidates=20)
+    np.testing.assert_array_equal(same.indices, kmp_columns_path(_columns_of(K), y, 6, candidates=20, seed=0).indices)
+    one = kmp_columns_path(_columns_of(K), y, 3, candidates=1, seed=5)  # one candidate a step: random columns
+    assert one.indices.size == 3 and len(set(one.indices.tolist())) == 3
+
+
+def test_columns_path_stops_and_refuses_with_sentences():
+    from mpcore.kmp import kmp_columns_path
+
+    K = mpcore.kernel_matrix(np.random.default_rng(1).normal(size=(40, 2)), gamma=0.5)
+    y = K[:, [3, 7]] @ np.array([1.0, -2.0])
+    path = kmp_columns_path(_columns_of(K), y, 10, candidates=40)
+    assert sorted(path.indices.tolist()) == [3, 7] and path.stop_reason.startswith("target fully explained")
+    np.testing.assert_allclose(path.residual, 0.0, atol=1e-9)
+    X = np.c_[np.ones(40), np.arange(40.0)]
+    flat = X @ X.T  # columns in span{1, t}: a target orthogonal to both is correlated with none
+    z = np.zeros(40)
+    z[:3] = [1.0, -2.0, 1.0]
+    none = kmp_columns_path(_columns_of(flat), z, 5, candidates=40)
+    assert none.indices.size == 0 and none.stop_reason.startswith("no candidate is correlated")
+    assert none.coefs.size == 0 and np.array_equal(none.residual, z) and none.residual is not z
+    with pytest.raises(ValueError, match=r"^The target is all zeros; there is nothing to fit\.$"):
+        kmp_columns_path(_columns_of(K), np.zeros(40), 3, candidates=5)
+    for bad in (0, True, 1.5):
+        with pytest.raises(ValueError, match=r"^candidates must be a whole number of at least 1"):
+            kmp_columns_path(_columns_of(K), y, 3, candidates=bad)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mpcore
+from mpcore import nkcca
 from mpcore.cca import center_kernel
 
 
@@ -171,3 +172,99 @@ def test_the_incremental_path_equals_the_direct_formula_with_every_point_a_landm
     if not duplicate:
         exact = mpcore.kcca(K1, K2, 1e-3, 1e-3).correlations[0]
         assert path["correlations"][-1] == pytest.approx(exact, rel=1e-9)
+
+
+# --- the column tools' edges and sentences (written from a mutation run's survivors) -------------------------
+
+
+def test_nystrom_kcca_from_columns_equals_the_landmark_form_and_records_its_indices(two_view_data):
+    _, _, Kx, Ky = two_view_data
+    i1, i2 = np.array([3, 9, 40, 77, 120]), np.array([5, 6, 60, 99])
+    direct = mpcore.nystrom_kcca(Kx, Ky, i1, i2, 1e-2, 1e-3)
+    columns = nkcca.nystrom_kcca_from_columns(
+        Kx[:, i1], Kx[np.ix_(i1, i1)], Ky[:, i2], Ky[np.ix_(i2, i2)], 1e-2, 1e-3, indices1=i1, indices2=i2
+    )
+    np.testing.assert_allclose(columns.correlations, direct.correlations, rtol=1e-9)
+    assert columns.correlations.size == 1  # one direction unless asked
+    assert columns.indices1.tolist() == i1.tolist() and columns.indices2.tolist() == i2.tolist()
+    assert columns.indices1.dtype.kind == "i"
+    default = nkcca.nystrom_kcca_from_columns(Kx[:, i1], Kx[np.ix_(i1, i1)], Ky[:, i2], Ky[np.ix_(i2, i2)])
+    assert default.indices1.tolist() == [0, 1, 2, 3, 4] and default.indices2.tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"C1": np.full((150, 5), np.nan)}, r"^C1 "),
+        ({"C2": np.full((150, 4), np.inf)}, r"^C2 "),
+        ({"C1": np.ones((1, 5)), "C2": np.ones((1, 4))}, r"^C1 has 1 row\(s\); at least 2"),
+        ({"W1": np.ones((5, 4))}, r"^W1 "),
+        ({"W2": np.ones((4, 3))}, r"^W2 "),
+        ({"W1": np.ones((0, 0))}, r"^W1 "),
+        ({"C2": np.ones((149, 4))}, r"^The columns must share their rows"),
+        ({"W1": np.eye(6)}, r"^The columns must share their rows and match their landmark blocks"),
+        ({"W2": np.eye(5)}, r"^The columns must share their rows and match their landmark blocks"),
+        ({"reg1": 0.0}, r"^The regularisation lambda1 "),
+        ({"reg2": -1.0}, r"^The regularisation lambda2 "),
+    ],
+)
+def test_nystrom_kcca_from_columns_refuses_with_a_sentence_naming_the_argument(two_view_data, change, message):
+    _, _, Kx, Ky = two_view_data
+    i1, i2 = np.arange(5), np.arange(4)
+    args = {"C1": Kx[:, i1], "W1": Kx[np.ix_(i1, i1)], "C2": Ky[:, i2], "W2": Ky[np.ix_(i2, i2)]} | change
+    with pytest.raises(ValueError, match=message):
+        nkcca.nystrom_kcca_from_columns(**args)
+
+
+def test_leverage_scores_choose_their_method_and_refuse_with_sentences(two_view_data, monkeypatch):
+    _, _, Kx, _ = two_view_data
+    exact = mpcore.ridge_leverage_scores(Kx, 1e-3, method="exact")
+    sketch = mpcore.ridge_leverage_scores(Kx, 1e-3, method="approximate", n_landmarks=40)
+    assert not np.allclose(exact, sketch)
+    np.testing.assert_array_equal(
+        sketch, mpcore.ridge_leverage_scores(Kx, 1e-3, method="approximate", n_landmarks=40, seed=0)
+    )
+    assert not np.array_equal(
+        sketch, mpcore.ridge_leverage_scores(Kx, 1e-3, method="approximate", n_landmarks=40, seed=1)
+    )
+    monkeypatch.setattr(nkcca, "EXACT_LEVERAGE_MAX_N", 150)  # N = 150: "auto" is still exact at the limit
+    np.testing.assert_array_equal(mpcore.ridge_leverage_scores(Kx, 1e-3), exact)
+    monkeypatch.setattr(nkcca, "EXACT_LEVERAGE_MAX_N", 149)  # past it: the sketch
+    auto = mpcore.ridge_leverage_scores(Kx, 1e-3)
+    np.testing.assert_array_equal(auto, mpcore.ridge_leverage_scores(Kx, 1e-3, method="approximate"))
+    with pytest.raises(ValueError, match=r"^The leverage-score parameter gamma "):
+        mpcore.ridge_leverage_scores(Kx, 0.0)
+    with pytest.raises(ValueError, match=r"leverage-score method"):
+        mpcore.ridge_leverage_scores(Kx, 1e-3, method="fast")
+
+
+def test_sketch_and_sampling_sizes_seeds_and_sentences(two_view_data):
+    _, _, Kx, _ = two_view_data
+    assert nkcca.sketch_landmarks(2000).size == 200 and nkcca.sketch_landmarks(10_000).size == 400
+    assert nkcca.sketch_landmarks(150).size == 150 and nkcca.sketch_landmarks(150, 30).size == 30
+    assert np.unique(nkcca.sketch_landmarks(900, 300)).size == 300  # distinct, sorted
+    np.testing.assert_array_equal(nkcca.sketch_landmarks(900, 30), nkcca.sketch_landmarks(900, 30, seed=0))
+    for M in (1, 150):
+        assert mpcore.sample_columns(Kx, M, "uniform")[0].size == M
+    np.testing.assert_array_equal(mpcore.sample_columns(Kx, 20)[0], mpcore.sample_columns(Kx, 20, seed=0)[0])
+    np.testing.assert_array_equal(
+        mpcore.sample_columns(Kx, 20, "ridge-leverage", gamma=1e-3)[0],
+        nkcca.draw_landmarks(150, 20, "ridge-leverage", mpcore.ridge_leverage_scores(Kx, 1e-3), 0)[0],
+    )
+    for M in (0, 151, True, 2.0):
+        with pytest.raises(ValueError, match=r"^The rank M must be a whole number between 1 and the number of points"):
+            mpcore.sample_columns(Kx, M)
+    with pytest.raises(ValueError, match=r"^ridge-leverage sampling needs gamma \(or precomputed scores\)\.$"):
+        mpcore.sample_columns(Kx, 5, "ridge-leverage")
+    with pytest.raises(ValueError, match=r"sampling"):
+        mpcore.sample_columns(Kx, 5, "greedy")
+
+
+def test_sketch_scores_are_clipped_to_the_unit_interval_and_independent_of_the_block_size(two_view_data):
+    _, _, Kx, _ = two_view_data
+    S = np.array([0, 1])  # a two-column sketch with a tiny ridge: the raw ratios pass 1
+    raw = nkcca.leverage_from_sketch(Kx[:, S], Kx[np.ix_(S, S)], np.diag(Kx), 1e-6)
+    assert raw.max() == 1.0 and raw.min() >= 0.0
+    S = nkcca.sketch_landmarks(150, 40)
+    args = (Kx[:, S], Kx[np.ix_(S, S)], np.diag(Kx), 1e-3)
+    np.testing.assert_allclose(nkcca.leverage_from_sketch(*args, rows=7), nkcca.leverage_from_sketch(*args))
