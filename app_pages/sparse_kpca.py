@@ -212,9 +212,10 @@ if formulas.open:
         st.markdown(
             "The global (Thm 7) and local (Thm 8, c = 80) Rademacher bounds for full KPCA with t "
             "components are drawn for comparison; the local one is meant for a log axis. It is drawn twice. "
-            "Thm 8 prints λ_j(K), eigenvalues of the kernel matrix itself ('printed λ(K)'): the paper's "
-            "Figs 4–5 behave that way, falling with every component. Its proof (Blanchard, Bousquet and "
-            "Zwald 2007) works with the covariance operator, whose eigenvalues are those of K/m ('λ(K/m)'): "
+            "Thm 8 prints λ_j(K), eigenvalues of the kernel matrix itself (the curve 'printed: λ of K'): the "
+            "paper's Figs 4–5 behave that way, falling with every component. Its proof (Blanchard, Bousquet "
+            "and Zwald 2007) works with the covariance operator, whose eigenvalues are those of K/m (the curve "
+            "'λ of K/m'): "
             "every sum m times smaller, so a far lower curve that need not fall."
         )
 

@@ -199,8 +199,8 @@ def _filled(F, trace, m):
 
 
 #: Hussain et al. 2011 Thm 8 under each reading of its eigenvalues (mpcore.bounds.THM8_READINGS).
-LOCAL_OPERATOR = "local Rademacher bound, λ(K/m)"
-LOCAL_PRINTED = "local Rademacher bound, printed λ(K)"
+LOCAL_OPERATOR = "local Rademacher bound (λ of K/m)"
+LOCAL_PRINTED = "local Rademacher bound (printed: λ of K)"
 
 
 def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):

@@ -24,19 +24,19 @@ COLUMNS = {
         "test residual",
         "compression bound",
         "global Rademacher bound",
-        "local Rademacher bound, printed λ(K)",
-        "local Rademacher bound, λ(K/m)",
+        "local Rademacher bound (printed: λ of K)",
+        "local Rademacher bound (λ of K/m)",
     ),
     "hussain2011-fig3": (
         "t",
         "test residual",
         "compression bound",
         "global Rademacher bound",
-        "local Rademacher bound, printed λ(K)",
-        "local Rademacher bound, λ(K/m)",
+        "local Rademacher bound (printed: λ of K)",
+        "local Rademacher bound (λ of K/m)",
     ),
-    "hussain2011-fig4": ("t", "local Rademacher bound, printed λ(K)", "local Rademacher bound, λ(K/m)"),
-    "hussain2011-fig5": ("t", "local Rademacher bound, printed λ(K)", "local Rademacher bound, λ(K/m)"),
+    "hussain2011-fig4": ("t", "local Rademacher bound (printed: λ of K)", "local Rademacher bound (λ of K/m)"),
+    "hussain2011-fig5": ("t", "local Rademacher bound (printed: λ of K)", "local Rademacher bound (λ of K/m)"),
     "hussain2011-fig6": ("dimensions", "SKCCA", "KCCA, reg 0.001"),
     "hussain2011-fig7": ("t", "test error rate", "SKCCA bound"),
     "diethe2015-fig1": ("deflation", "criterion", "AER", "ART (s)", "paper AER"),
@@ -153,8 +153,8 @@ def test_toy_compression_bound_finds_the_dominant_dimensions():
     result = E.skpca_bounds_toy("quick")
     assert 40 <= result.findings["compression bound argmin per run"][0] <= 70
     assert result.findings["compression bound minimum"] < result.findings["global Rademacher bound minimum"]
-    for reading in ("printed λ(K)", "λ(K/m)"):
-        assert result.findings[f"local Rademacher bound, {reading} minimum"] > 1
+    for reading in ("(printed: λ of K)", "(λ of K/m)"):
+        assert result.findings[f"local Rademacher bound {reading} minimum"] > 1
 
 
 def test_boston_compression_bound_is_tighter_than_the_pca_bound(tiny):

@@ -213,8 +213,8 @@ def test_compression_argmin_grows_as_the_kernel_narrows():
 def test_every_reading_of_theorem_8_stays_far_above_the_other_bounds():
     result = E.run("hussain2011-fig3", "tiny")
     for reading in (
-        "local Rademacher bound, printed λ(K)",
-        "local Rademacher bound, λ(K/m)",
+        "local Rademacher bound (printed: λ of K)",
+        "local Rademacher bound (λ of K/m)",
         "local Rademacher bound (k² reading)",
     ):
         assert np.nanmin(result.table[reading]) > np.nanmin(result.table["compression bound"])

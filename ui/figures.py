@@ -645,7 +645,7 @@ def _in_words(names):
     parts = [n[len(first) + 2 :] if n.startswith(first + ", ") else None for n in rest]
     if rest and all(parts):
         return f"{first} (and its {' and '.join(parts)})"
-    return " and ".join(names)
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 2 else " and ".join(names)
 
 
 def _scaled_name(name, rescale):
