@@ -663,8 +663,14 @@ def theorem1_epsilon(
         The view's KCCA ridge lambda.
     columns : int
         M, the columns drawn for the view.
-    n_points, rest : see :func:`effective_dimension`.
-    delta, beta : see :func:`theorem1_columns`.
+    n_points : int or None, default=None
+        N, as in :func:`effective_dimension`.
+    rest : float, default=0.0
+        The eigenvalues not given, as in :func:`effective_dimension`.
+    delta : float, default=0.05
+        The failure probability, as in :func:`theorem1_columns`.
+    beta : float, default=1.0
+        The sampling's beta, as in :func:`theorem1_columns`.
 
     Returns
     -------
