@@ -589,7 +589,6 @@ def _direction(state, i, column):
     # A second Gram-Schmidt pass ("twice is enough": Giraud, Langou and Rozloznik 2005): one
     # pass leaves q off orthogonal to Q by about eps / norm, and with tau from K0 those errors
     # compound step after step until K_j is no longer (I - QQ')K(I - QQ').
-    v = v / norm
     v = v - Q @ (Q.T @ v)
     v = v / np.linalg.norm(v)
     state.Q.append(v)

@@ -343,3 +343,53 @@ def test_orthogonalised_deflations_stay_on_their_formula_for_a_hundred_steps(sta
     if name == "ortho-projection":
         P = np.eye(150) - Q @ Q.T
         np.testing.assert_allclose(path.deflated_kernel(path.n_steps), P @ K @ P, rtol=0, atol=1e-10)
+
+
+def test_every_state_method_of_the_interface_has_the_shared_docstring_unless_it_has_its_own():
+    """``KernelState.__init_subclass__`` hands its docstrings down (the API pages show them)."""
+    from mpcore.deflations import OPTIONAL_METHOD_DOCS, KernelState
+
+    inherited = own = optional = 0
+    for cls in KernelState.__subclasses__():
+        for name, member in vars(cls).items():
+            if not callable(member) or name.startswith("_"):
+                continue
+            shared = getattr(KernelState, name, None)
+            if callable(shared) and member.__doc__ == shared.__doc__:
+                inherited += 1
+            elif name in OPTIONAL_METHOD_DOCS and member.__doc__ == OPTIONAL_METHOD_DOCS[name]:
+                optional += 1
+            else:
+                assert member.__doc__, (cls.__name__, name)
+                own += 1
+    assert inherited >= 10 and optional >= 1 and own >= 3
+    assert LowRankDeflation.column.__doc__.startswith("Column ``i`` of the current deflated kernel")
+    assert ExplicitDeflation.deflate.__doc__ == KernelState.deflate.__doc__
+
+
+def test_states_default_to_projection_and_bound_their_round_off():
+    X = np.random.default_rng(2).normal(size=(25, 2))
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    assert ExplicitDeflation(K).name == "projection" and LowRankDeflation(K).name == "projection"
+    from mpcore.deflations import CholeskyDeflation
+
+    state = CholeskyDeflation(K)
+    eps = np.finfo(float).eps
+    top = float((K * K).sum(axis=0).max())  # the largest squared column norm it started from
+    assert state.column_sq_norm_error() == pytest.approx(8 * eps * top)
+    state.deflate(3)
+    state.deflate(11)
+    assert state.column_sq_norm_error() == pytest.approx(8 * eps * 3 * top)
+
+
+@pytest.mark.parametrize("name", ["schur", "ortho-schur"])
+def test_schur_deflates_a_narrow_or_a_tiny_kernel(name):
+    """The Schur step is a no-op only when v'Kv vanishes against the kernel's scale: not for a
+    nearly diagonal kernel (v'Kv about max |K|), nor for a kernel of entries 1e-14."""
+    X = np.random.default_rng(3).normal(size=(20, 2))
+    for K in (mpcore.kernel_matrix(X, gamma=50.0), 1e-14 * mpcore.kernel_matrix(X, gamma=0.5)):
+        state = ExplicitDeflation(K, name)
+        assert state.deflate(4)
+        tau = unit(K[:, 4])
+        np.testing.assert_allclose(state.current() @ tau, 0.0, atol=1e-9 * np.abs(K).max())  # tau's direction gone
+        assert state.rank == 1

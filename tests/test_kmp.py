@@ -358,3 +358,80 @@ def test_columns_path_stops_and_refuses_with_sentences():
     for bad in (0, True, 1.5):
         with pytest.raises(ValueError, match=r"^candidates must be a whole number of at least 1"):
             kmp_columns_path(_columns_of(K), y, 3, candidates=bad)
+
+
+def test_kmp_path_names_its_parts_and_records_its_settings(xor_data):
+    _, y, K = xor_data
+    expected = {
+        ("prefit", "squared"): "(I - tau tau' / tau'tau) K",
+        ("backfit", "squared"): "none (least-squares refit)",
+        ("basic", "squared"): "none (residual only)",
+        ("backfit", "tanh"): "none (gradient residual)",
+    }
+    for (variant, loss), deflation in expected.items():
+        path = mpcore.kmp_path(K, y, 3, variant=variant, loss=loss)
+        assert (path.algorithm, path.criterion, path.deflation) == (
+            "Kernel matching pursuit",
+            "|K[:, i]' r| / ||K[:, i]||",
+            deflation,
+        )
+        assert path.extras["variant"] == variant and path.extras["loss"] == loss
+        assert np.all(path.extras["fitted"][0] == 0)  # nothing chosen, no intercept: f = 0
+    backfit = mpcore.kmp_path(K, y, 4, variant="backfit")
+    for j in range(5):  # back-fitting refits on the original dictionary: it is never deflated
+        np.testing.assert_array_equal(backfit.deflated_kernel(j), K)
+    prefit = mpcore.kmp_path(K, y, 4)
+    assert not np.allclose(prefit.deflated_kernel(4), K)
+    np.testing.assert_array_equal(
+        mpcore.kmp_path(K, y, 4, candidates=10).indices, mpcore.kmp_path(K, y, 4, candidates=10, seed=0).indices
+    )
+
+
+def test_prefit_on_a_rectangular_dictionary_is_greedy_least_squares():
+    """A dictionary need not be a kernel matrix: 40 points, 25 atoms."""
+    rng = np.random.default_rng(8)
+    D, y = rng.normal(size=(40, 25)), rng.normal(size=40)
+    np.testing.assert_array_equal(mpcore.kmp_path(D, y, 6).indices, greedy_ols(D, y, 6))
+
+
+def test_kmp_stops_at_any_scale_of_the_target():
+    """The stopping rules are relative to ||y||: a target a million times larger stops where it did."""
+    K = mpcore.kernel_matrix(np.random.default_rng(0).normal(size=(30, 2)), gamma=0.5)
+    for variant in ("prefit", "basic"):
+        path = mpcore.kmp_path(K, 1e6 * K[:, 5], 10, variant=variant)
+        assert path.indices.tolist() == [5] and path.stop_reason.startswith("target fully explained")
+    X = np.c_[np.ones(40), np.arange(40.0)]
+    z = np.zeros(40)
+    z[:3] = [1.0, -2.0, 1.0]  # orthogonal to both atoms of the dictionary
+    path = mpcore.kmp_path(X @ X.T, 1e6 * z, 5)
+    assert path.n_steps == 0 and path.stop_reason == (
+        "no candidate is correlated with the residual any more; further columns cannot improve the fit."
+    )
+    unit = np.zeros(30)
+    unit[3] = 1.0  # a target of norm exactly 1 is no zero target
+    assert mpcore.kmp_path(K, unit, 2).n_steps == 2
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda K, y: mpcore.kmp_path(K, y, 3, variant="greedy"), r"^Unknown KMP variant 'greedy'; choose one of"),
+        (lambda K, y: mpcore.kmp_path(K, y, 3, loss="l1"), r"^Unknown loss 'l1'; choose one of"),
+        (lambda K, y: mpcore.kmp_path(K * np.nan, y, 3), r"^K "),
+        (lambda K, y: mpcore.kmp_path(K - 2 * np.eye(len(K)), y, 3), r"^K\[0, 0\] = -1 is negative"),
+        (lambda K, y: mpcore.kmp_path(K, 0 * y, 3), r"^The target is all zeros; there is nothing to fit\.$"),
+        (
+            lambda K, y: mpcore.kmp_path(K, y, 3, loss="tanh"),
+            r"^Pre-fitting needs the squared loss; with a non-squared loss use variant 'backfit' or 'basic' "
+            r"\(Vincent and Bengio 2002, sec\. 3\.1: pre-fitting would need one optimisation per candidate\)\.$",
+        ),
+        (lambda K, y: mpcore.kmp_path(K, y, 3, candidates=0), r"^candidates must be a whole number of at least 1"),
+        (lambda K, y: mpcore.kmp_path(K, y, 3, candidates=True), r"^candidates must be a whole number of at least 1"),
+        (lambda K, y: mpcore.kmp_path(K, y, 3, candidates=2.0), r"^candidates must be a whole number of at least 1"),
+    ],
+)
+def test_kmp_path_refuses_with_its_own_sentence(xor_data, call, message):
+    _, y, K = xor_data
+    with pytest.raises(ValueError, match=message):
+        call(K, y)
+    assert mpcore.kmp_path(K, y, 2, candidates=1).n_steps == 2

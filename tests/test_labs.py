@@ -468,3 +468,52 @@ def test_column_selection_quotes_theorem1_at_every_rank():
     assert t1["epsilon/ridge-leverage"].shape == (2,) and np.all(np.diff(t1["epsilon/ridge-leverage"]) < 0)
     assert np.all(t1["epsilon/uniform"] >= t1["epsilon/ridge-leverage"])  # uniform's beta <= 1
     assert t1["columns at 0.05"]["uniform"] >= t1["columns at 0.05"]["ridge-leverage"] > 0
+
+
+def test_theorem1_tools_take_their_edges_and_refuse_with_sentences():
+    from mpcore.nkcca import effective_dimension, theorem1_columns, theorem1_epsilon, uniform_beta
+
+    X = np.random.default_rng(0).normal(size=(80, 2))
+    lam = np.linalg.eigvalsh(kernel_matrix(X, gamma=0.5))
+    top, rest = lam[-10:], float(lam[:-10].clip(0).sum())
+    # an epsilon below 1 (800 columns), a worse one for uniform-like sampling (beta 1/2), and one for only
+    # the 10 largest eigenvalues with the rest bounded (the other 70 count, so it is larger)
+    full = theorem1_epsilon(lam, 1e-3, 800)
+    assert 0 < full < 0.1
+    assert theorem1_epsilon(lam, 1e-3, 800, beta=0.5) > 10 * full
+    partial = theorem1_epsilon(top, 1e-3, 800, n_points=80, rest=rest)
+    assert partial > 10 * full and partial != theorem1_epsilon(top, 1e-3, 800, n_points=80)
+    assert theorem1_epsilon(lam, 1e-3, 40, delta=0.5) < theorem1_epsilon(lam, 1e-3, 40)
+    assert theorem1_epsilon(lam, 1e-3, 1) == np.inf  # not even epsilon = 1e6
+    # negative eigenvalues (rounding) count as 0; the bound on the rest is added
+    assert effective_dimension([1.0, -1e-9], 0.1) == effective_dimension([1.0, 0.0], 0.1) == pytest.approx(1 / 1.2)
+    assert effective_dimension([1.0], 0.1, n_points=4, rest=0.4) == pytest.approx(1 / 1.4 + 0.4 / 0.4)
+    assert theorem1_columns(0.0, 1) == pytest.approx(2 * (1 / 1.5) * np.log(40))  # the defaults: delta 0.05, t 1/2
+    assert theorem1_columns(2.0, 10, beta=1.0) < theorem1_columns(2.0, 10, beta=0.5)
+    assert uniform_beta([0.5, 0.5]) == 1.0 and uniform_beta([1.0, 0.0, -1e-12]) == pytest.approx(1 / 3)
+    refusals = [
+        (lambda: effective_dimension([1.0], 0.0), r"^The ridge gamma "),
+        (lambda: effective_dimension([1.0, np.nan], 0.1), r"^eigvals must be a non-empty list of finite numbers"),
+        (lambda: effective_dimension([], 0.1), r"^eigvals must be a non-empty list"),
+        (lambda: effective_dimension([[1.0]], 0.1), r"^eigvals must be a non-empty list"),
+        (lambda: effective_dimension(["a"], 0.1), r"^eigvals must be a list of numbers\.$"),
+        (lambda: effective_dimension([1.0, 2.0], 0.1, n_points=1), r"^n_points must be at least the number"),
+        (lambda: effective_dimension([1.0], 0.1, rest=np.inf), r"^n_points must be at least .* and rest a finite"),
+        (lambda: effective_dimension([1.0], 0.1, rest=-1.0), r"^n_points must be at least .* and rest a finite"),
+        (lambda: theorem1_columns(-1.0, 10), r"^d_eff must be a finite number >= 0 and n_points at least 1\.$"),
+        (lambda: theorem1_columns(np.inf, 10), r"^d_eff must be a finite number"),
+        (lambda: theorem1_columns(1.0, 0), r"^d_eff must be a finite number"),
+        (lambda: theorem1_columns(1.0, 10, delta=1.0), r"^delta must lie in \(0, 1\), got 1\.0\.$"),
+        (lambda: theorem1_columns(1.0, 10, delta=0.0), r"^delta must lie in \(0, 1\)"),
+        (lambda: theorem1_columns(1.0, 10, t=1.0), r"^t must lie in \(0, 1\), got 1\.0\.$"),
+        (lambda: theorem1_columns(1.0, 10, t=0.0), r"^t must lie in \(0, 1\)"),
+        (lambda: theorem1_columns(1.0, 10, beta=1.5), r"^beta must lie in \(0, 1\], got 1\.5\.$"),
+        (lambda: theorem1_columns(1.0, 10, beta=0.0), r"^beta must lie in \(0, 1\]"),
+        (lambda: theorem1_epsilon(lam, 0.0, 10), r"^The regularisation lambda "),
+        (lambda: theorem1_epsilon([np.nan], 1e-3, 10), r"^eigvals must be"),
+        (lambda: uniform_beta([0.0, 0.0]), r"^The leverage scores are all zero: the kernel is zero\.$"),
+        (lambda: uniform_beta([np.inf]), r"^scores must be a non-empty list"),
+    ]
+    for call, message in refusals:
+        with pytest.raises(ValueError, match=message):
+            call()

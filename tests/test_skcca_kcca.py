@@ -190,6 +190,12 @@ def test_nystrom_kcca_from_columns_equals_the_landmark_form_and_records_its_indi
     assert columns.indices1.dtype.kind == "i"
     default = nkcca.nystrom_kcca_from_columns(Kx[:, i1], Kx[np.ix_(i1, i1)], Ky[:, i2], Ky[np.ix_(i2, i2)])
     assert default.indices1.tolist() == [0, 1, 2, 3, 4] and default.indices2.tolist() == [0, 1, 2, 3]
+    floats = nkcca.nystrom_kcca_from_columns(
+        Kx[:, i1], Kx[np.ix_(i1, i1)], Ky[:, i2], Ky[np.ix_(i2, i2)], indices1=i1 * 1.0, indices2=i2 * 1.0
+    )
+    assert floats.indices1.dtype.kind == "i" and floats.indices2.dtype.kind == "i"
+    one = nkcca.nystrom_kcca_from_columns(Kx[:, [7]], Kx[[7]][:, [7]], Ky[:, [8]], Ky[[8]][:, [8]])  # one landmark
+    assert one.correlations.size == 1 and 0 <= one.correlations[0] <= 1
 
 
 @pytest.mark.parametrize(
@@ -234,8 +240,16 @@ def test_leverage_scores_choose_their_method_and_refuse_with_sentences(two_view_
     np.testing.assert_array_equal(auto, mpcore.ridge_leverage_scores(Kx, 1e-3, method="approximate"))
     with pytest.raises(ValueError, match=r"^The leverage-score parameter gamma "):
         mpcore.ridge_leverage_scores(Kx, 0.0)
-    with pytest.raises(ValueError, match=r"leverage-score method"):
+    with pytest.raises(ValueError, match=r"^Unknown leverage-score method 'fast'; choose one of"):
         mpcore.ridge_leverage_scores(Kx, 1e-3, method="fast")
+
+
+def test_exact_leverage_scores_are_exact_past_the_default_sketch():
+    """300 points: the default sketch has 200 columns, so "exact" must not be answered by it."""
+    X = np.random.default_rng(5).normal(size=(300, 2))
+    K = mpcore.kernel_matrix(X, gamma=2.0)
+    direct = np.diag(K @ np.linalg.inv(K + 300 * 1e-4 * np.eye(300)))
+    np.testing.assert_allclose(mpcore.ridge_leverage_scores(K, 1e-4, method="exact"), direct, atol=1e-10)
 
 
 def test_sketch_and_sampling_sizes_seeds_and_sentences(two_view_data):
@@ -256,8 +270,13 @@ def test_sketch_and_sampling_sizes_seeds_and_sentences(two_view_data):
             mpcore.sample_columns(Kx, M)
     with pytest.raises(ValueError, match=r"^ridge-leverage sampling needs gamma \(or precomputed scores\)\.$"):
         mpcore.sample_columns(Kx, 5, "ridge-leverage")
-    with pytest.raises(ValueError, match=r"sampling"):
+    with pytest.raises(ValueError, match=r"^Unknown sampling 'greedy'; choose one of"):
         mpcore.sample_columns(Kx, 5, "greedy")
+    scores = mpcore.ridge_leverage_scores(Kx, 1e-3)
+    np.testing.assert_array_equal(
+        mpcore.sample_columns(Kx, 20, "ridge-leverage", scores=scores, seed=3)[0],
+        nkcca.draw_landmarks(150, 20, "ridge-leverage", scores, 3)[0],
+    )
 
 
 def test_sketch_scores_are_clipped_to_the_unit_interval_and_independent_of_the_block_size(two_view_data):
@@ -268,3 +287,125 @@ def test_sketch_scores_are_clipped_to_the_unit_interval_and_independent_of_the_b
     S = nkcca.sketch_landmarks(150, 40)
     args = (Kx[:, S], Kx[np.ix_(S, S)], np.diag(Kx), 1e-3)
     np.testing.assert_allclose(nkcca.leverage_from_sketch(*args, rows=7), nkcca.leverage_from_sketch(*args))
+
+
+def test_nystrom_beta_with_all_columns_is_exact_kccas_beta(two_view_data):
+    """The second view's dual coefficients too (eq. 16-17), not only alpha and the correlations."""
+    _, _, Kx, Ky = two_view_data
+    everyone = np.arange(150)
+    exact = mpcore.kcca(Kx, Ky, 0.05, 0.05)
+    approx = mpcore.nystrom_kcca(Kx, Ky, everyone, everyone, 0.05, 0.05)
+    sign = np.sign(approx.beta[:, 0] @ exact.beta[:, 0])
+    np.testing.assert_allclose(sign * approx.beta[:, 0], exact.beta[:, 0], rtol=1e-4, atol=1e-6)
+
+
+def test_nystrom_kcca_does_not_depend_on_the_kernels_scale(two_view_data):
+    """K and lambda scaled together leave T, so the correlations (the solver's rank cut is relative)."""
+    _, _, Kx, Ky = two_view_data
+    i1, i2 = np.arange(0, 150, 5), np.arange(2, 150, 6)
+    one = mpcore.nystrom_kcca(Kx, Ky, i1, i2, 1e-3, 1e-3).correlations
+    tiny = mpcore.nystrom_kcca(1e-6 * Kx, 1e-6 * Ky, i1, i2, 1e-9, 1e-9).correlations
+    np.testing.assert_allclose(tiny, one, rtol=1e-6)
+
+
+def test_incremental_path_equals_the_direct_formula_on_kernels_without_a_unit_diagonal(two_view_data):
+    X, Y, _, _ = two_view_data
+    Kx, Ky = 3.0 * mpcore.kernel_matrix(X, kernel="poly", degree=2), 0.2 * mpcore.kernel_matrix(Y, gamma=2.0)
+    order = np.random.default_rng(0).permutation(150)
+    out = mpcore.nystrom_kcca_path(Kx, Ky, order, order[::-1], [5, 20, 60], 1e-2, 1e-2, compare_refit=False)
+    direct = [mpcore.nystrom_kcca(Kx, Ky, order[:r], order[::-1][:r], 1e-2, 1e-2).correlations[0] for r in (5, 20, 60)]
+    np.testing.assert_allclose(out["correlations"], direct, rtol=1e-8)
+    assert out["ranks"].tolist() == [5, 20, 60] and "speedup" not in out
+
+
+def test_incremental_path_reports_times_and_defaults(two_view_data):
+    _, _, Kx, Ky = two_view_data
+    order = np.arange(150)
+    out = mpcore.nystrom_kcca_path(Kx, Ky, np.r_[order, order[:5]], order, [40, 10, 20])  # repeats are dropped
+    assert out["ranks"].tolist() == [10, 20, 40]
+    assert np.all(np.diff(out["seconds_incremental"]) >= 0) and np.all(np.diff(out["seconds_refit"]) >= 0)
+    assert out["seconds_incremental"][0] > 0 and out["seconds_refit"][0] > 0
+    np.testing.assert_allclose(out["speedup"], out["seconds_refit"] / out["seconds_incremental"])
+    explicit = mpcore.nystrom_kcca_path(Kx, Ky, order, order, [10, 20, 40], 1e-3, 1e-3, compare_refit=False)
+    np.testing.assert_allclose(out["correlations"], explicit["correlations"], rtol=1e-12)
+    assert mpcore.nystrom_kcca_path(Kx, Ky, order, order, [150], compare_refit=False)["ranks"].tolist() == [150]
+
+
+@pytest.mark.parametrize("function", ["nystrom_kcca", "nystrom_kcca_path"])
+def test_nystrom_kcca_refuses_with_a_sentence_naming_the_argument(two_view_data, function):
+    _, _, Kx, Ky = two_view_data
+    idx = np.arange(10)
+
+    def call(K1=Kx, K2=Ky, i1=idx, i2=idx, reg1=1e-3, reg2=1e-3, ranks=(5,)):
+        if function == "nystrom_kcca":
+            return mpcore.nystrom_kcca(K1, K2, i1, i2, reg1, reg2)
+        return mpcore.nystrom_kcca_path(K1, K2, i1, i2, ranks, reg1, reg2, compare_refit=False)
+
+    bad = Kx - 2 * np.eye(150)
+    refusals = [
+        (dict(K1=bad), r"^K1\[0, 0\] = -1 is negative"),
+        (dict(K2=bad), r"^K2\[0, 0\] = -1 is negative"),
+        (dict(K2=Ky[:100, :100]), r"^The two views must describe the same points: K1 has 150 rows, K2 has 100\.$"),
+        (dict(i1=[150]), r"^indices1 must lie between 0 and 149"),
+        (dict(i2=[-1]), r"^indices2 must lie between 0 and 149"),
+        (dict(reg1=0.0), r"^The regularisation lambda1 "),
+        (dict(reg2=-1.0), r"^The regularisation lambda2 "),
+    ]
+    if function == "nystrom_kcca_path":
+        refusals += [
+            (dict(ranks=(151,)), r"^ranks must lie between 0 and 150"),
+            (dict(ranks=(0,)), r"^ranks must be a non-empty list of whole numbers of at least 1\.$"),
+            (dict(ranks=()), r"^ranks is empty"),
+            (
+                dict(i1=[1, 1, 2], ranks=(3,)),
+                r"^The largest rank \(3\) exceeds the number of distinct landmarks \(2\)\.$",
+            ),
+            (
+                dict(i2=[4, 5], ranks=(2, 3)),
+                r"^The largest rank \(3\) exceeds the number of distinct landmarks \(2\)\.$",
+            ),
+        ]
+    for change, message in refusals:
+        with pytest.raises(ValueError, match=message):
+            call(**change)
+    assert call(i1=[3, 3, 4], i2=[5, 6], ranks=(2,)) is not None  # repeated landmarks are allowed
+
+
+def test_approximation_error_by_hand_whatever_the_sign_and_refusals(two_view_data):
+    import dataclasses
+
+    _, _, Kx, Ky = two_view_data
+    exact = mpcore.kcca(Kx, Ky, 1e-2, 1e-2)
+    approx = mpcore.nystrom_kcca(Kx, Ky, np.arange(0, 150, 3), np.arange(1, 150, 3), 1e-2, 1e-2)
+    errors = mpcore.approximation_error(exact, approx)
+    a, b = exact.alpha[:, 0], approx.alpha[:, 0]
+    by_hand = min(np.linalg.norm(a - b), np.linalg.norm(a + b)) / np.sqrt(150)
+    assert errors["alpha"] == pytest.approx(by_hand, rel=1e-9)
+    flipped = mpcore.approximation_error(exact, dataclasses.replace(approx, alpha=-approx.alpha))
+    assert flipped == pytest.approx(errors)
+    with pytest.raises(
+        TypeError,
+        match=r"^approximation_error compares the result of mpcore\.kcca \(exact\) with that of "
+        r"mpcore\.nystrom_kcca \(approx\); got NystromKCCAResult and KCCAResult\.$",
+    ):
+        mpcore.approximation_error(approx, exact)
+    with pytest.raises(
+        ValueError, match=r"^The exact KCCA result has no factors of T; compute it with mpcore\.kcca\.$"
+    ):
+        mpcore.approximation_error(dataclasses.replace(exact, factors=None), approx)
+
+
+def test_the_labs_nystrom_solver_defaults_and_records_its_landmarks(two_view_data):
+    _, _, Kx, Ky = two_view_data
+    result = nkcca._nystrom_kcca(Kx, Ky, np.array([4, 4, 9]), np.array([7, 8]), 1e-3, 1e-3)
+    assert result.correlations.size == 1
+    assert result.indices1.tolist() == [4, 9] and result.indices2.tolist() == [7, 8]
+
+
+def test_leverage_from_some_eigenpairs_and_the_default_draw(two_view_data):
+    _, _, Kx, _ = two_view_data
+    values, vectors = np.linalg.eigh(Kx)
+    top_values, top_vectors = values[-12:], vectors[:, -12:]
+    expected = (top_vectors**2) @ (top_values / (top_values + 150 * 1e-3))
+    np.testing.assert_allclose(nkcca.leverage_from_eigen(top_values, top_vectors, 1e-3), expected, rtol=1e-12)
+    np.testing.assert_array_equal(nkcca.draw_landmarks(150, 20)[0], nkcca.draw_landmarks(150, 20, seed=0)[0])
