@@ -840,9 +840,28 @@ NOT_COLUMNS = ("k-means", "random-features")
 
 
 def random_features(X, gamma, top, seed):
-    """``top`` random Fourier features of the RBF kernel ``exp(-gamma ||x - z||^2)``
-    (scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler`), as a function of the
-    rank: ``features(r)`` is the first r, rescaled so ``Z Z'`` approximates K with r features."""
+    """``top`` random Fourier features of the RBF kernel ``exp(-gamma ||x - z||^2)``, by rank.
+
+    Drawn once by scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler`; the
+    first r of them, rescaled, are r features of their own (the draws are independent), so
+    the ranks are nested as the landmarks' are.
+
+    Parameters
+    ----------
+    X : ndarray of shape (N, d)
+        The inputs.
+    gamma : float
+        The RBF kernel's gamma.
+    top : int
+        The largest rank.
+    seed : int
+        The sampler's seed.
+
+    Returns
+    -------
+    callable
+        ``features(r)``: an (N, r) array Z with ``Z Z'`` approximating the kernel.
+    """
     Z = RBFSampler(gamma=gamma, n_components=int(top), random_state=int(seed)).fit_transform(X)
     return lambda r: Z[:, : int(r)] * np.sqrt(top / int(r))
 
