@@ -632,10 +632,10 @@ def uniform_beta(scores: ArrayLike) -> float:
     float
         In (0, 1].
     """
-    scores = np.clip(_finite_vector(scores, "scores"), 0.0, None)
-    if not scores.max() > 0:
+    values = np.clip(_finite_vector(scores, "scores"), 0.0, None)
+    if not values.max() > 0:
         raise ValueError("The leverage scores are all zero: the kernel is zero.")
-    return float(min(1.0, scores.sum() / (scores.size * scores.max())))
+    return float(min(1.0, values.sum() / (values.size * values.max())))
 
 
 def theorem1_epsilon(
