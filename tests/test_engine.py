@@ -209,3 +209,8 @@ def test_eligibility_does_not_lean_on_the_criterion():
     assert pursue(CholeskyDeflation(X @ X.T), everywhere, 5).n_steps == 2
     repeats = pursue(state(), everywhere, 3, allow_repeats=True)
     assert repeats.indices.tolist() == [0, 1, 2]  # a Cholesky state wipes a chosen column out: no repeat
+
+
+def test_a_path_names_nothing_it_was_not_told():
+    path = pursue(state(), criteria.skpca, 2)
+    assert (path.algorithm, path.criterion, path.deflation) == ("", "", "")

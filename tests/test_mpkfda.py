@@ -131,3 +131,52 @@ def test_every_step_scores_the_fisher_ratio_on_imbalanced_classes(criterion, def
         np.testing.assert_allclose(scores[ok], expected[ok], rtol=1e-7, atol=1e-12)
         best = np.argmin if criterion.startswith("reverse") else np.argmax
         assert path.indices[j] == np.flatnonzero(ok)[best(expected[ok])]
+
+
+@pytest.mark.parametrize("name", ["optimal", "pseudo", "reverse"])
+def test_fisher_criteria_score_an_explicit_kernel_as_the_tracked_one(name):
+    """The Fisher criteria read their sums from a state that tracks them, or from the formed kernel
+    of one that does not (the deflation lab's explicit states): the same scores either way."""
+    from mpcore import criteria
+    from mpcore.deflations import ExplicitDeflation, LowRankDeflation
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 2))
+    y = np.where(rng.random(40) < 0.3, 1.0, -1.0)
+    K = mpcore.kernel_matrix(X, gamma=0.5)
+    D, _, _, track = criteria.fisher_scatter_parts(y)
+    explicit, tracked = ExplicitDeflation(K, "projection"), LowRankDeflation(K, "projection", weights=D, track=track)
+    for i in (5, 17):
+        explicit.deflate(i)
+        tracked.deflate(i)
+    score, _ = criteria.fisher(name, y)
+    np.testing.assert_allclose(score(explicit), score(tracked), rtol=1e-8, atol=1e-12)
+
+
+def test_a_perfect_separation_scores_the_largest_float_not_infinity():
+    """Columns constant within each class have no within-class scatter: the Fisher ratio is
+    infinite, and the criterion says the largest float instead (a finite score the engine can rank)."""
+    from mpcore import criteria
+    from mpcore.deflations import ExplicitDeflation
+
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])  # two per class: exact arithmetic
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    score, _ = criteria.fisher("optimal", y)
+    scores = score(ExplicitDeflation(X @ X.T, "projection"))
+    assert scores.dtype == float and np.all(scores == np.finfo(float).max)
+
+
+def test_the_sparse_kpca_criterion_scores_any_state_exactly():
+    """A state without the Cholesky state's exact rescoring (the lab's low-rank ones) gets the ratio of
+    its own norms, which it keeps exactly."""
+    from mpcore import criteria
+    from mpcore.deflations import LowRankDeflation
+
+    K = mpcore.kernel_matrix(np.random.default_rng(1).normal(size=(30, 2)), gamma=0.5)
+    state = LowRankDeflation(K, "schur")
+    state.deflate(4)
+    Kj = state.current()
+    expected = np.where(np.diag(Kj) > 0, (Kj * Kj).sum(axis=0) / np.where(np.diag(Kj) > 0, np.diag(Kj), 1), 0)
+    scores = criteria.skpca(state)
+    ok = np.diag(Kj) > 1e-12
+    np.testing.assert_allclose(scores[ok], expected[ok], rtol=1e-9)
