@@ -110,17 +110,18 @@ def markdown(modules, version):
         "",
         "mutmut changes the code one small edit at a time (an operator, a constant, a string, an argument) and "
         "runs the tests that reach the changed function; a mutant is *killed* when one fails or runs out of time "
-        f"and *survives* otherwise. The target is {TARGET:.0%} killed in every module.",
+        f"and *survives* otherwise. The target is {TARGET:.0%} killed in every module. A mutant *not run yet* "
+        "was left when a run was stopped (`mutmut run` takes it up again).",
         "",
-        "| module | mutants run | killed | survived | no test reaches it | share killed |",
-        "|---|---|---|---|---|---|",
+        "| module | mutants run | killed | survived | no test reaches it | not run yet | share killed |",
+        "|---|---|---|---|---|---|---|",
     ]
     for path, m in modules.items():
         c = m["counts"]
         share = m["killed"] / m["tested"] if m["tested"] else float("nan")
         lines.append(
             f"| `{path}` | {m['tested']} | {m['killed']} | {c.get('survived', 0)} | {c.get('no tests', 0)} | "
-            f"{share:.1%} |"
+            f"{c.get('not checked', 0)} | {share:.1%} |"
         )
     for path, m in modules.items():
         if not m["survivors"]:
