@@ -319,9 +319,9 @@ if formulas.open:
             "probability 1 − δ once, for some t in [0, 1),"
         )
         board.equation(
-            r"M \ge 2\Big(\frac{d_{\mathrm{eff}}(K, \epsilon\lambda(1-t)/2)}{\beta t^2} + \frac{1}{3t}\Big)"
-            r"\log\frac{2N}{\delta},\qquad "
-            r"d_{\mathrm{eff}}(K,\gamma) = \operatorname{tr}\big(K(K + N\gamma I)^{-1}\big)"
+            r"\begin{aligned}M &\ge 2\Big(\frac{d_{\mathrm{eff}}}{\beta t^2} + \frac{1}{3t}\Big)\log\frac{2N}{\delta},"
+            r"\\ d_{\mathrm{eff}} &= \operatorname{tr}\big(K(K + N\gamma I)^{-1}\big),\quad "
+            r"\gamma = \tfrac{\epsilon\lambda(1-t)}{2}\end{aligned}"
         )
         st.markdown(
             "K̄ = HKH is the centred kernel; ρ is the largest singular value of T, ρ̃ that of T̃ built from "
