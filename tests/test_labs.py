@@ -483,6 +483,8 @@ def test_theorem1_tools_take_their_edges_and_refuse_with_sentences():
     assert theorem1_epsilon(lam, 1e-3, 800, beta=0.5) > 10 * full
     partial = theorem1_epsilon(top, 1e-3, 800, n_points=80, rest=rest)
     assert partial > 10 * full and partial != theorem1_epsilon(top, 1e-3, 800, n_points=80)
+    padded = np.r_[np.zeros(70), top]  # the same 80 points, the other eigenvalues zero
+    assert theorem1_epsilon(top, 1e-3, 100, n_points=80) == theorem1_epsilon(padded, 1e-3, 100) > 0
     assert theorem1_epsilon(lam, 1e-3, 40, delta=0.5) < theorem1_epsilon(lam, 1e-3, 40)
     assert theorem1_epsilon(lam, 1e-3, 1) == np.inf  # not even epsilon = 1e6
     # negative eigenvalues (rounding) count as 0; the bound on the rest is added
@@ -490,7 +492,7 @@ def test_theorem1_tools_take_their_edges_and_refuse_with_sentences():
     assert effective_dimension([1.0], 0.1, n_points=4, rest=0.4) == pytest.approx(1 / 1.4 + 0.4 / 0.4)
     assert theorem1_columns(0.0, 1) == pytest.approx(2 * (1 / 1.5) * np.log(40))  # the defaults: delta 0.05, t 1/2
     assert theorem1_columns(2.0, 10, beta=1.0) < theorem1_columns(2.0, 10, beta=0.5)
-    assert uniform_beta([0.5, 0.5]) == 1.0 and uniform_beta([1.0, 0.0, -1e-12]) == pytest.approx(1 / 3)
+    assert uniform_beta([0.5, 0.5]) == 1.0 and uniform_beta([1.0, 0.0, -0.3]) == pytest.approx(1 / 3)
     refusals = [
         (lambda: effective_dimension([1.0], 0.0), r"^The ridge gamma "),
         (lambda: effective_dimension([1.0, np.nan], 0.1), r"^eigvals must be a non-empty list of finite numbers"),
