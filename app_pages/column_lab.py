@@ -140,7 +140,7 @@ def theorem1_caption():
     return (
         f"Thm 1 (Wang 2016) guarantees, with probability 0.95, |ρ − ρ̃| ≤ {eps_lev:.3g} with {int(result.ranks[-1])} "
         f"columns per view drawn by ridge leverage scores ({eps_uni:.3g} drawn uniformly). For |ρ − ρ̃| ≤ 0.05 it "
-        f"asks for {need['ridge-leverage']:,.0f} columns per view ({need['uniform']:,.0f} uniformly); N = "
+        f"asks for {need['ridge-leverage']:,.0f} columns per view ({need['uniform']:,.0f} uniformly; t = 1/2); N = "
         f"{result.m}." + (f" Measured at that rank: {compared}." if compared else "")
     )
 

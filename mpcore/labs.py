@@ -835,8 +835,6 @@ __all__ = [
 #: features baseline (Rahimi and Recht 2008; Lopez-Paz et al. 2014's randomized CCA, which Wang 2016
 #: compares with): ``r`` features in place of ``r`` columns, for the RBF kernel only.
 COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means", "random-features")
-#: Methods that choose no training points as landmarks.
-NOT_COLUMNS = ("k-means", "random-features")
 
 
 def random_features(X, gamma, top, seed):
@@ -1006,7 +1004,7 @@ class ColumnSelection:
         with that many columns per view (the larger of the two views'), for sampling by the
         theorem's leverage scores and for uniform sampling (its beta from the leverage
         scores here); and ``"columns at 0.05"``: the columns per view it asks for
-        ``|rho - rho~| <= 0.05`` ({"ridge-leverage", "uniform"}).
+        ``|rho - rho~| <= 0.05`` at t = 1/2 ({"ridge-leverage", "uniform"}).
     settings : dict
         The parameters used (and ``kernel_trace``).
     coords : ndarray of shape (N, 2) or None, default=None
@@ -1322,37 +1320,31 @@ THEOREM1_EPSILON, THEOREM1_DELTA = 0.05, 0.05
 
 
 def _theorem1(views, eigens, leverage, ranks, reg):
-    """Wang 2016, Thm 1 for both views at each rank, and the columns it asks for at
-    :data:`THEOREM1_EPSILON` (see :attr:`ColumnSelection.theorem1`)."""
+    """Wang 2016, Thm 1 for both views at each rank (the smallest epsilon over t), and the columns
+    it asks for at :data:`THEOREM1_EPSILON` with t = 1/2 (see :attr:`ColumnSelection.theorem1`)."""
     N = views[0].shape[0]
+    rests = [max(float(np.trace(K)) - values.sum(), 0.0) for K, (values, _) in zip(views, eigens)]
     out = {"ranks": ranks}
     betas = {"ridge-leverage": [1.0, 1.0], "uniform": [uniform_beta(scores) for scores in leverage]}
     for name, beta in betas.items():
         out[f"epsilon/{name}"] = np.array(
             [
                 max(
-                    theorem1_epsilon(values, reg, int(r), N, max(float(np.trace(K)) - values.sum(), 0.0), 0.05, b)
-                    for K, (values, _), b in zip(views, eigens, beta)
+                    theorem1_epsilon(values, reg, int(r), N, rest, THEOREM1_DELTA, b)
+                    for (values, _), rest, b in zip(eigens, rests, beta)
                 )
                 for r in ranks
             ]
         )
     t = 0.5
-    columns = {}
-    for name, beta in betas.items():
-        columns[name] = max(
-            theorem1_columns(
-                effective_dimension(
-                    values, THEOREM1_EPSILON * reg * (1 - t) / 2, N, max(float(np.trace(K)) - values.sum(), 0.0)
-                ),
-                N,
-                THEOREM1_DELTA,
-                t,
-                b,
-            )
-            for K, (values, _), b in zip(views, eigens, beta)
+    gamma = THEOREM1_EPSILON * reg * (1 - t) / 2
+    out["columns at 0.05"] = {
+        name: max(
+            theorem1_columns(effective_dimension(values, gamma, N, rest), N, THEOREM1_DELTA, t, b)
+            for (values, _), rest, b in zip(eigens, rests, beta)
         )
-    out["columns at 0.05"] = columns
+        for name, beta in betas.items()
+    }
     return out
 
 
