@@ -11,6 +11,9 @@ plotly.js, the player's script -- are read and gzip-compressed once and served f
 memory (``ui/kept_files.py``): through Streamlit's own serving a first visit cost the
 server 0.19-0.22 CPU-s, now 0.02.
 
+Given addresses to warm (``make serve`` does: ``ui/warm.py``), it computes them before the
+class arrives.
+
 ``streamlit run app.py`` still works: the player's payloads then travel inline, on the
 websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a server.
 """
@@ -19,11 +22,13 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config
 
-from ui import kept_files, player
+from ui import kept_files, player, warm
 
-KEPT = kept_files.static_prefixes(config.get_option("server.baseUrlPath"), own=[f"{player.ROUTE}player.js"])
+BASE = config.get_option("server.baseUrlPath")
+KEPT = kept_files.static_prefixes(BASE, own=[f"{player.ROUTE}player.js"])
 app = st.App(
     "app.py",
-    routes=player.routes(),
+    routes=player.routes() + warm.routes(),
     middleware=[Middleware(kept_files.KeptFiles, prefixes=KEPT), Middleware(player.PreloadPlayer)],
 )
+warm.start_from_environment("/" + BASE.strip("/") if BASE.strip("/") else "")  # make serve's lessons, if any

@@ -3,15 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid, nontrivial_range
-from ui import board, code, figures
-from ui import steps as steps_ui
-from ui.state import Control, PageState
-
-PAGE = "bounds"
-NONE = "(none)"
-M_VALUES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
-DELTA_VALUES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.2, 0.5)
+from mpcore.explore import EXPLORER_BOUNDS, KNOBS, nontrivial_range
+from ui import board, choose, code, pictures
+from ui.pictures import bounds as picture
+from ui.state import PageState
 
 # Each line fits the page at 150% text on 1280x720 with the sidebar open (about 520 px at 100%).
 FORMULAS = {
@@ -83,44 +78,7 @@ NOTES = {
     ),
 }
 
-# Counts for k, t and the axis's end: a slider over 0..999 cannot be set to 10 with a mouse.
-COUNTS = (
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    8,
-    10,
-    12,
-    15,
-    20,
-    25,
-    30,
-    40,
-    50,
-    60,
-    80,
-    100,
-    120,
-    150,
-    200,
-    250,
-    300,
-    400,
-    500,
-    600,
-    800,
-    1000,
-    1200,
-    1500,
-    2000,
-)
-LOG_CAP = 2.5  # a linear axis is cut here (mark_trivial); a bound above it everywhere needs the log axis
-
-state = PageState(PAGE)
+state = PageState(picture.PAGE)
 display = board.page_top(
     state,
     "Bounds explorer",
@@ -131,197 +89,12 @@ display = board.page_top(
 )
 state.notes_here()
 
-sb = st.sidebar
-sb.header("Bound")
-names = tuple(EXPLORER_BOUNDS)
-bound = state.widget(
-    sb.selectbox,
-    Control("bound", "kmp_vc", str, options=names),
-    "Bound",
-    options=names,
-    format_func=lambda n: EXPLORER_BOUNDS[n].title,
-    scope=PAGE,
-    help="Which theorem to plot (Hussain et al. 2011, Thms 2, 4, 6, 7, 8; Diethe 2015, Thm 1).",
-)
-spec = EXPLORER_BOUNDS[bound]
-vary = state.widget(
-    sb.radio,
-    Control("vary", spec.variables[0], str, options=spec.variables),
-    "Along",
-    options=spec.variables,
-    format_func=lambda n: KNOBS[n].label,
-    scope=f"{PAGE}:{bound}",
-    horizontal=True,
-    help="The knob on the x axis; the others stay at their sliders' values.",
-)
-others = tuple(NONE if n == bound else n for n in names if n == bound or vary in EXPLORER_BOUNDS[n].knobs)
-overlay = state.widget(
-    sb.selectbox,
-    Control("overlay", NONE, str, options=others),
-    "Overlay a second bound",
-    options=others,
-    scope=PAGE,
-    widget_key=f"w:overlay:{bound}:{vary}",
-    format_func=lambda n: n if n == NONE else EXPLORER_BOUNDS[n].title,
-    help="Draw another bound that depends on the same knob on the same axes, with the same "
-    "knob values (bounds of an error rate and of a residual are different quantities).",
-)
-log_x = state.widget(
-    sb.toggle,
-    Control("logx", vary in ("m", "delta"), bool),
-    "Log x axis",
-    scope=f"{PAGE}:{vary}",
-    help="A log axis shows small and large values of the knob together.",
-)
-axes = sb.container()  # the log y toggle, drawn once the curves say whether it is needed
-
-sb.header("Knobs")
-used = [n for n in KNOBS if n in spec.knobs or (overlay != NONE and n in EXPLORER_BOUNDS[overlay].knobs)]
-values = {}
-for name in ("m", "delta", "k", "t", "emp_loss", "R", "decay", "c", "margin", "variance"):
-    if name not in used:
-        continue
-    knob = KNOBS[name]
-    label = knob.label + (" (on the x axis)" if name == vary else "")
-    if name == "m":
-        values["m"] = state.widget(
-            sb.select_slider,
-            Control("m", 1000, int, options=M_VALUES),
-            label,
-            options=M_VALUES,
-            help=knob.help,
-            disabled=name == vary,
-            scope=PAGE,
-        )
-    elif name == "delta":
-        values["delta"] = state.widget(
-            sb.select_slider,
-            Control("delta", 0.05, float, options=DELTA_VALUES),
-            label,
-            options=DELTA_VALUES,
-            help=knob.help,
-            disabled=name == vary,
-            scope=PAGE,
-        )
-    elif knob.integer:
-        top = max(1, min(int(knob.hi), int(values.get("m", 1000)) - 1))
-        counts = tuple(c for c in COUNTS if c <= top)
-        control = Control(name, min(int(knob.default), counts[-1]), int, options=counts, nearest=True)
-        values[name] = state.widget(
-            sb.select_slider, control, label, options=counts, help=knob.help, disabled=name == vary, scope=PAGE
-        )
-    else:
-        control = Control(name, float(knob.default), float, lo=knob.lo, hi=knob.hi)
-        values[name] = state.widget(
-            sb.slider,
-            control,
-            label,
-            min_value=float(knob.lo),
-            max_value=float(knob.hi),
-            step=0.01 if knob.hi <= 5 else 1.0,
-            help=knob.help,
-            disabled=name == vary,
-            scope=PAGE,
-        )
-if vary in ("k", "t"):
-    top = max(1, int(values["m"]) - 1)
-    ends = tuple(c for c in COUNTS if 1 <= c <= top) or (1,)
-    span = state.widget(
-        sb.select_slider,
-        Control(f"{vary}max", min(200, ends[-1]), int, options=ends, nearest=True),
-        f"Largest {vary} shown",
-        options=ends,
-        scope=PAGE,
-        help="The x axis runs from 0 to this value.",
-    )
-    xs = grid(vary, 0, span, n=min(span + 1, 200))
-else:
-    xs = grid(vary)
-
-
-@st.cache_data(max_entries=128, show_spinner=False)
-def curve(name, vary, xs, settings):
-    return explore(name, vary, np.asarray(xs), **dict(settings))
-
-
-settings = tuple(sorted(values.items()))
-series = {EXPLORER_BOUNDS[bound].title: curve(bound, vary, tuple(xs), settings)}
-if overlay != NONE:
-    series[EXPLORER_BOUNDS[overlay].title] = curve(overlay, vary, tuple(xs), settings)
-
-knob = KNOBS[vary]
-word = knob.label.split(" (")[0]
-fixed = ", ".join(f"{KNOBS[n].label.split(' (')[0]} = {values[n]:g}" for n in values if n != vary)
-# a curve above the linear axis's cut everywhere would be off the chart: the log axis is the default then
-lowest = [float(np.nanmin(ys)) for ys in series.values() if np.isfinite(ys).any()]
-needs_log = bool(lowest) and max(lowest) > LOG_CAP
-log_y = state.widget(
-    axes.toggle,
-    Control("logy", bound == "pca_local_rademacher" or needs_log, bool),
-    "Log y axis",
-    scope=f"{PAGE}:{bound}:{overlay}",
-    help="A log axis shows loose bounds (far above 1) next to tight ones.",
-)
-
-
-def at_step(j):
-    """The story of step j: each bound's value where the step line is."""
-    parts = []
-    for title, ys in series.items():
-        value = ys[j]
-        verdict = (
-            "not defined here"
-            if not np.isfinite(value)
-            else "below 1: it says something"
-            if value < 1
-            else "1 or more: trivial here"
-        )
-        parts.append(f"{title} = **{value:.3g}** ({verdict})" if np.isfinite(value) else f"{title}: {verdict}")
-    return f"**{word} = {xs[j]:g}.** " + "; ".join(parts) + "."
-
-
-def build():
-    fig = figures.lines_figure(
-        xs,
-        series,
-        x_title=knob.label,
-        y_title="bound",
-        markers=False,
-        log_y=log_y,
-        log_x=log_x,
-        dashed=tuple(series)[1:],
-    )
-    cut = figures.mark_trivial(fig, xs, log_y=log_y, cap=LOG_CAP, label_in_figure=False)
-    positive = np.asarray(xs, dtype=float)[np.asarray(xs, dtype=float) > 0]
-    ends = (
-        np.log10([positive[0], positive[-1]]) if log_x and positive.size > 1 else np.array([xs[0], xs[-1]], dtype=float)
-    )
-    pad = 0.03 * (ends[1] - ends[0])  # the first x tick clear of the lowest y tick at the corner
-    fig.update_xaxes(range=[float(ends[0] - pad), float(ends[1] + pad)])
-    n = len(xs) - 1
-    panel = steps_ui.lines_panel(
-        "bound",
-        "a",
-        f"Bound against {knob.label}",
-        fig,
-        n,
-        caption=(
-            "The y axis is cut at 2.5 so the part below 1 is visible; switch on the log y axis to see all of it."
-            if cut
-            else ""
-        )
-        + f" Fixed: {fixed}.",
-    )
-    panel.span, panel.step_x = (9, 9), [float(x) for x in xs]
-    panel.step_text = [f"{word} = {x:g}" for x in xs]
-    return {
-        "panels": [panel],
-        "stories": [at_step(j) for j in range(n + 1)],
-        "slider_help": f"Step along the x axis: the story reads each bound at that {word}.",
-    }
-
-
-board.player(state, ("bounds", bound, vary, tuple(xs), settings, overlay, log_x, log_y), len(xs) - 1, build, display)
+settings = picture.read(choose.Sidebar(state))
+series, _ = pictures.compute(settings)
+board.player(state, settings, series, picture.draw, display)
+study = settings.options
+bound, vary, overlay = study["bound"], study["vary"], study["overlay"]
+xs, word = np.asarray(study["xs"]), KNOBS[vary].label.split(" (")[0]
 
 sentences = []
 for title, ys in series.items():
@@ -347,17 +120,17 @@ if len(series) == 2:
             f"The first is tighter at {a_wins.sum()} of {both.sum()} points on the axis"
             + (f" (from {xs[a_wins][0]:g} to {xs[a_wins][-1]:g})." if a_wins.any() else ".")
         )
-st.markdown(" ".join(sentences) + f" Fixed: {fixed}.")
+st.markdown(" ".join(sentences) + f" Fixed: {picture.fixed_values(settings)}.")
 query = st.query_params.to_dict()
 board.copy_as_code(
     lambda: code.explore_script(
-        f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs, dict(settings), query=query
+        f"Bounds explorer: {EXPLORER_BOUNDS[bound].title}", bound, vary, xs, picture.knob_values(settings), query=query
     ),
     "bounds-explorer",
 )
 
 for name in dict.fromkeys((bound, overlay)):
-    if name == NONE:
+    if name == picture.NONE:
         continue
     chosen = EXPLORER_BOUNDS[name]
     st.subheader(f"{chosen.title} ({chosen.source})")

@@ -4,30 +4,12 @@ import numpy as np
 import streamlit as st
 
 from mpcore import DEFLATIONS
-from mpcore.deflations import TAU_SOURCES
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
 from ui import board, choose, compute, figures
-from ui import steps as steps_ui
-from ui.state import Control, PageState, plain
+from ui.pictures import deflation_lab as picture
+from ui.state import PageState, plain
 
-PAGE = "deflation-lab"
-FAMILY_NAMES = {
-    "mpkfda": "Greedy Fisher (MPKFDA)",
-    "kpca": "Sparse KPCA criterion",
-    "kmp": "Kernel matching pursuit criterion",
-}
-CRITERION_HELP = {
-    "mpkfda": "optimal: the Fisher ratio (eq. 7); pseudo: its numerator; reverse / reverse-pseudo: the smallest "
-    "instead of the largest; random: any eligible column (Diethe 2015, sec. 3.3.1).",
-    "kpca": "variance: ||K[:,i]||² / K[i,i], the variance a projection onto point i explains "
-    "(Hussain et al. 2011, Alg. 2); "
-    "random: any eligible column.",
-    "kmp": "fit: |K[:,i]'y| / ||K[:,i]||, how well column i fits the (centred) target (Hussain et al. 2011, Alg. 5); "
-    "random: any eligible column.",
-}
-DEFAULT_DEFLATIONS = ("hotelling", "projection", "schur", "ortho-projection")
-
-state = PageState(PAGE)
+state = PageState(picture.PAGE)
 display = board.page_top(
     state,
     "Deflation lab",
@@ -38,76 +20,12 @@ display = board.page_top(
 )
 state.notes_here()
 
-data = choose.data_sidebar(state, ("binary", "regression"), preset="moons")
-dataset = data.dataset()
+data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
 kernel = choose.kernel_sidebar(state, data)
 st.sidebar.header("Lab")
-families = ("mpkfda", "kmp", "kpca") if dataset.task == "binary" else ("kmp", "kpca")
-family = state.widget(
-    st.sidebar.selectbox,
-    Control("family", families[0], str, options=families),
-    "Family",
-    scope=PAGE,
-    options=families,
-    format_func=FAMILY_NAMES.get,
-    widget_key=f"w:family:{dataset.task}",
-    help="Whose criterion picks the points, and which learner is trained on them: Fisher "
-    "discriminant (binary data), least squares (KMP), or projection (KPCA).",
-)
-criteria_here = LAB_CRITERIA[family]
-criterion = state.widget(
-    st.sidebar.selectbox,
-    Control("criterion", criteria_here[0], str, options=criteria_here),
-    "Criterion",
-    scope=f"{PAGE}:{family}",
-    options=criteria_here,
-    help=CRITERION_HELP[family],
-)
-chosen_deflations = state.widget(
-    st.sidebar.multiselect,
-    Control("deflations", DEFAULT_DEFLATIONS, tuple, options=DEFLATIONS),
-    "Deflations",
-    scope=PAGE,
-    options=DEFLATIONS,
-    help="Any of the seven (Diethe 2015, eqs 15-19 and Mackey's orthogonalised projection); they run on the same data "
-    "and share the step slider.",
-)
-TAU_LABELS = {"deflated": "the deflated kernel (sec. 3.2.4)", "original": "the original kernel K₀"}
-tau_from = state.widget(
-    st.sidebar.selectbox,
-    Control("tau", "deflated", str, options=TAU_SOURCES),
-    "τ is read from",
-    scope=PAGE,
-    options=TAU_SOURCES,
-    format_func=TAU_LABELS.get,
-    help="Diethe 2015, sec. 3.2.4 reads τ from the kernel as deflated so far. Reading it from K₀ "
-    "changes what projection and Hotelling pick, but Schur and ortho-Schur still agree.",
-)
-m = data.train_size()
-k = choose.k_slider(state, m, default=20, hi=80)
-own_scale = state.widget(
-    st.sidebar.toggle,
-    Control("ownscale", True, bool),
-    "Heatmaps: each on its own scale",
-    scope=PAGE,
-    help="On: each deflated kernel is coloured on the range of its own entries (in "
-    "its title), so what is left shows even when it is small. Off: all on K₀'s "
-    "scale, so you see how much each deflation removed.",
-)
-if not chosen_deflations:
-    st.info("Pick at least one deflation in the sidebar.", icon=":material/info:")
-    state.write_url()
-    st.stop()
-
-settings = {
-    "k": int(k),
-    "family": family,
-    "criterion": criterion,
-    "deflations": tuple(chosen_deflations),
-    "tau_from": tau_from,
-}
-lab, seconds = compute.compute_study("deflation-lab", data, kernel, state, **settings)
-split = lab.split
+settings = picture.read(choose.Sidebar(state), data, kernel)
+lab, seconds = compute.compute_study(settings, state)
+family, k, split = settings.options["family"], settings.options["k"], lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:
     st.info(
@@ -117,54 +35,7 @@ if stopped:
         ),
         icon=":material/info:",
     )
-scale = float(np.max(np.abs(lab.paths[lab.deflations[0]].deflated_block(0, lab.order)))) or 1.0
-
-
-def story(j, hide_next=False):
-    facts = lab.facts(j)
-    if j == 0:
-        return (
-            f"**Step 0.** Every deflation starts from the same kernel K₀ (m = {lab.m}, rank "
-            f"{next(iter(facts.values())).rank}), so the first pick is the same for all. Press Next."
-        )
-    keep = [name for name, f in facts.items() if f.psd]
-    lose = [f"{name} (smallest eigenvalue {f.min_eigenvalue:+.2g})" for name, f in facts.items() if not f.psd]
-    wiped = [name for name, f in facts.items() if f.annihilated]
-    text = f"**Step {j}.** PSD: {', '.join(keep) or 'none of them'}."
-    if lose:
-        text += f" Not PSD: {', '.join(lose)}."
-    text += (
-        f" Chosen columns set to zero: {', '.join(wiped)}."
-        if wiped
-        else " No deflation here sets the chosen columns to zero."
-    )
-    errors = {name: lab.errors[name][lab.step_of(name, j) - 1] for name in lab.deflations if lab.step_of(name, j)}
-    best = min(errors, key=errors.get)
-    text += f" Lowest {lab.error_name} after {j} steps: **{best}** ({errors[best]:.3g})."
-    return text
-
-
-def build():
-    steps = range(lab.n_steps + 1)
-    panels = [
-        steps_ui.lab_chosen_panel(lab, steps, split.y_train, class_names=dataset.class_names),
-        steps_ui.lab_heatmap_panel(lab, steps, sort_note=board.sort_note_for(split), scale=scale, own_scale=own_scale),
-        steps_ui.lab_facts_panel(lab, steps),
-        steps_ui.lab_errors_panel(
-            lab, steps, title=f"{ERROR_NAMES[family][0].upper()}{ERROR_NAMES[family][1:]} against k"
-        ),
-    ]
-    return {"panels": panels, "stories": [story(j) for j in steps]}
-
-
-board.player(
-    state,
-    compute.study_key("deflation-lab", data, kernel, settings, own_scale),
-    lab.n_steps,
-    build,
-    display,
-    numbers=lab.summary,
-)
+board.player(state, settings, lab, picture.draw, display)
 
 st.subheader("Which deflations keep the kernel PSD, and why")
 st.markdown(
@@ -276,6 +147,6 @@ st.download_button(
     icon=":material/download:",
     help="One row per step k, one column per deflation.",
 )
-board.study_code("deflation-lab", "Deflation lab", data, kernel, settings, "deflation-lab")
+board.study_code(settings)
 board.speed_note(seconds, lab)
 state.write_url()

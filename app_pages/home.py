@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from mpcore.datasets import REGISTRY
-from ui import board, choose, compute, figures
+from ui import board, compute, figures, pictures
+from ui.pictures.settings import Address, read_data, read_kernel
 
 st.title("Matching Pursuit Lab")
 st.markdown(
@@ -81,12 +81,6 @@ CARDS = [
     ),
 ]
 CARD_POINTS = 200
-CARD_SETTINGS = {  # each page's defaults for what a card's link leaves out (tests check the page agrees)
-    "skpca": {"candidates": None, "seed": 0, "delta": 0.05},
-    "kmp": {"variant": "prefit", "loss": "squared", "alpha": None, "delta": 0.05},
-    "skcca": {"alpha": 1.0, "reg": 1e-3, "delta": 0.05},
-    "mpkfda": {"criterion": "optimal", "deflation": "projection", "stages": 1, "seed": 0, "delta": 0.05},
-}
 
 
 def card_link(name, gamma, k, step):
@@ -94,20 +88,18 @@ def card_link(name, gamma, k, step):
     return {"data": name, "points": str(CARD_POINTS), "gamma": gamma, "k": str(k), "step": str(step)}
 
 
+def card_settings(family, name, gamma, k):
+    """The settings a card's link opens its page on (the page reads them, :mod:`ui.pictures`)."""
+    draws = pictures.module(family)
+    address = Address(card_link(name, gamma, k, 0))
+    data = read_data(address, draws.TASKS, draws.DATA)
+    return draws.read(address, data, read_kernel(address))
+
+
 def card_figure(family, name, gamma, k, step):
     """The card's picture: the page's study at the link's settings (the page's defaults
     for everything the link does not set)."""
-    options = {**REGISTRY[name].options, "n_samples": CARD_POINTS}
-    data = choose.DataChoice(
-        name,
-        tuple(sorted(options.items())),
-        test=choose.TEST.default,
-        seed=choose.SEED.default,
-        standardize=choose.STANDARDIZE.default,
-        points=CARD_POINTS,
-    )
-    kernel = choose.KernelChoice("rbf", None if gamma == "1/d" else float(gamma), choose.DEGREE.default)
-    study, _ = compute.compute_study(family, data, kernel, **CARD_SETTINGS[family], k=k)
+    study, _ = compute.compute_study(card_settings(family, name, gamma, k))
     j = min(step, study.n_steps)
     chosen = study.chosen(j)
     if family == "skpca":

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from benchmarks.browser_speed import launch_chromium
 from benchmarks.serving import served
+from benchmarks.visit import open_page, stream_url
 from deploy.serve import free_port, healthy
-from ui.visit import open_page, stream_url
 
 LINK = "kmp?data=xor&points=3000&k=40"  # the KMP page's first preset
 FIRST_DRAWN = """

@@ -48,7 +48,7 @@ import threading
 import time
 
 from benchmarks.serving import served
-from ui.visit import Visit, fetch_files, open_page, open_pages, stream_url
+from benchmarks.visit import Visit, fetch_files, open_page, open_pages, stream_url
 
 LESSON = ("kmp", "data=xor&points=3000&k=40")  # the KMP page's first preset
 RERUNS = 5  # runs per student after the open, in the reruns scenario
@@ -140,7 +140,7 @@ def browser_files(url, page, query):
 
 async def first_visits(url, opens, files, **options):
     """Each ``(page, query)`` of ``opens`` as a browser new to the app: its HTML and
-    ``files``, then the page (:func:`ui.visit.open_page`), all students at once."""
+    ``files``, then the page (:func:`benchmarks.visit.open_page`), all students at once."""
 
     async def student(page, query):
         started = time.perf_counter()

@@ -4,6 +4,7 @@
     mplab --port 8600 --open   # another port, and open it in this computer's browser
     mplab --address 0.0.0.0    # reachable from other computers on the network
     mplab serve [...]          # a class: one process per core behind HAProxy (mplab serve --help)
+    mplab export ADDRESS --out demo.html   # a page's demo as one HTML file (mplab export --help)
 
 It runs the app with its class-ready configuration (``.streamlit/config.toml`` beside
 ``app.py``: no source watcher, no usage statistics, uploads up to 20 MB); everything the
@@ -106,10 +107,15 @@ def main(argv=None):
         from deploy import serve
 
         return serve.main(argv[1:])
+    if argv[:1] == ["export"]:
+        from ui import export
+
+        return export.main(argv[1:], prog="mplab export")
     parser = argparse.ArgumentParser(
         prog="mplab",
         description=__doc__.split("\n\n")[0],
-        epilog="mplab serve --help: serving a class from several processes.",
+        epilog="mplab serve --help: serving a class from several processes. "
+        "mplab export --help: saving demos and lessons as HTML files.",
     )
     parser.add_argument("--port", type=int, default=None, help=f"the port (default {DEFAULT_PORT}, or a free one)")
     parser.add_argument(

@@ -4,8 +4,8 @@ One Streamlit process runs its sessions as threads under one interpreter lock, s
 one core however many students it has.  This starts one process per core (each on its own
 loopback port, with the project's class-ready ``.streamlit/config.toml``), puts HAProxy in
 front of them with sticky sessions (``deploy/haproxy.cfg``), restarts a process that stops,
-and warms every process's caches with the shipped lessons in the background, one scene at
-a time, so a class opening a lesson finds it computed.
+and has every process warm its caches with the shipped lessons in the background, one scene
+at a time (``ui/warm.py``), so a class opening a lesson finds it computed.
 
     python -m deploy.serve [--processes 2] [--port 8501] [--address 0.0.0.0] [--warm all|none|NAME ...]
     make serve                                   # the same, with the defaults
@@ -19,8 +19,8 @@ and the page reopens as it was.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
+import json
 import os
 import secrets
 import shutil
@@ -126,6 +126,15 @@ def lesson_addresses(names):
     return addresses
 
 
+def warm_status(url):
+    """What the app process at ``url`` says of its warming (``GET /mpl/warmed``), or None."""
+    try:
+        with urllib.request.urlopen(f"{url}/mpl/warmed", timeout=5) as answer:
+            return json.loads(answer.read())
+    except (OSError, ValueError):
+        return None
+
+
 def _die_with_parent():
     """In the child, before it runs: stop (SIGTERM) when the process that started it dies,
     however it dies (Linux; elsewhere nothing)."""
@@ -219,6 +228,7 @@ class Deployment:
         # One secret for all: a session moved to another process keeps its upload token valid.
         self.env = {
             **os.environ,
+            "MPLAB_WARM": json.dumps(self.warm_addresses),  # each process computes these at start (ui/warm.py)
             "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
             "MPLAB_BEHIND_PROXY": "1",  # pages reload when the proxy moves them (ui/server_watch.py)
         }
@@ -301,32 +311,25 @@ class Deployment:
                     backend.start(self.env)
 
     def warm(self):
-        """Open every warm address on each process once it answers, one at a time (one core
-        at most, so the first students are not held up), again after a restart."""
+        """Wait for each process to warm its caches (it computes the warm addresses itself,
+        in its computations' line, at every start: ``ui/warm.py``) and say when it has."""
         if not self.warm_addresses:
             return
-        from ui.visit import open_page, stream_url
-
         while not self.stopping.is_set():
             for backend in self.backends:
                 if backend.warmed.is_set() or not healthy(backend.url):
                     continue
-                started, starts = time.perf_counter(), backend.starts
-                failed = []
-                for page, query in self.warm_addresses:
-                    if self.stopping.is_set() or starts != backend.starts:
-                        break
-                    result = asyncio.run(open_page(stream_url(backend.url), page, query, timeout=300))
-                    if result.error is not None:
-                        failed.append(f"/{page}?{query} ({result.error})")
-                if starts == backend.starts and not self.stopping.is_set():
-                    backend.warm_failures = failed
-                    backend.warmed.set()
-                    self.say(
-                        f"app process {backend.number}: {len(self.warm_addresses)} lesson scenes warmed in "
-                        f"{time.perf_counter() - started:.0f} s"
-                        + (f"; {len(failed)} failed, the first: {failed[0]}" if failed else "")
-                    )
+                done = warm_status(backend.url)
+                if done is None or not done.get("done"):
+                    continue
+                backend.warm_failures = list(done.get("failed", ()))
+                backend.warmed.set()
+                failed = backend.warm_failures
+                self.say(
+                    f"app process {backend.number}: {done.get('scenes')} lesson scenes warmed in "
+                    f"{done.get('seconds') or 0:.0f} s"
+                    + (f"; {len(failed)} failed, the first: {failed[0]}" if failed else "")
+                )
             if self.stopping.wait(1.0):
                 return
 

@@ -219,14 +219,14 @@ def test_presenter_toggle_folds_the_sidebar_and_keeps_the_step(server, browser):
 
 
 def test_a_class_opens_one_lesson_through_the_websocket(server):
-    """The class benchmark's client (ui/visit.py), a small class: ten sessions open the KMP
+    """The class benchmark's client (benchmarks/visit.py), a small class: ten sessions open the KMP
     lesson at once through Streamlit's websocket protocol; every one finishes without an
     error and receives the study once, compressed (under 2 MB: it is 2.7 MB as JSON)."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
     from benchmarks.class_load import LESSON
-    from ui.visit import open_pages, stream_url
+    from benchmarks.visit import open_pages, stream_url
 
     with ThreadPoolExecutor(1) as thread:  # its own event loop: Playwright's may be running in this one
         visits = thread.submit(asyncio.run, open_pages(stream_url(server), [LESSON] * 10)).result()
@@ -381,7 +381,7 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
     bundle = re.search(r'src="\./(static/js/index\.[^"]+\.js)"', html).group(1)
     files = {
         bundle: Path(streamlit.__file__).parent / "static" / bundle,
-        player.ensure_plotly_js(): player.PLOTLY_BUNDLE,
+        player.plotly_url(): player.PLOTLY_BUNDLE,
         f"{player.ROUTE}player.js?v={player._player_js_version()}": player.PLAYER_JS,
     }
     for address, on_disk in files.items():

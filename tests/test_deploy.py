@@ -3,7 +3,7 @@
 The proxied tests need Debian's ``haproxy`` (``.ci/run`` installs it; under CI its
 absence is a failure, elsewhere they are skipped).  They run the real thing: two app
 processes, HAProxy in front, students speaking Streamlit's websocket protocol
-(:mod:`ui.visit`), and one student in Chromium whose process is killed.
+(:mod:`benchmarks.visit`), and one student in Chromium whose process is killed.
 """
 
 import asyncio
@@ -15,9 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from browser_support import app_page, browser, click_like_a_person, settled  # noqa: F401 (fixture)
 
+from benchmarks.visit import open_pages, stream_url
 from deploy.serve import Deployment, haproxy_config, haproxy_path, lesson_addresses
 from ui import lessons
-from ui.visit import open_pages, stream_url
 
 COOKIE = "MPLAB_SERVER"
 
@@ -171,7 +171,7 @@ def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment
     until(deployment.all_up, "every process up (another test may have killed one)")
     html = urllib.request.urlopen(f"{deployment.url}/kmp").read().decode()
     scripts = ["/" + path for path in re.findall(r'src="\./(static/js/[^"]+\.js)"', html)]
-    plotly = "/" + player.ensure_plotly_js()
+    plotly = "/" + player.plotly_url()
     on_disk = {scripts[0]: Path(streamlit.__file__).parent / "static" / scripts[0][1:], plotly: player.PLOTLY_BUNDLE}
     for path, file in on_disk.items():
         asked = urllib.request.Request(f"{deployment.url}{path}", headers={"Accept-Encoding": "gzip"})

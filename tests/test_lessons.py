@@ -553,10 +553,10 @@ def _control_names():
 
     root = Path(__file__).resolve().parent.parent
     names = set()
-    for path in [*root.glob("app_pages/*.py"), *root.glob("ui/*.py")]:
+    for path in [*root.glob("app_pages/*.py"), *root.glob("ui/*.py"), *root.glob("ui/pictures/*.py")]:
         text = path.read_text(encoding="utf-8")
         names |= set(re.findall(r'Control\(\s*"([a-z0-9_-]+)"', text))
-        names |= {f"{v}max" for v in ("k", "t")} if 'Control(f"{vary}max"' in text else set()
+        names |= {f"{v}max" for v in ("k", "t")} if re.search(r"Control\(\s*f\"{vary}max\"", text) else set()
     return names - {"step", "present", "text", "lesson", "scene"}
 
 

@@ -122,8 +122,8 @@ def test_the_installed_command_serves_the_app(tmp_path, wheel):
     with the class-ready configuration, and plotly.js is served by the app itself."""
     import urllib.request
 
+    from benchmarks.visit import visit
     from deploy.serve import free_port, healthy, lesson_addresses
-    from ui.visit import visit
 
     python = fresh_environment(tmp_path, f"{wheel}[app]")
     port = free_port()

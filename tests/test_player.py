@@ -244,7 +244,7 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
     payload = routes["/mpl/payload/{name}"]
     texts = [json.dumps({"id": f"s{i}", "x": list(range(300 * i, 300 * i + 3000))}) for i in range(3)]
     gzs = [player.gzipped(text) for text in texts]
-    names = [player._served_name(gz) for gz in gzs]
+    names = [player.served_name(gz) for gz in gzs]
     assert names == [hashlib.sha1(gz).hexdigest() for gz in gzs]
     status, headers, body = _get(payload, f"/mpl/payload/{names[1]}")
     assert status == 200 and gzip.decompress(body).decode() == texts[1]
@@ -262,8 +262,8 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
         assert _get(payload, f"/mpl/payload/{bad}")[0] == 404, bad
 
     monkeypatch.setattr(player, "KEPT_BYTES", len(gzs[0]) + len(gzs[1]) + len(gzs[2]) - 1)
-    player._served_name(gzs[0])  # shown again: now the most recent; the oldest is names[1]
-    player._served_name(player.gzipped(texts[2] + " "))
+    player.served_name(gzs[0])  # shown again: now the most recent; the oldest is names[1]
+    player.served_name(player.gzipped(texts[2] + " "))
     assert _get(payload, f"/mpl/payload/{names[1]}")[0] == 404
     assert _get(payload, f"/mpl/payload/{names[0]}")[0] == 200
     status, headers, body = _get(routes["/mpl/player.js"], "/mpl/player.js")

@@ -12,18 +12,10 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from ui import choose, code, compute, guide
+from ui import choose, code, compute, guide, site
 from ui.figures import EXPORT_CONFIG, themed
-from ui.state import Control, PageState, literal, plain
-
-TEXT_SIZES = (100, 125, 150)
-
-
-PRESENT = Control("present", False, bool)
-
-
-TEXT = Control("text", 100, int, options=TEXT_SIZES)
-
+from ui.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
+from ui.state import PageState, literal, plain
 
 # Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
 # which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
@@ -103,74 +95,28 @@ def stop_note(study, display):
 def step_from_url(state: PageState, n_steps):
     """The step the URL asks for, clamped to 0..n_steps (the browser keeps the URL's
     ``step`` in line with the step it shows, and sends it with every rerun)."""
-    control = Control("step", 0, int, lo=0, hi=n_steps)
-    text = st.query_params.get("step")
-    value = control.parse(text) if text is not None else 0
-    if value is None:
-        state.notes.append(f"The link's step {literal(text)} is not a number; showing step 0.")
-        value = 0
-    elif text is not None and str(value) != str(text).strip():
-        state.notes.append(
-            f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it shows step {value}."
-        )
-    state.remember("step", int(value), 0)
-    return int(value)
+    value, note = step_of(st.query_params.get("step"), n_steps)
+    if note is not None:
+        state.notes.append(note)
+    state.remember("step", value, 0)
+    return value
 
 
-def player_extras(study, panels, story, *, pick_max=True, marks=True):
-    """The player's arguments common to the algorithm pages: the stories of every step
-    (and the same without the next pick, for predict mode), a button that jumps to the
-    bound-driven stopping point, and what predicting the next pick needs."""
-    from ui.figures import bound_stop
-
-    steps = range(study.n_steps + 1)
-    extras = {
-        "panels": panels,
-        "stories": [story(j) for j in steps],
-        "stories_hidden": [story(j, hide_next=True) for j in steps],
-    }
-    stop = bound_stop(study.curves) if marks else None
-    if stop is not None:
-        name, t, value = stop
-        extras["marks"] = [
-            (
-                f"Jump to the bound's stop (t = {t})",
-                f"Bound's stop t={t}",
-                t,
-                f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the best guarantee.",
-            )
-        ]
-    if study.n_steps:
-        extras.update(
-            picks=study.path.indices[: study.n_steps],
-            scores=study.path.scores[: study.n_steps],
-            coords=study.coords,
-            pick_max=pick_max,
-        )
-    return extras
-
-
-def player(state: PageState, key, n_steps, build, display, numbers=None):
-    """Mount the step player for a study: ``build()`` returns the keyword arguments of
-    :func:`ui.player.payload` (panels, stories, marks, ...), called once per study
-    (the JSON is kept server-wide, bounded, and serves every display); ``key`` identifies it.  When the
-    view is one of the page's presets, its name and lesson (with ``numbers`` from
-    :func:`ui.compute.study_numbers`, or a function that returns them) head the board and
-    its name shows in the sidebar's picker."""
+def player(state: PageState, settings, study, draw, display):
+    """Mount the step player for ``study`` at ``settings`` (a :class:`ui.pictures.settings.Settings`):
+    ``draw(settings, study)`` (the page's picture, :mod:`ui.pictures`) is called once per
+    study and display, its payload kept server-wide, bounded, for every session.  When the
+    view is one of the page's presets, its name and lesson (with the picture's numbers)
+    head the board and its name shows in the sidebar's picker; a guided lesson's scene
+    heads it instead.  Returns the step shown."""
     from ui import player as player_module
 
     present, text_scale = display
+
+    text, gz, n_steps, numbers = compute.payload_of(settings, study, draw)
     step = step_from_url(state, n_steps)
-
-    def both():
-        text = player_module.payload(state.page, key, n_steps, **build())
-        return text, player_module.gzipped(text)
-
-    text, gz = compute.memo((state.page, key), both)
-    if callable(numbers):  # what a preset's lesson quotes: once per study, like the payload
-        numbers = compute.lesson_numbers((state.page, key), numbers)
     matched = choose.current_preset(state)
-    lesson = (matched.name, matched.text(numbers or {})) if matched is not None else None
+    lesson = (matched.name, matched.text(numbers)) if matched is not None else None
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
     if state.guide is not None:  # a guided lesson's scene heads the board instead
         lesson = guide.head(state.guide, numbers)
@@ -266,7 +212,7 @@ def save_buttons(state: PageState, shown, name):
         st.caption(
             "One HTML file that needs no server and no network (a lecture-hall PC, a slide's iframe, a "
             "course site): it opens in any browser, offline, and keeps the step in its address. From a script: "
-            '`python -m ui.export "<this page\'s address>" --out demo.html`.'
+            '`mplab export "<this page\'s address>" --out demo.html` (in a clone: `python -m ui.export`).'
         )
 
 
@@ -345,17 +291,34 @@ def copy_as_code(script, stem, where=None):
         )
 
 
-def study_code(kind, title, data, kernel, settings, stem, where=None):
-    """:func:`copy_as_code` for a page whose view is ``STUDIES[kind]``."""
+def study_code(settings, where=None):
+    """:func:`copy_as_code` for a page whose view is a study (``settings``: its
+    :class:`ui.pictures.settings.Settings`)."""
+    data = settings.data
     upload = (
         data.name[len(choose.UPLOAD_PREFIX) :].rsplit(" [", 1)[0]
         if data.name.startswith(choose.UPLOAD_PREFIX)
         else None
     )
     query = st.query_params.to_dict()
+    page = site.by_key(settings.page)
     copy_as_code(
-        lambda: code.study_script(kind, title, data, kernel, settings, query=query, upload_name=upload), stem, where
+        lambda: code.study_script(
+            settings.page, page.title, data, settings.kernel, settings.options, query=query, upload_name=upload
+        ),
+        page.file_stem,
+        where,
     )
+
+
+def take_away(state: PageState, settings, study, seconds):
+    """Under a study page: "Download the data" and "Copy as code" side by side, how long the
+    study took, and the address written with every setting."""
+    row = st.container(horizontal=True)
+    downloads(study, site.by_key(settings.page).file_stem, where=row)
+    study_code(settings, where=row)
+    speed_note(seconds, study)
+    state.write_url()
 
 
 def grows_css(scale):
@@ -433,45 +396,3 @@ def speed_note(seconds, study):
         f"Computed {study.n_steps} steps on m = {study.m} training points in {seconds:.2f} s "
         "(cached: stepping only redraws)."
     )
-
-
-def _order_kind(split):
-    if split.X_train.shape[1] == 1:
-        return "x"
-    if split.y_train is None:
-        return "coordinate"
-    if getattr(split, "Y_train", None) is not None:
-        return "latent"
-    if np.all(np.isin(split.y_train, (-1.0, 1.0))):
-        return "class"
-    return "target"
-
-
-def rows_note(split):
-    """How a heatmap's rows are ordered, in the few words a panel title has room for."""
-    return {
-        "x": "rows by x",
-        "coordinate": "rows by coordinate 1",
-        "latent": "rows by the shared value",
-        "class": "rows by class",
-        "target": "rows by target",
-    }[_order_kind(split)]
-
-
-def sort_note(split, order):
-    """Axis note under a heatmap: how its rows are ordered and thinned."""
-    m = split.X_train.shape[0]
-    how = {
-        "x": "sorted by the input x",
-        "coordinate": "sorted by the first plotted coordinate",
-        "latent": "sorted by the value both views share (the dataset's latent variable or label)",
-        "class": "sorted by class (-1 first), then by the first plotted coordinate",
-        "target": "sorted by target value",
-    }[_order_kind(split)]
-    thinned = f", {len(order)} of {m} points shown" if len(order) < m else ""
-    return f"points {how}{thinned}"
-
-
-def sort_note_for(split):
-    """:func:`sort_note` as a function of the rows shown (the player thins them)."""
-    return lambda order: sort_note(split, order)

@@ -16,65 +16,32 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
 from ui import compute
+from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests use
+    AUTO_GAMMA,
+    GAMMAS,
+    KERNEL,
+    KERNEL_NAMES,
+    POINTS,
+    SEED,
+    STANDARDIZE,
+    TEST,
+    UPLOAD_PREFIX,
+    DataChoice,
+    KernelChoice,
+    data_choice,
+    dataset_controls,
+    kernel_choice,
+    kernel_controls,
+)
 from ui.state import Control, PageState, format_value, literal, plain
 
-UPLOAD_PREFIX = "upload: "
-
-
-AUTO_GAMMA = "auto (median)"
-
-
-GAMMAS = (
-    AUTO_GAMMA,
-    "1/d",
-    "0.001",
-    "0.003",
-    "0.01",
-    "0.03",
-    "0.05",
-    "0.1",
-    "0.3",
-    "0.5",
-    "1",
-    "2",
-    "3",
-    "5",
-    "10",
-    "30",
-    "100",
-)
-
-
-POINTS = Control("points", 500, int, lo=20, hi=3000)
-
-
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
-
-
-TEST = Control("test", 0.3, float, lo=0.1, hi=0.5)
-
-
-SEED = Control("seed", 0, int, lo=0, hi=9999)
-
-
-STANDARDIZE = Control("std", True, bool)
-
-
-KERNEL = Control("kernel", "rbf", str, options=("rbf", "laplacian", "poly", "linear"))
-
-
-DEGREE = Control("degree", 3, int, lo=1, hi=6)
-
-
-KERNEL_NAMES = {"rbf": "Gaussian (RBF)", "laplacian": "Laplacian", "poly": "polynomial", "linear": "linear"}
 
 
 UPLOADS_KEPT = 3  # per session: an upload is one user's, and it lives in that user's session
@@ -84,66 +51,6 @@ def _upload_store():
     """This session's uploaded datasets by name (content hash inside), the newest
     ``UPLOADS_KEPT`` (oldest out): never shared with another user, never unbounded."""
     return st.session_state.setdefault("_upload_store", OrderedDict())
-
-
-def _registry_datasets():
-    """The registry's datasets loaded so far, shared by every session (the most recently
-    used kept).  Not ``st.cache_data``: it unpickled a copy of the dataset on every call,
-    several per page run (a tenth of the server's CPU per cached open under a class burst);
-    the arrays are read-only instead, so no caller can change what others see."""
-    return compute.shared("datasets")
-
-
-DATASETS_KEPT = 32
-
-
-def _registry_dataset(name, options):
-    def load():
-        dataset = datasets.load_dataset(name, **dict(options))
-        for array in (dataset.X, dataset.y, dataset.Y):
-            if isinstance(array, np.ndarray):
-                array.flags.writeable = False
-        return dataset
-
-    return compute.bounded_get(_registry_datasets(), (name, options), load, DATASETS_KEPT)
-
-
-@dataclass(frozen=True)
-class DataChoice:
-    """Everything that decides the training and test data (hashable: a cache key)."""
-
-    name: str
-    options: tuple
-    test: float
-    seed: int
-    standardize: bool
-    points: int
-
-    def dataset(self):
-        if self.name.startswith(UPLOAD_PREFIX):
-            return _upload_store()[self.name]
-        return _registry_dataset(self.name, self.options)
-
-    def train_size(self):
-        """m, the number of training points the split will have."""
-        return datasets.train_size(self.dataset().n_samples, self.test, self.points)
-
-    def split(self):
-        data = self.dataset()
-        subsample = self.points if data.n_samples > self.points else None
-        return datasets.prepare(
-            data, test_size=self.test, seed=self.seed, standardize=self.standardize, subsample=subsample
-        )
-
-
-@dataclass(frozen=True)
-class KernelChoice:
-    """The kernel settings of a page (hashable: a cache key); ``gamma=None`` means 1/d,
-    ``"median"`` the median heuristic on the training inputs."""
-
-    kernel: str
-    gamma: float | None
-    degree: int
 
 
 # A file this large is parsed in a worker process: parsing the largest legal CSV held the
@@ -310,6 +217,12 @@ class Seldom:
         self._changed = []
         self._note = None
 
+    def draw(self, control):
+        """:meth:`widget` for a control that says how it is drawn."""
+        return self.widget(
+            control.widget, control, control.label, scope=_scope(self.state, control), **widget_arguments(control)
+        )
+
     def widget(self, kind, control, label, **kwargs):
         """``state.widget`` with the group's ``kind`` of widget (``"toggle"``, ``"slider"``...).
         Call a group's widgets one after another, with nothing drawn in the sidebar between:
@@ -328,13 +241,6 @@ class Seldom:
 
 def _said(value):
     return ("on" if value else "off") if isinstance(value, bool) else format_value(value)
-
-
-def _setting(state: PageState, where, kind, control, label, **kwargs):
-    """A sidebar setting, in the group ``where`` (a :class:`Seldom`) if given."""
-    if where is None:
-        return state.widget(getattr(st.sidebar, kind), control, label, **kwargs)
-    return where.widget(kind, control, label, **kwargs)
 
 
 def data_sidebar(state: PageState, tasks, preset):
@@ -371,47 +277,14 @@ def data_sidebar(state: PageState, tasks, preset):
     else:
         state.pin("data")  # a link without a dataset opens the page's first preset instead
     state.resolve(SEED)  # the generators need the seed before its widget is drawn
-    options = _dataset_options(state, name)
-    points = state.widget(
-        sb.slider,
-        POINTS,
-        "Points (before the split)",
-        min_value=20,
-        max_value=3000,
-        step=10,
-        help="How many points to use in all (a seeded subsample of larger datasets; the number "
-        "generated for synthetic ones). Time grows with the square of this.",
-    )
+    generator = _dataset_options(state, name)
+    points = draw(state, POINTS)
     more = Seldom(state, "More data settings", "data")
-    test = more.widget(
-        "slider",
-        TEST,
-        "Test fraction",
-        min_value=0.1,
-        max_value=0.5,
-        step=0.05,
-        help="Share of the points held out to measure test error; the rest train.",
-    )
-    seed = more.widget(
-        "number_input",
-        SEED,
-        "Data seed",
-        min_value=0,
-        max_value=9999,
-        step=1,
-        help="Seeds the generator, the subsample and the train/test split. Same seed, same data.",
-    )
-    standardize = more.widget(
-        "toggle",
-        STANDARDIZE,
-        "Standardise features",
-        help="Scale each feature to mean 0 and variance 1 using the training part only.",
-    )
-    if name.startswith(UPLOAD_PREFIX):
-        options = ()
-    elif "n_samples" in REGISTRY[name].options:
-        options = tuple(sorted({**dict(options), "n_samples": int(points)}.items()))
-    data = DataChoice(name, options, float(test), int(seed), bool(standardize), int(points))
+    test, seed, standardize = (more.draw(control) for control in (TEST, SEED, STANDARDIZE))
+    if not name.startswith(UPLOAD_PREFIX) and "seed" in REGISTRY[name].options:
+        generator = tuple(sorted({**dict(generator), "seed": int(seed)}.items()))
+    upload = store.get(name) if name.startswith(UPLOAD_PREFIX) else None
+    data = data_choice(name, generator, test, seed, standardize, points, upload)
     try:
         loaded = data.dataset()
     except (ValueError, KeyError) as error:
@@ -426,49 +299,7 @@ def data_sidebar(state: PageState, tasks, preset):
 def _dataset_options(state, name):
     """Generator options of a registry dataset (noise, class), one control each; their
     values are remembered per dataset."""
-    if name.startswith(UPLOAD_PREFIX):
-        return ()
-    info = REGISTRY[name]
-    chosen = {}
-    sb = st.sidebar
-    if "noise" in info.options:
-        control = Control("noise", float(info.options["noise"]), float, lo=0.0, hi=1.0)
-        chosen["noise"] = state.widget(
-            sb.slider,
-            control,
-            "Noise",
-            scope=name,
-            min_value=0.0,
-            max_value=1.0,
-            step=0.01,
-            help="Standard deviation of the noise the generator adds.",
-        )
-    if "spread" in info.options:
-        control = Control("spread", float(info.options["spread"]), float, lo=0.2, hi=5.0)
-        chosen["spread"] = state.widget(
-            sb.slider,
-            control,
-            "Blob spread",
-            scope=name,
-            min_value=0.2,
-            max_value=5.0,
-            step=0.1,
-            help="Standard deviation of each blob.",
-        )
-    if "positive_class" in info.options:
-        classes = info.choices["positive_class"]
-        control = Control("positive", info.options["positive_class"], int, options=classes)
-        chosen["positive_class"] = state.widget(
-            sb.selectbox,
-            control,
-            "Positive class",
-            scope=name,
-            options=classes,
-            help="This class against all the others.",
-        )
-    if "seed" in info.options:
-        chosen["seed"] = int(st.session_state.get("seed", 0))
-    return tuple(sorted(chosen.items()))
+    return tuple(sorted((option, draw(state, control)) for option, control in dataset_controls(name)))
 
 
 def kernel_sidebar(state: PageState, data=None, default="rbf", gamma=AUTO_GAMMA):
@@ -479,50 +310,85 @@ def kernel_sidebar(state: PageState, data=None, default="rbf", gamma=AUTO_GAMMA)
     sb = st.sidebar
     sb.header("Kernel")
     session = st.session_state
-    control = Control("kernel", default, str, options=KERNEL.options)
-    gamma_control = Control("gamma", gamma, str, options=GAMMAS)
+    kind_control, width_control, degree_control = kernel_controls(default, gamma)
     mine, seen = f"{state.page}:gamma-by-user", f"{state.page}:gamma-for"
     if data is not None:
         if session.get(seen, data.name) != data.name and not session.get(mine):
             session[f"{state.page}:gamma"] = AUTO_GAMMA
         session[seen] = data.name
-    kernel = state.widget(
-        sb.selectbox,
-        control,
-        "Kernel",
-        scope=state.page,
-        options=KERNEL.options,
-        format_func=KERNEL_NAMES.get,
-        help="k(x, z): Gaussian exp(-gamma ||x-z||^2), Laplacian exp(-gamma ||x-z||_1), "
-        "polynomial (gamma <x,z> + 1)^degree, or linear <x,z>.",
+    kind = draw(state, kind_control)
+    text = AUTO_GAMMA
+    if kind != "linear":
+        text = draw(state, width_control, on_user_change=lambda: session.__setitem__(mine, True))
+    degree = draw(state, degree_control) if kind == "poly" else 3
+    return kernel_choice(kind, text, degree)
+
+
+def widget_arguments(control):
+    """The keyword arguments of ``control``'s widget: its help, range, step and options."""
+    kwargs = {"help": control.help or None}
+    if control.widget in ("slider", "number_input"):
+        kwargs.update(min_value=control.lo, max_value=control.hi)
+        if control.step is not None:
+            kwargs["step"] = control.step
+        if control.fmt:
+            kwargs["format"] = control.fmt
+    if control.options is not None and control.widget in ("selectbox", "select_slider", "multiselect", "radio"):
+        kwargs["options"] = list(control.options)
+    if control.widget == "radio":
+        kwargs["horizontal"] = True
+    if control.disabled:
+        kwargs["disabled"] = True
+    if control.names:
+        kwargs["format_func"] = control.name_of
+    return kwargs
+
+
+def _scope(state, control):
+    return {"shared": None, "page": state.page}.get(control.scope, control.scope)
+
+
+def draw(state: PageState, control, where=None, **extra):
+    """Draw ``control``'s widget in the sidebar (or ``where``) and return its value."""
+    make = getattr(where or st.sidebar, control.widget)
+    if control.widget_key:
+        extra["widget_key"] = control.widget_key
+    return state.widget(
+        make, control, control.label, scope=_scope(state, control), **widget_arguments(control), **extra
     )
-    gamma, degree = None, 3
-    if kernel != "linear":
-        text = state.widget(
-            sb.selectbox,
-            gamma_control,
-            "gamma (inverse squared width)",
-            scope=state.page,
-            options=GAMMAS,
-            on_user_change=lambda: session.__setitem__(mine, True),
-            help="Larger gamma = narrower kernel = more local basis functions. 'auto (median)': the "
-            "median heuristic, width = the median distance between two training points "
-            "(Gaussian: gamma = 1 / (2 median²); Laplacian: 1 / median L1 distance), tuned "
-            "again whenever the dataset changes. '1/d': scikit-learn's default.",
-        )
-        gamma = {AUTO_GAMMA: "median", "1/d": None}.get(text, text)
-        gamma = gamma if gamma in (None, "median") else float(gamma)
-    if kernel == "poly":
-        degree = state.widget(
-            sb.slider,
-            DEGREE,
-            "Degree",
-            scope=state.page,
-            min_value=1,
-            max_value=6,
-            help="Degree of the polynomial kernel.",
-        )
-    return KernelChoice(kernel, gamma, int(degree))
+
+
+class Sidebar:
+    """A page's controls as the page's picture reads them (:mod:`ui.pictures`): ``get``
+    draws the control's widget in the sidebar -- in its group, folded away, for the
+    seldom-changed ones -- and returns its value, as :class:`ui.pictures.settings.Address`
+    returns a link's."""
+
+    def __init__(self, state: PageState):
+        self.state = state
+        self._groups = {}
+        self._places = {}
+
+    def get(self, control):
+        if control.group in self._places:
+            return draw(self.state, control, where=self._places[control.group])
+        if control.group:
+            group = self._groups.get(control.group)
+            if group is None:
+                group = self._groups[control.group] = Seldom(self.state, BOUND_SETTINGS, control.group)
+            return group.draw(control)
+        return draw(self.state, control)
+
+    def fixed(self, text):
+        """Say why a setting has no widget (the data leave no choice)."""
+        st.sidebar.caption(text)
+
+    def header(self, text):
+        st.sidebar.header(text)
+
+    def reserve(self, place):
+        """A container in the sidebar, here, for the controls of group ``place`` read later."""
+        self._places[place] = st.sidebar.container()
 
 
 SHARED_KEYS = ("data", "points", "test", "seed", "std")
@@ -549,9 +415,6 @@ def open_on_preset(state: PageState):
     session[visited] = True
 
 
-VIEW_KEYS = frozenset({"present", "text", "step"})  # how a view is shown, not what it shows
-
-
 def preset_picker(state: PageState):
     """Reserve the sidebar's place for the page's named lessons; :func:`player` fills it
     once every setting of the run is known (it shows the preset the view is on)."""
@@ -563,16 +426,10 @@ def preset_picker(state: PageState):
 
 
 def current_preset(state: PageState):
-    """The page's preset whose settings are exactly this view's (how it is shown aside:
-    presenter mode, text size, step), or None when the user has changed something."""
-    from ui.presets import PRESETS
+    """The page's preset whose settings are exactly this view's (:func:`ui.presets.matching`)."""
+    from ui.presets import matching
 
-    current = state.current()
-    changed = {name for name, (value, default) in state.url.items() if value != default} - VIEW_KEYS
-    for preset in PRESETS.get(state.page, ()):
-        if all(current.get(name) == value for name, value in preset.params.items()) and changed <= set(preset.params):
-            return preset
-    return None
+    return matching(state.page, state.url)
 
 
 def fill_preset_picker(state: PageState, matched, lesson=""):
@@ -611,88 +468,3 @@ def fill_preset_picker(state: PageState, matched, lesson=""):
     )
     if matched is not None:
         box.caption(lesson)
-
-
-DELTAS = (0.01, 0.05, 0.1, 0.2)
-
-
-def k_slider(state: PageState, m, default=40, hi=150):
-    """Number of basis vectors k, at most min(hi, m - 1) (1 without a slider when the
-    data leave no choice)."""
-    top = max(1, min(hi, m - 1))
-    if top <= 1:
-        st.sidebar.caption(f"Basis vectors k = 1: with m = {m} training points there is no other choice.")
-        return 1
-    control = Control("k", min(default, top), int, lo=1, hi=top)
-    return state.widget(
-        st.sidebar.slider,
-        control,
-        "Basis vectors k",
-        scope=state.page,
-        min_value=1,
-        max_value=top,
-        help=f"How many points the greedy selection chooses (the sparsity). At most m - 1 = {m - 1} and {hi} here.",
-    )
-
-
-def delta_select(state: PageState, where=None):
-    control = Control("delta", 0.05, float, options=DELTAS)
-    return _setting(
-        state,
-        where,
-        "select_slider",
-        control,
-        "Confidence delta",
-        scope=state.page,
-        options=DELTAS,
-        help="The bounds hold with probability at least 1 - delta over the draw of the training set.",
-    )
-
-
-def log_toggle(
-    state: PageState,
-    default=False,
-    label="Log-scale bound axis",
-    help_text="A log y axis shows bounds far above 1 next to small test errors.",
-    where=None,
-):
-    control = Control("log", default, bool)
-    return _setting(state, where, "toggle", control, label, scope=state.page, help=help_text)
-
-
-RESCALES = (1.0, 0.2, 0.1)
-
-
-def rescale_select(state: PageState, where=None):
-    """The papers' "rescale to compare shapes" (Hussain et al. 2011 drew its KMP and SKCCA bounds
-    x 1/5): an extra dotted curve per bound, labelled with its factor; None when off."""
-    control = Control("rescale", 1.0, float, options=RESCALES)
-    value = _setting(
-        state,
-        where,
-        "select_slider",
-        control,
-        "Also draw the bounds rescaled",
-        scope=state.page,
-        options=RESCALES,
-        format_func=lambda v: "no" if v == 1 else f"× 1/{round(1 / v)}",
-        help="Adds each bound multiplied by this factor as a dotted curve named with the factor, to "
-        "compare its shape with the test error when the bound itself is above 1 (the paper "
-        "drew its KMP and SKCCA bounds × 1/5). The bound itself is always drawn too.",
-    )
-    return None if value == 1 else float(value)
-
-
-def heat_scale_toggle(state: PageState, where=None):
-    control = Control("ownscale", False, bool)
-    return not _setting(
-        state,
-        where,
-        "toggle",
-        control,
-        "Heatmap: scale K_j to itself",
-        scope=state.page,
-        help="Off: both heatmaps share the original kernel's colour scale, so you see how much "
-        "deflation removed. On: the deflated kernel gets its own scale, so you see the "
-        "structure of what is left.",
-    )

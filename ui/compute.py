@@ -18,28 +18,12 @@ from contextlib import contextmanager
 import numpy as np
 import streamlit as st
 
-from mpcore import labs, studies
-from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
-from ui import lessons
+from ui import pictures
 from ui.state import plain
 
-STUDIES = {
-    "skpca": studies.skpca_study,
-    "kmp": studies.kmp_study,
-    "skcca": studies.skcca_study,
-    "mpkfda": studies.mpkfda_study,
-    "deflation-lab": labs.compare_deflations,
-    "column-lab": labs.column_selection,
-}
 
-
-def _run(kind, data, kernel, settings, progress=None):
-    started = time.perf_counter()
-    extra = {} if progress is None else {"progress": progress}
-    result = STUDIES[kind](
-        data.split(), kernel=kernel.kernel, gamma=kernel.gamma, degree=kernel.degree, **dict(settings), **extra
-    )
-    return result, time.perf_counter() - started
+def _run(settings, progress=None):
+    return pictures.compute(settings, progress)
 
 
 _SHARED = {}  # name -> OrderedDict: the stores every session of this process shares
@@ -327,7 +311,7 @@ QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS"), default=cores())
 BUILDS = FairQueue(1)
 
 
-def _queued(kind, data, kernel, settings, slot, progress_text):
+def _queued(settings, slot, progress_text):
     """Compute a study in its turn, telling the session its place while it waits."""
     first = None
 
@@ -345,28 +329,35 @@ def _queued(kind, data, kernel, settings, slot, progress_text):
 
     with QUEUE.turn(report_place):
         slot.empty()
-        return _run(kind, data, kernel, settings, progress=None if progress_text is None else report_progress)
+        return _run(settings, progress=None if progress_text is None else report_progress)
 
 
-def compute_study(kind, data, kernel, state=None, progress_text=None, **settings):
-    """The study, computed once server-wide (in its turn: :data:`QUEUE`) and kept, or an
-    ``st.error`` with the core's message and a stop (the user's settings stay as they
-    are, and in the URL, so one change fixes it).
+def compute_study(settings, state=None, progress_text=None):
+    """The study ``settings`` (:class:`ui.pictures.settings.Settings`) names, computed once
+    server-wide (in its turn: :data:`QUEUE`) and kept, or an ``st.error`` with the core's
+    message and a stop (the user's settings stay as they are, and in the URL, so one change
+    fixes it).  A page whose settings choose nothing to compare says so and stops.
 
     ``progress_text``: show a progress bar with this text while it computes (the core
     function must take ``progress=callback(done, total)``) instead of a spinner.
     """
-    key = tuple(sorted(settings.items()))
+    said = pictures.missing(settings)
+    if said is not None:
+        st.info(said, icon=":material/info:")
+        if state is not None:
+            state.write_url()
+        st.stop()
+    key = (settings.page, settings.data, settings.kernel, settings.study)
     slot = st.empty()  # always: the elements after it (the player) keep their place
-    found, kept = _cached(_results(), (kind, data, kernel, key))
+    found, kept = _cached(_results(), key)
     if found:  # (a lesson's study): no spinner, which starts a timer thread on every run
         return kept
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
             result, seconds = bounded_get(
                 _results(),
-                (kind, data, kernel, key),
-                lambda: _queued(kind, data, kernel, key, slot, progress_text),
+                key,
+                lambda: _queued(settings, slot, progress_text),
                 RESULTS_MAX,
                 RESULTS_BYTES,
             )
@@ -395,31 +386,6 @@ def freeze_heap_once():
         gc.freeze()
 
 
-def study_numbers(study):
-    """What a preset's lesson may quote about a study: ``m``, its curves' summary, the
-    curves themselves (``series``: the first bound's and the held-out loss's, from t = 1,
-    for the values at a scene's last step, :func:`ui.lessons.at_end`) and the settings a
-    sentence may name, as it names them."""
-    curves = study.curves
-    series = {}
-    if curves.bound_names:
-        series["bound"] = tuple(float(v) for v in curves.curves[curves.bound_names[0]])
-    if curves.test_name:
-        series["test"] = tuple(float(v) for v in curves.curves[curves.test_name])
-    words = {name: lessons.word(name, value) for name, value in study.extras.get("settings", {}).items()}
-    return {"m": int(study.m), **curves.summary(), **_local_numbers(curves), "series": series, **words}
-
-
-def _local_numbers(curves):
-    """Sparse KPCA: where the local Rademacher bound is lowest under each reading of Thm 8,
-    and the lower of its two minima."""
-    if LOCAL_PRINTED not in curves.curves:
-        return {}
-    argmin = curves.argmin
-    lowest = min(float(np.nanmin(curves.curves[name])) for name in (LOCAL_PRINTED, LOCAL_OPERATOR))
-    return {"printed_argmin": argmin[LOCAL_PRINTED], "operator_argmin": argmin[LOCAL_OPERATOR], "local_min": lowest}
-
-
 def _payloads():
     """Player payloads by study and display (shared, immutable JSON text), oldest out."""
     return shared("payloads")
@@ -442,13 +408,31 @@ def memo(key, compute):
     return bounded_get(_payloads(), key, in_turn, PAYLOADS_MAX)
 
 
-def lesson_numbers(key, compute):
-    """What a preset's lesson quotes about a study (``compute()``, cheap), once per study
-    server-wide: in a store of its own, not the payloads' (it would take their places) nor
-    their line (it would wait behind other studies' payloads)."""
-    return bounded_get(shared("numbers"), key, compute, PAYLOADS_MAX)
+def payload_of(settings, study, draw):
+    """The step player's payload of ``study`` drawn at ``settings`` by ``draw`` (the page's
+    picture): ``(text, gzipped text, n_steps, numbers)``, made once per study and display
+    server-wide (:func:`memo`)."""
+    from ui import player
+
+    def made():
+        shown = draw(settings, study)
+        text = player.payload(settings.page, settings.key(), shown.n_steps, **shown.player)
+        return text, player.gzipped(text), shown.n_steps, shown.numbers
+
+    return memo((settings.page, settings.key()), made)
 
 
-def study_key(kind, data, kernel, settings, *display_options):
-    """A hashable name for a study and how it is drawn (the player's cache key)."""
-    return (kind, data, kernel, tuple(sorted(settings.items())), display_options)
+def prepare(page, query):
+    """Compute and draw what ``page`` (its own name) shows at the address ``query`` into
+    this process's stores, as the first browser to open that address would, in its turn
+    (the class warm-up, :mod:`ui.warm`).  Returns ``(settings, gzipped payload)``;
+    ValueError with a sentence when the page cannot show these settings."""
+    settings, _ = pictures.read_address(page, query)
+
+    def in_turn():
+        with QUEUE.turn():
+            return pictures.compute(settings)
+
+    key = (settings.page, settings.data, settings.kernel, settings.study)
+    study, _ = bounded_get(_results(), key, in_turn, RESULTS_MAX, RESULTS_BYTES)
+    return settings, payload_of(settings, study, pictures.module(page).draw)[1]

@@ -18,13 +18,14 @@ gzip-compressed and base64-encoded, then inflated in the browser with
 ``DecompressionStream``: Plotly.js costs 0.7 MB of the file, a preset's study 0.1-1.5 MB.
 
 From the app: a "Save" button on every page with a player (:func:`scene_from_page`,
-:func:`lesson_of_page`).  From the command line (pages run headless with Streamlit's
-AppTest, exactly as a browser would get them)::
+:func:`lesson_of_page`).  From the command line -- each address opened by its page's
+picture (:func:`ui.pictures.open_address`), as a browser new to the app would get it, with
+no app running (``python -m ui.export`` in a clone)::
 
-    python -m ui.export "http://localhost:8501/kmp?data=sinc&gamma=3" --out sinc.html
-    python -m ui.export "kmp?data=sinc" --out sinc.html          # address without a host
-    python -m ui.export --presets kmp --out kmp-lesson.html      # a page's presets, one file
-    python -m ui.export --presets kmp --out-dir site/kmp         # one file per preset, and an index
+    mplab export "http://localhost:8501/kmp?data=sinc&gamma=3" --out sinc.html
+    mplab export "kmp?data=sinc" --out sinc.html          # address without a host
+    mplab export --presets kmp --out kmp-lesson.html      # a page's presets, one file
+    mplab export --presets kmp --out-dir site/kmp         # one file per preset, and an index
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import functools
 import gzip
 import html
 import json
-import logging
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -210,7 +210,7 @@ PAGE = """<!doctype html>
 """
 
 
-# --- making scenes: from a running page, or by running pages headless -------------------
+# --- making scenes: from a running page, or from an address ---------------------------------
 
 
 def scene_from_page(state, payload_text, name=""):
@@ -265,35 +265,18 @@ def parse_target(target):
     return page, query, app_base(text, page.key)
 
 
-def run_page(page, query, timeout=600):
-    """Run ``page`` (:class:`ui.site.Page`) headless with the address's ``query``: the
-    scene its player shows, as a browser opening that address would get it."""
-    from streamlit.testing.v1 import AppTest
-
+def run_page(page, query):
+    """The scene ``page`` (:class:`ui.site.Page`) shows at the address's ``query``, as a
+    browser opening that address would get it, and the notes the page shows about the
+    link: the page's picture (:mod:`ui.pictures`), with no app running."""
+    from ui import pictures
     from ui.presets import PRESETS
 
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
-    at.run()  # Home: a page is found by its address only once the menu is registered
-    for key in list(at.query_params):
-        del at.query_params[key]
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(page.file).run()
-    problems = [str(item.value) for item in list(at.exception) + list(at.error)]
-    if problems:
-        raise ValueError(f"{page.title} cannot show {urlencode(query) or 'its defaults'}: " + " ".join(problems))
-    from ui.player import mounted, unpacked
-
-    players = mounted(at.get("bidi_component"))
-    if len(players) != 1:
-        raise ValueError(f"{page.title} showed no step player for {urlencode(query) or 'its defaults'}")
-    text = unpacked(players[0].proto.bytes)  # the player's payload, as the page packed it (ui.player.packed)
-    shown = {key: at.query_params[key] for key in at.query_params}
-    lesson = json.loads(text).get("lesson") or {}
+    view = pictures.open_address(page, query)
     names = {preset.name for preset in PRESETS.get(page.key, ())}
-    name = lesson.get("name", "") if lesson.get("name") in names or "guide" in lesson else ""
-    notes = [str(item.value) for item in at.warning]
-    return Scene(page=page.key, payload=text, query=shown, name=name), notes
+    lesson = view.lesson
+    name = lesson["name"] if isinstance(lesson, dict) else (lesson[0] if lesson and lesson[0] in names else "")
+    return Scene(page=page.key, payload=view.payload(), query=view.query, name=name), view.notes
 
 
 def preset_queries(page_key):
@@ -335,14 +318,14 @@ def _lesson_key(value):
 
 
 def run_lesson(key):
-    """Every scene of a lesson run headless as its address opens it: ``(lesson, [(scene,
+    """Every scene of a lesson as its address opens it: ``(lesson, [(scene,
     notes)])``, each scene's payload carrying its narration, question and checked claims."""
     lesson, queries = lesson_queries(key)
     return lesson, [run_page(page, query) for page, query in queries]
 
 
-# One export at a time per process: each runs whole pages, and a class clicking "Save" at
-# once would otherwise run them all side by side.
+# One export at a time per process: each computes every scene's study, and a class clicking
+# "Save" at once would otherwise compute them all side by side.
 _EXPORTING = threading.Lock()
 
 
@@ -356,7 +339,7 @@ def _lesson_file(page_key, app_url, stamp, guided=None):
         out = Path(folder) / "lesson.html"
         done = subprocess.run(
             [sys.executable, "-m", "ui.export", *what, "--out", str(out), "--app-url", app_url],
-            cwd=ROOT,
+            cwd=ROOT,  # the app's folder, where `ui` is (a clone or the installed package)
             capture_output=True,
             text=True,
             timeout=900,
@@ -397,15 +380,9 @@ def _index_page(title, entries):
     )
 
 
-def main(argv=None):
-    # The export runs the pages headless, where Streamlit warns of a "missing
-    # ScriptRunContext" that means nothing to the person exporting.
-    # (a filter, not a level: Streamlit sets its loggers' levels again when it loads its config)
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
-        lambda record: "ScriptRunContext" not in record.getMessage()
-    )
+def main(argv=None, prog="python -m ui.export"):
     parser = argparse.ArgumentParser(
-        prog="python -m ui.export",
+        prog=prog,
         description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).",
     )
     parser.add_argument(

@@ -11,8 +11,6 @@ another page keeps the lesson in the session: the sidebar offers the way back.
 
 from __future__ import annotations
 
-import hashlib
-
 import streamlit as st
 
 from ui import lessons, site
@@ -22,13 +20,7 @@ SESSION = "_guide"
 VIEW = ("present", "text")  # how the viewer shows a scene: kept from scene to scene
 
 
-def load(value):
-    """The lesson an address's ``lesson`` value names: a shipped lesson's name, or a
-    lesson file's text (:func:`ui.lessons.encode`)."""
-    shipped = lessons.shipped()
-    if value in shipped:
-        return shipped[value]
-    return lessons.parse(lessons.decode(value))
+load = lessons.load  # (the pages and the export read a lesson the same way)
 
 
 def read(state):
@@ -192,52 +184,9 @@ def follow():
 
 
 def head(guide, numbers):
-    """What the player shows of the scene (the payload's ``lesson`` field): its title and
-    narration with the study's numbers filled in, and the lesson around it."""
-    lesson, number = guide["lesson"], guide["scene"]
-    scene = lesson.scene(number)
-    numbers = lessons.at_end(numbers or {}, scene.last_step)
-    numbers.update(lessons.phrases(scene.say, numbers))  # chosen once, placed in every text
-
-    def fill(template):
-        return lessons.fill(template, numbers)
-
-    question = None
-    if scene.question is not None:
-        q = scene.question
-        question = {
-            "kind": q.kind,
-            "ask": fill(q.ask),
-            "choices": [fill(c) for c in q.choices],
-            "answer": q.answer,
-            "explain": fill(q.explain),
-        }
-    return {
-        "name": scene.title,
-        "text": fill(scene.narration),
-        "guide": {
-            "lesson": lesson.title,
-            "id": hashlib.sha1(guide["key"].encode()).hexdigest()[:12],
-            "scene": number,
-            "scenes": len(lesson.scenes),
-            "notes": fill(scene.notes),
-            "claims": [[claim, lessons.check(claim, numbers)] for claim in scene.claims],
-            "question": question,
-            "try": scene.try_it,
-            "resume": st.session_state.get(RESUME) == number,
-            "panel": scene.panel,
-            "start": scene.step,
-            "until": _step(scene.until, numbers),
-        },
-    }
-
-
-def _step(until, numbers):
-    """A scene's last step: a number, or the step a study's number names (None if unknown)."""
-    if isinstance(until, str):
-        value = numbers.get(until)
-        return int(value) if isinstance(value, (int, float)) and value == value else None
-    return until
+    """What the player shows of the scene (the payload's ``lesson`` field)."""
+    resume = st.session_state.get(RESUME) == guide["scene"]
+    return lessons.head(guide["lesson"], guide["key"], guide["scene"], numbers, resume=resume)
 
 
 def unknown_settings(state, guide):

@@ -57,6 +57,7 @@ from __future__ import annotations
 import base64
 import difflib
 import functools
+import hashlib
 import math
 import re
 import string
@@ -647,3 +648,61 @@ def decode(value):
 
 def page_title(scene):
     return site.by_key(scene.page).title
+
+
+def load(value):
+    """The lesson an address's ``lesson`` value names: a shipped lesson's name, or a
+    lesson file's text (:func:`encode`)."""
+    found = shipped()
+    if value in found:
+        return found[value]
+    return parse(decode(value))
+
+
+def head(lesson, key, number, numbers, resume=False):
+    """What the player shows of the scene (the payload's ``lesson`` field): its title and
+    narration with the study's numbers filled in, and the lesson around it.  ``key``: the
+    address's ``lesson`` value; ``resume``: the viewer comes back to this scene."""
+    scene = lesson.scene(number)
+    numbers = at_end(numbers or {}, scene.last_step)
+    numbers.update(phrases(scene.say, numbers))  # chosen once, placed in every text
+
+    def filled(template):
+        return fill(template, numbers)
+
+    question = None
+    if scene.question is not None:
+        q = scene.question
+        question = {
+            "kind": q.kind,
+            "ask": filled(q.ask),
+            "choices": [filled(c) for c in q.choices],
+            "answer": q.answer,
+            "explain": filled(q.explain),
+        }
+    return {
+        "name": scene.title,
+        "text": filled(scene.narration),
+        "guide": {
+            "lesson": lesson.title,
+            "id": hashlib.sha1(key.encode()).hexdigest()[:12],
+            "scene": number,
+            "scenes": len(lesson.scenes),
+            "notes": filled(scene.notes),
+            "claims": [[claim, check(claim, numbers)] for claim in scene.claims],
+            "question": question,
+            "try": scene.try_it,
+            "resume": bool(resume),
+            "panel": scene.panel,
+            "start": scene.step,
+            "until": _step(scene.until, numbers),
+        },
+    }
+
+
+def _step(until, numbers):
+    """A scene's last step: a number, or the step a study's number names (None if unknown)."""
+    if isinstance(until, str):
+        value = numbers.get(until)
+        return int(value) if isinstance(value, (int, float)) and value == value else None
+    return until

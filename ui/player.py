@@ -30,6 +30,7 @@ to 1/254 of the range), and heatmaps are thinned so that a study's payload stays
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import json
@@ -41,12 +42,10 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
-import streamlit as st
 
 from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = ROOT / "static"
 PLOTLY_BUNDLE = Path(__file__).resolve().parent / "vendor" / "plotly-player.min.js"
 PLOTLY_FILE = PLOTLY_BUNDLE.name
 # The trace types the bundle holds (tools/plotly_bundle/entry.js); a panel with any other
@@ -56,24 +55,16 @@ HEAT_BUDGET = 1_600_000  # bytes of heatmap cells per study (8-bit cells, all st
 MAX_HEAT = 200
 
 
-_SERVED = None  # the bundle's URL once it is in static/ (checked once per process)
+def plotly_url():
+    """The URL path of the player's plotly.js bundle (``static/``, served by
+    ``server.enableStaticServing``; a link to the package's own copy, nothing written at
+    run time), naming its content: a browser keeps the file until the bundle changes."""
+    return f"app/static/{PLOTLY_FILE}?v={_bundle_digest()}"
 
 
-def ensure_plotly_js():
-    """Copy the player's plotly.js bundle into ``static/`` (served by
-    ``server.enableStaticServing``) when it is missing or another; returns its URL path,
-    which names the content (a browser keeps the file until the bundle changes)."""
-    global _SERVED
-    target = STATIC / PLOTLY_FILE
-    if _SERVED is None or not target.exists():
-        data = PLOTLY_BUNDLE.read_bytes()
-        if not target.exists() or target.read_bytes() != data:
-            STATIC.mkdir(exist_ok=True)
-            partial = target.with_suffix(".partial")
-            partial.write_bytes(data)
-            partial.replace(target)  # atomic: a second session never reads half a file
-        _SERVED = f"app/static/{PLOTLY_FILE}?v={hashlib.sha1(data).hexdigest()[:12]}"
-    return _SERVED
+@functools.lru_cache(maxsize=1)
+def _bundle_digest():
+    return hashlib.sha1(PLOTLY_BUNDLE.read_bytes()).hexdigest()[:12]
 
 
 def bundle_version():
@@ -480,7 +471,7 @@ def payload(
         "id": digest,
         "page": page,
         "n_steps": int(n_steps),
-        "plotly_url": ensure_plotly_js(),
+        "plotly_url": plotly_url(),
         "config": EXPORT_CONFIG,
         "stories": list(stories),
         "slider_help": slider_help,
@@ -539,6 +530,8 @@ def _component():
     global _COMPONENT
     if _COMPONENT is None:
         here = Path(__file__).resolve().parent
+        import streamlit as st
+
         _COMPONENT = st.components.v2.component(
             NAME,
             html="<div class='mpl-root'></div>",
@@ -583,7 +576,7 @@ def _loader():
     loading = source[source.index("// --- loading") : source.index("// --- payload decoding")]
     script = re.sub(r"/\* __LOADING__.*?\*/", lambda _: loading, script)
     player_url = f"{ROUTE}player.js?v={_player_js_version()}"
-    for name, value in (("PLAYER", player_url), ("PLOTLY", ensure_plotly_js()), ("PAYLOADS", f"{ROUTE}payload/")):
+    for name, value in (("PLAYER", player_url), ("PLOTLY", plotly_url()), ("PAYLOADS", f"{ROUTE}payload/")):
         script = script.replace(f"__{name}_URL__", value)
     return script
 
@@ -636,7 +629,7 @@ class PreloadPlayer:
     def __init__(self, app):
         self.app = app
         self.links = (
-            f"<{ensure_plotly_js()}>; rel=preload; as=script, "
+            f"<{plotly_url()}>; rel=preload; as=script, "
             f"<{ROUTE}player.js?v={_player_js_version()}>; rel=modulepreload"
         ).encode()
 
@@ -684,6 +677,8 @@ def linked_payload(path, query):
 def _remember_addresses(name, queries):
     """Note that the browser's page path with each of ``queries`` shows the payload
     ``name``.  A client that does not say its address (Streamlit's tests) is not remembered."""
+    import streamlit as st
+
     url = st.context.url
     if url:
         for query in queries:
@@ -701,7 +696,7 @@ def remember(path, items, name):
             _LINKED.popitem(last=False)
 
 
-def _served_name(gz):
+def served_name(gz):
     """The name ``gz`` is fetched by (its SHA-1), kept among the served payloads."""
     with _KEPT_LOCK:
         name = _NAMES.get(id(gz))
@@ -788,7 +783,7 @@ def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False
     cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
     packed)."""
     if _ROUTED and not _state_value(key, "inline"):
-        name = _served_name(gz)
+        name = served_name(gz)
         if addresses:
             _remember_addresses(name, addresses)
         data = reference(name, step, lesson, present, text_scale)
@@ -809,6 +804,8 @@ def _ignore():
 
 def _state_value(key, name):
     """The value ``name`` the player mounted as ``key`` last set, or None."""
+    import streamlit as st
+
     value = st.session_state.get(key)
     try:
         return value.get(name) if hasattr(value, "get") else getattr(value, name, None)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ui.controls import format_value
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -123,3 +125,18 @@ PRESETS = {
         ),
     ),
 }
+
+
+VIEW_KEYS = frozenset({"present", "text", "step"})  # how a view is shown, not what it shows
+
+
+def matching(page, values):
+    """The preset of ``page`` whose settings are exactly the view's (``values``: name ->
+    ``(value, default)``, as a page reads them), how it is shown aside -- presenter mode,
+    text size, step -- or None when something else was changed."""
+    current = {name: format_value(value) for name, (value, _) in values.items()}
+    changed = {name for name, (value, default) in values.items() if value != default} - VIEW_KEYS
+    for preset in PRESETS.get(page, ()):
+        if all(current.get(name) == value for name, value in preset.params.items()) and changed <= set(preset.params):
+            return preset
+    return None

@@ -18,6 +18,12 @@ class Page:
     icon: str
     url_path: str  # "" for Home
     key: str  # the page's own name (PageState)
+    picture: str = ""  # the module of its picture (ui/pictures/), for a page with a step player
+    stem: str = ""  # the name of the files it saves (downloads, code), when not its address
+
+    @property
+    def file_stem(self):
+        return self.stem or self.url_path
 
 
 # One flat list, in the order of the lessons: algorithms, then the labs, the theory and the
@@ -26,19 +32,56 @@ class Page:
 PAGES = (
     Page("app_pages/home.py", "Home", ":material/home:", "", "home"),
     Page("app_pages/lessons.py", "Guided lessons", ":material/school:", "lessons", "lessons"),
-    Page("app_pages/sparse_kpca.py", "Sparse KPCA", ":material/blur_on:", "sparse-kpca", "skpca"),
-    Page("app_pages/kmp.py", "Kernel Matching Pursuit", ":material/show_chart:", "kmp", "kmp"),
-    Page("app_pages/sparse_kcca.py", "Sparse KCCA", ":material/compare_arrows:", "sparse-kcca", "skcca"),
-    Page("app_pages/mpkfda.py", "Greedy Fisher (MPKFDA)", ":material/call_split:", "mpkfda", "mpkfda"),
-    Page("app_pages/deflation_lab.py", "Deflation lab", ":material/layers:", "deflation-lab", "deflation-lab"),
+    Page("app_pages/sparse_kpca.py", "Sparse KPCA", ":material/blur_on:", "sparse-kpca", "skpca", "ui.pictures.skpca"),
+    Page(
+        "app_pages/kmp.py",
+        "Kernel Matching Pursuit",
+        ":material/show_chart:",
+        "kmp",
+        "kmp",
+        "ui.pictures.kmp",
+        "kernel-matching-pursuit",
+    ),
+    Page(
+        "app_pages/sparse_kcca.py",
+        "Sparse KCCA",
+        ":material/compare_arrows:",
+        "sparse-kcca",
+        "skcca",
+        "ui.pictures.skcca",
+    ),
+    Page(
+        "app_pages/mpkfda.py",
+        "Greedy Fisher (MPKFDA)",
+        ":material/call_split:",
+        "mpkfda",
+        "mpkfda",
+        "ui.pictures.mpkfda",
+    ),
+    Page(
+        "app_pages/deflation_lab.py",
+        "Deflation lab",
+        ":material/layers:",
+        "deflation-lab",
+        "deflation-lab",
+        "ui.pictures.deflation_lab",
+    ),
     Page(
         "app_pages/column_lab.py",
         "Nyström & column selection",
         ":material/view_column:",
         "column-selection",
         "column-lab",
+        "ui.pictures.column_lab",
     ),
-    Page("app_pages/bounds_explorer.py", "Bounds explorer", ":material/functions:", "bounds", "bounds"),
+    Page(
+        "app_pages/bounds_explorer.py",
+        "Bounds explorer",
+        ":material/functions:",
+        "bounds",
+        "bounds",
+        "ui.pictures.bounds",
+    ),
     Page("app_pages/paper_figures.py", "Paper figures", ":material/menu_book:", "paper-figures", "paper-figures"),
     Page("app_pages/references.py", "References", ":material/format_quote:", "references", "references"),
 )

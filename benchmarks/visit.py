@@ -2,9 +2,10 @@
 
 What a browser tab is to the server: a websocket to ``/_stcore/stream``, a
 ``rerun_script`` message naming the page and its query string, and the server's
-messages until it says the script finished.  Used to warm a server's caches before a
-class arrives (``deploy/serve.py``) and by the class-scale benchmark
-(``benchmarks/class_load.py``).
+messages until it says the script finished.  It speaks Streamlit's own websocket protocol
+(``streamlit.proto``, which Streamlit may change in any release), so it lives with the
+measurements and the tests, never in the app: the class-scale benchmark
+(``benchmarks/class_load.py``) and the deployment and browser tests use it.
 
 A browser new to the app also fetches the page's files over HTTP first
 (:func:`fetch_files`, as the class benchmark's first visits do).

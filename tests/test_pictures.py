@@ -1,0 +1,222 @@
+"""A page's picture as a function (ui/pictures): read from an address the way the page's
+widgets read it, drawn without Streamlit, and the same payload a browser gets from the page."""
+
+import ast
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import export, lessons, pictures, player, site, warm
+from ui.presets import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+WITH_PICTURES = [page for page in site.PAGES if page.picture]
+
+
+def test_every_page_with_a_player_has_a_picture_that_reads_and_draws():
+    assert {page.key for page in WITH_PICTURES} == {
+        "skpca",
+        "kmp",
+        "skcca",
+        "mpkfda",
+        "deflation-lab",
+        "column-lab",
+        "bounds",
+    }
+    for page in WITH_PICTURES:
+        draws = pictures.module(page)
+        assert draws.PAGE == page.key and callable(draws.read) and callable(draws.draw)
+    with pytest.raises(ValueError, match="has no step player"):
+        pictures.module("home")
+
+
+def test_a_link_without_a_dataset_opens_the_first_preset_and_one_with_a_dataset_does_not():
+    preset = PRESETS["kmp"][0].params
+    settings, address = pictures.read_address("kmp", {"present": "1"})
+    assert settings.data.name == preset["data"] and address.values["present"][0] is True
+    assert {key: value for key, value in address.query().items() if key in preset} == dict(preset)
+    settings, _ = pictures.read_address("kmp", {"data": "sinc"})
+    assert settings.data.name == "sinc" and settings.options["k"] == 30  # the page's own default
+
+
+def test_a_links_bad_values_are_noted_and_replaced_as_the_page_does():
+    settings, address = pictures.read_address("kmp", {"data": "sinc", "k": "5000", "variant": "bogus", "log": "x"})
+    assert settings.options["k"] == 150 and settings.options["variant"] == "prefit"
+    assert settings.shown("log_y") is False
+    said = " ".join(address.notes)
+    assert "k = ` 5000 ` is outside 1 to 150; using 150" in said
+    assert "` bogus ` for 'variant' is not allowed here" in said
+    assert "` x ` for 'log' is not allowed here" in said
+
+
+def test_a_dataset_of_another_task_is_refused_with_a_sentence_and_the_page_default_used():
+    settings, address = pictures.read_address("skcca", {"data": "sinc"})
+    assert settings.data.name == "rings-two-view"
+    assert any("'data'" in note for note in address.notes)
+
+
+def test_nothing_to_compare_is_a_sentence_not_a_traceback():
+    settings, address = pictures.read_address("deflation-lab", {"data": "moons", "deflations": ""})
+    assert settings.options["deflations"] and "'deflations'" in address.notes[0]  # a link cannot ask for none
+    none = replace(settings, study=tuple((k, () if k == "deflations" else v) for k, v in settings.study))
+    assert pictures.missing(none) == "Pick at least one deflation in the sidebar."  # the widget can
+    with pytest.raises(ValueError, match="cannot show these settings: Pre-fitting needs the squared loss"):
+        pictures.open_address("kmp", {"data": "xor", "loss": "tanh", "variant": "prefit", "k": "5"})
+
+
+def test_the_steps_of_a_link_are_clamped_with_a_note():
+    view = pictures.open_address("bounds", {"vary": "m", "step": "900"})
+    assert view.step == view.picture.n_steps
+    assert any("so it shows step" in note for note in view.notes)
+    assert json.loads(view.payload())["step"] == view.step
+
+
+def test_a_guided_scene_on_another_page_is_refused():
+    with pytest.raises(ValueError, match="is on the"):
+        pictures.read_address("kmp", {"lesson": "1-sparse-kpca", "scene": "1"})
+
+
+def test_the_bounds_explorer_reads_its_log_axis_default_from_the_curves():
+    local, _ = pictures.read_address("bounds", {"bound": "pca_local_rademacher"})
+    vc, _ = pictures.read_address("bounds", {"bound": "kmp_vc", "vary": "k", "m": "100"})
+    assert local.shown("log_y") is True  # far above the linear axis's cut everywhere
+    assert vc.shown("log_y") is False
+
+
+# --- the picture is what the page shows -----------------------------------------------------
+
+
+def _through_the_page(page, query):
+    """The scene the page's script shows at ``query``: the app run headless, as a browser
+    opening the address would get it."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page.file).run()
+    assert not at.exception and not at.error, [str(item.value) for item in [*at.exception, *at.error]]
+    (mounted,) = player.mounted(at.get("bidi_component"))
+    shown = {key: at.query_params[key] for key in at.query_params}
+    return json.loads(player.unpacked(mounted.proto.bytes)), shown, [str(item.value) for item in at.warning]
+
+
+def _comparable(payload, page):
+    """A payload without what the column lab times on this machine (its speed-up panel,
+    and a scene's sentence quoting it)."""
+    if page.key == "column-lab":
+        payload = dict(payload, panels=[p for p in payload["panels"] if p.get("key") != "speedup"])
+        payload.pop("lesson", None)
+    return payload
+
+
+def _first_scenes():
+    out = []
+    for name in lessons.shipped():
+        _, queries = export.lesson_queries(name)
+        page, query = queries[0]
+        out.append(pytest.param(page.key, query, id=f"{name}-1"))
+    return out
+
+
+ADDRESSES = [
+    *(
+        pytest.param(page, dict(preset.params), id=f"{page}-{number}")
+        for page, presets in PRESETS.items()
+        for number, preset in enumerate(presets, 1)
+    ),
+    pytest.param("kmp", {"data": "sinc", "k": "5000", "step": "x", "present": "1", "text": "125"}, id="kmp-bad-link"),
+    pytest.param(
+        "mpkfda", {"data": "moons", "criterion": "random", "aseed": "3", "ownscale": "true"}, id="mpkfda-random"
+    ),
+    pytest.param("deflation-lab", {}, id="deflation-lab"),
+    pytest.param("deflation-lab", {"data": "sinc", "family": "kpca", "deflations": "schur,none"}, id="deflation-kpca"),
+    pytest.param("column-lab", {"data": "moons", "methods": "uniform,greedy", "rank": "30"}, id="column-lab"),
+    pytest.param("bounds", {}, id="bounds"),
+    pytest.param("bounds", {"bound": "mpkfda", "vary": "k", "overlay": "kmp_vc", "kmax": "60"}, id="bounds-overlay"),
+    *_first_scenes(),
+]
+
+
+@pytest.mark.parametrize("key,query", ADDRESSES)
+def test_the_picture_of_an_address_is_what_its_page_shows(key, query):
+    """The widgets (ui.choose.Sidebar) and an address (ui.pictures.settings.Address) read
+    the same controls: the page run headless and the picture give the same payload, the
+    same address written back and the same notes about the link."""
+    page = site.by_key(key)
+    shown, address, notes = _through_the_page(page, query)
+    view = pictures.open_address(page, query)
+    assert _comparable(json.loads(view.payload()), page) == _comparable(shown, page)
+    assert view.query == address
+    assert view.notes == notes
+
+
+# --- no Streamlit where a picture is made, nor its test harness or protocol in the app ---------
+
+
+def test_pictures_and_the_export_do_not_import_streamlit():
+    code = (
+        "import sys\n"
+        "from ui import export, pictures\n"
+        "for page in ('skpca', 'kmp', 'skcca', 'mpkfda', 'deflation-lab', 'column-lab', 'bounds'):\n"
+        "    pictures.module(page)\n"
+        "pictures.open_address('kmp', {'data': 'sinc', 'k': '4'}).payload()\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'streamlit'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+FORBIDDEN = ("streamlit.testing", "streamlit.proto")
+
+
+def forbidden_imports(source):
+    """The modules of Streamlit's test harness or private protocol that ``source`` imports."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            whole = node.module.startswith(FORBIDDEN)
+            names = [node.module] if whole else [f"{node.module}.{alias.name}" for alias in node.names]
+        found += [name for name in names if name.startswith(FORBIDDEN)]
+    return found
+
+
+def test_the_check_for_forbidden_imports_finds_them():
+    assert forbidden_imports("from streamlit.testing.v1 import AppTest") == ["streamlit.testing.v1"]
+    assert forbidden_imports("import streamlit.proto.BackMsg_pb2 as m") == ["streamlit.proto.BackMsg_pb2"]
+    assert forbidden_imports("from streamlit import proto") == ["streamlit.proto"]
+    assert forbidden_imports("import streamlit as st\nfrom streamlit import config") == []
+
+
+def test_the_app_uses_neither_streamlits_test_harness_nor_its_private_protocol():
+    shipped = [ROOT / "app.py", ROOT / "server.py"]
+    for folder in ("ui", "app_pages", "deploy"):
+        shipped += sorted((ROOT / folder).rglob("*.py"))
+    found = {str(path.relative_to(ROOT)): forbidden_imports(path.read_text()) for path in shipped}
+    assert {path: names for path, names in found.items() if names} == {}
+
+
+# --- the class warm-up draws in the process that serves ---------------------------------------
+
+
+def test_warming_draws_each_scene_into_the_stores_a_page_reads_and_names_its_payload():
+    addresses = [("kmp", "data=sinc&k=4&step=2"), ("kmp", "data=sinc&k=9999999999999"), ("home", ""), ("nowhere", "")]
+    warm.warm(addresses, base="/base")
+    done = warm.status()
+    assert done["done"] and done["scenes"] == 4
+    assert len(done["failed"]) == 1 and done["failed"][0].startswith("/nowhere?")
+    settings, _ = pictures.read_address("kmp", {"data": "sinc", "k": "4"})
+    name = player.linked_payload("/base/kmp", "data=sinc&k=4")
+    assert name is not None  # a browser opening the address is told to fetch it early
+    from ui import compute
+
+    _, gz, n_steps, _ = compute.payload_of(settings, None, draw=None)  # kept: neither drawn nor computed again
+    assert n_steps == 4 and player.served_name(gz) == name

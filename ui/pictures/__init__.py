@@ -1,0 +1,185 @@
+"""Each page's picture: what a page shows, as a function of its settings, with no Streamlit.
+
+A page with a step player has a module here with three things:
+
+- its controls (:class:`ui.controls.Control`, each with its range, label and help stated once);
+- ``read(address, data, kernel)``: the page's :class:`~ui.pictures.settings.Settings` from
+  an address -- a link (:class:`~ui.pictures.settings.Address`) or the page's widgets
+  (:class:`ui.choose.Sidebar`), which read the same controls;
+- ``draw(settings, study)``: a :class:`~ui.pictures.common.Picture` -- the step player's
+  panels with their per-step changes, the stories, the numbers lessons quote.
+
+The page script wires widgets to ``read`` and the player to ``draw``; the export
+(:mod:`ui.export`), the class server's warm-up, the lesson checks and the tests call
+:func:`open_address`, which opens an address as a browser new to the app would.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+
+from mpcore import labs, studies
+from ui import lessons, site
+from ui.controls import literal
+from ui.pictures.common import Picture
+from ui.pictures.settings import PRESENT, TEXT, Address, Settings, read_data, read_kernel, step_of
+from ui.presets import PRESETS, matching
+
+#: The core's function behind each page's study.
+STUDIES = {
+    "skpca": studies.skpca_study,
+    "kmp": studies.kmp_study,
+    "skcca": studies.skcca_study,
+    "mpkfda": studies.mpkfda_study,
+    "deflation-lab": labs.compare_deflations,
+    "column-lab": labs.column_selection,
+}
+
+
+def module(page):
+    """The picture module of ``page`` (a :class:`ui.site.Page` or its own name)."""
+    page = site.by_key(page) if isinstance(page, str) else page
+    if not page.picture:
+        raise ValueError(f"the page {page.title!r} has no step player")
+    return importlib.import_module(page.picture)
+
+
+def compute(settings: Settings, progress=None):
+    """The study ``settings`` name, computed (ValueError with the core's sentence when the
+    settings cannot run); ``(study, seconds)``."""
+    started = time.perf_counter()
+    draws = module(settings.page)
+    if settings.page not in STUDIES:  # a page of its own computation (the bounds explorer's curves)
+        return draws.compute(settings), time.perf_counter() - started
+    extra = {} if progress is None else {"progress": progress}
+    kernel = settings.kernel
+    study = STUDIES[settings.page](
+        settings.data.split(),
+        kernel=kernel.kernel,
+        gamma=kernel.gamma,
+        degree=kernel.degree,
+        **settings.options,
+        **extra,
+    )
+    return study, time.perf_counter() - started
+
+
+def missing(settings: Settings):
+    """The sentence a page shows instead of a study when its settings choose nothing to
+    compare (no deflation, no column method), or None."""
+    for name, what in (("deflations", "deflation"), ("methods", "method")):
+        if name in settings.options and not settings.options[name]:
+            return f"Pick at least one {what} in the sidebar."
+    return None
+
+
+def picture(settings: Settings):
+    """What the page shows at ``settings`` (the study computed here, not cached)."""
+    return module(settings.page).draw(settings, compute(settings)[0])
+
+
+@dataclass
+class View:
+    """An address opened as a browser new to the app opens it: the page's ``settings`` and
+    ``picture``, the ``step`` shown, the display (``present``, ``text_scale``), the lesson
+    line (a preset's ``(name, text)`` or a guided scene's dict), the ``query`` the page
+    writes back into the address and the ``notes`` it shows about the link."""
+
+    page: site.Page
+    settings: Settings
+    picture: Picture
+    step: int
+    present: bool
+    text_scale: float
+    lesson: object = None
+    query: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+
+    def payload(self):
+        """The player's payload for this view (:func:`ui.player.payload` and its view fields)."""
+        from ui import player
+
+        text = player.payload(self.page.key, self.settings.key(), self.picture.n_steps, **self.picture.player)
+        return player.with_step(text, self.step, self.lesson, self.present, self.text_scale)
+
+
+def _guided(address, page):
+    """The guided lesson's scene an address names (its ``lesson`` and ``scene``), as
+    ``(lesson, key, number)``, or None; ValueError when the lesson cannot be read or its
+    scene is on another page."""
+    key = address.given.get("lesson")
+    if key is None:
+        return None
+    try:
+        lesson = lessons.load(key)
+    except lessons.LessonError as error:
+        raise ValueError(f"The link's lesson could not be opened. {error}") from None
+    try:
+        wanted = int(address.given.get("scene") or "1")
+    except ValueError:
+        address.notes.append("The link's scene is not a number; opening scene 1.")
+        wanted = 1
+    number = max(1, min(wanted, len(lesson.scenes)))
+    scene = lesson.scene(number)
+    if scene.page != page.key:
+        raise ValueError(f"scene {number} of this lesson is on the {site.by_key(scene.page).title} page")
+    address.remember("lesson", key, None)
+    address.remember("scene", number, 0)
+    return lesson, key, number
+
+
+def read_address(page, query):
+    """The settings ``page`` (its own name or a :class:`ui.site.Page`) reads from ``query``
+    (the address's settings, as text) the way a browser new to the app does: a link without
+    a dataset opens on the page's first preset, a value not allowed is noted and replaced.
+    Returns ``(settings, address)``, the :class:`~ui.pictures.settings.Address` holding what
+    else it read (the display, a guided lesson's scene) and its notes; ValueError with a
+    sentence when the page cannot show these settings."""
+    page = site.by_key(page) if isinstance(page, str) else page
+    draws = module(page)
+    query = {str(key): str(value) for key, value in dict(query).items()}
+    if "data" not in query and PRESETS.get(page.key):
+        query = {**PRESETS[page.key][0].params, **query}  # what the link says wins
+    address = Address(query)
+    address.get(PRESENT)
+    address.get(TEXT)
+    address.guided = _guided(address, page)
+    if getattr(draws, "TASKS", None) is None:  # no data (the bounds explorer)
+        settings = draws.read(address)
+    else:
+        settings = draws.read(address, read_data(address, draws.TASKS, draws.DATA), read_kernel(address))
+    said = missing(settings)
+    if said is not None:
+        raise ValueError(f"{page.title} shows no step player for these settings: {said}")
+    return settings, address
+
+
+def open_address(page, query):
+    """Open ``page`` at ``query`` as a browser new to the app does (:func:`read_address`)
+    and compute its study: a :class:`View`; ValueError with a sentence when it cannot show."""
+    page = site.by_key(page) if isinstance(page, str) else page
+    settings, address = read_address(page, query)
+    try:
+        study, _ = compute(settings)
+    except ValueError as error:
+        raise ValueError(f"{page.title} cannot show these settings: {error}") from None
+    shown = module(page).draw(settings, study)
+    step, note = step_of(address.given.get("step"), shown.n_steps)
+    if note is not None:
+        address.notes.append(note)
+    address.remember("step", step, 0)
+    if address.guided is not None:
+        lesson, key, number = address.guided
+        line = lessons.head(lesson, key, number, shown.numbers)
+        unknown = sorted(set(lesson.scene(number).settings) - set(address.values))
+        address.notes += [
+            f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."
+            for name in unknown
+        ]
+    else:
+        preset = matching(page.key, address.values)
+        line = (preset.name, preset.text(shown.numbers)) if preset is not None else None
+    present, text_scale = address.values["present"][0], (address.values["text"][0] or 100) / 100
+    return View(page, settings, shown, step, bool(present), text_scale, line, address.query(), address.notes)
