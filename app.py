@@ -44,7 +44,7 @@ page = st.navigation(site.menu(), expanded=True)
 server_watch.watch()  # behind the class proxy: reopen the page if its process stops
 guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page
 try:
-    with compute.RUNS.run():  # first come, first served when a class opens pages at once
+    with compute.page_turn():  # in turns when a class opens pages at once (serving/lines.py)
         page.run()
 finally:
-    compute.freeze_heap_once()  # the modules the first page imported leave the collector's scans
+    compute.after_page()

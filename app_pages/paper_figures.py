@@ -65,9 +65,9 @@ with st.expander("How the papers' vague words are read (the same for every card)
 def _results():
     """Finished reproductions by (function, size), shared by all sessions (items that share a
     computation, like Figs 2 and 4, share the entry), in a store no ``clear_cache`` message
-    empties (:func:`ui.compute.shared`).  Not ``st.cache_resource`` on the function, so a
+    empties (:func:`ui.compute.store`).  Not ``st.cache_resource`` on the function, so a
     progress bar can be drawn while it runs."""
-    return compute.shared("reproductions")
+    return compute.store("reproductions")
 
 
 def _key(name):
@@ -83,7 +83,7 @@ def _compute(name, slot):
             slot.progress(done / max(total, 1), text=f"Reproducing {name} ({size}): {done} of {total} runs")
 
         try:
-            with compute.RUNS.released():  # minutes at full size: other pages run meanwhile
+            with compute.released():  # minutes at full size: other pages run meanwhile
                 store[key] = run(name, size, progress=report)
         except ValueError as error:
             slot.error(f"Cannot reproduce {name}: {error}", icon=":material/error:")

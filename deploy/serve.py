@@ -217,7 +217,7 @@ class Deployment:
         self.haproxy = haproxy_path()
         if self.haproxy is None:
             raise SystemExit("HAProxy is not installed (on Debian or Ubuntu: apt-get install haproxy).")
-        from ui.compute import cores
+        from serving.lines import cores
 
         self.processes = max(1, int(processes or cores()))
         self.address, self.port = address, int(port) or free_port(address if address != "0.0.0.0" else "127.0.0.1")

@@ -545,7 +545,7 @@ def test_bounds_explorer_counts_are_settable_and_an_overlay_stays_on_the_chart()
 def test_paper_figures_gallery_shows_every_card_and_reproduces_on_demand():
     from ui import compute
 
-    compute.shared("reproductions").clear()  # a fresh server: another test may have reproduced a card already
+    compute.store("reproductions").clear()  # a fresh server: another test may have reproduced a card already
     at = open_page("paper-figures")
     assert_clean(at)
     titles = [header.value for header in at.subheader]
@@ -593,7 +593,7 @@ def test_paper_figures_take_presenter_mode_and_the_text_size():
     and text=150 now show there, and a card's chart grows with the text."""
     from ui import compute
 
-    compute.shared("reproductions").clear()  # another test may have reproduced the card already
+    compute.store("reproductions").clear()  # another test may have reproduced the card already
     at = open_page("paper-figures", {"paper": "vincent2002", "present": "1", "text": "150"})
     assert_clean(at)
     assert next(t for t in at.toggle if t.label == "Presenter mode").value is True

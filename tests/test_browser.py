@@ -367,7 +367,7 @@ def test_an_uploads_payload_is_never_named_to_another_browser(server, browser, t
 def test_static_files_go_out_compressed_once_and_unchanged(server):
     """Streamlit's scripts, the player's plotly.js and its script leave the server
     gzip-encoded for a browser that accepts it, and decode to the very files on disk;
-    a client that does not accept gzip gets them plain (ui/kept_files.py)."""
+    a client that does not accept gzip gets them plain (serving/kept_files.py)."""
     import gzip
     import re
     import urllib.request
@@ -382,7 +382,7 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
     files = {
         bundle: Path(streamlit.__file__).parent / "static" / bundle,
         player.plotly_url(): player.PLOTLY_BUNDLE,
-        f"{player.ROUTE}player.js?v={player._player_js_version()}": player.PLAYER_JS,
+        f"{player.ROUTE}player.js?v={player.player_js_version()}": player.PLAYER_JS,
     }
     for address, on_disk in files.items():
         for _ in range(2):

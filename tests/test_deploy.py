@@ -44,7 +44,7 @@ def test_the_processes_share_the_cores_for_computing(monkeypatch, tmp_path):
     if haproxy_path() is None:
         pytest.skip("HAProxy is not installed")
     monkeypatch.delenv("MPLAB_COMPUTE_SLOTS", raising=False)
-    monkeypatch.setattr("ui.compute.cores", lambda: 8)
+    monkeypatch.setattr("serving.lines.cores", lambda: 8)
     slots = [
         Deployment(n, port=0, quiet=True, folder=tmp_path / str(n)).env["MPLAB_COMPUTE_SLOTS"] for n in (1, 2, 3, 16)
     ]
@@ -157,7 +157,7 @@ def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment
     """Ten browsers new to the app fetch the page's scripts and plotly.js through the proxy
     (six connections each, as a browser does), then open the page: no error, and each file
     arrives gzip-encoded once -- compressed by the app, not again by HAProxy -- decoding to
-    the file on disk (ui/kept_files.py)."""
+    the file on disk (serving/kept_files.py)."""
     import gzip
     import re
     import urllib.request

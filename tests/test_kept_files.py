@@ -1,12 +1,12 @@
 """The static files a first visit fetches, served from memory and compressed once
-(``ui/kept_files.py``): driven as ASGI calls, with an app that counts what it is asked."""
+(``serving/kept_files.py``): driven as ASGI calls, with an app that counts what it is asked."""
 
 import asyncio
 import gzip
 
 import pytest
 
-from ui.kept_files import KeptFiles, accepts_gzip, static_prefixes
+from serving.kept_files import KeptFiles, accepts_gzip, static_prefixes
 
 SCRIPT = b"function f(x) { return x + 1; }\n" * 2000  # compressible, as Streamlit's scripts are
 FONT = bytes(range(256)) * 200  # incompressible, as a woff2 font is

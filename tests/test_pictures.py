@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import export, lessons, pictures, player, site, warm
+from serving import routes as serving_routes
+from serving import warm
+from ui import export, lessons, pictures, player, site
 from ui.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,9 +216,22 @@ def test_warming_draws_each_scene_into_the_stores_a_page_reads_and_names_its_pay
     assert done["done"] and done["scenes"] == 4
     assert len(done["failed"]) == 1 and done["failed"][0].startswith("/nowhere?")
     settings, _ = pictures.read_address("kmp", {"data": "sinc", "k": "4"})
-    name = player.linked_payload("/base/kmp", "data=sinc&k=4")
+    name = serving_routes.linked_payload("/base/kmp", "data=sinc&k=4")
     assert name is not None  # a browser opening the address is told to fetch it early
     from ui import compute
 
     _, gz, n_steps, _ = compute.payload_of(settings, None, draw=None)  # kept: neither drawn nor computed again
-    assert n_steps == 4 and player.served_name(gz) == name
+    assert n_steps == 4 and serving_routes.served_name(gz) == name
+
+
+def test_the_pages_never_import_the_serving_layer():
+    """The serving layer (serving/) is installed by the server; pages, the pictures and the
+    export work without it (Streamlit's tests run app.py without it)."""
+    found = {}
+    for path in [ROOT / "app.py", *(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(name == "serving" or name.startswith("serving.") for name in names):
+                found.setdefault(str(path.relative_to(ROOT)), []).extend(names)
+    assert found == {}

@@ -11,6 +11,7 @@ import mpcore
 from mpcore import datasets, studies
 from mpcore.kernels import median_gamma
 from mpcore.skpca import check_theorem5
+from serving import routes as serving_routes
 from ui import figures, player, steps
 from ui.presets import PRESETS
 
@@ -236,15 +237,16 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
     import gzip
     import hashlib
 
-    monkeypatch.setattr(player, "_KEPT", type(player._KEPT)())
-    monkeypatch.setattr(player, "_NAMES", {})
-    monkeypatch.setattr(player, "_ROUTED", False)
-    routes = {route.path: route for route in player.routes()}
-    assert player._ROUTED  # server.py's call turns references on
+    monkeypatch.setattr(serving_routes, "_KEPT", type(serving_routes._KEPT)())
+    monkeypatch.setattr(serving_routes, "_NAMES", {})
+    monkeypatch.setattr(player, "NAMER", None)
+    serving_routes.install()
+    assert player.NAMER is serving_routes.name_for  # server.py's call turns references on
+    routes = {route.path: route for route in serving_routes.routes()}
     payload = routes["/mpl/payload/{name}"]
     texts = [json.dumps({"id": f"s{i}", "x": list(range(300 * i, 300 * i + 3000))}) for i in range(3)]
     gzs = [player.gzipped(text) for text in texts]
-    names = [player.served_name(gz) for gz in gzs]
+    names = [serving_routes.served_name(gz) for gz in gzs]
     assert names == [hashlib.sha1(gz).hexdigest() for gz in gzs]
     status, headers, body = _get(payload, f"/mpl/payload/{names[1]}")
     assert status == 200 and gzip.decompress(body).decode() == texts[1]
@@ -261,9 +263,9 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
     for bad in ("0" * 40, names[0][:-1] + "g", names[0].upper(), names[0] + "0", ".." + names[0][2:]):
         assert _get(payload, f"/mpl/payload/{bad}")[0] == 404, bad
 
-    monkeypatch.setattr(player, "KEPT_BYTES", len(gzs[0]) + len(gzs[1]) + len(gzs[2]) - 1)
-    player.served_name(gzs[0])  # shown again: now the most recent; the oldest is names[1]
-    player.served_name(player.gzipped(texts[2] + " "))
+    monkeypatch.setattr(serving_routes, "KEPT_BYTES", len(gzs[0]) + len(gzs[1]) + len(gzs[2]) - 1)
+    serving_routes.served_name(gzs[0])  # shown again: now the most recent; the oldest is names[1]
+    serving_routes.served_name(player.gzipped(texts[2] + " "))
     assert _get(payload, f"/mpl/payload/{names[1]}")[0] == 404
     assert _get(payload, f"/mpl/payload/{names[0]}")[0] == 200
     status, headers, body = _get(routes["/mpl/player.js"], "/mpl/player.js")
@@ -271,18 +273,17 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
 
 
 def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
-    """The component's script when routed names the very paths :func:`player.routes`
+    """The component's script when routed names the very paths :func:`serving.routes.routes`
     serves (no placeholder left), with player.js at its current version."""
     import re
 
-    monkeypatch.setattr(player, "_ROUTED", False)  # routes() turns references on: not for the other tests
     script = player._loader()
     assert not re.search(r"__[A-Z]+_URL__", script) and not re.search(r"__[A-Z_]+__", script)
     assert "export function loadPlotly" in script and "export function framed" in script  # player.js's own
-    paths = {route.path.lstrip("/") for route in player.routes()}
+    paths = {route.path.lstrip("/") for route in serving_routes.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
     assert (
-        f'"{player.ROUTE}player.js?v={player._player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
+        f'"{player.ROUTE}player.js?v={player.player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
     )
 
 
@@ -293,7 +294,6 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
 
     from starlette.responses import HTMLResponse, Response
 
-    monkeypatch.setattr(player, "_ROUTED", False)
     answers = {"/kmp": HTMLResponse("<html></html>"), "/mpl/player.js": Response(b"", media_type="text/javascript")}
 
     async def app(scope, receive, send):
@@ -309,7 +309,7 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
             return {"type": "http.request", "body": b""}
 
         scope = {"type": "http", "method": method, "path": path, "headers": [], "query_string": b""}
-        asyncio.run(player.PreloadPlayer(app)(scope, receive, send))
+        asyncio.run(serving_routes.PreloadPlayer(app)(scope, receive, send))
         return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"])
 
     link = headers_of("/kmp")["link"]
@@ -326,22 +326,22 @@ def test_an_address_names_the_payload_last_shown_there_while_it_is_kept(monkeypa
     size (one payload serves every view); none once that payload is no longer kept for
     fetching, for another path or setting, and none for addresses forgotten (the
     ``LINKED_MAX`` most recent are remembered)."""
-    monkeypatch.setattr(player, "_KEPT", type(player._KEPT)())
-    monkeypatch.setattr(player, "_LINKED", type(player._LINKED)())
-    monkeypatch.setattr(player, "LINKED_MAX", 3)
-    player._KEPT["a" * 40] = b"gz a"
-    player._KEPT["b" * 40] = b"gz b"
-    player.remember("/kmp", [("data", "xor"), ("k", "40"), ("step", "4")], "a" * 40)
+    monkeypatch.setattr(serving_routes, "_KEPT", type(serving_routes._KEPT)())
+    monkeypatch.setattr(serving_routes, "_LINKED", type(serving_routes._LINKED)())
+    monkeypatch.setattr(serving_routes, "LINKED_MAX", 3)
+    serving_routes._KEPT["a" * 40] = b"gz a"
+    serving_routes._KEPT["b" * 40] = b"gz b"
+    serving_routes.remember("/kmp", [("data", "xor"), ("k", "40"), ("step", "4")], "a" * 40)
     for query in ("data=xor&k=40", "k=40&data=xor", "data=xor&k=40&step=9&present=1&text=150"):
-        assert player.linked_payload("/kmp", query) == "a" * 40, query
+        assert serving_routes.linked_payload("/kmp", query) == "a" * 40, query
     for path, query in (("/kmp", "data=xor&k=41"), ("/kmp", "data=xor"), ("/mpkfda", "data=xor&k=40")):
-        assert player.linked_payload(path, query) is None, (path, query)
-    player.remember("/kmp", [("k", "40"), ("data", "xor")], "b" * 40)  # shown again, another study
-    assert player.linked_payload("/kmp", "data=xor&k=40") == "b" * 40
-    del player._KEPT["b" * 40]  # no longer fetchable: not named
-    assert player.linked_payload("/kmp", "data=xor&k=40") is None
+        assert serving_routes.linked_payload(path, query) is None, (path, query)
+    serving_routes.remember("/kmp", [("k", "40"), ("data", "xor")], "b" * 40)  # shown again, another study
+    assert serving_routes.linked_payload("/kmp", "data=xor&k=40") == "b" * 40
+    del serving_routes._KEPT["b" * 40]  # no longer fetchable: not named
+    assert serving_routes.linked_payload("/kmp", "data=xor&k=40") is None
     for k in range(3):
-        player.remember("/kmp", [("k", str(k))], "a" * 40)
-    assert player.linked_payload("/kmp", "k=0") == "a" * 40 and len(player._LINKED) == 3
-    player._KEPT["b" * 40] = b"gz b"
-    assert player.linked_payload("/kmp", "data=xor&k=40") is None  # the oldest, forgotten
+        serving_routes.remember("/kmp", [("k", str(k))], "a" * 40)
+    assert serving_routes.linked_payload("/kmp", "k=0") == "a" * 40 and len(serving_routes._LINKED) == 3
+    serving_routes._KEPT["b" * 40] = b"gz b"
+    assert serving_routes.linked_payload("/kmp", "data=xor&k=40") is None  # the oldest, forgotten

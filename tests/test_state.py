@@ -42,7 +42,7 @@ def test_a_shared_result_is_computed_once_however_many_sessions_ask_at_once():
     from collections import OrderedDict
     from concurrent.futures import ThreadPoolExecutor
 
-    from ui.compute import bounded_get
+    from serving.lines import bounded_get
 
     store, calls, started, release = OrderedDict(), [], threading.Event(), threading.Event()
 
@@ -88,7 +88,7 @@ def _line_up(queue, n, hold, order, reports):
 def test_computations_take_turns_first_come_first_served_and_see_their_place():
     import threading
 
-    from ui.compute import FairQueue
+    from serving.lines import FairQueue
 
     queue, hold, order, reports = FairQueue(slots=1), threading.Event(), [], {}
     threads = _line_up(queue, 6, hold, order, reports)
@@ -106,7 +106,7 @@ def test_computations_take_turns_first_come_first_served_and_see_their_place():
 def test_a_session_that_leaves_the_line_gives_its_place_up_and_two_slots_run_two():
     import threading
 
-    from ui.compute import FairQueue
+    from serving.lines import FairQueue
 
     queue, hold = FairQueue(slots=1), threading.Event()
     running = threading.Event()
@@ -160,7 +160,7 @@ def _wait_for(condition, what):
 def test_page_scripts_run_in_turns_in_their_order_of_arrival():
     import threading
 
-    from ui.compute import RunGate
+    from serving.lines import RunGate
 
     gate, hold, order = RunGate(slots=1), threading.Event(), []
 
@@ -185,7 +185,7 @@ def test_page_scripts_run_in_turns_in_their_order_of_arrival():
 def test_a_script_that_waits_for_a_computation_lets_the_line_move_and_comes_back_first():
     import threading
 
-    from ui.compute import RunGate
+    from serving.lines import RunGate
 
     gate, order = RunGate(slots=1), []
     computing, computed, second_running, release_second = (threading.Event() for _ in range(4))
@@ -225,7 +225,7 @@ def test_a_script_that_waits_for_a_computation_lets_the_line_move_and_comes_back
 def test_a_turn_held_past_its_patience_stops_holding_the_line():
     import threading
 
-    from ui.compute import RunGate
+    from serving.lines import RunGate
 
     gate, hold, passed = RunGate(slots=1, patience=0.2), threading.Event(), threading.Event()
 
@@ -250,7 +250,7 @@ def test_a_shared_store_keeps_to_its_byte_budget_and_counts_shared_buffers_once(
 
     import numpy as np
 
-    from ui.compute import bounded_get, footprint
+    from serving.lines import bounded_get, footprint
 
     big = np.zeros(1000)  # 8,000 bytes
     assert footprint({"a": big, "b": [big[:10], (big, 3)]}) == 8000  # a view and a repeat: one buffer

@@ -74,7 +74,7 @@ def _parse_in_worker(name, content):
             _WORKER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         worker = _WORKER
     try:
-        with compute.RUNS.released():  # other pages run while the worker reads
+        with compute.released():  # other pages run while the worker reads
             return worker.submit(datasets.parse_upload, name, content).result(timeout=WORKER_SECONDS)
     except BrokenProcessPool:  # the worker died (out of memory, killed): a new one next time
         _forget(worker)

@@ -1,314 +1,126 @@
-"""Computing and caching a study: the core's study functions keyed on small hashable
-choices (:class:`ui.choose.DataChoice`, :class:`ui.choose.KernelChoice` and the
-settings), shared by every session of the server and bounded; a long one reports its
-progress; the player's payloads kept beside them.  Bad settings stop the page with the
-core's sentence, never a traceback.
+"""Computing and keeping a study for a page: the study its settings name
+(:class:`ui.pictures.settings.Settings`, hashable), computed once per process and kept,
+bounded, for every session; a long one reports its progress; the player's payloads kept
+beside them.  Bad settings stop the page with the core's sentence, never a traceback.
+
+How work is kept and queued is :data:`SERVING`: plain here, the serving layer's when the
+server installs it (``serving/lines.py``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import gc
-import os
 import threading
-import time
-from collections import OrderedDict, deque
-from contextlib import contextmanager
+from collections import OrderedDict
+from contextlib import nullcontext
 
-import numpy as np
 import streamlit as st
 
 from ui import pictures
 from ui.state import plain
 
 
-def _run(settings, progress=None):
-    return pictures.compute(settings, progress)
-
-
-_SHARED = {}  # name -> OrderedDict: the stores every session of this process shares
-_SHARED_LOCK = threading.Lock()
-
-
-def shared(name):
-    """The process-wide store called ``name`` (an OrderedDict, made on first use).
+class Plain:
+    """How a process computes and keeps studies without the serving layer: one bounded
+    store per name (the most recently used kept), each computation as it comes.  The
+    serving layer (:mod:`serving.lines`) installs its own (:func:`install`): the page
+    scripts' turns, a fair line for computations, one computation per key, stores bounded
+    by bytes.
 
     Not ``st.cache_resource``: any browser can send Streamlit's ``clear_cache`` message,
-    which empties every cached resource for every user, and a student (or a stray click)
-    would then make a whole class recompute its lessons.  These stores are bounded by their
-    users (:func:`bounded_get`) and emptied only by restarting the process."""
-    with _SHARED_LOCK:
-        return _SHARED.setdefault(name, OrderedDict())
+    which empties every cached resource for every user -- a stray click would make a whole
+    class recompute its lessons -- and a computation reports its place and progress, which
+    Streamlit would replay from a cached function."""
+
+    def __init__(self):
+        self._stores, self._lock = {}, threading.Lock()
+
+    def store(self, name):
+        """The process-wide store called ``name`` (an OrderedDict, made on first use)."""
+        with self._lock:
+            return self._stores.setdefault(name, OrderedDict())
+
+    def cached(self, name, key):
+        """``(True, value)`` when ``key`` is kept in store ``name``, else ``(False, None)``."""
+        store = self.store(name)
+        with self._lock:
+            if key in store:
+                store.move_to_end(key)
+                return True, store[key]
+        return False, None
+
+    def kept(self, name, key, make, limit, budget=None):
+        """``store(name)[key]``, made by ``make()`` when missing; the ``limit`` most recently
+        used kept (``budget``, the bytes they may hold, is the serving layer's)."""
+        found, value = self.cached(name, key)
+        if found:
+            return value
+        value = make()
+        store = self.store(name)
+        with self._lock:
+            store[key] = value
+            while len(store) > limit:
+                store.popitem(last=False)
+        return value
+
+    def computing(self, report=None):
+        """A computation's turn (``report(ahead)``: its place while it waits)."""
+        return nullcontext()
+
+    def building(self):
+        """A payload's turn to be built."""
+        return nullcontext()
+
+    def released(self):
+        """While a page script waits for something slow, other scripts' turn."""
+        return nullcontext()
+
+    def page(self):
+        """A page script's turn."""
+        return nullcontext()
+
+    def after_page(self):
+        """Called after every page run."""
+
+
+SERVING = Plain()
+
+
+def install(serving):
+    """Use ``serving`` (a :class:`Plain` in its methods) to keep and queue this process's work."""
+    global SERVING
+    SERVING = serving
+
+
+def store(name):
+    """The process-wide store called ``name``."""
+    return SERVING.store(name)
+
+
+def released():
+    """Let other page scripts run while this one waits (an upload read, a reproduction)."""
+    return SERVING.released()
+
+
+def page_turn():
+    """A page script's run, in its turn (``app.py``)."""
+    return SERVING.page()
+
+
+def after_page():
+    SERVING.after_page()
 
 
 def _results():
-    """Every study computed, shared by all sessions, the most recently used kept.
-
-    Not ``st.cache_resource`` on the study function itself: a computation waits for its
-    turn in :data:`QUEUE` and reports its place and its progress, and Streamlit replays
-    the elements a cached function touched (a progress bar drawn outside it cannot be)."""
-    return shared("studies")
+    """Every study computed, shared by all sessions, the most recently used kept."""
+    return store("studies")
 
 
-RESULTS_MAX = 32  # a lesson's scenes and the presets (a study holds 1-55 MB while kept)
-# and at most this many bytes of arrays (the oldest out first): a class moving sliders
-# would otherwise keep 32 studies of 3,000 points, 1.7 GB.
-RESULTS_BYTES = 800_000_000
+RESULTS_MAX = 32  # a lesson's scenes and the presets
+RESULTS_BYTES = 800_000_000  # and at most this many bytes of arrays (the oldest out first)
 
 
-def footprint(value, seen=None, depth=0):
-    """The bytes of the numpy arrays ``value`` holds (through dataclasses, dicts,
-    sequences and attributes; each buffer counted once): what keeping it costs."""
-    seen = set() if seen is None else seen
-    if id(value) in seen or depth > 8:
-        return 0
-    seen.add(id(value))
-    if isinstance(value, np.ndarray):
-        base = value
-        while isinstance(base.base, np.ndarray):
-            base = base.base
-        if base is not value:
-            if id(base) in seen:
-                return 0
-            seen.add(id(base))
-        return base.nbytes
-    if isinstance(value, dict):
-        items = value.values()
-    elif isinstance(value, (list, tuple)):
-        items = value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        items = [getattr(value, item.name) for item in dataclasses.fields(value)]
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        items = vars(value).values()
-    else:
-        return 0
-    return sum(footprint(item, seen, depth + 1) for item in items)
-
-
-_GUARD = threading.Lock()  # every shared store's reads and writes
-_COMPUTING = {}  # (store, key) -> the lock its one computation holds
-
-
-def _cached(store, key):
-    with _GUARD:
-        if key in store:
-            store.move_to_end(key)
-            return True, store[key]
-    return False, None
-
-
-class RunGate:
-    """Page scripts take turns: at most ``slots`` run at once, the others wait in the order
-    they asked (first come, first served), so the first students of a class get their page
-    first instead of all of them at the end.
-
-    Why: a server's sessions are threads of one interpreter; 200 scripts at once share it
-    round robin and all finish together (benchmarks/class_load.py, 200 opens of a cached
-    lesson: p50 9.7 s, max 10.0 s; in turns: p50 4.6 s, max 7.8 s, 40% less memory).  A
-    script that waits for something slow (a study being computed, an upload being read, a
-    reproduction) gives its turn up meanwhile (:meth:`released`) and comes back at the head
-    of the line; a turn held longer than ``patience`` seconds stops counting, so a slow
-    script nobody foresaw delays the line by that much, not for as long as it runs."""
-
-    def __init__(self, slots=1, patience=3.0):
-        self.slots, self.patience = max(1, int(slots)), float(patience)
-        self._lock = threading.Lock()
-        self._line = deque()  # waiting turns (an Event each), first come first
-        self._holders = {}  # turn -> when it began (time.monotonic)
-        self._local = threading.local()
-
-    def _grant(self, now):
-        """Give the free turns to the first in line (with the lock held)."""
-        free = self.slots - sum(now - began < self.patience for began in self._holders.values())
-        while free > 0 and self._line:
-            turn = self._line.popleft()
-            self._holders[turn] = now
-            turn.set()
-            free -= 1
-
-    def _enter(self, first=False):
-        turn = threading.Event()
-        with self._lock:
-            self._line.appendleft(turn) if first else self._line.append(turn)
-            self._grant(time.monotonic())
-        try:
-            while not turn.wait(timeout=0.5):  # now and then: has a holder overstayed?
-                with self._lock:
-                    self._grant(time.monotonic())
-        except BaseException:  # the session stopped while waiting: give the place up
-            self._leave(turn)
-            raise
-        return turn
-
-    def _leave(self, turn):
-        with self._lock:
-            if turn in self._holders:
-                del self._holders[turn]
-            elif turn in self._line:
-                self._line.remove(turn)
-            self._grant(time.monotonic())
-
-    def waiting(self):
-        """How many scripts wait for their turn now."""
-        with self._lock:
-            return len(self._line)
-
-    @contextmanager
-    def run(self):
-        """Run a page script in its turn."""
-        self._local.turn = self._enter()
-        try:
-            yield
-        finally:
-            turn, self._local.turn = self._local.turn, None
-            if turn is not None:
-                self._leave(turn)
-
-    @contextmanager
-    def released(self):
-        """Let others run while this script waits or computes; back at the head of the
-        line afterwards.  Nothing to give up outside :meth:`run` (a test, a worker)."""
-        turn = getattr(self._local, "turn", None)
-        if turn is None:
-            yield
-            return
-        self._local.turn = None
-        self._leave(turn)
-        try:
-            yield
-        finally:
-            self._local.turn = self._enter(first=True)
-
-
-def bounded_get(store, key, compute, limit, budget=None):
-    """``store[key]``, computed by ``compute()`` when missing; ``store`` (an OrderedDict
-    shared by all sessions) keeps the ``limit`` most recently used entries.  A key is
-    computed by one session at a time: a class opening the same lesson at once waits for
-    the first session's computation instead of repeating it.  ``budget``: the most bytes
-    of arrays (:func:`footprint`) the entries may hold together (the newest always stays)."""
-    found, value = _cached(store, key)
-    if found:
-        return value
-    with RUNS.released():  # waiting for it or computing it: other pages run meanwhile
-        return _computed_once(store, key, compute, limit, budget)
-
-
-_SIZES = {}  # (store, key) -> footprint, for the stores kept to a budget
-
-
-def _computed_once(store, key, compute, limit, budget=None):
-    with _GUARD:
-        lock = _COMPUTING.setdefault((id(store), key), threading.Lock())
-    with lock:
-        found, value = _cached(store, key)  # computed while this session waited
-        if found:
-            return value
-        try:
-            value = compute()
-        except BaseException:
-            with _GUARD:
-                _COMPUTING.pop((id(store), key), None)
-            raise
-        size = footprint(value) if budget is not None else 0
-        with _GUARD:  # stored before the lock is dropped: a later session finds the value
-            store[key] = value
-            _SIZES[(id(store), key)] = size
-            while len(store) > 1 and (
-                len(store) > limit
-                or (budget is not None and sum(_SIZES.get((id(store), k), 0) for k in store) > budget)
-            ):
-                old, _ = store.popitem(last=False)
-                _SIZES.pop((id(store), old), None)
-            _COMPUTING.pop((id(store), key), None)
-        return value
-
-
-class FairQueue:
-    """First come, first served: at most ``slots`` computations run at once, the others
-    wait in the order they arrived and can tell how many are ahead of them.
-
-    Why: sessions are threads of one process, so ten students asking for ten new studies
-    at once would otherwise share the interpreter and all get their pages at the end of
-    the burst; in turn, the first gets theirs after one study's time.  A session has at
-    most one computation (its script runs one at a time, and a rerun leaves the line)."""
-
-    def __init__(self, slots=1):
-        self.slots = max(1, int(slots))
-        self._changed = threading.Condition()
-        self._line = []  # the waiting computations' tickets, first come first
-        self._running = 0
-
-    def _ahead(self, ticket):
-        """How many computations must end before ``ticket``'s starts (0: it may start)."""
-        return max(0, self._line.index(ticket) + self._running - self.slots + 1)
-
-    def waiting(self):
-        with self._changed:
-            return len(self._line)
-
-    @contextmanager
-    def turn(self, report=None):
-        """Wait for a turn; ``report(ahead)`` is called (outside the queue's lock) each
-        time the number of computations ahead changes."""
-        ticket, told = object(), None
-        with self._changed:
-            self._line.append(ticket)
-        try:
-            while True:
-                with self._changed:
-                    ahead = self._ahead(ticket)
-                    if ahead == 0:
-                        self._line.remove(ticket)
-                        self._running += 1
-                        break
-                if report is not None and ahead != told:
-                    report(ahead)
-                    told = ahead
-                with self._changed:
-                    if self._ahead(ticket) == ahead:
-                        self._changed.wait(timeout=1.0)
-        except BaseException:  # the session left or reran while waiting: give the place up
-            with self._changed:
-                if ticket in self._line:
-                    self._line.remove(ticket)
-                self._changed.notify_all()
-            raise
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._running -= 1
-                self._changed.notify_all()
-
-
-def _slots(value, default=1):
-    try:
-        return max(1, int(value))
-    except (TypeError, ValueError):
-        return default
-
-
-def cores():
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-#: The page scripts' turns (``app.py``); MPLAB_RUN_SLOTS scripts at once (default 1: one
-#: interpreter runs one script at a time anyway).
-RUNS = RunGate(_slots(os.environ.get("MPLAB_RUN_SLOTS")))
-
-# One computation per core at once by default (MPLAB_COMPUTE_SLOTS to change it; make serve
-# gives each of its processes its share of the cores).  A computation holds the interpreter
-# for about an eighth of its time (BLAS does the rest), so two cores compute two studies;
-# 50 students' different KMP settings on 2 cores took 19-25 s with two against 21-25 s with
-# one (benchmarks/class_load.py, distinct, alternating); with one, the second core idled
-# between payload builds.
-QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS"), default=cores()))
-#: Building the players' payloads, one at a time, beside the computations.
-BUILDS = FairQueue(1)
+def _run(settings, progress=None):
+    return pictures.compute(settings, progress)
 
 
 def _queued(settings, slot, progress_text):
@@ -327,14 +139,14 @@ def _queued(settings, slot, progress_text):
     def report_progress(done, total):
         slot.progress(done / total, text=f"{progress_text} ({done} of {total})")
 
-    with QUEUE.turn(report_place):
+    with SERVING.computing(report_place):
         slot.empty()
         return _run(settings, progress=None if progress_text is None else report_progress)
 
 
 def compute_study(settings, state=None, progress_text=None):
     """The study ``settings`` (:class:`ui.pictures.settings.Settings`) names, computed once
-    server-wide (in its turn: :data:`QUEUE`) and kept, or an ``st.error`` with the core's
+    per process (in its turn) and kept, or an ``st.error`` with the core's
     message and a stop (the user's settings stay as they are, and in the URL, so one change
     fixes it).  A page whose settings choose nothing to compare says so and stops.
 
@@ -349,17 +161,13 @@ def compute_study(settings, state=None, progress_text=None):
         st.stop()
     key = (settings.page, settings.data, settings.kernel, settings.study)
     slot = st.empty()  # always: the elements after it (the player) keep their place
-    found, kept = _cached(_results(), key)
+    found, kept = SERVING.cached("studies", key)
     if found:  # (a lesson's study): no spinner, which starts a timer thread on every run
         return kept
     try:
         with st.spinner("Running the greedy selection and the bounds..."):
-            result, seconds = bounded_get(
-                _results(),
-                key,
-                lambda: _queued(settings, slot, progress_text),
-                RESULTS_MAX,
-                RESULTS_BYTES,
+            result, seconds = SERVING.kept(
+                "studies", key, lambda: _queued(settings, slot, progress_text), RESULTS_MAX, RESULTS_BYTES
             )
     except ValueError as error:
         slot.empty()
@@ -371,41 +179,24 @@ def compute_study(settings, state=None, progress_text=None):
     return result, seconds
 
 
-_FROZEN = threading.Event()
-
-
-def freeze_heap_once():
-    """After the process's first page run, move every object alive then -- the libraries'
-    and the app's modules, most of the heap -- out of the garbage collector's scans
-    (``gc.freeze``): the collections a class's sessions trigger walk only what they made.
-    Measured (benchmarks.class_load, 100 opens of a cached lesson at once, three runs each,
-    alternating): 0.023-0.025 CPU-s per open frozen, 0.027-0.030 not.  Objects frozen are
-    still freed when nothing refers to them; only cycles among them are kept."""
-    if not _FROZEN.is_set():
-        _FROZEN.set()
-        gc.freeze()
-
-
 def _payloads():
     """Player payloads by study and display (shared, immutable JSON text), oldest out."""
-    return shared("payloads")
+    return store("payloads")
 
 
-PAYLOADS_MAX = 40  # a lesson's scenes and the presets: about 40 studies' payloads, 1-3 MB each
+PAYLOADS_MAX = 40  # a lesson's scenes and the presets
 
 
 def memo(key, compute):
-    """``compute()`` once per ``key`` server-wide (bounded with the payloads), in its turn
-    in :data:`BUILDS`.  Not in :data:`QUEUE`: a study's payload, built while the next study
-    computes, uses the second core (in one queue, 20 students' distinct studies took 21 s
-    instead of 15); in a line of its own, first come first served, and only one at a time
-    holds a study nobody else may still keep."""
+    """``compute()`` once per ``key`` per process (bounded with the payloads), in its turn to
+    build -- a line apart from the computations', so that a payload is built while the next
+    study computes."""
 
     def in_turn():
-        with BUILDS.turn():
+        with SERVING.building():
             return compute()
 
-    return bounded_get(_payloads(), key, in_turn, PAYLOADS_MAX)
+    return SERVING.kept("payloads", key, in_turn, PAYLOADS_MAX)
 
 
 def payload_of(settings, study, draw):
@@ -425,14 +216,14 @@ def payload_of(settings, study, draw):
 def prepare(page, query):
     """Compute and draw what ``page`` (its own name) shows at the address ``query`` into
     this process's stores, as the first browser to open that address would, in its turn
-    (the class warm-up, :mod:`ui.warm`).  Returns ``(settings, gzipped payload)``;
+    (the class warm-up, :mod:`serving.warm`).  Returns ``(settings, gzipped payload)``;
     ValueError with a sentence when the page cannot show these settings."""
     settings, _ = pictures.read_address(page, query)
 
     def in_turn():
-        with QUEUE.turn():
+        with SERVING.computing():
             return pictures.compute(settings)
 
     key = (settings.page, settings.data, settings.kernel, settings.study)
-    study, _ = bounded_get(_results(), key, in_turn, RESULTS_MAX, RESULTS_BYTES)
+    study, _ = SERVING.kept("studies", key, in_turn, RESULTS_MAX, RESULTS_BYTES)
     return settings, payload_of(settings, study, pictures.module(page).draw)[1]

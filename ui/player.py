@@ -35,11 +35,8 @@ import gzip
 import hashlib
 import json
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
@@ -536,38 +533,32 @@ def _component():
             NAME,
             html="<div class='mpl-root'></div>",
             css=(here / "player.css").read_text(),
-            js=_loader() if _ROUTED else PLAYER_JS.read_text(),
+            js=_loader() if NAMER is not None else PLAYER_JS.read_text(),
             isolate_styles=False,
         )
     return _COMPONENT
 
 
-# --- the payload route ------------------------------------------------------------------
-# Served by the app's own HTTP routes (``server.py``, Streamlit's ``st.App``), a study's
-# payload and the player's script leave the websocket: each page open then sends a
-# reference of a few hundred bytes, the browser fetches the payload once per study (by a
-# name that is its content's hash, so it keeps it) and the script once per version.  On
-# the websocket, every open re-serialised, hashed and framed 0.78 MB in the one
-# interpreter all sessions share (a fifth of a cached open's CPU; benchmarks.class_load).
+# --- references: the payload fetched by its name ---------------------------------------------
+# Where the app serves payloads by name (the serving layer, ``serving/routes.py``), a page open
+# sends a reference of a few hundred bytes and the browser fetches the study's payload once
+# (by a name that is its content's hash, so it keeps it); elsewhere the payload goes inline.
 
-#: The first bytes of a payload reference (what :func:`show` sends when routed).
+#: The first bytes of a payload reference (what :func:`show` sends when the app serves payloads).
 REFERENCE = b"MPLR"
-ROUTE = "mpl/"  # the routes' path, relative to the app's address
+ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's address (serving/routes.py)
 PLAYER_JS = Path(__file__).resolve().parent / "player.js"
-KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first): 140 studies
-_ROUTED = False  # whether this process serves ROUTE (server.py); if not, payloads go inline
-_KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
-_NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
-_KEPT_LOCK = threading.Lock()
-_NAME = re.compile(r"[0-9a-f]{40}")
+#: How payloads are named for fetching (``name(gz, addresses)``), or None: inline.  The
+#: serving layer sets it (:func:`serving.routes.install`).
+NAMER = None
 
 
-def _player_js_version():
+def player_js_version():
     return hashlib.sha1(PLAYER_JS.read_bytes()).hexdigest()[:12]
 
 
 def _loader():
-    """The component's script when routed (``player_loader.js``): it starts fetching the
+    """The component's script when the app serves payloads (``player_loader.js``): it starts fetching the
     payload, plotly.js and ``player.js`` at once, then hands the component to the player.
     Its ``loadPlotly`` and ``framed`` are player.js's own (the section marked for it), so
     that both load plotly.js through the same promise and read frames alike."""
@@ -575,146 +566,10 @@ def _loader():
     source = PLAYER_JS.read_text()
     loading = source[source.index("// --- loading") : source.index("// --- payload decoding")]
     script = re.sub(r"/\* __LOADING__.*?\*/", lambda _: loading, script)
-    player_url = f"{ROUTE}player.js?v={_player_js_version()}"
+    player_url = f"{ROUTE}player.js?v={player_js_version()}"
     for name, value in (("PLAYER", player_url), ("PLOTLY", plotly_url()), ("PAYLOADS", f"{ROUTE}payload/")):
         script = script.replace(f"__{name}_URL__", value)
     return script
-
-
-def routes():
-    """The HTTP routes the app adds to Streamlit's (``server.py``): a shown payload by
-    name, gzip-encoded as it is kept, and the player's script; calling it turns the
-    references on for this process."""
-    global _ROUTED
-    from starlette.responses import PlainTextResponse, Response
-    from starlette.routing import Route
-
-    forever = {"Cache-Control": "public, max-age=31536000, immutable"}
-
-    async def payload(request):
-        name = request.path_params["name"]
-        with _KEPT_LOCK:
-            gz = _KEPT.get(name) if _NAME.fullmatch(name) else None
-        if gz is None:  # not kept any more: the player asks the page to send it inline
-            return PlainTextResponse("No such payload on this server.", status_code=404)
-        return Response(gz, media_type="application/json", headers={"Content-Encoding": "gzip", **forever})
-
-    script = PLAYER_JS.read_bytes()
-
-    async def player_js(request):
-        return Response(script, media_type="text/javascript", headers=forever)
-
-    _ROUTED = True
-    return [
-        Route(f"/{ROUTE}payload/{{name}}", payload, methods=["GET"]),
-        Route(f"/{ROUTE}player.js", player_js, methods=["GET"]),
-    ]
-
-
-class PreloadPlayer:
-    """ASGI middleware (``server.py``): every HTML page names plotly.js and the player's
-    script in a ``Link`` header (``rel=preload`` / ``rel=modulepreload``), so a browser
-    fetches and compiles them while Streamlit's own scripts load, instead of when the
-    player's loader asks for them, after the page's elements are drawn.  A lesson link in
-    fresh Chromium drew its first panels 0.15-0.4 s sooner (medians of 5, three alternating
-    pairs; benchmarks/browser_open.py).  A page without a player fetches them for nothing,
-    once: the browser keeps them for the lesson pages.
-
-    An address this process has shown a player at (:func:`linked_payload`: a lesson link,
-    a preset, a warmed scene) also names that study's payload (``rel=preload; as=fetch``):
-    the browser fetches it while Streamlit starts, where the player would ask for it only
-    once mounted, after the page's elements are drawn.  Only a study its address reopens
-    is named (never an upload's: it lives in its user's session)."""
-
-    def __init__(self, app):
-        self.app = app
-        self.links = (
-            f"<{plotly_url()}>; rel=preload; as=script, "
-            f"<{ROUTE}player.js?v={_player_js_version()}>; rel=modulepreload"
-        ).encode()
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope.get("method") != "GET":
-            return await self.app(scope, receive, send)
-
-        async def send_linked(message):
-            if message["type"] == "http.response.start":
-                headers = dict(message.get("headers") or [])
-                if headers.get(b"content-type", b"").startswith(b"text/html"):
-                    links = self.links
-                    name = linked_payload(scope["path"], scope.get("query_string", b"").decode("latin-1"))
-                    if name is not None:
-                        links += f", <{ROUTE}payload/{name}>; rel=preload; as=fetch; crossorigin".encode()
-                    message = {**message, "headers": [*message.get("headers", []), (b"link", links)]}
-            await send(message)
-
-        return await self.app(scope, receive, send_linked)
-
-
-# --- addresses and their payloads: what a page's HTML can name for the browser to fetch early
-_LINKED = OrderedDict()  # (address path, query items) -> the payload name last shown there
-LINKED_MAX = 2000  # addresses remembered (each a few hundred bytes), the least recent out first
-# Query keys the payload does not depend on: the step is the browser's own, and presenter
-# mode and the text size (ui/board.py PRESENT, TEXT) are in the per-view head of a reference.
-_NOT_THE_STUDY = frozenset({"step", "present", "text"})
-
-
-def _address(path, items):
-    """The key of an address: its path and, in order, its query's items that choose the
-    study (not the step, presenter mode or text size)."""
-    return path or "/", tuple(sorted((key, value) for key, value in items if key not in _NOT_THE_STUDY))
-
-
-def linked_payload(path, query):
-    """The name of the payload last shown at the address ``path?query`` and still kept for
-    fetching, or None."""
-    key = _address(path, parse_qsl(query, keep_blank_values=True))
-    with _KEPT_LOCK:
-        name = _LINKED.get(key)
-        return name if name is not None and name in _KEPT else None
-
-
-def _remember_addresses(name, queries):
-    """Note that the browser's page path with each of ``queries`` shows the payload
-    ``name``.  A client that does not say its address (Streamlit's tests) is not remembered."""
-    import streamlit as st
-
-    url = st.context.url
-    if url:
-        for query in queries:
-            remember(urlsplit(url).path, query.items(), name)
-
-
-def remember(path, items, name):
-    """The address ``path`` with the query ``items`` (pairs) shows the payload ``name``;
-    the ``LINKED_MAX`` addresses shown last are remembered."""
-    key = _address(path, items)
-    with _KEPT_LOCK:
-        _LINKED[key] = name
-        _LINKED.move_to_end(key)
-        while len(_LINKED) > LINKED_MAX:
-            _LINKED.popitem(last=False)
-
-
-def served_name(gz):
-    """The name ``gz`` is fetched by (its SHA-1), kept among the served payloads."""
-    with _KEPT_LOCK:
-        name = _NAMES.get(id(gz))
-        if name is not None and _KEPT.get(name) is gz:
-            _KEPT.move_to_end(name)
-            return name
-    name = hashlib.sha1(gz).hexdigest()
-    with _KEPT_LOCK:
-        _KEPT[name] = gz
-        _KEPT.move_to_end(name)
-        _NAMES[id(gz)] = name
-        total = sum(len(kept) for kept in _KEPT.values())
-        while total > KEPT_BYTES and len(_KEPT) > 1:
-            old_name, old = _KEPT.popitem(last=False)
-            total -= len(old)
-            if _NAMES.get(id(old)) == old_name:
-                del _NAMES[id(old)]
-    return name
 
 
 def reference(name, step, lesson=None, present=False, text_scale=1.0):
@@ -782,11 +637,8 @@ def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False
     canonical JSON on every run (measured with ``benchmarks.class_load``, 50 opens of a
     cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
     packed)."""
-    if _ROUTED and not _state_value(key, "inline"):
-        name = served_name(gz)
-        if addresses:
-            _remember_addresses(name, addresses)
-        data = reference(name, step, lesson, present, text_scale)
+    if NAMER is not None and not _state_value(key, "inline"):
+        data = reference(NAMER(gz, addresses), step, lesson, present, text_scale)
     else:
         data = packed(gz, step, lesson, present, text_scale)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}

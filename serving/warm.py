@@ -2,11 +2,13 @@
 computed and drawn in the process that will serve it (:func:`ui.compute.prepare`, the same
 stores a page's first visitor fills), one after another in the computations' line, and its
 address remembered so that a browser opening it is told to fetch the payload early
-(:class:`ui.player.PreloadPlayer`).
+(:class:`serving.routes.PreloadPlayer`).
 
 ``make serve`` (``deploy/serve.py``) hands each process its addresses in the environment
 (:data:`ENVIRONMENT`); the server (``server.py``) starts :func:`start_from_environment`, and
-``GET /mpl/warmed`` (:func:`routes`) says when it is done and what failed.
+``GET /mpl/warmed`` (:func:`routes`) says when it is done and what failed.  Each process
+warms itself, at every start, in its own computations' line: a student who arrives early
+waits for at most the scene being computed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import threading
 import time
 from urllib.parse import parse_qsl
 
+from serving import routes as payload_routes
 from ui import compute, player, site
 
 ENVIRONMENT = "MPLAB_WARM"  # JSON: [[page address, query string], ...]
@@ -46,7 +49,7 @@ def warm(addresses, base=""):
         except ValueError as error:
             failed.append(f"/{path}?{query} ({error})")
             continue
-        player.remember(f"{base.rstrip('/')}/{page.url_path}", items, player.served_name(gz))
+        payload_routes.remember(f"{base.rstrip('/')}/{page.url_path}", items, payload_routes.served_name(gz))
     with _LOCK:
         _STATUS.update(
             warming=False, done=True, scenes=len(addresses), seconds=time.perf_counter() - started, failed=failed

@@ -1,0 +1,172 @@
+"""The step player's payloads served by name: the app's own HTTP routes (a payload by the
+hash of its content, the player's script), the ``Link`` header that names them for the
+browser to fetch early, and the store of payloads kept for fetching.
+
+Without this layer (``streamlit run app.py``, Streamlit's tests) the player's payload goes
+inline on the websocket; ``server.py`` installs it (:func:`install`), and a page open then
+carries a reference of a few hundred bytes where it carried the study (see the performance
+page).  The player (``ui/player.py``) knows only :data:`ui.player.NAMER`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from urllib.parse import parse_qsl, urlsplit
+
+import streamlit as st
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from ui import player
+from ui.player import PLAYER_JS, ROUTE, player_js_version, plotly_url
+
+KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
+_KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
+_NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
+_KEPT_LOCK = threading.Lock()
+_NAME = re.compile(r"[0-9a-f]{40}")
+
+
+def install():
+    """Serve payloads by name in this process: pages send references (:data:`ui.player.NAMER`)."""
+    player.NAMER = name_for
+
+
+def name_for(gz, addresses=()):
+    """The name a page's reference gives ``gz`` (kept for fetching); ``addresses``: the
+    queries that reopen its study, remembered at the browser's page path."""
+    name = served_name(gz)
+    if addresses:
+        _remember_addresses(name, addresses)
+    return name
+
+
+def routes():
+    """The HTTP routes the app adds to Streamlit's (``server.py``): a shown payload by
+    name, gzip-encoded as it is kept, and the player's script."""
+
+    forever = {"Cache-Control": "public, max-age=31536000, immutable"}
+
+    async def payload(request):
+        name = request.path_params["name"]
+        with _KEPT_LOCK:
+            gz = _KEPT.get(name) if _NAME.fullmatch(name) else None
+        if gz is None:  # not kept any more: the player asks the page to send it inline
+            return PlainTextResponse("No such payload on this server.", status_code=404)
+        return Response(gz, media_type="application/json", headers={"Content-Encoding": "gzip", **forever})
+
+    script = PLAYER_JS.read_bytes()
+
+    async def player_js(request):
+        return Response(script, media_type="text/javascript", headers=forever)
+
+    return [
+        Route(f"/{ROUTE}payload/{{name}}", payload, methods=["GET"]),
+        Route(f"/{ROUTE}player.js", player_js, methods=["GET"]),
+    ]
+
+
+class PreloadPlayer:
+    """ASGI middleware (``server.py``): every HTML page names plotly.js and the player's
+    script in a ``Link`` header (``rel=preload`` / ``rel=modulepreload``), so a browser
+    fetches and compiles them while Streamlit's own scripts load, instead of when the
+    player's loader asks for them, after the page's elements are drawn.  A lesson link in
+    fresh Chromium drew its first panels 0.15-0.4 s sooner (medians of 5, three alternating
+    pairs; benchmarks/browser_open.py).  A page without a player fetches them for nothing,
+    once: the browser keeps them for the lesson pages.
+
+    An address this process has shown a player at (:func:`linked_payload`: a lesson link,
+    a preset, a warmed scene) also names that study's payload (``rel=preload; as=fetch``):
+    the browser fetches it while Streamlit starts, where the player would ask for it only
+    once mounted, after the page's elements are drawn.  Only a study its address reopens
+    is named (never an upload's: it lives in its user's session)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.links = (
+            f"<{plotly_url()}>; rel=preload; as=script, <{ROUTE}player.js?v={player_js_version()}>; rel=modulepreload"
+        ).encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope.get("method") != "GET":
+            return await self.app(scope, receive, send)
+
+        async def send_linked(message):
+            if message["type"] == "http.response.start":
+                headers = dict(message.get("headers") or [])
+                if headers.get(b"content-type", b"").startswith(b"text/html"):
+                    links = self.links
+                    name = linked_payload(scope["path"], scope.get("query_string", b"").decode("latin-1"))
+                    if name is not None:
+                        links += f", <{ROUTE}payload/{name}>; rel=preload; as=fetch; crossorigin".encode()
+                    message = {**message, "headers": [*message.get("headers", []), (b"link", links)]}
+            await send(message)
+
+        return await self.app(scope, receive, send_linked)
+
+
+# --- addresses and their payloads: what a page's HTML can name for the browser to fetch early
+_LINKED = OrderedDict()  # (address path, query items) -> the payload name last shown there
+LINKED_MAX = 2000  # addresses remembered (each a few hundred bytes), the least recent out first
+# Query keys the payload does not depend on: the step is the browser's own, and presenter
+# mode and the text size (ui/pictures/settings.py PRESENT, TEXT) are in the per-view head of a reference.
+_NOT_THE_STUDY = frozenset({"step", "present", "text"})
+
+
+def _address(path, items):
+    """The key of an address: its path and, in order, its query's items that choose the
+    study (not the step, presenter mode or text size)."""
+    return path or "/", tuple(sorted((key, value) for key, value in items if key not in _NOT_THE_STUDY))
+
+
+def linked_payload(path, query):
+    """The name of the payload last shown at the address ``path?query`` and still kept for
+    fetching, or None."""
+    key = _address(path, parse_qsl(query, keep_blank_values=True))
+    with _KEPT_LOCK:
+        name = _LINKED.get(key)
+        return name if name is not None and name in _KEPT else None
+
+
+def _remember_addresses(name, queries):
+    """Note that the browser's page path with each of ``queries`` shows the payload
+    ``name``.  A client that does not say its address (Streamlit's tests) is not remembered."""
+    url = st.context.url
+    if url:
+        for query in queries:
+            remember(urlsplit(url).path, query.items(), name)
+
+
+def remember(path, items, name):
+    """The address ``path`` with the query ``items`` (pairs) shows the payload ``name``;
+    the ``LINKED_MAX`` addresses shown last are remembered."""
+    key = _address(path, items)
+    with _KEPT_LOCK:
+        _LINKED[key] = name
+        _LINKED.move_to_end(key)
+        while len(_LINKED) > LINKED_MAX:
+            _LINKED.popitem(last=False)
+
+
+def served_name(gz):
+    """The name ``gz`` is fetched by (its SHA-1), kept among the served payloads."""
+    with _KEPT_LOCK:
+        name = _NAMES.get(id(gz))
+        if name is not None and _KEPT.get(name) is gz:
+            _KEPT.move_to_end(name)
+            return name
+    name = hashlib.sha1(gz).hexdigest()
+    with _KEPT_LOCK:
+        _KEPT[name] = gz
+        _KEPT.move_to_end(name)
+        _NAMES[id(gz)] = name
+        total = sum(len(kept) for kept in _KEPT.values())
+        while total > KEPT_BYTES and len(_KEPT) > 1:
+            old_name, old = _KEPT.popitem(last=False)
+            total -= len(old)
+            if _NAMES.get(id(old)) == old_name:
+                del _NAMES[id(old)]
+    return name
