@@ -4,10 +4,12 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-NO_BROWSER := --ignore=tests/test_browser.py --ignore=tests/test_lecture.py --ignore=tests/test_export.py \
-              --ignore=tests/test_player_js.py
-APP_LEVEL := --ignore=tests/test_app.py --ignore=tests/test_code.py --ignore=tests/test_package.py \
-             --ignore=tests/test_lessons.py --ignore=tests/test_examples.py --ignore=tests/test_docs.py
+# The library's tests (mpcore only): run first, so that a mistake in the core fails in minutes.
+LIBRARY := tests/test_api_hostile.py tests/test_bounds.py tests/test_curves.py tests/test_datasets.py \
+           tests/test_deflations.py tests/test_engine.py tests/test_estimators.py tests/test_kept_results.py \
+           tests/test_kmp.py tests/test_labs.py tests/test_lowrank.py tests/test_mpkfda.py \
+           tests/test_reproductions.py tests/test_skcca_kcca.py tests/test_skpca.py tests/test_studies.py \
+           tests/test_validation.py tests/test_verdicts.py
 
 .PHONY: run serve test docs bench mutation reproduce venv clean
 
@@ -34,26 +36,25 @@ run: $(VENV)/.runtime
 serve: $(VENV)/.runtime
 	$(BIN)/python -m deploy.serve
 
-# The whole suite in a random order (pytest-randomly prints its seed; rerun one with
-# -p randomly --randomly-seed=N) on two workers (pytest-xdist: the browser tests mostly wait
-# for Chromium and the app, so two at once took 5.1 minutes where one after the other took
-# about 9), then the library's tests again in another order (the app-level ones -- whole
-# pages in AppTest, wheels built, examples run -- once: run twice they took 4 of the 27
-# minutes, and each starts from a fresh app or environment anyway).
+# The library's tests first (stopping at the first failure), then everything else; both on
+# two workers (pytest-xdist: the browser tests mostly wait for Chromium and the app) in a
+# random order (pytest-randomly prints its seed; rerun one with -p randomly --randomly-seed=N).
+# Each file's time: python -m benchmarks.suite_times on a --durations=0 report.
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest -q -n 2
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(NO_BROWSER) $(APP_LEVEL)
+	$(BIN)/python -m pytest -q -x -n 2 $(LIBRARY)
+	$(BIN)/python -m pytest -q -n 2 $(addprefix --ignore=,$(LIBRARY))
 
 # The documentation site (Sphinx, numpydoc, sphinx-gallery running examples/), offline, warnings as
 # errors; open docs/_build/html/index.html.  The test suite builds it too (tests/test_docs.py).
 docs: $(VENV)/.dev
 	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
 
+# Each benchmark's output is added, dated, to the performance page (docs/performance.rst).
 bench: $(VENV)/.dev
-	$(BIN)/python -m benchmarks.core_speed
-	$(BIN)/python -m benchmarks.app_speed
-	$(BIN)/python -m benchmarks.browser_speed
-	$(BIN)/python -m benchmarks.export_speed
+	$(BIN)/python -m benchmarks.record benchmarks.core_speed
+	$(BIN)/python -m benchmarks.record benchmarks.app_speed
+	$(BIN)/python -m benchmarks.record benchmarks.browser_speed
+	$(BIN)/python -m benchmarks.record benchmarks.export_speed
 
 # The papers' items at full size with the validation data (about 30 minutes on 2 cores); the
 # results are kept with the package and in the README's verdict table.

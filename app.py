@@ -13,7 +13,7 @@ the folder has another name.
 
 import streamlit as st
 
-import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (measured: see ui/blas.py)
+import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (ui/blas.py says why)
 from ui import compute, guide, server_watch, site
 
 # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.

@@ -8,7 +8,7 @@ from ui.pictures import skpca as picture
 from ui.state import PageState
 
 # Alg. 6 as printed costs m^2 j per step: this compares all steps at the preset sizes and
-# keeps the check near 0.3 s at the largest (about 20 steps at m = 2100)
+# keeps the check to a fraction of a second at the largest
 THM5_FLOPS = 1e9
 state = PageState(picture.PAGE)
 choose.open_on_preset(state)

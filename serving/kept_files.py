@@ -1,23 +1,20 @@
 """Static files served from memory, each read and gzip-compressed once per process.
 
-A browser new to the app fetches, for its first page, 118 files: Streamlit's scripts and
-fonts (3.5 MB), the player's plotly.js (1.6 MB) and its script.  A first visit cost the
-server 0.19-0.27 CPU-s, twenty times the page's own run (0.01 CPU-s, a KMP lesson's study
-cached; fresh Chromium contexts one after another, and benchmarks.class_load
---first-visit).  Streamlit serves its bundle uncompressed from disk, about 1 ms of the
-shared interpreter per file through Starlette's ``StaticFiles`` (0.11 CPU-s a page), and
-deflates the app's static files again for every request (plotly.js: 0.044 CPU-s each
-time).  Its own reason for not compressing its bundle -- compressing on every request
-costs more than it saves -- does not hold for a file compressed once.
+A browser new to the app fetches, for its first page, over a hundred files: Streamlit's
+scripts and fonts, the player's plotly.js and its script.  Through Streamlit's own serving
+that first visit cost the server many times the page's own run: Streamlit serves its bundle
+uncompressed from disk, file by file through Starlette's ``StaticFiles``, and deflates the
+app's static files again for every request.  Its own reason for not compressing its bundle
+-- compressing on every request costs more than it saves -- does not hold for a file
+compressed once.
 
 These files do not change while a server runs (Streamlit's names carry their content's
 hash, plotly.js and the player's script a version in the query), so :class:`KeptFiles`
 fetches each from the app once, without compression, gzips it once (level 9, in a worker
 thread) and keeps both forms in memory, at most ``limit`` bytes in all: a browser
 accepting gzip gets the compressed bytes, others the plain ones, with the app's own
-headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  A first
-visit then costs the server 0.02 CPU-s, and the lecture hall's Wi-Fi carries 2.6 MB per
-student instead of 4.8 MB (the study's payload, 0.7 MB, included).
+headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  What a
+first visit costs each way, in CPU and on the hall's Wi-Fi, is on the performance page.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 
-LIMIT = 64_000_000  # bytes kept (plain and compressed); Streamlit's whole bundle is 26 MB plain
+LIMIT = 64_000_000  # bytes kept (plain and compressed): Streamlit's whole bundle, plain and gzipped, fits
 LARGEST = 16_000_000  # a larger file goes through as the app serves it
 COMPRESSIBLE = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
 # The app's headers a kept answer repeats; the rest (length, encoding, date) are its own.

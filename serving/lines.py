@@ -83,8 +83,8 @@ class RunGate:
     first instead of all of them at the end.
 
     Why: a server's sessions are threads of one interpreter; 200 scripts at once share it
-    round robin and all finish together (benchmarks/class_load.py, 200 opens of a cached
-    lesson: p50 9.7 s, max 10.0 s; in turns: p50 4.6 s, max 7.8 s, 40% less memory).  A
+    round robin and all finish together; in turns, half of them are served in half the
+    time, with less memory (the performance page).  A
     script that waits for something slow (a study being computed, an upload being read, a
     reproduction) gives its turn up meanwhile (:meth:`released`) and comes back at the head
     of the line; a turn held longer than ``patience`` seconds stops counting, so a slow
@@ -282,10 +282,8 @@ RUNS = RunGate(_slots(os.environ.get("MPLAB_RUN_SLOTS")))
 
 # One computation per core at once by default (MPLAB_COMPUTE_SLOTS to change it; make serve
 # gives each of its processes its share of the cores).  A computation holds the interpreter
-# for about an eighth of its time (BLAS does the rest), so two cores compute two studies;
-# 50 students' different KMP settings on 2 cores took 19-25 s with two against 21-25 s with
-# one (benchmarks/class_load.py, distinct, alternating); with one, the second core idled
-# between payload builds.
+# for a small part of its time (BLAS does the rest), so two cores compute two studies; with
+# one at a time, the second core idled between payload builds (the performance page).
 QUEUE = FairQueue(_slots(os.environ.get("MPLAB_COMPUTE_SLOTS"), default=cores()))
 #: Building the players' payloads, one at a time, beside the computations.
 BUILDS = FairQueue(1)
@@ -298,8 +296,7 @@ def freeze_heap_once():
     """After the process's first page run, move every object alive then -- the libraries'
     and the app's modules, most of the heap -- out of the garbage collector's scans
     (``gc.freeze``): the collections a class's sessions trigger walk only what they made.
-    Measured (benchmarks.class_load, 100 opens of a cached lesson at once, three runs each,
-    alternating): 0.023-0.025 CPU-s per open frozen, 0.027-0.030 not.  Objects frozen are
+    A cached page open costs less CPU (the performance page).  Objects frozen are
     still freed when nothing refers to them; only cycles among them are kept."""
     if not _FROZEN.is_set():
         _FROZEN.set()

@@ -73,9 +73,9 @@ class PreloadPlayer:
     """ASGI middleware (``server.py``): every HTML page names plotly.js and the player's
     script in a ``Link`` header (``rel=preload`` / ``rel=modulepreload``), so a browser
     fetches and compiles them while Streamlit's own scripts load, instead of when the
-    player's loader asks for them, after the page's elements are drawn.  A lesson link in
-    fresh Chromium drew its first panels 0.15-0.4 s sooner (medians of 5, three alternating
-    pairs; benchmarks/browser_open.py).  A page without a player fetches them for nothing,
+    player's loader asks for them, after the page's elements are drawn: a lesson link's
+    first panels come sooner (``benchmarks/browser_open.py``; the performance page).  A page
+    without a player fetches them for nothing,
     once: the browser keeps them for the lesson pages.
 
     An address this process has shown a player at (:func:`linked_payload`: a lesson link,

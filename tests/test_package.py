@@ -2,6 +2,8 @@
 environment outside the checkout, and run a smoke script there (estimators, the bundled
 data through importlib.resources, the experiments command, no app libraries)."""
 
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -116,53 +118,95 @@ def test_the_command_without_the_app_extra_says_what_to_install(installed):
     assert "Traceback" not in result.stderr
 
 
-def test_the_installed_command_serves_the_app(tmp_path, wheel):
-    """``pip install "WHEEL[app]"`` in a fresh environment, then ``mplab`` from
-    a folder outside the checkout: the pages run without an error from the installed files,
-    with the class-ready configuration, and plotly.js is served by the app itself."""
+def _as_another_user(home):
+    """How to run a command as a user who cannot write the install: ``nobody`` when the
+    tests run as root (who installed it), else this user, with the install made read-only."""
+    if os.geteuid() == 0:
+        return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"], {"HOME": str(home)}
+    return [], {}
+
+
+def test_the_installed_command_serves_the_app_from_an_install_it_cannot_write(wheel):
+    """``pip install "WHEEL[app]"`` in a fresh environment (as root, when the tests run as
+    root), then ``mplab`` run by another user (``nobody``) who cannot write a byte of the
+    install, from a folder outside the checkout: the pages run without an error from the
+    installed files, with the class-ready configuration, plotly.js is served by the app
+    itself, ``mplab export`` writes a demo, and nothing was written into the install."""
+    import tempfile
     import urllib.request
 
     from benchmarks.visit import visit
     from deploy.serve import free_port, healthy, lesson_addresses
 
-    python = fresh_environment(tmp_path, f"{wheel}[app]")
-    port = free_port()
-    url = f"http://localhost:{port}"
-    log = (tmp_path / "mplab.log").open("w")
-    process = subprocess.Popen(
-        [str(python.parent / "mplab"), "--port", str(port)], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT
-    )
+    base = Path(tempfile.mkdtemp(prefix="mplab-install-"))  # readable by every user, unlike pytest's
     try:
-        for _ in range(600):  # up to a minute, checked every 0.1 s
-            if healthy(url) or process.poll() is not None:
-                break
-            subprocess.run(["sleep", "0.1"])
-        assert healthy(url), (tmp_path / "mplab.log").read_text()[-3000:]
-        for page, query in [("", ""), ("lessons", ""), ("references", "")] + lesson_addresses(["all"])[:2]:
-            seen = visit(url, page, query, timeout=120)
-            assert seen.error is None, (page, seen.error)
-        with urllib.request.urlopen(f"{url}/app/static/plotly-player.min.js", timeout=30) as response:
-            assert response.status == 200 and b"plotly.js" in response.read(400)
-        shown = (tmp_path / "mplab.log").read_text()
-        assert f"Matching Pursuit Lab at {url}/" in shown and "Traceback" not in shown
-        site = subprocess.run(
-            [str(python), "-c", "import mplab.deploy.cli as c; print(c.ROOT)"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=tmp_path,
-        ).stdout
-        assert "site-packages" in site
-        process.terminate()  # as a service manager stops it: the app must stop with it
-        process.wait(timeout=60)
-        for _ in range(300):  # up to 30 s, checked every 0.1 s
-            if not healthy(url):
-                break
-            subprocess.run(["sleep", "0.1"])
-        assert not healthy(url), "the app outlived the mplab command"
+        base.chmod(0o755)
+        python = fresh_environment(base, f"{wheel}[app]")
+        package = Path(
+            subprocess.run(
+                [str(python), "-c", "import mplab.deploy.cli as c; print(c.ROOT)"],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=base,
+            ).stdout.strip()
+        )
+        assert "site-packages" in str(package)
+        home = base / "home"
+        home.mkdir()
+        runner, env = _as_another_user(home)
+        if runner:
+            home.chmod(0o777)
+        else:
+            subprocess.run(["chmod", "-R", "a-w", str(package)], check=True)
+        before = sorted(str(path.relative_to(package)) for path in package.rglob("*"))
+        port = free_port()
+        url = f"http://localhost:{port}"
+        log = (home / "mplab.log").open("w")
+        process = subprocess.Popen(
+            [*runner, str(python.parent / "mplab"), "--port", str(port)],
+            cwd=home,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **env},
+        )
+        try:
+            for _ in range(600):  # up to a minute, checked every 0.1 s
+                if healthy(url) or process.poll() is not None:
+                    break
+                subprocess.run(["sleep", "0.1"])
+            assert healthy(url), (home / "mplab.log").read_text()[-3000:]
+            for page, query in [("", ""), ("lessons", ""), ("references", "")] + lesson_addresses(["all"])[:2]:
+                seen = visit(url, page, query, timeout=120)
+                assert seen.error is None, (page, seen.error)
+            with urllib.request.urlopen(f"{url}/app/static/plotly-player.min.js", timeout=30) as response:
+                assert response.status == 200 and b"plotly.js" in response.read(400)
+            shown = (home / "mplab.log").read_text()
+            assert f"Matching Pursuit Lab at {url}/" in shown and "Traceback" not in shown
+            demo = home / "sinc.html"
+            done = subprocess.run(
+                [*runner, str(python.parent / "mplab"), "export", "kmp?data=sinc&k=5", "--out", str(demo)],
+                capture_output=True,
+                text=True,
+                cwd=home,
+                env={**os.environ, **env},
+                timeout=300,
+            )
+            assert done.returncode == 0 and demo.stat().st_size > 500_000, done.stderr[-2000:]
+            process.terminate()  # as a service manager stops it: the app must stop with it
+            process.wait(timeout=60)
+            for _ in range(300):  # up to 30 s, checked every 0.1 s
+                if not healthy(url):
+                    break
+                subprocess.run(["sleep", "0.1"])
+            assert not healthy(url), "the app outlived the mplab command"
+        finally:
+            process.kill()
+            log.close()
+        assert sorted(str(path.relative_to(package)) for path in package.rglob("*")) == before
     finally:
-        process.kill()
-        log.close()
+        subprocess.run(["chmod", "-R", "u+w", str(base)], check=False)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def test_citations_are_author_year_everywhere():

@@ -282,9 +282,7 @@ def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
     assert "export function loadPlotly" in script and "export function framed" in script  # player.js's own
     paths = {route.path.lstrip("/") for route in serving_routes.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
-    assert (
-        f'"{player.ROUTE}player.js?v={player.player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
-    )
+    assert f'"{player.ROUTE}player.js?v={player.player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
 
 
 def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(monkeypatch):

@@ -4,10 +4,9 @@ Streamlit runs each session's script in a thread of one process, and NumPy and S
 each bring their own OpenBLAS thread pool.  With the libraries' default (one thread per
 core in each pool), two sessions computing at once, or even one session alternating
 between NumPy and SciPy calls, ask for more threads than a small server has cores, and
-the pools' threads spin while waiting.  ``benchmarks/blas_threads.py`` measured, on two
-cores, each page's study alone and 10 sessions at once: one thread per pool was 21%
-faster alone (3.5 s against 4.4 s for the six pages at 3000 points) and 3.6 times
-faster with 10 sessions at once (3.5 s against 12.5 s until all were done).
+the pools' threads spin while waiting.  One thread per pool was faster on a two-core
+server, each page's study alone and many sessions at once (``benchmarks/blas_threads.py``;
+the figures are on the performance page).
 
 ``MPLAB_BLAS_THREADS`` overrides it: a number of threads per pool, or ``default`` to
 leave the libraries' own choice (a many-core server with few users may prefer more).

@@ -126,8 +126,8 @@ def player(state: PageState, settings, study, draw, display):
             )
 
     # The payload with this view's step, lesson and display, for a saved demo: made only when
-    # the demo is saved (merging a study's 2.7 MB of JSON on every run was 16% of the
-    # server's CPU per open of a cached lesson, py-spy --gil under benchmarks.class_load).
+    # the demo is saved (merging a study's megabytes of JSON on every run was a large share
+    # of the server's CPU per open of a cached lesson: the performance page).
     on_screen = min(max(player_module.shown_step(f"{state.page}:player", step), 0), n_steps)
 
     def shown():
@@ -165,7 +165,7 @@ def save_buttons(state: PageState, shown, name):
     # Its key names the menu for the player, which tells the server the step on screen when
     # Save is pressed (player.js): the demo is saved at that step, not at the last run's.
     # Its items are made only while it is open (opening it reruns the page, as the player's
-    # step does): made on every run, they were a twentieth of the server's CPU per page open.
+    # step does): made on every run, they cost every page open for the few who open it.
     menu = row.popover("Save", icon=":material/download:", key="save-menu", on_change="rerun")
     if not menu.open:
         return
@@ -264,8 +264,7 @@ def copy_as_code(script, stem, where=None):
     """A "Copy as code" popover: the script that recomputes this view (``ui.code``; made by
     ``script()``), with a copy button (Streamlit's, on the code block) and a download.  The
     menu's items are made only while it is open (opening it reruns the page): made on every
-    run, they were a twentieth of the server's CPU per page open (py-spy --gil under
-    benchmarks.class_load)."""
+    run, they cost every page open for the few who open it."""
     box = (where or st).popover(
         "Copy as code",
         icon=":material/code:",
@@ -344,8 +343,8 @@ def equation(tex, where=None):
 
 def formulas(state: PageState, title):
     """The page's formulas, in an expander whose contents the page makes only while it is
-    open (opening it reruns the page): its text and equations were eight of the fifty
-    elements a page sends on every run, for the few who open it.  Use as
+    open (opening it reruns the page): its text and equations would otherwise be sent on
+    every run, for the few who open it.  Use as
     ``box = formulas(state, title)``, then ``if box.open: with box: ...``."""
     return st.expander(title, icon=":material/function:", key=f"formulas-{state.page}", on_change="rerun")
 
@@ -357,8 +356,7 @@ def data_menu_key(stem):
 
 def downloads(study, stem, where=None):
     """A "Download the data" menu: the path and the curves as CSV.  Its items are made only
-    while it is open, like "Copy as code" (two buttons and their columns on every run were
-    five of a page's fifty elements)."""
+    while it is open, like "Copy as code"."""
     box = (where or st).popover(
         "Download the data",
         icon=":material/download:",
@@ -369,7 +367,7 @@ def downloads(study, stem, where=None):
     if not box.open:
         return
     # The tables now (a few kB), the CSV text when clicked: a callable that kept the study
-    # would keep every session's study alive (50 students' settings: 2.6 GB).
+    # would keep every session's study alive.
     path, curves = study.path_table(), study.curves.table()
     box.download_button(
         "Download the path (CSV)",

@@ -53,12 +53,12 @@ def _upload_store():
     return st.session_state.setdefault("_upload_store", OrderedDict())
 
 
-# A file this large is parsed in a worker process: parsing the largest legal CSV held the
-# server's interpreter (every other student's page) for 3.3 s; in a worker, the session
-# waits and the others go on.  Smaller files parse faster here than a worker could answer.
+# A file this large is parsed in a worker process: parsing a large CSV holds the server's
+# interpreter (every other student's page) for seconds; in a worker, the session waits and
+# the others go on.  Smaller files parse faster here than a worker could answer.
 IN_WORKER_BYTES = 256_000
-# The longest a file may take to read in the worker (the largest legal CSV takes 3.3 s): past
-# it the worker is stopped, the student gets a sentence and the next upload a new worker.
+# The longest a file may take to read in the worker (far more than the largest legal CSV
+# takes): past it the worker is stopped, the student gets a sentence and the next upload a new worker.
 WORKER_SECONDS = 60.0
 _WORKER = None
 _WORKER_LOCK = threading.Lock()

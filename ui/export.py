@@ -12,10 +12,9 @@ reopens them, and a line saying which settings and which version made it, with t
 settings' address back into the app.
 
 Size: Plotly.js is the player's own partial bundle (``ui/vendor/plotly-player.min.js``:
-the plotly package's version of plotly.js with only the traces the player draws, 1.6 MB
-against 4.8 MB, and three times quicker to start), and it and each scene's payload are
-gzip-compressed and base64-encoded, then inflated in the browser with
-``DecompressionStream``: Plotly.js costs 0.7 MB of the file, a preset's study 0.1-1.5 MB.
+the plotly package's version of plotly.js with only the traces the player draws, a third
+of the full one), and it and each scene's payload are gzip-compressed and base64-encoded,
+then inflated in the browser with ``DecompressionStream`` (sizes: the performance page).
 
 From the app: a "Save" button on every page with a player (:func:`scene_from_page`,
 :func:`lesson_of_page`).  From the command line -- each address opened by its page's

@@ -1483,7 +1483,7 @@ class Player {
   }
 
   // The step marker of a chart against t: a div over the plot area at x = step (moving a
-  // Plotly shape redraws the whole chart, ~25 ms; a div costs nothing).
+  // Plotly shape redraws the whole chart; a div costs nothing).
   stepLine(cell, j) {
     if (!cell.panel.step_line) return;
     const full = cell.plot._fullLayout;

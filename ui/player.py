@@ -15,11 +15,8 @@ Plotly's own slider and play button do none of that.  Plotly.js is a partial bun
 the plotly package's own version holding only the traces the player draws
 (``PLAYER_TRACES``; ``ui/vendor/plotly-player.min.js``, rebuilt by
 ``tools/plotly_bundle/build.sh``), served from the app's static folder (the browser
-caches it) and carried inside saved demos.  A third of the full bundle's 4.8 MB and of
-its start-up: a lesson link in a fresh headless Chromium drew its first panels at
-3.6-4.3 s instead of 5.0-5.5 s, the full bundle's evaluation alone taking 1.2-1.5 s;
-stepping measured the same with either (presenter mode, medians 102-131 against
-113-130 ms, benchmarks.browser_speed, run one after the other).
+caches it) and carried inside saved demos: a third of the full bundle's size and of its
+start-up, stepping as quick (the performance page).
 
 Payload: arrays go as base64 typed arrays (Plotly's ``{dtype, bdata}`` spec), kernel
 heatmaps as 8 bits per cell on the panel's colour range (hover values are then exact
@@ -410,7 +407,7 @@ class Panel:
                     f"panel {self.key!r} draws {', '.join(sorted(unknown))}, which the player's "
                     f"plotly.js bundle lacks (tools/plotly_bundle/entry.js)"
                 )
-            for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers costs ~0.1 s
+            for trace in base["data"]:  # big point clouds on WebGL: an SVG redraw of thousands of markers is slow
                 if (
                     trace.get("type") == "scatter"
                     and trace.get("mode") == "markers"
@@ -605,8 +602,8 @@ PACKED = b"MPLZ"
 
 
 def gzipped(text):
-    """A payload ``text`` gzip-compressed, once per study (level 6: 2.7 MB of JSON in about
-    0.06 s, to about a third): every session then sends the same bytes."""
+    """A payload ``text`` gzip-compressed, once per study (level 6: quick, to about a third):
+    every session then sends the same bytes."""
     return gzip.compress(text.encode(), compresslevel=6, mtime=0)
 
 
@@ -634,9 +631,7 @@ def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False
     a page opened at one later names ``gz`` for the browser to fetch early
     (:class:`PreloadPlayer`); none for a study no address reopens (an upload's).
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
-    canonical JSON on every run (measured with ``benchmarks.class_load``, 50 opens of a
-    cached lesson: 0.18 CPU-s per open with the payload as a str, 0.11 as bytes, 0.034
-    packed)."""
+    canonical JSON on every run (the performance page has the cost of each)."""
     if NAMER is not None and not _state_value(key, "inline"):
         data = reference(NAMER(gz, addresses), step, lesson, present, text_scale)
     else:

@@ -115,7 +115,7 @@ def menu():
     """The menu's ``st.Page`` objects for this run.
 
     Made once per process and copied for each run: making one resolves its file's path
-    (``realpath``), which was 9% of the server's CPU for a cached page open; a copy per run
+    (``realpath``), a cost on every run (the performance page says how much); a copy per run
     because ``st.navigation`` marks the chosen page on its object, and the sessions run at
     once."""
     import streamlit as st

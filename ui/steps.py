@@ -1,7 +1,7 @@
 """The step player's panels for a study: each a base figure from ``ui.figures`` plus,
 per step, only what changes (no Streamlit here; plain arrays in, :class:`Panel` out).
 
-Building a whole Plotly figure per step costs ~20 ms a panel; a patch costs
+Building a whole Plotly figure per step costs far more than a patch, which costs
 microseconds, so a study of 150 steps is ready in a fraction of a second.
 """
 
@@ -33,8 +33,8 @@ def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "
     """The chosen points of a panel, drawn by the player as layout shapes: at step j a
     ring around each of ``coords[picks[:j]]`` (numbered in order of choice when
     ``numbers``; each point once when ``unique``) and a star on ``coords[nexts[j]]``
-    (-1: none).  A shape moves in ~7 ms where restyling a marker trace beside a WebGL
-    point cloud recomputes the cloud (~100 ms at 2,000 points)."""
+    (-1: none).  A shape moves at once where restyling a marker trace beside a WebGL
+    point cloud recomputes the whole cloud."""
     spec = {
         "coords": np.asarray(coords, dtype=float),
         "picks": np.asarray(picks, dtype=int),

@@ -3,6 +3,8 @@ the sample size m, the sparsity k (or t) and the confidence delta -- no data nee
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid
@@ -183,13 +185,19 @@ def knob_values(settings):
     return {name: value for name, value in settings.study if name in KNOBS}
 
 
+@functools.lru_cache(maxsize=128)
+def _curve(name, vary, xs, values):
+    """One bound along the axis (kept: the page reads its curves twice a run, and moving a
+    knob back and forth asks for the same ones again); read-only."""
+    ys = explore(name, vary, np.asarray(xs), **dict(values))
+    ys.flags.writeable = False
+    return ys
+
+
 def _curves(study):
-    values = {name: value for name, value in study.items() if name in KNOBS}
-    xs = np.asarray(study["xs"])
-    series = {EXPLORER_BOUNDS[study["bound"]].title: explore(study["bound"], study["vary"], xs, **values)}
-    if study["overlay"] != NONE:
-        series[EXPLORER_BOUNDS[study["overlay"]].title] = explore(study["overlay"], study["vary"], xs, **values)
-    return series
+    values = tuple(sorted((name, value) for name, value in study.items() if name in KNOBS))
+    names = [study["bound"]] + ([study["overlay"]] if study["overlay"] != NONE else [])
+    return {EXPLORER_BOUNDS[name].title: _curve(name, study["vary"], study["xs"], values) for name in names}
 
 
 def compute(settings):
