@@ -2,6 +2,8 @@
 chromium driven by Playwright, and helpers that wait for conditions (never for a fixed
 time) and measure what a person sees.
 
+The app and Chromium are started once per test worker and shared by every browser test
+(``server`` and ``browser`` in ``conftest.py``); each test opens its own browser context.
 Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI (``CI``
 set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
 with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
@@ -48,45 +50,34 @@ def chromium():
     return None
 
 
-@pytest.fixture(scope="module")
-def server():
+def start_app(env=None):
+    """The app on a free loopback port, as ``make run`` starts it: ``(url, process)``."""
     port = free_port()
     process = subprocess.Popen(
         app_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
         if healthy(url):
-            break
+            return url, process
         time.sleep(0.5)
-    else:
-        process.kill()
-        pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
+    process.kill()
+    pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
 
 
-@pytest.fixture(scope="module")
-def browser():
+def launch_chromium(playwright):
     executable = chromium()
     if executable is None:
         missing("no chromium executable found")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-        )
-        yield launched
-        launched.close()
+    return playwright.chromium.launch(
+        executable_path=executable,
+        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    )
 
 
 IDLE_FRAMES = """() => new Promise((resolve) => {

@@ -57,3 +57,32 @@ def validate_figures(monkeypatch):
     from ui import figures
 
     monkeypatch.setattr(figures, "VALIDATE", True)
+
+
+# --- the browser tests' app and Chromium: one of each per test worker, for every module -------
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The app as ``make run`` starts it, on a free loopback port (its address)."""
+    from browser_support import start_app
+
+    url, process = start_app()
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright (skipped, or a failure under CI, when missing)."""
+    from browser_support import launch_chromium, missing
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed")
+    with sync_playwright() as playwright:
+        launched = launch_chromium(playwright)
+        yield launched
+        launched.close()

@@ -11,10 +11,8 @@ from pathlib import Path
 import pytest
 from browser_support import (  # noqa: F401 (fixtures)
     app_page,
-    browser,
     click_like_a_person,
     save_this_demo,
-    server,
     settled,
     wait_until_idle,
 )

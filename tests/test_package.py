@@ -85,7 +85,7 @@ def test_wheel_holds_the_package_and_its_data(installed):
         "mplab/.streamlit/config.toml",
         "mplab/ui/player.js",
         "mplab/ui/lessons/3-fisher.toml",
-        "mplab/ui/vendor/plotly-player.min.js",
+        "mplab/static/plotly-player.min.js",
         "mplab/app_pages/home.py",
         "mplab/deploy/haproxy.cfg",
         "mpcore/py.typed",

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from serving import routes as serving_routes
 from serving import warm
 from ui import export, lessons, pictures, player, site
-from ui.presets import PRESETS
+from ui.presets import PRESETS, matching
 
 ROOT = Path(__file__).resolve().parent.parent
 WITH_PICTURES = [page for page in site.PAGES if page.picture]
@@ -44,6 +44,20 @@ def test_a_link_without_a_dataset_opens_the_first_preset_and_one_with_a_dataset_
     assert {key: value for key, value in address.query().items() if key in preset} == dict(preset)
     settings, _ = pictures.read_address("kmp", {"data": "sinc"})
     assert settings.data.name == "sinc" and settings.options["k"] == 30  # the page's own default
+
+
+@pytest.mark.parametrize("page", list(PRESETS))
+def test_every_preset_reopens_from_the_address_its_page_writes(page):
+    """A preset's view writes an address (what a student copies); opened by a browser new to
+    the app, that address shows the same study, drawn the same way, under the same preset.
+    (tests/test_lecture.py chooses one page's presets with the mouse and reopens them in
+    Chromium: the address the page writes is this one, tests above.)"""
+    for preset in PRESETS[page]:
+        settings, address = pictures.read_address(page, preset.params)
+        assert matching(page, address.values) is preset
+        again, reopened = pictures.read_address(page, address.query())
+        assert again == settings and again.key() == settings.key()
+        assert matching(page, reopened.values) is preset and not reopened.notes
 
 
 def test_a_links_bad_values_are_noted_and_replaced_as_the_page_does():

@@ -12,10 +12,10 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from ui import choose, code, compute, guide, site
+from ui import choose, code, compute, guide, lessons, site
 from ui.figures import EXPORT_CONFIG, themed
 from ui.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
-from ui.state import PageState, literal, plain
+from ui.state import PageState, plain
 
 # Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
 # which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
@@ -120,10 +120,7 @@ def player(state: PageState, settings, study, draw, display):
     choose.fill_preset_picker(state, matched, lesson[1] if lesson else "")
     if state.guide is not None:  # a guided lesson's scene heads the board instead
         lesson = guide.head(state.guide, numbers)
-        for name in guide.unknown_settings(state, state.guide):
-            state.notes.append(
-                f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."
-            )
+        state.notes += [lessons.not_here(name) for name in guide.unknown_settings(state, state.guide)]
 
     # The payload with this view's step, lesson and display, for a saved demo: made only when
     # the demo is saved (merging a study's megabytes of JSON on every run was a large share

@@ -11,7 +11,7 @@ the theme, the scene and step in the address's fragment (``#scene=2&step=5``) so
 reopens them, and a line saying which settings and which version made it, with the
 settings' address back into the app.
 
-Size: Plotly.js is the player's own partial bundle (``ui/vendor/plotly-player.min.js``:
+Size: Plotly.js is the player's own partial bundle (``static/plotly-player.min.js``:
 the plotly package's version of plotly.js with only the traces the player draws, a third
 of the full one), and it and each scene's payload are gzip-compressed and base64-encoded,
 then inflated in the browser with ``DecompressionStream`` (sizes: the performance page).

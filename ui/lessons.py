@@ -68,6 +68,7 @@ from pathlib import Path
 
 from mpcore.datasets import REGISTRY
 from ui import site
+from ui.controls import literal
 
 HERE = Path(__file__).resolve().parent / "lessons"
 
@@ -706,3 +707,9 @@ def _step(until, numbers):
         value = numbers.get(until)
         return int(value) if isinstance(value, (int, float)) and value == value else None
     return until
+
+
+def not_here(name):
+    """What a page says of a scene's setting ``name`` it does not have (a lesson written for
+    another version of the app)."""
+    return f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."

@@ -13,7 +13,7 @@ figures in a grid that must fit a projector, the URL must follow the step shown,
 keys must work wherever the focus is, and pause must stop on the step on screen --
 Plotly's own slider and play button do none of that.  Plotly.js is a partial bundle of
 the plotly package's own version holding only the traces the player draws
-(``PLAYER_TRACES``; ``ui/vendor/plotly-player.min.js``, rebuilt by
+(``PLAYER_TRACES``; ``static/plotly-player.min.js``, rebuilt by
 ``tools/plotly_bundle/build.sh``), served from the app's static folder (the browser
 caches it) and carried inside saved demos: a third of the full bundle's size and of its
 start-up, stepping as quick (the performance page).
@@ -40,7 +40,7 @@ import numpy as np
 from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 
 ROOT = Path(__file__).resolve().parent.parent
-PLOTLY_BUNDLE = Path(__file__).resolve().parent / "vendor" / "plotly-player.min.js"
+PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "static" / "plotly-player.min.js"
 PLOTLY_FILE = PLOTLY_BUNDLE.name
 # The trace types the bundle holds (tools/plotly_bundle/entry.js); a panel with any other
 # is refused when its payload is made, so a new chart cannot draw nothing in the browser.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rebuild ui/vendor/plotly-player.min.js: plotly.js (the version the installed plotly
+# Rebuild static/plotly-player.min.js: plotly.js (the version the installed plotly
 # package bundles, or $1) with only the traces the step player draws.  Needs node and npm
 # and the npm registry; the app and its tests never run this.
 set -euo pipefail
@@ -18,5 +18,5 @@ npm install --silent --no-save --ignore-scripts --no-audit --no-fund esbuild esb
 cp "$here/entry.js" ./mpl-entry.js
 cp "$here/build.js" ./mpl-build.js  # beside its node_modules
 banner="/** plotly.js v$version (MIT, Copyright 2012-2026 Plotly, Inc.), partial bundle: scatter, scattergl, heatmap, contour, histogram. Built by tools/plotly_bundle/build.sh. */"
-node ./mpl-build.js ./mpl-entry.js "$repo/ui/vendor/plotly-player.min.js" "$banner"
-ls -l "$repo/ui/vendor/plotly-player.min.js"
+node ./mpl-build.js ./mpl-entry.js "$repo/static/plotly-player.min.js" "$banner"
+ls -l "$repo/static/plotly-player.min.js"

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 from mpcore import labs, studies
 from ui import lessons, site
-from ui.controls import literal
 from ui.pictures.common import Picture
 from ui.pictures.settings import PRESENT, TEXT, Address, Settings, read_data, read_kernel, step_of
 from ui.presets import PRESETS, matching
@@ -174,10 +173,7 @@ def open_address(page, query):
         lesson, key, number = address.guided
         line = lessons.head(lesson, key, number, shown.numbers)
         unknown = sorted(set(lesson.scene(number).settings) - set(address.values))
-        address.notes += [
-            f"This lesson's scene sets {literal(name)}, which this page does not have; it is ignored."
-            for name in unknown
-        ]
+        address.notes += [lessons.not_here(name) for name in unknown]
     else:
         preset = matching(page.key, address.values)
         line = (preset.name, preset.text(shown.numbers)) if preset is not None else None
