@@ -2,8 +2,8 @@
 chromium driven by Playwright, and helpers that wait for conditions (never for a fixed
 time) and measure what a person sees.
 
-The app and Chromium are started once per test worker and shared by every browser test
-(``server`` and ``browser`` in ``conftest.py``); each test opens its own browser context.
+The app is started once per test worker and shared by every browser test (``server`` in
+``conftest.py``), Chromium once per module (``browser``); each test opens its own context.
 Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI (``CI``
 set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
 with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
@@ -68,6 +68,21 @@ def start_app(env=None):
         time.sleep(0.5)
     process.kill()
     pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright, one per test module (its event loop holds the
+    thread while it runs, so it ends with the module: the next module's tests may run their
+    own loop); skipped, or a failure under CI, when missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed")
+    with sync_playwright() as playwright:
+        launched = launch_chromium(playwright)
+        yield launched
+        launched.close()
 
 
 def launch_chromium(playwright):

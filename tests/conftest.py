@@ -59,7 +59,7 @@ def validate_figures(monkeypatch):
     monkeypatch.setattr(figures, "VALIDATE", True)
 
 
-# --- the browser tests' app and Chromium: one of each per test worker, for every module -------
+# --- the browser tests' app: one per test worker, for every module ------------------------------
 
 
 @pytest.fixture(scope="session")
@@ -71,18 +71,3 @@ def server():
     yield url
     process.terminate()
     process.wait(timeout=20)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium through Playwright (skipped, or a failure under CI, when missing)."""
-    from browser_support import launch_chromium, missing
-
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed")
-    with sync_playwright() as playwright:
-        launched = launch_chromium(playwright)
-        yield launched
-        launched.close()

@@ -9,7 +9,7 @@ Waits are for conditions, never fixed times; play is checked on Playwright's fak
 import re
 
 import pytest
-from browser_support import PAGES, PLAYER_PAGES, label, rendered, settled, shots, wait_until_idle  # noqa: F401
+from browser_support import PAGES, PLAYER_PAGES, browser, label, rendered, settled, shots, wait_until_idle  # noqa: F401
 
 
 @pytest.mark.parametrize("path", PAGES)

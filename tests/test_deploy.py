@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from browser_support import app_page, click_like_a_person, settled
+from browser_support import app_page, browser, click_like_a_person, settled  # noqa: F401 (fixture)
 
 from benchmarks.visit import open_pages, stream_url
 from deploy.serve import Deployment, haproxy_config, haproxy_path, lesson_addresses

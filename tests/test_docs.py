@@ -2,6 +2,7 @@
 docstrings pass numpydoc's validation, and their examples run (doctests)."""
 
 import doctest
+import html
 import importlib
 import inspect
 import pkgutil
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_examples import EXPECT
 
 import mpcore
 
@@ -111,7 +113,7 @@ def test_the_docstring_examples_run():
 
 def test_the_site_builds_offline_with_warnings_as_errors(tmp_path):
     """``make docs``: Sphinx with numpydoc's validation, autosummary and the gallery (every
-    example run, its figure kept), warnings as errors."""
+    example run to the end, printing what it promises, its figure kept), warnings as errors."""
     pytest.importorskip("sphinx_gallery")
     out = tmp_path / "html"
     result = subprocess.run(
@@ -127,6 +129,9 @@ def test_the_site_builds_offline_with_warnings_as_errors(tmp_path):
     assert 'id="mpcore.SparseKPCA.fit"' in estimator  # the methods are documented on the class's page
     gallery = out / "auto_examples"
     assert len(list(gallery.glob("*.html"))) >= 8 and len(list((out / "_images").glob("sphx_glr_*_001.png"))) >= 7
+    for name, printed in EXPECT.items():  # every example ran to the end and printed what it promises
+        page = html.unescape((gallery / name.replace(".py", ".html")).read_text(encoding="utf-8"))
+        assert printed in page, (name, printed)
     references = (out / "references.html").read_text(encoding="utf-8")
     assert "https://doi.org/10.1023/A:1013955821559" in references and "Diethe" in references
     assert (out / "_images" / "presenter.png").exists()

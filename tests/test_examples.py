@@ -1,11 +1,7 @@
-"""Every script in examples/ runs to the end and prints what its docstring promises."""
+"""Every script in examples/ is listed, with what it must print.  The documentation's
+gallery runs each one (``tests/test_docs.py`` builds it and checks that each printed this)."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECT = {
@@ -24,18 +20,3 @@ def test_every_example_is_listed_here_and_in_the_readme():
     assert scripts == set(EXPECT)
     readme = (ROOT / "README.md").read_text()
     assert all(f"examples/{name}" in readme for name in scripts)
-
-
-@pytest.mark.parametrize("name", sorted(EXPECT))
-def test_example_runs(name, tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / name)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert EXPECT[name] in result.stdout

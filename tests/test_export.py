@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from browser_support import (  # noqa: F401 (fixtures)
     app_page,
+    browser,
     click_like_a_person,
     save_this_demo,
     settled,

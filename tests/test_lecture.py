@@ -17,6 +17,7 @@ from browser_support import (  # noqa: F401 (fixtures)
     TEXT_BOXES,
     answers_within,
     app_page,
+    browser,
     click_like_a_person,
     overlap,
     redrawn,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_support import browser  # noqa: F401
 
 PLAYER = Path(__file__).resolve().parent.parent / "ui" / "player.js"
 EXPORTS = (
