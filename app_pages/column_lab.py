@@ -2,28 +2,22 @@
 
 import streamlit as st
 
-from ui import board, choose, compute
+from ui import board
 from ui.pictures import column_lab as picture
-from ui.state import PageState
 
-state = PageState(picture.PAGE)
-display = board.page_top(
-    state,
-    "Nyström & column selection",
+INTRO = (
     "A Nyström approximation rebuilds the whole kernel from a few of its columns (the *landmarks*): "
     "L = C W⁺ C'. Which columns? Sparse KPCA picks them greedily; Wang 2016 samples them uniformly or by ridge "
     "leverage scores. This lab compares the choices on one kernel: how well L approximates K, and — for two-view "
     "data — how close Nyström KCCA gets to exact KCCA, with the paper's kernel-stability bound and the speed-up "
-    "of its incremental algorithm (Wang 2016, Figure 1). Random methods are repeated; bands show the spread.",
+    "of its incremental algorithm (Wang 2016, Figure 1). Random methods are repeated; bands show the spread."
 )
-state.notes_here()
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Columns")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-result, seconds = compute.compute_study(
-    settings, state, progress_text="Choosing columns and fitting Nyström approximations"
+state, display, settings, result, seconds = board.study_page(
+    picture,
+    "Nyström & column selection",
+    INTRO,
+    "Columns",
+    progress_text="Choosing columns and fitting Nyström approximations",
 )
 board.player(state, settings, result, picture.draw, display)
 if not result.two_view:

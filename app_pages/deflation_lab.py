@@ -5,26 +5,17 @@ import streamlit as st
 
 from mpcore import DEFLATIONS
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
-from ui import board, choose, compute, figures
+from ui import board, figures
 from ui.pictures import deflation_lab as picture
-from ui.state import PageState, plain
+from ui.state import plain
 
-state = PageState(picture.PAGE)
-display = board.page_top(
-    state,
-    "Deflation lab",
+INTRO = (
     "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "
     "Deflation decides what the next pick sees: it should remove what the chosen point explains. Step through and "
     "watch which deflations keep the kernel symmetric and positive semi-definite, which wipe out the chosen "
-    "column, and how the test error differs (Diethe 2015, sec. 3.2 and Figure 1).",
+    "column, and how the test error differs (Diethe 2015, sec. 3.2 and Figure 1)."
 )
-state.notes_here()
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Lab")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-lab, seconds = compute.compute_study(settings, state)
+state, display, settings, lab, seconds = board.study_page(picture, "Deflation lab", INTRO, "Lab")
 family, k, split = settings.options["family"], settings.options["k"], lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:
@@ -81,6 +72,7 @@ st.markdown(
     f"{len(LAB_CRITERIA[family])} criteria × 7 deflations on the current data. The paper averages over "
     "13 benchmark sets; this is one split, so read the pattern, not the third digit."
 )
+data, kernel = settings.data, settings.kernel
 table_key = (data, kernel, family, int(k))
 tables = st.session_state.setdefault("_lab_tables", {})
 if st.button(

@@ -4,29 +4,19 @@ import numpy as np
 import streamlit as st
 
 from mpcore.experiments.vincent2002 import loss_curves
-from ui import board, choose, compute, figures
+from ui import board, figures
 from ui.pictures import kmp as picture
-from ui.state import PageState
 
-state = PageState(picture.PAGE)
-choose.open_on_preset(state)
-display = board.page_top(
-    state,
-    "Kernel matching pursuit",
+INTRO = (
     "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training "
     "point whose "
     "kernel column best fits what the current function still gets wrong, add it, refit. The model is determined "
     "by the chosen points, so its error has a sample-compression (VC) bound (Vincent and Bengio 2002; Hussain et al. "
-    "2011, Alg. 5 and Thm 4).",
+    "2011, Alg. 5 and Thm 4)."
 )
-state.notes_here()
-choose.preset_picker(state)
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Matching pursuit")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-study, seconds = compute.compute_study(settings, state)
+state, display, settings, study, seconds = board.study_page(
+    picture, "Kernel matching pursuit", INTRO, "Matching pursuit"
+)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

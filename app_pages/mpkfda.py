@@ -2,27 +2,17 @@
 
 import streamlit as st
 
-from ui import board, choose, compute
+from ui import board
 from ui.pictures import mpkfda as picture
-from ui.state import PageState
 
-state = PageState(picture.PAGE)
-choose.open_on_preset(state)
-display = board.page_top(
-    state,
-    "Greedy kernel Fisher discriminant (MPKFDA)",
+INTRO = (
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
-    "has a bound from its class means and variances on the points it did not choose (Diethe 2015, Alg. 1 and Thm 1).",
+    "has a bound from its class means and variances on the points it did not choose (Diethe 2015, Alg. 1 and Thm 1)."
 )
-state.notes_here()
-choose.preset_picker(state)
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Greedy Fisher")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-study, seconds = compute.compute_study(settings, state)
+state, display, settings, study, seconds = board.study_page(
+    picture, "Greedy kernel Fisher discriminant (MPKFDA)", INTRO, "Greedy Fisher"
+)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

@@ -2,28 +2,16 @@
 
 import streamlit as st
 
-from ui import board, choose, compute
+from ui import board
 from ui.pictures import skcca as picture
-from ui.state import PageState
 
-state = PageState(picture.PAGE)
-choose.open_on_preset(state)
-display = board.page_top(
-    state,
-    "Sparse kernel CCA",
+INTRO = (
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "
     "columns are most aligned in the two views, deflate both kernels, repeat; then find the directions in the "
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
-    "(Hussain et al. 2011, Alg. 3 and Thm 9).",
+    "(Hussain et al. 2011, Alg. 3 and Thm 9)."
 )
-state.notes_here()
-choose.preset_picker(state)
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Sparse KCCA")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-study, seconds = compute.compute_study(settings, state)
+state, display, settings, study, seconds = board.study_page(picture, "Sparse kernel CCA", INTRO, "Sparse KCCA")
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

@@ -3,31 +3,19 @@
 import streamlit as st
 
 from mpcore.skpca import check_theorem5
-from ui import board, choose, compute
+from ui import board, compute
 from ui.pictures import skpca as picture
-from ui.state import PageState
 
 # Alg. 6 as printed costs m^2 j per step: this compares all steps at the preset sizes and
 # keeps the check to a fraction of a second at the largest
 THM5_FLOPS = 1e9
-state = PageState(picture.PAGE)
-choose.open_on_preset(state)
-display = board.page_top(
-    state,
-    "Sparse kernel PCA",
+INTRO = (
     "Choose, one at a time, the training point whose direction in feature space explains the most of the "
     "variance that is still unexplained, then **deflate**: remove that direction from every point. After k steps "
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
-    "new data (Hussain et al. 2011, Alg. 2 and Cor. 1).",
+    "new data (Hussain et al. 2011, Alg. 2 and Cor. 1)."
 )
-state.notes_here()
-choose.preset_picker(state)
-
-data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
-kernel = choose.kernel_sidebar(state, data)
-st.sidebar.header("Sparse KPCA")
-settings = picture.read(choose.Sidebar(state), data, kernel)
-study, seconds = compute.compute_study(settings, state)
+state, display, settings, study, seconds = board.study_page(picture, "Sparse kernel PCA", INTRO, "Sparse KPCA")
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

@@ -82,6 +82,26 @@ def page_top(state: PageState, title, summary):
     return bool(present), (text or 100) / 100
 
 
+def study_page(picture, title, intro, heading, progress_text=None):
+    """The top of a page that shows a study (``picture``: its module in :mod:`ui.pictures`),
+    in order: the title row (``title``, presenter mode, text size) and the ``intro``, the
+    notes about the link, the lesson picker, the data and kernel, the page's own controls
+    under ``heading``, then the study computed (``progress_text``: see
+    :func:`ui.compute.compute_study`).  Returns ``(state, display, settings, study,
+    seconds)``."""
+    state = PageState(picture.PAGE)
+    choose.open_on_preset(state)
+    display = page_top(state, title, intro)
+    state.notes_here()
+    choose.preset_picker(state)
+    data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
+    kernel = choose.kernel_sidebar(state, data)
+    st.sidebar.header(heading)
+    settings = picture.read(choose.Sidebar(state), data, kernel)
+    study, seconds = compute.compute_study(settings, state, progress_text)
+    return state, display, settings, study, seconds
+
+
 def stop_note(study, display):
     """Why the path stopped before k steps, if it did (a line, not a box, on a projector)."""
     if study.path.stop_reason:
