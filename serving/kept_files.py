@@ -15,6 +15,7 @@ thread) and keeps both forms in memory, at most ``limit`` bytes in all: a browse
 accepting gzip gets the compressed bytes, others the plain ones, with the app's own
 headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  What a
 first visit costs each way, in CPU and on the hall's Wi-Fi, is on the performance page.
+Not Starlette's ``GZipMiddleware``: it compresses every response again, the cost this avoids.
 """
 
 from __future__ import annotations

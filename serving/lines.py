@@ -165,7 +165,9 @@ def bounded_get(store, key, compute, limit, budget=None):
     shared by all sessions) keeps the ``limit`` most recently used entries.  A key is
     computed by one session at a time: a class opening the same lesson at once waits for
     the first session's computation instead of repeating it.  ``budget``: the most bytes
-    of arrays (:func:`footprint`) the entries may hold together (the newest always stays)."""
+    of arrays (:func:`footprint`) the entries may hold together (the newest always stays).
+    Not cachetools: its caches bound one measure (a count, or a size), not both, and its
+    ``cached`` cannot give the page script's turn up while a session waits."""
     found, value = _cached(store, key)
     if found:
         return value

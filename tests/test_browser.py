@@ -9,12 +9,7 @@ Waits are for conditions, never fixed times; play is checked on Playwright's fak
 import re
 
 import pytest
-from browser_support import PAGES, PLAYER_PAGES, full_chromium, label, rendered, settled, shots, wait_until_idle  # noqa: F401
-
-
-@pytest.fixture(scope="module")
-def browser(full_chromium):  # noqa: F811 - this module's tests run in Debian's chromium itself
-    return full_chromium
+from browser_support import PAGES, PLAYER_PAGES, browser, label, rendered, settled, shots, wait_until_idle  # noqa: F401
 
 
 @pytest.mark.parametrize("path", PAGES)

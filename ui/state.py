@@ -10,6 +10,11 @@ On entering a page the URL's query parameters are read once, parsed and clamped 
 the canonical values (a bad value is ignored with a note); after the page is drawn the
 URL is rewritten with every value that differs from its default.  So a copied link
 reopens the same view, including the step.
+
+Not Streamlit's own binding of a widget to the address (``bind="query-params"``): a bound
+value is in the address only while its widget is drawn, where a page keeps the values of
+widgets it does not draw (a folded group, another page's), answers a link's value it
+clamps with a sentence, and reads the same address without Streamlit (``ui/pictures``).
 """
 
 from __future__ import annotations
