@@ -159,7 +159,7 @@ def compute_study(settings, state=None, progress_text=None):
         if state is not None:
             state.write_url()
         st.stop()
-    key = (settings.page, settings.data, settings.kernel, settings.study)
+    key = settings.study_key()
     slot = st.empty()  # always: the elements after it (the player) keep their place
     found, kept = SERVING.cached("studies", key)
     if found:  # (a lesson's study): no spinner, which starts a timer thread on every run
@@ -224,6 +224,5 @@ def prepare(page, query):
         with SERVING.computing():
             return pictures.compute(settings)
 
-    key = (settings.page, settings.data, settings.kernel, settings.study)
-    study, _ = SERVING.kept("studies", key, in_turn, RESULTS_MAX, RESULTS_BYTES)
+    study, _ = SERVING.kept("studies", settings.study_key(), in_turn, RESULTS_MAX, RESULTS_BYTES)
     return settings, payload_of(settings, study, pictures.module(page).draw)[1]

@@ -49,9 +49,8 @@ def compute(settings: Settings, progress=None):
     """The study ``settings`` name, computed (ValueError with the core's sentence when the
     settings cannot run); ``(study, seconds)``."""
     started = time.perf_counter()
-    draws = module(settings.page)
     if settings.page not in STUDIES:  # a page of its own computation (the bounds explorer's curves)
-        return draws.compute(settings), time.perf_counter() - started
+        return module(settings.page).compute(settings), time.perf_counter() - started
     extra = {} if progress is None else {"progress": progress}
     kernel = settings.kernel
     study = STUDIES[settings.page](
@@ -72,11 +71,6 @@ def missing(settings: Settings):
         if name in settings.options and not settings.options[name]:
             return f"Pick at least one {what} in the sidebar."
     return None
-
-
-def picture(settings: Settings):
-    """What the page shows at ``settings`` (the study computed here, not cached)."""
-    return module(settings.page).draw(settings, compute(settings)[0])
 
 
 @dataclass

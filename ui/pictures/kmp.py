@@ -8,7 +8,7 @@ from ui import lessons
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, OWN_SCALE, RESCALE, Settings, log_axis, read_k, rescale_factor
+from ui.pictures.settings import DELTA, Settings, bound_view, log_axis, read_k
 
 PAGE = "kmp"
 TASKS = ("regression", "binary")
@@ -71,15 +71,7 @@ def read(address, data, kernel):
     loss = address.get(loss_control(data.dataset().task))
     alpha = float(address.get(ALPHA)) if address.get(SET_ALPHA) else None
     study = {"k": k, "variant": variant, "loss": loss, "alpha": alpha, "delta": float(address.get(DELTA))}
-    return Settings.of(
-        PAGE,
-        data,
-        kernel,
-        study,
-        shared_scale=not address.get(OWN_SCALE),
-        log_y=address.get(LOG),
-        rescale=rescale_factor(address.get(RESCALE)),
-    )
+    return Settings.of(PAGE, data, kernel, study, **bound_view(address, LOG))
 
 
 def _story(study):

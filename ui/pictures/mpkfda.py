@@ -7,7 +7,7 @@ from mpcore import DEFLATIONS, FISHER_CRITERIA
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, OWN_SCALE, RESCALE, Settings, log_axis, read_k, rescale_factor
+from ui.pictures.settings import DELTA, Settings, algorithm_seed, bound_view, log_axis, read_k
 
 PAGE = "mpkfda"
 TASKS = ("binary",)
@@ -44,16 +44,7 @@ STAGES = Control(
     help="Take this many best columns from one criterion evaluation before deflating "
     "(Diethe 2015, Alg. 1: faster, possibly worse). 1 is the original MPKFDA.",
 )
-SEED = Control(
-    "aseed",
-    0,
-    int,
-    lo=0,
-    hi=9999,
-    widget="number_input",
-    label="Algorithm seed",
-    help="Seeds the random criterion.",
-)
+SEED = algorithm_seed("Seeds the random criterion.")
 LOG = log_axis()
 
 
@@ -72,15 +63,7 @@ def read(address, data, kernel):
         "seed": seed,
         "delta": float(address.get(DELTA)),
     }
-    return Settings.of(
-        PAGE,
-        data,
-        kernel,
-        study,
-        shared_scale=not address.get(OWN_SCALE),
-        log_y=address.get(LOG),
-        rescale=rescale_factor(address.get(RESCALE)),
-    )
+    return Settings.of(PAGE, data, kernel, study, **bound_view(address, LOG))
 
 
 def _story(study, criterion, deflation):

@@ -6,7 +6,7 @@ widgets draw (:class:`ui.controls.Control`, each stated once).  No Streamlit.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -138,64 +138,56 @@ def k_control(m, default=40, hi=150):
     )
 
 
+# A registry dataset's generator options that get a widget: (option, its control), the
+# control's default and allowed values taken from the dataset (dataset_controls).
+GENERATOR_OPTIONS = (
+    (
+        "noise",
+        Control(
+            "noise",
+            0.0,
+            float,
+            lo=0.0,
+            hi=1.0,
+            widget="slider",
+            label="Noise",
+            step=0.01,
+            help="Standard deviation of the noise the generator adds.",
+        ),
+    ),
+    (
+        "spread",
+        Control(
+            "spread",
+            1.0,
+            float,
+            lo=0.2,
+            hi=5.0,
+            widget="slider",
+            label="Blob spread",
+            step=0.1,
+            help="Standard deviation of each blob.",
+        ),
+    ),
+    (
+        "positive_class",
+        Control(
+            "positive", 1, int, widget="selectbox", label="Positive class", help="This class against all the others."
+        ),
+    ),
+)
+
+
 def dataset_controls(name):
     """The generator options of registry dataset ``name`` as controls: ``[(option, control)]``
     (their values are remembered per dataset)."""
     if name.startswith(UPLOAD_PREFIX):
         return []
     info, out = REGISTRY[name], []
-    if "noise" in info.options:
-        out.append(
-            (
-                "noise",
-                Control(
-                    "noise",
-                    float(info.options["noise"]),
-                    float,
-                    lo=0.0,
-                    hi=1.0,
-                    widget="slider",
-                    label="Noise",
-                    scope=name,
-                    step=0.01,
-                    help="Standard deviation of the noise the generator adds.",
-                ),
-            )
-        )
-    if "spread" in info.options:
-        out.append(
-            (
-                "spread",
-                Control(
-                    "spread",
-                    float(info.options["spread"]),
-                    float,
-                    lo=0.2,
-                    hi=5.0,
-                    widget="slider",
-                    label="Blob spread",
-                    scope=name,
-                    step=0.1,
-                    help="Standard deviation of each blob.",
-                ),
-            )
-        )
-    if "positive_class" in info.options:
-        out.append(
-            (
-                "positive_class",
-                Control(
-                    "positive",
-                    info.options["positive_class"],
-                    int,
-                    options=info.choices["positive_class"],
-                    widget="selectbox",
-                    label="Positive class",
-                    scope=name,
-                    help="This class against all the others.",
-                ),
-            )
-        )
+    for option, control in GENERATOR_OPTIONS:
+        if option in info.options:
+            allowed = {"options": tuple(info.choices[option])} if option in info.choices else {}
+            out.append((option, replace(control, default=control.kind(info.options[option]), scope=name, **allowed)))
     return out
 
 
@@ -345,10 +337,6 @@ class Address:
             if value != default or name in self.pinned
         }
 
-    def current(self):
-        """Every value read, as the address writes it (defaults included)."""
-        return {name: format_value(value) for name, (value, _) in self.values.items()}
-
 
 def read_data(address, tasks, preset):
     """The :class:`DataChoice` an address opens on a page of ``tasks`` whose default dataset
@@ -398,6 +386,21 @@ def step_of(text, n_steps):
     return int(value), None
 
 
+def bound_view(address, log):
+    """How a study page with bounds draws them: the heatmaps' shared scale, the ``log``
+    axis (the page's own default) and the bounds' rescaled copies."""
+    return {
+        "shared_scale": not address.get(OWN_SCALE),
+        "log_y": address.get(log),
+        "rescale": rescale_factor(address.get(RESCALE)),
+    }
+
+
+def algorithm_seed(help_text):
+    """The seed of a page's own randomness (separate from the data seed)."""
+    return Control("aseed", 0, int, lo=0, hi=9999, widget="number_input", label="Algorithm seed", help=help_text)
+
+
 def rescale_factor(value):
     """The rescale control's value as the bound panel takes it: None when off."""
     return None if value == 1 else float(value)
@@ -432,7 +435,6 @@ class Settings:
         """A hashable name for the study and how it is drawn (the payload's cache key)."""
         return (self.page, self.data, self.kernel, self.study, self.view)
 
-
-def format_names(control):
-    """A widget's ``format_func`` for a control with :attr:`~ui.controls.Control.names`."""
-    return control.name_of if control.names else None
+    def study_key(self):
+        """A hashable name for the study alone (however it is drawn)."""
+        return (self.page, self.data, self.kernel, self.study)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, OWN_SCALE, RESCALE, Settings, log_axis, read_k, rescale_factor
+from ui.pictures.settings import DELTA, Settings, bound_view, log_axis, read_k
 
 PAGE = "skcca"
 TASKS = ("two-view",)
@@ -46,15 +46,7 @@ def read(address, data, kernel):
         "reg": float(address.get(REG)),
         "delta": float(address.get(DELTA)),
     }
-    return Settings.of(
-        PAGE,
-        data,
-        kernel,
-        study,
-        shared_scale=not address.get(OWN_SCALE),
-        log_y=address.get(LOG),
-        rescale=rescale_factor(address.get(RESCALE)),
-    )
+    return Settings.of(PAGE, data, kernel, study, **bound_view(address, LOG))
 
 
 def _story(study, alpha):

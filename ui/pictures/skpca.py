@@ -6,7 +6,7 @@ from __future__ import annotations
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, OWN_SCALE, Settings, log_axis, read_k
+from ui.pictures.settings import DELTA, OWN_SCALE, Settings, algorithm_seed, log_axis, read_k
 
 PAGE = "skpca"
 TASKS = ("unsupervised", "regression", "binary", "two-view")
@@ -20,16 +20,7 @@ SUBSAMPLE = Control(
     help="Smola and Schoelkopf's '59 trick': score only a random set of candidates "
     "per step instead of all m. Faster on big data; picks become approximate.",
 )
-SEED = Control(
-    "aseed",
-    0,
-    int,
-    lo=0,
-    hi=9999,
-    widget="number_input",
-    label="Algorithm seed",
-    help="Seeds the random candidate subsample (separate from the data seed).",
-)
+SEED = algorithm_seed("Seeds the random candidate subsample (separate from the data seed).")
 LOG = log_axis(default=True)
 
 
