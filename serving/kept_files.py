@@ -16,15 +16,24 @@ accepting gzip gets the compressed bytes, others the plain ones, with the app's 
 headers (its ``Cache-Control``, its ``ETag``, weakened for the compressed form).  What a
 first visit costs each way, in CPU and on the hall's Wi-Fi, is on the performance page.
 Not Starlette's ``GZipMiddleware``: it compresses every response again, the cost this avoids.
+
+A file is kept by its path alone (the app's static files ignore the query, so
+``?x=1``, ``?x=2``... are the same file, kept once), and only when the app served it as
+itself: Streamlit answers an unknown path under ``static/`` with its ``index.html`` and a
+200, which is passed through, never kept.  The real files are a fixed set that fits the
+bound; one that does not fit is still sent compressed to a browser that accepts it,
+compressed for that answer at a quicker level.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gzip
+import mimetypes
 
 LIMIT = 64_000_000  # bytes kept (plain and compressed): Streamlit's whole bundle, plain and gzipped, fits
 LARGEST = 16_000_000  # a larger file goes through as the app serves it
+PASSING_LEVEL = 6  # gzip level for a file sent compressed without being kept (quicker than 9)
 COMPRESSIBLE = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
 # The app's headers a kept answer repeats; the rest (length, encoding, date) are its own.
 KEPT_HEADERS = {
@@ -95,8 +104,8 @@ class KeptFiles:
         self.app = app
         self.prefixes = tuple(prefixes)
         self.limit = int(limit)
-        self._kept = {}  # (path, query) -> Kept
-        self._pending = {}  # (path, query) -> Future of Kept or None, while it is fetched
+        self._kept = {}  # path -> Kept
+        self._pending = {}  # path -> Future of (Kept or None, the app's answer), while it is fetched
         self.kept_bytes = 0
 
     async def __call__(self, scope, receive, send):
@@ -105,17 +114,21 @@ class KeptFiles:
         headers = dict(scope.get("headers") or [])
         if b"range" in headers or b"if-range" in headers:
             return await self.app(scope, receive, send)
-        key = (scope["path"], scope.get("query_string", b""))
+        key = scope["path"]  # the file, whatever the query
         kept = self._kept.get(key)
         if kept is None:
             pending = self._pending.get(key)
             if pending is not None:  # another request is fetching it: its outcome serves this one
-                kept = await asyncio.shield(pending)
-                if kept is None:
-                    return await self.app(scope, receive, send)
+                kept, answer = await asyncio.shield(pending)
             else:
                 kept, answer = await self._keep(key, scope)
-                if kept is None:  # not to be kept: the app's answer, as it gave it
+            if kept is None:
+                if answer is None:  # (the fetch failed) the app answers it
+                    return await self.app(scope, receive, send)
+                if not _is_the_file(scope["path"], answer):  # not a file: the app's answer, never kept
+                    return await _send(send, *answer)
+                kept = await _passing(*answer)  # a file the bound cannot hold, compressed for this answer
+                if kept is None:
                     return await _send(send, *answer)
         gzip_ok = accepts_gzip(headers.get(b"accept-encoding", b""))
         await _send(send, *kept.answer(gzip_ok, headers.get(b"if-none-match")))
@@ -124,10 +137,11 @@ class KeptFiles:
         """Ask the app for the plain whole file (concurrent requests for it wait for this
         one): ``(Kept or None, the app's answer)``."""
         pending = self._pending[key] = asyncio.get_running_loop().create_future()
-        kept = None
+        kept, answer = None, None
         try:
             answer = await self._plain(scope)
-            kept = await self._kept_form(*answer)
+            if _is_the_file(scope["path"], answer):
+                kept = await _kept_form(*answer)
             if kept is not None:
                 if self.kept_bytes + kept.size <= self.limit:
                     self._kept[key] = kept
@@ -136,7 +150,7 @@ class KeptFiles:
                     kept = None
         finally:
             del self._pending[key]
-            pending.set_result(kept)
+            pending.set_result((kept, answer))
         return kept, answer
 
     async def _plain(self, scope):
@@ -161,19 +175,48 @@ class KeptFiles:
         await self.app(plain_scope, request, capture)
         return started.get("status", 500), list(started.get("headers") or []), b"".join(chunks)
 
-    @staticmethod
-    async def _kept_form(status, headers, body):
-        """The :class:`Kept` of an answer, or ``None`` for anything but a plain 200 of at
-        most ``LARGEST`` bytes."""
-        named = dict(headers)
-        if status != 200 or b"content-encoding" in named or len(body) > LARGEST:
-            return None
-        compressed = None
-        if named.get(b"content-type", b"").startswith(COMPRESSIBLE):
-            compressed = await asyncio.to_thread(gzip.compress, body, 9, mtime=0)
-            if len(compressed) > 0.9 * len(body):
-                compressed = None
-        return Kept([(n, v) for n, v in headers if n in KEPT_HEADERS], body, compressed)
+
+# Types the app may give a file whose name says another of the same kind.
+_SAME_KIND = {"application/javascript": "text/javascript", "application/x-javascript": "text/javascript"}
+
+
+def _kind(content_type):
+    name = content_type.split(";")[0].strip().lower()
+    return _SAME_KIND.get(name, name)
+
+
+def _is_the_file(path, answer):
+    """Whether the app's ``answer`` (status, headers, body) to ``path`` is that file itself:
+    a plain 200 of the type its name says (not Streamlit's ``index.html``, which it sends
+    with a 200 for any path under ``static/`` it does not have)."""
+    status, headers, _ = answer
+    named = dict(headers)
+    guessed, _ = mimetypes.guess_type(path)
+    return (
+        status == 200
+        and b"content-encoding" not in named
+        and guessed is not None
+        and _kind(named.get(b"content-type", b"").decode("latin-1")) == _kind(guessed)
+    )
+
+
+async def _kept_form(status, headers, body, level=9):
+    """The :class:`Kept` of a file's answer (compressed at ``level``), or ``None`` for a
+    file over ``LARGEST`` bytes."""
+    if len(body) > LARGEST:
+        return None
+    named = dict(headers)
+    compressed = None
+    if named.get(b"content-type", b"").startswith(COMPRESSIBLE):
+        compressed = await asyncio.to_thread(gzip.compress, body, level, mtime=0)
+        if len(compressed) > 0.9 * len(body):
+            compressed = None
+    return Kept([(n, v) for n, v in headers if n in KEPT_HEADERS], body, compressed)
+
+
+async def _passing(status, headers, body):
+    """The :class:`Kept` form of a file that will not be kept, for one answer."""
+    return await _kept_form(status, headers, body, PASSING_LEVEL)
 
 
 async def _send(send, status, headers, body):

@@ -10,6 +10,7 @@ from serving.kept_files import KeptFiles, accepts_gzip, static_prefixes
 
 SCRIPT = b"function f(x) { return x + 1; }\n" * 2000  # compressible, as Streamlit's scripts are
 FONT = bytes(range(256)) * 200  # incompressible, as a woff2 font is
+INDEX = b"<!doctype html><html><body><div id=root></div></body></html>" * 20
 
 
 class CountingApp:
@@ -26,7 +27,8 @@ class CountingApp:
 
     async def __call__(self, scope, receive, send):
         self.asked.append(scope["path"])
-        status, kind, body = self.files.get(scope["path"], (404, b"text/plain", b"Not found"))
+        # a path it does not have: Streamlit's index.html, with a 200 (its single-page fallback)
+        status, kind, body = self.files.get(scope["path"], (200, b"text/html; charset=utf-8", INDEX))
         headers = dict(scope["headers"])
         out = [(b"content-type", kind), (b"etag", b'"v1"'), (b"cache-control", b"public, immutable, max-age=31536000")]
         if b"gzip" in headers.get(b"accept-encoding", b""):  # as Starlette's GZipMiddleware would
@@ -38,7 +40,7 @@ class CountingApp:
         await send({"type": "http.response.body", "body": body})
 
 
-async def get(app, path, method="GET", **headers):
+async def get(app, path, method="GET", query=b"", **headers):
     sent = []
 
     async def send(message):
@@ -51,7 +53,7 @@ async def get(app, path, method="GET", **headers):
         "type": "http",
         "method": method,
         "path": path,
-        "query_string": b"",
+        "query_string": query,
         "headers": [(name.replace("_", "-").encode(), value.encode()) for name, value in headers.items()],
     }
     await app(scope, receive, send)
@@ -143,3 +145,41 @@ def test_the_prefixes_follow_the_base_address():
     assert static_prefixes("", own=["mpl/player.js"]) == ["/static/", "/app/static/", "/mpl/player.js"]
     assert static_prefixes("/course/lab/") == ["/course/lab/static/", "/course/lab/app/static/"]
     assert static_prefixes("course") == ["/course/static/", "/course/app/static/"]
+
+
+def test_a_file_asked_with_many_queries_is_kept_once_and_the_next_file_still_comes_compressed():
+    """Eleven queries on one script (a client filling the store: each was kept anew), then a
+    file not asked before: it still arrives gzipped."""
+    app, files = kept(limit=3 * len(SCRIPT))
+    for number in range(1, 12):
+        status, headers, body = asyncio.run(
+            get(files, "/static/js/index.abc.js", query=f"x={number}".encode(), accept_encoding="gzip")
+        )
+        assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body) == SCRIPT
+    assert app.asked.count("/static/js/index.abc.js") == 1
+    kept_bytes = files.kept_bytes
+    assert kept_bytes < 2 * len(SCRIPT)
+    app.files["/static/js/other.def.js"] = (200, b"application/javascript", SCRIPT[::-1])
+    status, headers, body = asyncio.run(get(files, "/static/js/other.def.js", accept_encoding="gzip"))
+    assert headers["content-encoding"] == "gzip" and gzip.decompress(body) == SCRIPT[::-1]
+
+
+def test_a_path_the_app_does_not_have_is_answered_as_the_app_does_and_never_kept():
+    app, files = kept()
+    for number in range(5):
+        status, headers, body = asyncio.run(
+            get(files, f"/static/js/PlotlyChart.{number}.js", query=b"x=1", accept_encoding="gzip")
+        )
+        assert status == 200 and body == INDEX and headers["content-type"].startswith("text/html")
+    assert files.kept_bytes == 0
+
+
+def test_a_file_the_bound_cannot_hold_is_still_sent_compressed_when_asked():
+    app, files = kept(limit=1000)  # room for nothing
+    for _ in range(2):
+        status, headers, body = asyncio.run(get(files, "/static/js/index.abc.js", accept_encoding="gzip"))
+        assert headers["content-encoding"] == "gzip" and gzip.decompress(body) == SCRIPT
+        assert headers["vary"] == "Accept-Encoding"
+        status, headers, body = asyncio.run(get(files, "/static/js/index.abc.js"))
+        assert "content-encoding" not in headers and body == SCRIPT
+    assert files.kept_bytes == 0
