@@ -72,14 +72,21 @@ def _cookies(ws):
     return {name: morsel.value for name, morsel in jar.items()}
 
 
-async def _once(ws_url, page, query, timeout, cookies, reruns):
+async def _once(ws_url, page, query, timeout, cookies, reruns, headers=None, says=None):
     """``(finished, bytes, error)``; ``finished`` False when the connection dropped.  After
     the page is open, ``reruns`` is a list to fill: the seconds each further run of the
-    same session took (as many as it holds ``None``s)."""
+    same session took (as many as it holds ``None``s).  ``headers``: sent with the
+    websocket's opening request (a proxy's ``X-Forwarded-For``); ``says``: the address the
+    client reports it is at (a browser reports its own; a forged client anything)."""
     received = 0
     try:
         async with websockets.connect(
-            ws_url, max_size=None, subprotocols=["streamlit"], open_timeout=timeout, ping_timeout=None
+            ws_url,
+            max_size=None,
+            subprotocols=["streamlit"],
+            open_timeout=timeout,
+            ping_timeout=None,
+            additional_headers=headers,
         ) as ws:
             cookies.clear()
             cookies.update(_cookies(ws))
@@ -88,7 +95,7 @@ async def _once(ws_url, page, query, timeout, cookies, reruns):
                 message = BackMsg()
                 message.rerun_script.query_string = query
                 message.rerun_script.page_name = page
-                message.rerun_script.context_info.url = page_url(ws_url, page)  # as a browser says it
+                message.rerun_script.context_info.url = says or page_url(ws_url, page)  # as a browser says it
                 await ws.send(message.SerializeToString())
                 while True:
                     data = await asyncio.wait_for(ws.recv(), timeout)
@@ -219,17 +226,17 @@ async def fetch_files(url, paths, connections=6, timeout=TIMEOUT):
     return browser.received, browser.failed, browser.cookies
 
 
-async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False, reruns=0):
+async def open_page(ws_url, page, query="", timeout=TIMEOUT, reconnect=False, reruns=0, headers=None, says=None):
     """Open ``page`` (its address path, "" for Home) with ``query`` and wait until its
     script finished: a :class:`Visit`.  ``reconnect``: when the connection drops, open
     the page again (after 0.5 s, as long as ``timeout`` allows).  ``reruns``: then run
     the page again that many times in the same session (as a student's clicks do),
-    timing each (``Visit.rerun_seconds``)."""
+    timing each (``Visit.rerun_seconds``).  ``headers`` and ``says``: as :func:`_once`."""
     started = time.perf_counter()
     received, reconnects, cookies = 0, 0, {}
     while True:
         times = [None] * reruns
-        finished, got, error = await _once(ws_url, page, query, timeout, cookies, times)
+        finished, got, error = await _once(ws_url, page, query, timeout, cookies, times, headers, says)
         received += got
         late = time.perf_counter() - started > timeout
         if finished or not reconnect or late:

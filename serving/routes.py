@@ -10,17 +10,19 @@ page).  The player (``ui/player.py``) knows only :data:`ui.player.NAMER`.
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import hashlib
 import re
 import threading
 from collections import OrderedDict
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
-import streamlit as st
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from ui import player
+from serving.kept_files import accepts_gzip
+from ui import player, site
 from ui.player import PLAYER_JS, ROUTE, player_js_version, plotly_url
 
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
@@ -30,17 +32,27 @@ _KEPT_LOCK = threading.Lock()
 _NAME = re.compile(r"[0-9a-f]{40}")
 
 
-def install():
-    """Serve payloads by name in this process: pages send references (:data:`ui.player.NAMER`)."""
+_BASE = ""  # the app's address path, if it sits under one (install)
+
+
+def install(base=""):
+    """Serve payloads by name in this process: pages send references (:data:`ui.player.NAMER`);
+    ``base``: the app's address path (``server.baseUrlPath``, "" or "/path")."""
+    global _BASE
+    _BASE = base
     player.NAMER = name_for
 
 
-def name_for(gz, addresses=()):
+def name_for(gz, addresses=(), page=None):
     """The name a page's reference gives ``gz`` (kept for fetching); ``addresses``: the
-    queries that reopen its study, remembered at the browser's page path."""
+    queries that reopen its study on ``page`` (the key of the page that ran), remembered at
+    that page's own address -- never at the one the browser says it is on, which any
+    client can make up."""
     name = served_name(gz)
-    if addresses:
-        _remember_addresses(name, addresses)
+    if addresses and page is not None:
+        path = f"{_BASE}/{site.by_key(page).url_path}"
+        for query in addresses:
+            remember(path, query.items(), name)
     return name
 
 
@@ -56,7 +68,11 @@ def routes():
             gz = _KEPT.get(name) if _NAME.fullmatch(name) else None
         if gz is None:  # not kept any more: the player asks the page to send it inline
             return PlainTextResponse("No such payload on this server.", status_code=404)
-        return Response(gz, media_type="application/json", headers={"Content-Encoding": "gzip", **forever})
+        varying = {**forever, "Vary": "Accept-Encoding"}
+        if accepts_gzip(request.headers.get("accept-encoding", "").encode("latin-1")):
+            return Response(gz, media_type="application/json", headers={"Content-Encoding": "gzip", **varying})
+        plain = await asyncio.to_thread(gzip.decompress, gz)  # a client that cannot read gzip (rare)
+        return Response(plain, media_type="application/json", headers=varying)
 
     script = PLAYER_JS.read_bytes()
 
@@ -82,7 +98,8 @@ class PreloadPlayer:
     a preset, a warmed scene) also names that study's payload (``rel=preload; as=fetch``):
     the browser fetches it while Streamlit starts, where the player would ask for it only
     once mounted, after the page's elements are drawn.  Only a study its address reopens
-    is named (never an upload's: it lives in its user's session)."""
+    is named (never an upload's: it goes inline, on its user's own connection,
+    :func:`ui.player.show`)."""
 
     def __init__(self, app):
         self.app = app
@@ -129,15 +146,6 @@ def linked_payload(path, query):
     with _KEPT_LOCK:
         name = _LINKED.get(key)
         return name if name is not None and name in _KEPT else None
-
-
-def _remember_addresses(name, queries):
-    """Note that the browser's page path with each of ``queries`` shows the payload
-    ``name``.  A client that does not say its address (Streamlit's tests) is not remembered."""
-    url = st.context.url
-    if url:
-        for query in queries:
-            remember(urlsplit(url).path, query.items(), name)
 
 
 def remember(path, items, name):

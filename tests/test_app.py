@@ -272,6 +272,29 @@ def test_good_upload_becomes_the_dataset():
     assert "These data have 60 points, fewer than 3,000: all of them are used." in said, said
 
 
+def test_an_uploads_payload_goes_inline_on_its_own_session_never_by_a_name(monkeypatch):
+    """Served with the app's routes, a page's payload gets a name any browser can fetch it
+    by (and a proxy keep); an upload's is one student's data: it goes packed, on the
+    session's own connection, and is never named."""
+    from ui import player as player_module
+
+    named = []
+
+    def namer(gz, addresses=(), page=None):
+        named.append(page)
+        return "0" * 40
+
+    monkeypatch.setattr(player_module, "NAMER", namer)
+    at = open_page("kmp")
+    assert named and set(named) == {"kmp"}  # a registry dataset's study: named for fetching
+    named.clear()
+    rows = "\n".join(f"{i / 10},{(i % 7) / 3},{(i * 3) % 11}" for i in range(60))
+    at.file_uploader(key="upload_file").upload("mine.csv", f"x1,x2,target\n{rows}\n".encode(), "text/csv").run()
+    assert_clean(at)
+    assert named == []
+    assert player(at)["stories"][0].startswith("**Step 0.**")  # packed: the whole study inline
+
+
 def test_impossible_settings_give_a_message_not_a_traceback():
     at = open_page("kmp", {"data": "moons", "variant": "prefit", "loss": "tanh"})
     assert not at.exception

@@ -216,15 +216,16 @@ def test_a_packed_payload_carries_the_study_once_and_the_view_beside_it():
         player.unpacked(text.encode())
 
 
-def _get(route, path):
-    """``route`` answering a GET of ``path``: (status, headers, body)."""
+def _get(route, path, headers=((b"accept-encoding", b"gzip, deflate, br"),)):
+    """``route`` answering a GET of ``path`` (with a browser's ``headers``): (status, headers, body)."""
     import asyncio
 
     from starlette.requests import Request
 
     match, scope = route.matches({"type": "http", "method": "GET", "path": path, "headers": []})
     assert match.name == "FULL", path
-    request = Request({"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b"", **scope})
+    asked = {"type": "http", "method": "GET", "path": path, "headers": list(headers), "query_string": b""}
+    request = Request({**asked, **scope})
     response = asyncio.run(route.endpoint(request))
     return response.status_code, dict(response.headers), response.body
 

@@ -133,7 +133,7 @@ def player(state: PageState, settings, study, draw, display):
 
     present, text_scale = display
 
-    text, gz, n_steps, numbers = compute.payload_of(settings, study, draw)
+    gz, n_steps, numbers = compute.payload_of(settings, study, draw)
     step = step_from_url(state, n_steps)
     matched = choose.current_preset(state)
     lesson = (matched.name, matched.text(numbers)) if matched is not None else None
@@ -148,7 +148,7 @@ def player(state: PageState, settings, study, draw, display):
     on_screen = min(max(player_module.shown_step(f"{state.page}:player", step), 0), n_steps)
 
     def shown():
-        return player_module.with_step(text, on_screen, lesson, present, text_scale)
+        return player_module.with_step(player_module.text_of(gz), on_screen, lesson, present, text_scale)
 
     move = player_module.show(
         gz,
@@ -159,6 +159,8 @@ def player(state: PageState, settings, study, draw, display):
         text_scale,
         scenes=state.guide is not None,
         addresses=state.reopening_queries() if state.linkable else (),
+        page=state.page,
+        private=not state.linkable,
     )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))

@@ -545,7 +545,7 @@ def _component():
 REFERENCE = b"MPLR"
 ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's address (serving/routes.py)
 PLAYER_JS = Path(__file__).resolve().parent / "player.js"
-#: How payloads are named for fetching (``name(gz, addresses)``), or None: inline.  The
+#: How payloads are named for fetching (``name(gz, addresses, page)``), or None: inline.  The
 #: serving layer sets it (:func:`serving.routes.install`).
 NAMER = None
 
@@ -607,6 +607,11 @@ def gzipped(text):
     return gzip.compress(text.encode(), compresslevel=6, mtime=0)
 
 
+def text_of(gz):
+    """The payload text a :func:`gzipped` payload holds."""
+    return gzip.decompress(gz).decode()
+
+
 def packed(gz, step, lesson=None, present=False, text_scale=1.0):
     """What the browser receives: ``PACKED``, the length of the per-view JSON (4 bytes,
     big-endian), that JSON (what :func:`with_step` adds: the step, lesson and display),
@@ -622,18 +627,23 @@ def unpacked(data):
     return _merged(gzip.decompress(gz).decode(), head)
 
 
-def show(gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False, addresses=()):
+def show(
+    gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False, addresses=(), page=None, private=False
+):
     """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
     per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
     the browser gets a :func:`reference` and fetches ``gz`` by its name; otherwise (or
     when that fetch failed: the player then asks for it) the bytes go :func:`packed`.
     ``addresses``: the queries (dicts) that reopen this study (``PageState.reopening_queries``);
     a page opened at one later names ``gz`` for the browser to fetch early
-    (:class:`PreloadPlayer`); none for a study no address reopens (an upload's).
+    (:class:`PreloadPlayer`); none for a study no address reopens (an upload's).  ``page``:
+    the key of the page showing it, whose address these queries belong to.  ``private``: a
+    study of this session's own (an upload's) always goes inline, on the session's own
+    connection: it gets no name another browser, or a proxy, could fetch it by.
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (the performance page has the cost of each)."""
-    if NAMER is not None and not _state_value(key, "inline"):
-        data = reference(NAMER(gz, addresses), step, lesson, present, text_scale)
+    if NAMER is not None and not private and not _state_value(key, "inline"):
+        data = reference(NAMER(gz, addresses, page), step, lesson, present, text_scale)
     else:
         data = packed(gz, step, lesson, present, text_scale)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
