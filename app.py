@@ -9,6 +9,12 @@ Why ``app_pages/`` and not ``pages/``: Streamlit (checked on 1.67) still treats 
 a first visit straight to a page's address then runs that file without this router
 (no wide layout, file names as the menu).  ``st.navigation`` works as documented once
 the folder has another name.
+
+Why the page runs under ``if __name__ == "__main__"``: Streamlit runs this file as the
+``__main__`` module, and multiprocessing's children (the server's study computations,
+``serving/children.py``; large uploads, ``ui/choose.py``) load the parent's ``__main__``
+file when they start -- its documented "safe importing of the main module".  Without the
+guard each child would run the app.
 """
 
 import streamlit as st
@@ -16,35 +22,41 @@ import streamlit as st
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (ui/blas.py says why)
 from ui import compute, guide, server_watch, site
 
-# A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
-PRESENTING = st.query_params.get("present", "").lower() in ("1", "true")
-# An emoji icon: Streamlit draws it as an inline SVG (a material icon would be fetched from
-# a font server, which a lecture hall without internet does not reach).
-st.set_page_config(
-    page_title="Matching Pursuit Lab",
-    page_icon="🎯",
-    layout="wide",
-    initial_sidebar_state="collapsed" if PRESENTING else "auto",
-)
 
-# Captions (a lesson's text under its preset, the dataset's summary, a card's provenance)
-# at 85% of the text's strength: Streamlit draws them at 60%, 3.9:1 against white in the
-# light theme and 3.0:1 for code in them (4.2:1 in the dark theme; axe-core, each scrolled
-# into view), under the 4.5:1 that text needs (WCAG AA).  At 85%: 8.4:1 and 5.5:1 (dark:
-# 11.2:1 and 7.1:1).  One style for every page.
-st.html(
-    "<style>[data-testid='stCaptionContainer']{opacity:.85}"
-    # a phone: a page's title breaks between words ("Kernel matchin/g"), at a size that fits
-    "@media (max-width:640px){h1{font-size:2rem!important;word-break:normal!important;"
-    "overflow-wrap:normal!important;hyphens:auto}}</style>"
-)
+def main():
+    # A presenter's link (?present=1) opens with the sidebar folded away: the charts get the screen.
+    presenting = st.query_params.get("present", "").lower() in ("1", "true")
+    # An emoji icon: Streamlit draws it as an inline SVG (a material icon would be fetched from
+    # a font server, which a lecture hall without internet does not reach).
+    st.set_page_config(
+        page_title="Matching Pursuit Lab",
+        page_icon="🎯",
+        layout="wide",
+        initial_sidebar_state="collapsed" if presenting else "auto",
+    )
 
-# The menu, in the order of the lessons (ui/site.py says why it is one flat list).
-page = st.navigation(site.menu(), expanded=True)
-server_watch.watch()  # behind the class proxy: reopen the page if its process stops
-guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page
-try:
-    with compute.page_turn():  # in turns when a class opens pages at once (serving/lines.py)
-        page.run()
-finally:
-    compute.after_page()
+    # Captions (a lesson's text under its preset, the dataset's summary, a card's provenance)
+    # at 85% of the text's strength: Streamlit draws them at 60%, 3.9:1 against white in the
+    # light theme and 3.0:1 for code in them (4.2:1 in the dark theme; axe-core, each scrolled
+    # into view), under the 4.5:1 that text needs (WCAG AA).  At 85%: 8.4:1 and 5.5:1 (dark:
+    # 11.2:1 and 7.1:1).  One style for every page.
+    st.html(
+        "<style>[data-testid='stCaptionContainer']{opacity:.85}"
+        # a phone: a page's title breaks between words ("Kernel matchin/g"), at a size that fits
+        "@media (max-width:640px){h1{font-size:2rem!important;word-break:normal!important;"
+        "overflow-wrap:normal!important;hyphens:auto}}</style>"
+    )
+
+    # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
+    page = st.navigation(site.menu(), expanded=True)
+    server_watch.watch()  # behind the class proxy: reopen the page if its process stops
+    guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page
+    try:
+        with compute.page_turn():  # in turns when a class opens pages at once (serving/lines.py)
+            page.run()
+    finally:
+        compute.after_page()
+
+
+if __name__ == "__main__":  # not in multiprocessing's children (above)
+    main()

@@ -7,8 +7,9 @@ The app is ``app.py``; this file adds the serving layer (``serving/``) to Stream
   every page's headers so that a browser fetches them with Streamlit's own scripts;
 - the files that do not change while the server runs kept compressed in memory
   (``serving/kept_files.py``);
-- page scripts in turns, computations in a fair line, stores bounded by bytes
-  (``serving/lines.py``);
+- page scripts in turns, computations in a line, stores bounded by bytes, each fair between
+  clients (``serving/lines.py``), each study computed in a child process of its own
+  (``serving/children.py``, its fork server started here);
 - the lessons it is given computed before the class arrives (``serving/warm.py``; ``make
   serve`` gives them).
 
@@ -26,7 +27,7 @@ from ui import player
 BASE = config.get_option("server.baseUrlPath").strip("/")
 BASE = f"/{BASE}" if BASE else ""  # the app's address path, if it sits under one
 lines.install()
-routes.install()
+routes.install(BASE)
 app = st.App(
     "app.py",
     routes=routes.routes() + warm.routes(),

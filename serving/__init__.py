@@ -4,8 +4,12 @@ the pages (which never import it) and installed by the server (``server.py``).
 - :mod:`serving.routes`: the step player's payloads served by name, the ``Link`` header
   naming them, the store of payloads kept for fetching;
 - :mod:`serving.kept_files`: Streamlit's and the app's static files kept compressed in memory;
-- :mod:`serving.lines`: the page scripts' turns, the computations' fair line, the stores
-  every session shares, bounded by bytes (installed into :mod:`ui.compute`);
+- :mod:`serving.lines`: the page scripts' turns, the computations' line, the stores every
+  session shares, bounded by bytes, each fair between clients (installed into :mod:`ui.compute`);
+- :mod:`serving.clients`: who a page script runs for (its address, behind the proxy the one
+  the proxy saw, and its session);
+- :mod:`serving.children`: each study computed in a child process, below the page scripts,
+  its memory and CPU time bounded;
 - :mod:`serving.warm`: a process computing its lessons before the class arrives.
 
 Without it (``streamlit run app.py``, Streamlit's tests) the app runs as it is: each page

@@ -234,7 +234,7 @@ def test_warming_draws_each_scene_into_the_stores_a_page_reads_and_names_its_pay
     assert name is not None  # a browser opening the address is told to fetch it early
     from ui import compute
 
-    _, gz, n_steps, _ = compute.payload_of(settings, None, draw=None)  # kept: neither drawn nor computed again
+    gz, n_steps, _ = compute.payload_of(settings, None, draw=None)  # kept: neither drawn nor computed again
     assert n_steps == 4 and serving_routes.served_name(gz) == name
 
 

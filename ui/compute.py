@@ -66,6 +66,13 @@ class Plain:
         """A computation's turn (``report(ahead)``: its place while it waits)."""
         return nullcontext()
 
+    def run(self, settings, progress=None):
+        """Compute the study ``settings`` name (:func:`ui.pictures.compute`), here:
+        ``(study, seconds, drawn)``, ``drawn`` the player's payload of it (:func:`drawn`) when
+        it was made with the study (the serving layer's children do), else None."""
+        study, seconds = pictures.compute(settings, progress)
+        return study, seconds, None
+
     def building(self):
         """A payload's turn to be built."""
         return nullcontext()
@@ -119,10 +126,6 @@ RESULTS_MAX = 32  # a lesson's scenes and the presets
 RESULTS_BYTES = 800_000_000  # and at most this many bytes of arrays (the oldest out first)
 
 
-def _run(settings, progress=None):
-    return pictures.compute(settings, progress)
-
-
 def _queued(settings, slot, progress_text):
     """Compute a study in its turn, telling the session its place while it waits."""
     first = None
@@ -141,7 +144,10 @@ def _queued(settings, slot, progress_text):
 
     with SERVING.computing(report_place):
         slot.empty()
-        return _run(settings, progress=None if progress_text is None else report_progress)
+        study, seconds, shown = SERVING.run(settings, None if progress_text is None else report_progress)
+    if shown is not None:  # drawn with the study: kept for the player (payload_of)
+        memo(settings.key(), lambda: shown)
+    return study, seconds
 
 
 def compute_study(settings, state=None, progress_text=None):
@@ -199,18 +205,22 @@ def memo(key, compute):
     return SERVING.kept("payloads", key, in_turn, PAYLOADS_MAX)
 
 
-def payload_of(settings, study, draw):
+def drawn(settings, study, draw=None):
     """The step player's payload of ``study`` drawn at ``settings`` by ``draw`` (the page's
-    picture): ``(text, gzipped text, n_steps, numbers)``, made once per study and display
-    server-wide (:func:`memo`)."""
+    picture's, by default): ``(gzipped payload, n_steps, numbers)``.  Only the compressed
+    text is kept: the JSON itself, three to five times larger, is needed only when a demo
+    is saved (:func:`ui.player.text_of`)."""
     from ui import player
 
-    def made():
-        shown = draw(settings, study)
-        text = player.payload(settings.page, settings.key(), shown.n_steps, **shown.player)
-        return text, player.gzipped(text), shown.n_steps, shown.numbers
+    draw = pictures.module(settings.page).draw if draw is None else draw
+    shown = draw(settings, study)
+    text = player.payload(settings.page, settings.key(), shown.n_steps, **shown.player)
+    return player.gzipped(text), shown.n_steps, shown.numbers
 
-    return memo((settings.page, settings.key()), made)
+
+def payload_of(settings, study, draw):
+    """:func:`drawn`, made once per study and display server-wide (:func:`memo`)."""
+    return memo(settings.key(), lambda: drawn(settings, study, draw))
 
 
 def prepare(page, query):
@@ -222,7 +232,10 @@ def prepare(page, query):
 
     def in_turn():
         with SERVING.computing():
-            return pictures.compute(settings)
+            study, seconds, shown = SERVING.run(settings)
+        if shown is not None:  # drawn with the study: kept for the player
+            memo(settings.key(), lambda: shown)
+        return study, seconds
 
     study, _ = SERVING.kept("studies", settings.study_key(), in_turn, RESULTS_MAX, RESULTS_BYTES)
-    return settings, payload_of(settings, study, pictures.module(page).draw)[1]
+    return settings, payload_of(settings, study, pictures.module(page).draw)[0]
