@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from test_payload_schema import payload_problems
 
 from serving import routes as serving_routes
 from serving import warm
@@ -166,7 +167,9 @@ def test_the_picture_of_an_address_is_what_its_page_shows(key, query):
     page = site.by_key(key)
     shown, address, notes = _through_the_page(page, query)
     view = pictures.open_address(page, query)
-    assert _comparable(json.loads(view.payload()), page) == _comparable(shown, page)
+    written = json.loads(view.payload())
+    assert payload_problems(written) == [], "the payload does not follow ui/payload.schema.json"
+    assert _comparable(written, page) == _comparable(shown, page)
     assert view.query == address
     assert view.notes == notes
 

@@ -365,3 +365,18 @@ def figures_groups(labels, m):
     from ui import figures
 
     return [index for *_, index in figures.criterion_groups(labels, m)]
+
+
+def test_a_payload_of_another_version_gets_a_sentence_not_a_blank_panel(stepper):
+    """A demo saved by another release (its payload's ``version`` is not this player's):
+    the player says so in the panel's place, and draws nothing it might misread."""
+    from ui import player
+
+    page, _ = stepper
+    said = page.evaluate(
+        """(payload) => { const root = document.getElementById('root');
+          window.__mount(root, payload, {}); return root.textContent; }""",
+        {**_small_payload(), "version": player.PAYLOAD_VERSION + 1},
+    )
+    assert f"payload version {player.PAYLOAD_VERSION + 1}" in said and "another version of the step player" in said
+    assert page.evaluate("document.querySelectorAll('#root .mpl-cell').length") == 0

@@ -14,6 +14,9 @@
 // by name, so that the tests can load this file in a browser and check them alone.
 
 const STATE = new WeakMap();
+// The payload's version this player reads (ui/payload.schema.json, written by ui/player.py):
+// a payload of another version (a demo saved by another release) gets a sentence.
+export const PAYLOAD_VERSION = 1;
 
 // --- loading (also the loader's: ui/player.py `_loader` puts this section in it) ----------
 
@@ -1763,6 +1766,13 @@ function sceneStep(payload) {
 // and by the standalone page (ui/export.py).
 export function mount(root, data, options) {
   const payload = typeof data === "string" ? JSON.parse(data) : data;
+  if (payload.version !== PAYLOAD_VERSION) {
+    const old = STATE.get(root);
+    if (old) old.cleanup();
+    root.textContent = `This study was written for another version of the step player (payload version ${payload.version ?? "none"}; ` +
+      `this player reads version ${PAYLOAD_VERSION}). Open it again from the app, or save the demo again.`;
+    return () => {};
+  }
   const old = STATE.get(root);
   // The same study shown the same way keeps its player; presenter mode or the text size
   // lays it out anew (one payload serves every display).

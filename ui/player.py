@@ -42,6 +42,10 @@ from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 ROOT = Path(__file__).resolve().parent.parent
 PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "static" / "plotly-player.min.js"
 PLOTLY_FILE = PLOTLY_BUNDLE.name
+#: The payload's JSON Schema: what this module writes and the player reads, written down once.
+SCHEMA = Path(__file__).resolve().parent / "payload.schema.json"
+#: The payload's version (the schema's): the player refuses another with a sentence.
+PAYLOAD_VERSION = json.loads(SCHEMA.read_text())["properties"]["version"]["const"]
 # The trace types the bundle holds (tools/plotly_bundle/entry.js); a panel with any other
 # is refused when its payload is made, so a new chart cannot draw nothing in the browser.
 PLAYER_TRACES = frozenset({"scatter", "scattergl", "heatmap", "contour", "histogram"})
@@ -462,6 +466,7 @@ def payload(
     """
     digest = hashlib.sha1(repr((page, key)).encode()).hexdigest()[:16]
     body = {
+        "version": PAYLOAD_VERSION,
         "id": digest,
         "page": page,
         "n_steps": int(n_steps),

@@ -1,0 +1,67 @@
+"""The step player's payload, written down once (``ui/payload.schema.json``): what
+``ui/player.py`` writes and ``ui/player.js`` reads.  Every page's payload in
+``tests/test_pictures.py`` is checked against it; here, that the check finds what is wrong,
+and that the player reads the schema's version and refuses another with a sentence."""
+
+import json
+import re
+from functools import cache
+
+import jsonschema
+
+from ui import pictures, player
+
+
+@cache
+def _validator():
+    schema = json.loads(player.SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def payload_problems(payload):
+    """What in ``payload`` (a dict) the schema refuses, and panels sharing a key (the
+    player addresses panels by key), as sentences; [] when it follows it."""
+    problems = [
+        f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message[:200]}"
+        for error in _validator().iter_errors(payload)
+    ]
+    keys = [panel.get("key") for panel in payload.get("panels", []) if isinstance(panel, dict)]
+    problems += [f"two panels are called {key!r}" for key in sorted({k for k in keys if keys.count(k) > 1})]
+    return problems
+
+
+def _kmp():
+    return json.loads(pictures.open_address("kmp", {"data": "sinc", "points": "150", "k": "4"}).payload())
+
+
+def test_a_payload_follows_the_schema_and_carries_its_version():
+    payload = _kmp()
+    assert payload_problems(payload) == []
+    assert payload["version"] == player.PAYLOAD_VERSION
+
+
+def test_the_check_finds_what_the_player_could_not_read():
+    """Each change below is one the player would draw wrongly or not at all."""
+    for change, found in (
+        (lambda p: p.pop("version"), "'version' is a required property"),
+        (lambda p: p.update(version=player.PAYLOAD_VERSION + 1), "version"),
+        (lambda p: p["panels"][0].pop("frames"), "'frames' is a required property"),
+        (lambda p: p["panels"][0].update(span=[2]), "span"),
+        (lambda p: p["panels"][0].update(area="data"), "area"),
+        (lambda p: p["panels"][1].update(key=p["panels"][0]["key"]), "two panels are called"),
+        (lambda p: p.update(scores={"dtype": "f16", "bdata": ""}), "scores"),
+        (lambda p: p.update(predict=True, picks=None), "picks"),
+        (lambda p: p["panels"][0]["frames"][1].update(data={"first": {}}), "frames/1/data"),
+        (lambda p: p.update(steps=3), "Additional properties are not allowed"),
+    ):
+        payload = _kmp()
+        change(payload)
+        problems = payload_problems(payload)
+        assert problems and any(found in problem for problem in problems), (found, problems)
+
+
+def test_the_player_reads_the_schemas_version():
+    source = player.PLAYER_JS.read_text()
+    declared = re.search(r"export const PAYLOAD_VERSION = (\d+);", source)
+    assert declared and int(declared.group(1)) == player.PAYLOAD_VERSION
