@@ -1602,7 +1602,7 @@ class Player {
     if (this.options.onStep) { this.options.onStep(this.j); return; }
     const url = new URL(window.location.href);
     if (this.j) url.searchParams.set("step", String(this.j)); else url.searchParams.delete("step");
-    if (url.href !== window.location.href) REPLACE_STATE.call(window.history, window.history.state, "", url.href);
+    if (url.href !== window.location.href) REPLACE_STATE(window.history.state, "", url.href);
   }
 
   toggle() { if (this.playing) this.pause(); else this.play(); }
@@ -1719,7 +1719,10 @@ class Player {
 // page that is not the player's own, the player writes its step again.
 // The live player is kept on the window, not in this module: a second copy of the module
 // (a newer version loaded by a long-open page) finds the one hook already in place.
-const REPLACE_STATE = window.history.__mplReplaceState || window.history.replaceState;
+// History's own replaceState, before keepStepInAddress wraps it (read when first needed: the
+// pure helpers are also loaded where there is no window, by Node's test runner).
+const REPLACE_STATE = (...args) =>
+  (window.history.__mplReplaceState || window.history.replaceState).apply(window.history, args);
 
 function keepStepInAddress() {
   if (window.history.__mplReplaceState) return;

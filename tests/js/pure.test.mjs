@@ -1,0 +1,101 @@
+// The step player's pure helpers (ui/player.js), under Node's own test runner: packing panels
+// into screens, the screen's capacity, labels placed clear of lines and of each other,
+// colours for the dark theme, the payload's framing and typed arrays.  `node --test tests/js/`
+// (tests/test_player_node.py runs it with the rest of the suite).  What needs a browser --
+// text measured in a font, Plotly drawing, keys -- is tested in Chromium (tests/test_player_js.py).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  capacity, decode, framed, luminance, pack, PAYLOAD_VERSION, placeLabels, recolour, resolveChanges,
+} from "../../ui/player.js";
+
+const indices = (screens) => screens.map((screen) => screen.map((item) => item.index));
+const SPANS = [[1, 1], [1, 1], [1, 2], [2, 1], [1, 1]];  // data, criterion, bound (two rows), heatmaps (two columns), model
+
+test("pack fills each screen in order and lets small panels pass a wide one", () => {
+  // the algorithm pages at 1280 x 720, 100%: four panels fill one screen, the model waits
+  let screens = pack(SPANS, 3, 2);
+  assert.deepEqual(indices(screens), [[0, 1, 2, 3], [4]]);
+  const first = Object.fromEntries(screens[0].map((i) => [i.index, [i.row, i.col, i.w, i.h]]));
+  assert.deepEqual(first, { 0: [0, 0, 1, 1], 1: [0, 1, 1, 1], 2: [0, 2, 1, 2], 3: [1, 0, 2, 1] });
+  // one row of two at 150%: the wide heatmaps wait, the model after them moves up
+  assert.deepEqual(indices(pack(SPANS, 2, 1)), [[0, 1], [2, 4], [3]]);
+  // scrolling: one long screen, a wide panel alone on its row, a later small one filling the hole before it
+  screens = pack(SPANS, 2, Infinity);
+  assert.equal(screens.length, 1);
+  const rows = Object.fromEntries(screens[0].map((i) => [i.index, [i.row, i.col]]));
+  assert.deepEqual(rows, { 0: [0, 0], 1: [0, 1], 2: [1, 0], 4: [1, 1], 3: [2, 0] });
+});
+
+test("a screen holds fewer panels at a larger text size", () => {
+  assert.deepEqual(capacity(1120, 540, 1), { cols: 3, rows: 2 });
+  assert.deepEqual(capacity(1120, 540, 1.5), { cols: 2, rows: 1 });
+  assert.equal(capacity(1760, 900, 1.5).cols, 3);
+});
+
+test("labels avoid the lines and each other, and one that cannot stand clear is not drawn", () => {
+  const area = { x: 0, y: 0, w: 400, h: 300 };
+  const line = [[0, 150], [400, 150]];  // a horizontal curve through the middle
+  const ref = { candidates: [{ x: 10, y: 140, w: 80, h: 20 }, { x: 10, y: 100, w: 80, h: 20 }] };
+  const tips = [{ x: 200, y: 60, w: 90, h: 20 }, { x: 200, y: 62, w: 90, h: 20 }];
+  const placed = placeLabels([ref], tips, [line], area);
+  assert.equal(placed.refs[0].y, 100);  // the first candidate sits on the curve: the second is taken
+  assert.ok(Math.abs(placed.tips[0].y - placed.tips[1].y) >= 20);  // pushed apart
+  const crowded = Array.from({ length: 4 }, () => ({ x: 200, y: 150, w: 90, h: 120 }));  // 480 px in 300
+  const boxes = placeLabels([], crowded, [], area).tips;
+  assert.ok(boxes.some((box) => box === null));
+  for (const box of boxes.filter(Boolean)) assert.ok(box.y >= 0 && box.y + box.h <= 300);
+});
+
+test("colours: relative luminance, and the dark theme's ink swapped in wherever it is", () => {
+  assert.ok(Math.abs(luminance("#ffffff") - 1) < 1e-9);
+  assert.ok(Math.abs(luminance("rgb(0, 0, 0)")) < 1e-9);
+  assert.equal(luminance("not a colour"), null);
+  assert.deepEqual(
+    recolour({ a: "#FFFFFF", b: ["#000000", "#0072B2"], c: 3 }, { "#ffffff": "dark", "#000000": "light" }),
+    { a: "dark", b: ["light", "#0072B2"], c: 3 },
+  );
+});
+
+const b64 = (typed) => Buffer.from(typed.buffer).toString("base64");
+
+test("typed arrays and 8-bit cells decode to what was encoded", () => {
+  assert.deepEqual(Array.from(decode({ dtype: "f4", bdata: b64(new Float32Array([1.5, 2.5])) })), [1.5, 2.5]);
+  const matrix = decode({ dtype: "i4", bdata: b64(new Int32Array([1, 2, 3, 4, 5, 6])), shape: [2, 3] });
+  assert.deepEqual(matrix.map((row) => Array.from(row)), [[1, 2, 3], [4, 5, 6]]);
+  // 8-bit codes over [lo, hi]: 0 is lo, 254 is hi, 255 a missing cell (a gap in the heatmap)
+  const cells = decode({ q8: b64(new Uint8Array([0, 127, 254, 255])), lo: -1, hi: 1, shape: [2, 2] });
+  assert.equal(cells[0][0], -1);
+  assert.ok(Math.abs(cells[0][1]) < 1 / 254);
+  assert.equal(cells[1][0], 1);
+  assert.ok(Number.isNaN(cells[1][1]));
+  assert.deepEqual(decode({ nested: [{ dtype: "u1", bdata: b64(new Uint8Array([7])) }] }).nested[0][0], 7);
+});
+
+test("a heatmap's step sent as a change is the step before plus the change's factors", () => {
+  const base = { data: [{ z: [[1, 0], [0, 1]] }] };
+  const change = { change: { u: [[1], [2]], w: [[1, 1]] } };  // u @ w = [[1, 1], [2, 2]]
+  const frames = resolveChanges([{ data: { 0: { z: change } } }, { data: { 0: { z: change } } }], base);
+  const rows = (z) => z.map((row) => Array.from(row));
+  assert.deepEqual(rows(frames[0].data[0].z), [[2, 1], [2, 3]]);
+  assert.deepEqual(rows(frames[1].data[0].z), [[3, 2], [4, 5]]);
+});
+
+test("a frame is read only when its magic bytes are there", () => {
+  const head = new TextEncoder().encode(JSON.stringify({ step: 3 }));
+  const bytes = new Uint8Array(8 + head.length + 2);
+  bytes.set(new TextEncoder().encode("MPLZ"));
+  new DataView(bytes.buffer).setUint32(4, head.length);
+  bytes.set(head, 8);
+  bytes.set([9, 9], 8 + head.length);
+  const read = framed(bytes, "MPLZ");
+  assert.deepEqual(read.head, { step: 3 });
+  assert.deepEqual(Array.from(read.rest), [9, 9]);
+  assert.equal(framed(bytes, "MPLR"), null);
+  assert.equal(framed("text", "MPLZ"), null);
+});
+
+test("the player reads one payload version", () => {
+  assert.ok(Number.isInteger(PAYLOAD_VERSION) && PAYLOAD_VERSION >= 1);
+});
