@@ -22,6 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from benchmarks.player_hooks import Watched
 from deploy.serve import app_command, free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,17 +63,20 @@ def start_server(env=None):
 
 
 def launch_chromium(playwright):
-    """Debian's chromium, headless, with the flags this closed network needs."""
+    """Debian's chromium, headless, with the flags this closed network needs; its pages
+    keep what the player announces on ``window`` (:mod:`benchmarks.player_hooks`)."""
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    return playwright.chromium.launch(
-        executable_path=chromium,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--disable-background-networking",
-        ],
+    return Watched(
+        playwright.chromium.launch(
+            executable_path=chromium,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--disable-background-networking",
+            ],
+        )
     )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.player_hooks import Watched
 from deploy.serve import app_command, free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,9 +92,11 @@ def launch_chromium(playwright):
     executable = chromium()
     if executable is None:
         missing("no chromium executable found")
-    return playwright.chromium.launch(
-        executable_path=executable,
-        args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    return Watched(  # its pages keep what the player announces on window (benchmarks/player_hooks.py)
+        playwright.chromium.launch(
+            executable_path=executable,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+        )
     )
 
 

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from browser_support import browser  # noqa: F401
 
+from benchmarks.player_hooks import HOOKS
+
 PLAYER = Path(__file__).resolve().parent.parent / "ui" / "player.js"
 EXPORTS = ("wrapText", "textWidth", "decode", "resolveChanges", "withScoreRows")
 
@@ -82,6 +84,7 @@ def stepper(browser):
 
     page = browser.new_page(viewport={"width": 900, "height": 700})
     page.set_content("<html><body><input id='field'><div class='mpl-root' id='root'></div></body></html>")
+    page.add_script_tag(content=HOOKS)  # (a document written in place keeps no listener from before)
     page.add_script_tag(content=PLOTLY_BUNDLE.read_text())
     page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__mount = mount;", type="module")
     page.wait_for_function("window.__mount !== undefined && window.Plotly !== undefined")

@@ -1176,13 +1176,12 @@ class Player {
     // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
     const settle = () => {
       if (token !== this.token) return;
-      window.__mplSettled = { step: j, at: performance.now(), id: this.id, screen: this.screen };
-      document.dispatchEvent(new CustomEvent("mpl-settled", { detail: window.__mplSettled }));
+      document.dispatchEvent(new CustomEvent("mpl-settled", {
+        detail: { step: j, at: performance.now(), id: this.id, screen: this.screen } }));
     };
     return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
-      window.__mplRendered = { step: j, at: performance.now(), id: this.id };
-      document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: window.__mplRendered }));
+      document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
       if (!hidden.length) { settle(); resolve(); return; }
       setTimeout(() => {
         if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
@@ -1799,7 +1798,9 @@ export function mount(root, data, options) {
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   player.payloadBytes = typeof data === "string" ? data.length : null;  // (an object's size: its sender knows it)
   STATE.set(root, player);
-  window.__mplPlayer = player;  // for the browser tests and the latency benchmark
+  // Who wants the player (the browser tests, the latency benchmark) hears of it, as of
+  // every step drawn ("mpl-rendered", "mpl-settled"): nothing is left on window for them.
+  document.dispatchEvent(new CustomEvent("mpl-mounted", { detail: player }));
   if (!player.options.onStep) {
     player.path = window.location.pathname;
     window.__mplLive = player;

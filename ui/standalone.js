@@ -1,5 +1,5 @@
 // --- The standalone page (ui/export.py) ------------------------------------------------
-// Runs in the same module as player.js, after it: `mount` and `bytesOf` are in scope.
+// Runs in the same module as player.js, after it: `mount`, `STATE` and `bytesOf` are in scope.
 // The page holds Plotly.js and each scene's payload gzip-compressed; it inflates them
 // here, mounts the player on a scene, and keeps the scene, step, text size, presenter
 // mode and theme in the address's fragment (#scene=2&step=5&text=125), so a link, a
@@ -84,14 +84,14 @@ async function show(index, step) {
   if (loading) loading.remove();
   view.scene = index;
   mount(ROOT, payload, options);
-  window.__mplPlayer.payloadBytes = text.length;
+  shown().payloadBytes = text.length;
   renderChrome();
-  writeFragment(window.__mplPlayer.j);
-  window.__mplScene = index;
+  writeFragment(shown().j);
   ROOT.dispatchEvent(new CustomEvent("mx-scene", { bubbles: true, detail: { scene: index } }));
 }
 
-function currentStep() { return window.__mplPlayer ? window.__mplPlayer.j : view.step; }
+function shown() { return STATE.get(ROOT) || null; }  // the player on the page
+function currentStep() { return shown() ? shown().j : view.step; }
 
 // --- the page's own controls ---------------------------------------------------------------
 
@@ -128,7 +128,7 @@ function renderChrome() {
 
 // After a control of the page, the keys go to the player again (a focused scene menu would
 // take the clicker's PageDown as its own; a focused button would take the space bar).
-function refocus() { if (window.__mplPlayer) window.__mplPlayer.takeFocus(true); }
+function refocus() { if (shown()) shown().takeFocus(true); }
 
 function buildChrome() {
   document.title = DATA.title;
@@ -146,7 +146,7 @@ function buildChrome() {
   $("mx-dark").addEventListener("change", (event) => {
     view.dark = event.target.checked;
     renderChrome();
-    if (window.__mplPlayer) window.__mplPlayer.checkTheme();
+    if (shown()) shown().checkTheme();
     refocus();
     writeFragment(currentStep());
   });
