@@ -914,31 +914,37 @@ BROKEN_WORDS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [*PAGES, "lesson"])
-def test_a_phone_screen_never_scrolls_sideways(server, browser, path):
-    """390x844: the lesson header was 702 px wide in a 335 px column, "Scene ▶" off the
+def test_a_phone_screen_never_scrolls_sideways(server, browser):
+    """390x844, every page and a lesson's scene, one after another as a student's phone
+    opens them: the lesson header was 702 px wide in a 335 px column, "Scene ▶" off the
     screen, the title broken "matchin/g".  Nothing is wider than the screen, and the scene
     buttons are reached with a tap."""
-    url = scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}"
+    problems = []
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
-        page.goto(url)
-        settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        assert page.evaluate(BEYOND_THE_RIGHT_EDGE) == []
-        title = page.locator("h1").first
-        if title.count():
-            assert page.evaluate(BROKEN_WORDS) == [], title.inner_text()
-        if path == "lesson":
-            button = page.get_by_role("button", name="Next scene")
-            button.scroll_into_view_if_needed()
-            box = button.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 24
-            button.tap()
-            page.wait_for_function(
-                "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2", timeout=90_000
-            )
+        for path in [*PAGES, "lesson"]:
+            page.goto(scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}")
+            settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
+            name = path or "home"
+            if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+                problems.append(f"{name}: the page scrolls sideways")
+            wide = page.evaluate(BEYOND_THE_RIGHT_EDGE)
+            if wide:
+                problems.append(f"{name}: beyond the right edge: {wide}")
+            if page.locator("h1").first.count():
+                broken = page.evaluate(BROKEN_WORDS)
+                if broken:
+                    problems.append(f"{name}: the title breaks inside {broken}")
+        assert problems == []
+        button = page.get_by_role("button", name="Next scene")  # the lesson's scene, opened last
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 24
+        button.tap()
+        page.wait_for_function(
+            "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2", timeout=90_000
+        )
     finally:
         context.close()
 
@@ -966,9 +972,13 @@ def test_back_to_the_lesson_returns_to_the_step_the_student_left(server, browser
         assert f"step={start + 2}" in page.url
 
 
-@pytest.mark.parametrize("size,text", [((1280, 720), 150), ((1920, 1080), 125), ((1920, 1080), 150)])
+# The views a guided scene is checked in, one after another on one page: the screen resized
+# and the text size chosen with the mouse, as a lecturer moving to the hall's projector does.
+GUIDED_VIEWS = [((1280, 720), 150), ((1920, 1080), 125), ((1920, 1080), 150)]
+
+
 @pytest.mark.parametrize("lesson,number", [("2-kmp", 3), ("3-fisher", 4)])
-def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, number, size, text):
+def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, number):
     """The scene's narration and question above the panels in presenter mode: every text at
     least its size's minimum, nothing cut, overlapping or off the screen, the narration
     in full on the screen."""
@@ -976,14 +986,25 @@ def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, 
 
     scene = lessons.shipped()[lesson].scene(number)
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    (size, text), *others = GUIDED_VIEWS
     url = f"{server}/{site.by_key(scene.page).url_path}?{query}&lesson={lesson}&scene={number}&present=1&text={text}"
     with app_page(browser, url, size) as page:
         page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
         settled(page)
-        box = page.locator(".mpl-guide-text").bounding_box()
-        assert box and box["y"] + box["height"] <= size[1]
-        assert check_layout(page, text / 100, size, present=True) == []
-        page.screenshot(path=str(shots / f"guided-{lesson}-{number}-{size[0]}-{text}.png"))
+        for view, (size, text) in enumerate(GUIDED_VIEWS):
+            if view:  # the next view: every panel drawn anew for it before it is measured
+                step = page.evaluate("window.__mplPlayer.j")
+                if size != GUIDED_VIEWS[view - 1][0]:
+                    redrawn(page, lambda: page.set_viewport_size({"width": size[0], "height": size[1]}), step)
+                if text != GUIDED_VIEWS[view - 1][1]:
+                    radio = page.get_by_role("radio", name=f"{text}%")
+                    redrawn(page, lambda: click_like_a_person(page, radio), step, timeout=60_000)
+                    page.wait_for_function(f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100}")
+                settled(page, step)
+            box = page.locator(".mpl-guide-text").bounding_box()
+            assert box and box["y"] + box["height"] <= size[1], (size, text, box)
+            assert check_layout(page, text / 100, size, present=True) == [], (size, text)
+            page.screenshot(path=str(shots / f"guided-{lesson}-{number}-{size[0]}-{text}.png"))
 
 
 def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
