@@ -13,17 +13,23 @@ LIBRARY := tests/test_api_hostile.py tests/test_bounds.py tests/test_curves.py t
 
 .PHONY: run serve test docs bench mutation reproduce venv clean
 
+# Packages are installed with uv (from PyPI, into the venv) when it can be had: it installs the
+# test requirements in seconds where pip takes about a minute; pip otherwise.
+install = if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); \
+          else $(BIN)/python -m pip install --quiet $(1); fi
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed, found " + sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	-$(BIN)/python -m pip install --quiet uv
 
 $(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(call install,-r requirements.txt)
 	@touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(call install,-r requirements-dev.txt)
 	@touch $@ $(VENV)/.runtime
 
 venv: $(VENV)/.dev
