@@ -676,16 +676,42 @@ def dark_chart_problems(page):
     return problems
 
 
+def opens_and_steps(page, path, shots):
+    """The page open without an error, showing what it is for; a player's page draws every
+    panel, and "Next" clicked with the mouse shows step 1 with its story and in the address."""
+    assert page.locator("[data-testid='stException']").count() == 0
+    if path in PLAYER_PAGES:
+        settled(page, 0)
+        panels = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0).length")
+        assert page.locator(".mpl-plot .main-svg, .mpl-table").count() >= panels, "every panel is drawn"
+        redrawn(page, lambda: click_like_a_person(page, page.locator(".mpl-btn", has_text="Next").first), 1)
+        assert page.locator(".mpl-label").first.inner_text().startswith("Step 1 of") and "step=1" in page.url
+        story = page.locator(".mpl-story").first.inner_text()
+        assert story.startswith(("Step 1.", "Rank 1.")) or "= " in story.split(".")[0], story
+    elif path == "paper-figures":
+        page.get_by_text("How the papers' vague words are read", exact=False).first.wait_for(timeout=30_000)
+    elif path == "lessons":
+        page.get_by_role("link", name="Start the lesson").first.wait_for(timeout=30_000)
+    elif path == "references":
+        page.get_by_text("Vincent and Bengio 2002.", exact=False).first.wait_for(timeout=30_000)
+    else:
+        page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.screenshot(path=str(shots / f"{path or 'home'}.png"))
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_reads_in_both_themes(server, browser, path, shots):
-    """Each page as its reader's system theme has it, light and then dark (switched on the
-    open page, as a laptop's setting does), and a player's page in presenter mode on a
-    dark projector: no serious axe-core violation in any; captions at the contrast of
-    text; in the dark, the charts dark too."""
+    """Each page opens without an error and shows what it is for (a player's page draws every
+    panel and steps with a mouse click on "Next"); then as its reader's system theme has it,
+    light and then dark (switched on the open page, as a laptop's setting does), and a
+    player's page in presenter mode on a dark projector: no serious axe-core violation in
+    any; captions at the contrast of text; in the dark, the charts dark too."""
     from ui.figures import DARK_BACKGROUND
 
     player = path in PLAYER_PAGES
     with app_page(browser, f"{server}/{path}", (1280, 720), scheme="light") as page:
+        opens_and_steps(page, path, shots)
         for scheme in ("light", "dark"):
             if scheme == "dark":
                 page.emulate_media(color_scheme="dark")
