@@ -123,7 +123,7 @@ def _results():
 
 
 RESULTS_MAX = 32  # a lesson's scenes and the presets
-RESULTS_BYTES = 800_000_000  # and at most this many bytes of arrays (the oldest out first)
+RESULTS_BYTES = 800_000_000  # and at most this many bytes of arrays (over it, the least needed out first)
 
 
 def _queued(settings, slot, progress_text):
