@@ -34,8 +34,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 
 venv: $(VENV)/.dev
 
+# make run PORT=8600 for another port; ADDRESS=0.0.0.0 to be reachable from other computers.
+PORT ?= 8501
+ADDRESS ?= localhost
 run: $(VENV)/.runtime
-	$(BIN)/streamlit run server.py
+	$(BIN)/streamlit run server.py --server.address $(ADDRESS) --server.port $(PORT)
 
 # A class: one app process per core behind HAProxy (Debian: apt-get install haproxy), the
 # shipped lessons computed on every process at start; see the README's "Serving a class".

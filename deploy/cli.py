@@ -81,18 +81,34 @@ def run(args):
 
     # The app stops with this command however it is stopped: Ctrl-C and SIGTERM stop it here,
     # and the kernel stops it if this process is killed outright (Linux).
+    # The app runs in a session of its own, so that the terminal's Ctrl-C reaches this command
+    # alone, which then stops the app as SIGTERM does (Streamlit, interrupted itself, printed
+    # "Aborted!" and exited 241).
     on_posix = os.name == "posix"
-    process = subprocess.Popen(
-        app_command(port, args.address), cwd=ROOT, preexec_fn=_die_with_parent if on_posix else None
-    )
-    signal.signal(signal.SIGTERM, _interrupt)
-    if args.open:
-        threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
+    process = None
     try:
+        process = subprocess.Popen(
+            app_command(port, args.address),
+            cwd=ROOT,
+            preexec_fn=_die_with_parent if on_posix else None,
+            start_new_session=on_posix,
+        )
+        signal.signal(signal.SIGTERM, _interrupt)
+        if args.open:
+            threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
         return process.wait()
-    except KeyboardInterrupt:
-        process.terminate()
-        return process.wait()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM, at any moment once started
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        print("Stopped.", flush=True)
+        return STOPPED
+
+
+STOPPED = 130  # the exit status of a command stopped with Ctrl-C (128 + SIGINT)
 
 
 def _interrupt(*_):
@@ -100,6 +116,15 @@ def _interrupt(*_):
 
 
 def main(argv=None):
+    """The command; Ctrl-C at any moment (starting up too) stops it with one line, no traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr, flush=True)
+        return STOPPED
+
+
+def _main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))  # the app's own modules (deploy.*, ui.*), as Streamlit does for app.py

@@ -368,3 +368,56 @@ def test_the_command_says_when_its_port_is_taken():
         )
     assert result.returncode != 0 and f"Port {port} is already in use" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def _stopped_with_ctrl_c(after_start):
+    """``mplab`` started as a terminal starts it (its own process group) and sent the
+    terminal's Ctrl-C (SIGINT to that group) once ``after_start(url)`` returns: its exit
+    status and everything it printed."""
+    import signal
+
+    from deploy.serve import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deploy.cli", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        after_start(f"http://localhost:{port}")
+        os.killpg(process.pid, signal.SIGINT)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process.returncode, out, port
+
+
+def test_ctrl_c_stops_the_command_and_the_app_in_one_line():
+    """Ctrl-C printed Streamlit's "Aborted!" and exited 241; during start-up, a traceback.
+    Now: one line, status 130, and the app is gone."""
+    import signal
+    import time
+
+    from deploy.serve import healthy
+
+    def when_up(url):
+        for _ in range(600):  # until it answers (a condition, checked every 0.1 s)
+            if healthy(url):
+                return
+            time.sleep(0.1)
+        raise AssertionError("the app did not start")
+
+    for after_start in (when_up, lambda url: time.sleep(0.3)):  # serving, and still starting
+        status, out, port = _stopped_with_ctrl_c(after_start)
+        # 130, or ended by SIGINT itself (Python does that when the interrupt came while it was
+        # loading a module): a shell shows 130 for both
+        assert status in (130, -signal.SIGINT), (status, out)
+        assert out.strip().splitlines()[-1] == "Stopped." and "Traceback" not in out and "Aborted" not in out, out
+        for _ in range(20):  # the app is gone: it does not answer, nor come up later on its own
+            assert not healthy(f"http://localhost:{port}", timeout=0.5), "the app still answers"
+            time.sleep(0.1)
