@@ -386,6 +386,9 @@ def _stopped_with_ctrl_c(after_start):
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
+        # as a shell starts it: Ctrl-C not ignored (a test worker of pytest-xdist ignores it,
+        # and a child inherits that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         after_start(f"http://localhost:{port}")
