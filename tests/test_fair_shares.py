@@ -10,6 +10,7 @@ from collections import Counter, OrderedDict
 
 import numpy as np
 import pytest
+from test_state import _wait_for
 
 from serving.clients import SERVER, Client, address_of
 from serving.lines import FairQueue, RunGate, bounded_get, fair_order
@@ -19,14 +20,6 @@ ATTACKER = Client("10.0.0.66", "a1")
 
 def student(number):
     return Client(f"10.0.1.{number}", f"s{number}")
-
-
-def _wait_for(condition, what):
-    for _ in range(10_000):  # a condition, not a clock: up to 10 s on a loaded machine
-        if condition():
-            return
-        threading.Event().wait(0.001)
-    raise AssertionError(f"never happened: {what}")
 
 
 def test_the_fair_order_lets_clients_take_turns():
