@@ -45,7 +45,7 @@ from sklearn.base import (
 )
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, deprecated
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -248,8 +248,10 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     ----------
     support_ : ndarray of shape (n_components,)
         The chosen training rows, in order of choice (also ``indices_``).
-    components_ : ndarray of shape (n_components, n_features)
-        Those rows of X (empty for a precomputed kernel).
+    support_vectors_ : ndarray of shape (n_components, n_features)
+        Those rows of X (empty for a precomputed kernel), as :class:`KernelMatchingPursuit`
+        and :class:`MPKFDA` name them.  (Until 0.2 they were ``components_``, which still
+        works, with a warning, until 0.3: in scikit-learn's ``PCA`` that name means axes.)
     factor_ : ndarray of shape (n_components, n_components)
         The Cholesky factor of their kernel block.
     n_components_ : int
@@ -353,7 +355,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             if self.store_path:
                 self.path_ = path
         self.support_ = self.indices_ = path.indices
-        self.components_ = X[:0] if self._precomputed else X[path.indices]
+        self.support_vectors_ = X[:0] if self._precomputed else X[path.indices]
         self.factor_ = nystrom_factor(block)
         self.n_components_ = self._n_features_out = int(path.indices.size)
         self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
@@ -376,8 +378,17 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         """
         check_is_fitted(self)
         X = _validated(self, X, reset=False, dtype=KEPT_FLOATS)
-        features = nystrom_features(self._to_basis(X, self.components_, self.support_, self.gamma_), self.factor_)
+        features = nystrom_features(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_), self.factor_)
         return features.astype(X.dtype, copy=False)
+
+    @deprecated(
+        "`components_` was renamed `support_vectors_` in 0.2 (the name KernelMatchingPursuit and MPKFDA use; "
+        "in scikit-learn's PCA, components_ are axes) and will be removed in 0.3."
+    )
+    @property
+    def components_(self) -> np.ndarray:
+        """The chosen training rows of X: ``support_vectors_``."""
+        return self.support_vectors_
 
     def score_samples(self, X: ArrayLike) -> np.ndarray:
         """Squared residual of each point after projection onto the chosen points (eq. 7).
@@ -414,8 +425,8 @@ class _BinaryClassifier(ClassifierMixin):
         n_classes = np.unique(y).size
         if n_classes > 2:
             raise ValueError(
-                f"Only binary classification is supported. The target has {n_classes} classes; "
-                "pick one class against the rest first."
+                f"Only binary classification is supported. The target has {n_classes} classes: wrap the "
+                "estimator in sklearn.multiclass.OneVsRestClassifier to fit one class against the rest."
             )
         check_binary_labels(y)
         self.classes_ = np.unique(y)

@@ -483,3 +483,36 @@ def test_transformers_keep_float32_and_agree_with_float64(estimator):
     assert single.dtype == np.float32 and double.dtype == np.float64
     np.testing.assert_allclose(single, double, rtol=1e-4, atol=1e-4)
     assert estimator.fit(X.astype(int), Y if two_view else None).transform(X.astype(int)).dtype == np.float64
+
+
+@pytest.mark.parametrize("make", [mpcore.KernelMatchingPursuitClassifier, mpcore.MPKFDA])
+def test_three_classes_are_refused_with_the_wrapper_that_fits_them(make, xor_data):
+    """The binary classifiers refuse three classes with a sentence naming scikit-learn's
+    OneVsRestClassifier, and that wrapper, as named, fits them: three classes predicted
+    better than chance (a third) on blobs that separate."""
+    from sklearn.datasets import make_blobs
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = make_blobs(150, centers=3, cluster_std=0.6, random_state=0)
+    with pytest.raises(ValueError, match=r"3 classes: wrap the estimator in sklearn\.multiclass\.OneVsRestClassifier"):
+        make(n_components=10).fit(X, y)
+    wrapped = OneVsRestClassifier(make(n_components=10, gamma=0.5)).fit(X, y)
+    assert list(wrapped.classes_) == [0, 1, 2]
+    assert wrapped.score(X, y) > 0.9
+
+
+def test_sparse_kpca_names_its_chosen_rows_as_the_other_estimators_do(xor_data):
+    """The chosen training rows are ``support_vectors_`` everywhere they are kept;
+    SparseKPCA's old ``components_`` (scikit-learn's PCA calls axes so) still answers for one
+    release, with a FutureWarning naming the new name."""
+    X, y, _ = xor_data
+    kpca = mpcore.SparseKPCA(n_components=6, gamma=1.0).fit(X)
+    for fitted in (
+        kpca,
+        mpcore.KernelMatchingPursuit(n_components=6, gamma=1.0).fit(X, y),
+        mpcore.MPKFDA(n_components=6, gamma=1.0).fit(X, y > 0),
+    ):
+        np.testing.assert_array_equal(fitted.support_vectors_, X[fitted.support_])
+    with pytest.warns(FutureWarning, match="renamed `support_vectors_`"):
+        old = kpca.components_
+    np.testing.assert_array_equal(old, kpca.support_vectors_)
