@@ -41,7 +41,7 @@ run: $(VENV)/.runtime
 	$(BIN)/streamlit run server.py --server.address $(ADDRESS) --server.port $(PORT)
 
 # A class: one app process per core behind HAProxy (Debian: apt-get install haproxy), the
-# shipped lessons computed on every process at start; see the README's "Serving a class".
+# shipped lessons computed on every process at start; see docs/serving.md.
 serve: $(VENV)/.runtime
 	$(BIN)/python -m deploy.serve
 
@@ -66,7 +66,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python -m benchmarks.record benchmarks.export_speed
 
 # The papers' items at full size with the validation data (about 30 minutes on 2 cores); the
-# results are kept with the package and in the README's verdict table.
+# results are kept with the package, on the docs' reproduction page and in the README's summary.
 DATA ?= ../shared/data
 reproduce: $(VENV)/.dev
 	$(BIN)/python -m mpcore.experiments report --size full --data-dir $(DATA) --out results/full --jobs 2

@@ -26,7 +26,10 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    "myst_parser",  # the pages moved from the README, the changelog: Markdown as it was
 ]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 3
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "_generated/*.rst.txt"]
 html_theme = "pydata_sphinx_theme"
@@ -49,9 +52,10 @@ numpydoc_show_class_members = False  # the class template lists the methods
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 # The checks every documented public object must pass (warnings, hence errors under -W):
-# a docstring with a summary, every parameter documented with a description and no unknown
-# ones, and a Returns section for what returns a value.
-numpydoc_validation_checks = {"GL08", "SS01", "PR01", "PR02", "PR07", "RT01"}
+# numpydoc's whole set but the four sections a scientific library usually leaves optional
+# (GL01 a summary on the opening line's own, ES01 an extended summary, SA01 See Also, EX01
+# Examples).
+numpydoc_validation_checks = {"all", "GL01", "ES01", "SA01", "EX01"}
 numpydoc_validation_exclude = {
     r"\.__init__$",
     r"\.(get|set)_params$",
@@ -74,6 +78,10 @@ sphinx_gallery_conf = {
     "show_signature": False,
     "min_reported_time": 10**6,
     "matplotlib_animations": False,
+    # each API page lists the examples that use it (sphinx-gallery's back-references)
+    "doc_module": ("mpcore",),
+    "backreferences_dir": "_generated/backreferences",
+    "reference_url": {"mpcore": None},
 }
 
 
@@ -108,5 +116,36 @@ def write_bibliography(app):
         target.write_text(text, encoding="utf-8")
 
 
+# --- how to cite, from CITATION.cff (the file GitHub's "Cite this repository" reads) --------
+def citation_bibtex():
+    """CITATION.cff as a BibTeX entry."""
+    import yaml
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    names = [a.get("name") or f"{a['family-names']}, {a['given-names']}" for a in cff["authors"]]
+    fields = {
+        "title": cff["title"],
+        "author": " and ".join(
+            f"{{{name}}}" if "name" in author else name for name, author in zip(names, cff["authors"])
+        ),
+        "version": cff["version"],
+        "year": str(cff["date-released"])[:4],
+        "license": cff["license"],
+        "note": cff["abstract"].strip(),
+    }
+    body = ",\n".join(f"  {key} = {{{value}}}" for key, value in fields.items())
+    return f"@software{{matching_pursuit_lab,\n{body}\n}}\n"
+
+
+def write_citation(app):
+    folder = HERE / "_generated"
+    folder.mkdir(exist_ok=True)
+    target = folder / "citation.bib"
+    text = citation_bibtex()
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+
+
 def setup(app):
     app.connect("builder-inited", write_bibliography)
+    app.connect("builder-inited", write_citation)

@@ -418,8 +418,9 @@ def mpkfda(
 
     Returns
     -------
-    dict with ``negative``, ``positive`` (per-class bounds) and ``total``
-    (``sum_c n_c / sum(n) * bound_c``).
+    dict
+        ``negative``, ``positive`` (the per-class bounds) and ``total``
+        (``sum_c n_c / sum(n) * bound_c``).
     """
     means, variances = _real(class_means, "class_means"), _real(class_variances, "class_variances")
     sizes = _real(class_sizes, "class_sizes")  # counts; the bounds explorer models them as real numbers

@@ -201,8 +201,10 @@ def fisher_parts(K, y):
 
     Returns
     -------
-    numerator, denominator : ndarray of shape (m,)
-        The two parts.
+    numerator : ndarray of shape (m,)
+        The criterion's numerator at each candidate.
+    denominator : ndarray of shape (m,)
+        Its denominator.
     """
     D, c_pos, c_neg, tracked = fisher_scatter_parts(y)
     # one pass for the three weighted column sums ([y; 1_pos; 1_neg]' K), one for D-weighted squares
@@ -227,8 +229,10 @@ def tracked_fisher_parts(state, y):
 
     Returns
     -------
-    numerator, denominator : ndarray of shape (m,)
-        The two parts.
+    numerator : ndarray of shape (m,)
+        The criterion's numerator at each candidate.
+    denominator : ndarray of shape (m,)
+        Its denominator.
     """
     _, c_pos, c_neg, _ = fisher_scatter_parts(y)
     denominator = (

@@ -124,7 +124,7 @@ class BoundCurves:
         return out
 
     def table(self):
-        """Columns for a CSV download: t, every curve, every running minimum.
+        """The columns of a CSV download: t, every curve, every running minimum.
 
         Returns
         -------
@@ -149,7 +149,7 @@ def _check_delta(delta):
 
 
 def kernel_spectra(K, steps=None):
-    """Eigenvalues of ``K`` and of the centred ``H K H``, descending, clipped at 0.
+    """The eigenvalues of ``K`` and of the centred ``H K H``, descending, clipped at 0.
 
     ``steps=None``: every eigenvalue, one O(m^3) decomposition each; cache the result for
     repeated curves.  ``steps=k`` (what the sparse KPCA curves up to k components need):
@@ -169,8 +169,10 @@ def kernel_spectra(K, steps=None):
 
     Returns
     -------
-    eigvals, centered_eigvals : ndarray of shape (m,)
-        The two spectra.
+    eigvals : ndarray of shape (m,)
+        The kernel's spectrum.
+    centered_eigvals : ndarray of shape (m,)
+        The centred kernel's spectrum.
     """
     m = K.shape[0]
     factor = False

@@ -252,8 +252,10 @@ class CholeskyDeflation(KernelState):
 
         Returns
         -------
-        sq_norms, diag : ndarray of shape (len(idx),)
-            ``||K_j[:, i]||^2`` and ``K_j[i, i]``.
+        sq_norms : ndarray of shape (len(idx),)
+            ``||K_j[:, i]||^2`` for each candidate.
+        diag : ndarray of shape (len(idx),)
+            ``K_j[i, i]`` for each candidate.
         """
         L = self.L.view
         columns = self.K0[:, idx] - L @ L[idx].T
@@ -699,7 +701,8 @@ class ExplicitDeflation(KernelState):
 
 
 class LowRankDeflation(KernelState):
-    """The seven deflations of :class:`ExplicitDeflation` without a copy of K:
+    """The seven deflations of :class:`ExplicitDeflation` without a copy of K.
+
     ``K_j = K_0 - U_j V_j'``, one rank-one term ``a b'`` at a time.
 
     The same rules, picks and recorded factors as :class:`ExplicitDeflation`, but the

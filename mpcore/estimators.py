@@ -335,8 +335,8 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         X = _validated(self, X, ensure_min_samples=2, dtype=KEPT_FLOATS)
         self._check_kernel()
@@ -686,8 +686,8 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         X, y = _validated_xy(self, X, y, ensure_min_samples=2, y_numeric=True)
         if self.loss in CLASSIFICATION_LOSSES:
@@ -856,8 +856,8 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         X, y = _validated_xy(self, X, y, ensure_min_samples=2)
         signs = self._two_classes(y)
@@ -1019,8 +1019,8 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         X, y = _validated_xy(self, X, y, ensure_min_samples=2)
         self._two_classes(y)
@@ -1215,14 +1215,14 @@ class SparseKCCA(_TwoView):
     gamma : float, "scale" or None, default=None
         The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
         (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    gamma_y : float, "scale" or None, default=None
+        The Y view's kernel width (None: as ``gamma``).
     degree : float, default=3
         The degree of the "poly" kernel.
     coef0 : float, default=1.0
         The constant of the "poly" and "sigmoid" kernels.
     kernel_params : dict or None, default=None
         Further parameters of the kernel (passed to a callable kernel).
-    gamma_y : float, "scale" or None, default=None
-        The Y view's kernel width (None: as ``gamma``).
     store_path : bool, default=False
         Keep the whole pursuit path as ``path_`` (:class:`~mpcore.PursuitPath`: every
         step's scores and deflated kernels), for plots and teaching.
@@ -1321,8 +1321,8 @@ class SparseKCCA(_TwoView):
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         X, Y, Kx, Ky = self._fit_views(X, Y)
         path = skcca_path(Kx, Ky, _check_count(self.n_components, X.shape[0]))
@@ -1379,14 +1379,14 @@ class NystromKCCA(_TwoView):
     gamma : float, "scale" or None, default=None
         The kernel width: a positive number, None (``1 / n_features``) or ``"scale"``
         (``1 / (n_features X.var())``, as ``SVC``); the value used is ``gamma_``.
+    gamma_y : float, "scale" or None, default=None
+        The Y view's kernel width (None: as ``gamma``).
     degree : float, default=3
         The degree of the "poly" kernel.
     coef0 : float, default=1.0
         The constant of the "poly" and "sigmoid" kernels.
     kernel_params : dict or None, default=None
         Further parameters of the kernel (passed to a callable kernel).
-    gamma_y : float, "scale" or None, default=None
-        The Y view's kernel width (None: as ``gamma``).
     out_of_sample : {"kernel", "nystrom"}, default="kernel"
         How new points are mapped.  ``"kernel"`` (the paper's eq. 17):
         ``f(x) = k(x)' H alpha`` against every training point, centred on them; fitting
@@ -1498,8 +1498,8 @@ class NystromKCCA(_TwoView):
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        object
+            The fitted estimator (``self``).
         """
         check_choice(self.sampling, SAMPLINGS, "sampling")
         check_choice(self.out_of_sample, OUT_OF_SAMPLE, "out_of_sample")

@@ -311,7 +311,7 @@ MAX_GRID = 2000
 
 
 def grid(vary, lo=None, hi=None, n=120):
-    """Values of a knob to plot along.
+    """The values of a knob to plot along.
 
     Log-spaced for m and delta, whole numbers for integer knobs (duplicates dropped).
 

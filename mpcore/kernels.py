@@ -86,7 +86,7 @@ def kernel_matrix(X: ArrayLike, Z: ArrayLike | None = None, kernel: str = "rbf",
     kernel : str, default="rbf"
         A name of :data:`KERNELS` (scikit-learn's ``sklearn.metrics.pairwise`` kernels).
     **params
-        scikit-learn's parameters: ``gamma`` for rbf/laplacian/poly (default ``1 / d``),
+        The parameters scikit-learn's kernels take: ``gamma`` for rbf/laplacian/poly (default ``1 / d``),
         ``degree`` and ``coef0`` for poly.  Unknown parameters and non-positive
         ``gamma`` raise ``ValueError``.
 

@@ -291,6 +291,8 @@ def kmp_path(
         each step (row 0 is the start).  ``deflated_kernel(j)`` is ``P_j K0`` for
         pre-fitting and ``K0`` for the variants that never deflate the dictionary.
 
+    Notes
+    -----
     Cost (squared loss): one product with ``K`` per step, O(k m n) in all.
     """
     check_choice(variant, KMP_VARIANTS, "KMP variant")

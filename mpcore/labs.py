@@ -647,12 +647,12 @@ class DeflationComparison:
         }
 
     def error_table(self):
-        """Columns for a CSV: step, then one test-error column per deflation.
+        """The columns of a CSV: step, then one test-error column per deflation.
 
         Returns
         -------
         dict of str to ndarray
-            nan past a path's end.
+            NaN past a path's end.
         """
         steps = np.arange(1, self.n_steps + 1)
         table = {"step": steps}
@@ -865,10 +865,12 @@ def random_features(X, gamma, top, seed):
 
 
 def feature_error(K, Z, eigen):
-    """Trace (nuclear) and spectral norm of ``K - Z Z'``: a random-feature approximation is not
-    below K, so the residual is indefinite and its nuclear norm sums the eigenvalues' sizes.
-    With K's eigenpairs above a floor, ``(values, V)``, the residual lives in span(V, Z) plus
-    K's remainder (trace ``tr K - sum(values)``, added to the nuclear norm), O(N (p + r)^2).
+    """The trace (nuclear) and spectral norms of ``K - Z Z'``.
+
+    A random-feature approximation is not below K, so the residual is indefinite and its
+    nuclear norm sums the eigenvalues' sizes.  With K's eigenpairs above a floor,
+    ``(values, V)``, the residual lives in span(V, Z) plus K's remainder (trace
+    ``tr K - sum(values)``, added to the nuclear norm), O(N (p + r)^2).
 
     Parameters
     ----------
@@ -881,8 +883,10 @@ def feature_error(K, Z, eigen):
 
     Returns
     -------
-    trace_error, spectral_error : float
-        The two norms.
+    trace_error : float
+        The error in the trace norm.
+    spectral_error : float
+        The error in the spectral norm.
     """
     values, V = eigen
     B = np.hstack([V, extend_basis(V, Z)])
@@ -915,8 +919,10 @@ def nystrom_error(K, C, W, eigen=None):
 
     Returns
     -------
-    trace_error, spectral_error : float
-        The two norms.
+    trace_error : float
+        The error in the trace norm.
+    spectral_error : float
+        The error in the spectral norm.
     """
     if eigen is not None:
         values, V = eigen
@@ -998,13 +1004,6 @@ class ColumnSelection:
     speedup : dict
         {"ranks", "incremental", "refit", "speedup"}: (S, R') cumulative seconds of the
         incremental path and of refitting at every rank, and their ratio (Fig. 1(d)).
-    theorem1 : dict
-        Two views only: Wang 2016, Thm 1 at each rank, ``"epsilon/ridge-leverage"`` and
-        ``"epsilon/uniform"`` (R,): the ``|rho - rho~|`` it guarantees with probability 0.95
-        with that many columns per view (the larger of the two views'), for sampling by the
-        theorem's leverage scores and for uniform sampling (its beta from the leverage
-        scores here); and ``"columns at 0.05"``: the columns per view it asks for
-        ``|rho - rho~| <= 0.05`` at t = 1/2 ({"ridge-leverage", "uniform"}).
     settings : dict
         The parameters used (and ``kernel_trace``).
     coords : ndarray of shape (N, 2) or None, default=None
@@ -1013,6 +1012,13 @@ class ColumnSelection:
         Its axis titles.
     split : Split or None, default=None
         The data.
+    theorem1 : dict
+        Two views only: Wang 2016, Thm 1 at each rank, ``"epsilon/ridge-leverage"`` and
+        ``"epsilon/uniform"`` (R,): the ``|rho - rho~|`` it guarantees with probability 0.95
+        with that many columns per view (the larger of the two views'), for sampling by the
+        theorem's leverage scores and for uniform sampling (its beta from the leverage
+        scores here); and ``"columns at 0.05"``: the columns per view it asks for
+        ``|rho - rho~| <= 0.05`` at t = 1/2 ({"ridge-leverage", "uniform"}).
     """
 
     ranks: np.ndarray
@@ -1037,7 +1043,7 @@ class ColumnSelection:
         return int(self.leverage[0].size)
 
     def table(self):
-        """Columns for a CSV: rank, then the mean over repetitions of every error curve.
+        """The columns of a CSV: rank, then the mean over repetitions of every error curve.
 
         Returns
         -------
@@ -1084,8 +1090,12 @@ class ColumnSelection:
 
         Returns
         -------
-        mean, low, high : ndarray of shape (R,)
-            Per rank.
+        mean : ndarray of shape (R,)
+            The mean over repetitions, per rank.
+        low : ndarray of shape (R,)
+            The smallest, per rank.
+        high : ndarray of shape (R,)
+            The largest, per rank.
         """
         values = np.asarray(values, dtype=float)
         return values.mean(axis=0), values.min(axis=0), values.max(axis=0)

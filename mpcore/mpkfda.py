@@ -61,6 +61,8 @@ def mpkfda_path(
         ``extras["labels"]``: y mapped to -1/+1; ``extras["classes"]``: the two labels.
         A candidate whose column vanishes during a stage is skipped.
 
+    Notes
+    -----
     Cost: one or two products with K per chosen column (the deflated kernel is kept as
     ``K - U V'`` and the criterion's sums are updated, :class:`mpcore.deflations.LowRankDeflation`);
     no copy of K.

@@ -50,7 +50,7 @@ EXACT_LEVERAGE_MAX_N = 3000
 def ridge_leverage_scores(
     K: ArrayLike, gamma: float, method: str = "auto", n_landmarks: int | None = None, seed: int = 0
 ) -> np.ndarray:
-    """gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (Wang 2016, eq. 10).
+    """The gamma-ridge leverage scores ``l_i = (K (K + N gamma I)^{-1})_ii`` (Wang 2016, eq. 10).
 
     The sum of the scores is the effective dimension ``d_eff`` (eq. 11).
 
@@ -585,7 +585,9 @@ def effective_dimension(eigvals: ArrayLike, gamma: float, n_points: int | None =
 
 
 def theorem1_columns(d_eff: float, n_points: int, delta: float = 0.05, t: float = 0.5, beta: float = 1.0) -> float:
-    """Columns per view Wang 2016, Thm 1 asks for: ``2 (d_eff / (beta t^2) + 1 / (3 t)) log(2N / delta)``.
+    """The columns per view Wang 2016, Thm 1 asks for.
+
+    ``2 (d_eff / (beta t^2) + 1 / (3 t)) log(2N / delta)``.
 
     ``d_eff`` is the view's effective dimension at ``gamma = epsilon lambda (1 - t) / 2``
     (:func:`effective_dimension`); with that many columns drawn per view by ridge leverage
@@ -619,8 +621,9 @@ def theorem1_columns(d_eff: float, n_points: int, delta: float = 0.05, t: float 
 
 
 def uniform_beta(scores: ArrayLike) -> float:
-    """The ``beta`` of eq. 12 for uniform sampling: ``1/N >= beta l_i / d_eff`` for every i
-    gives ``beta = d_eff / (N max_i l_i)`` (Wang 2016, the remark after Lemma 3).
+    """The ``beta`` of eq. 12 for uniform sampling (Wang 2016, the remark after Lemma 3).
+
+    ``1/N >= beta l_i / d_eff`` for every i gives ``beta = d_eff / (N max_i l_i)``.
 
     Parameters
     ----------

@@ -29,10 +29,13 @@ def skcca_path(Kx: ArrayLike, Ky: ArrayLike, k: int) -> PursuitPath:
 
     Returns
     -------
-    PursuitPath with two views: ``deflated_kernel(j, view=0)`` is X's,
-    ``view=1`` is Y's.  A candidate is eligible while both of its deflated columns
-    keep a squared norm above 1e-10 of their view's largest.
+    PursuitPath
+        The path with two views: ``deflated_kernel(j, view=0)`` is X's, ``view=1`` is Y's.
+        A candidate is eligible while both of its deflated columns keep a squared norm above
+        1e-10 of their view's largest.
 
+    Notes
+    -----
     Cost: one product with each kernel per step, O(k m^2) in all.
     """
     Kx = check_psd_kernel(Kx, "Kx")

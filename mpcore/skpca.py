@@ -43,6 +43,8 @@ def skpca_path(K: ArrayLike, k: int, candidates: int | None = None, seed: int = 
         ``extras["residuals"]``: array (n_steps + 1, m), the training residuals
         ``diag(K_j)`` after each step; ``extras["L"]``: the Cholesky factor (m, n_steps).
 
+    Notes
+    -----
     Cost: one product ``K @ u`` plus O(m j) per step, O(k m^2) in all.
 
     Numerical note: unlike pivoted Cholesky's largest-diagonal rule, this criterion

@@ -73,6 +73,13 @@ class StepView(NamedTuple):
     next_pick: int | None
 
 
+# The fields' own docstrings (a named tuple's would say "Alias for field number 0").
+StepView.chosen.__doc__ = "The chosen points, in order."
+StepView.scores.__doc__ = "The criterion on ``K_j``."
+StepView.winner.__doc__ = "The point the criterion picks."
+StepView.next_pick.__doc__ = "The next pick (None after the last step)."
+
+
 @dataclass(frozen=True)
 class Study:
     """A computed path on one split, and the views of any step of it.
@@ -195,14 +202,16 @@ class Study:
 
         Returns
         -------
-        original, deflated : ndarray
-            The two blocks.
+        original : ndarray
+            The block of ``K_0``.
+        deflated : ndarray
+            The block of ``K_j``.
         """
         j = self._check_step(j)
         return self.path.deflated_block(0, self.order, view=view), self.path.deflated_block(j, self.order, view=view)
 
     def path_table(self):
-        """Columns for a CSV download of the path: one row per chosen basis vector.
+        """The columns of a CSV download of the path: one row per chosen basis vector.
 
         Returns
         -------
@@ -369,8 +378,10 @@ class Study:
         return None if grids is None else (grids[0], grids[1], grids[2][self._check_step(j)])
 
     def decision_grids(self, steps, n=60):
-        """:meth:`decision_grid` at several steps, from one kernel evaluation: the grid's
-        kernel to the points chosen by the last step, whose first j columns serve step j.
+        """:meth:`decision_grid` at several steps, from one kernel evaluation.
+
+        The grid's kernel to the points chosen by the last step, whose first j columns
+        serve step j.
 
         Parameters
         ----------

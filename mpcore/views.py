@@ -14,7 +14,7 @@ MAX_HEATMAP_SIDE = 200
 
 
 def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="target"):
-    """Coordinates for drawing the inputs in a plane.
+    """The coordinates for drawing the inputs in a plane.
 
     - d = 1 with a target: (x, y) -- the natural picture of 1-D regression;
     - d = 1 without one: (x, 0);

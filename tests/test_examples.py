@@ -15,8 +15,8 @@ EXPECT = {
 }
 
 
-def test_every_example_is_listed_here_and_in_the_readme():
+def test_every_example_is_listed_here_and_in_the_library_guide():
     scripts = {path.name for path in (ROOT / "examples").glob("*.py")}
     assert scripts == set(EXPECT)
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "library.md").read_text()
     assert all(f"examples/{name}" in readme for name in scripts)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mpcore import experiments as E
-from mpcore.experiments.report import KEPT, load_kept, short, verdict_table
+from mpcore.experiments.report import KEPT, load_kept, short, verdict_summary, verdict_table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -37,11 +37,15 @@ def test_kept_results_are_what_the_current_code_computes(kept):
     assert item["findings"] == {key: short(value) for key, value in result.findings.items()}
 
 
-def test_the_readme_shows_the_kept_verdicts(kept):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split(keep_results.START, 1)[1].split(keep_results.END, 1)[0]
+def test_the_docs_and_the_readme_show_the_kept_verdicts(kept):
+    """The reproduction page's table and the README's sentence are the kept run's, as
+    tools/keep_results.py writes them."""
+    page = (ROOT / "docs" / "reproducing.md").read_text(encoding="utf-8")
+    block = page.split(keep_results.START, 1)[1].split(keep_results.END, 1)[0]
     assert block.strip() == verdict_table(kept).strip()
     assert block.count("\n| ") == len(E.FIGURES) + 2  # the header, its rule and one line per item
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.split(keep_results.START, 1)[1].split(keep_results.END, 1)[0].strip() == verdict_summary(kept)
 
 
 def test_keeping_refuses_a_run_that_is_not_full_size(tmp_path):

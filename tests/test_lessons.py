@@ -344,8 +344,8 @@ def test_leaving_a_lesson_for_another_page_keeps_it_and_the_way_back_reopens_the
     assert player["lesson"]["guide"]["scene"] == 3 and player["step"] == scene.step
 
 
-def test_the_readme_example_is_a_lesson_the_app_reads():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_documented_example_is_a_lesson_the_app_reads():
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "lessons.md").read_text(encoding="utf-8")
     block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     lesson = lessons.parse(block)
     assert lesson.scenes[0].page == "kmp" and lesson.scenes[0].until == "bound_argmin"

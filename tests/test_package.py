@@ -242,7 +242,7 @@ def test_citations_are_author_year_everywhere():
 
 
 def test_every_author_year_citation_names_a_work_of_the_bibliography():
-    """Every "Author (year)" the app, its lessons, the library and the README cite is an
+    """Every "Author (year)" the app, its lessons, the library, the README and the docs cite is an
     entry of mpcore.references, with the right number of authors ("et al." for three or
     more, "A and B" for two): a misremembered year or a co-author that is not there fails."""
     import re
@@ -252,7 +252,7 @@ def test_every_author_year_citation_names_a_work_of_the_bibliography():
 
     root = Path(__file__).resolve().parent.parent
     tracked = subprocess.run(
-        ["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "examples"],
+        ["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "docs", "examples"],
         cwd=root,
         capture_output=True,
         text=True,

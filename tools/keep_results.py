@@ -1,8 +1,9 @@
-"""Keep a full-size report's results with the package and in the README.
+"""Keep a full-size report's results with the package, in the docs and in the README.
 
 ``python tools/keep_results.py DIR/results.json`` copies the file to
-``mpcore/experiments/results/full.json`` (what the gallery shows first) and rewrites the
-verdict table between the README's ``<!-- verdicts:start -->`` and ``<!-- verdicts:end -->``.
+``mpcore/experiments/results/full.json`` (what the gallery shows first) and rewrites what
+sits between ``<!-- verdicts:start -->`` and ``<!-- verdicts:end -->``: the verdict table on
+the docs' reproduction page (``docs/reproducing.md``), its one-sentence summary in the README.
 """
 
 import shutil
@@ -12,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mpcore.experiments.report import KEPT, load_kept, verdict_table  # noqa: E402
+from mpcore.experiments.report import KEPT, load_kept, verdict_summary, verdict_table  # noqa: E402
 
 START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
 
@@ -33,9 +34,10 @@ def main(argv):
     KEPT.parent.mkdir(exist_ok=True)
     if Path(argv[0]).resolve() != KEPT.resolve():
         shutil.copyfile(argv[0], KEPT)
-    readme = ROOT / "README.md"
-    readme.write_text(readme_with(verdict_table(kept), readme.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"kept {KEPT.relative_to(ROOT)} and the README's verdict table")
+    blocks = {ROOT / "docs" / "reproducing.md": verdict_table(kept), ROOT / "README.md": verdict_summary(kept) + "\n"}
+    for path, block in blocks.items():
+        path.write_text(readme_with(block, path.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"kept {KEPT.relative_to(ROOT)}, the docs' verdict table and the README's summary")
 
 
 if __name__ == "__main__":

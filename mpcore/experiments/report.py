@@ -300,18 +300,27 @@ def load_kept(path=KEPT):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def verdict_table(kept):
-    """The kept verdicts as a Markdown table, one line per item (the README shows it)."""
+def verdict_summary(kept):
+    """One sentence on the kept run: its size, date, version, machine and the verdicts
+    counted (the README shows it, the docs' reproduction page heads its table with it)."""
     meta = kept["meta"]
     counts = {
         status: sum(item["status"] == status for item in kept["items"].values())
         for status in ("reproduced", "partly", "not reproduced", "not judged", "skipped")
     }
-    lines = [
+    return (
         f"Size {meta['size']}, run {meta['date']} with matching-pursuit-lab "
         f"{meta['versions']['matching-pursuit-lab']} on {meta['machine']} ({meta['seconds'] / 60:.0f} min): "
         + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-        + ".",
+        + "."
+    )
+
+
+def verdict_table(kept):
+    """The kept verdicts as a Markdown table, one line per item, under
+    :func:`verdict_summary` (the docs' reproduction page shows it)."""
+    lines = [
+        verdict_summary(kept),
         "",
         "| item | paper | verdict | why |",
         "| --- | --- | --- | --- |",
