@@ -308,25 +308,29 @@ def test_the_player_module_graph_is_whole():
     app = set(player.used_modules("streamlit.js"))
     saved = set(player.used_modules("standalone.js"))
     assert set(modules) - app - saved == {"boot.js", "offline.js"}
-    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js"}
+    assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
+    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js"}
 
 
 def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch):
     """The component's script (``static/player/boot.js`` filled in) names the very paths
     the app serves: routed, the modules' versioned route and the payloads' route; not
-    routed, Streamlit's static files, the entry named by its version.  No placeholder is
-    left."""
+    routed, Streamlit's static files.  No placeholder is left, and the modules it imports
+    are the player's."""
     import re
 
     monkeypatch.setattr(player, "NAMER", None)
     plain = player._boot()
-    assert f'"app/static/player/streamlit.js?v={player.player_version()}"' in plain
+    assert '"app/static/player/"' in plain
     serving_routes.install()
     script = player._boot()
     assert not re.search(r'"__[A-Z]+__"', script) and not re.search(r'"__[A-Z]+__"', plain)
     paths = {route.path.lstrip("/") for route in serving_routes.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
-    assert f'"{player.ROUTE}player/{player.player_version()}/streamlit.js"' in script
+    assert f'"{player.ROUTE}player/{player.player_version()}/"' in script
+    imported = set(re.findall(r'address\("([\w-]+\.js)"\)', script))
+    assert imported == {"plotly.js", "fetching.js", "streamlit.js"} and imported <= set(player.player_modules())
+    assert json.dumps(player.used_modules("streamlit.js")) in script  # every module fetched at once
     assert f"{player.ROUTE}player/{{version}}/{{name}}" in paths
     assert f'"{player.plotly_url()}"' in script
 
@@ -364,8 +368,8 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
     script = player._boot()
     plotly, entry, *rest = (part.split(">")[0].lstrip("<") for part in link.split(", "))
     assert link.split(", ")[0].endswith("rel=preload; as=script") and link.count("rel=modulepreload") == 1 + len(rest)
-    assert f'"{plotly}"' in script and f'"{entry}"' in script  # the component script's own URLs
     base = entry.rsplit("/", 1)[0] + "/"
+    assert f'"{plotly}"' in script and f'"{base}"' in script  # the component script's own URLs
     assert [url.removeprefix(base) for url in [entry, *rest]] == player.used_modules("streamlit.js")
     assert "link" not in headers_of(module) and "link" not in headers_of("/kmp", "HEAD")
 

@@ -589,18 +589,26 @@ def player_version():
 
 def player_base():
     """Where the browser finds the player's modules, relative to the app's address: the
-    serving layer's versioned route (kept for ever), or Streamlit's static files."""
+    serving layer's versioned route (kept for ever), or Streamlit's static files (a
+    developer's ``streamlit run app.py``: revalidated by the browser, unversioned, so that
+    every module is loaded once, by one address)."""
     if NAMER is not None:
         return f"{ROUTE}player/{player_version()}/"
     return "app/static/player/"
 
 
 def _boot():
-    """The component's script (``static/player/boot.js``, its three addresses filled in):
-    it imports the player's Streamlit adapter and hands it the component."""
-    entry = f"{player_base()}streamlit.js" + ("" if NAMER is not None else f"?v={player_version()}")
+    """The component's script (``static/player/boot.js``, its addresses and the adapter's
+    module graph filled in): it starts plotly.js, the payload and every module of the
+    player's Streamlit adapter at once."""
     script = (PLAYER_DIR / "boot.js").read_text(encoding="utf-8")
-    for name, value in (("ENTRY", entry), ("PLOTLY", plotly_url()), ("PAYLOADS", f"{ROUTE}payload/")):
+    filled = {
+        "MODULES": player_base(),
+        "PLOTLY": plotly_url(),
+        "PAYLOADS": f"{ROUTE}payload/",
+        "GRAPH": used_modules("streamlit.js"),
+    }
+    for name, value in filled.items():
         script = script.replace(f'"__{name}__"', json.dumps(value))
     return script
 

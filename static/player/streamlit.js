@@ -6,6 +6,7 @@
 // the page sends when it serves no routes, for an upload, or when a fetch failed.
 
 import { framed } from "./decode.js";
+import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
 import { loadPlotly } from "./plotly.js";
 
@@ -50,27 +51,13 @@ function foldSidebar() {
   if (button) button.click();
 }
 
-// A payload's text, fetched once per name on this page (a second mount of the same study,
-// or the page's early preload, finds it).
-function fetched(url) {
-  const known = window.__mplFetched;
-  if (known && known.url === url) return known.text;
-  const text = fetch(url).then((response) => {
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    return response.text();
-  });
-  text.catch(() => { if (window.__mplFetched && window.__mplFetched.text === text) window.__mplFetched = null; });
-  window.__mplFetched = { url, text };
-  return text;
-}
-
 // The player in a Streamlit component.  `where`: the URLs of plotly.js and of the payloads
 // (a payload's name appended), relative to the page (ui/player.py `_boot`).
 export function attach(component, where) {
   const root = component.parentElement;
-  const reference = framed(component.data, "MPLR");
-  const packed = reference ? null : framed(component.data, "MPLZ");
-  if (!reference && !packed) {
+  const named = reference(component.data);
+  const packed = named ? null : framed(component.data, "MPLZ");
+  if (!named && !packed) {
     root.textContent = "The step player received no study. Reload the page.";
     return () => {};
   }
@@ -102,13 +89,12 @@ export function attach(component, where) {
   };
   document.addEventListener("click", onSave, true);
   let cleanup;
-  if (reference) {
-    const name = new TextDecoder().decode(reference.rest);
-    const url = new URL(where.payloads + name, document.baseURI).href;
+  if (named) {
+    const url = new URL(where.payloads + named.name, document.baseURI).href;
     // When the payload cannot be fetched (the server no longer keeps it), the page is asked
     // to send the bytes inline (one rerun).
     const askInline = () => component.setStateValue("inline", true);
-    cleanup = mountText(root, reference.head, name, () => fetched(url), options, askInline);
+    cleanup = mountText(root, named.head, named.name, () => fetched(url), options, askInline);
   } else {
     cleanup = mountPacked(root, packed.head, packed.rest, options);
   }
