@@ -32,7 +32,7 @@ app = st.App(
     "app.py",
     routes=routes.routes() + warm.routes(),
     middleware=[
-        Middleware(kept_files.KeptFiles, prefixes=kept_files.static_prefixes(BASE, own=[f"{player.ROUTE}player.js"])),
+        Middleware(kept_files.KeptFiles, prefixes=kept_files.static_prefixes(BASE, own=[f"{player.ROUTE}player/"])),
         Middleware(routes.PreloadPlayer),
     ],
 )

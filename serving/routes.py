@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from serving.kept_files import accepts_gzip
 from ui import player, site
-from ui.player import PLAYER_JS, ROUTE, player_js_version, plotly_url
+from ui.player import ROUTE, player_base, player_modules, player_version, plotly_url, used_modules
 
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
 _KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
@@ -58,7 +58,7 @@ def name_for(gz, addresses=(), page=None):
 
 def routes():
     """The HTTP routes the app adds to Streamlit's (``server.py``): a shown payload by
-    name, gzip-encoded as it is kept, and the player's script."""
+    name, gzip-encoded as it is kept, and the player's modules at their version."""
 
     forever = {"Cache-Control": "public, max-age=31536000, immutable"}
 
@@ -74,14 +74,19 @@ def routes():
         plain = await asyncio.to_thread(gzip.decompress, gz)  # a client that cannot read gzip (rare)
         return Response(plain, media_type="application/json", headers=varying)
 
-    script = PLAYER_JS.read_bytes()
+    modules = {name: text.encode() for name, text in player_modules().items()}
+    version = player_version()
 
-    async def player_js(request):
-        return Response(script, media_type="text/javascript", headers=forever)
+    async def player_module(request):
+        # Only this version's modules: an older page asking for its own gets a 404 and reloads.
+        text = modules.get(request.path_params["name"]) if request.path_params["version"] == version else None
+        if text is None:
+            return PlainTextResponse("No such player module on this server.", status_code=404)
+        return Response(text, media_type="text/javascript", headers=forever)
 
     return [
         Route(f"/{ROUTE}payload/{{name}}", payload, methods=["GET"]),
-        Route(f"/{ROUTE}player.js", player_js, methods=["GET"]),
+        Route(f"/{ROUTE}player/{{version}}/{{name}}", player_module, methods=["GET"]),
     ]
 
 
@@ -103,9 +108,8 @@ class PreloadPlayer:
 
     def __init__(self, app):
         self.app = app
-        self.links = (
-            f"<{plotly_url()}>; rel=preload; as=script, <{ROUTE}player.js?v={player_js_version()}>; rel=modulepreload"
-        ).encode()
+        modules = [f"<{player_base()}{name}>; rel=modulepreload" for name in used_modules("streamlit.js")]
+        self.links = ", ".join([f"<{plotly_url()}>; rel=preload; as=script", *modules]).encode()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("method") != "GET":

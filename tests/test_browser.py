@@ -354,7 +354,7 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
     files = {
         bundle: Path(streamlit.__file__).parent / "static" / bundle,
         player.plotly_url(): player.PLOTLY_BUNDLE,
-        f"{player.ROUTE}player.js?v={player.player_js_version()}": player.PLAYER_JS,
+        f"{player.ROUTE}player/{player.player_version()}/player.js": player.PLAYER_DIR / "player.js",
     }
     for address, on_disk in files.items():
         for _ in range(2):

@@ -27,3 +27,17 @@ def test_the_library_type_checks():
     checked = run("mypy", "mpcore")
     assert checked.returncode == 0, checked.stdout[-3000:]
     assert "Success" in checked.stdout
+
+
+def test_the_players_modules_each_hold_one_concern_a_reader_can_take_in():
+    """The step player is split by concern (decoding, screens, figures, drawing, labels,
+    keys, lessons, predict mode, the Streamlit adapter, the saved page's entry): no module
+    over 400 lines, and nothing left on ``window`` for the tests to read (they listen to the
+    player's events: benchmarks/player_hooks.py)."""
+    modules = sorted((ROOT / "static" / "player").glob("*.js"))
+    assert len(modules) >= 10
+    long = {path.name: n for path in modules if (n := len(path.read_text().splitlines())) > 400}
+    assert not long, f"modules over 400 lines: {long}"
+    for path in modules:
+        for name in ("__mplPlayer", "__mplRendered", "__mplSettled"):
+            assert name not in path.read_text(), f"{path.name} leaves {name} for the tests"

@@ -142,7 +142,7 @@ def test_accept_encoding(value, accepted):
 
 
 def test_the_prefixes_follow_the_base_address():
-    assert static_prefixes("", own=["mpl/player.js"]) == ["/static/", "/app/static/", "/mpl/player.js"]
+    assert static_prefixes("", own=["mpl/player/"]) == ["/static/", "/app/static/", "/mpl/player/"]
     assert static_prefixes("/course/lab/") == ["/course/lab/static/", "/course/lab/app/static/"]
     assert static_prefixes("course") == ["/course/static/", "/course/app/static/"]
 

@@ -1,5 +1,5 @@
 """The step player's payload, written down once (``ui/payload.schema.json``): what
-``ui/player.py`` writes and ``ui/player.js`` reads.  Every page's payload in
+``ui/player.py`` writes and the player (``static/player/``) reads.  Every page's payload in
 ``tests/test_pictures.py`` is checked against it; here, that the check finds what is wrong,
 and that the player reads the schema's version and refuses another with a sentence."""
 
@@ -62,6 +62,6 @@ def test_the_check_finds_what_the_player_could_not_read():
 
 
 def test_the_player_reads_the_schemas_version():
-    source = player.PLAYER_JS.read_text()
+    source = (player.PLAYER_DIR / "decode.js").read_text()
     declared = re.search(r"export const PAYLOAD_VERSION = (\d+);", source)
     assert declared and int(declared.group(1)) == player.PAYLOAD_VERSION

@@ -269,31 +269,82 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
     serving_routes.served_name(player.gzipped(texts[2] + " "))
     assert _get(payload, f"/mpl/payload/{names[1]}")[0] == 404
     assert _get(payload, f"/mpl/payload/{names[0]}")[0] == 200
-    status, headers, body = _get(routes["/mpl/player.js"], "/mpl/player.js")
-    assert status == 200 and body == player.PLAYER_JS.read_bytes() and "javascript" in headers["content-type"]
 
 
-def test_the_loader_fetches_from_the_routes_the_server_adds(monkeypatch):
-    """The component's script when routed names the very paths :func:`serving.routes.routes`
-    serves (no placeholder left), with player.js at its current version."""
+def test_the_players_modules_are_served_at_their_version_only(monkeypatch):
+    """The player's modules at ``mpl/player/<version>/<name>``: each as it is on disk,
+    JavaScript, cacheable forever (the version names every module's content); another
+    version's address, or a name that is not a module, gets a 404."""
+    route = {route.path: route for route in serving_routes.routes()}["/mpl/player/{version}/{name}"]
+    version = player.player_version()
+    for name in player.used_modules("streamlit.js"):
+        status, headers, body = _get(route, f"/mpl/player/{version}/{name}")
+        assert status == 200 and body == (player.PLAYER_DIR / name).read_bytes(), name
+        assert "javascript" in headers["content-type"] and "immutable" in headers["cache-control"]
+    for bad in (
+        f"/mpl/player/{'0' * 12}/player.js",
+        f"/mpl/player/{version}/nothing.js",
+        f"/mpl/player/{version}/..%2fapp.py",
+    ):
+        assert _get(route, bad)[0] == 404, bad
+
+
+def test_the_player_module_graph_is_whole():
+    """Every module a module imports exists and exports what is imported of it; the app's
+    entry reaches every module of the player but the saved page's own (and its loader's):
+    a module added and never imported is dead code, one renamed breaks the player."""
     import re
 
-    script = player._loader()
-    assert not re.search(r"__[A-Z]+_URL__", script) and not re.search(r"__[A-Z_]+__", script)
-    assert "export function loadPlotly" in script and "export function framed" in script  # player.js's own
+    modules = player.player_modules()
+    exported = {
+        name: set(re.findall(r"^export (?:async )?(?:function|const|let|class) (\w+)", text, re.M))
+        for name, text in modules.items()
+    }
+    for name, text in modules.items():
+        for names, used in re.findall(r'^import \{([^}]*)\} from "\./([\w-]+\.js)";', text, re.M):
+            assert used in modules, f"{name} imports {used}, which is not a module"
+            missing = {item.strip() for item in names.split(",") if item.strip()} - exported[used]
+            assert not missing, f"{name} imports {sorted(missing)} from {used}, which does not export them"
+    app = set(player.used_modules("streamlit.js"))
+    saved = set(player.used_modules("standalone.js"))
+    assert set(modules) - app - saved == {"boot.js", "offline.js"}
+    assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
+    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js"}
+
+
+def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch):
+    """The component's script (``static/player/boot.js`` filled in) names the very paths
+    the app serves: routed, the modules' versioned route and the payloads' route; not
+    routed, Streamlit's static files.  No placeholder is left, and the modules it imports
+    are the player's."""
+    import re
+
+    monkeypatch.setattr(player, "NAMER", None)
+    plain = player._boot()
+    assert '"app/static/player/"' in plain
+    serving_routes.install()
+    script = player._boot()
+    assert not re.search(r'"__[A-Z]+__"', script) and not re.search(r'"__[A-Z]+__"', plain)
     paths = {route.path.lstrip("/") for route in serving_routes.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
-    assert f'"{player.ROUTE}player.js?v={player.player_js_version()}"' in script and f"{player.ROUTE}player.js" in paths
+    assert f'"{player.ROUTE}player/{player.player_version()}/"' in script
+    imported = set(re.findall(r'address\("([\w-]+\.js)"\)', script))
+    assert imported == {"plotly.js", "fetching.js", "streamlit.js"} and imported <= set(player.player_modules())
+    assert json.dumps(player.used_modules("streamlit.js")) in script  # every module fetched at once
+    assert f"{player.ROUTE}player/{{version}}/{{name}}" in paths
+    assert f'"{player.plotly_url()}"' in script
 
 
 def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(monkeypatch):
     """server.py's middleware adds a Link header to HTML pages (and nothing else) naming
-    the very URLs the loader then asks for, so the preloaded files are the ones used."""
+    the very URLs the component's script then asks for, so the preloaded files are the ones
+    used: plotly.js, the entry the script imports and every module that imports."""
     import asyncio
 
     from starlette.responses import HTMLResponse, Response
 
-    answers = {"/kmp": HTMLResponse("<html></html>"), "/mpl/player.js": Response(b"", media_type="text/javascript")}
+    module = f"/{player.ROUTE}player/{player.player_version()}/player.js"
+    answers = {"/kmp": HTMLResponse("<html></html>"), module: Response(b"", media_type="text/javascript")}
 
     async def app(scope, receive, send):
         await answers[scope["path"]](scope, receive, send)
@@ -311,12 +362,16 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
         asyncio.run(serving_routes.PreloadPlayer(app)(scope, receive, send))
         return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"])
 
+    monkeypatch.setattr(player, "NAMER", None)
+    serving_routes.install()  # as server.py does, before the middleware is made
     link = headers_of("/kmp")["link"]
-    script = player._loader()
-    plotly, module = (part.split(">")[0].lstrip("<") for part in link.split(", "))
-    assert "rel=preload; as=script" in link and "rel=modulepreload" in link
-    assert f'"{plotly}"' in script and f'"{module}"' in script  # the loader's own URLs
-    assert "link" not in headers_of("/mpl/player.js") and "link" not in headers_of("/kmp", "HEAD")
+    script = player._boot()
+    plotly, entry, *rest = (part.split(">")[0].lstrip("<") for part in link.split(", "))
+    assert link.split(", ")[0].endswith("rel=preload; as=script") and link.count("rel=modulepreload") == 1 + len(rest)
+    base = entry.rsplit("/", 1)[0] + "/"
+    assert f'"{plotly}"' in script and f'"{base}"' in script  # the component script's own URLs
+    assert [url.removeprefix(base) for url in [entry, *rest]] == player.used_modules("streamlit.js")
+    assert "link" not in headers_of(module) and "link" not in headers_of("/kmp", "HEAD")
 
 
 def test_an_address_names_the_payload_last_shown_there_while_it_is_kept(monkeypatch):

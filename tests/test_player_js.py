@@ -1,27 +1,52 @@
-"""The step player (ui/player.js) in Chromium, on its own: what needs a browser -- text
-measured in its font, Plotly drawing the steps, the keys -- and the payload Python encodes,
-decoded by the player.  The helpers that need no browser are tested under Node (tests/js)."""
+"""The step player (its modules, static/player/) in Chromium, on its own: what needs a
+browser -- text measured in its font, Plotly drawing the steps, the keys -- and the payload
+Python encodes, decoded by the player.  The modules are served as they are, each by its
+name, on a page of their own (no app); the helpers that need no browser are tested under
+Node (tests/js)."""
 
 import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from browser_support import browser  # noqa: F401
 
-from benchmarks.player_hooks import HOOKS
+ORIGIN = "http://player.test/"  # never reached: the page's route answers every request
 
-PLAYER = Path(__file__).resolve().parent.parent / "ui" / "player.js"
-EXPORTS = ("wrapText", "textWidth", "decode", "resolveChanges", "withScoreRows")
+
+def player_page(browser, body="", **options):
+    """A page at ``ORIGIN`` holding ``body``, where ``ORIGIN + name`` answers with the
+    player's module ``name`` (and ``plotly-bundle.js`` plotly.js); ``window.__modules`` holds the
+    modules imported: ``{"labels": ..., "mount": ...}``."""
+    from ui.player import PLAYER_DIR, PLOTLY_BUNDLE
+
+    page = browser.new_page(**options)
+    html = f"<html><body>{body}<script src='plotly-bundle.js'></script></body></html>"
+
+    def answer(route):
+        name = route.request.url[len(ORIGIN) :].split("?")[0]
+        if name == "plotly-bundle.js":
+            return route.fulfill(body=PLOTLY_BUNDLE.read_text(), content_type="text/javascript")
+        if (PLAYER_DIR / name).is_file() and name.endswith(".js"):
+            return route.fulfill(body=(PLAYER_DIR / name).read_text(), content_type="text/javascript")
+        return route.fulfill(body=html, content_type="text/html")
+
+    page.route(ORIGIN + "**", answer)
+    page.goto(ORIGIN)
+    page.add_script_tag(
+        content="const names = ['decode', 'labels', 'mount'];"
+        "Promise.all(names.map((n) => import('./' + n + '.js')))"
+        ".then((ms) => { window.__modules = Object.fromEntries(names.map((n, i) => [n, ms[i]])); });",
+        type="module",
+    )
+    page.wait_for_function("window.__modules !== undefined && window.Plotly !== undefined")
+    return page
 
 
 @pytest.fixture(scope="module")
 def js(browser):
-    page = browser.new_page()
-    page.set_content("<html><body></body></html>")
-    page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__player = {" + ", ".join(EXPORTS) + "};", type="module")
-    page.wait_for_function("window.__player !== undefined")
+    page = player_page(browser)
+    page.evaluate("() => { window.__player = Object.assign({}, window.__modules.decode, window.__modules.labels); }")
     yield lambda expression, arg=None: page.evaluate(
         f"(arg) => {{ const P = window.__player; return {expression}; }}", arg
     )
@@ -80,14 +105,10 @@ def _small_payload(n=4, panels=1, height=240):
 def stepper(browser):
     """A blank page with the player's plotly.js bundle and ``mount``; ``open(options)``
     mounts the small study and records what the options hear."""
-    from ui.player import PLOTLY_BUNDLE
-
-    page = browser.new_page(viewport={"width": 900, "height": 700})
-    page.set_content("<html><body><input id='field'><div class='mpl-root' id='root'></div></body></html>")
-    page.add_script_tag(content=HOOKS)  # (a document written in place keeps no listener from before)
-    page.add_script_tag(content=PLOTLY_BUNDLE.read_text())
-    page.add_script_tag(content=PLAYER.read_text() + "\nwindow.__mount = mount;", type="module")
-    page.wait_for_function("window.__mount !== undefined && window.Plotly !== undefined")
+    page = player_page(
+        browser, "<input id='field'><div class='mpl-root' id='root'></div>", viewport={"width": 900, "height": 700}
+    )
+    page.evaluate("() => { window.__mount = window.__modules.mount.mount; }")
 
     def open_player(past_end=True):
         page.evaluate(

@@ -182,7 +182,7 @@ def save_buttons(state: PageState, shown, name):
     # No tooltip on the button: in presenter mode it stayed open over the menu's first item
     # while the mouse was on that item (seen in Chromium at 1280x720, 125%); the menu says it.
     # Its key names the menu for the player, which tells the server the step on screen when
-    # Save is pressed (player.js): the demo is saved at that step, not at the last run's.
+    # Save is pressed (static/player/streamlit.js): the demo is saved at that step, not at the last run's.
     # Its items are made only while it is open (opening it reruns the page, as the player's
     # step does): made on every run, they cost every page open for the few who open it.
     menu = row.popover("Save", icon=":material/download:", key="save-menu", on_change="rerun")

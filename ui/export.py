@@ -2,7 +2,7 @@
 and no network -- for a lecture-hall PC without Python, a slide deck's iframe, a course
 site or a learning platform.
 
-The file holds the same player (``ui/player.js``, inlined as a module) and the same
+The file holds the same player (its modules, ``static/player/``, carried as text) and the same
 payload the app sends to the browser (:func:`ui.player.payload`), so it draws the same
 panels in the same layouts, with the same keys, play / pause / speed, predict-the-next-pick
 and narration.  Around it, a small page: the scenes (one study, or a page's presets as a
@@ -43,6 +43,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ui import site
+from ui.player import player_modules, used_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
@@ -161,8 +162,7 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
         ],
         "studies": [_packed(text) for text in studies],
     }
-    player_js = (HERE / "player.js").read_text(encoding="utf-8")
-    boot_js = (HERE / "standalone.js").read_text(encoding="utf-8")
+    modules = player_modules()
     css = (HERE / "standalone.css").read_text(encoding="utf-8") + (HERE / "player.css").read_text(encoding="utf-8")
     return PAGE.format(
         title=html.escape(title),
@@ -170,7 +170,8 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
         version=html.escape(data["version"]),
         css=css,
         data=_script_json(data),
-        script=player_js + "\n" + boot_js,
+        modules=_script_json({name: modules[name] for name in used_modules("standalone.js")}),
+        script=modules["offline.js"],
     )
 
 
@@ -201,6 +202,7 @@ PAGE = """<!doctype html>
 <footer class="mx-made" id="mx-made"></footer>
 <noscript><p>This demo needs JavaScript.</p></noscript>
 <script type="application/json" id="mx-data">{data}</script>
+<script type="application/json" id="mx-modules">{modules}</script>
 <script type="module">
 {script}
 </script>

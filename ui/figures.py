@@ -9,7 +9,7 @@ chosen-point rings, the card itself) through :data:`DARK_INK`, which the step pl
 applies in the browser and :func:`themed` applies to a figure drawn by Streamlit.
 
 Traces and the layout carry small ``meta`` notes the step player reads (see
-``ui/player.js``): ``{"label": text}`` puts the text at the end of a line instead of a
+``static/player/labels.js``): ``{"label": text}`` puts the text at the end of a line instead of a
 legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
 ``{"min_of": i}`` marks the lowest point drawn so far of trace i, and the layout's
 ``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop)

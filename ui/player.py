@@ -4,10 +4,10 @@ A page computes its study (cached), describes its panels (a base Plotly figure e
 plus per step a small *patch*: the trace arrays, titles and step marker that change)
 and mounts :func:`show`.  Next/Back, the slider, the keys (left/right, space, Home),
 play/pause with its speed, the URL's ``step`` and the optional transition all run in
-the browser (``ui/player.js``): a step costs the server nothing and every panel of a
+the browser (the player's modules, ``static/player/``): a step costs the server nothing and every panel of a
 step changes together.
 
-Why a custom component (Streamlit's components v2, inline JS, no build step) driving
+Why a custom component (Streamlit's components v2, ES modules, no build step) driving
 Plotly.js, and not one Plotly figure with animation frames: the panels are separate
 figures in a grid that must fit a projector, the URL must follow the step shown, the
 keys must work wherever the focus is, and pause must stop on the step on screen --
@@ -42,6 +42,10 @@ from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
 ROOT = Path(__file__).resolve().parent.parent
 PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "static" / "plotly-player.min.js"
 PLOTLY_FILE = PLOTLY_BUNDLE.name
+#: The player's ES modules, one concern each (``streamlit.js`` its entry in the app,
+#: ``standalone.js`` in a saved page), served by Streamlit's static serving and the app's
+#: routes, and carried inside saved pages.
+PLAYER_DIR = ROOT / "static" / "player"
 #: The payload's JSON Schema: what this module writes and the player reads, written down once.
 SCHEMA = Path(__file__).resolve().parent / "payload.schema.json"
 #: The payload's version (the schema's): the player refuses another with a sentence.
@@ -67,8 +71,6 @@ def _bundle_digest():
 
 def bundle_version():
     """The plotly.js version of the player's bundle (from its banner)."""
-    import re
-
     with PLOTLY_BUNDLE.open(encoding="utf-8") as handle:
         found = re.search(r"plotly\.js v([0-9][0-9.]*)", handle.read(300))
     return found.group(1) if found else "unknown"
@@ -190,7 +192,7 @@ def as_changes(frames, start=None):
     as float32 cells, each next one as ``{"change": {"u", "w"}}`` -- add ``u @ w`` to the
     attribute's value in the last frame that had it, or in the base figure (``start``:
     ``{(trace, attribute): float32 matrix}``) before the first (``resolveChanges`` in
-    player.js)."""
+    ``static/player/decode.js``)."""
     held = dict(start or {})  # (trace, attribute) -> what the browser holds (float32), None: 8-bit cells
     out = []
     spots = [
@@ -535,7 +537,7 @@ def _component():
             NAME,
             html="<div class='mpl-root'></div>",
             css=(here / "player.css").read_text(),
-            js=_loader() if NAMER is not None else PLAYER_JS.read_text(),
+            js=_boot(),
             isolate_styles=False,
         )
     return _COMPONENT
@@ -549,28 +551,65 @@ def _component():
 #: The first bytes of a payload reference (what :func:`show` sends when the app serves payloads).
 REFERENCE = b"MPLR"
 ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's address (serving/routes.py)
-PLAYER_JS = Path(__file__).resolve().parent / "player.js"
 #: How payloads are named for fetching (``name(gz, addresses, page)``), or None: inline.  The
 #: serving layer sets it (:func:`serving.routes.install`).
 NAMER = None
 
 
-def player_js_version():
-    return hashlib.sha1(PLAYER_JS.read_bytes()).hexdigest()[:12]
+def player_modules():
+    """The player's modules: ``{file name: text}`` (``static/player/*.js``)."""
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(PLAYER_DIR.glob("*.js"))}
 
 
-def _loader():
-    """The component's script when the app serves payloads (``player_loader.js``): it starts fetching the
-    payload, plotly.js and ``player.js`` at once, then hands the component to the player.
-    Its ``loadPlotly`` and ``framed`` are player.js's own (the section marked for it), so
-    that both load plotly.js through the same promise and read frames alike."""
-    script = (Path(__file__).resolve().parent / "player_loader.js").read_text()
-    source = PLAYER_JS.read_text()
-    loading = source[source.index("// --- loading") : source.index("// --- payload decoding")]
-    script = re.sub(r"/\* __LOADING__.*?\*/", lambda _: loading, script)
-    player_url = f"{ROUTE}player.js?v={player_js_version()}"
-    for name, value in (("PLAYER", player_url), ("PLOTLY", plotly_url()), ("PAYLOADS", f"{ROUTE}payload/")):
-        script = script.replace(f"__{name}_URL__", value)
+def used_modules(entry):
+    """The modules ``entry`` imports, itself first then each once, by the imports' order
+    (``from "./name.js"``: the only form the player's modules use)."""
+    modules = player_modules()
+    order = []
+
+    def visit(name):
+        if name not in order:
+            order.append(name)
+            for used in re.findall(r'\bfrom\s*"\./([\w-]+\.js)"', modules[name]):
+                visit(used)
+
+    visit(entry)
+    return order
+
+
+@functools.lru_cache(maxsize=1)
+def player_version():
+    """A name for the player's modules as they are (a digest of all of them): in their
+    addresses, so that a browser keeps them until any of them changes."""
+    digest = hashlib.sha1()
+    for name, text in player_modules().items():
+        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def player_base():
+    """Where the browser finds the player's modules, relative to the app's address: the
+    serving layer's versioned route (kept for ever), or Streamlit's static files (a
+    developer's ``streamlit run app.py``: revalidated by the browser, unversioned, so that
+    every module is loaded once, by one address)."""
+    if NAMER is not None:
+        return f"{ROUTE}player/{player_version()}/"
+    return "app/static/player/"
+
+
+def _boot():
+    """The component's script (``static/player/boot.js``, its addresses and the adapter's
+    module graph filled in): it starts plotly.js, the payload and every module of the
+    player's Streamlit adapter at once."""
+    script = (PLAYER_DIR / "boot.js").read_text(encoding="utf-8")
+    filled = {
+        "MODULES": player_base(),
+        "PLOTLY": plotly_url(),
+        "PAYLOADS": f"{ROUTE}payload/",
+        "GRAPH": used_modules("streamlit.js"),
+    }
+    for name, value in filled.items():
+        script = script.replace(f'"__{name}__"', json.dumps(value))
     return script
 
 
@@ -587,8 +626,8 @@ def referenced_name(data):
 
 def _framed(magic, view, rest):
     """``magic``, the length of the JSON of ``view`` (4 bytes, big-endian), that JSON, then
-    ``rest``: the frame :func:`packed` and :func:`reference` share (read by player.js
-    ``framed``)."""
+    ``rest``: the frame :func:`packed` and :func:`reference` share (read by the player's
+    ``framed``, ``static/player/decode.js``)."""
     head = json.dumps(view, separators=(",", ":")).encode()
     return magic + len(head).to_bytes(4, "big") + head + rest
 

@@ -1,4 +1,4 @@
-// The step player's pure helpers (ui/player.js), under Node's own test runner: packing panels
+// The step player's pure modules (static/player/), under Node's own test runner: packing panels
 // into screens, the screen's capacity, labels placed clear of lines and of each other,
 // colours for the dark theme, the payload's framing and typed arrays.  `node --test tests/js/`
 // (tests/test_player_node.py runs it with the rest of the suite).  What needs a browser --
@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import {
-  capacity, decode, framed, luminance, pack, PAYLOAD_VERSION, placeLabels, recolour, resolveChanges,
-} from "../../ui/player.js";
+import { decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
+import { placeLabels } from "../../static/player/labels.js";
+import { capacity, pack } from "../../static/player/screens.js";
+import { luminance, recolour } from "../../static/player/theme.js";
 
 const indices = (screens) => screens.map((screen) => screen.map((item) => item.index));
 const SPANS = [[1, 1], [1, 1], [1, 2], [2, 1], [1, 1]];  // data, criterion, bound (two rows), heatmaps (two columns), model

@@ -1,9 +1,11 @@
-// --- The standalone page (ui/export.py) ------------------------------------------------
-// Runs in the same module as player.js, after it: `mount`, `STATE` and `bytesOf` are in scope.
-// The page holds Plotly.js and each scene's payload gzip-compressed; it inflates them
-// here, mounts the player on a scene, and keeps the scene, step, text size, presenter
-// mode and theme in the address's fragment (#scene=2&step=5&text=125), so a link, a
-// reload or a bookmark reopens the same view.  Nothing is fetched: no server, no network.
+// The saved page's entry (ui/export.py): the page holds plotly.js and each scene's payload
+// gzip-compressed, the same payloads the app sends; it inflates them here, mounts the player
+// on a scene, and keeps the scene, step, text size, presenter mode and theme in the
+// address's fragment (#scene=2&step=5&text=125), so a link, a reload or a bookmark reopens
+// the same view.  Nothing is fetched: no server, no network.
+
+import { bytesOf, inflate } from "./decode.js";
+import { mount, playerIn } from "./mount.js";
 
 const DATA = JSON.parse(document.getElementById("mx-data").textContent);
 const SIZES = [100, 125, 150];
@@ -41,23 +43,18 @@ function writeFragment(step) {
   }
 }
 
-async function inflate(packed) {
-  const stream = new Blob([bytesOf(packed)]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
-}
-
 // A scene's payload: its study (kept once in the file, however many scenes show it) with
 // the scene's own view -- step, display, narration -- merged in, as ui/player.py merges them.
 function sceneText(index) {
   const scene = DATA.scenes[index];
-  if (!texts.has(scene.study)) texts.set(scene.study, inflate(DATA.studies[scene.study]));
+  if (!texts.has(scene.study)) texts.set(scene.study, inflate(bytesOf(DATA.studies[scene.study])));
   return texts.get(scene.study).then((study) => scene.view === "{}" ? study : study.slice(0, -1) + "," + scene.view.slice(1));
 }
 
 async function installPlotly() {
   if (window.Plotly) return;
   const script = document.createElement("script");
-  script.textContent = await inflate(DATA.plotly);
+  script.textContent = await inflate(bytesOf(DATA.plotly));
   document.head.appendChild(script);  // a classic script: runs now, and defines window.Plotly
 }
 
@@ -90,7 +87,7 @@ async function show(index, step) {
   ROOT.dispatchEvent(new CustomEvent("mx-scene", { bubbles: true, detail: { scene: index } }));
 }
 
-function shown() { return STATE.get(ROOT) || null; }  // the player on the page
+function shown() { return playerIn(ROOT); }  // the player on the page
 function currentStep() { return shown() ? shown().j : view.step; }
 
 // --- the page's own controls ---------------------------------------------------------------

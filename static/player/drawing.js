@@ -1,0 +1,195 @@
+// Drawing a step: the panels on screen first (a new plot, a patch straight into the drawn
+// figure, or a whole redraw), the rest in the next task; the step line and its tag; the
+// table panels.  It tells whoever listens when a step is on screen ("mpl-rendered") and
+// when every panel shows it ("mpl-settled").  `drawing` holds the player's methods (mixed
+// into Player, player.js).
+
+import { el } from "./dom.js";
+import { textWidth } from "./labels.js";
+
+export const drawing = {
+  render(full) {
+    if (!this.Plotly) return Promise.resolve();
+    const j = this.j;
+    this.renderText();
+    const animate = this.animateBox && this.animateBox.checked && !full;
+    const draw = (cell) => {
+      if (this.destroyed) return Promise.resolve();
+      if (cell.panel.table) { this.drawTable(cell, j); return Promise.resolve(); }
+      if (!cell.drawn) {
+        cell.drawn = true;
+        const { data, layout } = this.figure(cell, j);
+        return this.track(this.Plotly.newPlot(cell.plot, data, layout, this.config(cell))).then(() => {
+          if (this.destroyed) return undefined;
+          this.hook(cell);
+          cell.plot.on("plotly_relayout", (change) => { if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j); });
+          cell.mode = "full";
+          return this.afterDraw(cell, j, true);
+        });
+      }
+      let done;
+      if (animate && cell.panel.animate) {
+        const { data, layout } = this.figure(cell, j);
+        done = this.Plotly.animate(cell.plot, { data, layout }, { transition: { duration: 250, easing: "cubic-in-out" }, frame: { duration: 250, redraw: true } });
+      } else if (!full && !this.predict && cell.mode === "step") {
+        done = this.update(cell, j);
+      } else {
+        const { data, layout } = this.figure(cell, j);
+        done = this.Plotly.react(cell.plot, data, layout, this.config(cell));
+      }
+      const wasFull = cell.mode !== "step" || full;
+      cell.mode = this.predict || animate ? "full" : "step";
+      return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
+    };
+    // Panels on screen first; those scrolled out of view follow in the next task, so a
+    // step reaches the screen as soon as everything that can be seen has changed.  (A
+    // first draw with the whole grid below the screen draws its first panel first.)
+    const shown = this.cells.filter((cell) => cell.height > 0);
+    const visible = shown.filter((cell) => this.onScreen(cell));
+    if (!visible.length && shown.length && !shown[0].drawn) visible.push(shown[0]);
+    const hidden = shown.filter((cell) => !visible.includes(cell));
+    const token = (this.token = (this.token || 0) + 1);
+    // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
+    // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
+    const settle = () => {
+      if (token !== this.token) return;
+      document.dispatchEvent(new CustomEvent("mpl-settled", {
+        detail: { step: j, at: performance.now(), id: this.id, screen: this.screen } }));
+    };
+    return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
+      if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
+      document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
+      if (!hidden.length) { settle(); resolve(); return; }
+      setTimeout(() => {
+        if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
+        Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));
+      }, 0);
+    })));
+  },
+
+  // A Plotly call in flight: the player is not torn down under it (see destroy).
+  track(promise) {
+    const call = Promise.resolve(promise);
+    const settled = call.then(() => undefined, () => undefined);  // for destroy; the caller still sees a failure
+    this.inflight.add(settled);
+    settled.then(() => this.inflight.delete(settled));
+    return call;
+  },
+
+  // After a draw: the step line, a log axis's decades thinned to its length (after a full
+  // draw, when the axes may have moved) and the overlay of labels and marks.
+  afterDraw(cell, j, full) {
+    this.stepLine(cell, j);
+    if (full) {
+      const thinned = this.thinDecades(cell);
+      if (thinned) return this.track(thinned).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, true)));
+    }
+    this.overlay(cell, j);
+    return undefined;
+  },
+
+  onScreen(cell) {
+    const box = cell.cell.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+  },
+
+  // A step's patch straight into the drawn figure: only the traces it names are restyled
+  // and only the layout paths it names relaid out (every frame names the same ones, so
+  // any step can follow any other); revealed lines and their labels move with it.
+  update(cell, j) {
+    const panel = cell.panel;
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    const indices = Object.keys(frame.data || {}).map(Number);
+    const dataUpdate = {};
+    indices.forEach((trace, k) => {
+      for (const [key, value] of Object.entries(frame.data[trace])) {
+        if (!dataUpdate[key]) dataUpdate[key] = new Array(indices.length).fill(undefined);
+        dataUpdate[key][k] = value;
+      }
+    });
+    const layoutUpdate = {};
+    for (const [key, value] of Object.entries(frame.layout || {})) {
+      layoutUpdate[key.replace(/\.(\d+)(?=\.|$)/g, "[$1]")] = value;  // "annotations.1.text" -> "annotations[1].text"
+    }
+    const refs = (this.base(panel).layout.meta || {}).refs || [];
+    for (const ref of refs) {  // the bound's stop shows with the whole curves: a relayout only when that changes
+      if (ref.when !== "whole") continue;
+      const shape = (cell.plot.layout.shapes || [])[ref.shape];
+      if (shape && (shape.visible !== false) !== this.showWhole(j)) layoutUpdate["shapes[" + ref.shape + "].visible"] = this.showWhole(j);
+    }
+    if (panel.rings && panel.rings.length) {
+      const base = this.base(panel).layout.shapes || [];
+      layoutUpdate.shapes = base.concat(this.ringShapes(cell, j));
+    }
+    if (!indices.length && !Object.keys(layoutUpdate).length) { this.overlay(cell, j); return Promise.resolve(); }
+    return this.Plotly.update(cell.plot, dataUpdate, layoutUpdate, indices).then(() => (this.destroyed ? undefined : this.overlay(cell, j)));
+  },
+
+  // An HTML table panel (the deflation lab's facts): a header row, then one row per
+  // frame row whose first cell names it, with the row's meaning as its tooltip.
+  drawTable(cell, j) {
+    const panel = cell.panel;
+    const frame = panel.frames[Math.min(j, panel.frames.length - 1)] || {};
+    const table = panel.table;
+    if (!cell.table) {
+      cell.table = el("table", { class: "mpl-table" });
+      const head = el("tr", {}, table.header.map((name) => el("th", { scope: "col", text: name })));
+      cell.body = el("tbody");
+      cell.table.append(el("thead", {}, [head]), cell.body);
+      cell.plot.replaceChildren(cell.table);
+      cell.plot.setAttribute("role", "region");
+      cell.plot.setAttribute("aria-label", panel.title);
+      cell.plot.setAttribute("tabindex", "0");
+      cell.drawn = true;
+    }
+    cell.plot.style.height = cell.height + "px";
+    const help = table.row_help || [];
+    cell.body.replaceChildren(...(frame.rows || []).map((row, r) => el("tr", {}, row.map((value, i) => (i === 0
+      ? el("th", { scope: "row", title: help[r] || null, class: help[r] ? "mpl-has-tip" : null, text: String(value) })
+      : el("td", { text: String(value) }))))));
+  },
+
+  // Where the step line of a panel is at step j (null: not drawn), and its tag: left of
+  // the line, or right of it where the left has no room; in the plot div's pixels.
+  stepPlace(cell, j, full) {
+    if (!cell.panel.step_line || !full || !full.xaxis) return null;
+    const xa = full.xaxis;
+    const stepX = cell.panel.step_x;
+    const value = stepX ? stepX[Math.min(j, stepX.length - 1)] : j;
+    const x = xa._offset + xa.c2p(value);
+    if (!((stepX || j >= 1) && Number.isFinite(x) && x >= xa._offset - 1 && x <= xa._offset + xa._length + 1)) return null;
+    const text = cell.panel.step_text ? cell.panel.step_text[Math.min(j, cell.panel.step_text.length - 1)] : "step " + j;
+    const size = Math.round(14 * this.scale);
+    const w = textWidth(text, size) + 6, h = size * 1.3;
+    const right = w + 8 > x - xa._offset;
+    return { x, text, right, tag: { x: right ? x + 4 : x - 4 - w, y: full._size.t + 2, w, h } };
+  },
+
+  stepTag(cell, j, full) {
+    const place = this.stepPlace(cell, j, full);
+    return place ? place.tag : null;
+  },
+
+  // The step marker of a chart against t: a div over the plot area at x = step (moving a
+  // Plotly shape redraws the whole chart; a div costs nothing).
+  stepLine(cell, j) {
+    if (!cell.panel.step_line) return;
+    const full = cell.plot._fullLayout;
+    if (!full || !full.xaxis) return;
+    if (!cell.line) {
+      cell.plot.style.position = "relative";
+      cell.line = el("div", { class: "mpl-step-line" }, [el("span", { class: "mpl-step-text" })]);
+      cell.plot.appendChild(cell.line);
+    }
+    const place = this.stepPlace(cell, j, full);
+    cell.line.style.display = place ? "" : "none";
+    if (!place) return;
+    cell.line.style.left = place.x + "px";
+    cell.line.style.top = full._size.t + "px";
+    cell.line.style.height = full._size.h + "px";
+    const tag = cell.line.firstChild;
+    tag.textContent = place.text;
+    tag.style.fontSize = Math.round(14 * this.scale) + "px";
+    tag.classList.toggle("mpl-right", place.right);
+  },
+};

@@ -1,0 +1,26 @@
+// A study's payload named by a reference (ui/player.py `reference`: a frame starting "MPLR",
+// the view's fields, then the payload's name) and fetched by that name, once per page: the
+// component's script starts the fetch before the player's modules have arrived, and the
+// Streamlit adapter finds it under way.
+
+import { framed } from "./decode.js";
+
+// `{head, name}` of a payload reference, or null when `data` is not one.
+export function reference(data) {
+  const frame = framed(data, "MPLR");
+  return frame ? { head: frame.head, name: new TextDecoder().decode(frame.rest) } : null;
+}
+
+// A payload's text, fetched once per name on this page (a second mount of the same study,
+// or the page's early preload, finds it).
+export function fetched(url) {
+  const known = window.__mplFetched;
+  if (known && known.url === url) return known.text;
+  const text = fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return response.text();
+  });
+  text.catch(() => { if (window.__mplFetched && window.__mplFetched.text === text) window.__mplFetched = null; });
+  window.__mplFetched = { url, text };
+  return text;
+}

@@ -1,0 +1,103 @@
+// Mounting the player in a root element: one way in for the app (streamlit.js) and a saved
+// page (standalone.js).  A payload arrives as a study's gzip-compressed text (inflated once
+// per study) with the fields of the view on top (the step, the lesson line, presenter mode,
+// the text size: ui/player.py `_view`).  The same study again keeps its player and step;
+// another study replaces it, on the same step when only a setting of the same page changed.
+//
+// options: onStep(j), the step on screen (kept in the address or a page's fragment);
+// onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
+// (the next or previous scene of a lesson); onMount(player, old), a new player made (old:
+// the one it replaces, or null), where it may say the step it opened on.
+
+import { fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { stored } from "./dom.js";
+import { sceneKey } from "./guide.js";
+import { Player } from "./player.js";
+
+const STATE = new WeakMap();  // root -> its player
+const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text mounted there
+const PENDING = new WeakMap();  // root -> the latest mountText call's token
+
+// The player mounted in `root`, if any.
+export function playerIn(root) {
+  return STATE.get(root) || null;
+}
+
+// The step a payload opens on: its own, or for a scene reopened by "Back to the lesson"
+// (guide.resume) the step the student left it on, within the scene's steps.
+function sceneStep(payload) {
+  const guide = payload.lesson && payload.lesson.guide;
+  const step = payload.step || 0;
+  if (!guide || !guide.resume) return step;
+  const kept = stored(sceneKey(guide));
+  const left = kept === null ? NaN : Number(kept);
+  return Number.isInteger(left) && left >= (guide.start || 0) && left <= payload.n_steps ? left : step;
+}
+
+// Mount (or update) the player in `root` with a decoded payload object.
+export function mount(root, payload, options) {
+  if (payload.version !== PAYLOAD_VERSION) {
+    const old = STATE.get(root);
+    if (old) old.cleanup();
+    root.textContent = `This study was written for another version of the step player (payload version ${payload.version ?? "none"}; ` +
+      `this player reads version ${PAYLOAD_VERSION}). Open it again from the app, or save the demo again.`;
+    return () => {};
+  }
+  const old = STATE.get(root);
+  // The same study shown the same way keeps its player; presenter mode or the text size
+  // lays it out anew (one payload serves every display).
+  const view = [payload.id, Boolean(payload.present), payload.text_scale || 1].join("|");
+  if (old && old.view === view) {
+    if (options) old.options = options;
+    old.checkTheme();
+    old.setLesson(payload.lesson);
+    const want = sceneStep(payload);
+    if (payload.exact_step && want !== old.j) old.go(Math.max(0, Math.min(want, old.n)), "scene");
+    return old.cleanup;
+  }
+  let step = sceneStep(payload);
+  if (old) {
+    if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
+    old.destroy();
+  }
+  const player = new Player(root, Object.assign(payload, { step }), options);
+  player.view = view;
+  if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
+  STATE.set(root, player);
+  player.cleanup = () => {
+    player.destroy();
+    STATE.delete(root);
+  };
+  if (player.options.onMount) player.options.onMount(player, old || null);
+  // Who wants the player (the browser tests, the latency benchmark) hears of it, as of
+  // every step drawn ("mpl-rendered", "mpl-settled"): nothing is left on window for them.
+  document.dispatchEvent(new CustomEvent("mpl-mounted", { detail: player }));
+  return player.cleanup;
+}
+
+// A study's text (`load()`: a promise, called unless the study `key` names was mounted here
+// last) with the per-view fields `head` on top; the latest call for a root wins.
+export function mountText(root, head, key, load, options, onFailure) {
+  const token = {};
+  PENDING.set(root, token);
+  const apply = (text) => {
+    if (PENDING.get(root) !== token) return;  // a later call is on its way
+    INFLATED.set(root, { key, text });
+    mount(root, Object.assign(JSON.parse(text), head), options);
+    const player = STATE.get(root);
+    if (player) player.payloadBytes = text.length;
+  };
+  const known = INFLATED.get(root);
+  if (known && known.key === key) apply(known.text);
+  else load().then(apply, (error) => {
+    if (PENDING.get(root) !== token) return;
+    if (onFailure) onFailure(error);
+    else root.textContent = "The study could not be read: " + error.message;
+  });
+  return () => { PENDING.delete(root); const player = STATE.get(root); if (player) player.cleanup(); };
+}
+
+// A study's gzip-compressed payload `gz` (bytes), inflated here, with the view `head`.
+export function mountPacked(root, head, gz, options) {
+  return mountText(root, head, fingerprint(gz), () => inflate(gz), options);
+}

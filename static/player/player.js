@@ -1,0 +1,308 @@
+// The step player: every step of a study lives in the browser, so stepping never asks the
+// server anything.  Python (ui/player.py) sends one payload per study: a base Plotly figure
+// per panel, and per step a small patch of what changes (trace arrays, titles, the step
+// marker).  Going to step j applies patch j to each base figure and hands the result to
+// Plotly, which redraws only what changed.
+//
+// Why not one Plotly figure with animation frames: the panels are separate figures laid out
+// to fit a projector at every text size, the keys (and a presentation clicker) must work
+// wherever the focus is, and pause must stop exactly on the step on screen; Plotly's own
+// slider does none of those.
+//
+// This file is the player's core: its state, the toolbar, the text around the charts and
+// going to a step.  Each other concern is a file of methods mixed in below: screens.js
+// (layout), figures.js and drawing.js (the charts), labels.js, keys.js, guide.js (lessons),
+// predict.js.  The player knows nothing of Streamlit or of the page's address: whoever
+// mounts it (mount.js, through streamlit.js or standalone.js) passes `options`.
+
+import { decode, resolveChanges, withScoreRows } from "./decode.js";
+import { el, isTyping, scrollParent, stored, storyNodes, swatch } from "./dom.js";
+import { drawing } from "./drawing.js";
+import { figures } from "./figures.js";
+import { guide, sceneKey } from "./guide.js";
+import { keys, KEYS_HELP } from "./keys.js";
+import { labels } from "./labels.js";
+import { loadPlotly } from "./plotly.js";
+import { predict } from "./predict.js";
+import { screens } from "./screens.js";
+import { pageIsDark, recolour, scaleFonts } from "./theme.js";
+
+const SPEEDS = [0.5, 1, 2, 4];
+const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export class Player {
+  // options (the standalone page's, ui/export.py): onStep(j) keeps the step somewhere else
+  // than the URL's query; onPastEnd(+1 / -1) is called by a forward key on the last step
+  // or a backward key on step 0 (the next or previous scene of a lesson).
+  constructor(root, payload, options) {
+    this.root = root;
+    this.options = options || {};
+    this.inflight = new Set();
+    this.setData(payload);
+    this.j = Math.max(0, Math.min(payload.step || 0, this.n));
+    this.playing = false;
+    this.timer = null;
+    this.speed = 1;
+    this.guesses = { right: 0, total: 0 };
+    this.guess = null;
+    this.guessNote = "";
+    this.predict = false;
+    this.screen = 0;
+    this.zoom = null;
+    this.whole = this.hasReveal && stored("mpl-whole") === "1";
+    this.dark = pageIsDark(root);
+    this.build();
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+    this.scroller = scrollParent(root);
+    this.resizing = null;
+    const relayout = () => {
+      if (this.resizing) return;
+      this.resizing = requestAnimationFrame(() => { this.resizing = null; this.layout(); });
+    };
+    this.observer = new ResizeObserver(relayout);
+    // A scrolling section (Streamlit's) is observed; the page itself is not -- its height
+    // is the content's, which the first draw changes (a needless second draw): the window's
+    // resize event covers it.
+    if (this.scroller !== document.scrollingElement && this.scroller !== document.documentElement) this.observer.observe(this.scroller);
+    this.observer.observe(this.top);
+    this.onResize = relayout;
+    window.addEventListener("resize", this.onResize);
+    // the theme can change under us (the app's settings menu, the system): check now and then
+    this.themeWatch = setInterval(() => this.checkTheme(), 1000);
+    this.ready = loadPlotly(payload.plotly_url).then((Plotly) => {
+      this.Plotly = Plotly;
+      this.layout();
+    }).catch((error) => { this.story.textContent = "The charts could not load: " + error.message; });
+    this.takeFocus();
+  }
+
+  setData(payload) {
+    this.payload = payload;
+    this.id = payload.id;
+    this.n = payload.n_steps;
+    this.scale = payload.text_scale || 1;
+    // The charts' text grows with the text size; the toolbar, story and keys grow half as
+    // much (18 px at 150%), so that at 150% they still leave a 1280 x 720 screen room for charts.
+    this.chrome = 1 + (this.scale - 1) / 2;
+    this.ink = {};
+    for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
+    this.hasReveal = false;
+    this.scores = payload.scores ? decode(payload.scores) : null;
+    this.coords = payload.coords ? decode(payload.coords) : null;
+    for (const panel of payload.panels) {
+      panel.figure = panel.figure ? decode(panel.figure) : null;
+      const columns = panel.columns ? panel.columns.map(decode) : [];
+      panel.frames = resolveChanges((panel.frames || []).map(decode).map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
+      if (panel.rings) panel.rings = decode(panel.rings);
+      if (panel.figure) {
+        scaleFonts(panel.figure, this.scale);
+        panel.frames.forEach((frame) => scaleFonts(frame, this.scale));
+        panel.figure.data.forEach((trace) => { if (trace.meta && trace.meta.reveal) this.hasReveal = true; });
+        panel.light = panel.figure;
+      }
+    }
+  }
+
+  inkOf(colour) { return this.dark ? (this.ink[String(colour).toLowerCase().replace(/ /g, "")] || colour) : colour; }
+
+  // The figure of a panel in the theme on screen (the dark copy is made once).
+  base(panel) {
+    if (!this.dark) return panel.light;
+    if (!panel.dark) panel.dark = recolour(panel.light, this.ink);
+    return panel.dark;
+  }
+
+  checkTheme() {
+    const dark = pageIsDark(this.root);
+    if (dark === this.dark) return;
+    this.dark = dark;
+    this.host.classList.toggle("mpl-dark", dark);
+    this.renderShared();
+    for (const cell of this.cells) { this.renderKey(cell); cell.mode = "full"; }
+    this.render(true);
+  }
+
+  build() {
+    const p = this.payload;
+    // Our own child: the parent also holds the component's <style>, which must stay.
+    let host = this.root.querySelector(":scope > .mpl-host");
+    if (!host) { host = el("div", { class: "mpl-host" }); this.root.appendChild(host); }
+    host.replaceChildren();
+    host.setAttribute("tabindex", "-1");  // takes the focus back from a control, so the keys step
+    host.classList.toggle("mpl-dark", this.dark);
+    this.host = host;
+    const bar = el("div", { class: "mpl-bar", role: "toolbar", "aria-label": "Step controls" });
+    const button = (label, name, title, action, cls) => el("button", { class: "mpl-btn " + (cls || ""), title, type: "button",
+      text: label, "aria-label": name, onclick: (event) => { action(); this.afterClick(event); } });
+    const short = p.present;  // presenter mode: the toolbar on one line at 1280 px
+    this.buttons = {
+      reset: button(short ? "|◀" : "|◀ Reset", "Reset to step 0", "Back to step 0 (Home)", () => { this.pause(); this.go(0, "reset"); }),
+      back: button(short ? "◀" : "◀ Back", "Back one step", "One step back (left arrow, PageUp)", () => this.forward(-1)),
+      play: button("▶ Play", "Play", "Play or pause (space)", () => this.toggle(), "mpl-primary"),
+      next: button(short ? "▶" : "Next ▶", "Next step", "One step forward (right arrow, PageDown)", () => this.forward(1)),
+    };
+    this.slider = el("input", { type: "range", min: "0", max: String(this.n), step: "1", value: String(this.j),
+      class: "mpl-slider", "aria-label": "Step", title: p.slider_help || "Step j: the state after j greedy choices" });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value), "slider"));
+    this.label = el("span", { class: "mpl-label", "aria-hidden": "true" });
+    this.status = el("span", { class: "mpl-sr", role: "status", "aria-live": "polite" });
+    this.speedSelect = el("select", { class: "mpl-select", "aria-label": "Play speed", title: "Play speed: steps per second" },
+      SPEEDS.map((s) => el("option", { value: String(s), text: s + "×" })));
+    this.speedSelect.value = "1";
+    // After a choice the focus leaves the control, so the arrow keys and space step again.
+    this.speedSelect.addEventListener("change", () => { this.speed = Number(this.speedSelect.value); this.takeFocus(true); });
+    bar.append(this.buttons.reset, this.buttons.back, this.buttons.play, this.buttons.next, this.slider, this.label, this.status,
+      this.speedSelect);
+    for (const mark of p.marks || []) {
+      bar.append(button(short ? mark.short || mark.label : mark.label, mark.label, mark.help || "",
+        () => { this.pause(); this.go(mark.step, "mark"); }, "mpl-mark"));
+    }
+    const toggle = (label, shortLabel, title, checked, change) => {
+      const box = el("input", { type: "checkbox", class: "mpl-check", title });
+      box.checked = checked;
+      box.addEventListener("change", () => { change(box.checked); this.takeFocus(true); });
+      bar.append(el("label", { class: "mpl-toggle", title }, [box, document.createTextNode(" " + (short ? shortLabel : label))]));
+      return box;
+    };
+    if (p.predict) {
+      this.predictBox = toggle("Predict the next pick", "Predict", "Predict the next pick: click the point you expect the criterion to choose",
+        false, (on) => { this.predict = on; this.guess = null; this.guessNote = ""; this.render(true); });
+    }
+    if (this.hasReveal) {
+      this.wholeBox = toggle("Whole curves", "Whole", "Draw the curves to the end (W); off: up to the step shown, as the algorithm sees them",
+        this.whole, (on) => this.setWhole(on));
+    }
+    if (!(REDUCED_MOTION && REDUCED_MOTION.matches)) {
+      this.animateBox = toggle("Animate", "Animate", "Slide the points between steps", false, () => {});
+    }
+    this.screenButton = button("", "Next screen of panels", "Show the next screen of panels (V)", () => this.nextScreen(), "mpl-screens");
+    this.keysButton = button(short ? "?" : "Keys", "Keyboard and clicker keys", "The keys a keyboard or a presentation clicker can use (?)", () => this.help(), "mpl-keys");
+    bar.append(this.screenButton, this.keysButton);
+    this.lesson = el("div", { class: "mpl-lesson" });
+    this.setLesson(p.lesson);
+    this.story = el("div", { class: "mpl-story" });
+    this.quiz = el("div", { class: "mpl-quiz", "aria-live": "polite" });
+    // A key item two panels share (the classes, test points, chosen, next pick) is said
+    // once, above the grid; each panel's own key keeps what only it draws.
+    const itemKey = (item) => item.kind + "|" + item.symbol + "|" + item.colour + "|" + item.text;
+    const counts = new Map();
+    for (const panel of p.panels) for (const item of new Map((panel.key_items || []).map((i) => [itemKey(i), i])).values()) counts.set(itemKey(item), (counts.get(itemKey(item)) || 0) + 1);
+    this.sharedItems = [];
+    for (const panel of p.panels) for (const item of panel.key_items || []) {
+      if (counts.get(itemKey(item)) > 1 && !this.sharedItems.some((other) => itemKey(other) === itemKey(item))) this.sharedItems.push(item);
+    }
+    for (const panel of p.panels) panel.own_items = (panel.key_items || []).filter((item) => counts.get(itemKey(item)) < 2);
+    this.sharedKey = el("div", { class: "mpl-key mpl-shared-key", "aria-label": "Key" });
+    this.grid = el("div", { class: "mpl-grid" + (p.present ? " mpl-present" : "") });
+    this.cells = p.panels.map((panel, index) => {
+      const title = el("div", { class: "mpl-title" });
+      const keyLine = el("div", { class: "mpl-key" });
+      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "figure", "aria-label": panel.caption || panel.title || panel.key });
+      const head = el("div", { class: "mpl-head" }, [title, keyLine]);
+      const parts = [head];
+      if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
+      parts.push(plot);
+      const area = p.present ? panel.present_area : panel.area;
+      const cell = el("div", { class: "mpl-cell", "data-panel": panel.key, "data-extra": area ? "0" : "1" }, parts);
+      if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
+      title.addEventListener("dblclick", () => this.enlarge(index));
+      this.grid.append(cell);
+      const record = { panel, index, title, head, keyLine, plot, cell, drawn: false, height: 0 };
+      this.renderKey(record);
+      return record;
+    });
+    this.top = el("div", { class: "mpl-top" + (p.present ? " mpl-pinned" : "") }, [bar, this.lesson, this.story, this.quiz]);
+    this.renderShared();
+    this.blanker = el("div", { class: "mpl-blank", role: "presentation", title: "Blank screen: press any key" });
+    this.blanker.addEventListener("click", () => this.blank(false));
+    this.helpBox = el("div", { class: "mpl-help", role: "dialog", "aria-label": "Keys" }, [
+      el("table", {}, KEYS_HELP.map(([keys, what]) => el("tr", {}, [el("th", { text: keys }), el("td", { text: what })])))]);
+    this.helpBox.addEventListener("click", () => this.help(false));
+    host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + this.chrome }, [this.top, this.sharedKey, this.grid, this.blanker, this.helpBox]));
+  }
+
+  renderShared() {
+    this.sharedKey.style.display = this.sharedItems.length ? "" : "none";
+    this.sharedKey.replaceChildren(...this.sharedItems.map((item) => el("span", { class: "mpl-key-item" },
+      [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
+  }
+
+  renderKey(cell) {
+    const panel = cell.panel;
+    const items = panel.own_items || [];
+    if (!items.length) { cell.keyLine.style.display = "none"; return; }
+    cell.keyLine.replaceChildren(...items.map((item) => el("span", { class: "mpl-key-item" },
+      [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
+  }
+
+  // After a mouse click on a control the focus goes back to the player, so that the
+  // keys and a clicker keep stepping; a keyboard user keeps the focus where it is.
+  afterClick(event) { if (event && event.detail > 0) this.takeFocus(true); }
+
+  takeFocus(force) {
+    const active = document.activeElement;
+    if (!force && active && active !== document.body && isTyping(active)) return;
+    if (active && active !== this.host && active.blur && (force || !this.host.contains(active))) active.blur();
+    if (this.host && this.root.isConnected) this.host.focus({ preventScroll: true });
+  }
+
+  renderText() {
+    const j = this.j;
+    this.slider.value = String(j);
+    const text = "Step " + j + " of " + this.n + (this.playing ? " — playing" : "");
+    this.label.textContent = text;
+    this.slider.setAttribute("aria-valuetext", "Step " + j + " of " + this.n);
+    if (this.status.textContent !== "Step " + j + " of " + this.n) this.status.textContent = "Step " + j + " of " + this.n;
+    // past either end, a lesson's scene goes on to the previous or next scene (forward())
+    const scenes = this.guide && this.options.onPastEnd ? this.guide : null;
+    this.buttons.back.disabled = j === 0 && !(scenes && scenes.scene > 1);
+    this.buttons.next.disabled = j >= this.n && !(scenes && scenes.scene < scenes.scenes);
+    this.buttons.play.textContent = this.playing ? "⏸ Pause" : "▶ Play";
+    this.buttons.play.setAttribute("aria-label", this.playing ? "Pause" : "Play");
+    const stories = this.payload.stories || [];
+    const hideNext = this.predict && !this.revealed();
+    const story = (hideNext ? (this.payload.stories_hidden || stories) : stories)[j] || "";
+    this.story.replaceChildren(...storyNodes(story));
+    this.renderQuiz();
+    for (const cell of this.cells) {
+      const frame = cell.panel.frames[Math.min(j, cell.panel.frames.length - 1)] || {};
+      const title = (frame.title !== undefined ? frame.title : cell.panel.title) || "";
+      if (cell.shownTitle !== title) { cell.title.replaceChildren(...storyNodes(title)); cell.shownTitle = title; }
+    }
+  }
+
+  go(j, source) {
+    j = Math.max(0, Math.min(Math.round(j), this.n));
+    if (source !== "play" && source !== "slider-keep") { this.guess = null; this.guessNote = ""; }
+    if (j === this.j && source !== "force") { this.render(); return; }
+    this.j = j;
+    this.guess = null;
+    if (this.guide) stored(sceneKey(this.guide), String(j));  // "Back to the lesson" returns here
+    this.tellStep();
+    this.render();
+  }
+
+  // The step on screen, told to whoever mounted the player: the app keeps it in the address,
+  // a saved page in its fragment.
+  tellStep() {
+    if (this.options.onStep) this.options.onStep(this.j);
+  }
+
+  destroy() {
+    clearTimeout(this.timer);
+    clearInterval(this.themeWatch);
+    if (this.resizing) cancelAnimationFrame(this.resizing);
+    this.observer.disconnect();
+    document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
+    this.destroyed = true;
+    if (this.host) this.host.replaceChildren();
+    // Purged once every Plotly call in flight has finished: purging under a running draw
+    // leaves it to read a layout that is gone (a console error, "_rehover").
+    const purge = () => { if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table) this.Plotly.purge(cell.plot); };
+    Promise.all([...this.inflight]).then(purge);
+  }
+}
+
+Object.assign(Player.prototype, screens, figures, drawing, labels, keys, guide, predict);

@@ -1,0 +1,71 @@
+// Predict mode: the student clicks the training point they expect the criterion to pick
+// next; the star and the criterion stay hidden until they do, then the pick, their point's
+// score and rank show.  `predict` holds the player's methods (mixed into Player, player.js).
+
+export const predict = {
+  setPredict(on) {
+    if (!this.predictBox || this.predict === on) return;
+    this.predictBox.checked = on;
+    this.predict = on;
+    this.guess = null;
+    this.guessNote = "";
+    if (this.cells) this.render(true);  // (not while the player is being built)
+  },
+
+  revealed() { return this.guess !== null || this.j >= this.n; },
+
+  // Predict mode: a click anywhere on the data panel takes the training point nearest to
+  // it on screen (test points and points under others can never swallow it); when several
+  // training points lie under the click (within 4 px of the nearest), the winner among
+  // them counts -- on screen they are the same point.
+  hook(cell) {
+    const panel = cell.panel;
+    if (panel.guess_trace === undefined) return;
+    cell.plot.addEventListener("click", (event) => {
+      if (!this.predict || this.revealed() || !this.coords) return;
+      const full = cell.plot._fullLayout;
+      if (!full || !full.xaxis) return;
+      const frame = cell.plot.getBoundingClientRect();
+      const x = event.clientX - frame.left, y = event.clientY - frame.top;
+      const xa = full.xaxis, ya = full.yaxis, size = full._size;
+      if (x < size.l || x > size.l + size.w || y < size.t || y > size.t + size.h) return;
+      const winner = this.payload.picks[this.j];
+      const distances = this.coords.map((point) => Math.hypot(xa._offset + xa.c2p(point[0]) - x, ya._offset + ya.c2p(point[1]) - y));
+      const chosen = new Set(this.payload.picks.slice(0, this.j));
+      let nearest = -1;
+      distances.forEach((d, i) => { if (!chosen.has(i) && (nearest < 0 || d < distances[nearest])) nearest = i; });
+      if (nearest < 0) return;
+      const under = distances[winner] <= distances[nearest] + 4 * this.scale;
+      this.guess = under ? winner : nearest;
+      this.guessNote = under && winner !== nearest ? " (the point under your click)" : " (the training point nearest your click)";
+      this.guesses.total += 1;
+      if (this.guess === winner) this.guesses.right += 1;
+      this.render(true);
+    }, true);
+  },
+
+  renderQuiz() {
+    if (!this.predict) { this.quiz.replaceChildren(); this.quiz.style.display = "none"; return; }
+    this.quiz.style.display = "";
+    const score = "Score: " + this.guesses.right + " of " + this.guesses.total + ". ";
+    if (this.j >= this.n) { this.quiz.textContent = score + "No pick left: reset to play again."; return; }
+    if (this.guess === null) {
+      this.quiz.textContent = score + "Click the training point you expect the criterion to choose next (the star and the criterion are hidden until you do).";
+      return;
+    }
+    const winner = this.payload.picks[this.j];
+    const row = this.scores ? this.scores[this.j] : null;
+    let detail = "";
+    if (row) {
+      const mine = row[this.guess];
+      const best = row[winner];
+      const order = this.payload.pick_max === false ? 1 : -1;
+      let rank = 1;
+      for (let i = 0; i < row.length; i++) if (Number.isFinite(row[i]) && order * (row[i] - mine) < 0) rank += 1;
+      detail = Number.isFinite(mine)
+        ? " You took point " + this.guess + this.guessNote + ": it scores " + mine.toPrecision(3) + " (rank " + rank + "); the winner " + winner + " scores " + best.toPrecision(3) + "."
+        : " You took point " + this.guess + this.guessNote + ", which cannot be chosen (already chosen or exhausted).";
+    }
+    this.quiz.textContent = score + (this.guess === winner ? "Right! " : "Not quite. ") + detail + " Press Next.";
+  },
+};

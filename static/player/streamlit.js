@@ -1,0 +1,102 @@
+// The Streamlit adapter: everything of the player that touches Streamlit's page or the
+// browser's history is here.  The component (ui/player.py, components v2) hands its data to
+// `attach`: a payload reference (a frame starting "MPLR": the view, then the payload's name,
+// fetched from the app's routes and kept by the browser by that name) or the payload
+// itself, packed (a frame starting "MPLZ": the view, then the gzip-compressed study), which
+// the page sends when it serves no routes, for an upload, or when a fetch failed.
+
+import { framed } from "./decode.js";
+import { fetched, reference } from "./fetching.js";
+import { mountPacked, mountText, playerIn } from "./mount.js";
+import { loadPlotly } from "./plotly.js";
+
+// History's own replaceState, before keepStepInAddress wraps it.
+const REPLACE_STATE = (...args) =>
+  (window.history.__mplReplaceState || window.history.replaceState).apply(window.history, args);
+
+// The step in the address (?step=j), so that a copied address reopens it.
+function writeStep(player) {
+  const url = new URL(window.location.href);
+  if (player.j) url.searchParams.set("step", String(player.j)); else url.searchParams.delete("step");
+  if (url.href !== window.location.href) REPLACE_STATE(window.history.state, "", url.href);
+}
+
+// The address always carries the step on screen.  The steps are taken in the browser and
+// the server never sees them; when a rerun changes the query (a setting changed on step 3:
+// the player stays on step 3), Streamlit writes the address the server asked for, which has
+// no step.  So after any address write on the live player's page that is not the player's
+// own, the player's step is written again.  The live player is kept on the window, not in
+// this module: a second copy of the module (a newer version loaded by a long-open page)
+// finds the one hook already in place.
+function keepStepInAddress() {
+  if (window.history.__mplReplaceState) return;
+  window.history.__mplReplaceState = window.history.replaceState;
+  for (const name of ["pushState", "replaceState"]) {
+    const write = window.history[name];
+    window.history[name] = function (...args) {
+      const result = write.apply(this, args);
+      const live = window.__mplLive;
+      if (live && !live.destroyed && window.location.pathname === live.path) writeStep(live);
+      return result;
+    };
+  }
+}
+
+// Entering presenter mode folds Streamlit's sidebar away (a link with ?present=1 opens
+// with it folded already, from the page config); the ">>" button brings it back.
+function foldSidebar() {
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  if (!sidebar || sidebar.getAttribute("data-collapsed") !== "false") return;
+  const button = sidebar.querySelector('[data-testid="stSidebarCollapseButton"] button, [data-testid="stSidebarHeader"] button');
+  if (button) button.click();
+}
+
+// The player in a Streamlit component.  `where`: the URLs of plotly.js and of the payloads
+// (a payload's name appended), relative to the page (ui/player.py `_boot`).
+export function attach(component, where) {
+  const root = component.parentElement;
+  const named = reference(component.data);
+  const packed = named ? null : framed(component.data, "MPLZ");
+  if (!named && !packed) {
+    root.textContent = "The step player received no study. Reload the page.";
+    return () => {};
+  }
+  loadPlotly(new URL(where.plotly, document.baseURI).href).catch(() => {});  // the player reports a failure
+  const options = {
+    onStep: () => { const player = playerIn(root); if (player) writeStep(player); },
+    // In a guided lesson, past the scene's steps the player asks Streamlit for the next or
+    // previous scene (ui/guide.py); elsewhere it has nothing to ask.
+    onPastEnd: (direction) => {
+      const player = playerIn(root);
+      if (player && player.guide) component.setTriggerValue("scene", direction);
+    },
+    onMount: (player, old) => {
+      if (player.payload.present && (!old || !old.payload.present)) foldSidebar();
+      player.path = window.location.pathname;
+      window.__mplLive = player;
+      keepStepInAddress();
+      writeStep(player);  // a step kept from before a setting changed, or a scene's own
+    },
+  };
+  // The Save menu (ui/board.py, the popover keyed "save-menu") saves the demo at the step
+  // on screen: the server does not see the steps taken here, so pressing Save tells it (one
+  // rerun, in which the menu's items are made again).
+  const onSave = (event) => {
+    const player = playerIn(root);
+    if (player && event.target && event.target.closest && event.target.closest(".st-key-save-menu")) {
+      component.setStateValue("shown_step", player.j);
+    }
+  };
+  document.addEventListener("click", onSave, true);
+  let cleanup;
+  if (named) {
+    const url = new URL(where.payloads + named.name, document.baseURI).href;
+    // When the payload cannot be fetched (the server no longer keeps it), the page is asked
+    // to send the bytes inline (one rerun).
+    const askInline = () => component.setStateValue("inline", true);
+    cleanup = mountText(root, named.head, named.name, () => fetched(url), options, askInline);
+  } else {
+    cleanup = mountPacked(root, packed.head, packed.rest, options);
+  }
+  return () => { document.removeEventListener("click", onSave, true); cleanup(); };
+}
