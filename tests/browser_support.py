@@ -12,6 +12,7 @@ with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,13 +55,16 @@ def chromium():
 
 
 def start_app(env=None):
-    """The app on a free loopback port, as ``make run`` starts it: ``(url, process)``."""
+    """The app on a free loopback port, as ``make run`` starts it: ``(url, process)``.
+    Its messages go to a temporary file, never to a pipe nobody reads (a full pipe would
+    stop the app midway through the tests)."""
     port = free_port()
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 (the app holds it while it runs)
     process = subprocess.Popen(
         app_command(port),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=errors,
         env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
@@ -68,9 +72,12 @@ def start_app(env=None):
     while time.time() < deadline:
         if healthy(url):
             return url, process
+        if process.poll() is not None:
+            break
         time.sleep(0.5)
     process.kill()
-    pytest.fail(f"The app did not start: {process.stderr.read().decode()[-2000:]}")
+    errors.seek(0)
+    pytest.fail(f"The app did not start: {errors.read().decode(errors='replace')[-2000:]}")
 
 
 @pytest.fixture(scope="module")
