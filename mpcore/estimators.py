@@ -29,6 +29,7 @@ attributes ending in ``_``, ``fit`` returning ``self``) and pass
 from __future__ import annotations
 
 import numbers
+import warnings
 from numbers import Integral, Real
 from typing import Any, Self
 
@@ -45,7 +46,7 @@ from sklearn.base import (
 )
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
-from sklearn.utils import check_random_state, deprecated
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -381,13 +382,15 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         features = nystrom_features(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_), self.factor_)
         return features.astype(X.dtype, copy=False)
 
-    @deprecated(
-        "`components_` was renamed `support_vectors_` in 0.2 (the name KernelMatchingPursuit and MPKFDA use; "
-        "in scikit-learn's PCA, components_ are axes) and will be removed in 0.3."
-    )
     @property
     def components_(self) -> np.ndarray:
-        """The chosen training rows of X: ``support_vectors_``."""
+        """DEPRECATED: the chosen training rows of X, now ``support_vectors_``."""
+        warnings.warn(
+            "`components_` was renamed `support_vectors_` in 0.2 (the name KernelMatchingPursuit and MPKFDA use; "
+            "in scikit-learn's PCA, components_ are axes) and will be removed in 0.3.",
+            FutureWarning,
+            stacklevel=2,
+        )
         return self.support_vectors_
 
     def score_samples(self, X: ArrayLike) -> np.ndarray:
