@@ -413,7 +413,7 @@ def test_deflation_lab_steps_and_reports_facts():
     assert story.startswith("**Step 1.**") and "PSD" in story and "projection" in story
     heat = panel(payload, "heatmaps")  # by default each kernel on its own colour range, said in its title
     assert len(heat["figure"]["data"]) == 4 and len(heat["frames"]) == payload["n_steps"] + 1
-    ranges = [frame["data"]["1"]["zmax"] for frame in heat["frames"][1:]]
+    ranges = [frame["data"]["kernel-1"]["zmax"] for frame in heat["frames"][1:]]
     assert len(set(ranges)) > 1 and all("±" in text for key, text in heat["frames"][3]["layout"].items())
     shared = panel(player(open_page("deflation-lab", {"points": "200", "k": "8", "ownscale": "false"})), "heatmaps")
     assert shared["figure"]["layout"].get("coloraxis")  # one colour axis for all

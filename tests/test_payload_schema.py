@@ -20,14 +20,28 @@ def _validator():
 
 
 def payload_problems(payload):
-    """What in ``payload`` (a dict) the schema refuses, and panels sharing a key (the
-    player addresses panels by key), as sentences; [] when it follows it."""
+    """What in ``payload`` (a dict) the schema refuses, panels sharing a key (the player
+    addresses panels by key), and traces a panel addresses that its figure does not name
+    (frames, predictions and lowest-point markers address traces by uid), as sentences;
+    [] when it follows it."""
     problems = [
         f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message[:200]}"
         for error in _validator().iter_errors(payload)
     ]
     keys = [panel.get("key") for panel in payload.get("panels", []) if isinstance(panel, dict)]
     problems += [f"two panels are called {key!r}" for key in sorted({k for k in keys if keys.count(k) > 1})]
+    for panel in payload.get("panels", []):
+        if not isinstance(panel, dict):
+            continue
+        traces = (panel.get("figure") or {}).get("data") or []
+        named = {trace.get("uid") for trace in traces if isinstance(trace, dict)} - {None}
+        wanted = {name for frame in panel.get("frames") or [] for name in (frame.get("data") or {})}
+        wanted |= set(panel.get("hide_when_predicting") or [])
+        wanted |= {(trace.get("meta") or {}).get("min_of") for trace in traces if isinstance(trace, dict)} - {None}
+        problems += [
+            f"panel {panel.get('key')!r} addresses a trace its figure does not name: {name!r}"
+            for name in sorted(map(str, wanted - named))
+        ]
     return problems
 
 
@@ -52,7 +66,9 @@ def test_the_check_finds_what_the_player_could_not_read():
         (lambda p: p["panels"][1].update(key=p["panels"][0]["key"]), "two panels are called"),
         (lambda p: p.update(scores={"dtype": "f16", "bdata": ""}), "scores"),
         (lambda p: p.update(predict=True, picks=None), "picks"),
-        (lambda p: p["panels"][0]["frames"][1].update(data={"first": {}}), "frames/1/data"),
+        (lambda p: p["panels"][0]["frames"][1].update(data={"0": {}}), "frames/1/data"),  # by position
+        (lambda p: p["panels"][1]["frames"][1].update(data={"loser": {}}), "does not name: 'loser'"),
+        (lambda p: p["panels"][1].update(hide_when_predicting=["winner", "ghost"]), "does not name: 'ghost'"),
         (lambda p: p.update(steps=3), "Additional properties are not allowed"),
     ):
         payload = _kmp()

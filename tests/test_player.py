@@ -399,3 +399,30 @@ def test_an_address_names_the_payload_last_shown_there_while_it_is_kept(monkeypa
     assert serving_routes.linked_payload("/kmp", "k=0") == "a" * 40 and len(serving_routes._LINKED) == 3
     serving_routes._KEPT["b" * 40] = b"gz b"
     assert serving_routes.linked_payload("/kmp", "data=xor&k=40") is None  # the oldest, forgotten
+
+
+def test_a_panel_addresses_its_traces_by_name_never_by_position():
+    """A frame that patches trace 0, a prediction that hides trace 1, or a marker following a
+    line its figure does not name is refused when the payload is made, with the panel and
+    the names; two traces of one figure cannot share a name."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure([go.Scatter(uid="line", y=[1, 2]), go.Scatter(uid="low", y=[1], meta={"min_of": "line"})])
+    assert player.Panel(
+        "ok", "a", "t", figure, [{"data": {"line": {"y": [2, 3]}}}], hide_when_predicting=("low",)
+    ).as_dict()
+    for frames, hidden, found in (
+        ([{"data": {0: {"y": [2, 3]}}}], (), "0"),
+        ([{"data": {"line": {"y": [2]}}}], (1,), "1"),
+        ([{"data": {"lines": {"y": [2]}}}], (), "lines"),
+    ):
+        with pytest.raises(
+            ValueError, match=rf"panel 'bad' addresses traces its figure does not name \(uid\): {found}"
+        ):
+            player.Panel("bad", "a", "t", figure, frames, hide_when_predicting=hidden).as_dict()
+    follows = go.Figure([go.Scatter(uid="line", y=[1]), go.Scatter(uid="low", meta={"min_of": "curve"})])
+    with pytest.raises(ValueError, match="curve"):
+        player.Panel("bad", "a", "t", follows, []).as_dict()
+    twice = go.Figure([go.Scatter(uid="line", y=[1]), go.Scatter(uid="line", y=[2])])
+    with pytest.raises(ValueError, match="two traces share a uid"):
+        player.Panel("bad", "a", "t", twice, []).as_dict()

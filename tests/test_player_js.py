@@ -84,13 +84,13 @@ def _small_payload(n=4, panels=1, height=240):
 
     from ui import player
 
-    frames = [{"data": {0: {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
+    frames = [{"data": {"curve": {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
     shown = [
         player.Panel(
             f"curve{i}" if i else "curve",
             "a",
             "A curve",
-            go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
+            go.Figure(go.Scatter(uid="curve", x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
             frames=frames,
             height=height,
         )
@@ -239,15 +239,17 @@ def test_keys_typed_in_a_field_are_not_steps_and_blanking_takes_one_key(stepper)
 
 
 def _rebuilt_frames(js, panel_dict, scores=None):
-    """A panel's frames as the player holds them after load (decoded, references resolved)."""
+    """A panel's frames as the player holds them after load (decoded, traces found by their
+    names, references resolved): each frame's patches by trace position."""
     return js(
         """(() => {
           const panel = arg.panel;
           const figure = panel.figure ? P.decode(panel.figure) : null;
           const scores = arg.scores ? P.decode(arg.scores) : null;
           const columns = (panel.columns || []).map(P.decode);
-          const frames = P.resolveChanges(
-            panel.frames.map(P.decode).map((f) => P.withScoreRows(f, scores, columns)), figure);
+          const named = P.byPosition({ key: panel.key, figure, frames: panel.frames.map(P.decode),
+            hide_when_predicting: panel.hide_when_predicting });
+          const frames = P.resolveChanges(named.frames.map((f) => P.withScoreRows(f, scores, columns)), figure);
           const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v, (x) => (Number.isNaN(x) ? null : x))
             : Array.isArray(v) ? v.map(plain) : v && typeof v === "object"
             ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v);
@@ -271,8 +273,8 @@ def test_a_heatmap_sent_as_changes_is_rebuilt_within_a_quarter_level(js, kmp_stu
     j_steps = range(kmp_study.n_steps + 1)
     panel = steps.heatmap_panel(kmp_study, j_steps, sort_note="sorted", shared_scale=False)
     spec = json.loads(json.dumps(panel.as_dict()))
-    kinds = [type(frame["data"]["1"]["z"]).__name__ for frame in spec["frames"]]
-    changes = sum("change" in frame["data"]["1"]["z"] for frame in spec["frames"])
+    kinds = [type(frame["data"]["kernel-after"]["z"]).__name__ for frame in spec["frames"]]
+    changes = sum("change" in frame["data"]["kernel-after"]["z"] for frame in spec["frames"])
     assert changes == len(spec["frames"]), kinds  # a deflation: every step a change, the first from the base figure
     eight_bit = sum(len(json.dumps(player.encode(f))) for f in panel.frames)
     assert len(json.dumps(spec["frames"])) < eight_bit / 4
@@ -290,10 +292,13 @@ def test_a_matrix_that_changes_wholly_goes_as_eight_bit_cells(js):
 
     rng = np.random.default_rng(1)
     matrices = [rng.uniform(-1, 1, size=(20, 20)) for _ in range(4)]
-    frames = [{"data": {0: {"z": player.Quantized(m, -1.0, 1.0)}}} for m in matrices]
-    panel = player.Panel("heat", "e", "title", None, frames)
+    frames = [{"data": {"heat": {"z": player.Quantized(m, -1.0, 1.0)}}} for m in matrices]
+    import plotly.graph_objects as go
+
+    figure = go.Figure(go.Heatmap(uid="heat", z=np.zeros((20, 20))))
+    panel = player.Panel("heat", "e", "title", figure, frames)
     spec = json.loads(json.dumps(panel.as_dict()))
-    assert all("q8" in frame["data"]["0"]["z"] for frame in spec["frames"])  # no change is of low rank
+    assert all("q8" in frame["data"]["heat"]["z"] for frame in spec["frames"])  # no change is of low rank
     for frame, truth in zip(_rebuilt_frames(js, spec), matrices):
         assert np.max(np.abs(np.array(frame["0"]["z"]) - truth)) <= 1 / 254 + 1e-6
 
@@ -306,7 +311,7 @@ def test_criterion_frames_refer_to_the_payloads_scores(js, kmp_study):
     panel = steps.criterion_panel(kmp_study, j_steps, kmp_study.coords[:, 0], labels, title="step {j}")
     scores = kmp_study.path.scores[: kmp_study.n_steps]
     spec = json.loads(json.dumps(panel.as_dict(scores)))
-    assert all("score_row" in frame["data"][str(n)]["y"] for frame in spec["frames"] for n in (0, 1))
+    assert all("score_row" in frame["data"][f"scores-{n}"]["y"] for frame in spec["frames"] for n in (0, 1))
     assert len(spec["columns"]) == 2  # each group's points sent once
     rebuilt = _rebuilt_frames(js, spec, json.loads(json.dumps(player.encode(np.asarray(scores, dtype=float)))))
     groups = figures_groups(labels, scores.shape[1])

@@ -11,7 +11,7 @@ applies in the browser and :func:`themed` applies to a figure drawn by Streamlit
 Traces and the layout carry small ``meta`` notes the step player reads (see
 ``static/player/labels.js``): ``{"label": text}`` puts the text at the end of a line instead of a
 legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
-``{"min_of": i}`` marks the lowest point drawn so far of trace i, and the layout's
+``{"min_of": uid}`` marks the lowest point drawn so far of the trace named ``uid``, and the layout's
 ``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop)
 whose labels the player places where no curve crosses them.
 """
@@ -382,12 +382,14 @@ def winner_arrays(x, scores, winner, pick="max"):
 def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None):
     """The criterion of every candidate at this step (y) against a coordinate of the point
     (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn and the
-    winner is starred (always the last trace)."""
+    winner is starred.  Traces named for the step player's patches (``uid``): ``scores-0``,
+    ``scores-1``, ... one per group of :func:`criterion_groups`, and ``winner``."""
     x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
     fig = _new_figure()
-    for name, colour, symbol, index in criterion_groups(labels, scores.size):
+    for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size)):
         fig.add_trace(
             go.Scatter(
+                uid=f"scores-{number}",
                 x=x[index],
                 y=scores[index],
                 mode="markers",
@@ -399,6 +401,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
         )
     fig.add_trace(
         go.Scatter(
+            uid="winner",
             mode="markers",
             **winner_arrays(x, scores, winner, pick),
             marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
@@ -550,13 +553,14 @@ def heatmap_pair_figure(
     before, after = np.asarray(before), np.asarray(after)
     right = names[1] or after_title(j)
     fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12, figure=_new_figure())
-    for col, matrix in ((1, before), (2, after)):
+    for col, matrix, uid in ((1, before, "kernel-before"), (2, after, "kernel-after")):
         low, high = display_range(before if shared_scale else matrix)
         colorbar = {"title": {"text": "value"}, "thickness": 14}
         if not shared_scale:
             colorbar["x"] = 0.44 if col == 1 else 1.0
         fig.add_trace(
             go.Heatmap(
+                uid=uid,
                 z=matrix.astype(np.float32),
                 zmin=low,
                 zmax=high,
@@ -751,9 +755,10 @@ def bound_figure(
         colour = CURVE_COLOURS[number % len(CURVE_COLOURS)]
         is_bound = name in curves.bound_names
         on_right = name in secondary
-        line_index = len(fig.data)
+        line_uid = f"curve-{number}"
         fig.add_trace(
             go.Scatter(
+                uid=line_uid,
                 x=t,
                 y=_finite_or_none(values),
                 mode="lines",
@@ -825,7 +830,7 @@ def bound_figure(
                         "color": colour,
                         "line": {"width": 1.5, "color": "#ffffff"},
                     },
-                    meta={"min_of": line_index},
+                    meta={"min_of": line_uid},
                     hovertemplate=f"lowest {name}<br>t=%{{x}}: %{{y:.4g}}<extra></extra>",
                 ),
                 secondary_y=on_right,
@@ -973,6 +978,7 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
     top = float(np.max(residuals)) if top is None else float(top)
     fig = _new_figure(
         go.Scatter(
+            uid="residuals",
             x=coords[:, 0],
             y=coords[:, 1],
             mode="markers",
@@ -1016,7 +1022,12 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
         )
     fig.add_trace(
         go.Scatter(
-            x=xs, y=fitted, mode="lines", name="fitted function", line={"color": OKABE_ITO["vermillion"], "width": 4}
+            uid="fit",
+            x=xs,
+            y=fitted,
+            mode="lines",
+            name="fitted function",
+            line={"color": OKABE_ITO["vermillion"], "width": 4},
         )
     )
     _chosen(fig, coords, chosen)
@@ -1028,6 +1039,7 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
     fig = _new_figure()
     fig.add_trace(
         go.Scatter(
+            uid="train",
             x=y_train,
             y=f_train,
             mode="markers",
@@ -1038,6 +1050,7 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
     if y_test is not None:
         fig.add_trace(
             go.Scatter(
+                uid="test",
                 x=y_test,
                 y=f_test,
                 mode="markers",
@@ -1079,6 +1092,7 @@ def decision_figure(
     top = float(np.nanmax(np.abs(values))) or 1.0
     fig = _new_figure(
         go.Contour(
+            uid="decision-value",
             x=xs,
             y=ys,
             z=values,
@@ -1096,6 +1110,7 @@ def decision_figure(
     )
     fig.add_trace(
         go.Contour(
+            uid="decision-boundary",
             x=xs,
             y=ys,
             z=values,
@@ -1123,6 +1138,7 @@ def projection_figure(projections, *, title=None):
     train_corr, test_corr = projections["correlation"]
     fig.add_trace(
         go.Scatter(
+            uid="train-pairs",
             x=fx,
             y=fy,
             mode="markers",
@@ -1132,6 +1148,7 @@ def projection_figure(projections, *, title=None):
     )
     fig.add_trace(
         go.Scatter(
+            uid="test-pairs",
             x=gx,
             y=gy,
             mode="markers",
@@ -1143,6 +1160,7 @@ def projection_figure(projections, *, title=None):
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
     fig.add_trace(
         go.Scatter(
+            uid="diagonal",
             x=[low, high],
             y=[low, high],
             mode="lines",
@@ -1175,6 +1193,7 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
         name = _class_name(value, class_names)
         fig.add_trace(
             go.Histogram(
+                uid=f"train-{value:+.0f}",
                 x=np.asarray(values)[labels == value],
                 name=f"{name} (train)",
                 opacity=0.6,
@@ -1185,6 +1204,7 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
         if values_test is not None:
             fig.add_trace(
                 go.Histogram(
+                    uid=f"test-{value:+.0f}",
                     x=np.asarray(values_test)[labels_test == value],
                     name=f"{name} (test)",
                     marker={"color": "rgba(0,0,0,0)", "line": {"color": CLASS_COLOURS[value], "width": 2.5}},
@@ -1231,6 +1251,7 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
     for number, name in enumerate(names):
         fig.add_trace(
             go.Heatmap(
+                uid=f"kernel-{number}",
                 z=np.asarray(blocks[name], dtype=np.float32),
                 coloraxis="coloraxis",
                 name=name,

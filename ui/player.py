@@ -275,13 +275,13 @@ def encode(value):
 
 
 def _matrices(fig):
-    """``{(trace, "z"): float32 matrix}`` of a figure's 2-D ``z`` arrays, as the browser
+    """``{(trace uid, "z"): float32 matrix}`` of a figure's 2-D ``z`` arrays, as the browser
     holds them (the base figure goes as float32: :func:`_single_precision`)."""
     out = {}
-    for number, trace in enumerate(getattr(fig, "data", ()) or ()):
+    for trace in getattr(fig, "data", ()) or ():
         z = getattr(trace, "z", None)
-        if z is not None and np.ndim(z) == 2:
-            out[(number, "z")] = _float32(z)
+        if z is not None and np.ndim(z) == 2 and trace.uid is not None:
+            out[(trace.uid, "z")] = _float32(z)
     return out
 
 
@@ -336,14 +336,15 @@ class Panel:
     writes ``title`` above the chart, where it wraps instead of being cut, and a one-line
     key of its traces' markers and lines under it; lines named in their ``meta.label``
     are labelled at their end instead); ``frames``: per step
-    ``{"data": {trace index: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``;
+    ``{"data": {trace uid: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``, each
+    patched trace named by its ``uid`` in the figure (never by its position);
     ``area``: the panel's place in the scrolling layout's reading order (``a`` data, ``b``
     criterion, ``c`` model, ``d`` bound, ``e`` heatmaps on the algorithm pages);
     ``present_area``: its rank in presenter mode (the default keeps ``area``; the
     presenter shows a, b, d, e, c, f, ... in that order, as many per screen as fit at the
     text size, the rest a key away; None: not shown there); ``span``: columns x rows of
     the presenter's grid it takes (heatmap pairs two columns, the bound two rows);
-    ``hide_when_predicting``: trace indices hidden until a student has guessed;
+    ``hide_when_predicting``: the uids of the traces hidden until a student has guessed;
     ``guess``: clicks here are guesses; ``step_line``: the player draws a vertical line at
     x = j over the chart (an HTML overlay: moving a Plotly shape costs a full redraw, ~25
     ms, a div costs nothing), at ``step_x[j]`` when given, tagged ``step_text[j]``;
@@ -382,9 +383,27 @@ class Panel:
         """The panel's rank in presenter mode (None: not shown there)."""
         return self.area if self.present_area == "default" else self.present_area
 
+    def _check_names(self):
+        """Every trace a frame patches, a prediction hides or a marker follows is named by a
+        ``uid`` of the figure's (ui/figures.py names them): never by its position."""
+        traces = list(getattr(self.figure, "data", ()) or ())
+        uids = [trace.uid for trace in traces if trace.uid is not None]
+        if len(set(uids)) != len(uids):
+            raise ValueError(f"panel {self.key!r}: two traces share a uid ({uids})")
+        named = set(uids)
+        wanted = {trace for frame in self.frames for trace in (frame.get("data") or {})}
+        wanted |= set(self.hide_when_predicting)
+        wanted |= {(trace.meta or {}).get("min_of") for trace in traces if isinstance(trace.meta, dict)} - {None}
+        unknown = sorted(map(str, wanted - named))
+        if unknown:
+            raise ValueError(
+                f"panel {self.key!r} addresses traces its figure does not name (uid): {', '.join(unknown)}"
+            )
+
     def as_dict(self, scores=None):
         """The panel as the player reads it; ``scores``: the payload's criterion rows, which
         :class:`ScoreRow` values in the frames refer to (they are sent whole without it)."""
+        self._check_names()
         columns = []
         frames = _score_rows(as_changes(self.frames, _matrices(self.figure)), scores, columns)
         out = {
@@ -403,6 +422,9 @@ class Panel:
         }
         if self.figure is not None:
             base = _single_precision(json.loads(self.figure.to_json()))
+            for trace, drawn in zip(base["data"], self.figure.data):  # plotly's JSON leaves uids out
+                if drawn.uid is not None:
+                    trace["uid"] = drawn.uid
             layout = base["layout"]  # the panel's title and key are the player's, outside the chart
             layout.pop("template", None)
             layout.update(title=None, showlegend=False)

@@ -113,10 +113,12 @@ def criterion_panel(
     for j in j_steps:
         scores, winner = study.criterion(j)
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
-        patch = {number: {"y": ScoreRow(row, index, scores[index])} for number, (_, _, _, index) in enumerate(groups)}
-        patch[len(groups)] = figures.winner_arrays(x, scores, winner, pick)
+        patch = {
+            f"scores-{number}": {"y": ScoreRow(row, index, scores[index])} for number, (*_, index) in enumerate(groups)
+        }
+        patch["winner"] = figures.winner_arrays(x, scores, winner, pick)
         frames.append({"data": patch, "title": title.format(j=j)})
-    hidden = tuple(range(len(fig.data)))  # a student guesses before seeing the scores
+    hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
     return Panel(
         key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden, key_items=key_items
@@ -171,7 +173,7 @@ def heatmap_panel(
     for j in j_steps:
         after = path.deflated_block(j, order, view=view)
         lo, hi = (low, high) if shared_scale else figures.display_range(after, figures.OWN_SCALE_SHARE)
-        patch = {1: {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
+        patch = {"kernel-after": {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         title_j = f"{figures.kernel_name(j)} = K₀" if not_deflated else figures.after_title(j)
         right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
         frames.append({"data": patch, "layout": {"annotations.1.text": right}})
@@ -244,7 +246,7 @@ def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
     """Sparse KPCA's model: every point coloured by its residual, the chosen ringed."""
     residuals = study.path.extras["residuals"]
     fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max())
-    frames = [{"data": {0: {"marker.color": residuals[j]}}} for j in j_steps]
+    frames = [{"data": {"residuals": {"marker.color": residuals[j]}}} for j in j_steps]
     return Panel(
         key,
         area,
@@ -280,7 +282,7 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
         z = Quantized(values, -top, top)  # 8 bits; 0 is exactly code 127, so the boundary stays put
         frames.append(
             {
-                "data": {0: {"z": z, "zmin": -top, "zmax": top}, 1: {"z": z}},
+                "data": {"decision-value": {"z": z, "zmin": -top, "zmax": top}, "decision-boundary": {"z": z}},
                 "title": f"Decision boundary {what} = 0 after {j} steps",
             }
         )
@@ -305,9 +307,9 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ar
     for j in j_steps:
         f_train, f_test = study.decision(j, split.X_train), study.decision(j, split.X_test)
         patch = {}
-        for number, value in enumerate((-1.0, 1.0)):
-            patch[2 * number] = {"x": f_train[split.y_train == value]}
-            patch[2 * number + 1] = {"x": f_test[split.y_test == value]}
+        for value in (-1.0, 1.0):
+            patch[f"train-{value:+.0f}"] = {"x": f_train[split.y_train == value]}
+            patch[f"test-{value:+.0f}"] = {"x": f_test[split.y_test == value]}
         frames.append({"data": patch, "title": f"Classifier output per class after {j} steps"})
     return Panel(key, area, "Classifier output per class after 0 steps", fig, frames)
 
@@ -317,8 +319,9 @@ def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", 
     mode's clicks, when it stands in for the data panel)."""
     xs, f0 = study.fit_curve(0)
     fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
-    line = 2 if study.coords_test is not None else 1
-    frames = [{"data": {line: {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"} for j in j_steps]
+    frames = [
+        {"data": {"fit": {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"} for j in j_steps
+    ]
     return Panel(
         key,
         area,
@@ -340,7 +343,7 @@ def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"
     )
     frames = [
         {
-            "data": {0: {"y": study.fitted(j)}, 1: {"y": study.prediction(j, split.X_test)}},
+            "data": {"train": {"y": study.fitted(j)}, "test": {"y": study.prediction(j, split.X_test)}},
             "title": f"Predicted against true after {j} steps",
         }
         for j in j_steps
@@ -372,9 +375,9 @@ def projection_panel(study, j_steps, *, key="model", area="c"):
         frames.append(
             {
                 "data": {
-                    0: {"x": fx, "y": fy, "name": f"training pairs (corr {train_corr:.3f})"},
-                    1: {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
-                    2: {"x": [low, high], "y": [low, high]},
+                    "train-pairs": {"x": fx, "y": fy, "name": f"training pairs (corr {train_corr:.3f})"},
+                    "test-pairs": {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
+                    "diagonal": {"x": [low, high], "y": [low, high]},
                 },
                 "title": (f"First canonical variates on {j} points" if j else "Canonical variates: from step 1 on"),
             }
@@ -455,9 +458,9 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
             step = lab.step_of(name, j)
             block = lab.paths[name].deflated_block(step, order)
             top = figures.display_range(block, figures.OWN_SCALE_SHARE)[1] if own_scale else scale
-            patch[number] = {"z": Quantized(block, -top, top)}
+            patch[f"kernel-{number}"] = {"z": Quantized(block, -top, top)}
             if own_scale:
-                patch[number].update(zmin=-top, zmax=top)
+                patch[f"kernel-{number}"].update(zmin=-top, zmax=top)
             # a run that stopped early says where it stays; an own scale says its range
             text = name if step == j else f"{name} ({figures.kernel_name(step)})"
             layout[f"annotations.{titles[number]}.text"] = text + (f"<br>±{top:.2g}" if own_scale else "")

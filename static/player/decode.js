@@ -5,7 +5,7 @@
 
 // The payload's version this player reads (ui/payload.schema.json, written by ui/player.py):
 // a payload of another version (a demo saved by another release) gets a sentence.
-export const PAYLOAD_VERSION = 1;
+export const PAYLOAD_VERSION = 2;
 
 // A frame (ui/player.py `packed` and `reference`): the four characters `magic`, the length
 // of the per-view JSON (4 bytes, big-endian), that JSON, then the rest (the study's
@@ -55,6 +55,27 @@ export function decode(value) {
   const out = {};
   for (const key of Object.keys(value)) out[key] = decode(value[key]);
   return out;
+}
+
+// The payload names each trace a frame patches, a prediction hides or a lowest-point
+// marker follows by its uid (ui/player.py checks every name); Plotly addresses traces by
+// their position in the figure's data, found here once, at load.  A name the figure lacks
+// is an error: the study is not drawn half right.
+export function byPosition(panel) {
+  const traces = (panel.figure && panel.figure.data) || [];
+  const position = new Map(traces.map((trace, i) => [trace.uid, i]));
+  const at = (uid) => {
+    if (!position.has(uid)) throw new Error(`the panel ${panel.key} names a trace its figure lacks (${uid})`);
+    return position.get(uid);
+  };
+  for (const frame of panel.frames || []) {
+    if (frame && frame.data) frame.data = Object.fromEntries(Object.entries(frame.data).map(([uid, attrs]) => [at(uid), attrs]));
+  }
+  panel.hide_when_predicting = (panel.hide_when_predicting || []).map(at);
+  for (const trace of traces) {
+    if (trace.meta && trace.meta.min_of !== undefined) trace.meta = Object.assign({}, trace.meta, { min_of: at(trace.meta.min_of) });
+  }
+  return panel;
 }
 
 // A heatmap's step sent as a change (ui/player.py `as_changes`): the attribute's value in

@@ -15,7 +15,7 @@
 // predict.js.  The player knows nothing of Streamlit or of the page's address: whoever
 // mounts it (mount.js, through streamlit.js or standalone.js) passes `options`.
 
-import { decode, resolveChanges, withScoreRows } from "./decode.js";
+import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
 import { el, isTyping, scrollParent, stored, storyNodes, swatch } from "./dom.js";
 import { drawing } from "./drawing.js";
 import { figures } from "./figures.js";
@@ -93,7 +93,9 @@ export class Player {
     for (const panel of payload.panels) {
       panel.figure = panel.figure ? decode(panel.figure) : null;
       const columns = panel.columns ? panel.columns.map(decode) : [];
-      panel.frames = resolveChanges((panel.frames || []).map(decode).map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
+      panel.frames = (panel.frames || []).map(decode);
+      byPosition(panel);  // the payload names traces; Plotly addresses them by position
+      panel.frames = resolveChanges(panel.frames.map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
       if (panel.rings) panel.rings = decode(panel.rings);
       if (panel.figure) {
         scaleFonts(panel.figure, this.scale);

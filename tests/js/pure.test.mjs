@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
+import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
 import { capacity, pack } from "../../static/player/screens.js";
 import { luminance, recolour } from "../../static/player/theme.js";
@@ -99,4 +99,19 @@ test("a frame is read only when its magic bytes are there", () => {
 
 test("the player reads one payload version", () => {
   assert.ok(Number.isInteger(PAYLOAD_VERSION) && PAYLOAD_VERSION >= 1);
+});
+
+test("traces named in the payload are found by their position, and a name the figure lacks is refused", () => {
+  const panel = {
+    key: "bounds",
+    figure: { data: [{ uid: "curve-0", y: [3, 1, 2] }, { uid: "marker", meta: { min_of: "curve-0" } }, { uid: "curve-1" }] },
+    frames: [{ data: { "curve-1": { y: [1] }, "curve-0": { y: [2] } } }, {}],
+    hide_when_predicting: ["curve-1"],
+  };
+  byPosition(panel);
+  assert.deepEqual(panel.frames[0].data, { 2: { y: [1] }, 0: { y: [2] } });
+  assert.deepEqual(panel.hide_when_predicting, [2]);
+  assert.equal(panel.figure.data[1].meta.min_of, 0);
+  const wrong = { key: "criterion", figure: { data: [{ uid: "winner" }] }, frames: [{ data: { loser: {} } }] };
+  assert.throws(() => byPosition(wrong), /names a trace its figure lacks \(loser\)/);
 });
