@@ -425,3 +425,20 @@ def test_ctrl_c_stops_the_command_and_the_app_in_one_line():
         for _ in range(20):  # the app is gone: it does not answer, nor come up later on its own
             assert not healthy(f"http://localhost:{port}", timeout=0.5), "the app still answers"
             time.sleep(0.1)
+
+
+def test_every_folder_the_wheel_installs_is_a_package_setuptools_is_told_of(wheel):
+    """Each folder of the wheel that holds files is in pyproject.toml's ``packages``: one
+    that is not (a folder of data files) made setuptools print a 40-line warning per folder
+    that it "would be ignored", and a later setuptools may ignore it."""
+    import tomllib
+    import zipfile
+
+    declared = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    with zipfile.ZipFile(wheel) as archive:
+        folders = {
+            name.rsplit("/", 1)[0].replace("/", ".")
+            for name in archive.namelist()
+            if "/" in name and ".dist-info/" not in name and not name.rsplit("/", 1)[0].split("/")[-1].startswith(".")
+        }
+    assert folders and folders <= declared, sorted(folders - declared)
