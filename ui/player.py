@@ -578,8 +578,10 @@ ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's addres
 NAMER = None
 
 
+@functools.lru_cache(maxsize=1)
 def player_modules():
-    """The player's modules: ``{file name: text}`` (``static/player/*.js``)."""
+    """The player's modules: ``{file name: text}`` (``static/player/*.js``), read once per
+    process (the routes, the component's script and every saved page share them; read-only)."""
     return {path.name: path.read_text(encoding="utf-8") for path in sorted(PLAYER_DIR.glob("*.js"))}
 
 

@@ -8,7 +8,6 @@
 import { framed } from "./decode.js";
 import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
-import { loadPlotly } from "./plotly.js";
 
 // History's own replaceState, before keepStepInAddress wraps it.
 const REPLACE_STATE = (...args) =>
@@ -51,8 +50,9 @@ function foldSidebar() {
   if (button) button.click();
 }
 
-// The player in a Streamlit component.  `where`: the URLs of plotly.js and of the payloads
-// (a payload's name appended), relative to the page (ui/player.py `_boot`).
+// The player in a Streamlit component.  `where.payloads`: the URL of the payloads (a
+// payload's name appended), relative to the page (ui/player.py `_boot`).  The component's
+// script (boot.js) has already started plotly.js and, for a reference, the payload.
 export function attach(component, where) {
   const root = component.parentElement;
   const named = reference(component.data);
@@ -61,7 +61,6 @@ export function attach(component, where) {
     root.textContent = "The step player received no study. Reload the page.";
     return () => {};
   }
-  loadPlotly(new URL(where.plotly, document.baseURI).href).catch(() => {});  // the player reports a failure
   const options = {
     onStep: () => { const player = playerIn(root); if (player) writeStep(player); },
     // In a guided lesson, past the scene's steps the player asks Streamlit for the next or
