@@ -148,9 +148,11 @@ def test_presenter_mode_and_text_size_travel_in_the_url():
     assert_clean(at)
     payload = player(at)
     assert payload["present"] is True and payload["text_scale"] == 1.5
-    areas = {item["key"]: item["present_area"] for item in payload["panels"]}
-    assert areas["bounds"] == "d" and areas["heatmaps"] == "e" and areas["criterion"] == "b"
-    assert areas["model"] == "a" and areas["data"] is None  # 1-D regression: the fit replaces the data
+    roles = {item["key"]: (item["role"], item["presenter"]) for item in payload["panels"]}
+    assert roles["bounds"] == ("bound", True) and roles["heatmaps"] == ("kernel", True)
+    assert roles["criterion"] == ("criterion", True)
+    # 1-D regression: on a projector the fit, drawn over the points, replaces the data panel
+    assert roles["model"] == ("data", True) and roles["data"] == ("data", False)
     assert at.query_params["present"] == "true" and at.query_params["text"] == "150"
 
 

@@ -67,9 +67,9 @@ def test_text_from_a_scene_cannot_become_markup_or_a_script():
 def test_the_player_refuses_a_chart_its_plotly_bundle_cannot_draw():
     import plotly.graph_objects as go
 
-    Panel("ok", "a", "fine", go.Figure(go.Scatter(x=[1], y=[1]))).as_dict()
+    Panel("ok", "curve", "fine", go.Figure(go.Scatter(x=[1], y=[1]))).as_dict()
     with pytest.raises(ValueError, match="bar"):
-        Panel("bars", "a", "bars", go.Figure(go.Bar(x=[1], y=[1]))).as_dict()
+        Panel("bars", "curve", "bars", go.Figure(go.Bar(x=[1], y=[1]))).as_dict()
     assert {"scatter", "scattergl", "heatmap"} <= PLAYER_TRACES
 
 

@@ -42,7 +42,34 @@ def payload_problems(payload):
             f"panel {panel.get('key')!r} addresses a trace its figure does not name: {name!r}"
             for name in sorted(map(str, wanted - named))
         ]
+        problems += _layout_name_problems(panel)
     return problems
+
+
+def _layout_name_problems(panel):
+    """Annotations and shapes that frames change or reference lines label, which the
+    figure does not name exactly once."""
+    layout = (panel.get("figure") or {}).get("layout") or {}
+    names = {kind: [item.get("name") for item in layout.get(kind) or []] for kind in ("annotations", "shapes")}
+    wanted = {("shapes", ref.get("shape")) for ref in (layout.get("meta") or {}).get("refs") or []}
+    for frame in panel.get("frames") or []:
+        for path in frame.get("layout") or {}:
+            kind, _, rest = path.partition(".")
+            if kind in names:
+                wanted.add((kind, rest.split(".")[0]))
+    return [
+        f"panel {panel.get('key')!r} addresses {kind} its figure does not name once: {name!r}"
+        for kind, name in sorted(wanted, key=str)
+        if names[kind].count(name) != 1
+    ]
+
+
+def _panel(payload, key):
+    return next(panel for panel in payload["panels"] if panel["key"] == key)
+
+
+def _rename_ref(payload, name):
+    _panel(payload, "bounds")["figure"]["layout"]["meta"]["refs"][0]["shape"] = name
 
 
 def _kmp():
@@ -62,7 +89,8 @@ def test_the_check_finds_what_the_player_could_not_read():
         (lambda p: p.update(version=player.PAYLOAD_VERSION + 1), "version"),
         (lambda p: p["panels"][0].pop("frames"), "'frames' is a required property"),
         (lambda p: p["panels"][0].update(span=[2]), "span"),
-        (lambda p: p["panels"][0].update(area="data"), "area"),
+        (lambda p: p["panels"][0].update(role="a"), "role"),
+        (lambda p: p["panels"][0].pop("presenter"), "'presenter' is a required property"),
         (lambda p: p["panels"][1].update(key=p["panels"][0]["key"]), "two panels are called"),
         (lambda p: p.update(scores={"dtype": "f16", "bdata": ""}), "scores"),
         (lambda p: p.update(predict=True, picks=None), "picks"),
@@ -70,6 +98,12 @@ def test_the_check_finds_what_the_player_could_not_read():
         (lambda p: p["panels"][1]["frames"][1].update(data={"loser": {}}), "does not name: 'loser'"),
         (lambda p: p["panels"][1].update(hide_when_predicting=["winner", "ghost"]), "does not name: 'ghost'"),
         (lambda p: p.update(steps=3), "Additional properties are not allowed"),
+        # annotations and shapes by their name, never their position
+        (lambda p: _panel(p, "heatmaps")["frames"][1].update(layout={"annotations.1.text": "K"}), "frames/1/layout"),
+        (lambda p: _panel(p, "heatmaps")["frames"][1].update(layout={"annotations.k-title.text": "K"}), "'k-title'"),
+        (lambda p: _rename_ref(p, "ghost"), "shapes its figure does not name once: 'ghost'"),
+        (lambda p: _rename_ref(p, 0), "does not name once: 0"),
+        (lambda p: _panel(p, "bounds")["figure"]["data"][0].update(meta={"lable": "x"}), "/figure: "),
     ):
         payload = _kmp()
         change(payload)

@@ -409,7 +409,7 @@ def test_a_panel_addresses_its_traces_by_name_never_by_position():
 
     figure = go.Figure([go.Scatter(uid="line", y=[1, 2]), go.Scatter(uid="low", y=[1], meta={"min_of": "line"})])
     assert player.Panel(
-        "ok", "a", "t", figure, [{"data": {"line": {"y": [2, 3]}}}], hide_when_predicting=("low",)
+        "ok", "curve", "t", figure, [{"data": {"line": {"y": [2, 3]}}}], hide_when_predicting=("low",)
     ).as_dict()
     for frames, hidden, found in (
         ([{"data": {0: {"y": [2, 3]}}}], (), "0"),
@@ -419,10 +419,46 @@ def test_a_panel_addresses_its_traces_by_name_never_by_position():
         with pytest.raises(
             ValueError, match=rf"panel 'bad' addresses traces its figure does not name \(uid\): {found}"
         ):
-            player.Panel("bad", "a", "t", figure, frames, hide_when_predicting=hidden).as_dict()
+            player.Panel("bad", "curve", "t", figure, frames, hide_when_predicting=hidden).as_dict()
     follows = go.Figure([go.Scatter(uid="line", y=[1]), go.Scatter(uid="low", meta={"min_of": "curve"})])
     with pytest.raises(ValueError, match="curve"):
-        player.Panel("bad", "a", "t", follows, []).as_dict()
+        player.Panel("bad", "curve", "t", follows, []).as_dict()
     twice = go.Figure([go.Scatter(uid="line", y=[1]), go.Scatter(uid="line", y=[2])])
     with pytest.raises(ValueError, match="two traces share a uid"):
-        player.Panel("bad", "a", "t", twice, []).as_dict()
+        player.Panel("bad", "curve", "t", twice, []).as_dict()
+
+
+def test_a_panel_addresses_annotations_and_shapes_by_name():
+    """A frame that changes an annotation by its position, or a reference line labelling a
+    shape the figure does not name, is refused when the payload is made."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure(go.Scatter(y=[1, 2]))
+    figure.add_annotation(text="K", name="after-title", x=0, y=0)
+    figure.add_shape(type="line", x0=0, x1=1, y0=1, y1=1, name="trivial")
+    figure.update_layout(meta={"refs": [{"shape": "trivial", "axis": "y", "text": "trivial", "when": "always"}]})
+    renamed = [{"layout": {"annotations.after-title.text": "K1"}}]
+    assert player.Panel("ok", "bound", "t", figure, renamed).as_dict()
+    for frames, found in (
+        ([{"layout": {"annotations.0.text": "K1"}}], "annotations.0"),
+        ([{"layout": {"annotations.before-title.text": "K1"}}], "annotations.before-title"),
+        ([{"layout": {"shapes.stop.visible": False}}], "shapes.stop"),
+    ):
+        with pytest.raises(ValueError, match=f"does not name once: {found}"):
+            player.Panel("bad", "bound", "t", figure, frames).as_dict()
+    figure.update_layout(meta={"refs": [{"shape": 0, "axis": "y", "text": "trivial", "when": "always"}]})
+    with pytest.raises(ValueError, match="does not name once: shapes.0"):
+        player.Panel("bad", "bound", "t", figure, []).as_dict()
+
+
+def test_a_panel_says_what_it_is_by_a_role_the_schema_names():
+    """Presenter mode places a panel by what it is; a letter or a made-up role is refused
+    when the payload is made, naming the roles there are."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure(go.Scatter(y=[1, 2]))
+    assert player.ROLES[:3] == ("data", "criterion", "bound")
+    assert player.Panel("ok", "kernel", "t", figure, []).as_dict()["role"] == "kernel"
+    for role in ("a", "heatmap", ""):
+        with pytest.raises(ValueError, match=rf"panel 'bad': role '{role}' is none of data, criterion"):
+            player.Panel("bad", role, "t", figure, []).as_dict()

@@ -88,7 +88,7 @@ def _small_payload(n=4, panels=1, height=240):
     shown = [
         player.Panel(
             f"curve{i}" if i else "curve",
-            "a",
+            "curve",
             "A curve",
             go.Figure(go.Scatter(uid="curve", x=[0, 1, 2], y=[0, 0, 0], mode="lines")),
             frames=frames,
@@ -296,7 +296,7 @@ def test_a_matrix_that_changes_wholly_goes_as_eight_bit_cells(js):
     import plotly.graph_objects as go
 
     figure = go.Figure(go.Heatmap(uid="heat", z=np.zeros((20, 20))))
-    panel = player.Panel("heat", "e", "title", figure, frames)
+    panel = player.Panel("heat", "kernel", "title", figure, frames)
     spec = json.loads(json.dumps(panel.as_dict()))
     assert all("q8" in frame["data"]["heat"]["z"] for frame in spec["frames"])  # no change is of low rank
     for frame, truth in zip(_rebuilt_frames(js, spec), matrices):

@@ -12,8 +12,9 @@ Traces and the layout carry small ``meta`` notes the step player reads (see
 ``static/player/labels.js``): ``{"label": text}`` puts the text at the end of a line instead of a
 legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
 ``{"min_of": uid}`` marks the lowest point drawn so far of the trace named ``uid``, and the layout's
-``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop)
-whose labels the player places where no curve crosses them.
+``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop), each
+by its shape's ``name``, whose labels the player places where no curve crosses them.  The
+payload's schema (``ui/payload.schema.json``) writes these notes down.
 """
 
 from __future__ import annotations
@@ -553,6 +554,8 @@ def heatmap_pair_figure(
     before, after = np.asarray(before), np.asarray(after)
     right = names[1] or after_title(j)
     fig = make_subplots(rows=1, cols=2, subplot_titles=(names[0], right), horizontal_spacing=0.12, figure=_new_figure())
+    for note, name in zip(fig.layout.annotations, ("before-title", "after-title")):  # what the steps rename
+        note.name = name
     for col, matrix, uid in ((1, before, "kernel-before"), (2, after, "kernel-after")):
         low, high = display_range(before if shared_scale else matrix)
         colorbar = {"title": {"text": "value"}, "thickness": 14}
@@ -843,9 +846,7 @@ def bound_figure(
     refs = []
     stop = bound_stop(curves)
     if stop is not None:
-        refs.append(
-            {"shape": len(fig.layout.shapes), "axis": "x", "text": f"bound's stop t={stop[1]}", "when": "whole"}
-        )
+        refs.append({"shape": "stop", "axis": "x", "text": f"bound's stop t={stop[1]}", "when": "whole"})
         fig.add_shape(
             type="line",
             xref="x",
@@ -858,7 +859,7 @@ def bound_figure(
             line={"color": OKABE_ITO["green"], "width": 2, "dash": "dot"},
         )
     if trivial_line:
-        refs.append({"shape": len(fig.layout.shapes), "axis": "y", "text": "trivial above 1", "when": "always"})
+        refs.append({"shape": "trivial", "axis": "y", "text": "trivial above 1", "when": "always"})
         fig.add_shape(
             type="line",
             xref="paper",
@@ -1516,7 +1517,7 @@ def mark_trivial(fig, xs, *, log_y=False, level=1.0, cap=2.5, label_in_figure=Tr
             annotation_position="top right",
         )
     else:
-        refs = [{"shape": len(fig.layout.shapes), "axis": "y", "text": f"trivial above {level:g}", "when": "always"}]
+        refs = [{"shape": "trivial", "axis": "y", "text": f"trivial above {level:g}", "when": "always"}]
         fig.add_shape(
             type="line",
             xref="paper",

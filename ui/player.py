@@ -50,6 +50,8 @@ PLAYER_DIR = ROOT / "static" / "player"
 SCHEMA = Path(__file__).resolve().parent / "payload.schema.json"
 #: The payload's version (the schema's): the player refuses another with a sentence.
 PAYLOAD_VERSION = json.loads(SCHEMA.read_text())["properties"]["version"]["const"]
+#: What a panel can be (the schema's ``role``), in the order presenter mode shows them.
+ROLES = tuple(json.loads(SCHEMA.read_text())["$defs"]["role"]["enum"])
 # The trace types the bundle holds (tools/plotly_bundle/entry.js); a panel with any other
 # is refused when its payload is made, so a new chart cannot draw nothing in the browser.
 PLAYER_TRACES = frozenset({"scatter", "scattergl", "heatmap", "contour", "histogram"})
@@ -337,13 +339,17 @@ class Panel:
     key of its traces' markers and lines under it; lines named in their ``meta.label``
     are labelled at their end instead); ``frames``: per step
     ``{"data": {trace uid: {"a.b": value}}, "layout": {"a.b": value}, "title": str}``, each
-    patched trace named by its ``uid`` in the figure (never by its position);
-    ``area``: the panel's place in the scrolling layout's reading order (``a`` data, ``b``
-    criterion, ``c`` model, ``d`` bound, ``e`` heatmaps on the algorithm pages);
-    ``present_area``: its rank in presenter mode (the default keeps ``area``; the
-    presenter shows a, b, d, e, c, f, ... in that order, as many per screen as fit at the
-    text size, the rest a key away; None: not shown there); ``span``: columns x rows of
-    the presenter's grid it takes (heatmap pairs two columns, the bound two rows);
+    patched trace named by its ``uid`` in the figure, each annotation or shape a layout
+    path changes by its ``name`` (``"annotations.after-title.text"``), never by position;
+    ``role``: what the panel is, one of :data:`ROLES` (``data`` the points and the
+    chosen ones, ``criterion`` the score of each candidate, ``bound`` error and bounds
+    against the step, ``kernel`` the kernel before and after deflation, ``model`` what the
+    chosen points fit, ``curve`` another quantity against the step, ``facts`` a table):
+    the scrolling layout shows panels in the payload's order, presenter mode one of each
+    role first, in that order, then the second of each (a second view's data and kernel),
+    and so on, as many per screen as fit at the text size, the rest a key away;
+    ``presenter``: shown in presenter mode; ``span``: columns x rows of the presenter's
+    grid it takes (heatmap pairs two columns, the bound two rows);
     ``hide_when_predicting``: the uids of the traces hidden until a student has guessed;
     ``guess``: clicks here are guesses; ``step_line``: the player draws a vertical line at
     x = j over the chart (an HTML overlay: moving a Plotly shape costs a full redraw, ~25
@@ -359,7 +365,7 @@ class Panel:
     """
 
     key: str
-    area: str
+    role: str
     title: str
     figure: object
     frames: list = field(default_factory=list)
@@ -368,7 +374,7 @@ class Panel:
     animate: bool = False
     hide_when_predicting: tuple = ()
     guess: bool = False
-    present_area: str | None = "default"
+    presenter: bool = True
     step_line: bool = False
     subtitle: str = ""
     span: tuple = (1, 1)
@@ -378,10 +384,6 @@ class Panel:
     table: dict | None = None
     margin: dict | None = None
     rings: list = field(default_factory=list)
-
-    def presenter(self):
-        """The panel's rank in presenter mode (None: not shown there)."""
-        return self.area if self.present_area == "default" else self.present_area
 
     def _check_names(self):
         """Every trace a frame patches, a prediction hides or a marker follows is named by a
@@ -399,16 +401,42 @@ class Panel:
             raise ValueError(
                 f"panel {self.key!r} addresses traces its figure does not name (uid): {', '.join(unknown)}"
             )
+        self._check_layout_names()
+
+    def _check_layout_names(self):
+        """Annotations and shapes the frames change, and the shapes the reference lines label
+        (``layout.meta.refs``), are named by their ``name``, once in the figure: never by
+        their position."""
+        layout = getattr(self.figure, "layout", None)
+        named = {
+            kind: [item.name for item in (getattr(layout, kind, None) or ())] for kind in ("annotations", "shapes")
+        }
+        meta = layout.meta if layout is not None and isinstance(layout.meta, dict) else {}
+        wanted = {("shapes", ref["shape"]) for ref in meta.get("refs", ())}
+        for frame in self.frames:
+            for path in frame.get("layout") or {}:
+                kind, _, rest = path.partition(".")
+                if kind in named:
+                    wanted.add((kind, rest.split(".")[0]))
+        unknown = sorted(f"{kind}.{name}" for kind, name in wanted if named[kind].count(name) != 1)
+        if unknown:
+            raise ValueError(
+                f"panel {self.key!r} addresses annotations or shapes its figure does not name once: "
+                + ", ".join(unknown)
+            )
 
     def as_dict(self, scores=None):
         """The panel as the player reads it; ``scores``: the payload's criterion rows, which
         :class:`ScoreRow` values in the frames refer to (they are sent whole without it)."""
+        if self.role not in ROLES:
+            raise ValueError(f"panel {self.key!r}: role {self.role!r} is none of {', '.join(ROLES)}")
         self._check_names()
         columns = []
         frames = _score_rows(as_changes(self.frames, _matrices(self.figure)), scores, columns)
         out = {
             "key": self.key,
-            "area": self.area,
+            "role": self.role,
+            "presenter": self.presenter,
             "title": self.title,
             "figure": None,
             "frames": encode(frames),
@@ -457,7 +485,6 @@ class Panel:
             out["columns"] = encode(columns)
         if self.guess:
             out["guess_trace"] = True
-        out["present_area"] = self.presenter()
         return out
 
 

@@ -68,10 +68,10 @@ def data_panel(
     target_name="target",
     title="The data and the chosen points",
     key="data",
-    area="a",
+    role="data",
     guess=True,
     caption="",
-    present_area="default",
+    presenter=True,
 ):
     """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
     coords = study.coords if coords is None else coords
@@ -88,21 +88,21 @@ def data_panel(
     )
     return Panel(
         key,
-        area,
+        role,
         title,
         fig,
         [{} for _ in j_steps],
         caption=caption,
         guess=guess,
         animate=True,
-        present_area=present_area,
+        presenter=presenter,
         rings=[_study_rings(study, j_steps, coords)],
         key_items=figures.key_items(fig) + [RING_KEY, STAR_KEY],
     )
 
 
 def criterion_panel(
-    study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", area="b", caption=""
+    study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", role="criterion", caption=""
 ):
     """The criterion over the candidates at each step, the winner starred; ``title`` may
     hold ``{j}``."""
@@ -121,7 +121,7 @@ def criterion_panel(
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
     return Panel(
-        key, area, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden, key_items=key_items
+        key, role, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden, key_items=key_items
     )
 
 
@@ -149,7 +149,7 @@ def heatmap_panel(
     shared_scale=True,
     view=0,
     key="heatmaps",
-    area="e",
+    role="kernel",
     title="The kernel before and after deflation",
     caption="",
     height=420,
@@ -176,7 +176,7 @@ def heatmap_panel(
         patch = {"kernel-after": {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         title_j = f"{figures.kernel_name(j)} = K₀" if not_deflated else figures.after_title(j)
         right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
-        frames.append({"data": patch, "layout": {"annotations.1.text": right}})
+        frames.append({"data": patch, "layout": {"annotations.after-title.text": right}})
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
     scale = f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries"
@@ -185,7 +185,7 @@ def heatmap_panel(
     title = f"The kernel, which {not_deflated} never deflates" if not_deflated else title
     title = f"{title} ({rows})" if rows else title
     return Panel(
-        key, area, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours, margin={"t": 34}
+        key, role, title, fig, frames, caption=note, height=height, span=(2, 1), key_items=colours, margin={"t": 34}
     )
 
 
@@ -198,7 +198,7 @@ def bound_panel(
     y_title="error / bound",
     secondary_title=None,
     key="bounds",
-    area="d",
+    role="bound",
     title="Bounds and errors against t",
     rescale=None,
     height=440,
@@ -229,7 +229,7 @@ def bound_panel(
     ]
     return Panel(
         key,
-        area,
+        role,
         title,
         fig,
         frames,
@@ -242,14 +242,14 @@ def bound_panel(
     )
 
 
-def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
+def residual_panel(study, j_steps, *, key="model", role="model", caption=""):
     """Sparse KPCA's model: every point coloured by its residual, the chosen ringed."""
     residuals = study.path.extras["residuals"]
     fig = figures.residual_figure(study.coords, residuals[0], [], titles=study.coord_titles, top=residuals[0].max())
     frames = [{"data": {"residuals": {"marker.color": residuals[j]}}} for j in j_steps]
     return Panel(
         key,
-        area,
+        role,
         "Residual of every point after projection on the chosen points",
         fig,
         frames,
@@ -260,7 +260,7 @@ def residual_panel(study, j_steps, *, key="model", area="c", caption=""):
     )
 
 
-def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", area="c", what="f(x)"):
+def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="model", role="model", what="f(x)"):
     """A 2-D classifier: its output as a background, the boundary f = 0 and the chosen."""
     xs, ys, grids = study.decision_grids(j_steps, n=DECISION_GRID)
     values = grids[0]
@@ -288,7 +288,7 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
         )
     return Panel(
         key,
-        area,
+        role,
         "Decision boundary after 0 steps",
         fig,
         frames,
@@ -297,7 +297,7 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
     )
 
 
-def decision_values_panel(study, j_steps, split, *, class_names, key="model", area="c"):
+def decision_values_panel(study, j_steps, split, *, class_names, key="model", role="model"):
     """Classifier output per class (d > 2): histograms whose values move with j."""
     f0 = study.decision(0, split.X_train)
     fig = figures.decision_values_figure(
@@ -311,10 +311,10 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ar
             patch[f"train-{value:+.0f}"] = {"x": f_train[split.y_train == value]}
             patch[f"test-{value:+.0f}"] = {"x": f_test[split.y_test == value]}
         frames.append({"data": patch, "title": f"Classifier output per class after {j} steps"})
-    return Panel(key, area, "Classifier output per class after 0 steps", fig, frames)
+    return Panel(key, role, "Classifier output per class after 0 steps", fig, frames)
 
 
-def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", guess=False):
+def fit_panel(study, j_steps, *, key="model", role="model", presenter=True, guess=False):
     """1-D regression: the fitted function after j steps (``guess``: it takes predict
     mode's clicks, when it stands in for the data panel)."""
     xs, f0 = study.fit_curve(0)
@@ -324,19 +324,19 @@ def fit_panel(study, j_steps, *, key="model", area="c", present_area="default", 
     ]
     return Panel(
         key,
-        area,
+        role,
         "The function after 0 steps",
         fig,
         frames,
         animate=True,
-        present_area=present_area,
+        presenter=presenter,
         guess=guess,
         rings=[_study_rings(study, j_steps, next_pick=guess)],
         key_items=figures.key_items(fig) + [RING_KEY] + ([STAR_KEY] if guess else []),
     )
 
 
-def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"):
+def predicted_panel(study, j_steps, split, *, target_name, key="model", role="model"):
     """Regression with d > 1: predicted against true after j steps."""
     fig = figures.predicted_figure(
         split.y_train, study.fitted(0), split.y_test, study.prediction(0, split.X_test), target_name=target_name
@@ -348,10 +348,10 @@ def predicted_panel(study, j_steps, split, *, target_name, key="model", area="c"
         }
         for j in j_steps
     ]
-    return Panel(key, area, "Predicted against true after 0 steps", fig, frames, animate=True)
+    return Panel(key, role, "Predicted against true after 0 steps", fig, frames, animate=True)
 
 
-def projection_panel(study, j_steps, *, key="model", area="c"):
+def projection_panel(study, j_steps, *, key="model", role="model"):
     """Sparse KCCA: the first canonical variates of the two views after j steps."""
     empty = {
         "train": (np.zeros(0), np.zeros(0)),
@@ -382,7 +382,7 @@ def projection_panel(study, j_steps, *, key="model", area="c"):
                 "title": (f"First canonical variates on {j} points" if j else "Canonical variates: from step 1 on"),
             }
         )
-    return Panel(key, area, "Canonical variates: from step 1 on", fig, frames)
+    return Panel(key, role, "Canonical variates: from step 1 on", fig, frames)
 
 
 # --- the deflation lab -------------------------------------------------------------------------
@@ -408,7 +408,7 @@ def lab_chosen_panel(lab, j_steps, labels, *, class_names=None, title="Chosen po
     rows, _ = figures.panel_grid(len(names))
     return Panel(
         "chosen",
-        "a",
+        "data",
         title,
         fig,
         [{} for _ in j_steps],
@@ -443,9 +443,9 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     blocks = {n: lab.paths[n].deflated_block(0, order) for n in names}
     fig = figures.heatmap_grid_figure(blocks, steps={n: 0 for n in names}, sort_note="", scale=scale)
     fig.layout.annotations = [note for note in fig.layout.annotations if note.text]
-    titles = [i for i, note in enumerate(fig.layout.annotations) if note.text.endswith(f"({figures.kernel_name(0)})")]
-    for number, name in zip(titles, names):
-        fig.layout.annotations[number].text = name
+    titles = [note for note in fig.layout.annotations if note.text.endswith(f"({figures.kernel_name(0)})")]
+    for number, (note, name) in enumerate(zip(titles, names)):
+        note.update(text=name, name=f"title-{number}")  # named: the steps rename it
     if own_scale:  # each panel its own colour range: one colour axis per panel
         for trace in fig.data:
             trace.coloraxis = None
@@ -463,7 +463,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
                 patch[f"kernel-{number}"].update(zmin=-top, zmax=top)
             # a run that stopped early says where it stays; an own scale says its range
             text = name if step == j else f"{name} ({figures.kernel_name(step)})"
-            layout[f"annotations.{titles[number]}.text"] = text + (f"<br>±{top:.2g}" if own_scale else "")
+            layout[f"annotations.title-{number}.text"] = text + (f"<br>±{top:.2g}" if own_scale else "")
         frames.append(
             {
                 "data": patch,
@@ -483,7 +483,7 @@ def lab_heatmap_panel(lab, j_steps, *, sort_note, scale, own_scale=False):
     colours = diverging_key(f"blue < 0 · red > 0, fading to the background at 0; {what}")
     return Panel(
         "heatmaps",
-        "b",
+        "kernel",
         f"Deflated kernels {figures.kernel_name(0)}",
         fig,
         frames,
@@ -582,7 +582,7 @@ def lab_facts_panel(lab, j_steps):
     frames = [{"rows": rows(j), "title": f"Facts of each deflated kernel at step {j}"} for j in j_steps]
     return Panel(
         "facts",
-        "c",
+        "facts",
         "Facts of each deflated kernel at step 0",
         None,
         frames,
@@ -617,7 +617,7 @@ def lab_errors_panel(lab, j_steps, *, title):
         )
         + "."
     )
-    return Panel("errors", "d", title, fig, [{} for _ in j_steps], caption=caption, step_line=True)
+    return Panel("errors", "curve", title, fig, [{} for _ in j_steps], caption=caption, step_line=True)
 
 
 # --- the column lab ---------------------------------------------------------------------------
@@ -646,7 +646,7 @@ def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
     rows, _ = figures.panel_grid(len(names))
     return Panel(
         "landmarks",
-        "a",
+        "data",
         "Landmarks after 0 draws (first repetition)",
         fig,
         frames,
@@ -661,7 +661,7 @@ def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
     )
 
 
-def lines_panel(key, area, title, fig, n_steps, *, caption="", step_line=True, labels=True, height=400):
+def lines_panel(key, role, title, fig, n_steps, *, caption="", step_line=True, labels=True, height=400):
     """A chart of curves that does not change with the step (the column lab's errors
     against the rank, the bounds explorer's bound against its knob): each curve named at
     its end, and the step's line over it."""
@@ -670,5 +670,5 @@ def lines_panel(key, area, title, fig, n_steps, *, caption="", step_line=True, l
             if trace.showlegend is not False and trace.mode and "lines" in trace.mode and trace.name:
                 trace.meta = {"label": trace.name}
     return Panel(
-        key, area, title, fig, [{} for _ in range(n_steps + 1)], caption=caption, step_line=step_line, height=height
+        key, role, title, fig, [{} for _ in range(n_steps + 1)], caption=caption, step_line=step_line, height=height
     )

@@ -5,7 +5,7 @@
 
 // The payload's version this player reads (ui/payload.schema.json, written by ui/player.py):
 // a payload of another version (a demo saved by another release) gets a sentence.
-export const PAYLOAD_VERSION = 2;
+export const PAYLOAD_VERSION = 3;
 
 // A frame (ui/player.py `packed` and `reference`): the four characters `magic`, the length
 // of the per-view JSON (4 bytes, big-endian), that JSON, then the rest (the study's
@@ -58,8 +58,8 @@ export function decode(value) {
 }
 
 // The payload names each trace a frame patches, a prediction hides or a lowest-point
-// marker follows by its uid (ui/player.py checks every name); Plotly addresses traces by
-// their position in the figure's data, found here once, at load.  A name the figure lacks
+// marker follows by its uid, and each annotation or shape by its name (ui/player.py checks
+// every name); Plotly addresses them by their position in the figure, found here once, at load.  A name the figure lacks
 // is an error: the study is not drawn half right.
 export function byPosition(panel) {
   const traces = (panel.figure && panel.figure.data) || [];
@@ -75,6 +75,22 @@ export function byPosition(panel) {
   for (const trace of traces) {
     if (trace.meta && trace.meta.min_of !== undefined) trace.meta = Object.assign({}, trace.meta, { min_of: at(trace.meta.min_of) });
   }
+  // annotations and shapes, by their `name`: in the frames' layout paths ("annotations.after-title.text")
+  // and the reference lines the labels name (layout.meta.refs)
+  const layout = (panel.figure && panel.figure.layout) || {};
+  const place = (kind, name) => {
+    const i = (layout[kind] || []).findIndex((item) => item.name === name);
+    if (i < 0) throw new Error(`the panel ${panel.key} names ${kind} its figure lacks (${name})`);
+    return i;
+  };
+  for (const frame of panel.frames || []) {
+    if (!frame || !frame.layout) continue;
+    frame.layout = Object.fromEntries(Object.entries(frame.layout).map(([path, value]) => {
+      const [kind, name, ...rest] = path.split(".");
+      return kind === "annotations" || kind === "shapes" ? [[kind, place(kind, name), ...rest].join("."), value] : [path, value];
+    }));
+  }
+  for (const ref of (layout.meta && layout.meta.refs) || []) ref.shape = place("shapes", ref.shape);
   return panel;
 }
 

@@ -205,8 +205,7 @@ export class Player {
       const parts = [head];
       if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
       parts.push(plot);
-      const area = p.present ? panel.present_area : panel.area;
-      const cell = el("div", { class: "mpl-cell", "data-panel": panel.key, "data-extra": area ? "0" : "1" }, parts);
+      const cell = el("div", { class: "mpl-cell", "data-panel": panel.key }, parts);
       if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
       title.addEventListener("dblclick", () => this.enlarge(index));
       this.grid.append(cell);

@@ -5,9 +5,11 @@
 
 import { stored } from "./dom.js";
 
-// The order panels take in presenter mode, by the place each payload panel names
-// (ui/player.py `Panel.present_area`): data, criterion, bound first.
-const PRESENT_ORDER = "abdecfghij";
+// The order panels take in presenter mode, by what each is (the payload schema's `role`,
+// ui/player.py `Panel.role`): one panel of each role first, data, criterion and bound
+// leading, then the second of each (a second view's data and kernel), and so on; the
+// payload's order within a role.
+export const PRESENT_ORDER = ["data", "criterion", "bound", "kernel", "model", "curve", "facts"];
 
 // The smallest panel worth drawing at text size 100%: at 1280 x 720 the presenter shows
 // three columns and two rows (data, criterion, the bound two rows tall, the heatmaps two
@@ -70,13 +72,23 @@ export const screens = {
     if (!p.present) return this.cells.slice();
     // a lesson's scene may name the panel its narration discusses: first, where there is room (layout)
     const named = this.guide && this.guide.panel ? this.guide.panel : null;
-    const ranked = this.cells.filter((cell) => cell.panel.present_area || cell.panel.key === named);
+    const ranked = this.cells.filter((cell) => cell.panel.presenter || cell.panel.key === named);
+    const seen = new Map();
+    const round = new Map(ranked.map((cell) => {
+      const before = seen.get(cell.panel.role) || 0;
+      seen.set(cell.panel.role, before + 1);
+      return [cell, before];
+    }));
     const rank = (cell) => {
-      if (cell.panel.key === named && this.roomy) return -1;
-      const at = PRESENT_ORDER.indexOf(cell.panel.present_area);
-      return at < 0 ? 99 : at;
+      if (cell.panel.key === named && this.roomy) return [-1, -1];
+      const at = PRESENT_ORDER.indexOf(cell.panel.role);
+      return [round.get(cell), at < 0 ? PRESENT_ORDER.length : at];
     };
-    return ranked.sort((a, b) => rank(a) - rank(b) || a.index - b.index);
+    const order = (a, b) => {
+      const [ra, rb] = [rank(a), rank(b)];
+      return ra[0] - rb[0] || ra[1] - rb[1] || a.index - b.index;
+    };
+    return ranked.sort(order);
   },
 
   // Where the grid starts inside the scrolling container's content (not the window's:

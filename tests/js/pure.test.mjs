@@ -4,11 +4,12 @@
 // (tests/test_player_node.py runs it with the rest of the suite).  What needs a browser --
 // text measured in a font, Plotly drawing, keys -- is tested in Chromium (tests/test_player_js.py).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
-import { capacity, pack } from "../../static/player/screens.js";
+import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
 import { luminance, recolour } from "../../static/player/theme.js";
 
 const indices = (screens) => screens.map((screen) => screen.map((item) => item.index));
@@ -97,8 +98,32 @@ test("a frame is read only when its magic bytes are there", () => {
   assert.equal(framed("text", "MPLZ"), null);
 });
 
-test("the player reads one payload version", () => {
-  assert.ok(Number.isInteger(PAYLOAD_VERSION) && PAYLOAD_VERSION >= 1);
+const SCHEMA = JSON.parse(readFileSync(new URL("../../ui/payload.schema.json", import.meta.url), "utf8"));
+
+test("the player reads the schema's payload version, and ranks every role the schema names", () => {
+  assert.equal(PAYLOAD_VERSION, SCHEMA.properties.version.const);
+  assert.deepEqual(PRESENT_ORDER, SCHEMA.$defs.role.enum);
+});
+
+test("presenter mode shows one panel of each role first, by role, then the second of each, and leaves out the ones it hides", () => {
+  const panels = [
+    ["data", "data", true], ["criterion", "criterion", true], ["view-y", "data", true], ["model", "model", true],
+    ["bounds", "bound", true], ["heat", "kernel", true], ["hidden", "data", false], ["heat-y", "kernel", true],
+  ].map(([key, role, presenter]) => ({ key, role, presenter }));
+  const player = (present, guide = null, roomy = true) => ({
+    payload: { present },
+    cells: panels.map((panel, index) => ({ panel, index })),
+    guide,
+    roomy,
+  });
+  const keys = (self) => screens.visibleCells.call(self).map((cell) => cell.panel.key);
+  assert.deepEqual(keys(player(true)), ["data", "criterion", "bounds", "heat", "model", "view-y", "heat-y"]);
+  assert.deepEqual(keys(player(false)), panels.map((panel) => panel.key));
+  // a lesson's scene names the panel it discusses: first where there is room, even one presenter mode hides
+  assert.deepEqual(keys(player(true, { panel: "model" })).slice(0, 3), ["model", "data", "criterion"]);
+  assert.ok(keys(player(true, { panel: "hidden" })).includes("hidden"));
+  // ... and keeps its own place when one screen has room for one panel only
+  assert.deepEqual(keys(player(true, { panel: "model" }, false)), keys(player(true)));
 });
 
 test("traces named in the payload are found by their position, and a name the figure lacks is refused", () => {
@@ -114,4 +139,28 @@ test("traces named in the payload are found by their position, and a name the fi
   assert.equal(panel.figure.data[1].meta.min_of, 0);
   const wrong = { key: "criterion", figure: { data: [{ uid: "winner" }] }, frames: [{ data: { loser: {} } }] };
   assert.throws(() => byPosition(wrong), /names a trace its figure lacks \(loser\)/);
+});
+
+test("annotations and shapes named in the payload are found by their position, and a name the figure lacks is refused", () => {
+  const panel = () => ({
+    key: "heat",
+    figure: {
+      data: [],
+      layout: {
+        annotations: [{ name: "before-title" }, { name: "after-title" }],
+        shapes: [{ name: "stop" }, { name: "trivial" }],
+        meta: { refs: [{ shape: "trivial", axis: "y" }, { shape: "stop", axis: "x" }] },
+      },
+    },
+    frames: [{ layout: { "annotations.after-title.text": "K1", "yaxis.range": [0, 1] } }, {}],
+  });
+  const found = byPosition(panel());
+  assert.deepEqual(found.frames[0].layout, { "annotations.1.text": "K1", "yaxis.range": [0, 1] });
+  assert.deepEqual(found.figure.layout.meta.refs.map((ref) => ref.shape), [1, 0]);
+  const lacking = panel();
+  lacking.frames[0].layout = { "annotations.title-0.text": "K1" };
+  assert.throws(() => byPosition(lacking), /names annotations its figure lacks \(title-0\)/);
+  const ghost = panel();
+  ghost.figure.layout.meta.refs[0].shape = "ghost";
+  assert.throws(() => byPosition(ghost), /names shapes its figure lacks \(ghost\)/);
 });

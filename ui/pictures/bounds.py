@@ -252,7 +252,7 @@ def draw(settings, series):
         n = len(xs) - 1
         panel = steps_ui.lines_panel(
             "bound",
-            "a",
+            "bound",
             f"Bound against {knob.label}",
             fig,
             n,

@@ -205,21 +205,21 @@ def draw(settings, result):
     panels = ringed + [
         steps_ui.lines_panel(
             "trace",
-            "b",
+            "curve",
             "Kernel error, trace norm",
             _metric_figure(result, log_y, "trace", result.kernel_error, "‖K − L‖_*"),
             n,
         ),
         steps_ui.lines_panel(
             "spectral",
-            "c",
+            "curve",
             "Kernel error, spectral norm",
             _metric_figure(result, log_y, "spectral", result.kernel_error, "‖K − L‖₂"),
             n,
         ),
         steps_ui.lines_panel(
             "leverage",
-            "f",
+            "curve",
             "Sorted ridge leverage scores (Fig. 1a)",
             figures.lines_figure(
                 np.arange(1, result.m + 1),
@@ -242,18 +242,18 @@ def draw(settings, result):
         panels += [
             steps_ui.lines_panel(
                 "rho",
-                "d",
+                "curve",
                 "Canonical correlation error (Fig. 1b)",
                 _metric_figure(result, log_y, "rho", result.kcca, "|ρ − ρ̃|"),
                 n,
                 caption=theorem1_caption(result),
             ),
             steps_ui.lines_panel(
-                "T", "e", "Error in T (Fig. 1b)", _metric_figure(result, log_y, "T", result.kcca, "‖T − T̃‖₂"), n
+                "T", "curve", "Error in T (Fig. 1b)", _metric_figure(result, log_y, "T", result.kcca, "‖T − T̃‖₂"), n
             ),
             steps_ui.lines_panel(
                 "stability",
-                "g",
+                "curve",
                 "Kernel stability against its bound (Fig. 1c)",
                 _stability_figure(result),
                 n,
@@ -265,7 +265,7 @@ def draw(settings, result):
             ),
             steps_ui.lines_panel(
                 "speedup",
-                "h",
+                "curve",
                 "Incremental path speed-up (Fig. 1d)",
                 speed,
                 n,

@@ -114,7 +114,7 @@ def _model_panel(study, steps, class_names, target_name):
     split = study.split
     d = split.X_train.shape[1]
     if not study.extras["binary"] and d == 1:  # on a projector the fit replaces the data
-        return steps_ui.fit_panel(study, steps, present_area="a", guess=True)
+        return steps_ui.fit_panel(study, steps, role="data", guess=True)
     if study.extras["binary"] and d == 2:
         return steps_ui.decision_panel(study, steps, split.y_train, split.y_test, class_names=class_names)
     if study.extras["binary"]:
@@ -143,7 +143,7 @@ def draw(settings, study):
             labels_test=split.y_test,
             class_names=dataset.class_names,
             target_name=target_name,
-            present_area=None if one_d_fit else "default",
+            presenter=not one_d_fit,
         ),
         steps_ui.criterion_panel(
             study,

@@ -104,7 +104,7 @@ def draw(settings, study):
             target_name="X coord. 1",
             title="View Y: the same points, coloured as in view X",
             key="view-y",
-            area="c",
+            role="data",
             guess=False,
         ),
         steps_ui.bound_panel(
@@ -115,9 +115,9 @@ def draw(settings, study):
             rescale=settings.shown("rescale"),
         ),
         steps_ui.heatmap_panel(study, steps, view=0, title="View X: the kernel before and after deflation", **heat),
-        steps_ui.projection_panel(study, steps, area="f"),
+        steps_ui.projection_panel(study, steps),
         steps_ui.heatmap_panel(
-            study, steps, view=1, key="heat-y", area="g", title="View Y: the kernel before and after deflation", **heat
+            study, steps, view=1, key="heat-y", title="View Y: the kernel before and after deflation", **heat
         ),
     ]
     player = common.player_extras(study, panels, _story(study, settings.options["alpha"]))
