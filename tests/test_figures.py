@@ -274,8 +274,8 @@ def test_a_variant_that_never_deflates_says_so_on_its_heatmap():
     split = prepare(load_dataset("sinc", n_samples=60), seed=0)
     study = kmp_study(split, k=4, gamma=3.0, variant="backfit")
     panel = steps.heatmap_panel(study, range(5), sort_note="x", not_deflated="back-fitting")
-    assert panel.frames[3]["layout"]["annotations.1.text"] == "K₃ = K₀"
+    assert panel.frames[3]["layout"]["annotations.after-title.text"] == "K₃ = K₀"
     assert panel.title == "The kernel, which back-fitting never deflates"
     deflating = steps.heatmap_panel(study, range(5), sort_note="x")
-    assert deflating.frames[3]["layout"]["annotations.1.text"] == figures.after_title(3)
+    assert deflating.frames[3]["layout"]["annotations.after-title.text"] == figures.after_title(3)
     assert "never deflates" not in deflating.title
