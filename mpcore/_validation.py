@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import numbers
 import os
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
 
 #: A candidate column is eligible while its residual size exceeds this fraction of the
 #: largest initial residual size (the engine's eligibility rule).
@@ -46,7 +49,7 @@ def check_finite_matrix(A: Any, name: str = "K", *, square: bool = False, min_ro
     if not np.isfinite(A.sum()) and not np.all(np.isfinite(A)):
         bad = int(np.size(A) - np.count_nonzero(np.isfinite(A)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); remove or impute them first.")
-    return A
+    return np.asarray(A)
 
 
 def check_kernel(K: Any, name: str = "K") -> np.ndarray:
@@ -112,7 +115,7 @@ def check_psd_kernel(
             f"{name} is not positive semi-definite: |{name}[{worst[0]}, {worst[1]}]| exceeds the "
             "geometric mean of the two diagonal entries, which no kernel allows."
         )
-    return K
+    return np.asarray(K)
 
 
 def check_target(y: Any, m: int, name: str = "y") -> np.ndarray:
@@ -126,10 +129,10 @@ def check_target(y: Any, m: int, name: str = "y") -> np.ndarray:
         raise ValueError(f"{name} has {y.shape[0]} entries but the kernel has {m} rows; they must match.")
     if not np.all(np.isfinite(y)):
         raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first.")
-    return y
+    return np.asarray(y)
 
 
-def check_nonconstant(y, name="target"):
+def check_nonconstant(y: np.ndarray, name: str = "target") -> None:
     if np.ptp(y) == 0:
         raise ValueError(f"The {name} is constant (every value is {y[0]:g}); there is nothing to fit.")
 
@@ -199,7 +202,7 @@ def check_n_steps(k: Any, m: int, name: str = "k") -> int:
         raise ValueError(
             f"{name} = {k} basis vectors is not sparse: it must be smaller than the number of training points ({m})."
         )
-    return k
+    return int(k)
 
 
 def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
@@ -210,13 +213,13 @@ def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
     return float(value)
 
 
-def check_choice(value, options, name):
+def check_choice(value: T, options: Iterable[object], name: str) -> T:
     if value not in options:
         raise ValueError(f"Unknown {name} {value!r}; choose one of: {', '.join(map(repr, options))}.")
     return value
 
 
-def check_same_rows(A, B, names=("X", "Y")):
+def check_same_rows(A: np.ndarray, B: np.ndarray, names: tuple[str, str] = ("X", "Y")) -> None:
     if A.shape[0] != B.shape[0]:
         raise ValueError(
             f"The two views must describe the same points: {names[0]} has {A.shape[0]} rows, "
@@ -224,7 +227,7 @@ def check_same_rows(A, B, names=("X", "Y")):
         )
 
 
-def available_memory():
+def available_memory() -> int | None:
     """Bytes of memory a new allocation can use now: Linux's ``MemAvailable``, else the
     machine's physical memory, else None (unknown: nothing is refused)."""
     try:
@@ -240,7 +243,7 @@ def available_memory():
         return None
 
 
-def _gigabytes(n_bytes):
+def _gigabytes(n_bytes: float) -> str:
     return f"{n_bytes / 1e9:,.1f} GB" if n_bytes >= 1e8 else f"{n_bytes / 1e6:,.0f} MB"
 
 
@@ -249,7 +252,7 @@ class TooLargeError(ValueError, MemoryError):
     sentence, like every other refusal) and a MemoryError (what it would have become)."""
 
 
-def check_memory(n_bytes, what, advice=""):
+def check_memory(n_bytes: float, what: str, advice: str = "") -> None:
     """Refuse, with a sentence and before allocating, work that needs ``n_bytes`` of memory
     when the machine has less available (``what``: what would be built)."""
     free = available_memory()

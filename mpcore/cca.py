@@ -45,10 +45,10 @@ class CCAResult:
         return (Fx - self.mean_x) @ self.directions_x, (Fy - self.mean_y) @ self.directions_y
 
 
-def _inverse_sqrt(C):
+def _inverse_sqrt(C: np.ndarray) -> np.ndarray:
     values, vectors = eigh(C)
     values = np.maximum(values, 1e-300)
-    return (vectors / np.sqrt(values)) @ vectors.T
+    return np.asarray((vectors / np.sqrt(values)) @ vectors.T)
 
 
 def regularized_cca(Fx: ArrayLike, Fy: ArrayLike, reg: float = 1e-3, n_directions: int = 1) -> CCAResult:
@@ -96,7 +96,7 @@ def regularized_cca(Fx: ArrayLike, Fy: ArrayLike, reg: float = 1e-3, n_direction
     return CCAResult(ax / sx, ay / sy, s[:L], mean_x, mean_y)
 
 
-def _check_directions(n_directions):
+def _check_directions(n_directions: object) -> int:
     import numbers
 
     if isinstance(n_directions, bool) or not isinstance(n_directions, numbers.Integral) or n_directions < 1:
@@ -119,7 +119,7 @@ def center_kernel(K: ArrayLike) -> np.ndarray:
     """
     K = check_kernel(K)
     row = K.mean(axis=0)
-    return K - row[None, :] - K.mean(axis=1)[:, None] + row.mean()
+    return np.asarray(K - row[None, :] - K.mean(axis=1)[:, None] + row.mean())
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ class KCCAResult:
     alpha: np.ndarray
     beta: np.ndarray
     T: np.ndarray | None
-    factors: tuple | None = None
+    factors: tuple[np.ndarray, ...] | None = None
 
 
 #: Exact KCCA leaves out the directions of a centred kernel whose shrinkage
@@ -148,12 +148,12 @@ class KCCAResult:
 SHRINK_RTOL = 1e-13
 
 
-def eigen_floor(N, reg):
+def eigen_floor(N: int, reg: float) -> float:
     """The eigenvalue below which a kernel direction shrinks to under :data:`SHRINK_RTOL`."""
     return SHRINK_RTOL * N * reg
 
 
-def centred_eigen(K, floor, n_min=1):
+def centred_eigen(K: np.ndarray, floor: float, n_min: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Eigenpairs ``(mu (p,), E (N, p))`` of ``H K H`` above ``floor`` (at least ``n_min``
     of them), from LAPACK with only those eigenvectors formed."""
     Kc = center_kernel(K)
@@ -207,7 +207,15 @@ def kcca(
     return kcca_from_eigen(view1, view2, N, reg1, reg2, L, keep_T)
 
 
-def kcca_from_eigen(view1, view2, N, reg1, reg2, n_directions=1, keep_T=False):
+def kcca_from_eigen(
+    view1: tuple[np.ndarray, np.ndarray],
+    view2: tuple[np.ndarray, np.ndarray],
+    N: int,
+    reg1: float,
+    reg2: float,
+    n_directions: int = 1,
+    keep_T: bool = False,
+) -> KCCAResult:
     """:func:`kcca` from each view's centred eigenpairs ``(mu, E)`` (:func:`centred_eigen`,
     or any with the dropped eigenvalues below :func:`eigen_floor`): O(N p^2)."""
     (mu1, E1), (mu2, E2) = view1, view2

@@ -13,20 +13,26 @@ Fisher    ``(K[:, i]' y)^2 / (K[:, i]' B K[:, i])``         (Diethe 2015, eq. 7)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 #: Diethe 2015 section 3.3.1: the five basis-selection criteria for MPKFDA.
 FISHER_CRITERIA = ("optimal", "pseudo", "reverse", "reverse-pseudo", "random")
+#: A criterion: the kernel state -> a score for every candidate.
+Criterion = Callable[[Any], np.ndarray]
 
 
-def _ratio(numerator, denominator):
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, ``nan`` where the denominator is not positive."""
     out = np.full(np.shape(numerator), np.nan)
     np.divide(numerator, denominator, out=out, where=denominator > 0)
     return out
 
 
-def skpca(state):
+def skpca(state: Any) -> np.ndarray:
     """``||K[:, i]||^2 / K[i, i]`` on the deflated kernel (Hussain et al. 2011, Alg. 2 line 3).
 
     The variance a projection onto point i would explain.  The squared column norms are
@@ -61,14 +67,14 @@ def skpca(state):
     return scores
 
 
-def _contenders(state, scores):
+def _contenders(state: Any, scores: np.ndarray) -> np.ndarray:
     """Candidates whose score, within its round-off bound, could beat the best one's."""
     error = _ratio(np.full(scores.shape, state.column_sq_norm_error()), state.diag())
     best = int(np.nanargmax(scores))
     return np.flatnonzero(np.isfinite(scores) & (scores + error >= scores[best] - error[best]))
 
 
-def kmp(key="y"):
+def kmp(key: str = "y") -> Criterion:
     """``|K[:, i]' y| / ||K[:, i]||`` on the deflated dictionary (pre-fitting).
 
     How well column i, after removing what the chosen columns explain, fits the residual
@@ -85,13 +91,13 @@ def kmp(key="y"):
         ``state -> ndarray (m,)``, the criterion.
     """
 
-    def criterion(state):
+    def criterion(state: Any) -> np.ndarray:
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.column_sq_norms()))
 
     return criterion
 
 
-def kmp_original_columns(key="y"):
+def kmp_original_columns(key: str = "y") -> Criterion:
     """``|d_i' r| / ||d_i||`` with the *original* columns d_i and the current residual r.
 
     Vincent and Bengio 2002, eq. 3: basic and back-fitting matching pursuit.
@@ -107,13 +113,13 @@ def kmp_original_columns(key="y"):
         ``state -> ndarray (m,)``, the criterion.
     """
 
-    def criterion(state):
+    def criterion(state: Any) -> np.ndarray:
         return _ratio(np.abs(state.columns_dot(key)), np.sqrt(state.original_column_sq_norms()))
 
     return criterion
 
 
-def skcca(state):
+def skcca(state: Any) -> np.ndarray:
     """``<Kx[:, i], Ky[:, i]> / (||Kx[:, i]|| ||Ky[:, i]||)`` on both deflated views.
 
     Hussain et al. 2011, eq. 14, Alg. 3 line 3.
@@ -131,7 +137,7 @@ def skcca(state):
     return _ratio(state.cross, np.sqrt(state.x.column_sq_norms() * state.y.column_sq_norms()))
 
 
-def fisher_scatter_matrix(y):
+def fisher_scatter_matrix(y: ArrayLike) -> np.ndarray:
     """``B = D - C`` of Diethe 2015, eq. 2 for labels in {-1, +1}.
 
     ``D[i, i] = 2 m-/m`` for positives and ``2 m+/m`` for negatives; ``C[i, j] =
@@ -159,7 +165,7 @@ def fisher_scatter_matrix(y):
     return np.diag(D) - C
 
 
-def fisher_scatter_parts(y):
+def fisher_scatter_parts(y: ArrayLike) -> tuple[np.ndarray, float, float, dict[str, np.ndarray]]:
     """B of Diethe 2015, eq. 2 in parts: ``B = diag(D) - c_pos 1+ 1+' - c_neg 1- 1-'``.
 
     Parameters
@@ -183,10 +189,10 @@ def fisher_scatter_parts(y):
     m_pos, m_neg = positive.sum(), (~positive).sum()
     D = np.where(positive, 2 * m_neg / m, 2 * m_pos / m)
     tracked = {"y": y, "pos": positive.astype(float), "neg": (~positive).astype(float)}
-    return D, 2 * m_neg / (m * m_pos), 2 * m_pos / (m * m_neg), tracked
+    return D, float(2 * m_neg / (m * m_pos)), float(2 * m_pos / (m * m_neg)), tracked
 
 
-def fisher_parts(K, y):
+def fisher_parts(K: np.ndarray, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """The numerator and denominator of the Fisher ratio (Diethe 2015, eq. 7) for every column.
 
     ``(K[:, i]' y)^2`` and ``K[:, i]' B K[:, i]``, in O(m^2) without forming B (B is
@@ -213,7 +219,7 @@ def fisher_parts(K, y):
     return Ky**2, np.maximum(denominator, 0.0)
 
 
-def tracked_fisher_parts(state, y):
+def tracked_fisher_parts(state: Any, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`fisher_parts` of the deflated kernel from a state that tracks them, in O(m).
 
     The state tracks ``K_j' v`` and the D-weighted column norms
@@ -241,7 +247,7 @@ def tracked_fisher_parts(state, y):
     return state.columns_dot("y") ** 2, np.maximum(denominator, 0.0)
 
 
-def fisher(name, y, rng=None):
+def fisher(name: str, y: ArrayLike, rng: np.random.Generator | None = None) -> tuple[Criterion, str]:
     """One of :data:`FISHER_CRITERIA` as a criterion and whether to maximise it.
 
     ``optimal`` maximises the Fisher ratio (eq. 7); ``pseudo`` its numerator alone
@@ -266,13 +272,15 @@ def fisher(name, y, rng=None):
         For :func:`mpcore.pursue`.
     """
     if name == "random":
-        return (lambda state: rng.random(state.m)), "max"
+        draws = np.random.default_rng() if rng is None else rng
+        return (lambda state: draws.random(state.m)), "max"
+    labels = np.asarray(y, dtype=float)
 
-    def criterion(state):
+    def criterion(state: Any) -> np.ndarray:
         if hasattr(state, "weighted_column_sq_norms"):
-            numerator, denominator = tracked_fisher_parts(state, y)
+            numerator, denominator = tracked_fisher_parts(state, labels)
         else:
-            numerator, denominator = fisher_parts(state.current(), y)
+            numerator, denominator = fisher_parts(state.current(), labels)
         if name in ("pseudo", "reverse-pseudo"):
             return numerator
         tiny = 1e-12 * max(float(denominator.max()), 1e-300)

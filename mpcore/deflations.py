@@ -20,7 +20,11 @@ step), which is what a reader should compare against the papers' equations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Union
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ._validation import ELIGIBILITY_RTOL, check_choice
 from .lowrank import symmetric_products
@@ -49,11 +53,11 @@ _REFRESH_FACTOR = 1e-8
 class _Columns:
     """An (rows x r) matrix that grows one column at a time (amortised O(rows))."""
 
-    def __init__(self, rows, capacity=16):
+    def __init__(self, rows: int, capacity: int = 16) -> None:
         self._data = np.empty((rows, capacity))
         self.size = 0
 
-    def append(self, column):
+    def append(self, column: np.ndarray) -> None:
         if self.size == self._data.shape[1]:
             grown = np.empty((self._data.shape[0], 2 * self._data.shape[1]))
             grown[:, : self.size] = self._data[:, : self.size]
@@ -62,12 +66,12 @@ class _Columns:
         self.size += 1
 
     @property
-    def view(self):
+    def view(self) -> np.ndarray:
         return self._data[:, : self.size]
 
 
-def _column_sq_norms(A):
-    return np.einsum("ij,ij->j", A, A)
+def _column_sq_norms(A: np.ndarray) -> np.ndarray:
+    return np.asarray(np.einsum("ij,ij->j", A, A))
 
 
 #: The docstrings of the methods some states have (what some criteria read), shared by
@@ -105,7 +109,7 @@ class KernelState:
     candidate is no longer eligible) and ``rank`` (the terms recorded so far).
     """
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         """A state's methods of this interface (or of :data:`OPTIONAL_METHOD_DOCS`) without
         a docstring of their own get the shared one."""
         super().__init_subclass__(**kwargs)
@@ -143,7 +147,7 @@ class KernelState:
         """
         raise NotImplementedError
 
-    def kernels(self) -> tuple:
+    def kernels(self) -> tuple[np.ndarray, ...]:
         """The input kernels, one per view.
 
         Returns
@@ -153,7 +157,7 @@ class KernelState:
         """
         raise NotImplementedError
 
-    def factors(self) -> tuple:
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         """The deflation so far as low-rank factors, one pair per view.
 
         Returns
@@ -181,7 +185,7 @@ class CholeskyDeflation(KernelState):
 
     name = "cholesky"
 
-    def __init__(self, K0):
+    def __init__(self, K0: np.ndarray) -> None:
         self.K0 = K0
         self.m = K0.shape[0]
         self.d = np.diag(K0).astype(float).copy()
@@ -194,10 +198,10 @@ class CholeskyDeflation(KernelState):
 
     rank = property(lambda self: self.L.size)
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self.d
 
-    def diag(self):
+    def diag(self) -> np.ndarray:
         """``diag(K_j)``: every training point's squared residual after projection.
 
         Returns
@@ -207,10 +211,10 @@ class CholeskyDeflation(KernelState):
         """
         return self.d
 
-    def column_sq_norms(self):
+    def column_sq_norms(self) -> np.ndarray:
         return self.s
 
-    def column(self, i):
+    def column(self, i: int) -> np.ndarray:
         """Column ``i`` of the current deflated kernel, O(m r).
 
         Read as row i: K_0 is a checked kernel, and its rows are contiguous.
@@ -226,9 +230,9 @@ class CholeskyDeflation(KernelState):
             ``K_j[:, i]``.
         """
         L = self.L.view
-        return self.K0[i] - L @ L[i, :]
+        return np.asarray(self.K0[i] - L @ L[i, :])
 
-    def column_sq_norm_error(self):
+    def column_sq_norm_error(self) -> float:
         """A bound on the absolute round-off in the tracked squared column norms.
 
         Each update adds about ``eps`` times the level they started from.
@@ -238,9 +242,9 @@ class CholeskyDeflation(KernelState):
         float
             The bound.
         """
-        return 8.0 * np.finfo(float).eps * (self.rank + 1) * self._s_ref
+        return float(8.0 * np.finfo(float).eps * (self.rank + 1) * self._s_ref)
 
-    def exact_scores(self, idx):
+    def exact_scores(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The criterion's parts recomputed from ``K_0 - L L'`` for some columns, O(m r) each.
 
         For the criterion's contenders whose tracked values may be off.
@@ -262,7 +266,7 @@ class CholeskyDeflation(KernelState):
         diag = np.diag(self.K0)[idx] - np.einsum("ij,ij->i", L[idx], L[idx])
         return np.einsum("ij,ij->j", columns, columns), diag
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         col = self.column(i)
         pivot = col[i]
         if not pivot > self.threshold:
@@ -279,7 +283,7 @@ class CholeskyDeflation(KernelState):
         self._maybe_refresh()
         return True
 
-    def refresh_norms(self):
+    def refresh_norms(self) -> None:
         """Recompute every squared column norm from ``K_0 - L L'`` (O(m^2 r)).
 
         The tracked values then start again from their current, smaller level.
@@ -289,14 +293,14 @@ class CholeskyDeflation(KernelState):
         self._d_ref = float(self.d.max())
         self._s_ref = float(self.s.max())
 
-    def _maybe_refresh(self):
+    def _maybe_refresh(self) -> None:
         if float(self.d.max()) < _REFRESH_FACTOR * self._d_ref:
             self.refresh_norms()
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         L = self.L.view.copy()
         return ((L, L),)
 
@@ -323,7 +327,7 @@ class ProjectionDeflation(KernelState):
 
     name = "projection"
 
-    def __init__(self, D0, track=None, symmetric=False):
+    def __init__(self, D0: np.ndarray, track: dict[str, ArrayLike] | None = None, symmetric: bool = False) -> None:
         self.K0 = D0
         self.rows, self.m = D0.shape
         # a checked kernel: its rows are its columns, read contiguously, and D0' q = D0 q
@@ -338,18 +342,18 @@ class ProjectionDeflation(KernelState):
             v = np.asarray(v, dtype=float)
             self._tracked[key] = [v.copy(), D0.T @ v]
         self._s_ref = float(self.s0.max())
-        self.last_q = None
-        self.last_w = None
+        self.last_q: np.ndarray | None = None
+        self.last_w: np.ndarray | None = None
 
     rank = property(lambda self: self.Q.size)
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self.s
 
-    def column_sq_norms(self):
+    def column_sq_norms(self) -> np.ndarray:
         return self.s
 
-    def original_column_sq_norms(self):
+    def original_column_sq_norms(self) -> np.ndarray:
         """The squared norms of the original columns ``||D_0[:, i]||^2``.
 
         Returns
@@ -359,7 +363,7 @@ class ProjectionDeflation(KernelState):
         """
         return self.s0
 
-    def column(self, i):
+    def column(self, i: int) -> np.ndarray:
         """Column ``i`` of the current deflated dictionary, O(m r).
 
         Parameters
@@ -372,9 +376,9 @@ class ProjectionDeflation(KernelState):
         ndarray of shape (m,)
             ``K_j[:, i]``.
         """
-        return (self.K0[i] if self.symmetric else self.K0[:, i]) - self.Q.view @ self.W.view[i, :]
+        return np.asarray((self.K0[i] if self.symmetric else self.K0[:, i]) - self.Q.view @ self.W.view[i, :])
 
-    def projected(self, key):
+    def projected(self, key: str) -> np.ndarray:
         """``P_j v`` for a tracked vector: the residual of v after the chosen columns.
 
         Parameters
@@ -387,9 +391,9 @@ class ProjectionDeflation(KernelState):
         ndarray of shape (m,)
             The projected vector.
         """
-        return self._tracked[key][0]
+        return np.asarray(self._tracked[key][0])
 
-    def columns_dot(self, key):
+    def columns_dot(self, key: str) -> np.ndarray:
         """``D_j' v = D_0' P_j v`` for a tracked vector.
 
         Parameters
@@ -402,9 +406,9 @@ class ProjectionDeflation(KernelState):
         ndarray of shape (n,)
             The product with every deflated column.
         """
-        return self._tracked[key][1]
+        return np.asarray(self._tracked[key][1])
 
-    def basis(self):
+    def basis(self) -> np.ndarray:
         """The orthonormal basis ``Q_j`` of the chosen columns' span.
 
         Returns
@@ -414,7 +418,7 @@ class ProjectionDeflation(KernelState):
         """
         return self.Q.view
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         v = self.column(i)
         if self.Q.size:
             Q = self.Q.view
@@ -428,7 +432,7 @@ class ProjectionDeflation(KernelState):
         self._apply(q, w, i)
         return True
 
-    def _apply(self, q, w, i):
+    def _apply(self, q: np.ndarray, w: np.ndarray, i: int) -> None:
         self.s = np.maximum(self.s - w * w, 0.0)
         self.s[i] = 0.0
         for entry in self._tracked.values():
@@ -440,16 +444,16 @@ class ProjectionDeflation(KernelState):
         self.last_q, self.last_w = q, w
         self._maybe_refresh()
 
-    def _maybe_refresh(self):
+    def _maybe_refresh(self) -> None:
         level = float(self.s.max())
         if level < _REFRESH_FACTOR * self._s_ref:
             self.s = _column_sq_norms(self.K0 - self.Q.view @ self.W.view.T)
             self._s_ref = level
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         return ((self.Q.view.copy(), self.W.view.copy()),)
 
 
@@ -468,7 +472,7 @@ class TwoViewProjection(KernelState):
 
     name = "projection"
 
-    def __init__(self, Kx, Ky):
+    def __init__(self, Kx: np.ndarray, Ky: np.ndarray) -> None:
         self.x = ProjectionDeflation(Kx, symmetric=True)
         self.y = ProjectionDeflation(Ky, symmetric=True)
         self.m = Kx.shape[1]
@@ -477,7 +481,7 @@ class TwoViewProjection(KernelState):
 
     rank = property(lambda self: self.x.rank)
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         """The smaller of the two views' squared column norms, relative to each view's largest.
 
         Returns
@@ -488,9 +492,9 @@ class TwoViewProjection(KernelState):
         top_x, top_y = self.x.s0.max(), self.y.s0.max()
         if top_x <= 0 or top_y <= 0:  # a view's kernel is zero: nothing can be chosen
             return np.zeros(self.m)
-        return np.minimum(self.x.s / top_x, self.y.s / top_y)
+        return np.asarray(np.minimum(self.x.s / top_x, self.y.s / top_y))
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         vx, vy = self.x.column(i), self.y.column(i)
         nx, ny = float(vx @ vx), float(vy @ vy)
         if not (nx > self.x.threshold and ny > self.y.threshold):
@@ -512,10 +516,10 @@ class TwoViewProjection(KernelState):
             self.cross = np.einsum("ij,ij->j", Dx, Dy)
         return True
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.x.K0, self.y.K0)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         return self.x.factors() + self.y.factors()
 
 
@@ -523,20 +527,24 @@ class TwoViewProjection(KernelState):
 #
 # Each rule receives the current matrix K and the unit vector tau = K[:, i] / ||K[:, i]||
 # and returns the rank-one terms (a, b) with K_new = K - sum a b'.  Returning the terms
-# rather than the matrix lets the path rebuild any intermediate kernel later.
+# rather than the matrix lets the path rebuild any intermediate kernel later.  K is an
+# array, or the low-rank state's operator (products with it, never its entries).
+
+Matrix = Union[np.ndarray, "_Operator"]
+Terms = list[tuple[np.ndarray, np.ndarray]]
 
 
-def _hotelling(K, v):
+def _hotelling(K: Matrix, v: np.ndarray) -> Terms:
     """``K - (v' K v) v v'`` (eq. 15)."""
     return [((v @ K @ v) * v, v)]
 
 
-def _projection(K, v):
+def _projection(K: Matrix, v: np.ndarray) -> Terms:
     """``(I - v v') K`` (eq. 16)."""
     return [(v, K.T @ v)]
 
 
-def _schur(K, v):
+def _schur(K: Matrix, v: np.ndarray) -> Terms:
     """``K - K v v' K / (v' K v)`` (eq. 17); no-op when ``v' K v`` vanishes."""
     Kv, vK = K @ v, K.T @ v
     denominator = v @ Kv
@@ -546,13 +554,13 @@ def _schur(K, v):
     return [(Kv / denominator, vK)]
 
 
-def _two_sided_projection(K, v):
+def _two_sided_projection(K: Matrix, v: np.ndarray) -> Terms:
     """``(I - v v') K (I - v v')`` (Mackey's orthogonalised projection, with v = q)."""
     Kv, vK = K @ v, K.T @ v
     return [(v, vK), (Kv - (v @ Kv) * v, v)]
 
 
-_RULES = {
+_RULES: dict[str, Callable[[Matrix, np.ndarray], Terms]] = {
     "none": lambda K, v: [],
     "hotelling": _hotelling,
     "projection": _projection,
@@ -563,7 +571,7 @@ _RULES = {
 }
 
 
-def _subtract_outer(K, a, b, rows=128):
+def _subtract_outer(K: np.ndarray, a: np.ndarray, b: np.ndarray, rows: int = 128) -> None:
     """``K -= a b'`` in place, a block of rows at a time (no m x m temporary).
 
     (SciPy's BLAS ``dger`` would be faster alone, but interleaving SciPy's and NumPy's
@@ -573,7 +581,7 @@ def _subtract_outer(K, a, b, rows=128):
         K[start : start + rows] -= a[start : start + rows, None] * b
 
 
-def _direction(state, i, column):
+def _direction(state: ExplicitDeflation | LowRankDeflation, i: int, column: np.ndarray) -> np.ndarray | None:
     """The unit vector the rule deflates by when i is chosen: tau, the chosen column of the
     current kernel (``column``) or of K0 (``state.tau_from``), orthogonalised against the
     earlier q's for the ``ortho-*`` deflations (eq. 18; appended to ``state.Q``).  None
@@ -582,7 +590,7 @@ def _direction(state, i, column):
         column = state.K0[:, i]
     v = column / np.linalg.norm(column)
     if not state._orthogonalise:
-        return v
+        return np.asarray(v)
     Q = state.Q.view
     v = v - Q @ (Q.T @ v)
     norm = np.linalg.norm(v)
@@ -594,7 +602,7 @@ def _direction(state, i, column):
     v = v - Q @ (Q.T @ v)
     v = v / np.linalg.norm(v)
     state.Q.append(v)
-    return v
+    return np.asarray(v)
 
 
 class ExplicitDeflation(KernelState):
@@ -631,7 +639,7 @@ class ExplicitDeflation(KernelState):
         Where tau comes from (see above).
     """
 
-    def __init__(self, K0, deflation="projection", tau_from="deflated"):
+    def __init__(self, K0: np.ndarray, deflation: str = "projection", tau_from: str = "deflated") -> None:
         check_choice(tau_from, TAU_SOURCES, "tau_from")
         self.name = deflation
         self.tau_from = tau_from
@@ -648,13 +656,13 @@ class ExplicitDeflation(KernelState):
 
     rank = property(lambda self: self.left.size)
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self._s
 
-    def column_sq_norms(self):
+    def column_sq_norms(self) -> np.ndarray:
         return self._s
 
-    def current(self):
+    def current(self) -> np.ndarray:
         """The current deflated kernel; do not modify.
 
         Returns
@@ -664,7 +672,7 @@ class ExplicitDeflation(KernelState):
         """
         return self.K
 
-    def columns_dot(self, v):
+    def columns_dot(self, v: np.ndarray) -> np.ndarray:
         """``K_j' v``.
 
         Parameters
@@ -677,9 +685,9 @@ class ExplicitDeflation(KernelState):
         ndarray of shape (m,)
             The product with every deflated column.
         """
-        return self.K.T @ v
+        return np.asarray(self.K.T @ v)
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         column = self.K[:, i]
         if not float(column @ column) > self.threshold:
             return False
@@ -693,10 +701,10 @@ class ExplicitDeflation(KernelState):
             self._s = _column_sq_norms(self.K)
         return True
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         return ((self.left.view.copy(), self.right.view.copy()),)
 
 
@@ -733,7 +741,14 @@ class LowRankDeflation(KernelState):
         Vectors v whose products ``K_j' v`` are tracked (:meth:`columns_dot`).
     """
 
-    def __init__(self, K0, deflation="projection", tau_from="deflated", weights=None, track=None):
+    def __init__(
+        self,
+        K0: np.ndarray,
+        deflation: str = "projection",
+        tau_from: str = "deflated",
+        weights: ArrayLike | None = None,
+        track: dict[str, ArrayLike] | None = None,
+    ) -> None:
         check_choice(tau_from, TAU_SOURCES, "tau_from")
         self.name, self.tau_from, self.K0 = deflation, tau_from, K0
         self.m = K0.shape[1]
@@ -744,13 +759,14 @@ class LowRankDeflation(KernelState):
         self._rule = _RULES[deflation]
         self._orthogonalise = deflation.startswith("ortho-")
         self.Q, self.left, self.right = _Columns(self.m), _Columns(self.m), _Columns(self.m)
-        self._pass = None
+        self.max_abs_entry: float | None = None  # the largest |entry| of K_0, once asked for
+        self._pass: tuple[np.ndarray, np.ndarray | None] | None = None
         self._exact_sums()
         self.threshold = ELIGIBILITY_RTOL * max(float(self.s.max()), 0.0)
 
     rank = property(lambda self: self.left.size)
 
-    def _exact_sums(self):
+    def _exact_sums(self) -> None:
         """Norms, weighted norms and tracked products from ``K_0 - U V'``, a block of columns at a time."""
         m, U, V = self.m, self.left.view, self.right.view
         self.s, self.sw = np.empty(m), np.empty(m)
@@ -758,30 +774,30 @@ class LowRankDeflation(KernelState):
             block = self.K0[:, start : start + 256] - U @ V[start : start + 256].T
             self.s[start : start + 256] = _column_sq_norms(block)
             self.sw[start : start + 256] = np.einsum("i,ij,ij->j", self.weights, block, block)
-        self.tracked = None if self._vectors is None else self._KT(self._vectors)
+        self.tracked: np.ndarray | None = None if self._vectors is None else self._KT(self._vectors)
         self._s_ref = float(self.s.max())
 
-    def _K0(self, A):
+    def _K0(self, A: np.ndarray) -> np.ndarray:
         """``K_0 A`` for a vector or a block (m, p) of a few vectors, K_0 read once."""
         return self.K0 @ A if A.ndim == 1 else symmetric_products(self.K0, A.T).T
 
-    def _K(self, A):
+    def _K(self, A: np.ndarray) -> np.ndarray:
         """``K_j A`` for a vector or a block of vectors (m, p)."""
         cached = self._cached(A, transposed=False)
-        return cached if cached is not None else self._K0(A) - self.left.view @ (self.right.view.T @ A)
+        return np.asarray(cached if cached is not None else self._K0(A) - self.left.view @ (self.right.view.T @ A))
 
-    def _KT(self, A):
+    def _KT(self, A: np.ndarray) -> np.ndarray:
         """``K_j' A``."""
         cached = self._cached(A, transposed=True)
-        return cached if cached is not None else self._K0(A) - self.right.view @ (self.left.view.T @ A)
+        return np.asarray(cached if cached is not None else self._K0(A) - self.right.view @ (self.left.view.T @ A))
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self.s
 
-    def column_sq_norms(self):
+    def column_sq_norms(self) -> np.ndarray:
         return self.s
 
-    def column(self, i):
+    def column(self, i: int) -> np.ndarray:
         """Column ``i`` of the current deflated kernel, O(m r).
 
         Read as row i of the symmetric K_0 (contiguous).
@@ -796,12 +812,14 @@ class LowRankDeflation(KernelState):
         ndarray of shape (m,)
             ``K_j[:, i]``.
         """
-        return self.K0[i] - self.left.view @ self.right.view[i]
+        return np.asarray(self.K0[i] - self.left.view @ self.right.view[i])
 
-    def columns_dot(self, key):
+    def columns_dot(self, key: str) -> np.ndarray:
+        if self.tracked is None:
+            raise KeyError(f"no vector is tracked under {key!r}")
         return self.tracked[:, self._keys.index(key)]
 
-    def weighted_column_sq_norms(self):
+    def weighted_column_sq_norms(self) -> np.ndarray:
         """The ``weights``-weighted squared norms ``sum_r w_r K_j[r, i]^2``.
 
         Returns
@@ -811,7 +829,7 @@ class LowRankDeflation(KernelState):
         """
         return self.sw
 
-    def diag(self):
+    def diag(self) -> np.ndarray:
         """``diag(K_j)``, O(m r).
 
         Returns
@@ -819,9 +837,9 @@ class LowRankDeflation(KernelState):
         ndarray of shape (m,)
             The diagonal of the deflated kernel.
         """
-        return np.diag(self.K0) - np.einsum("ij,ij->i", self.left.view, self.right.view)
+        return np.asarray(np.diag(self.K0) - np.einsum("ij,ij->i", self.left.view, self.right.view))
 
-    def current(self):
+    def current(self) -> np.ndarray:
         """The deflated kernel, formed on request (the lab's facts; O(m^2 r)).
 
         Returns
@@ -829,9 +847,9 @@ class LowRankDeflation(KernelState):
         ndarray of shape (m, m)
             ``K_0 - U V'``.
         """
-        return self.K0 - self.left.view @ self.right.view.T
+        return np.asarray(self.K0 - self.left.view @ self.right.view.T)
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         column = self.column(i)
         if not float(column @ column) > self.threshold:
             return False
@@ -848,23 +866,24 @@ class LowRankDeflation(KernelState):
             self._exact_sums()
         return True
 
-    def _step_pass(self):
+    def _step_pass(self) -> np.ndarray:
         """``K_0 [v, w v]`` for this step's v, computed once, K_0 read once."""
+        assert self._pass is not None  # (a step's pass is set while the step runs)
         v, P = self._pass
         if P is None:
             P = symmetric_products(self.K0, [v, self.weights * v]).T
             self._pass = (v, P)
         return P
 
-    def _cached(self, vector, transposed):
+    def _cached(self, vector: np.ndarray, transposed: bool) -> np.ndarray | None:
         """``K_j v`` or ``K_j' v`` from this step's pass when ``vector`` is its v, else None."""
         if self._pass is None or vector is not self._pass[0]:
             return None
         v, P = self._pass[0], self._step_pass()
         U, V = self.left.view, self.right.view
-        return P[:, 0] - (V @ (U.T @ v) if transposed else U @ (V.T @ v))
+        return np.asarray(P[:, 0] - (V @ (U.T @ v) if transposed else U @ (V.T @ v)))
 
-    def _apply(self, a, b, reuse=False):
+    def _apply(self, a: np.ndarray, b: np.ndarray, reuse: bool = False) -> None:
         """``K_{j+1} = K_j - a b'``: update the tracked sums, then record the term.
         ``reuse``: a is a multiple of this step's v and nothing was removed yet, so
         ``K_j' [a, w a]`` comes from the step's pass instead of a new one."""
@@ -884,10 +903,10 @@ class LowRankDeflation(KernelState):
         self.left.append(a)
         self.right.append(b)
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
         return ((self.left.view.copy(), self.right.view.copy()),)
 
 
@@ -897,31 +916,32 @@ class _Operator:
 
     __array_ufunc__ = None  # so ``v @ K`` reaches __rmatmul__ instead of NumPy
 
-    def __init__(self, state):
+    def __init__(self, state: LowRankDeflation) -> None:
         self._state = state
 
     @property
-    def scale(self):
+    def scale(self) -> float:
         """The largest |entry| of K_0 (the explicit rule uses the current K's; only the
         no-op test of a vanishing Schur denominator reads it)."""
-        if getattr(self._state, "_scale", None) is None:
-            self._state._scale = max(float(self._state.K0.max()), -float(self._state.K0.min()))
-        return self._state._scale
+        state = self._state
+        if state.max_abs_entry is None:
+            state.max_abs_entry = max(float(state.K0.max()), -float(state.K0.min()))
+        return state.max_abs_entry
 
-    def __matmul__(self, v):
+    def __matmul__(self, v: np.ndarray) -> np.ndarray:
         return self._state._K(v)
 
     @property
-    def T(self):
+    def T(self) -> _Transposed:
         return _Transposed(self._state)
 
-    def __rmatmul__(self, v):  # v @ K = K' v
+    def __rmatmul__(self, v: np.ndarray) -> np.ndarray:  # v @ K = K' v
         return self._state._KT(v)
 
 
 class _Transposed:
-    def __init__(self, state):
+    def __init__(self, state: LowRankDeflation) -> None:
         self._state = state
 
-    def __matmul__(self, v):
+    def __matmul__(self, v: np.ndarray) -> np.ndarray:
         return self._state._KT(v)

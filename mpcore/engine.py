@@ -61,9 +61,9 @@ class PursuitPath:
     criterion: str
     deflation: str
     pick: str = "max"
-    extras: dict = field(default_factory=dict, repr=False)
-    _kernels: tuple = field(default=(), repr=False)
-    _factors: tuple = field(default=(), repr=False)
+    extras: dict[str, Any] = field(default_factory=dict, repr=False)
+    _kernels: tuple[np.ndarray, ...] = field(default=(), repr=False)
+    _factors: tuple[tuple[np.ndarray | None, np.ndarray | None], ...] = field(default=(), repr=False)
     _ranks: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -92,7 +92,7 @@ class PursuitPath:
             ``K_j``.
         """
         K0, left, right = self._low_rank(j, view)
-        return K0.copy() if left is None else K0 - left @ right.T
+        return K0.copy() if left is None or right is None else np.asarray(K0 - left @ right.T)
 
     def deflated_block(self, j: int, rows: ArrayLike, cols: ArrayLike | None = None, view: int = 0) -> np.ndarray:
         """Some rows and columns of the deflated kernel after ``j`` steps.
@@ -120,17 +120,17 @@ class PursuitPath:
         rows = np.asarray(rows, dtype=int)
         cols = rows if cols is None else np.asarray(cols, dtype=int)
         block = K0[np.ix_(rows, cols)]
-        return block if left is None else block - left[rows] @ right[cols].T
+        return np.asarray(block if left is None or right is None else block - left[rows] @ right[cols].T)
 
-    def _low_rank(self, j, view):
+    def _low_rank(self, j: int, view: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
         """``(K0, U, V)`` with ``K_j = K0 - U V'`` (U, V None when nothing was removed)."""
         check_step(j, self.n_steps)
         if view not in range(self.n_views):
             raise ValueError(f"view must be one of {list(range(self.n_views))}, got {view!r}.")
         K0 = self._kernels[view]
         left, right = self._factors[view]
-        r = int(self._ranks[j]) if left is not None else 0
-        if r == 0:
+        r = int(self._ranks[j]) if left is not None and self._ranks is not None else 0
+        if r == 0 or left is None or right is None:
             return K0, None, None
         return K0, left[:, :r], right[:, :r]
 
@@ -153,7 +153,7 @@ class PursuitPath:
         return mask
 
 
-def check_step(j, n_steps):
+def check_step(j: object, n_steps: int) -> int:
     """``j`` as an int if it is a step of a path with ``n_steps`` steps (0..n_steps)."""
     if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j <= n_steps:
         raise ValueError(f"step j must be a whole number between 0 and {n_steps}, got {j!r}.")
@@ -199,10 +199,10 @@ def best_index(scores: ArrayLike, pick: str = "max") -> int:
     return int(np.flatnonzero(tied)[0])
 
 
-def _pick_order(scores, pick, count):
+def _pick_order(scores: np.ndarray, pick: str, count: int) -> np.ndarray:
     """Indices of the ``count`` best finite scores, one :func:`best_index` after another."""
     scores = np.where(np.isfinite(scores), scores, np.nan)  # an infinite score is no score
-    order = []
+    order: list[int] = []
     for _ in range(count):
         i = best_index(scores, pick)
         if i < 0:
@@ -216,7 +216,16 @@ def _pick_order(scores, pick, count):
 STATE_NEEDS = ("m", "threshold", "rank", "residual_size", "deflate", "kernels", "factors")
 
 
-def _check_pursuit(state, criterion, k, pick, stages, candidates, allow_repeats, stop_when):
+def _check_pursuit(
+    state: Any,
+    criterion: object,
+    k: object,
+    pick: str,
+    stages: object,
+    candidates: object,
+    allow_repeats: object,
+    stop_when: object,
+) -> None:
     """A sentence for each argument :func:`pursue` cannot use."""
     missing = [name for name in STATE_NEEDS if not hasattr(state, name)]
     if missing:

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Callable
 from numbers import Integral, Real
-from typing import Any, Self
+from typing import Any, Self, TypeVar, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -54,8 +55,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import check_binary_labels, check_choice, check_memory, check_nonconstant
 from .criteria import FISHER_CRITERIA
 from .deflations import DEFLATIONS
+from .engine import PursuitPath
 from .kernels import finite_kernel
-from .kmp import KMP_VARIANTS, LOSSES, kmp_columns_path, kmp_path
+from .kmp import KMP_VARIANTS, LOSSES, KMPColumnsPath, kmp_columns_path, kmp_path
 from .mpkfda import fit_fisher, mpkfda_path
 from .nkcca import (
     SAMPLINGS,
@@ -70,7 +72,7 @@ from .nkcca import (
 )
 from .nystrom import nystrom_factor, nystrom_features, projection_residuals
 from .skcca import fit_sparse_cca, skcca_path
-from .skpca import skpca_columns_path, skpca_path
+from .skpca import ColumnsPath, skpca_columns_path, skpca_path
 
 #: Kernel names the estimators take (scikit-learn's pairwise kernels and "precomputed").
 ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
@@ -78,53 +80,65 @@ ESTIMATOR_KERNELS = tuple(sorted(PAIRWISE_KERNEL_FUNCTIONS)) + ("precomputed",)
 OUT_OF_SAMPLE = ("kernel", "nystrom")
 
 
+_Fit = TypeVar("_Fit", bound=Callable[..., Any])
+
+
+def _validated_fit(fit: _Fit) -> _Fit:
+    """scikit-learn's check of the parameters before ``fit`` (``_fit_context``), typed:
+    ``fit`` keeps its signature for a type checker."""
+    checked: _Fit = _fit_context(prefer_skip_nested_validation=True)(fit)
+    return checked
+
+
 def _validated(estimator: BaseEstimator, X: ArrayLike, **options: Any) -> np.ndarray:
     """``sklearn.utils.validation.validate_data`` for X alone, typed."""
-    return validate_data(estimator, X, **options)
+    checked: np.ndarray = validate_data(estimator, X, **options)
+    return checked
 
 
 def _validated_xy(
     estimator: BaseEstimator, X: ArrayLike, y: ArrayLike, **options: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """``validate_data`` for X and y, typed."""
-    return validate_data(estimator, X, y, **options)
+    checked: tuple[np.ndarray, np.ndarray] = validate_data(estimator, X, y, **options)
+    return checked
 
 
-def _check_count(value, n_samples, name="n_components"):
+def _check_count(value: object, n_samples: int, name: str = "n_components") -> int:
     """A whole number of basis points, at least 1 and below the number of training points
     (k >= m is bad input and gets a sentence)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
         raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
-    if value >= n_samples:
+    if int(value) >= n_samples:
         raise ValueError(
             f"{name} = {value} is not sparse: it must be smaller than the number of training points ({n_samples})."
         )
     return int(value)
 
 
-def _check_rank(value, n_samples):
+def _check_rank(value: object, n_samples: int) -> int:
     """NystromKCCA's landmark draws (``n_components``, Wang's rank): a whole number >= 1, at
     most the number of points (drawing all N columns gives exact KCCA; more is reduced to N)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
         raise ValueError(f"n_components must be a whole number of at least 1, got {value!r}.")
-    return int(min(value, n_samples))
+    return min(int(value), n_samples)
 
 
-def _seed(random_state):
+def _seed(random_state: int | np.random.RandomState | None) -> int:
     """An int seed for the paths' NumPy generators from any scikit-learn ``random_state``."""
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
-def _gamma(gamma, X):
+def _gamma(gamma: object, X: np.ndarray) -> float:
     """The kernel width used: a positive number, None (1 / d) or "scale" (1 / (d X.var()))."""
     if gamma is None:
-        return 1.0 / X.shape[1]
+        return 1.0 / int(X.shape[1])
     if isinstance(gamma, str):
         if gamma != "scale":
             raise ValueError(f"gamma must be a positive number, None or 'scale', got {gamma!r}.")
         variance = float(np.var(X))
         return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
-    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(gamma) or gamma <= 0:
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(float(gamma)) or gamma <= 0:
         raise ValueError(f"gamma must be a positive number, None or 'scale', got {gamma!r}.")
     return float(gamma)
 
@@ -147,22 +161,27 @@ KEPT_FLOATS = [np.float64, np.float32]
 class _Kernel:
     """Kernel evaluation shared by all estimators (see the module docstring)."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
+    kernel: str | Callable[..., Any]
+    degree: float
+    coef0: float
+    kernel_params: dict[str, Any] | None
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()  # type: ignore[misc]  # (the estimator's other bases)
         tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
         if tags.transformer_tags is not None:
             tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
 
-    def _check_kernel(self):
+    def _check_kernel(self) -> None:
         if not callable(self.kernel):
             check_choice(self.kernel, ESTIMATOR_KERNELS, "kernel")
 
     @property
-    def _precomputed(self):
+    def _precomputed(self) -> bool:
         return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
-    def _pairwise(self, A, B, gamma):
+    def _pairwise(self, A: np.ndarray, B: np.ndarray, gamma: float) -> np.ndarray:
         check_memory(
             3 * 8 * A.shape[0] * B.shape[0],
             f"A {A.shape[0]:,} x {B.shape[0]:,} kernel matrix",
@@ -176,20 +195,20 @@ class _Kernel:
                 K = np.asarray(pairwise_kernels(A, B, metric=self.kernel, filter_params=True, **params), dtype=float)
         return finite_kernel(K, self.kernel if isinstance(self.kernel, str) else "given")
 
-    def _train_kernel(self, X, gamma):
+    def _train_kernel(self, X: np.ndarray, gamma: float) -> np.ndarray:
         if self._precomputed:
             if X.shape[0] != X.shape[1]:
                 raise ValueError(f"With kernel='precomputed', fit takes the square training kernel; got {X.shape}.")
             return np.array(X, dtype=float)
         return self._pairwise(X, X, gamma)
 
-    def _to_basis(self, X, basis, indices, gamma):
+    def _to_basis(self, X: np.ndarray, basis: np.ndarray, indices: np.ndarray, gamma: float) -> np.ndarray:
         """Kernel between the rows of X and the chosen points (n, k)."""
         if self._precomputed:
             return X[:, indices]
         return self._pairwise(X, basis, gamma)
 
-    def _diag(self, X, gamma):
+    def _diag(self, X: np.ndarray, gamma: float) -> np.ndarray:
         """``k(x, x)`` for each row of X."""
         if self._precomputed:
             raise ValueError(
@@ -199,11 +218,11 @@ class _Kernel:
         if isinstance(self.kernel, str) and self.kernel in ("rbf", "laplacian"):
             return np.ones(X.shape[0])
         if isinstance(self.kernel, str) and self.kernel == "linear":
-            return np.einsum("ij,ij->i", X, X)
+            return np.asarray(np.einsum("ij,ij->i", X, X))
         return np.array([self._pairwise(row[None, :], row[None, :], gamma)[0, 0] for row in X])
 
 
-class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # type: ignore[misc]  # scikit-learn ships no types
     """Sparse kernel PCA by matching pursuit (Hussain et al. 2011, Alg. 2) as a transformer.
 
     ``fit`` chooses ``n_components`` training points with :func:`mpcore.skpca_path`:
@@ -287,7 +306,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
     True
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         "n_components": COUNT,
         **KERNEL_CONSTRAINTS,
         "candidates": [Interval(Integral, 1, None, closed="left"), None],
@@ -297,17 +316,17 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
 
     def __init__(
         self,
-        n_components=5,
+        n_components: int = 5,
         *,
-        kernel="rbf",
-        gamma=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        candidates=None,
-        random_state=None,
-        store_path=False,
-    ):
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        candidates: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        store_path: bool = False,
+    ) -> None:
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -318,7 +337,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self.random_state = random_state
         self.store_path = store_path
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, y: None = None) -> Self:
         """Choose the points.
 
@@ -343,6 +362,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         self._check_kernel()
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
+        path: ColumnsPath | PursuitPath
         if self.candidates is not None and not self._precomputed:
             path = skpca_columns_path(
                 lambda idx: self._pairwise(X, X[idx], self.gamma_), self._diag(X, self.gamma_), k, self.candidates, seed
@@ -356,7 +376,7 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
             if self.store_path:
                 self.path_ = path
         self.support_ = self.indices_ = path.indices
-        self.support_vectors_ = X[:0] if self._precomputed else X[path.indices]
+        self.support_vectors_: np.ndarray = X[:0] if self._precomputed else X[path.indices]
         self.factor_ = nystrom_factor(block)
         self.n_components_ = self._n_features_out = int(path.indices.size)
         self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
@@ -411,18 +431,18 @@ class SparseKPCA(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, Bas
         return projection_residuals(self._diag(X, self.gamma_), F)
 
 
-class _BinaryClassifier(ClassifierMixin):
+class _BinaryClassifier(ClassifierMixin):  # type: ignore[misc]  # scikit-learn ships no types
     """What the two-class estimators share: the target's checks, ``classes_[1]`` as the
     positive class of ``decision_function``, and probabilities from a one-parameter
     logistic fit of the training labels on the decision values, without intercept, so
     they agree with ``predict`` (Platt 1999)."""
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _two_classes(self, y):
+    def _two_classes(self, y: np.ndarray) -> np.ndarray:
         """Check that y has two classes; set ``classes_`` and return y as -1/+1."""
         check_classification_targets(y)
         n_classes = np.unique(y).size
@@ -435,7 +455,7 @@ class _BinaryClassifier(ClassifierMixin):
         self.classes_ = np.unique(y)
         return np.where(y == self.classes_[1], 1.0, -1.0)
 
-    def _fit_probabilities(self, decision, signs):
+    def _fit_probabilities(self, decision: np.ndarray, signs: np.ndarray) -> None:
         logistic = LogisticRegression(fit_intercept=False).fit(decision[:, None], signs)
         self.probability_slope_ = max(float(logistic.coef_[0, 0]), 1e-12)
 
@@ -454,7 +474,7 @@ class _BinaryClassifier(ClassifierMixin):
             Labels from ``classes_``.
         """
         check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        return np.asarray(self.classes_[(self.decision_function(X) > 0).astype(int)])
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """The probabilities of ``classes_[0]`` and ``classes_[1]``.
@@ -489,17 +509,17 @@ class _BinaryClassifier(ClassifierMixin):
             ``log(predict_proba(X))``.
         """
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+            return np.asarray(np.log(self.predict_proba(X)))
 
 
 #: The margin losses of Vincent and Bengio (2002, sec. 3.2) for targets -1/+1: a classifier's.
 CLASSIFICATION_LOSSES = ("tanh", "logistic", "hinge")
 
 
-class _KMPBase(_Kernel, BaseEstimator):
+class _KMPBase(_Kernel, BaseEstimator):  # type: ignore[misc]  # scikit-learn ships no types
     """What the KMP regressor and classifier share: the parameters and the pursuit."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         "n_components": COUNT,
         "variant": [StrOptions(set(KMP_VARIANTS))],
         "loss": [StrOptions(set(LOSSES))],
@@ -512,20 +532,20 @@ class _KMPBase(_Kernel, BaseEstimator):
 
     def __init__(
         self,
-        n_components=5,
+        n_components: int = 5,
         *,
-        variant="prefit",
-        loss="squared",
-        fit_intercept=True,
-        kernel="rbf",
-        gamma=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        candidates=None,
-        random_state=None,
-        store_path=False,
-    ):
+        variant: str = "prefit",
+        loss: str = "squared",
+        fit_intercept: bool = True,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        candidates: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        store_path: bool = False,
+    ) -> None:
         self.n_components = n_components
         self.variant = variant
         self.loss = loss
@@ -539,7 +559,7 @@ class _KMPBase(_Kernel, BaseEstimator):
         self.random_state = random_state
         self.store_path = store_path
 
-    def _pursue(self, X, y):
+    def _pursue(self, X: np.ndarray, y: ArrayLike) -> Self:
         """Choose the basis and its weights for a numeric target y (m,)."""
         self._check_kernel()
         check_choice(self.variant, KMP_VARIANTS, "KMP variant")
@@ -551,6 +571,7 @@ class _KMPBase(_Kernel, BaseEstimator):
             check_nonconstant(y)
         self.gamma_ = _gamma(self.gamma, X)
         k, seed = _check_count(self.n_components, X.shape[0]), _seed(self.random_state)
+        path: KMPColumnsPath | PursuitPath
         if self.candidates is not None and self.variant == "prefit" and squared and not self._precomputed:
             path = kmp_columns_path(
                 lambda idx: self._pairwise(X, X[idx], self.gamma_), y - offset, k, self.candidates, seed
@@ -575,19 +596,19 @@ class _KMPBase(_Kernel, BaseEstimator):
         support, position = np.unique(indices, return_inverse=True)
         self.dual_coef_ = np.bincount(position, weights=weights, minlength=support.size)
         self.support_ = support
-        self.support_vectors_ = X[:0] if self._precomputed else X[support]
+        self.support_vectors_: np.ndarray = X[:0] if self._precomputed else X[support]
         self.intercept_ = float(offset + last)
         self.n_components_ = int(support.size)
         self.n_iter_, self.stop_reason_ = n_steps, path.stop_reason
         return self
 
-    def _decision(self, X):
+    def _decision(self, X: ArrayLike) -> np.ndarray:
         check_is_fitted(self)
         X = _validated(self, X, reset=False)
         return self._to_basis(X, self.support_vectors_, self.support_, self.gamma_) @ self.dual_coef_ + self.intercept_
 
 
-class KernelMatchingPursuit(RegressorMixin, _KMPBase):
+class KernelMatchingPursuit(RegressorMixin, _KMPBase):  # type: ignore[misc]  # scikit-learn ships no types
     """Kernel matching pursuit regressor (Vincent and Bengio 2002).
 
     Chooses ``n_components`` training points one at a time, each the kernel column
@@ -676,7 +697,7 @@ class KernelMatchingPursuit(RegressorMixin, _KMPBase):
     True
     """
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and its weights.
 
@@ -817,20 +838,20 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
 
     def __init__(
         self,
-        n_components=5,
+        n_components: int = 5,
         *,
-        variant="prefit",
-        loss="squared",
-        fit_intercept=True,
-        kernel="rbf",
-        gamma=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        candidates=None,
-        random_state=None,
-        store_path=False,
-    ):
+        variant: str = "prefit",
+        loss: str = "squared",
+        fit_intercept: bool = True,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        candidates: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        store_path: bool = False,
+    ) -> None:
         super().__init__(
             n_components,
             variant=variant,
@@ -846,7 +867,7 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
             store_path=store_path,
         )
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and its weights for two classes.
 
@@ -885,7 +906,7 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
         return self._decision(X)
 
 
-class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
+class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):  # type: ignore[misc]  # scikit-learn ships no types
     """Greedy (matching-pursuit) kernel Fisher discriminant for two classes (Diethe 2015).
 
     ``fit`` runs :func:`mpcore.mpkfda_path` with the chosen criterion, deflation and
@@ -969,7 +990,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
     True
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         "n_components": COUNT,
         "criterion": [StrOptions(set(FISHER_CRITERIA))],
         "deflation": [StrOptions(set(DEFLATIONS))],
@@ -982,20 +1003,20 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
 
     def __init__(
         self,
-        n_components=5,
+        n_components: int = 5,
         *,
-        criterion="optimal",
-        deflation="projection",
-        stages=1,
-        shrinkage="auto",
-        kernel="rbf",
-        gamma=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        random_state=None,
-        store_path=False,
-    ):
+        criterion: str = "optimal",
+        deflation: str = "projection",
+        stages: int = 1,
+        shrinkage: float | str | None = "auto",
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        store_path: bool = False,
+    ) -> None:
         self.n_components = n_components
         self.criterion = criterion
         self.deflation = deflation
@@ -1009,7 +1030,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self.random_state = random_state
         self.store_path = store_path
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and the discriminant.
 
@@ -1044,7 +1065,7 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         self.classes_ = path.extras["classes"]
         self.model_ = fit_fisher(K, path.extras["labels"], path.indices, shrinkage=self.shrinkage)
         self.support_ = path.indices
-        self.support_vectors_ = X[:0] if self._precomputed else X[path.indices]
+        self.support_vectors_: np.ndarray = X[:0] if self._precomputed else X[path.indices]
         self.n_components_ = int(path.indices.size)
         self.n_iter_, self.stop_reason_ = path.n_steps, path.stop_reason
         self._fit_probabilities(self.model_.decision(K[:, path.indices]), path.extras["labels"])
@@ -1071,12 +1092,12 @@ class MPKFDA(_BinaryClassifier, _Kernel, BaseEstimator):
         return self.model_.decision(self._to_basis(X, self.support_vectors_, self.support_, self.gamma_))
 
 
-class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # type: ignore[misc]  # scikit-learn ships no types
     """Two views of the same points, in scikit-learn's cross-decomposition style (``CCA``):
     ``fit(X, Y)``; ``transform(X)`` gives X's canonical variates and ``transform(X, Y)``
     both views'; ``fit_transform(X, Y)`` gives X's (what a pipeline step passes on)."""
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         tags.target_tags.single_output = False
@@ -1116,6 +1137,12 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
             raise ValueError("Y contains NaN or infinite values; remove or impute them first.")
         return Y
 
+    @overload
+    def transform(self, X: ArrayLike, Y: None = None) -> np.ndarray: ...
+
+    @overload
+    def transform(self, X: ArrayLike, Y: ArrayLike) -> tuple[np.ndarray, np.ndarray]: ...
+
     def transform(self, X: ArrayLike, Y: ArrayLike | None = None) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Canonical variates of new points.
 
@@ -1135,7 +1162,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         check_is_fitted(self)
         X = _validated(self, X, reset=False, dtype=KEPT_FLOATS)
         if Y is None:
-            return self._variates_x(X).astype(X.dtype, copy=False)
+            return np.asarray(self._variates_x(X).astype(X.dtype, copy=False))
         Y = self._second_view(Y, X.shape[0])
         if Y.shape[1] != self.n_features_y_:
             raise ValueError(
@@ -1160,7 +1187,7 @@ class _TwoView(_Kernel, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseE
         ndarray of shape (n_samples, n_directions)
             X's variates.
         """
-        return self.fit(X, y, **fit_params).transform(X)
+        return np.asarray(self.fit(X, y, **fit_params).transform(X))
 
     def score(self, X: ArrayLike, y: ArrayLike | None = None) -> float:
         """The held-out canonical correlation: higher is better.
@@ -1277,7 +1304,7 @@ class SparseKCCA(_TwoView):
     True
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         "n_components": COUNT,
         "n_directions": [Interval(Integral, 1, None, closed="left")],
         "reg": [Interval(Real, 0, None, closed="left")],
@@ -1288,18 +1315,18 @@ class SparseKCCA(_TwoView):
 
     def __init__(
         self,
-        n_components=5,
+        n_components: int = 5,
         *,
-        n_directions=1,
-        reg=1e-3,
-        kernel="rbf",
-        gamma=None,
-        gamma_y=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        store_path=False,
-    ):
+        n_directions: int = 1,
+        reg: float = 1e-3,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        gamma_y: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        store_path: bool = False,
+    ) -> None:
         self.n_components = n_components
         self.n_directions = n_directions
         self.reg = reg
@@ -1311,7 +1338,7 @@ class SparseKCCA(_TwoView):
         self.kernel_params = kernel_params
         self.store_path = store_path
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, Y: ArrayLike | None = None) -> Self:
         """Choose the shared basis points and the canonical directions.
 
@@ -1343,13 +1370,13 @@ class SparseKCCA(_TwoView):
             self.path_ = path
         return self
 
-    def _variates_x(self, X):
+    def _variates_x(self, X: np.ndarray) -> np.ndarray:
         Fx = nystrom_features(self._to_basis(X, self.basis_x_, self.support_, self.gamma_), self.factor_x_)
-        return (Fx - self.cca_.mean_x) @ self.cca_.directions_x
+        return np.asarray((Fx - self.cca_.mean_x) @ self.cca_.directions_x)
 
-    def _variates_y(self, Y):
+    def _variates_y(self, Y: np.ndarray) -> np.ndarray:
         Fy = nystrom_features(self._to_basis(Y, self.basis_y_, self.support_, self.gamma_y_), self.factor_y_)
-        return (Fy - self.cca_.mean_y) @ self.cca_.directions_y
+        return np.asarray((Fy - self.cca_.mean_y) @ self.cca_.directions_y)
 
 
 class NystromKCCA(_TwoView):
@@ -1445,7 +1472,7 @@ class NystromKCCA(_TwoView):
     (100, 1)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, Any] = {
         "n_components": COUNT,
         "sampling": [StrOptions(set(SAMPLINGS))],
         "gamma_ratio": [Interval(Real, 0, None, closed="neither")],
@@ -1459,21 +1486,21 @@ class NystromKCCA(_TwoView):
 
     def __init__(
         self,
-        n_components=100,
+        n_components: int = 100,
         *,
-        sampling="uniform",
-        gamma_ratio=1e-2,
-        reg=1e-3,
-        n_directions=1,
-        kernel="rbf",
-        gamma=None,
-        gamma_y=None,
-        degree=3,
-        coef0=1.0,
-        kernel_params=None,
-        out_of_sample="kernel",
-        random_state=None,
-    ):
+        sampling: str = "uniform",
+        gamma_ratio: float = 1e-2,
+        reg: float = 1e-3,
+        n_directions: int = 1,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float | str | None = None,
+        gamma_y: float | str | None = None,
+        degree: float = 3,
+        coef0: float = 1.0,
+        kernel_params: dict[str, Any] | None = None,
+        out_of_sample: str = "kernel",
+        random_state: int | np.random.RandomState | None = None,
+    ) -> None:
         self.n_components = n_components
         self.sampling = sampling
         self.gamma_ratio = gamma_ratio
@@ -1488,7 +1515,7 @@ class NystromKCCA(_TwoView):
         self.out_of_sample = out_of_sample
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @_validated_fit
     def fit(self, X: ArrayLike, Y: ArrayLike | None = None) -> Self:
         """Draw the landmarks and solve Nystroem KCCA (Wang 2016, eq. 15).
 
@@ -1550,7 +1577,9 @@ class NystromKCCA(_TwoView):
         self.column_means_ = (C1.mean(axis=0), C2.mean(axis=0))
         return self
 
-    def _sketch_leverage(self, X, kernel_gamma, gamma, rng):
+    def _sketch_leverage(
+        self, X: np.ndarray, kernel_gamma: float, gamma: float, rng: np.random.RandomState
+    ) -> np.ndarray:
         """Approximate ridge leverage scores from a uniform sketch's kernel columns of X."""
         S = sketch_landmarks(X.shape[0], seed=_seed(rng))
         W = self._pairwise(X[S], X[S], kernel_gamma)
@@ -1558,20 +1587,20 @@ class NystromKCCA(_TwoView):
             lambda rows: self._pairwise(X[rows], X[S], kernel_gamma), W, self._diag(X, kernel_gamma), gamma
         )
 
-    def _variates(self, X, view):
+    def _variates(self, X: np.ndarray, view: int) -> np.ndarray:
         gamma = (self.gamma_, self.gamma_y_)[view]
         if self.out_of_sample == "nystrom":
             if self._precomputed:
                 C = X[:, (self.landmarks_x_, self.landmarks_y_)[view]]
             else:
                 C = self._pairwise(X, (self.landmark_points_x_, self.landmark_points_y_)[view], gamma)
-            return (C - self.column_means_[view]) @ self.weights_[view]
+            return np.asarray((C - self.column_means_[view]) @ self.weights_[view])
         fitted, coefficients = ((self.X_fit_, self.alpha_), (self.Y_fit_, self.beta_))[view]
         K = X if self._precomputed else self._pairwise(X, fitted, gamma)
-        return K @ coefficients - self.offsets_[view]
+        return np.asarray(K @ coefficients - self.offsets_[view])
 
-    def _variates_x(self, X):
+    def _variates_x(self, X: np.ndarray) -> np.ndarray:
         return self._variates(X, 0)
 
-    def _variates_y(self, Y):
+    def _variates_y(self, Y: np.ndarray) -> np.ndarray:
         return self._variates(Y, 1)

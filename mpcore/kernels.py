@@ -47,7 +47,7 @@ def gamma_from_width(sigma: float) -> float:
     return 1.0 / (2.0 * sigma**2)
 
 
-def median_gamma(X, kernel="rbf", max_points=1000, seed=0):
+def median_gamma(X: ArrayLike, kernel: str = "rbf", max_points: int = 1000, seed: int = 0) -> float:
     """The median heuristic: the ``gamma`` whose kernel width is the median distance
     between two rows of ``X`` (n, d).
 
@@ -63,13 +63,13 @@ def median_gamma(X, kernel="rbf", max_points=1000, seed=0):
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"The median heuristic needs a non-empty 2-D array of rows; got shape {X.shape}.")
     if kernel not in ("rbf", "laplacian"):
-        return 1.0 / X.shape[1]
+        return 1.0 / int(X.shape[1])
     if X.shape[0] > max_points:
         X = X[np.random.default_rng(seed).choice(X.shape[0], max_points, replace=False)]
     distances = pdist(X, "sqeuclidean" if kernel == "rbf" else "cityblock")
     distances = distances[distances > 0]
     if distances.size == 0:
-        return 1.0 / X.shape[1]
+        return 1.0 / int(X.shape[1])
     middle = float(np.median(distances))
     return 1.0 / (2.0 * middle) if kernel == "rbf" else 1.0 / middle
 
@@ -133,7 +133,7 @@ def kernel_matrix(X: ArrayLike, Z: ArrayLike | None = None, kernel: str = "rbf",
     return finite_kernel(K, kernel)
 
 
-def finite_kernel(K, kernel):
+def finite_kernel(K: np.ndarray, kernel: str) -> np.ndarray:
     """``K``, or a sentence when an entry overflowed (a polynomial kernel of high degree on
     large inputs: ``(gamma x·z + coef0)^degree`` beyond 1e308)."""
     if not np.all(np.isfinite(K)):
@@ -184,8 +184,8 @@ def kernel_diag(X: ArrayLike, kernel: str = "rbf", **params: float) -> np.ndarra
         return np.ones(X.shape[0])
     sq = np.einsum("ij,ij->i", X, X)
     if kernel == "linear":
-        return sq
+        return np.asarray(sq)
     if kernel == "poly":
         gamma = params.get("gamma") or 1.0 / X.shape[1]
-        return (gamma * sq + params.get("coef0", 1)) ** params.get("degree", 3)
+        return np.asarray((gamma * sq + params.get("coef0", 1)) ** params.get("degree", 3))
     raise ValueError(f"Unknown kernel {kernel!r}; choose one of: {', '.join(KERNELS)}.")

@@ -27,6 +27,7 @@ candidate and is not offered (the paper calls it prohibitive).
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -58,7 +59,7 @@ _EXPLAINED_RTOL = 1e-12
 # --- losses: value and derivative with respect to the prediction f, per point --------
 
 
-def loss_value(name, f, y):
+def loss_value(name: str, f: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per-point loss ``L(y, f)``.
 
     - ``squared``: ``(f - y)^2 / 2``
@@ -68,24 +69,24 @@ def loss_value(name, f, y):
       ``(1 - z)^2 / 2`` for 0 < z < 1, ``1/2 - z`` for z <= 0.
     """
     if name == "squared":
-        return 0.5 * (f - y) ** 2
+        return np.asarray(0.5 * (f - y) ** 2)
     if name == "tanh":
-        return (np.tanh(f) - 0.65 * y) ** 2
+        return np.asarray((np.tanh(f) - 0.65 * y) ** 2)
     if name == "logistic":
-        return np.logaddexp(0.0, -y * f)
+        return np.asarray(np.logaddexp(0.0, -y * f))
     z = y * f
     return np.where(z >= 1, 0.0, np.where(z > 0, 0.5 * (1 - z) ** 2, 0.5 - z))
 
 
-def loss_gradient(name, f, y):
+def loss_gradient(name: str, f: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per-point derivative ``dL/df`` of :func:`loss_value`."""
     if name == "squared":
-        return f - y
+        return np.asarray(f - y)
     if name == "tanh":
         t = np.tanh(f)
-        return 2.0 * (t - 0.65 * y) * (1.0 - t * t)
+        return np.asarray(2.0 * (t - 0.65 * y) * (1.0 - t * t))
     if name == "logistic":
-        return -y * expit(-y * f)
+        return np.asarray(-y * expit(-y * f))
     z = y * f
     return y * np.where(z >= 1, 0.0, np.where(z > 0, z - 1.0, -1.0))
 
@@ -99,29 +100,29 @@ class _ResidualPursuit:
 
     name = "none (residual only)"
 
-    def __init__(self, D, y):
+    def __init__(self, D: np.ndarray, y: np.ndarray) -> None:
         self.K0 = D
         self.m = D.shape[1]
         self.s0 = _column_sq_norms(D)
         self.threshold = 1e-10 * float(self.s0.max())
         self.r = y.copy()
         self.z = D.T @ y
-        self.increments = []
+        self.increments: list[np.ndarray] = []
         self.rank = 0
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self.s0
 
-    def original_column_sq_norms(self):
+    def original_column_sq_norms(self) -> np.ndarray:
         return self.s0
 
-    def columns_dot(self, key="y"):
-        return self.z
+    def columns_dot(self, key: str = "y") -> np.ndarray:
+        return np.asarray(self.z)
 
-    def residual(self):
+    def residual(self) -> np.ndarray:
         return self.r
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         alpha = self.z[i] / self.s0[i]
         d = self.K0[:, i]
         self.r = self.r - alpha * d
@@ -129,24 +130,24 @@ class _ResidualPursuit:
         self.increments.append(alpha)
         return True
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[None, None], ...]:
         return ((None, None),)
 
 
 class _ProjectedResidual(ProjectionDeflation):
     """Back- and pre-fitting: the residual is the target projected off the chosen columns."""
 
-    def residual(self):
+    def residual(self) -> np.ndarray:
         return self.projected("y")
 
 
 class _LossPursuit:
     """Basic or back-fitting matching pursuit on the functional gradient of a loss."""
 
-    def __init__(self, D, y, loss, variant, fit_intercept):
+    def __init__(self, D: np.ndarray, y: np.ndarray, loss: str, variant: str, fit_intercept: bool) -> None:
         self.K0 = D
         self.y = y
         self.loss = loss
@@ -156,30 +157,31 @@ class _LossPursuit:
         self.name = "none (gradient residual)"
         self.s0 = _column_sq_norms(D)
         self.threshold = 1e-10 * float(self.s0.max())
-        self.indices = []
+        self.indices: list[int] = []
         self.weights = np.zeros(0)
         self.intercept = 0.0
         if fit_intercept:
             self.intercept = minimize_scalar(lambda b: loss_value(loss, np.full(y.size, b), y).sum()).x
         self.initial_intercept = self.intercept
         self.f = np.full(y.size, self.intercept)
-        self.coef_rows, self.intercepts = [], []
+        self.coef_rows: list[np.ndarray] = []
+        self.intercepts: list[float] = []
         self.rank = 0
 
-    def residual_size(self):
+    def residual_size(self) -> np.ndarray:
         return self.s0
 
-    def original_column_sq_norms(self):
+    def original_column_sq_norms(self) -> np.ndarray:
         return self.s0
 
-    def residual(self):
+    def residual(self) -> np.ndarray:
         """The negative functional gradient ``-dL/df`` at the training points (eq. 8)."""
         return -loss_gradient(self.loss, self.f, self.y)
 
-    def columns_dot(self, key="y"):
-        return self.K0.T @ self.residual()
+    def columns_dot(self, key: str = "y") -> np.ndarray:
+        return np.asarray(self.K0.T @ self.residual())
 
-    def _objective(self, params, columns):
+    def _objective(self, params: np.ndarray, columns: np.ndarray) -> tuple[float, np.ndarray]:
         weights, b = (params[:-1], params[-1]) if self.fit_intercept else (params, 0.0)
         f = columns @ weights + b
         grad_f = loss_gradient(self.loss, f, self.y)
@@ -189,7 +191,7 @@ class _LossPursuit:
             grad = np.append(grad, grad_f.sum())
         return value, grad
 
-    def deflate(self, i):
+    def deflate(self, i: int) -> bool:
         d = self.K0[:, i]
         if self.variant == "basic":
             step = minimize_scalar(lambda a: loss_value(self.loss, self.f + a * d, self.y).sum())
@@ -211,18 +213,18 @@ class _LossPursuit:
         self.intercepts.append(self.intercept)
         return True
 
-    def kernels(self):
+    def kernels(self) -> tuple[np.ndarray, ...]:
         return (self.K0,)
 
-    def factors(self):
+    def factors(self) -> tuple[tuple[None, None], ...]:
         return ((None, None),)
 
 
 # --- the path ----------------------------------------------------------------------------
 
 
-def _explained(y_norm):
-    def stop_when(state, scores):
+def _explained(y_norm: float) -> Callable[[Any, np.ndarray], str | None]:
+    def stop_when(state: Any, scores: np.ndarray) -> str | None:
         if np.linalg.norm(state.residual()) <= _EXPLAINED_RTOL * y_norm:
             return "target fully explained: the residual is zero, so no column can improve the fit."
         if np.nanmax(np.abs(scores), initial=0.0) <= _EXPLAINED_RTOL * y_norm:
@@ -232,7 +234,7 @@ def _explained(y_norm):
     return stop_when
 
 
-def _least_squares_coefs(state, y, indices):
+def _least_squares_coefs(state: ProjectionDeflation, y: np.ndarray, indices: list[int]) -> np.ndarray:
     """Weights after every step for back-/pre-fitting: ``D0[:, idx] = Q R`` with
     ``R = (D0' Q)[idx].T`` upper triangular, so ``alpha_j = R_j^{-1} Q_j' y``."""
     n = len(indices)
@@ -374,7 +376,9 @@ class KMPColumnsPath(NamedTuple):
     stop_reason: str | None
 
 
-def kmp_columns_path(columns, y, k, candidates, seed=0):
+def kmp_columns_path(
+    columns: Callable[[np.ndarray], np.ndarray], y: ArrayLike, k: int, candidates: int, seed: int = 0
+) -> KMPColumnsPath:
     """Pre-fitting KMP (squared loss) with the "59 trick", never forming the m x m kernel.
 
     ``columns(idx)`` returns ``K0[:, idx]`` (m, len(idx)), e.g. computed from the inputs
@@ -401,7 +405,9 @@ def kmp_columns_path(columns, y, k, candidates, seed=0):
     rng = np.random.default_rng(seed)
     Q, r = np.zeros((m, k)), y.copy()
     chosen, refused = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
-    indices, stop_reason, largest = [], None, 0.0
+    indices: list[int] = []
+    stop_reason: str | None = None
+    largest = 0.0
     while stop_reason is None and len(indices) < k:
         pool = np.flatnonzero(~chosen & ~refused)
         if pool.size == 0:

@@ -8,11 +8,14 @@ in its docstring; callers fall back to LAPACK when the rank is too high.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import eigh
 
 
-def pivoted_cholesky(K, tolerance, limit):
+def pivoted_cholesky(K: np.ndarray, tolerance: float, limit: int) -> np.ndarray | Literal[False] | None:
     """A low-rank factor of a PSD kernel ``K`` (m, m): ``L`` (m, r) with ``K - L L'`` PSD
     of trace at most ``tolerance``, pivoting on the largest residual diagonal; False if
     that needs more than ``limit`` columns (and ``limit < m``), None if a pivot turns
@@ -45,7 +48,7 @@ def pivoted_cholesky(K, tolerance, limit):
     return L
 
 
-def factor_eigen(L, floor=0.0):
+def factor_eigen(L: np.ndarray, floor: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Eigenpairs of ``L L'`` (m x m, PSD) from the small ``L'L`` side: ``(values (p,),
     vectors (m, p))`` with the eigenvalues above ``floor``, ascending, vectors orthonormal.
     O(m r^2) for L (m, r)."""
@@ -55,7 +58,9 @@ def factor_eigen(L, floor=0.0):
     return values[keep], basis @ rotation[:, keep]
 
 
-def low_rank_eigen(K, tolerance, limit, fallback=True):
+def low_rank_eigen(
+    K: np.ndarray, tolerance: float, limit: int, fallback: bool = True
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Eigenpairs ``(values, vectors)`` of a PSD kernel K within ``2 tolerance`` of it in
     2-norm: those of a :func:`pivoted_cholesky` factor (residual trace at most
     ``tolerance``) above ``tolerance``, O(m p^2).  When the factor would need more than
@@ -65,11 +70,12 @@ def low_rank_eigen(K, tolerance, limit, fallback=True):
     if factor is False and not fallback:
         return None
     if factor is None or factor is False:
-        return eigh(K, subset_by_value=(tolerance, np.inf), driver="evr")
+        values, vectors = eigh(K, subset_by_value=(tolerance, np.inf), driver="evr")
+        return np.asarray(values), np.asarray(vectors)
     return factor_eigen(factor, tolerance)
 
 
-def extend_basis(E, W, rtol=1e-12):
+def extend_basis(E: np.ndarray, W: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
     """Orthonormal columns X, orthogonal to the orthonormal E (m, p), with span(E, X)
     containing span(W) for W (m, q) up to ``rtol`` x ||W||_F: directions of W outside E
     smaller than that are dropped, so X never holds rounding noise.  (m, <= q)."""
@@ -81,7 +87,7 @@ def extend_basis(E, W, rtol=1e-12):
     return np.linalg.qr(X - E @ (E.T @ X))[0]
 
 
-def symmetric_products(K, vectors, rows=256):
+def symmetric_products(K: np.ndarray, vectors: ArrayLike, rows: int = 256) -> np.ndarray:
     """``vectors @ K`` for a symmetric K (m, m) and a few vectors (p, m), reading K once.
 
     A block of ``rows`` rows of K at a time, each vector's product with the block while

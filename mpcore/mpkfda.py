@@ -105,7 +105,7 @@ class FisherModel:
     factor: np.ndarray
     w: np.ndarray
     b: float
-    projected_means: tuple
+    projected_means: tuple[float, float]
 
     def features(self, K_rows: np.ndarray) -> np.ndarray:
         """Nystroem features of points from their kernel against the chosen ones.
@@ -135,7 +135,7 @@ class FisherModel:
         ndarray of shape (n,)
             The decision values.
         """
-        return self.features(K_rows) @ self.w + self.b
+        return np.asarray(self.features(K_rows) @ self.w + self.b)
 
 
 def fit_fisher(K: ArrayLike, y: ArrayLike, indices: ArrayLike, shrinkage: str | float | None = "auto") -> FisherModel:
@@ -173,7 +173,9 @@ def fit_fisher(K: ArrayLike, y: ArrayLike, indices: ArrayLike, shrinkage: str | 
     return FisherModel(indices, C, w, b, means)
 
 
-def fisher_direction(F, y, shrinkage="auto"):
+def fisher_direction(
+    F: np.ndarray, y: np.ndarray, shrinkage: float | str | None = "auto"
+) -> tuple[np.ndarray, float, tuple[float, float]]:
     """The discriminant of :func:`fit_fisher` on given features ``F`` (m, k) and labels
     ``y`` in {-1, +1}: ``(w, b, (mean_neg, mean_pos))`` with ``w`` of unit norm and ``b``
     midway between the projected class means (eq. 8)."""

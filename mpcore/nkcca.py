@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numbers
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,14 +89,20 @@ def ridge_leverage_scores(
     return leverage_from_sketch(K[:, S], K[np.ix_(S, S)], np.diag(K), gamma)
 
 
-def sketch_landmarks(N, n_landmarks=None, seed=0):
+def sketch_landmarks(N: int, n_landmarks: int | None = None, seed: int = 0) -> np.ndarray:
     """The uniform sketch of the approximate leverage scores: ``n_landmarks`` (default
     ``min(N, max(200, 4 sqrt(N)))``) sorted distinct indices."""
     M = n_landmarks or min(N, max(200, int(4 * np.sqrt(N))))
     return np.sort(np.random.default_rng(seed).choice(N, size=M, replace=False))
 
 
-def leverage_from_sketch(C, W, diag, gamma, rows=4096):
+def leverage_from_sketch(
+    C: np.ndarray | Callable[[np.ndarray], np.ndarray],
+    W: np.ndarray,
+    diag: ArrayLike,
+    gamma: float,
+    rows: int = 4096,
+) -> np.ndarray:
     """Approximate ridge leverage scores from a sketch's columns, block W (M, M) and the
     kernel's diagonal (N,): ``(K_ii - (C (W + N gamma I)^{-1} C')_ii) / (N gamma)``
     clipped to [0, 1] (:func:`ridge_leverage_scores`' ``"approximate"``).
@@ -105,7 +112,7 @@ def leverage_from_sketch(C, W, diag, gamma, rows=4096):
     """
     diag = np.asarray(diag, dtype=float)
     N, M = diag.size, W.shape[0]
-    block_of = C if callable(C) else (lambda index: C[index])
+    block_of: Callable[[np.ndarray], np.ndarray] = C if callable(C) else (lambda index: C[index])
     factor = cholesky(W + N * gamma * np.eye(M), lower=True)
     approx_diag = np.empty(N)
     for start in range(0, N, rows):
@@ -115,7 +122,7 @@ def leverage_from_sketch(C, W, diag, gamma, rows=4096):
     return np.clip((diag - approx_diag) / (N * gamma), 0.0, 1.0)
 
 
-def leverage_from_eigen(values, vectors, gamma):
+def leverage_from_eigen(values: np.ndarray, vectors: np.ndarray, gamma: float) -> np.ndarray:
     """Ridge leverage scores (N,) from eigenpairs of K (values (p,), vectors (N, p)).
 
     With all N pairs they are exact; with only those above some floor, each score is
@@ -123,7 +130,7 @@ def leverage_from_eigen(values, vectors, gamma):
     gamma)`` with ``l <= floor``)."""
     values = np.maximum(values, 0.0)
     N = vectors.shape[0]
-    return np.einsum("ij,j->i", vectors**2, values / (values + N * gamma))
+    return np.asarray(np.einsum("ij,j->i", vectors**2, values / (values + N * gamma)))
 
 
 def sample_columns(
@@ -171,7 +178,9 @@ def sample_columns(
     return draw_landmarks(N, M, sampling, scores, seed)
 
 
-def draw_landmarks(N, M, sampling="uniform", scores=None, seed=0):
+def draw_landmarks(
+    N: int, M: int, sampling: str = "uniform", scores: ArrayLike | None = None, seed: int | np.random.Generator = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """The draws of :func:`sample_columns` from N points without a kernel: ``(indices,
     weights)``; ``ridge-leverage`` needs the ``scores`` (N,)."""
     rng = np.random.default_rng(seed)
@@ -180,7 +189,7 @@ def draw_landmarks(N, M, sampling="uniform", scores=None, seed=0):
     return _leverage_draws(scores, M, rng)
 
 
-def _leverage_draws(scores, M, rng):
+def _leverage_draws(scores: ArrayLike | None, M: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """M draws with replacement, ``p_i = l_i / sum(l)``, and their weights ``1/sqrt(M p_i)``."""
     p = np.maximum(np.asarray(scores, dtype=float), 0.0)
     p = p / p.sum()
@@ -188,16 +197,16 @@ def _leverage_draws(scores, M, rng):
     return indices, 1.0 / np.sqrt(M * p[indices])
 
 
-def _distinct_in_order(indices):
+def _distinct_in_order(indices: ArrayLike) -> np.ndarray:
     _, first = np.unique(indices, return_index=True)
     return np.asarray(indices)[np.sort(first)]
 
 
-def _psd_solve(G, B, rtol=1e-12):
+def _psd_solve(G: np.ndarray, B: np.ndarray, rtol: float = 1e-12) -> np.ndarray:
     """``G^+ B`` for a symmetric PSD G via its eigendecomposition (robust to near-dependence)."""
     values, vectors = np.linalg.eigh(G)
     keep = values > rtol * max(float(values.max()), 1e-300)
-    return vectors[:, keep] @ ((vectors[:, keep].T @ B) / values[keep, None])
+    return np.asarray(vectors[:, keep] @ ((vectors[:, keep].T @ B) / values[keep, None]))
 
 
 @dataclass(frozen=True)
@@ -219,7 +228,7 @@ class NystromKCCAResult:
     Q1: np.ndarray
     Q2: np.ndarray
 
-    def T_apply(self, V):
+    def T_apply(self, V: np.ndarray) -> np.ndarray:
         """``T~ @ V`` without forming T~ (N x N).
 
         Parameters
@@ -232,9 +241,9 @@ class NystromKCCAResult:
         ndarray of shape (N, p)
             ``Q1 core Q2' V``.
         """
-        return self.Q1 @ (self.core @ (self.Q2.T @ V))
+        return np.asarray(self.Q1 @ (self.core @ (self.Q2.T @ V)))
 
-    def T_tilde(self):
+    def T_tilde(self) -> np.ndarray:
         """The N x N matrix ``T~`` (for small N and plots only).
 
         Returns
@@ -242,15 +251,19 @@ class NystromKCCAResult:
         ndarray of shape (N, N)
             ``Q1 core Q2'``.
         """
-        return self.Q1 @ self.core @ self.Q2.T
+        return np.asarray(self.Q1 @ self.core @ self.Q2.T)
 
 
-def _view_factors(K, indices, reg):
+#: One view's ``(A, G, Q, P)`` for eq. 15.
+Factors = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _view_factors(K: np.ndarray, indices: np.ndarray, reg: float) -> Factors:
     columns = K[indices].T  # K is symmetric: rows gather contiguously, columns do not
     return _factors_from_columns(columns, K[np.ix_(indices, indices)], reg)
 
 
-def _factors_from_columns(C, W, reg):
+def _factors_from_columns(C: np.ndarray, W: np.ndarray, reg: float) -> Factors:
     """``A = H C``, ``G = N reg W + A'A`` and the thin QR of A, from the landmark
     columns C = K S (N, M) and W = S'K S (M, M): all eq. 15 needs of one view."""
     N = C.shape[0]
@@ -314,14 +327,32 @@ def nystrom_kcca(
     return _nystrom_kcca(K1, K2, i1, i2, reg1, reg2, n_directions)
 
 
-def _nystrom_kcca(K1, K2, indices1, indices2, reg1, reg2, n_directions=1):
+def _nystrom_kcca(
+    K1: np.ndarray,
+    K2: np.ndarray,
+    indices1: ArrayLike,
+    indices2: ArrayLike,
+    reg1: float,
+    reg2: float,
+    n_directions: int = 1,
+) -> NystromKCCAResult:
     """:func:`nystrom_kcca` on checked inputs (the labs' loops: checking two N x N
     kernels per call cost more than the solve)."""
     i1, i2 = _distinct_in_order(indices1), _distinct_in_order(indices2)
     return _solve_eq15(_view_factors(K1, i1, reg1), _view_factors(K2, i2, reg2), reg1, reg2, n_directions, i1, i2)
 
 
-def nystrom_kcca_from_columns(C1, W1, C2, W2, reg1=1e-3, reg2=1e-3, n_directions=1, indices1=None, indices2=None):
+def nystrom_kcca_from_columns(
+    C1: ArrayLike,
+    W1: ArrayLike,
+    C2: ArrayLike,
+    W2: ArrayLike,
+    reg1: float = 1e-3,
+    reg2: float = 1e-3,
+    n_directions: int = 1,
+    indices1: ArrayLike | None = None,
+    indices2: ArrayLike | None = None,
+) -> NystromKCCAResult:
     """:func:`nystrom_kcca` from each view's landmark columns alone, never an N x N matrix.
 
     ``C1`` (N, M1): the kernel between all N points and view 1's distinct landmarks,
@@ -351,7 +382,9 @@ def nystrom_kcca_from_columns(C1, W1, C2, W2, reg1=1e-3, reg2=1e-3, n_directions
     )
 
 
-def _solve_eq15(view1, view2, reg1, reg2, n_directions, i1, i2):
+def _solve_eq15(
+    view1: Factors, view2: Factors, reg1: float, reg2: float, n_directions: int, i1: np.ndarray, i2: np.ndarray
+) -> NystromKCCAResult:
     """Eq. 15 from each view's ``(A, G, Q, P)``."""
     (A1, G1, Q1, P1), (A2, G2, Q2, P2) = view1, view2
     N = A1.shape[0]
@@ -370,15 +403,15 @@ class _IncrementalView:
     """Grows ``A = H K S``, its QR factors and the Cholesky factor of G one column at a time
     (Wang 2016, Alg. 1, with a bordered Cholesky instead of two rank-one updates)."""
 
-    def __init__(self, K, reg):
+    def __init__(self, K: np.ndarray, reg: float) -> None:
         self.K, self.reg, self.N = K, reg, K.shape[0]
-        self.indices = []
+        self.indices: list[int] = []
         self.A = np.zeros((self.N, 0))
         self.Q = np.zeros((self.N, 0))
         self.P = np.zeros((0, 0))
         self.Lg = np.zeros((0, 0))
 
-    def add(self, i):
+    def add(self, i: int) -> bool:
         if i in self.indices:
             return False
         a = self.K[:, i] - self.K[:, i].mean()
@@ -410,9 +443,9 @@ class _IncrementalView:
         self.indices.append(i)
         return True
 
-    def G_inverse_times(self, B):
+    def G_inverse_times(self, B: np.ndarray) -> np.ndarray:
         y = solve_triangular(self.Lg, B, lower=True)
-        return solve_triangular(self.Lg.T, y, lower=False)
+        return np.asarray(solve_triangular(self.Lg.T, y, lower=False))
 
 
 def nystrom_kcca_path(
@@ -545,7 +578,7 @@ def approximation_error(exact: KCCAResult, approx: NystromKCCAResult) -> dict[st
 # --- how many columns Wang 2016, Thm 1 asks for ---------------------------------------------------
 
 
-def _finite_vector(values, name):
+def _finite_vector(values: ArrayLike, name: str) -> np.ndarray:
     try:
         values = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
@@ -688,7 +721,7 @@ def theorem1_epsilon(
     best = np.inf
     for t in np.linspace(0.05, 0.95, 19):
 
-        def needs(eps, t=t):
+        def needs(eps: float, t: float = t) -> float:
             return theorem1_columns(effective_dimension(lam, eps * reg * (1 - t) / 2, N, rest), N, delta, t, beta)
 
         low, high = 1e-12, 1e6

@@ -77,10 +77,12 @@ def nystrom_features(K_rows: ArrayLike, C: np.ndarray) -> np.ndarray:
         )
     if not np.all(np.diag(C) > 0):
         raise ValueError("C must be a lower Cholesky factor (a positive diagonal): use mpcore.nystrom_factor.")
-    return solve_triangular(C, K_rows.T, lower=True, check_finite=False).T
+    return np.asarray(solve_triangular(C, K_rows.T, lower=True, check_finite=False)).T
 
 
-def nested_projection_residuals(K, K_rows, rows_diag, indices):
+def nested_projection_residuals(
+    K: np.ndarray, K_rows: np.ndarray, rows_diag: np.ndarray, indices: np.ndarray
+) -> np.ndarray:
     """``||phi(x) - P_j phi(x)||^2`` of n points after projecting on the first j chosen
     points, for every j = 1..k at once, shape (n, k).
 
@@ -91,7 +93,7 @@ def nested_projection_residuals(K, K_rows, rows_diag, indices):
     indices = np.asarray(indices, dtype=int)
     features = nystrom_features(K_rows[:, indices], nystrom_factor(K[np.ix_(indices, indices)]))
     projected = np.cumsum(features**2, axis=1)
-    return np.clip(np.asarray(rows_diag, dtype=float)[:, None] - projected, 0.0, None)
+    return np.asarray(np.clip(np.asarray(rows_diag, dtype=float)[:, None] - projected, 0.0, None))
 
 
 def projection_residuals(k_diag: ArrayLike, F: np.ndarray) -> np.ndarray:
@@ -116,4 +118,4 @@ def projection_residuals(k_diag: ArrayLike, F: np.ndarray) -> np.ndarray:
     diag = check_finite_matrix(np.atleast_2d(as_real(k_diag, "k_diag", "a list of numbers")), "k_diag", min_rows=1)
     if diag.shape != (1, F.shape[0]):
         raise ValueError(f"k_diag must hold one value per row of F ({F.shape[0]}), got shape {np.shape(k_diag)}.")
-    return np.maximum(diag[0] - np.einsum("ij,ij->i", F, F), 0.0)
+    return np.asarray(np.maximum(diag[0] - np.einsum("ij,ij->i", F, F), 0.0))

@@ -112,4 +112,4 @@ def pair_distances(variates_x: ArrayLike, variates_y: ArrayLike) -> np.ndarray:
         raise ValueError(
             f"The two views' variates must have the same shape, got {variates_x.shape} and {variates_y.shape}."
         )
-    return np.abs(variates_x - variates_y)
+    return np.asarray(np.abs(variates_x - variates_y))

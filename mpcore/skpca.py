@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -84,7 +85,9 @@ class ColumnsPath(NamedTuple):
     stop_reason: str | None
 
 
-def skpca_columns_path(columns, diag, k, candidates, seed=0):
+def skpca_columns_path(
+    columns: Callable[[np.ndarray], np.ndarray], diag: ArrayLike, k: int, candidates: int, seed: int = 0
+) -> ColumnsPath:
     """Sparse kernel PCA with the "59 trick", never forming the m x m kernel (Hussain et al. 2011
     Alg. 2 with Smola & Schoelkopf's random candidates).
 
@@ -112,7 +115,8 @@ def skpca_columns_path(columns, diag, k, candidates, seed=0):
     rng = np.random.default_rng(seed)
     L = np.zeros((m, k))
     chosen, refused = np.zeros(m, dtype=bool), np.zeros(m, dtype=bool)
-    indices, stop_reason = [], None
+    indices: list[int] = []
+    stop_reason: str | None = None
     if threshold <= 0:
         stop_reason = "kernel is zero: no candidate has a positive residual, so nothing can be chosen."
     while stop_reason is None and len(indices) < k:
@@ -201,11 +205,11 @@ class Theorem5Check(NamedTuple):
     seconds: float
     ours: int | None = None
     theirs: int | None = None
-    exact_scores: tuple | None = None
-    residuals: tuple | None = None
+    exact_scores: tuple[float, ...] | None = None
+    residuals: tuple[float, ...] | None = None
 
 
-def check_theorem5(K, path, max_flops=4e9):
+def check_theorem5(K: np.ndarray, path: PursuitPath, max_flops: float = 4e9) -> Theorem5Check:
     """Hussain et al. 2011, Thm 5, live: run Smola & Schoelkopf's Alg. 6 (:func:`smola_scholkopf_path`)
     on ``K`` (m, m) and compare its picks with those of ``path`` (:func:`skpca_path`'s
     Alg. 2, on the same ``K``).

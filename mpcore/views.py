@@ -8,12 +8,19 @@ arrays these return.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.decomposition import PCA
 
 MAX_HEATMAP_SIDE = 200
 
 
-def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="target"):
+def embed_2d(
+    X_train: ArrayLike,
+    X_test: ArrayLike | None = None,
+    y_train: ArrayLike | None = None,
+    y_test: ArrayLike | None = None,
+    target_name: str = "target",
+) -> tuple[np.ndarray, np.ndarray | None, tuple[str, str]]:
     """The coordinates for drawing the inputs in a plane.
 
     - d = 1 with a target: (x, y) -- the natural picture of 1-D regression;
@@ -44,18 +51,20 @@ def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="targe
     X_train = np.asarray(X_train, dtype=float)
     d = X_train.shape[1]
 
-    def as_plane(X, y):
+    def as_plane(X: ArrayLike | None, y: ArrayLike | None) -> np.ndarray | None:
         if X is None:
             return None
         X = np.asarray(X, dtype=float)
         if d == 1:
             second = np.zeros(X.shape[0]) if y is None else np.asarray(y, dtype=float)
-            return np.c_[X[:, 0], second]
+            return np.column_stack([X[:, 0], second])
         return X[:, :2]
 
     if d <= 2:
         titles = ("x", target_name if y_train is not None else "") if d == 1 else ("x1", "x2")
-        return as_plane(X_train, y_train), as_plane(X_test, y_test), titles
+        train = as_plane(X_train, y_train)
+        assert train is not None
+        return train, as_plane(X_test, y_test), titles
     pca = PCA(n_components=2, random_state=0).fit(X_train)
     share = 100 * pca.explained_variance_ratio_
     titles = (f"PC 1 ({share[0]:.0f}% var.)", f"PC 2 ({share[1]:.0f}% var.)")  # short: a projector panel is small
@@ -63,7 +72,7 @@ def embed_2d(X_train, X_test=None, y_train=None, y_test=None, target_name="targe
     return pca.transform(X_train), test, titles
 
 
-def display_order(sort_key, max_side=MAX_HEATMAP_SIDE):
+def display_order(sort_key: ArrayLike, max_side: int = MAX_HEATMAP_SIDE) -> np.ndarray:
     """Which training points a heatmap shows, and in which order.
 
     Points are sorted by ``sort_key`` (class label or target value, stable so ties keep
@@ -90,7 +99,7 @@ def display_order(sort_key, max_side=MAX_HEATMAP_SIDE):
     return order
 
 
-def grid_2d(points, n=60, margin=0.15):
+def grid_2d(points: ArrayLike, n: int = 60, margin: float = 0.15) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A regular n x n grid covering some points, with a relative margin.
 
     Parameters

@@ -541,8 +541,8 @@ MARGIN_LOSSES = {
 #: Figure 5's bottom panel: the traditional losses, from the losses KMP fits (:func:`mpcore.kmp.loss_value`
 #: at y = 1, where f = m): the squared loss (ours halves it) and the squared loss after tanh.
 TRADITIONAL_LOSSES = {
-    "squared: (1 − m)²": lambda m: 2.0 * loss_value("squared", m, 1.0),
-    "squared after tanh: (0.65 − tanh m)²": lambda m: loss_value("tanh", m, 1.0),
+    "squared: (1 − m)²": lambda m: 2.0 * loss_value("squared", m, np.ones_like(m)),
+    "squared after tanh: (0.65 − tanh m)²": lambda m: loss_value("tanh", m, np.ones_like(m)),
 }
 _LOSS_SHAPES = {
     "tiny": {"points": 61, "reach": 3.0},
