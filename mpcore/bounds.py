@@ -24,9 +24,10 @@ from scipy.special import betaln, xlogy
 
 #: What a bound function returns: a number for scalar arguments, an array for arrays.
 Bound = float | np.ndarray
-#: A count (m, k, t) or an array of counts; a real number or an array of them.
-Counts = int | np.ndarray
-Reals = float | np.ndarray
+#: A count (m, k, t) or an array of counts (a list, a NumPy array); a real number or an
+#: array of them.
+Counts = int | ArrayLike
+Reals = float | ArrayLike
 
 __all__ = [
     "compression_subspace",
@@ -50,22 +51,22 @@ def _real(value: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be a real number or an array of them.") from None
 
 
-def _check_spectrum(values, name):
+def _check_spectrum(values: ArrayLike, name: str) -> np.ndarray:
     values = _real(values, name)
     if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
         raise ValueError(f"{name} must be a non-empty list of finite numbers.")
     return values
 
 
-def _check_delta(delta):
+def _check_delta(delta: Reals) -> np.ndarray:
     delta = _real(delta, "delta")
     if np.any(~np.isfinite(delta)) or np.any((delta <= 0) | (delta >= 1)):
         raise ValueError("The confidence parameter delta must lie strictly between 0 and 1.")
     return delta
 
 
-def _check_counts(**counts):
-    out = []
+def _check_counts(**counts: Counts) -> list[np.ndarray]:
+    out: list[np.ndarray] = []
     for name, value in counts.items():
         value = _real(value, name)
         if np.any(~np.isfinite(value)) or np.any(value < 0) or np.any(value != np.round(value)):
@@ -74,7 +75,7 @@ def _check_counts(**counts):
     return out
 
 
-def _log_binomial(n, k):
+def _log_binomial(n: ArrayLike, k: ArrayLike) -> np.ndarray:
     """``ln C(n, k)`` to full precision, ``-inf`` outside ``0 <= k <= n``: through the log-beta
     function, ``-ln(n + 1) - ln B(n - k + 1, k + 1)``.  The log-gammas' difference
     ``ln n! - ln k! - ln (n - k)!`` cancels when n is large and k small (at n = 1e8, k = 1 it
@@ -86,7 +87,7 @@ def _log_binomial(n, k):
     return np.where(inside, value, -np.inf)
 
 
-def _x_log_ratio(x, numerator, base=np.e):
+def _x_log_ratio(x: ArrayLike, numerator: ArrayLike, base: float = np.e) -> np.ndarray:
     """``x * log(numerator / x)``, 0 when x = 0 (the limit), in the given base."""
     x = np.asarray(x, dtype=float)
     safe = np.where(x > 0, x, 1.0)
@@ -95,7 +96,7 @@ def _x_log_ratio(x, numerator, base=np.e):
     return np.where(x > 0, value, 0.0)
 
 
-def compression_subspace(emp_loss: Reals, m: int, t: Counts, delta: float, R: float = 1.0) -> Bound:
+def compression_subspace(emp_loss: Reals, m: Counts, t: Counts, delta: Reals, R: Reals = 1.0) -> Bound:
     """Sample compression bound for subspace methods (Hussain et al. 2011, Thm 6; Cor. 1 for sparse KPCA).
 
     ``emp_loss + sqrt(R^2 / (2 (m - t)) * (t ln(e m / t) + ln(2 m / delta)))``.
@@ -137,14 +138,14 @@ def compression_subspace(emp_loss: Reals, m: int, t: Counts, delta: float, R: fl
     return np.where(outside > 0, value, np.inf)
 
 
-def _log_over(factor, m, power, delta):
+def _log_over(factor: float, m: ArrayLike, power: float, delta: ArrayLike) -> np.ndarray:
     """``ln(factor * m**power / delta)`` as a sum of logarithms: the quotient itself
     overflows for a small ``delta`` (``2 m^2 / 1e-300`` is past the largest double at
     m = 1e5), its logarithm is a few hundred."""
-    return np.log(factor) + power * np.log(np.asarray(m, dtype=float)) - np.log(delta)
+    return np.asarray(np.log(factor) + power * np.log(np.asarray(m, dtype=float)) - np.log(delta))
 
 
-def kmp_vc(m: int, k: Counts, t: Counts, delta: float) -> Bound:
+def kmp_vc(m: Counts, k: Counts, t: Counts, delta: Reals) -> Bound:
     """KMP bound (Hussain et al. 2011, Thm 4), also the sparse KCCA bound (Thm 9); base-2 logarithms.
 
     ``2/(m-k-t) * [(k+1) log2(4e(m-k-t)/(k+1)) + k log2(e m/k) + t log2(e(m-k)/t)
@@ -190,7 +191,7 @@ def kmp_vc(m: int, k: Counts, t: Counts, delta: float) -> Bound:
     return np.where(rest > 0, value, np.inf)
 
 
-def compression_classification(m: int, k: Counts, t: Counts, delta: float) -> Bound:
+def compression_classification(m: Counts, k: Counts, t: Counts, delta: Reals) -> Bound:
     """Sample compression bound for classification (Hussain et al. 2011, Thm 2), exact log-binomials.
 
     ``t = 0``: ``(ln C(m, k) + ln(m / delta)) / (m - k)``;
@@ -232,7 +233,7 @@ def compression_classification(m: int, k: Counts, t: Counts, delta: float) -> Bo
     return np.where(defined & np.isfinite(value), value, np.inf)
 
 
-def pca_global_rademacher(eigvals: Reals, kernel_diag: Reals, t: Counts, delta: float, R: float = 1.0) -> Bound:
+def pca_global_rademacher(eigvals: Reals, kernel_diag: Reals, t: Counts, delta: Reals, R: Reals = 1.0) -> Bound:
     """Global Rademacher complexity bound for KPCA with t components (Hussain et al. 2011, Thm 7).
 
     ``sum(eigvals[t:]) / m + (1 + sqrt(t)) / sqrt(m) * sqrt(2/m * sum(kernel_diag^2))
@@ -272,11 +273,12 @@ def pca_global_rademacher(eigvals: Reals, kernel_diag: Reals, t: Counts, delta: 
     tail = np.concatenate([np.cumsum(lam[::-1])[::-1], [0.0]])  # tail[j] = sum(lam[j:])
     tail_at_t = tail[np.minimum(t, m).astype(int)]
     with np.errstate(over="ignore"):
-        return (
+        bound: Bound = (
             tail_at_t / m
             + (1 + np.sqrt(t)) / np.sqrt(m) * np.sqrt(2.0 / m * np.sum(diag**2))
             + R**2 * np.sqrt(18 * _log_over(2, m, 1, delta) / m)
         )
+    return bound
 
 
 #: The two readings of Hussain et al. 2011 Thm 8's eigenvalues (see :func:`pca_local_rademacher`):
@@ -288,10 +290,10 @@ def pca_local_rademacher(
     eigvals: Reals,
     centered_eigvals: Reals,
     k: Counts,
-    m: int,
-    delta: float,
-    R: float = 1.0,
-    c: float = 80.0,
+    m: Counts,
+    delta: Reals,
+    R: Reals = 1.0,
+    c: Reals = 80.0,
 ) -> Bound:
     """Local Rademacher complexity bound for KPCA with k components (Hussain et al. 2011, Thm 8).
 
@@ -370,7 +372,8 @@ def pca_local_rademacher(
     rho = np.min(R * t_grid / m + np.sqrt(np.multiply.outer(k_arr, mu_tail) / m), axis=-1)
     confidence = R * -np.log(delta) / m
     L_k = lam_tail[np.minimum(k_arr, lam.size).astype(int)]
-    return c * (np.sqrt(L_k * (rho + confidence)) + rho + confidence)
+    bound: Bound = c * (np.sqrt(L_k * (rho + confidence)) + rho + confidence)
+    return bound
 
 
 def mpkfda(
@@ -378,10 +381,10 @@ def mpkfda(
     class_variances: Reals,
     threshold: Reals,
     class_sizes: Reals,
-    m: int,
+    m: Counts,
     k: Counts,
-    delta: float,
-    R: float = 1.0,
+    delta: Reals,
+    R: Reals = 1.0,
 ) -> dict[str, Bound]:
     """MPKFDA bound (Diethe 2015, Thm 1), per class and prior-weighted.
 
@@ -483,7 +486,7 @@ def running_min(values: ArrayLike) -> np.ndarray:
     return np.minimum.accumulate(values, axis=-1)
 
 
-def _check_radius(R, name="R"):
+def _check_radius(R: Reals, name: str = "R") -> np.ndarray:
     R = _real(R, name)
     if np.any(~np.isfinite(R)) or np.any(R <= 0):
         raise ValueError(f"{name} must be a positive finite number.")

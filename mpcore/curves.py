@@ -29,13 +29,16 @@ Checks against the papers (the robust ones are tests in ``tests/test_curves.py``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import eigh
 from scipy.stats import spearmanr
 
 from . import bounds
 from .cca import center_kernel
+from .engine import PursuitPath
 from .lowrank import pivoted_cholesky
 from .mpkfda import fit_fisher
 from .nystrom import nested_projection_residuals, nystrom_features
@@ -66,31 +69,31 @@ class BoundCurves:
 
     family: str
     t: np.ndarray
-    curves: dict
-    bound_names: tuple
-    settings: dict = field(default_factory=dict)
+    curves: dict[str, np.ndarray]
+    bound_names: tuple[str, ...]
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def running_min(self):
+    def running_min(self) -> dict[str, np.ndarray]:
         return {name: bounds.running_min(self.curves[name]) for name in self.bound_names}
 
     @property
-    def argmin(self):
-        out = {}
+    def argmin(self) -> dict[str, int | None]:
+        out: dict[str, int | None] = {}
         for name, values in self.curves.items():
             finite = np.where(np.isfinite(values), values, np.inf)
             out[name] = int(self.t[np.argmin(finite)]) if np.isfinite(finite).any() else None
         return out
 
     @property
-    def test_name(self):
+    def test_name(self) -> str | None:
         """The curve of the held-out loss the bounds are about (test error or residual)."""
         for name in ("test error rate", "test residual"):
             if name in self.curves:
                 return name
         return None
 
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """The numbers a sentence about these curves may quote, computed (never typed).
 
         Returns
@@ -102,7 +105,7 @@ class BoundCurves:
             bound follows the loss; nan when either is constant).  Missing curves give nan
             (and None for an argmin).
         """
-        out = {
+        out: dict[str, Any] = {
             "bound_min": float("nan"),
             "bound_argmin": None,
             "test_min": float("nan"),
@@ -113,9 +116,10 @@ class BoundCurves:
         bound = self.bound_names[0] if self.bound_names else None
         test = self.test_name
         for prefix, name in (("bound", bound), ("test", test)):
-            if name is not None and argmin.get(name) is not None:
-                out[f"{prefix}_argmin"] = argmin[name]
-                out[f"{prefix}_min"] = float(np.asarray(self.curves[name], dtype=float)[argmin[name] - 1])
+            at = argmin.get(name) if name is not None else None
+            if name is not None and at is not None:
+                out[f"{prefix}_argmin"] = at
+                out[f"{prefix}_min"] = float(np.asarray(self.curves[name], dtype=float)[at - 1])
         if bound is not None and test is not None:
             a, b = (np.asarray(self.curves[name], dtype=float) for name in (bound, test))
             both = np.isfinite(a) & np.isfinite(b)
@@ -123,7 +127,7 @@ class BoundCurves:
                 out["rank_corr"] = float(spearmanr(a[both], b[both])[0])
         return out
 
-    def table(self):
+    def table(self) -> dict[str, np.ndarray]:
         """The columns of a CSV download: t, every curve, every running minimum.
 
         Returns
@@ -137,18 +141,18 @@ class BoundCurves:
         return columns
 
 
-def _steps(path):
+def _steps(path: PursuitPath) -> np.ndarray:
     if path.n_steps == 0:
         raise ValueError("The path chose no basis vectors, so there is nothing to plot.")
     return np.arange(1, path.n_steps + 1)
 
 
-def _check_delta(delta):
+def _check_delta(delta: float) -> None:
     """Fail before the per-step fits, with the bounds' own message."""
     bounds._check_delta(delta)
 
 
-def kernel_spectra(K, steps=None):
+def kernel_spectra(K: np.ndarray, steps: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The eigenvalues of ``K`` and of the centred ``H K H``, descending, clipped at 0.
 
     ``steps=None``: every eigenvalue, one O(m^3) decomposition each; cache the result for
@@ -175,7 +179,7 @@ def kernel_spectra(K, steps=None):
         The centred kernel's spectrum.
     """
     m = K.shape[0]
-    factor = False
+    factor: np.ndarray | Literal[False] | None = False
     if steps is not None and m > _FACTOR_FROM:
         factor = pivoted_cholesky(K, SPECTRUM_RTOL * float(np.trace(K)), max(int(steps) + 1, m // 4))
     if factor is None or factor is False:
@@ -192,7 +196,7 @@ SPECTRUM_RTOL = 1e-12
 _FACTOR_FROM = 400
 
 
-def _filled(F, trace, m):
+def _filled(F: np.ndarray, trace: float, m: int) -> np.ndarray:
     """The eigenvalues of ``F F'`` (m,), descending: those of the small ``F'F``, then
     the mean of what the trace leaves for the rest."""
     top = np.clip(np.linalg.eigvalsh(F.T @ F)[::-1], 0.0, None)
@@ -205,7 +209,16 @@ LOCAL_OPERATOR = "local Rademacher bound (λ of K/m)"
 LOCAL_PRINTED = "local Rademacher bound (printed: λ of K)"
 
 
-def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=None):
+def skpca_curves(
+    K: np.ndarray,
+    K_test: np.ndarray,
+    test_diag: ArrayLike,
+    path: PursuitPath,
+    delta: float = 0.05,
+    R: float = 1.0,
+    c: float = 80.0,
+    spectra: tuple[np.ndarray, np.ndarray] | None = None,
+) -> BoundCurves:
     """Sparse KPCA's curves (Hussain et al. 2011, Cor. 1, Thm 7, Thm 8; Figs 2-5).
 
     Curves: ``test residual`` (mean ``||phi(x) - P_t phi(x)||^2`` on the test set),
@@ -246,7 +259,7 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
     m = K.shape[0]
     residuals = path.extras["residuals"][1:]
     train_outside = residuals.sum(axis=1) / (m - t)
-    test_residual = nested_projection_residuals(K, K_test, test_diag, path.indices).mean(axis=0)
+    test_residual = nested_projection_residuals(K, K_test, np.asarray(test_diag), path.indices).mean(axis=0)
     values, centred = spectra if spectra is not None else kernel_spectra(K, steps=int(t.max(initial=0)))
     tail = np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
     curves = {
@@ -262,7 +275,7 @@ def skpca_curves(K, K_test, test_diag, path, delta=0.05, R=1.0, c=80.0, spectra=
     return BoundCurves("Sparse KPCA", t, curves, names, {"delta": delta, "R": R, "c": c})
 
 
-def _kmp_predictions(K_rows, path, offset):
+def _kmp_predictions(K_rows: np.ndarray, path: PursuitPath, offset: float) -> np.ndarray:
     coefs, intercepts, idx = path.extras["coefs"], path.extras["intercepts"], path.indices
     return (
         np.stack([K_rows[:, idx[:j]] @ coefs[j - 1, :j] + intercepts[j - 1] for j in range(1, path.n_steps + 1)])
@@ -270,7 +283,7 @@ def _kmp_predictions(K_rows, path, offset):
     )
 
 
-def default_alpha(y):
+def default_alpha(y: ArrayLike) -> float:
     """The default error tolerance of the KMP bound: half the target's standard deviation.
 
     Parameters
@@ -283,10 +296,19 @@ def default_alpha(y):
     float
         ``0.5 std(y)``.
     """
-    return 0.5 * float(np.std(y))
+    return 0.5 * float(np.std(np.asarray(y, dtype=float)))
 
 
-def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
+def kmp_curves(
+    K: np.ndarray,
+    y: ArrayLike,
+    K_test: np.ndarray,
+    y_test: ArrayLike,
+    path: PursuitPath,
+    alpha: float | None = None,
+    delta: float = 0.05,
+    offset: float = 0.0,
+) -> BoundCurves:
     """Kernel matching pursuit's curves (Hussain et al. 2011, Thm 4, Fig. 1).
 
     Predictions after t steps are ``K[:, i_1..t] alpha_t + b_t + offset``.  A point errs
@@ -329,14 +351,16 @@ def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
     f_train = _kmp_predictions(K, path, offset)
     f_test = _kmp_predictions(K_test, path, offset)
     train_errors = np.abs(f_train - y) > alpha
-    basis_sizes, error_counts, outside_sizes = [], [], []
+    sizes: list[int] = []
+    counts: list[int] = []
+    outside_sizes = []
     for j in steps:
         outside = np.ones(m, dtype=bool)
         outside[path.indices[:j]] = False
-        basis_sizes.append(m - outside.sum())
-        error_counts.append(int(train_errors[j - 1][outside].sum()))
+        sizes.append(int(m - outside.sum()))
+        counts.append(int(train_errors[j - 1][outside].sum()))
         outside_sizes.append(outside.sum())
-    basis_sizes, error_counts = np.array(basis_sizes), np.array(error_counts)
+    basis_sizes, error_counts = np.array(sizes), np.array(counts)
     curves = {
         "test error rate": (np.abs(f_test - y_test) > alpha).mean(axis=1),
         "train error rate outside compression set": error_counts / np.array(outside_sizes),
@@ -353,7 +377,16 @@ def kmp_curves(K, y, K_test, y_test, path, alpha=None, delta=0.05, offset=0.0):
     )
 
 
-def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3):
+def skcca_curves(
+    Kx: np.ndarray,
+    Ky: np.ndarray,
+    Kx_test: np.ndarray,
+    Ky_test: np.ndarray,
+    path: PursuitPath,
+    alpha: float = 1.0,
+    delta: float = 0.05,
+    reg: float = 1e-3,
+) -> BoundCurves:
     """Sparse KCCA's curves, first direction (Hussain et al. 2011, Thm 9, Fig. 7).
 
     For each t, CCA on the Nystroem features of the first t chosen points gives unit-
@@ -403,12 +436,21 @@ def skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha=1.0, delta=0.05, reg=1e-3
         "train error rate outside compression set": np.array(train_err),
         "train correlation": np.array(train_corr),
         "test correlation": np.array(test_corr),
-        "SKCCA bound": bounds.kmp_vc(m, steps, np.array(counts), delta),
+        "SKCCA bound": np.asarray(bounds.kmp_vc(m, steps, np.array(counts), delta)),
     }
     return BoundCurves("Sparse KCCA", steps, curves, ("SKCCA bound",), {"alpha": alpha, "delta": delta, "reg": reg})
 
 
-def mpkfda_curves(K, y, K_test, y_test, path, delta=0.05, R=1.0, shrinkage="auto"):
+def mpkfda_curves(
+    K: np.ndarray,
+    y: ArrayLike,
+    K_test: np.ndarray,
+    y_test: ArrayLike,
+    path: PursuitPath,
+    delta: float = 0.05,
+    R: float = 1.0,
+    shrinkage: float | str | None = "auto",
+) -> BoundCurves:
     """The greedy kernel Fisher discriminant's curves (Diethe 2015, Thm 1).
 
     For each t a Fisher discriminant on the first t chosen points; the bound uses the

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import bounds
 
@@ -152,8 +153,8 @@ class ExplorerBound:
     name: str
     title: str
     source: str
-    knobs: tuple
-    variables: tuple
+    knobs: tuple[str, ...]
+    variables: tuple[str, ...]
     error_bound: bool  # True: bounds a probability of error (trivial >= 1)
 
 
@@ -209,7 +210,7 @@ EXPLORER_BOUNDS = {
 }
 
 
-def model_spectrum(m, decay):
+def model_spectrum(m: int, decay: float) -> np.ndarray:
     """The eigenvalues of a model kernel with unit diagonal: ``i^(-decay)`` scaled to sum to m.
 
     Parameters
@@ -225,10 +226,10 @@ def model_spectrum(m, decay):
         The spectrum.
     """
     values = np.arange(1, int(m) + 1, dtype=float) ** (-float(decay))
-    return values * (m / values.sum())
+    return np.asarray(values * (m / values.sum()))
 
 
-def _at(bound, **p):
+def _at(bound: str, **p: float) -> bounds.Bound:
     """The bound at one setting of its knobs (m, k, t integers; a scalar)."""
     m = int(p["m"])
     if bound == "compression_subspace":
@@ -256,7 +257,7 @@ def _at(bound, **p):
     raise ValueError(f"Unknown bound {bound!r}; choose one of {sorted(EXPLORER_BOUNDS)}.")
 
 
-def explore(bound, vary, values, **fixed):
+def explore(bound: str, vary: str, values: ArrayLike, **fixed: float) -> np.ndarray:
     """A bound along the values of one knob, the others fixed.
 
     Parameters
@@ -310,7 +311,7 @@ def explore(bound, vary, values, **fixed):
 MAX_GRID = 2000
 
 
-def grid(vary, lo=None, hi=None, n=120):
+def grid(vary: str, lo: float | None = None, hi: float | None = None, n: int = 120) -> np.ndarray:
     """The values of a knob to plot along.
 
     Log-spaced for m and delta, whole numbers for integer knobs (duplicates dropped).
@@ -354,7 +355,7 @@ def grid(vary, lo=None, hi=None, n=120):
     return values
 
 
-def nontrivial_range(values, ys, level=1.0):
+def nontrivial_range(values: ArrayLike, ys: ArrayLike, level: float = 1.0) -> tuple[float, float] | None:
     """The first and last knob values where a bound is below ``level``.
 
     Parameters
@@ -374,4 +375,5 @@ def nontrivial_range(values, ys, level=1.0):
     below = np.flatnonzero(np.isfinite(ys) & (np.asarray(ys) < level))
     if below.size == 0:
         return None
-    return float(values[below[0]]), float(values[below[-1]])
+    knob = np.asarray(values, dtype=float)
+    return float(knob[below[0]]), float(knob[below[-1]])

@@ -33,14 +33,14 @@ class Reference:
     """
 
     key: str  # "hussain2011": first author's family name and the year
-    authors: tuple
+    authors: tuple[str, ...]
     year: int
     title: str
     venue: str
     used_for: str = ""
     doi: str = ""  # the Digital Object Identifier, where the work has one
 
-    def cite(self):
+    def cite(self) -> str:
         """The short form the text uses: "Hussain et al. 2011", "Vincent and Bengio 2002".
 
         Returns
@@ -57,7 +57,7 @@ class Reference:
             lead = names[0]
         return f"{lead} {self.year}"
 
-    def entry(self):
+    def entry(self) -> str:
         """The full entry, one line: authors, year, title, venue (and DOI).
 
         Returns
@@ -69,7 +69,7 @@ class Reference:
         return f"{authors} ({self.year}). {self.title}. {self.venue}." + (f" doi:{self.doi}" if self.doi else "")
 
     @property
-    def url(self):
+    def url(self) -> str:
         """The DOI's address, or "" without one."""
         return f"https://doi.org/{self.doi}" if self.doi else ""
 
@@ -264,7 +264,7 @@ REFERENCES = (
 BY_KEY = {reference.key: reference for reference in REFERENCES}
 
 
-def cite(key):
+def cite(key: str) -> str:
     """The short citation of a work.
 
     Parameters
