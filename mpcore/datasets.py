@@ -11,8 +11,11 @@ from __future__ import annotations
 import csv
 import io
 import math
+import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 import numpy as np
 from sklearn import datasets as skdata
@@ -63,19 +66,19 @@ class Dataset:
     X: np.ndarray
     y: np.ndarray | None = None
     Y: np.ndarray | None = None
-    feature_names: tuple = ()
+    feature_names: tuple[str, ...] = ()
     target_name: str = ""
-    class_names: tuple | None = None
+    class_names: tuple[str, ...] | None = None
     description: str = ""
     source: str = ""
     licence: str = ""
-    notes: tuple = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         return int(self.X.shape[0])
 
-    def summary(self):
+    def summary(self) -> str:
         """One line for the UI: task, size and source.
 
         Returns
@@ -85,6 +88,11 @@ class Dataset:
         """
         views = f" + {self.Y.shape[1]}-D second view" if self.Y is not None else ""
         return f"{self.task}, {self.n_samples} points x {self.X.shape[1]} features{views}. Source: {self.source}"
+
+
+#: What a registry loader returns: the fields of a :class:`Dataset` but its name and task.
+Loaded = dict[str, Any]
+Loader = Callable[..., Loaded]
 
 
 @dataclass(frozen=True)
@@ -116,23 +124,25 @@ class DatasetInfo:
     task: str
     source: str
     licence: str
-    loader: object = field(repr=False)
-    options: dict = field(default_factory=dict)
-    choices: dict = field(default_factory=dict)  # option -> the values it may take (for a picker)
+    loader: Loader = field(repr=False)
+    options: dict[str, Any] = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict)  # option -> the values it may take (for a picker)
 
 
 REGISTRY: dict[str, DatasetInfo] = {}
 
 
-def _register(name, title, task, source, licence, choices=None, **options):
-    def decorate(loader):
+def _register(
+    name: str, title: str, task: str, source: str, licence: str, choices: dict[str, Any] | None = None, **options: Any
+) -> Callable[[Loader], Loader]:
+    def decorate(loader: Loader) -> Loader:
         REGISTRY[name] = DatasetInfo(name, title, task, source, licence, loader, options, choices or {})
         return loader
 
     return decorate
 
 
-def list_datasets(task=None):
+def list_datasets(task: str | None = None) -> list[DatasetInfo]:
     """The registry's entries, optionally only those of one task.
 
     Parameters
@@ -154,7 +164,7 @@ MAX_GENERATED = 1_000_000  # points a generator may be asked for (memory stays u
 MAX_FEATURES = 100_000  # features a generator may be asked for (n x d is checked against the memory too)
 
 
-def load_dataset(name, **options):
+def load_dataset(name: str, **options: Any) -> Dataset:
     """Load a registry entry by name.
 
     Parameters
@@ -201,7 +211,7 @@ def load_dataset(name, **options):
     return Dataset(name=name, task=info.task, source=info.source, licence=info.licence, **data)
 
 
-def _signs(labels, positive):
+def _signs(labels: np.ndarray, positive: object) -> np.ndarray:
     """-1/+1 labels: ``positive`` becomes +1, every other label -1."""
     labels = np.asarray(labels)
     return np.where(labels == positive, 1.0, -1.0)
@@ -215,7 +225,7 @@ _SYNTHETIC = "synthetic (generated from the seed)"
 @_register(
     "sinc", "sinc(x) + noise (1-D regression)", "regression", _SYNTHETIC, "generated", n_samples=200, noise=0.1, seed=0
 )
-def _sinc(n_samples, noise, seed):
+def _sinc(n_samples: int, noise: float, seed: int) -> Loaded:
     rng = np.random.default_rng(seed)
     x = rng.uniform(-10, 10, size=n_samples)
     y = np.sinc(x / np.pi) + noise * rng.normal(size=n_samples)  # sin(x)/x
@@ -238,7 +248,7 @@ def _sinc(n_samples, noise, seed):
     noise=0.2,
     seed=0,
 )
-def _moons(n_samples, noise, seed):
+def _moons(n_samples: int, noise: float, seed: int) -> Loaded:
     X, labels = skdata.make_moons(n_samples, noise=noise, random_state=seed)
     return {
         "X": X,
@@ -250,7 +260,7 @@ def _moons(n_samples, noise, seed):
 
 
 @_register("xor", "XOR (2-D binary)", "binary", _SYNTHETIC, "generated", n_samples=300, noise=0.0, seed=0)
-def _xor(n_samples, noise, seed):
+def _xor(n_samples: int, noise: float, seed: int) -> Loaded:
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n_samples, 2))
     y = np.sign(X[:, 0] * X[:, 1])
@@ -276,7 +286,7 @@ def _xor(n_samples, noise, seed):
     spread=1.5,
     seed=0,
 )
-def _blobs(n_samples, spread, seed):
+def _blobs(n_samples: int, spread: float, seed: int) -> Loaded:
     X, labels = skdata.make_blobs(n_samples, centers=[[-2, 0], [2, 0]], cluster_std=spread, random_state=seed)
     return {
         "X": X,
@@ -297,7 +307,7 @@ def _blobs(n_samples, spread, seed):
     noise=0.08,
     seed=0,
 )
-def _rings(n_samples, noise, seed):
+def _rings(n_samples: int, noise: float, seed: int) -> Loaded:
     X, labels = skdata.make_circles(n_samples, noise=noise, factor=0.5, random_state=seed)
     return {
         "X": X,
@@ -320,7 +330,7 @@ def _rings(n_samples, noise, seed):
     scale=10.0,
     seed=0,
 )
-def _toy_dominant(n_samples, n_features, r, scale, seed):
+def _toy_dominant(n_samples: int, n_features: int, r: int, scale: float, seed: int) -> Loaded:
     """Hussain et al. 2011, Fig. 3: m x d standard Gaussian whose first r dimensions carry
     "considerably larger eigenvalues" -- here their standard deviation is multiplied by
     ``scale`` (the paper gives no factor).  Rows are divided by the largest row norm, so
@@ -348,7 +358,7 @@ def _toy_dominant(n_samples, n_features, r, scale, seed):
     n_samples=500,
     seed=0,
 )
-def _two_view_rings(n_samples, seed):
+def _two_view_rings(n_samples: int, seed: int) -> Loaded:
     """Wang 2016's generator: Z ~ U[0, 1]; U = Z + 0.06 + eta_x, V = Z + 3 + eta_y with
     eta_x ~ N(0, 0.02^2), eta_y ~ N(0, 0.03^2) (the printed N(0, 0.02) read as a standard
     deviation: as a variance U would often be negative and log(U/1.5) undefined);
@@ -385,7 +395,7 @@ def _two_view_rings(n_samples, seed):
     n_samples=600,
     seed=0,
 )
-def _digits_halves(n_samples, seed):
+def _digits_halves(n_samples: int, seed: int) -> Loaded:
     digits = skdata.load_digits()
     rng = np.random.default_rng(seed)
     rows = rng.choice(digits.data.shape[0], size=min(n_samples, digits.data.shape[0]), replace=False)
@@ -413,7 +423,7 @@ def _digits_halves(n_samples, seed):
     "scikit-learn bundled (Efron et al. 2004)",
     "BSD-3-Clause (scikit-learn)",
 )
-def _diabetes():
+def _diabetes() -> Loaded:
     d = skdata.load_diabetes()
     return {
         "X": d.data,
@@ -427,7 +437,7 @@ def _diabetes():
 @_register(
     "breast-cancer", "Breast cancer Wisconsin (binary)", "binary", "scikit-learn bundled (UCI WDBC)", "CC BY 4.0 (UCI)"
 )
-def _breast_cancer():
+def _breast_cancer() -> Loaded:
     d = skdata.load_breast_cancer()
     return {
         "X": d.data,
@@ -438,7 +448,7 @@ def _breast_cancer():
     }
 
 
-def _one_vs_rest(loader, positive_class, what):
+def _one_vs_rest(loader: Callable[[], Any], positive_class: int, what: str) -> Loaded:
     d = loader()
     names = list(getattr(d, "target_names", range(int(d.target.max()) + 1)))
     if positive_class not in range(len(names)):
@@ -462,7 +472,7 @@ def _one_vs_rest(loader, positive_class, what):
     choices={"positive_class": tuple(range(10))},
     positive_class=3,
 )
-def _digits(positive_class):
+def _digits(positive_class: int) -> Loaded:
     return _one_vs_rest(skdata.load_digits, positive_class, "1797 8x8 handwritten digits")
 
 
@@ -475,7 +485,7 @@ def _digits(positive_class):
     choices={"positive_class": (0, 1, 2)},
     positive_class=0,
 )
-def _wine(positive_class):
+def _wine(positive_class: int) -> Loaded:
     return _one_vs_rest(skdata.load_wine, positive_class, "178 wines, 13 chemical measurements")
 
 
@@ -488,16 +498,15 @@ def _wine(positive_class):
     choices={"positive_class": (0, 1, 2)},
     positive_class=1,
 )
-def _iris(positive_class):
+def _iris(positive_class: int) -> Loaded:
     return _one_vs_rest(skdata.load_iris, positive_class, "150 irises, 4 measurements")
 
 
 # --- bundled CSVs (mpcore/data/README.md) ---------------------------------------------------------
 
 
-def _read_bundled(filename):
-    with (DATA_FILES / filename).open(newline="") as handle:
-        rows = list(csv.reader(handle))
+def _read_bundled(filename: str) -> tuple[list[str], list[list[str]]]:
+    rows = list(csv.reader(io.StringIO((DATA_FILES / filename).read_text(encoding="utf-8"), newline="")))
     return rows[0], rows[1:]
 
 
@@ -509,7 +518,7 @@ def _read_bundled(filename):
     "BSD-3-Clause (mlxtend); public UCI data",
     keep_b=False,
 )
-def _boston(keep_b):
+def _boston(keep_b: bool) -> Loaded:
     header, rows = _read_bundled("boston.csv")
     table = np.array(rows, dtype=float)
     names = header[:-1]
@@ -532,7 +541,7 @@ def _boston(keep_b):
     }
 
 
-def _bundled_binary(filename, positive, what):
+def _bundled_binary(filename: str, positive: str, what: str) -> Loaded:
     header, rows = _read_bundled(filename)
     X = np.array([row[:-1] for row in rows], dtype=float)
     labels = np.array([row[-1] for row in rows])
@@ -554,7 +563,7 @@ def _bundled_binary(filename, positive, what):
     "Gorman & Sejnowski via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
     "GPL-2 (mlbench); UCI data CC BY 4.0",
 )
-def _sonar():
+def _sonar() -> Loaded:
     return _bundled_binary("sonar.csv", "M", "208 sonar returns, 60 energy bands; mine (M) vs rock (R).")
 
 
@@ -565,7 +574,7 @@ def _sonar():
     "Sigillito et al. via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
     "GPL-2 (mlbench); UCI data CC BY 4.0",
 )
-def _ionosphere():
+def _ionosphere() -> Loaded:
     return _bundled_binary("ionosphere.csv", "good", "351 radar returns, 34 features; good vs bad.")
 
 
@@ -576,7 +585,7 @@ def _ionosphere():
     "NIDDK via UCI; file from Debian r-cran-mlbench 2.1-3 (mpcore/data/README.md)",
     "GPL-2 (mlbench); UCI data CC BY 4.0",
 )
-def _pima():
+def _pima() -> Loaded:
     return _bundled_binary(
         "pima.csv",
         "pos",
@@ -617,7 +626,7 @@ class UploadLimits:
     cells: int = 1_000_000
     cell_chars: int = 100
 
-    def describe(self):
+    def describe(self) -> str:
         """The limits in one sentence (the uploader's help says it).
 
         Returns
@@ -648,10 +657,10 @@ class Table:
         The cells, as read.
     """
 
-    columns: tuple
+    columns: tuple[str, ...]
     cells: np.ndarray
 
-    def numeric(self, column):
+    def numeric(self, column: str) -> np.ndarray:
         """A column as floats.
 
         Parameters
@@ -670,7 +679,7 @@ class Table:
         return _as_numbers(self.cells[:, index], column)
 
 
-def _as_numbers(values, column):
+def _as_numbers(values: np.ndarray, column: str) -> np.ndarray:
     out = np.empty(len(values))
     for row, value in enumerate(values):
         try:
@@ -685,7 +694,7 @@ def _as_numbers(values, column):
     return out
 
 
-def _is_number(text):
+def _is_number(text: str) -> bool:
     try:
         float(text)
         return True
@@ -693,7 +702,7 @@ def _is_number(text):
         return False
 
 
-def _check_size(content, limits):
+def _check_size(content: object, limits: UploadLimits) -> None:
     if not isinstance(content, (bytes, bytearray, str)):
         raise TypeError(f"An upload must be bytes or text, not {type(content).__name__}.")
     if len(content) > limits.file_bytes:
@@ -702,7 +711,7 @@ def _check_size(content, limits):
         )
 
 
-def _check_shape(rows, columns, limits, what="The file"):
+def _check_shape(rows: int, columns: int, limits: UploadLimits, what: str = "The file") -> None:
     if rows > limits.rows:
         raise ValueError(f"{what} has {rows:,} rows; at most {limits.rows:,} are supported in the app.")
     if columns > limits.columns:
@@ -711,7 +720,7 @@ def _check_shape(rows, columns, limits, what="The file"):
         raise ValueError(f"{what} has {rows * columns:,} cells; at most {limits.cells:,} are supported in the app.")
 
 
-def parse_csv(content, limits=LIMITS):
+def parse_csv(content: str | bytes, limits: UploadLimits = LIMITS) -> Table:
     """Parse CSV text or bytes into a :class:`Table` (data only: no code is evaluated).
 
     The first row is the header when it names the columns (a text cell above numbers, or
@@ -749,7 +758,7 @@ def parse_csv(content, limits=LIMITS):
         dialect = csv.Sniffer().sniff(content[:4096], delimiters=",;\t ")
     except csv.Error:
         dialect = csv.excel
-    rows = []
+    rows: list[list[str]] = []
     reader = csv.reader(io.StringIO(content), dialect)
     try:
         for row in reader:
@@ -788,7 +797,7 @@ def parse_csv(content, limits=LIMITS):
     return Table(columns, np.array(body, dtype=object))
 
 
-def _is_header(rows):
+def _is_header(rows: list[list[str]]) -> bool:
     """Whether the first of ``rows`` names the columns rather than holding data: some cell
     of it is text above a column of numbers, or every text cell of it is a value its
     column never takes below (``class`` over ``yes`` / ``no``; a first row ``1.5, yes``
@@ -809,11 +818,9 @@ def _is_header(rows):
 NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats: plain numbers
 
 
-def _npz_members(content, limits):
+def _npz_members(content: bytes, limits: UploadLimits) -> tuple[zipfile.ZipFile, list[tuple[zipfile.ZipInfo, str]]]:
     """Each ``.npy`` member's name, shape and dtype, read from its header alone (nothing
     is decompressed beyond the header), checked against ``limits``."""
-    import zipfile
-
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
         infos = [info for info in archive.infolist() if not info.is_dir()]
@@ -860,7 +867,7 @@ def _npz_members(content, limits):
     return archive, members
 
 
-def parse_upload(name, content, limits=LIMITS):
+def parse_upload(name: str, content: str | bytes, limits: UploadLimits = LIMITS) -> Table:
     """An uploaded file's :class:`Table`: :func:`parse_npz` for a ``.npz`` name, else :func:`parse_csv`.
 
     Parameters
@@ -877,12 +884,12 @@ def parse_upload(name, content, limits=LIMITS):
     Table
         The columns and cells.
     """
-    if str(name).lower().endswith(".npz"):
-        return parse_npz(content, limits)
+    if str(name).lower().endswith(".npz"):  # text is no archive: parse_npz says so
+        return parse_npz(content.encode("utf-8", "replace") if isinstance(content, str) else content, limits)
     return parse_csv(content, limits)
 
 
-def parse_npz(content, limits=LIMITS):
+def parse_npz(content: bytes, limits: UploadLimits = LIMITS) -> Table:
     """Parse an ``.npz`` archive into a :class:`Table` (``allow_pickle=False``; data only).
 
     Accepted layouts: arrays ``X`` (n, d) with optional ``y`` (n,) and/or ``Y`` (n, p);
@@ -926,7 +933,7 @@ def parse_npz(content, limits=LIMITS):
             "(and the target 'y', the second view 'Y')."
         )
     columns, blocks = [], []
-    n = None
+    n: int | None = None
     for key, array in parts:
         if array.ndim == 1:
             array = array[:, None]
@@ -936,13 +943,19 @@ def parse_npz(content, limits=LIMITS):
         names = [key] if array.shape[1] == 1 and key != "X" else [f"{key}{i + 1}" for i in range(array.shape[1])]
         columns += names
         blocks.append(array.astype(float).astype(str))
-    if n < 2:
-        raise ValueError(f"The arrays have {n} row(s); at least 2 are needed.")
+    if n is None or n < 2:
+        raise ValueError(f"The arrays have {n or 0} row(s); at least 2 are needed.")
     _check_shape(n, len(columns), limits)
     return Table(tuple(columns), np.concatenate(blocks, axis=1).astype(object))
 
 
-def dataset_from_table(table, task, target=None, second_view=None, name="upload"):
+def dataset_from_table(
+    table: Table,
+    task: str,
+    target: str | None = None,
+    second_view: Sequence[str] | None = None,
+    name: str = "upload",
+) -> Dataset:
     """Build a :class:`Dataset` from an uploaded table.
 
     Every check of bad input raises ValueError with a message for the user.
@@ -1046,7 +1059,7 @@ class Split:
     test_index: np.ndarray
 
 
-def train_size(n_samples, test_size=0.3, subsample=None):
+def train_size(n_samples: int, test_size: float = 0.3, subsample: int | None = None) -> int:
     """How many training points :func:`prepare` leaves.
 
     The test part is ``max(1, floor(test_size * n))`` of the ``n = min(subsample,
@@ -1079,7 +1092,7 @@ def train_size(n_samples, test_size=0.3, subsample=None):
     return used - max(1, int(math.floor(test_size * used)))
 
 
-def _whole(value, name, low):
+def _whole(value: object, name: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}.")
     if value < low:
@@ -1087,7 +1100,9 @@ def _whole(value, name, low):
     return int(value)
 
 
-def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
+def prepare(
+    dataset: Dataset, test_size: float = 0.3, seed: int = 0, standardize: bool = True, subsample: int | None = None
+) -> Split:
     """Subsample, split into train and test, and standardise.
 
     Subsampling is without replacement and seeded; the split is stratified for binary
@@ -1132,17 +1147,16 @@ def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
         raise ValueError(
             f"Only {index.size - n_test} training point(s) would remain; use more points or a smaller test fraction."
         )
+    y = dataset.y
     stratify = (
-        dataset.y[index]
-        if dataset.task == "binary" and np.min(np.unique(dataset.y[index], return_counts=True)[1]) >= 2
+        y[index]
+        if dataset.task == "binary" and y is not None and np.min(np.unique(y[index], return_counts=True)[1]) >= 2
         else None
     )
     train, test = train_test_split(index, test_size=n_test, random_state=seed, stratify=stratify)
     train, test = np.sort(train), np.sort(test)
 
-    def views(A):
-        if A is None:
-            return None, None
+    def views(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         A_train, A_test = A[train], A[test]
         if standardize:
             scaler = StandardScaler().fit(A_train)
@@ -1150,8 +1164,7 @@ def prepare(dataset, test_size=0.3, seed=0, standardize=True, subsample=None):
         return A_train, A_test
 
     X_train, X_test = views(dataset.X)
-    Y_train, Y_test = views(dataset.Y)
-    y = dataset.y
+    Y_train, Y_test = (None, None) if dataset.Y is None else views(dataset.Y)
     return Split(
         X_train, X_test, None if y is None else y[train], None if y is None else y[test], Y_train, Y_test, train, test
     )

@@ -81,6 +81,8 @@ def test_npz_upload_without_pickles():
         D.parse_npz(pickled.getvalue())
     with pytest.raises(ValueError, match="not a readable"):
         D.parse_npz(b"not a zip")
+    with pytest.raises(ValueError, match="not a readable"):  # text named .npz: a TypeError before
+        D.parse_upload("data.npz", "X,y\n1,2\n")
 
 
 def test_train_size_matches_prepare():
