@@ -1058,6 +1058,30 @@ class Split:
     train_index: np.ndarray
     test_index: np.ndarray
 
+    def targets(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(y_train, y_test)``, or a sentence when the data have no target.
+
+        Returns
+        -------
+        tuple of ndarray
+            The targets of each part.
+        """
+        if self.y_train is None or self.y_test is None:
+            raise ValueError("These data have no target; choose a dataset with one.")
+        return self.y_train, self.y_test
+
+    def second_view(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(Y_train, Y_test)``, or a sentence when the data have one view.
+
+        Returns
+        -------
+        tuple of ndarray
+            The second view of each part.
+        """
+        if self.Y_train is None or self.Y_test is None:
+            raise ValueError("These data have one view; two-view methods need a second view (Y).")
+        return self.Y_train, self.Y_test
+
 
 def train_size(n_samples: int, test_size: float = 0.3, subsample: int | None = None) -> int:
     """How many training points :func:`prepare` leaves.

@@ -19,23 +19,27 @@ kernel heatmap shows ``K_j``; :meth:`Study.criterion` is the score vector comput
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import curves as curves_module
-from .engine import check_step
+from .curves import BoundCurves
+from .datasets import Split
+from .engine import PursuitPath, check_step
 from .kernels import kernel_diag, kernel_matrix, median_gamma
 from .kmp import kmp_path
-from .mpkfda import fit_fisher, mpkfda_path
+from .mpkfda import FisherModel, fit_fisher, mpkfda_path
 from .nystrom import nystrom_features
 from .skcca import fit_sparse_cca, skcca_path
 from .skpca import skpca_path
 from .views import display_order, embed_2d, grid_2d
 
 
-def _kernel_params(kernel, gamma, degree, X):
+def _kernel_params(kernel: str, gamma: float | str | None, degree: int, X: np.ndarray) -> dict[str, float]:
     """Kernel parameters for training inputs ``X``: ``gamma`` None means ``1 / d``,
     ``"median"`` the median heuristic (:func:`mpcore.kernels.median_gamma`), else a number."""
     if kernel == "linear":
@@ -46,7 +50,7 @@ def _kernel_params(kernel, gamma, degree, X):
         if gamma != "median":
             raise ValueError(f"gamma must be a positive number, None (1/d) or 'median'; got {gamma!r}.")
         gamma = median_gamma(X, kernel)
-    params = {"gamma": float(gamma)}
+    params: dict[str, float] = {"gamma": float(gamma)}
     if kernel == "poly":
         params.update(degree=int(degree), coef0=1.0)
     return params
@@ -113,31 +117,31 @@ class Study:
     """
 
     family: str
-    split: object
+    split: Split
     kernel: str
-    kernel_params: object
+    kernel_params: dict[str, float]
     K: np.ndarray
     K_test: np.ndarray
-    path: object
-    curves: object
+    path: PursuitPath
+    curves: BoundCurves
     coords: np.ndarray
-    coords_test: np.ndarray
-    coord_titles: tuple
+    coords_test: np.ndarray | None
+    coord_titles: tuple[str, str]
     order: np.ndarray
-    extras: dict = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def n_steps(self):
+    def n_steps(self) -> int:
         return self.path.n_steps
 
     @property
-    def m(self):
-        return self.K.shape[0]
+    def m(self) -> int:
+        return int(self.K.shape[0])
 
-    def _check_step(self, j):
+    def _check_step(self, j: int) -> int:
         return check_step(j, self.n_steps)
 
-    def chosen(self, j):
+    def chosen(self, j: int) -> np.ndarray:
         """The training indices of the first ``j`` basis vectors, in order of choice.
 
         Parameters
@@ -152,7 +156,7 @@ class Study:
         """
         return self.path.indices[: self._check_step(j)]
 
-    def criterion(self, j):
+    def criterion(self, j: int) -> tuple[np.ndarray, int]:
         """The criterion on ``K_j`` and the point it chose next.
 
         At the last step (nothing chosen next) this is the score row of the last pick and
@@ -174,7 +178,7 @@ class Study:
         row = min(j, self.n_steps - 1)
         return self.path.scores[row], int(self.path.indices[row])
 
-    def step_view(self, j):
+    def step_view(self, j: int) -> StepView:
         """What the pages draw at step ``j``.
 
         Parameters
@@ -190,7 +194,7 @@ class Study:
         scores, winner = self.criterion(j)
         return StepView(self.chosen(j), scores, winner, winner if j < self.n_steps else None)
 
-    def heatmaps(self, j, view=0):
+    def heatmaps(self, j: int, view: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """``K_0`` and ``K_j`` on the display order, each at most 200 x 200.
 
         Parameters
@@ -210,7 +214,7 @@ class Study:
         j = self._check_step(j)
         return self.path.deflated_block(0, self.order, view=view), self.path.deflated_block(j, self.order, view=view)
 
-    def path_table(self):
+    def path_table(self) -> dict[str, np.ndarray]:
         """The columns of a CSV download of the path: one row per chosen basis vector.
 
         Returns
@@ -232,7 +236,7 @@ class Study:
 
     # --- the model at step j ---------------------------------------------------------
 
-    def residuals(self, j):
+    def residuals(self, j: int) -> np.ndarray:
         """Sparse KPCA: ``||phi(x_i) - P_j phi(x_i)||^2`` of every training point.
 
         Parameters
@@ -245,14 +249,14 @@ class Study:
         ndarray of shape (m,)
             The squared residuals.
         """
-        return self.path.extras["residuals"][self._check_step(j)]
+        return np.asarray(self.path.extras["residuals"][self._check_step(j)])
 
-    def _kernel_to_chosen(self, X_rows, idx, view=0):
-        X_basis = (self.split.X_train if view == 0 else self.split.Y_train)[idx]
+    def _kernel_to_chosen(self, X_rows: ArrayLike, idx: np.ndarray, view: int = 0) -> np.ndarray:
+        X_basis = (self.split.X_train if view == 0 else self.split.second_view()[0])[idx]
         params = self.kernel_params if view == 0 else self.extras["kernel_params_y"]
         return kernel_matrix(np.asarray(X_rows, dtype=float), X_basis, self.kernel, **params)
 
-    def prediction(self, j, X_rows):
+    def prediction(self, j: int, X_rows: np.ndarray) -> np.ndarray:
         """Kernel matching pursuit: the function after ``j`` steps at some points.
 
         Parameters
@@ -272,16 +276,16 @@ class Study:
         K_rows = self._kernel_to_chosen(X_rows, self.path.indices[:j]) if j else np.empty((X_rows.shape[0], 0))
         return self._kmp_output(j, K_rows)
 
-    def _kmp_output(self, j, K_rows):
+    def _kmp_output(self, j: int, K_rows: np.ndarray) -> np.ndarray:
         """KMP's function after ``j`` steps from the kernel between some points and the
         first ``j`` (or more) chosen points, in the order chosen."""
         offset = self.extras["offset"]
         if j == 0:
             return np.full(K_rows.shape[0], offset + self.path.extras["fitted"][0][0])
         coefs = self.path.extras["coefs"][j - 1, :j]
-        return K_rows[:, :j] @ coefs + self.path.extras["intercepts"][j - 1] + offset
+        return np.asarray(K_rows[:, :j] @ coefs + self.path.extras["intercepts"][j - 1] + offset)
 
-    def fitted(self, j=None):
+    def fitted(self, j: int | None = None) -> np.ndarray:
         """Kernel matching pursuit: the training predictions after ``j`` steps.
 
         Parameters
@@ -295,9 +299,9 @@ class Study:
             The predictions.
         """
         rows = self.path.extras["fitted"] + self.extras["offset"]
-        return rows if j is None else rows[self._check_step(j)]
+        return np.asarray(rows if j is None else rows[self._check_step(j)])
 
-    def train_mse(self):
+    def train_mse(self) -> np.ndarray:
         """Kernel matching pursuit: the training mean squared error after 0..n_steps steps.
 
         Returns
@@ -305,9 +309,9 @@ class Study:
         ndarray of shape (n_steps + 1,)
             The errors.
         """
-        return ((self.fitted() - self.split.y_train) ** 2).mean(axis=1)
+        return np.asarray(((self.fitted() - self.split.y_train) ** 2).mean(axis=1))
 
-    def fisher(self, j):
+    def fisher(self, j: int) -> FisherModel | None:
         """Greedy Fisher discriminant: the Fisher model on the first ``j`` points.
 
         Parameters
@@ -323,9 +327,10 @@ class Study:
         j = self._check_step(j)
         if j == 0:
             return None
-        return fit_fisher(self.K, self.split.y_train, self.path.indices[:j], shrinkage=self.extras["shrinkage"])
+        y_train = self.split.targets()[0]
+        return fit_fisher(self.K, y_train, self.path.indices[:j], shrinkage=self.extras["shrinkage"])
 
-    def decision(self, j, X_rows):
+    def decision(self, j: int, X_rows: np.ndarray) -> np.ndarray:
         """The real-valued classifier output after ``j`` steps (its sign is the class).
 
         KMP's prediction, or the Fisher discriminant's ``w'phi + b``.
@@ -349,7 +354,7 @@ class Study:
             return np.zeros(np.asarray(X_rows).shape[0])
         return model.decision(self._kernel_to_chosen(X_rows, model.indices))
 
-    def _decision_from_kernel(self, j, K_rows):
+    def _decision_from_kernel(self, j: int, K_rows: np.ndarray) -> np.ndarray:
         """:meth:`decision` from the kernel between the points and the first ``j`` (or
         more) chosen points, in the order chosen."""
         if self.family == "kmp":
@@ -359,7 +364,7 @@ class Study:
             return np.zeros(K_rows.shape[0])
         return model.decision(K_rows[:, :j])  # the model's points are the first j chosen
 
-    def decision_grid(self, j, n=60):
+    def decision_grid(self, j: int, n: int = 60) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """:meth:`decision` over the plotted plane, when the plane is the input space (d = 2).
 
         Parameters
@@ -377,7 +382,9 @@ class Study:
         grids = self.decision_grids([j], n=n)
         return None if grids is None else (grids[0], grids[1], grids[2][self._check_step(j)])
 
-    def decision_grids(self, steps, n=60):
+    def decision_grids(
+        self, steps: Iterable[int], n: int = 60
+    ) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]] | None:
         """:meth:`decision_grid` at several steps, from one kernel evaluation.
 
         The grid's kernel to the points chosen by the last step, whose first j columns
@@ -398,12 +405,13 @@ class Study:
         if self.split.X_train.shape[1] != 2:
             return None
         steps = [self._check_step(j) for j in steps]
-        xs, ys, grid = grid_2d(np.vstack([self.coords, self.coords_test]), n=n)
+        shown = [self.coords] + ([] if self.coords_test is None else [self.coords_test])
+        xs, ys, grid = grid_2d(np.vstack(shown), n=n)
         last = max(steps, default=0)
         K_grid = self._kernel_to_chosen(grid, self.path.indices[:last]) if last else np.empty((grid.shape[0], 0))
         return xs, ys, {j: self._decision_from_kernel(j, K_grid).reshape(n, n) for j in steps}
 
-    def fit_curve(self, j, n=200):
+    def fit_curve(self, j: int, n: int = 200) -> tuple[np.ndarray, np.ndarray] | None:
         """KMP on 1-D inputs: the function over the range of the data.
 
         Parameters
@@ -424,7 +432,7 @@ class Study:
         xs = np.linspace(X.min(), X.max(), n)
         return xs, self.prediction(j, xs[:, None])
 
-    def projections(self, j):
+    def projections(self, j: int) -> dict[str, tuple[Any, Any]] | None:
         """Sparse KCCA: the first canonical variates after ``j`` steps.
 
         Parameters
@@ -447,7 +455,7 @@ class Study:
         train = cca.transform(nystrom_features(self.K[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
         test = cca.transform(nystrom_features(self.K_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
 
-        def corr(a, b):
+        def corr(a: np.ndarray, b: np.ndarray) -> float:
             return float(np.corrcoef(a, b)[0, 1]) if np.std(a) > 0 and np.std(b) > 0 else float("nan")
 
         return {
@@ -457,7 +465,9 @@ class Study:
         }
 
 
-def _common(split, kernel, gamma, degree):
+def _common(
+    split: Split, kernel: str, gamma: float | str | None, degree: int
+) -> tuple[dict[str, float], np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, tuple[str, str], np.ndarray]:
     params = _kernel_params(kernel, gamma, degree, split.X_train)
     K = kernel_matrix(split.X_train, kernel=kernel, **params)
     K_test = kernel_matrix(split.X_test, split.X_train, kernel=kernel, **params)
@@ -465,7 +475,7 @@ def _common(split, kernel, gamma, degree):
     return params, K, K_test, coords, coords_test, titles, display_order(heatmap_sort_key(split, coords))
 
 
-def heatmap_sort_key(split, coords):
+def heatmap_sort_key(split: Split, coords: np.ndarray) -> np.ndarray:
     """What orders a heatmap's rows so its structure shows.
 
     The input itself for 1-D data (a band around the diagonal), the class then the first
@@ -494,11 +504,20 @@ def heatmap_sort_key(split, coords):
     return y if y is not None else coords[:, 0]
 
 
-def _radius(K):
+def _radius(K: np.ndarray) -> float:
     return float(np.sqrt(max(np.max(np.diag(K)), 1e-300)))
 
 
-def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, seed=0, delta=0.05):
+def skpca_study(
+    split: Split,
+    k: int,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    candidates: int | None = None,
+    seed: int = 0,
+    delta: float = 0.05,
+) -> Study:
     """Sparse kernel PCA (Hussain et al. 2011, Alg. 2) on a split, with its bounds (Cor. 1, Thms 7-8).
 
     The bounds use ``R^2 = max_i k(x_i, x_i)``.
@@ -534,7 +553,17 @@ def skpca_study(split, k, kernel="rbf", gamma=None, degree=3, candidates=None, s
     return Study("skpca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order)
 
 
-def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", loss="squared", alpha=None, delta=0.05):
+def kmp_study(
+    split: Split,
+    k: int,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    variant: str = "prefit",
+    loss: str = "squared",
+    alpha: float | None = None,
+    delta: float = 0.05,
+) -> Study:
     """Kernel matching pursuit (Vincent and Bengio 2002) on a split, with the KMP bound (Hussain et al. 2011, Thm 4).
 
     With the squared loss the target is centred first (its training mean is added back
@@ -577,14 +606,24 @@ def kmp_study(split, k, kernel="rbf", gamma=None, degree=3, variant="prefit", lo
     path = kmp_path(K, y - offset, k, variant=variant, loss=loss, fit_intercept=loss != "squared")
     if alpha is None:
         alpha = 1.0 if binary else curves_module.default_alpha(y)
-    bound_curves = curves_module.kmp_curves(K, y, K_test, split.y_test, path, alpha=alpha, delta=delta, offset=offset)
+    y_test = split.targets()[1]
+    bound_curves = curves_module.kmp_curves(K, y, K_test, y_test, path, alpha=alpha, delta=delta, offset=offset)
     extras = {"offset": offset, "binary": binary, "alpha": float(alpha), "settings": {"variant": variant}}
     return Study(
         "kmp", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
     )
 
 
-def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0.05, reg=1e-3):
+def skcca_study(
+    split: Split,
+    k: int,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    alpha: float = 1.0,
+    delta: float = 0.05,
+    reg: float = 1e-3,
+) -> Study:
     """Sparse kernel CCA (Hussain et al. 2011, Alg. 3) on a two-view split, with its bound (Thm 9).
 
     Each view gets the same kernel; ``gamma=None`` means ``1 / d`` of that view, a given
@@ -618,12 +657,13 @@ def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0
     if split.Y_train is None:
         raise ValueError("Sparse KCCA needs two views; pick a two-view dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
-    params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
-    Ky = kernel_matrix(split.Y_train, kernel=kernel, **params_y)
-    Ky_test = kernel_matrix(split.Y_test, split.Y_train, kernel=kernel, **params_y)
+    Y_train, Y_test = split.second_view()
+    params_y = _kernel_params(kernel, gamma, degree, Y_train)
+    Ky = kernel_matrix(Y_train, kernel=kernel, **params_y)
+    Ky_test = kernel_matrix(Y_test, Y_train, kernel=kernel, **params_y)
     path = skcca_path(K, Ky, k)
     bound_curves = curves_module.skcca_curves(K, Ky, K_test, Ky_test, path, alpha=alpha, delta=delta, reg=reg)
-    coords_y, coords_y_test, titles_y = embed_2d(split.Y_train, split.Y_test)
+    coords_y, coords_y_test, titles_y = embed_2d(Y_train, Y_test)
     extras = {
         "Ky": Ky,
         "Ky_test": Ky_test,
@@ -639,18 +679,18 @@ def skcca_study(split, k, kernel="rbf", gamma=None, degree=3, alpha=1.0, delta=0
 
 
 def mpkfda_study(
-    split,
-    k,
-    kernel="rbf",
-    gamma=None,
-    degree=3,
-    criterion="optimal",
-    deflation="projection",
-    stages=1,
-    seed=0,
-    delta=0.05,
-    shrinkage="auto",
-):
+    split: Split,
+    k: int,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    criterion: str = "optimal",
+    deflation: str = "projection",
+    stages: int = 1,
+    seed: int = 0,
+    delta: float = 0.05,
+    shrinkage: float | str | None = "auto",
+) -> Study:
     """Greedy kernel Fisher discriminant (Diethe 2015, Alg. 1) on a binary split, with its bound (Thm 1).
 
     The bound uses ``R^2 = max_i k(x_i, x_i)``.
@@ -689,8 +729,9 @@ def mpkfda_study(
         raise ValueError("The greedy Fisher discriminant needs two classes labelled -1 and +1; pick a binary dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     path = mpkfda_path(K, split.y_train, k, criterion=criterion, deflation=deflation, stages=stages, seed=seed)
+    y_train, y_test = split.targets()
     bound_curves = curves_module.mpkfda_curves(
-        K, split.y_train, K_test, split.y_test, path, delta=delta, R=_radius(K), shrinkage=shrinkage
+        K, y_train, K_test, y_test, path, delta=delta, R=_radius(K), shrinkage=shrinkage
     )
     extras = {"shrinkage": shrinkage, "settings": {"criterion": criterion, "deflation": deflation}}
     return Study(
