@@ -20,7 +20,7 @@ step), which is what a reader should compare against the papers' equations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Union
 
 import numpy as np
@@ -327,7 +327,7 @@ class ProjectionDeflation(KernelState):
 
     name = "projection"
 
-    def __init__(self, D0: np.ndarray, track: dict[str, ArrayLike] | None = None, symmetric: bool = False) -> None:
+    def __init__(self, D0: np.ndarray, track: Mapping[str, ArrayLike] | None = None, symmetric: bool = False) -> None:
         self.K0 = D0
         self.rows, self.m = D0.shape
         # a checked kernel: its rows are its columns, read contiguously, and D0' q = D0 q
@@ -747,7 +747,7 @@ class LowRankDeflation(KernelState):
         deflation: str = "projection",
         tau_from: str = "deflated",
         weights: ArrayLike | None = None,
-        track: dict[str, ArrayLike] | None = None,
+        track: Mapping[str, ArrayLike] | None = None,
     ) -> None:
         check_choice(tau_from, TAU_SOURCES, "tau_from")
         self.name, self.tau_from, self.K0 = deflation, tau_from, K0

@@ -29,9 +29,12 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg import eigvalsh
 from scipy.sparse.linalg import LinearOperator, eigsh
 from sklearn.cluster import KMeans
@@ -40,9 +43,10 @@ from sklearn.kernel_approximation import RBFSampler
 from . import criteria
 from ._validation import check_binary_labels, check_choice, check_n_steps, check_positive, check_psd_kernel
 from .cca import eigen_floor, kcca_from_eigen
-from .criteria import FISHER_CRITERIA
+from .criteria import FISHER_CRITERIA, Criterion
+from .datasets import Split
 from .deflations import DEFLATIONS, LowRankDeflation
-from .engine import check_step, pursue
+from .engine import PursuitPath, check_step, pursue
 from .kernels import kernel_diag, kernel_matrix
 from .lowrank import extend_basis, factor_eigen, low_rank_eigen
 from .mpkfda import fisher_direction
@@ -80,7 +84,7 @@ ERROR_NAMES = {"mpkfda": "test error rate", "kpca": "mean test residual", "kmp":
 FACT_RTOL = 1e-8
 
 
-def _one_view_criterion(family, name, rng):
+def _one_view_criterion(family: str, name: str, rng: np.random.Generator) -> Criterion:
     if name == "random":
         return lambda state: rng.random(state.m)
     if family == "kpca":
@@ -88,7 +92,17 @@ def _one_view_criterion(family, name, rng):
     return criteria.kmp("y")
 
 
-def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_from="deflated"):
+def lab_path(
+    K: np.ndarray,
+    k: int,
+    family: str,
+    criterion: str,
+    deflation: str,
+    y: ArrayLike | None = None,
+    stages: int = 1,
+    seed: int = 0,
+    tau_from: str = "deflated",
+) -> PursuitPath:
     """Choose k columns of ``K`` by a criterion with any deflation (``K_j = K - U V'``).
 
     One or two products with K per step, no copy of K.
@@ -135,7 +149,8 @@ def lab_path(K, k, family, criterion, deflation, y=None, stages=1, seed=0, tau_f
         if family == "kmp" and y is None:
             raise ValueError("The KMP family needs a target y.")
         if family == "kmp":
-            track = {"y": np.asarray(y, dtype=float) - np.mean(y)}
+            target = np.asarray(y, dtype=float)
+            track = {"y": target - target.mean()}
         score, pick = _one_view_criterion(family, criterion, rng), "max"
     state = LowRankDeflation(K, deflation, tau_from, weights=weights, track=track)
     return pursue(
@@ -195,7 +210,7 @@ class KernelSpectrum:
     sample: np.ndarray | None = None
 
 
-def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
+def kernel_spectrum(K0: np.ndarray, limit: int = FACT_LIMIT, seed: int = 0) -> KernelSpectrum:
     """The :class:`KernelSpectrum` of a PSD kernel.
 
     A pivoted Cholesky factor, stopped once its residual's trace (which bounds the
@@ -239,7 +254,7 @@ def kernel_spectrum(K0, limit=FACT_LIMIT, seed=0):
     )
 
 
-def _largest_eigenvalue(K0):
+def _largest_eigenvalue(K0: np.ndarray) -> float:
     """The largest eigenvalue of a symmetric K0: Lanczos (a few products with K0) when it
     is large, LAPACK otherwise; at least 1e-300."""
     m = K0.shape[0]
@@ -250,7 +265,7 @@ def _largest_eigenvalue(K0):
     return max(float(top), 1e-300)
 
 
-def _reduced_kernel(spectrum, U, V):
+def _reduced_kernel(spectrum: KernelSpectrum, U: np.ndarray | None, V: np.ndarray | None) -> np.ndarray:
     """``K_j = K_0 - U V'`` in an orthonormal basis B of span(E, U, V), E the spectrum's
     eigenvectors: the (n, n) matrix ``B' K_j B``, n <= p + 2r, with K_0 replaced by
     ``E diag(values) E'``.
@@ -261,13 +276,13 @@ def _reduced_kernel(spectrum, U, V):
     """
     E, values = spectrum.vectors, spectrum.values
     small = np.diag(values)
-    if U is None:
+    if U is None or V is None:
         return small
     B = np.hstack([E, extend_basis(E, np.hstack([U, V]))])
     BU, BV = B.T @ U, B.T @ V
     reduced = np.zeros((B.shape[1],) * 2)
     reduced[: values.size, : values.size] = small
-    return reduced - BU @ BV.T
+    return np.asarray(reduced - BU @ BV.T)
 
 
 @dataclass(frozen=True)
@@ -326,7 +341,9 @@ class StepFacts:
     next_nearest: int | None
 
 
-def _spectral_facts(spectrum, K0, U, V):
+def _spectral_facts(
+    spectrum: KernelSpectrum, K0: np.ndarray, U: np.ndarray | None, V: np.ndarray | None
+) -> tuple[float, float, int]:
     """(asymmetry, min_eigenvalue, rank) of ``K_j = K0 - U V'``: from its reduced form, or
     of its block on the spectrum's subsample."""
     if spectrum.sample is None:
@@ -335,7 +352,7 @@ def _spectral_facts(spectrum, K0, U, V):
         rows = spectrum.sample
         reduced = K0[np.ix_(rows, rows)]
         scale = float(np.linalg.norm(reduced))
-        if U is not None:
+        if U is not None and V is not None:
             reduced = reduced - U[rows] @ V[rows].T
         n = rows.size
     asymmetry = float(np.linalg.norm(reduced - reduced.T)) / max(scale, 1e-300)
@@ -349,7 +366,7 @@ def _spectral_facts(spectrum, K0, U, V):
     return asymmetry, smallest / spectrum.top, int(np.sum(singular > FACT_RTOL * spectrum.top))
 
 
-def step_facts(path, j, spectrum=None):
+def step_facts(path: PursuitPath, j: int, spectrum: KernelSpectrum | None = None) -> StepFacts:
     """The :class:`StepFacts` of ``path.deflated_kernel(j)``, from its low-rank form without forming it.
 
     Each step's facts cost O(m (p + r)^2 + (p + r)^3) for a factor of K_0 of rank p and
@@ -376,7 +393,7 @@ def step_facts(path, j, spectrum=None):
     asymmetry, min_eig, rank = _spectral_facts(spectrum, K0, U, V)
     chosen = path.indices[:j]
     if j:
-        columns = K0[:, chosen] if U is None else K0[:, chosen] - U @ V[chosen].T
+        columns = K0[:, chosen] if U is None or V is None else K0[:, chosen] - U @ V[chosen].T
         ratios = np.linalg.norm(columns, axis=0) / np.maximum(np.linalg.norm(K0[:, chosen], axis=0), 1e-300)
         last_left, chosen_left = float(ratios[-1]), float(ratios.max())
     else:
@@ -387,7 +404,7 @@ def step_facts(path, j, spectrum=None):
         squared = K0[next_pick, next_pick] + np.diag(K0)[chosen] - 2 * K0[next_pick, chosen]
         best = int(np.argmin(squared))
         distance, nearest = float(np.sqrt(max(squared[best], 0.0))), int(chosen[best])
-    trace = spectrum.trace - (0.0 if U is None else float(np.einsum("ij,ij->", U, V)))
+    trace = spectrum.trace - (0.0 if U is None or V is None else float(np.einsum("ij,ij->", U, V)))
     return StepFacts(
         symmetric=asymmetry <= FACT_RTOL,
         asymmetry=asymmetry,
@@ -404,7 +421,17 @@ def step_facts(path, j, spectrum=None):
     )
 
 
-def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrinkage="auto", memo=None):
+def learner_errors(
+    family: str,
+    K: np.ndarray,
+    K_test: np.ndarray,
+    y: ArrayLike | None,
+    y_test: ArrayLike | None,
+    indices: np.ndarray,
+    test_diag: np.ndarray | None = None,
+    shrinkage: float | str | None = "auto",
+    memo: dict[Any, float] | None = None,
+) -> np.ndarray:
     """The family's learner on ``indices[:j]`` for j = 1..len(indices), scored on the test set.
 
     ``mpkfda``: the Fisher discriminant's error rate; ``kpca``: the mean test residual
@@ -440,7 +467,12 @@ def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrink
     indices = np.asarray(indices, dtype=int)
     out = np.empty(indices.size)
     if family == "kpca":
-        return nested_projection_residuals(K, K_test, test_diag, indices).mean(axis=0)
+        if test_diag is None:
+            raise ValueError("The kpca family's error needs test_diag, k(x, x) of the test points.")
+        return np.asarray(nested_projection_residuals(K, K_test, test_diag, indices).mean(axis=0))
+    if y is None or y_test is None:
+        raise ValueError(f"The {family} family's error needs the targets y and y_test.")
+    target, target_test = np.asarray(y, dtype=float), np.asarray(y_test, dtype=float)
     memo = {} if memo is None else memo
     if family == "mpkfda" and indices.size:
         factor = nystrom_factor(K[np.ix_(indices, indices)])
@@ -449,13 +481,13 @@ def learner_errors(family, K, K_test, y, y_test, indices, test_diag=None, shrink
         key = (family, indices[:j].tobytes())
         if key not in memo:
             if family == "mpkfda":
-                w, b, _ = fisher_direction(F[:, :j], y, shrinkage)
-                memo[key] = np.mean(np.sign(F_test[:, :j] @ w + b) != y_test)
+                w, b, _ = fisher_direction(F[:, :j], target, shrinkage)
+                memo[key] = float(np.mean(np.sign(F_test[:, :j] @ w + b) != target_test))
             else:
                 idx = indices[:j]
-                mean = float(np.mean(y))
-                weights = np.linalg.lstsq(K[:, idx], y - mean, rcond=None)[0]
-                memo[key] = np.mean((K_test[:, idx] @ weights + mean - y_test) ** 2)
+                mean = float(np.mean(target))
+                weights = np.linalg.lstsq(K[:, idx], target - mean, rcond=None)[0]
+                memo[key] = float(np.mean((K_test[:, idx] @ weights + mean - target_test) ** 2))
         out[j - 1] = memo[key]
     return out
 
@@ -492,36 +524,36 @@ class DeflationComparison:
 
     family: str
     criterion: str
-    split: object
+    split: Split
     K: np.ndarray
     K_test: np.ndarray
-    paths: dict
-    errors: dict
+    paths: dict[str, PursuitPath]
+    errors: dict[str, np.ndarray]
     coords: np.ndarray
-    coords_test: np.ndarray
-    coord_titles: tuple
+    coords_test: np.ndarray | None
+    coord_titles: tuple[str, str]
     order: np.ndarray
-    seconds: dict
-    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+    seconds: dict[str, float]
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
-    def deflations(self):
+    def deflations(self) -> tuple[str, ...]:
         return tuple(self.paths)
 
     @property
-    def n_steps(self):
+    def n_steps(self) -> int:
         """The longest path's length (a path that stopped early stays at its last step)."""
         return max(path.n_steps for path in self.paths.values())
 
     @property
-    def m(self):
-        return self.K.shape[0]
+    def m(self) -> int:
+        return int(self.K.shape[0])
 
     @property
-    def error_name(self):
+    def error_name(self) -> str:
         return ERROR_NAMES[self.family]
 
-    def step_of(self, deflation, j):
+    def step_of(self, deflation: str, j: int) -> int:
         """Step ``j`` clipped to that deflation's own path length.
 
         Parameters
@@ -538,7 +570,7 @@ class DeflationComparison:
         """
         return min(check_step(j, self.n_steps), self.paths[deflation].n_steps)
 
-    def facts(self, j):
+    def facts(self, j: int) -> dict[str, StepFacts]:
         """The :class:`StepFacts` of every deflation's kernel at step j (memoised).
 
         Parameters
@@ -557,16 +589,18 @@ class DeflationComparison:
                 name: step_facts(path, self.step_of(name, j), spectrum=self.spectrum)
                 for name, path in self.paths.items()
             }
-        return self._memo[j]
+        facts: dict[str, StepFacts] = self._memo[j]
+        return facts
 
     @property
-    def spectrum(self):
+    def spectrum(self) -> KernelSpectrum:
         """:func:`kernel_spectrum` of K (computed on first use, then kept)."""
         if "spectrum" not in self._memo:
             self._memo["spectrum"] = kernel_spectrum(self.K)
-        return self._memo["spectrum"]
+        spectrum: KernelSpectrum = self._memo["spectrum"]
+        return spectrum
 
-    def heatmaps(self, j):
+    def heatmaps(self, j: int) -> dict[str, np.ndarray]:
         """Every deflation's ``K_j`` on the display order (at most 200 x 200).
 
         Parameters
@@ -581,7 +615,7 @@ class DeflationComparison:
         """
         return {name: path.deflated_block(self.step_of(name, j), self.order) for name, path in self.paths.items()}
 
-    def chosen(self, j):
+    def chosen(self, j: int) -> dict[str, np.ndarray]:
         """The training indices each deflation chose in the first j steps.
 
         Parameters
@@ -596,7 +630,7 @@ class DeflationComparison:
         """
         return {name: path.indices[: self.step_of(name, j)] for name, path in self.paths.items()}
 
-    def next_picks(self, j):
+    def next_picks(self, j: int) -> dict[str, int | None]:
         """Each deflation's next pick after step j.
 
         Parameters
@@ -611,7 +645,7 @@ class DeflationComparison:
         """
         return {name: (int(path.indices[j]) if j < path.n_steps else None) for name, path in self.paths.items()}
 
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """The numbers a sentence about this comparison may quote, computed (never typed).
 
         Returns
@@ -633,7 +667,7 @@ class DeflationComparison:
         if not differ and any(len(p) != len(picks[0]) for p in picks):
             differ = steps + 1  # one path stopped earlier: it picks nothing where the others pick
         last = {name: float(values[-1]) for name, values in self.errors.items() if len(values)}
-        best = min(last, key=last.get) if last else None
+        best = min(last, key=lambda name: last[name]) if last else None
         lost = [name for name, fact in self.facts(self.n_steps).items() if not fact.psd]
         return {
             "m": int(self.m),
@@ -646,7 +680,7 @@ class DeflationComparison:
             "best_error": last[best] if best is not None else float("nan"),
         }
 
-    def error_table(self):
+    def error_table(self) -> dict[str, np.ndarray]:
         """The columns of a CSV: step, then one test-error column per deflation.
 
         Returns
@@ -663,22 +697,35 @@ class DeflationComparison:
         return table
 
 
-def _split_kernels(split, kernel, gamma, degree):
+def _split_kernels(
+    split: Split, kernel: str, gamma: float | str | None, degree: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, tuple[str, str], np.ndarray]:
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     test_diag = kernel_diag(split.X_test, kernel, **params)
     return K, K_test, test_diag, coords, coords_test, titles, order
 
 
-def _check_family_data(family, split):
-    if family in ("mpkfda", "kmp") and split.y_train is None:
+def _check_family_data(family: str, split: Split) -> None:
+    y = split.y_train
+    if family in ("mpkfda", "kmp") and y is None:
         raise ValueError(f"The {family} family needs a target; pick a binary or regression dataset.")
-    if family == "mpkfda" and not np.all(np.isin(split.y_train, (-1.0, 1.0))):
+    if family == "mpkfda" and not np.all(np.isin(np.asarray(y), (-1.0, 1.0))):
         raise ValueError("The Fisher (mpkfda) family needs two classes labelled -1 and +1; pick a binary dataset.")
 
 
 def compare_deflations(
-    split, k, family, criterion, deflations, kernel="rbf", gamma=None, degree=3, stages=1, seed=0, tau_from="deflated"
-):
+    split: Split,
+    k: int,
+    family: str,
+    criterion: str,
+    deflations: Sequence[str],
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    stages: int = 1,
+    seed: int = 0,
+    tau_from: str = "deflated",
+) -> DeflationComparison:
     """Run one criterion with each of several deflations on a split.
 
     Parameters
@@ -720,7 +767,10 @@ def compare_deflations(
     _check_family_data(family, split)
     K, K_test, test_diag, coords, coords_test, titles, order = _split_kernels(split, kernel, gamma, degree)
     y = split.y_train
-    paths, errors, seconds, memo = {}, {}, {}, {}
+    paths: dict[str, PursuitPath] = {}
+    errors: dict[str, np.ndarray] = {}
+    seconds: dict[str, float] = {}
+    memo: dict[Any, float] = {}
     for name in deflations:
         started = time.perf_counter()
         paths[name] = lab_path(K, k, family, criterion, name, y=y, stages=stages, seed=seed, tau_from=tau_from)
@@ -732,17 +782,17 @@ def compare_deflations(
 
 
 def criterion_deflation_table(
-    split,
-    k,
-    family,
-    criteria_names=None,
-    deflations=DEFLATIONS,
-    kernel="rbf",
-    gamma=None,
-    degree=3,
-    seed=0,
-    progress=None,
-):
+    split: Split,
+    k: int,
+    family: str,
+    criteria_names: Sequence[str] | None = None,
+    deflations: Sequence[str] = DEFLATIONS,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Diethe 2015, Figure 1 / Figure 3 on one split: every criterion x deflation.
 
     The test error after k steps and the selection time of each pair; ``random`` draws
@@ -837,7 +887,7 @@ __all__ = [
 COLUMN_METHODS = ("greedy", "uniform", "ridge-leverage", "k-means", "random-features")
 
 
-def random_features(X, gamma, top, seed):
+def random_features(X: np.ndarray, gamma: float, top: int, seed: int) -> Callable[[int], np.ndarray]:
     """``top`` random Fourier features of the RBF kernel ``exp(-gamma ||x - z||^2)``, by rank.
 
     Drawn once by scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler`; the
@@ -864,7 +914,7 @@ def random_features(X, gamma, top, seed):
     return lambda r: Z[:, : int(r)] * np.sqrt(top / int(r))
 
 
-def feature_error(K, Z, eigen):
+def feature_error(K: np.ndarray, Z: np.ndarray, eigen: tuple[np.ndarray, np.ndarray]) -> tuple[float, float]:
     """The trace (nuclear) and spectral norms of ``K - Z Z'``.
 
     A random-feature approximation is not below K, so the residual is indefinite and its
@@ -898,7 +948,9 @@ def feature_error(K, Z, eigen):
     return float(np.abs(residual).sum() + rest), float(np.abs(residual).max(initial=0.0))
 
 
-def nystrom_error(K, C, W, eigen=None):
+def nystrom_error(
+    K: np.ndarray, C: np.ndarray, W: np.ndarray, eigen: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[float, float]:
     """Trace and spectral norm of ``K - C W^+ C'``, without forming it for the trace.
 
     Both equal its summed and largest eigenvalues (the Nystroem residual is PSD).  With
@@ -946,7 +998,7 @@ def nystrom_error(K, C, W, eigen=None):
 NOISE_RTOL = 1e-14
 
 
-def _kernel_eigen(K, floor):
+def _kernel_eigen(K: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
     """Eigenpairs ``(values, vectors)`` of K within ``2 max(floor, NOISE_RTOL top)`` of it
     in 2-norm: from a pivoted Cholesky factor whose PSD residual has at most that trace
     (O(N p^2) for rank p: 0.04 s instead of 0.6 s at N = 2100), or, for a kernel of high
@@ -954,14 +1006,14 @@ def _kernel_eigen(K, floor):
     return low_rank_eigen(K, max(floor, NOISE_RTOL * _largest_eigenvalue(K)), K.shape[0] // 3)
 
 
-def _centred_from(eigen, floor):
+def _centred_from(eigen: tuple[np.ndarray, np.ndarray], floor: float) -> tuple[np.ndarray, np.ndarray]:
     """Eigenpairs of ``H K H`` above ``floor`` from K's: ``H V diag(values)^(1/2)`` is a
     factor of it within the floor (H is a contraction), O(N p^2)."""
     values, V = eigen
     return factor_eigen((V - V.mean(axis=0)) * np.sqrt(np.maximum(values, 0.0)), floor)
 
 
-def _landmark_orders(K, method, top, seed, scores=None):
+def _landmark_orders(K: np.ndarray, method: str, top: int, seed: int, scores: np.ndarray | None = None) -> np.ndarray:
     """Indices of ``top`` landmarks for one seed, nested (rank r uses the first r)."""
     if method == "uniform":
         return np.random.default_rng(seed).permutation(K.shape[0])[:top]
@@ -1022,27 +1074,27 @@ class ColumnSelection:
     """
 
     ranks: np.ndarray
-    methods: tuple
+    methods: tuple[str, ...]
     repeats: int
-    kernel_error: dict
-    landmarks: dict
-    leverage: tuple
-    effective_dimension: tuple
+    kernel_error: dict[str, dict[str, np.ndarray]]
+    landmarks: dict[str, np.ndarray]
+    leverage: tuple[np.ndarray, ...]
+    effective_dimension: tuple[float, ...]
     two_view: bool
-    kcca: dict
-    exact: dict
-    speedup: dict
-    settings: dict
+    kcca: dict[str, dict[str, np.ndarray]]
+    exact: dict[str, Any]
+    speedup: dict[str, Any]
+    settings: dict[str, Any]
     coords: np.ndarray | None = None
-    coord_titles: tuple = ("x1", "x2")
-    split: object = None
-    theorem1: dict = field(default_factory=dict)
+    coord_titles: tuple[str, str] = ("x1", "x2")
+    split: Split | None = None
+    theorem1: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def m(self):
+    def m(self) -> int:
         return int(self.leverage[0].size)
 
-    def table(self):
+    def table(self) -> dict[str, np.ndarray]:
         """The columns of a CSV: rank, then the mean over repetitions of every error curve.
 
         Returns
@@ -1059,7 +1111,7 @@ class ColumnSelection:
                 table[f"{name} {key}"] = arrays[key].mean(axis=0)
         return table
 
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """The numbers a sentence about these results may quote, computed (never typed).
 
         Returns
@@ -1072,15 +1124,15 @@ class ColumnSelection:
             the incremental path's mean speed-up over refitting at the largest rank it ran
             (above 1: the incremental path was quicker; nan when it was not timed).
         """
-        out = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
+        out: dict[str, Any] = {"m": self.m, "rank": int(self.ranks[-1]), "d_eff": float(self.effective_dimension[0])}
         ratios = np.asarray(self.speedup.get("speedup", np.zeros((0, 0))), dtype=float)
         out["speedup"] = float(ratios[:, -1].mean()) if ratios.size else float("nan")
         errors = {name: float(arrays["trace"][:, -1].mean()) for name, arrays in self.kernel_error.items()}
         out.update({f"trace_{name.replace('-', '_')}": value for name, value in errors.items()})
-        out["best"] = min(errors, key=errors.get) if errors else None
+        out["best"] = min(errors, key=lambda name: errors[name]) if errors else None
         return out
 
-    def spread(self, values):
+    def spread(self, values: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The mean, minimum and maximum over repetitions.
 
         Parameters
@@ -1105,18 +1157,18 @@ MAX_REPEATS = 100  # seeds per random method: each repeats the whole Nyström pa
 
 
 def column_selection(
-    split,
-    ranks,
-    methods=("greedy", "uniform", "ridge-leverage"),
-    repeats=3,
-    kernel="rbf",
-    gamma=None,
-    degree=3,
-    reg=1e-3,
-    leverage_ratio=1.0,
-    seed=0,
-    progress=None,
-):
+    split: Split,
+    ranks: ArrayLike,
+    methods: Sequence[str] = ("greedy", "uniform", "ridge-leverage"),
+    repeats: int = 3,
+    kernel: str = "rbf",
+    gamma: float | str | None = None,
+    degree: int = 3,
+    reg: float = 1e-3,
+    leverage_ratio: float = 1.0,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> ColumnSelection:
     """Compare Nystroem landmark choices on the training part of a split (Wang 2016, Fig. 1).
 
     For each method and rank: the kernel approximation error of view X (trace and
@@ -1183,8 +1235,9 @@ def column_selection(
     two_view = split.Y_train is not None
     views = [K1]
     if two_view:
-        params_y = _kernel_params(kernel, gamma, degree, split.Y_train)
-        views.append(kernel_matrix(split.Y_train, kernel=kernel, **params_y))
+        Y_train = split.second_view()[0]
+        params_y = _kernel_params(kernel, gamma, degree, Y_train)
+        views.append(kernel_matrix(Y_train, kernel=kernel, **params_y))
     # one low-rank eigendecomposition per view, down to the floor below which a direction
     # moves exact KCCA's T by less than SHRINK_RTOL (or to rounding noise): it gives the
     # leverage scores, the spectral kernel errors and exact KCCA
@@ -1196,15 +1249,15 @@ def column_selection(
     work += sum(1 if name == "greedy" else repeats for name in kcca_methods) + (1 if two_view else 0)
     done = 0
 
-    def tick():
+    def tick() -> None:
         nonlocal done
         done += 1
         if progress is not None:
             progress(done, work)
 
-    memo = {}
+    memo: dict[tuple[int, str, int], np.ndarray] = {}
 
-    def orders_of(view, name, draw):
+    def orders_of(view: int, name: str, draw: int) -> np.ndarray:
         """A view's landmark order for one method and seed, computed once (the kernel
         errors and KCCA share view X's)."""
         if (view, name, draw) not in memo:
@@ -1242,9 +1295,8 @@ def column_selection(
     kcca_results, exact_summary, speedup, theorem1 = {}, {}, {}, {}
     if two_view:
         K2 = views[1]
-        exact = kcca_from_eigen(
-            *(_centred_from(eigen, eigen_floor(N, reg)) for eigen in eigens), N, reg, reg, n_directions=2
-        )
+        centred_x, centred_y = (_centred_from(eigen, eigen_floor(N, reg)) for eigen in eigens)
+        exact = kcca_from_eigen(centred_x, centred_y, N, reg, reg, n_directions=2)
         sigma = np.append(exact.correlations, 0.0)[:2]
         gap = float(sigma[0] - sigma[1])
         exact_summary = {"rho": float(exact.correlations[0]), "gap": gap}
@@ -1255,7 +1307,7 @@ def column_selection(
             arrays["valid"] = np.zeros((n_rep, ranks.size), dtype=bool)
             for s in range(n_rep):
                 if name == "random-features":
-                    inputs = (X, split.Y_train)
+                    inputs = (X, split.second_view()[0])
                     made = [
                         random_features(A, p["gamma"], top, seed + s + 1000 * v)
                         for v, (A, p) in enumerate(zip(inputs, (params, params_y)))
@@ -1329,12 +1381,18 @@ def column_selection(
 THEOREM1_EPSILON, THEOREM1_DELTA = 0.05, 0.05
 
 
-def _theorem1(views, eigens, leverage, ranks, reg):
+def _theorem1(
+    views: Sequence[np.ndarray],
+    eigens: Sequence[tuple[np.ndarray, np.ndarray]],
+    leverage: Sequence[np.ndarray],
+    ranks: np.ndarray,
+    reg: float,
+) -> dict[str, Any]:
     """Wang 2016, Thm 1 for both views at each rank (the smallest epsilon over t), and the columns
     it asks for at :data:`THEOREM1_EPSILON` with t = 1/2 (see :attr:`ColumnSelection.theorem1`)."""
     N = views[0].shape[0]
     rests = [max(float(np.trace(K)) - values.sum(), 0.0) for K, (values, _) in zip(views, eigens)]
-    out = {"ranks": ranks}
+    out: dict[str, Any] = {"ranks": ranks}
     betas = {"ridge-leverage": [1.0, 1.0], "uniform": [uniform_beta(scores) for scores in leverage]}
     for name, beta in betas.items():
         out[f"epsilon/{name}"] = np.array(
@@ -1358,7 +1416,7 @@ def _theorem1(views, eigens, leverage, ranks, reg):
     return out
 
 
-def _in_words(names):
+def _in_words(names: Sequence[str]) -> str:
     """``["a", "b", "c"]`` as "a, b and c"."""
     names = list(names)
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)

@@ -8,7 +8,7 @@ in its docstring; callers fall back to LAPACK when the rank is too high.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -56,6 +56,18 @@ def factor_eigen(L: np.ndarray, floor: float = 0.0) -> tuple[np.ndarray, np.ndar
     values, rotation = np.linalg.eigh(triangle @ triangle.T)
     keep = values > floor
     return values[keep], basis @ rotation[:, keep]
+
+
+@overload
+def low_rank_eigen(
+    K: np.ndarray, tolerance: float, limit: int, fallback: Literal[True] = True
+) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@overload
+def low_rank_eigen(
+    K: np.ndarray, tolerance: float, limit: int, fallback: bool
+) -> tuple[np.ndarray, np.ndarray] | None: ...
 
 
 def low_rank_eigen(
