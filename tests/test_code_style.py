@@ -24,8 +24,7 @@ def test_the_code_is_formatted_and_lint_clean():
 
 
 def test_the_library_type_checks():
-    """``mypy mpcore`` under pyproject.toml's settings: strict, but for the modules listed
-    there as not annotated yet."""
+    """``mypy mpcore`` under pyproject.toml's settings: strict, every module."""
     pytest.importorskip("mypy")
     checked = run("mypy", "mpcore")
     assert checked.returncode == 0, checked.stdout[-3000:]

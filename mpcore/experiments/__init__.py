@@ -26,9 +26,12 @@ instead of the bundled binary sets; nothing else needs it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
 
-from ._common import READINGS, SIZES, VERDICTS, Experiment, run_parallel
+from ._common import READINGS, SIZES, VERDICTS, Experiment, Progress, run_parallel
 from .diethe2015 import (
     BUNDLED_BINARY,
     PAPER_002_AER,
@@ -86,22 +89,31 @@ class FigureInfo:
     name: str
     paper: str
     title: str
-    function: object
+    function: Callable[..., Experiment]
     finding: str
     differences: str
-    view: dict = field(default_factory=dict)
+    view: dict[str, Any] = field(default_factory=dict)
     needs_data: bool = False
-    claim: tuple = ()
+    claim: tuple[str, ...] = ()
     section: str = ""
     criterion: str = ""
 
     @property
-    def quoted(self):
+    def quoted(self) -> str:
         """The claim as one quotation with its source: '"..." (Author (year), section)'."""
         return f"\u201c{' … '.join(self.claim)}\u201d ({self.paper}, {self.section})"
 
 
-def _info(name, paper, title, function, finding, differences, needs_data=False, **view):
+def _info(
+    name: str,
+    paper: str,
+    title: str,
+    function: Callable[..., Experiment],
+    finding: str,
+    differences: str,
+    needs_data: bool = False,
+    **view: Any,
+) -> FigureInfo:
     claim, section, criterion = CLAIMS[name]
     return FigureInfo(
         name, PAPERS[paper], title, function, finding, differences, view, needs_data, claim, section, criterion
@@ -623,7 +635,7 @@ PAPER_GROUPS = ("hussain2011", "diethe2015", "vincent2002", "wang2016")
 _OLD_GROUPS = dict(zip(("000", "002", "003", "004"), PAPER_GROUPS))  # the items' names before 0.1.0
 
 
-def resolve(name):
+def resolve(name: str) -> str:
     """The item or paper group ``name`` means: itself, or what it was called before the
     items were named by paper (``"000-fig1"`` is ``"hussain2011-fig1"``, ``"002"`` is
     ``"diethe2015"``), so that older scripts and links keep working."""
@@ -631,7 +643,16 @@ def resolve(name):
     return _OLD_GROUPS.get(head, head) + dash + tail
 
 
-def run(name, size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def run(
+    name: str,
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Run the reproduction of ``name`` (a key of :data:`FIGURES`, or its name before 0.1.0:
     :func:`resolve`); an :class:`Experiment` named after ``name`` (items sharing a
     computation, like Figs 2 and 4, return the same numbers under their own name)."""
@@ -639,17 +660,27 @@ def run(name, size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None
     if name not in FIGURES:
         raise ValueError(f"Unknown figure {name!r}; choose one of: {', '.join(FIGURES)}.")
     started = time.perf_counter()
-    result = FIGURES[name].function(size, seed=seed, n_jobs=n_jobs, progress=progress, data_dir=data_dir, **overrides)
+    result: Experiment = FIGURES[name].function(
+        size, seed=seed, n_jobs=n_jobs, progress=progress, data_dir=data_dir, **overrides
+    )
     return replace(result.as_item(name), seconds=time.perf_counter() - started)
 
 
-def run_items(names, size="quick", *, seed=0, n_jobs=None, data_dir=None, progress=None):
+def run_items(
+    names: Iterable[str],
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    data_dir: str | Path | None = None,
+    progress: Callable[[str], Progress | None] | None = None,
+) -> Iterator[tuple[str, Experiment | None]]:
     """Run the items ``names`` in order, each computation once.  Yields ``(name, result)``:
     an :class:`Experiment`; for an item sharing an earlier item's run (Figs 2 and 4, 3 and
     5, Figures 1 and 3) the same numbers under its own name with ``seconds`` 0; None for an
     item that needs ``data_dir`` when there is none.  ``progress(name)`` gives the
     ``progress(done, total)`` callback of each computed item (or None)."""
-    done = {}
+    done: dict[Callable[..., Experiment], Experiment] = {}
     for name in names:
         info = FIGURES[name]
         if info.needs_data and data_dir is None:

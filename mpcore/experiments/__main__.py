@@ -15,14 +15,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TextIO
 
-from . import FIGURES, PAPER_GROUPS, SIZES, VERDICTS, resolve, run_items
+from . import FIGURES, PAPER_GROUPS, SIZES, VERDICTS, Experiment, resolve, run_items
 from .report import item_page, write_whole
 
 
-def _names(requested):
-    names = []
+def _names(requested: Iterable[str]) -> list[str]:
+    names: list[str] = []
     for item in map(resolve, requested):
         if item == "all":
             names.extend(FIGURES)
@@ -40,11 +42,11 @@ def _names(requested):
 class ProgressBar:
     """A one-line text progress bar: ``NAME [#####.....] 5/10 3.2 s``."""
 
-    def __init__(self, label, stream=None, width=30):
+    def __init__(self, label: str, stream: TextIO | None = None, width: int = 30) -> None:
         self.label, self.width, self.started = label, width, time.perf_counter()
         self.stream = stream if stream is not None else sys.stderr
 
-    def __call__(self, done, total):
+    def __call__(self, done: int, total: int) -> None:
         filled = int(self.width * done / total) if total else self.width
         bar = "#" * filled + "." * (self.width - filled)
         seconds = time.perf_counter() - self.started
@@ -54,13 +56,13 @@ class ProgressBar:
         self.stream.flush()
 
 
-def write_page(result, out_dir):
+def write_page(result: Experiment, out_dir: Path) -> None:
     """The core's writer: ``out_dir/NAME.csv`` and ``out_dir/NAME.html`` (no figures)."""
     write_whole(out_dir / f"{result.name}.csv", result.to_csv())
     write_whole(out_dir / f"{result.name}.html", item_page(result))
 
 
-def _check_out(folder):
+def _check_out(folder: Path) -> None:
     """The output folder exists (made if need be) and takes files, or one sentence why not."""
     if folder.exists() and not folder.is_dir():
         raise SystemExit(f"--out: {folder} is a file, not a folder; give a folder for the HTML and CSV files.")
@@ -73,14 +75,14 @@ def _check_out(folder):
         raise SystemExit(f"--out: cannot write to {folder} ({error.strerror or error}).") from None
 
 
-def _report(args):
+def _report(args: argparse.Namespace) -> int:
     """``report``: every item once, then DIR/report.md and DIR/report.html (no Plotly needed)."""
     from .report import collect, html_report, markdown, results_json
 
     _check_out(args.out)
     started = time.perf_counter()
 
-    def progress(name):
+    def progress(name: str) -> None:
         sys.stderr.write(f"\rreport: running {name:<11} {time.perf_counter() - started:6.1f} s")
         sys.stderr.flush()
 
@@ -110,7 +112,11 @@ def _report(args):
     return 0
 
 
-def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
+def main(
+    argv: Sequence[str] | None = None,
+    writer: Callable[[Experiment, Path], None] | None = None,
+    prog: str = "python -m mpcore.experiments",
+) -> int:
     """The command; ``writer(result, out_dir)`` writes one item's files (default
     :func:`write_page`; the app passes one that adds Plotly figures)."""
     parser = argparse.ArgumentParser(
@@ -152,7 +158,7 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     _check_out(args.out)
     computing = [names[0]]  # the item whose run a ValueError comes from
 
-    def bar(name):
+    def bar(name: str) -> ProgressBar:
         computing[0] = name
         return ProgressBar(name)
 
@@ -170,7 +176,11 @@ def main(argv=None, writer=None, prog="python -m mpcore.experiments"):
     return 0
 
 
-def run_main(argv=None, writer=None, prog="python -m mpcore.experiments"):
+def run_main(
+    argv: Sequence[str] | None = None,
+    writer: Callable[[Experiment, Path], None] | None = None,
+    prog: str = "python -m mpcore.experiments",
+) -> int:
     """``main`` with Ctrl-C ending in one line (files already written are whole: each is
     written to a temporary name and renamed)."""
     try:

@@ -4,9 +4,12 @@ numbers, parallel repetitions and small table helpers."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils.parallel import Parallel, delayed
 
 from ..kernels import kernel_matrix
@@ -50,6 +53,12 @@ MOSTLY = 0.75  #: a claim over many settings holds at three quarters of them
 ROUNDING = 1e-9  #: below this, errors are rounding noise
 MIN_REPEATS_FOR_A_TEST = 10  #: fewer repetitions give a significance test no power
 
+#: A part of a claim: True, False, None (not judged) or the share of settings where it holds.
+Check = bool | np.bool_ | float | None
+#: ``progress(done, total)``: how far a run is.
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -60,12 +69,12 @@ class Verdict:
     status: str
     reason: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.status not in VERDICTS:
             raise ValueError(f"Unknown verdict {self.status!r}; choose one of: {', '.join(VERDICTS)}.")
 
 
-def judged(checks, reasons):
+def judged(checks: Iterable[Check], reasons: str | Mapping[str, str]) -> Verdict:
     """A :class:`Verdict` from the parts of the paper's claim.  Each check is True (holds),
     False (fails), None (not judged at this size) or a share in [0, 1] of the settings where
     a claim over many settings holds (at least :data:`MOSTLY`: holds; at most 1 - MOSTLY:
@@ -86,7 +95,7 @@ def judged(checks, reasons):
     return Verdict(status, reason)
 
 
-def _score(check):
+def _score(check: Check) -> float | None:
     if check is None:
         return None
     if isinstance(check, (bool, np.bool_)):
@@ -97,19 +106,19 @@ def _score(check):
     return 1.0 if share >= MOSTLY else (0.0 if share <= 1 - MOSTLY else 0.5)
 
 
-def share(flags):
+def share(flags: Iterable[object]) -> float | None:
     """The share of True among ``flags`` (None: no flag, nothing to judge)."""
-    flags = [bool(f) for f in flags]
-    return float(np.mean(flags)) if flags else None
+    truths = [bool(f) for f in flags]
+    return float(np.mean(truths)) if truths else None
 
 
-def clearly_below(a, b, paired=False):
+def clearly_below(a: ArrayLike, b: ArrayLike, paired: bool = False) -> bool | None:
     """'a is lower than b' as :data:`READINGS` reads it: ``a`` and ``b`` are the values
     over repetitions (``paired``: the same data set or split at each position); True when
     mean(a) is below mean(b) by more than two standard errors of the difference (one value
     each: by more than 10 % of b); None when both are at rounding level (:data:`ROUNDING`)."""
     a, b = np.atleast_1d(np.asarray(a, float)), np.atleast_1d(np.asarray(b, float))
-    if max(np.max(np.abs(a)), np.max(np.abs(b))) < ROUNDING:
+    if max(float(np.max(np.abs(a))), float(np.max(np.abs(b)))) < ROUNDING:
         return None
     gap = b.mean() - a.mean()
     if a.size < 2 or b.size < 2:
@@ -121,7 +130,7 @@ def clearly_below(a, b, paired=False):
     return bool(gap > 2 * se)
 
 
-def close_to(value, reference, tolerance=CLOSE):
+def close_to(value: float, reference: float, tolerance: float = CLOSE) -> bool:
     """'about / close / comparable': ``value`` within ``tolerance`` (relative) of ``reference``."""
     return bool(abs(value - reference) <= tolerance * abs(reference))
 
@@ -139,23 +148,23 @@ class Experiment:
 
     name: str
     title: str
-    table: dict
-    arrays: dict = field(default_factory=dict)
-    settings: dict = field(default_factory=dict)
-    findings: dict = field(default_factory=dict)
+    table: dict[str, Any]
+    arrays: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    findings: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
-    verdicts: dict = field(default_factory=dict)
+    verdicts: dict[str, Verdict] = field(default_factory=dict)
 
     @property
-    def verdict(self):
+    def verdict(self) -> Verdict | None:
         """This item's :class:`Verdict` (None when the run cannot judge it)."""
         return self.verdicts.get(self.name)
 
-    def as_item(self, name):
+    def as_item(self, name: str) -> Experiment:
         """The same numbers under another item's name and title (Figs 2 and 4 share a run)."""
         return replace(self, name=name, title=titled(name))
 
-    def to_csv(self):
+    def to_csv(self) -> str:
         """The table as CSV text (header row, then one row per entry)."""
         names = list(self.table)
         columns = [np.asarray(self.table[name]) for name in names]
@@ -166,27 +175,27 @@ class Experiment:
         return out.getvalue()
 
 
-def titled(name):
+def titled(name: str) -> str:
     """The registry's title of item ``name`` (the registry imports the experiments, so look late)."""
     from . import FIGURES
 
     return FIGURES[name].title
 
 
-def _csv_cell(value):
+def _csv_cell(value: object) -> str:
     if isinstance(value, (str, np.str_)):
         text = str(value)
         return f'"{text}"' if ("," in text or '"' in text) else text
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value)).lower()
-    value = float(value)
-    return "" if not np.isfinite(value) else f"{value:.6g}"
+    number = float(value)  # type: ignore[arg-type]  # (a table holds numbers, text and flags)
+    return "" if not np.isfinite(number) else f"{number:.6g}"
 
 
 # --- shared helpers ---------------------------------------------------------------------------
 
 
-def _sized(defaults, size, overrides):
+def _sized(defaults: Mapping[str, Any], size: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
     if size not in SIZES:
         raise ValueError(f"Unknown size {size!r}; choose one of: {', '.join(SIZES)}.")
     settings = dict(defaults[size])
@@ -200,19 +209,24 @@ def _sized(defaults, size, overrides):
     return settings
 
 
-def run_parallel(function, jobs, n_jobs=None, progress=None):
+def run_parallel(
+    function: Callable[..., T],
+    jobs: Iterable[Sequence[Any]],
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+) -> list[T]:
     """``[function(*job) for job in jobs]`` through joblib (in order), calling
     ``progress(done, total)`` as results arrive.  ``n_jobs=None`` follows the active
     ``joblib.parallel_config`` (one job unless configured)."""
-    jobs = list(jobs)
-    total = len(jobs)
+    work = list(jobs)
+    total = len(work)
     if progress is not None:
         progress(0, total)
     try:
-        stream = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(function)(*job) for job in jobs)
+        stream = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(function)(*job) for job in work)
     except ValueError:  # a backend that cannot stream results (multiprocessing): all at the end
-        stream = Parallel(n_jobs=n_jobs)(delayed(function)(*job) for job in jobs)
-    results = []
+        stream = Parallel(n_jobs=n_jobs)(delayed(function)(*job) for job in work)
+    results: list[T] = []
     for done, result in enumerate(stream, start=1):
         results.append(result)
         if progress is not None:
@@ -220,26 +234,26 @@ def run_parallel(function, jobs, n_jobs=None, progress=None):
     return results
 
 
-def _pad(values, length):
-    values = np.asarray(values, dtype=float)
+def _pad(values: ArrayLike, length: int) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
     out = np.full(length, np.nan)
-    out[: min(values.size, length)] = values[:length]
+    out[: min(array.size, length)] = array[:length]
     return out
 
 
-def _spread_columns(table, name, runs):
+def _spread_columns(table: dict[str, Any], name: str, runs: ArrayLike) -> None:
     """Mean, min and max over runs (rows) of a curve, as three CSV columns."""
-    runs = np.asarray(runs, dtype=float)
+    rows = np.asarray(runs, dtype=float)
     with np.errstate(all="ignore"):
-        table[name] = np.nanmean(runs, axis=0)
-        table[f"{name} (min)"] = np.nanmin(runs, axis=0)
-        table[f"{name} (max)"] = np.nanmax(runs, axis=0)
+        table[name] = np.nanmean(rows, axis=0)
+        table[f"{name} (min)"] = np.nanmin(rows, axis=0)
+        table[f"{name} (max)"] = np.nanmax(rows, axis=0)
 
 
-def _argmin_t(values):
-    values = np.where(np.isfinite(values), values, np.inf)
-    return int(np.argmin(values)) + 1 if np.isfinite(values).any() else None
+def _argmin_t(values: ArrayLike) -> int | None:
+    finite = np.where(np.isfinite(values), values, np.inf)
+    return int(np.argmin(finite)) + 1 if np.isfinite(finite).any() else None
 
 
-def _rbf(X, X_test, gamma):
+def _rbf(X: np.ndarray, X_test: np.ndarray, gamma: float) -> tuple[np.ndarray, np.ndarray]:
     return kernel_matrix(X, kernel="rbf", gamma=gamma), kernel_matrix(X_test, X, kernel="rbf", gamma=gamma)

@@ -4,16 +4,31 @@ binary benchmark sets."""
 from __future__ import annotations
 
 import time
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from ..datasets import Split, load_dataset, prepare
 from ..labs import lab_path
 from ..mpkfda import fit_fisher
-from ._common import CLOSE, Experiment, _rbf, _sized, clearly_below, close_to, judged, run_parallel, titled
+from ._common import (
+    CLOSE,
+    Experiment,
+    Progress,
+    Verdict,
+    _rbf,
+    _sized,
+    clearly_below,
+    close_to,
+    judged,
+    run_parallel,
+    titled,
+)
 
 #: The paper's criteria and deflations in the order of Diethe 2015's Figures 1-4.
 PAPER_CRITERIA = ("random", "optimal", "pseudo", "reverse", "reverse-pseudo")
@@ -74,7 +89,7 @@ RAETSCH_SIZES = {"flare_solar": (666, 400), "splice": (1000, 2175), "thyroid": (
 # --- Diethe 2015: criterion x deflation tables and stages, on binary benchmark sets ----------------------
 
 
-def binary_sources(data_dir=None, names=None):
+def binary_sources(data_dir: str | Path | None = None, names: Collection[str] | None = None) -> list[tuple[str, str]]:
     """The binary sets the Diethe 2015 items run on: the bundled ones (``BUNDLED_BINARY``),
     or, when ``data_dir/raetsch`` exists, the Raetsch benchmark sets found there;
     ``names`` keeps only those labels (ignored for a data folder that has none of them).
@@ -92,7 +107,7 @@ def binary_sources(data_dir=None, names=None):
     return found
 
 
-def binary_split(source, number, subsample=None, seed=0):
+def binary_split(source: str, number: int, subsample: int | None = None, seed: int = 0) -> Split:
     """Realisation ``number`` of a binary set: a bundled set's 70/30 split seeded by
     ``seed + number``, or a Raetsch realisation (a random split with the benchmark's sizes,
     seeded by ``seed + number``, where the file has none).  ``subsample`` caps the training
@@ -114,14 +129,14 @@ def binary_split(source, number, subsample=None, seed=0):
     return prepare(dataset, test_size=0.3, seed=draw, subsample=total)
 
 
-def n_realisations(source):
+def n_realisations(source: str) -> int:
     """How many predefined realisations a Raetsch file holds (0 for bundled sets)."""
     if not source.endswith(".npz"):
         return 0
     return int(len(_raetsch_arrays(source)[2]))
 
 
-def _raetsch_arrays(source):
+def _raetsch_arrays(source: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``X, y, train_idx, test_idx`` of a Raetsch .npz file (plain arrays, never pickles),
     or a ValueError that names the file."""
     try:
@@ -135,12 +150,14 @@ def _raetsch_arrays(source):
     return X, y, train_idx, test_idx
 
 
-def _fisher_error(K, K_test, y, y_test, idx):
+def _fisher_error(K: np.ndarray, K_test: np.ndarray, y: np.ndarray, y_test: np.ndarray, idx: np.ndarray) -> float:
     model = fit_fisher(K, y, idx)
     return float(np.mean(np.sign(model.decision(K_test[:, idx])) != y_test))
 
 
-def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
+def _validated_k(
+    K: np.ndarray, y: np.ndarray, criterion: str, deflation: str, k_max: int, k_step: int, seed: int
+) -> int:
     """Diethe 2015's sparsity choice: hold out a quarter of the training set, run the path to
     ``k_max`` on the rest and take the k (a multiple of ``k_step``) with the lowest
     validation error."""
@@ -153,14 +170,24 @@ def _validated_k(K, y, criterion, deflation, k_max, k_step, seed):
     return candidates[int(np.argmin(errors))]
 
 
-def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, tau_from):
+def _fisher_table_job(
+    source: str,
+    number: int,
+    seed: int,
+    k: int | None,
+    k_max: int,
+    k_step: int,
+    subsample: int | None,
+    gamma: float,
+    tau_from: str,
+) -> dict[str, np.ndarray]:
     split = binary_split(source, number, subsample, seed)
     draw = seed + number
     K, K_test = _rbf(split.X_train, split.X_test, gamma)
-    y, y_test = split.y_train, split.y_test
+    y, y_test = split.targets()
     shape = (len(PAPER_DEFLATIONS), len(PAPER_CRITERIA))
     error, seconds, sparsity = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
-    picks = {}
+    picks: dict[tuple[str, str], list[int]] = {}
     for a, deflation in enumerate(PAPER_DEFLATIONS):
         for b, criterion in enumerate(PAPER_CRITERIA):
             chosen_k = _validated_k(K, y, criterion, deflation, k_max, k_step, draw) if k is None else k
@@ -180,11 +207,20 @@ def _fisher_table_job(source, number, seed, k, k_max, k_step, subsample, gamma, 
 PAPER_002_WIDTHS = tuple(2.0**p for p in (-5, -3, -1, 1, 3, 5))
 
 
-def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds):
+def _cv_width_job(
+    source: str,
+    number: int,
+    seed: int,
+    k_max: int,
+    k_step: int,
+    subsample: int | None,
+    widths: Sequence[float],
+    folds: int,
+) -> np.ndarray:
     """One training split's 5-fold cross-validation error of the original algorithm (optimal
     criterion, Schur deflation, one basis per stage) for each width, at the best k of each."""
     split = binary_split(source, number, subsample, seed)
-    X, y = split.X_train, split.y_train
+    X, y = split.X_train, split.targets()[0]
     errors = np.zeros(len(widths))
     cv = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed + number)
     for fit, val in cv.split(X, y):
@@ -197,8 +233,16 @@ def _cv_width_job(source, number, seed, k_max, k_step, subsample, widths, folds)
 
 
 def cross_validated_gamma(
-    source, seed=0, k_max=200, k_step=10, subsample=None, widths=PAPER_002_WIDTHS, folds=5, n_splits=5, n_jobs=None
-):
+    source: str,
+    seed: int = 0,
+    k_max: int = 200,
+    k_step: int = 10,
+    subsample: int | None = None,
+    widths: Sequence[float] = PAPER_002_WIDTHS,
+    folds: int = 5,
+    n_splits: int = 5,
+    n_jobs: int | None = None,
+) -> tuple[float, float]:
     """Diethe 2015's kernel choice: on each of the first ``n_splits`` training splits, the width
     with the lowest ``folds``-fold cross-validation error of the original algorithm; the
     median of those widths.  Returns ``(gamma, width)`` with our ``gamma = 1 / width``
@@ -249,15 +293,17 @@ _FISHER_TABLE = {
 }
 
 
-def _splits_of(source, wanted):
+def _splits_of(source: str, wanted: int) -> list[int]:
     have = n_realisations(source)
     return list(range(min(wanted, have) if have else wanted))
 
 
-def _gammas(sources, s, seed, n_jobs):
+def _gammas(
+    sources: Sequence[tuple[str, str]], s: Mapping[str, Any], seed: int, n_jobs: int | None
+) -> dict[str, float]:
     """Each set's RBF gamma: a number, None (1/d), or "cv" (:func:`cross_validated_gamma` on
     the first ``cv_splits`` splits; the paper and the full size: 5, the quick size: 1)."""
-    out = {}
+    out: dict[str, float] = {}
     for label, source in sources:
         if s["gamma"] == "cv":
             out[label] = cross_validated_gamma(
@@ -270,7 +316,15 @@ def _gammas(sources, s, seed, n_jobs):
     return out
 
 
-def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def fisher_criterion_deflation(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Diethe 2015, Figures 1-4: MPKFDA (stages = 1) with every criterion x deflation of the
     paper, on binary sets x splits; RBF ``gamma``: a number, None (1/d) or ``"cv"`` (the
     paper's cross-validation, :func:`cross_validated_gamma`, once per set).  ``tau_from``
@@ -294,7 +348,7 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     ]
     runs = run_parallel(_fisher_table_job, jobs, n_jobs, progress)
     labels = [label for label, source in sources for _ in _splits_of(source, s["splits"])]
-    per_set = {key: [] for key in ("error", "std", "seconds", "sparsity")}
+    per_set: dict[str, list[Any]] = {key: [] for key in ("error", "std", "seconds", "sparsity")}
     for label, _ in sources:
         mine = [run for run, owner in zip(runs, labels) if owner == label]
         errors = np.stack([run["error"] for run in mine])
@@ -351,11 +405,11 @@ def fisher_criterion_deflation(size="quick", *, seed=0, n_jobs=None, progress=No
     return Experiment("diethe2015-fig1", titled("diethe2015-fig1"), table, arrays, s, findings, verdicts=verdicts)
 
 
-def _rows(names):
+def _rows(names: Iterable[str]) -> list[int]:
     return [PAPER_DEFLATIONS.index(name) for name in names]
 
 
-def judge_fisher_errors(errors, same=()):
+def judge_fisher_errors(errors: ArrayLike, same: ArrayLike = ()) -> Verdict:
     """Diethe (2015) Figure 1 (sec. 4.1), every part of its ordering, on ``errors``
     (datasets, deflations, criteria): the four deflations projection, Schur, ortho-projection
     and ortho-Schur are "broadly similar" "across the optimisation criteria" (their averages
@@ -412,12 +466,12 @@ def judge_fisher_errors(errors, same=()):
     return judged(checks, sentence[0].upper() + sentence[1:])
 
 
-def _others_than_schur():
+def _others_than_schur() -> list[int]:
     """The deflation rows other than Schur (identical to ortho-Schur: see :func:`judge_fisher_errors`)."""
     return [d for d, name in enumerate(PAPER_DEFLATIONS) if name != "schur"]
 
 
-def judge_fisher_spread(asd):
+def judge_fisher_spread(asd: ArrayLike) -> Verdict:
     """Diethe (2015) Figure 2 (sec. 4.1): "the method that gave the best overall error
     (ORTHO-SCHUR with pseudo) also had the lowest overall standard deviation (ASD = 0.02),
     although not significantly different from several of the other methods", and random +
@@ -442,7 +496,7 @@ def judge_fisher_spread(asd):
     )
 
 
-def judge_fisher_sparsity(sparsity, fixed_k=False):
+def judge_fisher_sparsity(sparsity: ArrayLike, fixed_k: bool = False) -> Verdict:
     """Diethe (2015) Figure 4 (sec. 4.1): "the most sparse over all of the criteria is the
     HOTELLING method (AS = 3.4%), with the least sparse ... being no deflation (NONE, AS =
     9.9%)", "the most sparse over all of the deflation methods is the optimal method", and,
@@ -486,7 +540,7 @@ FOR_COMPLETENESS = judged(
 )
 
 
-def judge_fisher_times(times):
+def judge_fisher_times(times: ArrayLike) -> Verdict:
     """Diethe (2015) Figure 3 (sec. 4.1): "the fastest method is the one that uses no
     deflation and the random criterion"; "The pseudo criterion is the next fastest after
     random on average over the deflation methods"; "The HOTELLING deflation method is the
@@ -497,7 +551,7 @@ def judge_fisher_times(times):
     by_criterion = np.argsort(art.mean(axis=0))
     deflated = [d for d in np.argsort(art.mean(axis=1)) if PAPER_DEFLATIONS[d] != "none"]
     checks = [
-        fastest == (PAPER_DEFLATIONS.index("none"), PAPER_CRITERIA.index("random")),
+        tuple(map(int, fastest)) == (PAPER_DEFLATIONS.index("none"), PAPER_CRITERIA.index("random")),
         PAPER_CRITERIA[by_criterion[1]] == "pseudo",
         PAPER_DEFLATIONS[deflated[0]] == "hotelling",
     ]
@@ -510,7 +564,7 @@ def judge_fisher_times(times):
     )
 
 
-def judge_fisher_stages(stage_list, errors, seconds):
+def judge_fisher_stages(stage_list: Sequence[int], errors: ArrayLike, seconds: ArrayLike) -> Verdict:
     """Diethe (2015) Figures 5-6 (sec. 4.2): "stages = 2 is significantly faster whilst there
     is not a significant difference in performance", and "a steady degradation of
     performance, until we reach 10 stages where the performance declines markedly".
@@ -554,28 +608,45 @@ _STAGES = {
 }
 
 
-def _stages_job(source, number, seed, k, stage_list, subsample, gamma):
+def _stages_job(
+    source: str,
+    number: int,
+    seed: int,
+    k: int,
+    stage_list: Sequence[int],
+    subsample: int | None,
+    gamma: float | None,
+) -> dict[str, np.ndarray]:
     split = binary_split(source, number, subsample, seed)
     K, K_test = _rbf(split.X_train, split.X_test, gamma if gamma else 1.0 / split.X_train.shape[1])
+    y, y_test = split.targets()
     error, seconds = [], []
     for stages in stage_list:
         started = time.perf_counter()
         path = lab_path(
             K,
-            min(k, len(split.y_train) - 1),
+            min(k, len(y) - 1),
             "mpkfda",
             "pseudo",
             "ortho-schur",
-            y=split.y_train,
+            y=y,
             stages=stages,
             seed=seed + number,
         )
         seconds.append(time.perf_counter() - started)
-        error.append(_fisher_error(K, K_test, split.y_train, split.y_test, path.indices))
+        error.append(_fisher_error(K, K_test, y, y_test, path.indices))
     return {"error": np.array(error), "seconds": np.array(seconds)}
 
 
-def fisher_stages(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def fisher_stages(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Diethe 2015, Figures 5-6: MPKFDA with the pseudo criterion and ortho-Schur deflation,
     picking 1, 2, 5 or 10 bases per stage (Alg. 1), k bases in all.  Arrays ``error`` and
     ``seconds`` (datasets, stages) averaged over splits; the table has one row per

@@ -11,14 +11,16 @@ import html
 import json
 import os
 import platform
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from . import FIGURES, READINGS, run_items
+from . import FIGURES, READINGS, Experiment, run_items
 
 BADGES = {
     "reproduced": "✅ reproduced",
@@ -45,10 +47,10 @@ class ReportRow:
     quoted: str = ""
     criterion: str = ""
     differences: str = ""
-    findings: tuple = ()
+    findings: tuple[tuple[str, str], ...] = ()
 
 
-def write_whole(path, text):
+def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it: an interrupted
     run leaves the old file or the new one, never half of one."""
     partial = path.with_name(f".{path.name}.partial")
@@ -59,7 +61,7 @@ def write_whole(path, text):
         partial.unlink(missing_ok=True)
 
 
-def short(value):
+def short(value: object) -> str:
     """A finding as one short line of text (numbers to 3 significant digits)."""
     if isinstance(value, dict):
         return "; ".join(f"{k} {short(v)}" for k, v in value.items())
@@ -70,15 +72,22 @@ def short(value):
     return str(value)
 
 
-def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
+def collect(
+    size: str = "quick",
+    *,
+    data_dir: str | Path | None = None,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[ReportRow]:
     """Run every item once (items sharing a computation share the run) and return the rows
     in registry order.  ``progress(name)`` is called before each computed item."""
 
-    def announce(name):
+    def announce(name: str) -> None:
         if progress is not None:
             progress(name)
 
-    rows = []
+    rows: list[ReportRow] = []
     for name, result in run_items(FIGURES, size, seed=seed, n_jobs=n_jobs, data_dir=data_dir, progress=announce):
         info = FIGURES[name]
         if result is None:
@@ -119,11 +128,11 @@ def collect(size="quick", *, data_dir=None, seed=0, n_jobs=None, progress=None):
     return rows
 
 
-def _cell(text):
+def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown(rows, size):
+def markdown(rows: Sequence[ReportRow], size: str) -> str:
     """The report as Markdown: a summary table, then one section per item."""
     counts = {status: sum(row.status == status for row in rows) for status in BADGES}
     lines = [
@@ -157,7 +166,7 @@ def markdown(rows, size):
     return "\n".join(lines)
 
 
-def _texts(row):
+def _texts(row: ReportRow) -> tuple[tuple[str, str], ...]:
     return (
         ("The paper says", row.quoted),
         ("Judged by", row.criterion),
@@ -166,7 +175,7 @@ def _texts(row):
     )
 
 
-def html_report(rows, size):
+def html_report(rows: Sequence[ReportRow], size: str) -> str:
     """The same report as a standalone HTML page (every text escaped)."""
     e = html.escape
     colours = {"reproduced": "#d8f0dc", "partly": "#fff3c4", "not reproduced": "#f8d7d3", "not judged": "#e4e4e4"}
@@ -181,7 +190,7 @@ def html_report(rows, size):
         "<tr><th>item</th><th>paper</th><th>verdict</th><th>reason</th><th>seconds</th></tr>",
     ]
     for row in rows:
-        colour = colours.get(row.status, "#eeeeee")
+        colour = colours.get(row.status or "", "#eeeeee")
         head.append(
             f"<tr><td><a href='#{e(row.name)}'>{e(row.name)}</a></td><td>{e(row.title)}</td>"
             f"<td style='background: {colour}'>{e(BADGES[row.status])}</td><td>{e(row.reason)}</td>"
@@ -201,7 +210,7 @@ def html_report(rows, size):
     )
 
 
-def item_page(result):
+def item_page(result: Experiment) -> str:
     """One item as a standalone HTML page without figures: the paper's finding, our
     setting, the verdict, our findings, the settings and the data table (every text
     escaped; the table's numbers to 4 significant digits)."""
@@ -243,11 +252,11 @@ def item_page(result):
 FIGURE_HOOK = "<!-- figures -->"
 
 
-def _number(value):
+def _number(value: object) -> str:
     if isinstance(value, (str, np.str_)):
         return str(value)
-    value = float(value)
-    return "" if not np.isfinite(value) else f"{value:.4g}"
+    number = float(value)  # type: ignore[arg-type]  # (a table holds numbers and text)
+    return "" if not np.isfinite(number) else f"{number:.4g}"
 
 
 # --- the kept results: a run's verdicts as data ---------------------------------------------------
@@ -256,7 +265,7 @@ def _number(value):
 KEPT = Path(__file__).with_name("results") / "full.json"
 
 
-def _versions():
+def _versions() -> dict[str, str]:
     from .. import __version__
 
     out = {"matching-pursuit-lab": __version__}
@@ -268,7 +277,9 @@ def _versions():
     return out
 
 
-def results_json(rows, size, *, seed=0, data="bundled", seconds=None):
+def results_json(
+    rows: Sequence[ReportRow], size: str, *, seed: int = 0, data: str = "bundled", seconds: float | None = None
+) -> str:
     """A report's results as JSON text: when, with what and on what it ran (no host name or
     path), and per item the verdict, its reason, our findings (short text) and run time."""
     meta = {
@@ -292,15 +303,16 @@ def results_json(rows, size, *, seed=0, data="bundled", seconds=None):
     return json.dumps({"meta": meta, "items": items}, indent=1, ensure_ascii=False) + "\n"
 
 
-def load_kept(path=KEPT):
+def load_kept(path: str | Path = KEPT) -> dict[str, Any] | None:
     """The kept results (``{"meta": ..., "items": {name: ...}}``), or None without a file."""
     path = Path(path)
     if not path.is_file():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    kept: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return kept
 
 
-def verdict_summary(kept):
+def verdict_summary(kept: dict[str, Any]) -> str:
     """One sentence on the kept run: its size, date, version, machine and the verdicts
     counted (the README shows it, the docs' reproduction page heads its table with it)."""
     meta = kept["meta"]
@@ -316,7 +328,7 @@ def verdict_summary(kept):
     )
 
 
-def verdict_table(kept):
+def verdict_table(kept: dict[str, Any]) -> str:
     """The kept verdicts as a Markdown table, one line per item, under
     :func:`verdict_summary` (the docs' reproduction page shows it)."""
     lines = [

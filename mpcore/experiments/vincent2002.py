@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from ..curves import _kmp_predictions
-from ..datasets import load_dataset
+from ..datasets import Dataset, load_dataset
+from ..engine import PursuitPath
 from ..kernels import kernel_matrix
 from ..kmp import kmp_path, loss_value
-from ._common import CLOSE, MIN_REPEATS_FOR_A_TEST, MUCH, Experiment, _rbf, _sized, judged, run_parallel, share, titled
+from ._common import (
+    CLOSE,
+    MIN_REPEATS_FOR_A_TEST,
+    MUCH,
+    Experiment,
+    Progress,
+    Verdict,
+    _rbf,
+    _sized,
+    judged,
+    run_parallel,
+    share,
+    titled,
+)
 from .diethe2015 import BUNDLED_BINARY
 
 #: Vincent and Bengio 2002, Table 3: error (%) and #s.v. of SVM, KMP-mse, KMP-tanh on the four UCI sets.
@@ -56,7 +73,7 @@ _KMP_SVM = {
 KMP_SVM_METHODS = ("SVM", "KMP-mse", "KMP-tanh")
 
 
-def _thirds(dataset, seed):
+def _thirds(dataset: Dataset, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Vincent and Bengio 2002, Table 3's protocol: a random split into equal training, validation and
     test thirds, standardised with the training statistics."""
     rng = np.random.default_rng(seed)
@@ -64,10 +81,13 @@ def _thirds(dataset, seed):
     a, b = dataset.n_samples // 3, 2 * dataset.n_samples // 3
     parts = [order[:a], order[a:b], order[b:]]
     scaler = StandardScaler().fit(dataset.X[parts[0]])
-    return [(scaler.transform(dataset.X[p]), dataset.y[p].astype(float)) for p in parts]
+    y = np.asarray(dataset.y, dtype=float)
+    return [(scaler.transform(dataset.X[p]), y[p]) for p in parts]
 
 
-def _early_stopped(path, K_val, y_val, K_test, y_test, offset):
+def _early_stopped(
+    path: PursuitPath, K_val: np.ndarray, y_val: np.ndarray, K_test: np.ndarray, y_test: np.ndarray, offset: float
+) -> tuple[float, float, int]:
     """Pick the number of bases by validation error (first minimum); returns the
     validation error, the test error there and the number of bases."""
     f_val = _kmp_predictions(K_val, path, offset)
@@ -77,12 +97,16 @@ def _early_stopped(path, K_val, y_val, K_test, y_test, offset):
     return float(val_errors[n - 1]), float(np.mean(np.sign(f_test) != y_test)), n
 
 
-def _kmp_svm_job(name, seed, n_max, n_max_tanh, C_grid, gamma_grid):
+def _kmp_svm_job(
+    name: str, seed: int, n_max: int, n_max_tanh: int, C_grid: Sequence[float], gamma_grid: Sequence[float]
+) -> dict[str, Any]:
     """One random thirds split: every method picks its kernel width from ``gamma_grid``
     (multiples of 1/d) and its own capacity (C, or the number of bases) on validation."""
     (X, y), (X_val, y_val), (X_test, y_test) = _thirds(load_dataset(name), seed)
     offset = float(y.mean())
-    best = {method: (np.inf,) for method in KMP_SVM_METHODS}
+    best: dict[str, tuple[float, float, float, float]] = {
+        method: (np.inf, np.nan, np.nan, np.nan) for method in KMP_SVM_METHODS
+    }
     for factor in gamma_grid:
         gamma = factor / X.shape[1]
         K, K_val, K_test = (kernel_matrix(A, X, kernel="rbf", gamma=gamma) for A in (X, X_val, X_test))
@@ -90,7 +114,8 @@ def _kmp_svm_job(name, seed, n_max, n_max_tanh, C_grid, gamma_grid):
             model = SVC(C=C, kernel="precomputed").fit(K, y)
             val_error = np.mean(model.predict(K_val) != y_val)
             if val_error < best["SVM"][0]:
-                best["SVM"] = (val_error, np.mean(model.predict(K_test) != y_test), model.n_support_.sum(), factor)
+                test_error = float(np.mean(model.predict(K_test) != y_test))
+                best["SVM"] = (float(val_error), test_error, float(model.n_support_.sum()), factor)
         mse = kmp_path(K, y - offset, min(n_max, len(y) - 1))
         val_error, test_error, n = _early_stopped(mse, K_val, y_val, K_test, y_test, offset)
         if val_error < best["KMP-mse"][0]:
@@ -106,7 +131,7 @@ def _kmp_svm_job(name, seed, n_max, n_max_tanh, C_grid, gamma_grid):
     }
 
 
-def corrected_resampled_ttest(differences, test_fraction_ratio=1.0):
+def corrected_resampled_ttest(differences: ArrayLike, test_fraction_ratio: float = 1.0) -> float:
     """Nadeau & Bengio's corrected resampled t-test (used by Vincent and Bengio 2002, Table 3): the
     one-sided p-value of the mean of ``differences`` over J random splits, with the
     variance inflated by ``1/J + n_test/n_train``."""
@@ -119,7 +144,7 @@ def corrected_resampled_ttest(differences, test_fraction_ratio=1.0):
     return float(stats.t.sf(abs(t), J - 1))
 
 
-def judge_kmp_vs_svm(names, error, sv, p, repeats):
+def judge_kmp_vs_svm(names: Sequence[str], error: np.ndarray, sv: np.ndarray, p: np.ndarray, repeats: int) -> Verdict:
     """Vincent and Bengio (2002) Table 3 (sec. 5.3): "error rates are not significantly
     different (values in parentheses are the p-values for the difference with SVMs), but
     KMPs require much fewer support vectors".  ``error`` (%), ``sv`` (sets, methods in the
@@ -132,7 +157,8 @@ def judge_kmp_vs_svm(names, error, sv, p, repeats):
     support vectors": fewer than the SVM's per set and KMP variant, and at most half of the
     SVM's in total over the sets (the paper's own table: fewer in 8 of 8, 206 against 604,
     0.34; "at most half" per set would fail it in 3 of 8)."""
-    same, far = [], []
+    same: list[bool | None] = []
+    far: list[str] = []
     for i, name in enumerate(names):
         paper = PAPER_003_TABLE3.get(name, {"error": (np.nan,) * 3})["error"]
         for j in (1, 2):
@@ -164,7 +190,15 @@ def judge_kmp_vs_svm(names, error, sv, p, repeats):
     return judged([errors_part, share(fewer), ratio <= 1 / MUCH], told)
 
 
-def kmp_vs_svm(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def kmp_vs_svm(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Vincent and Bengio 2002, Table 3: SVM (scikit-learn ``SVC``, C chosen on the validation third),
     KMP-mse (pre-fitting) and KMP-tanh (back-fitting, non-squared loss), both stopped
     early on the validation third, on random train/validation/test thirds of each set.
@@ -246,25 +280,29 @@ _KMP_PICTURE = {
 KMP_PICTURE_METHODS = ("basic KMP", "back-fitting KMP", "pre-fitting KMP", "SVM")
 
 
-def _moons_picture_data(n_train, n_test, noise, seed):
+def _moons_picture_data(
+    n_train: int, n_test: int, noise: float, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Two moons: the first ``n_train`` points train, the rest test; standardised with
     the training statistics."""
     data = load_dataset("moons", n_samples=n_train + n_test, noise=noise, seed=seed)
-    X, y = StandardScaler().fit(data.X[:n_train]).transform(data.X), data.y.astype(float)
+    X, y = StandardScaler().fit(data.X[:n_train]).transform(data.X), np.asarray(data.y, dtype=float)
     return X[:n_train], y[:n_train], X[n_train:], y[n_train:]
 
 
-def _final_prediction(K_rows, path, offset):
+def _final_prediction(K_rows: np.ndarray, path: PursuitPath, offset: float) -> np.ndarray:
     """The KMP model after its last step, evaluated on kernel rows (n, m)."""
     idx, j = path.indices, path.n_steps
-    return K_rows[:, idx] @ path.extras["coefs"][j - 1, :j] + path.extras["intercepts"][j - 1] + offset
+    return np.asarray(K_rows[:, idx] @ path.extras["coefs"][j - 1, :j] + path.extras["intercepts"][j - 1] + offset)
 
 
 #: 'a reasonable solution' (a classifier): test error within this many points of the reference's.
 REASONABLE = 0.05
 
 
-def judge_kmp_picture(test_error, basic_train_error, support, basic_steps):
+def judge_kmp_picture(
+    test_error: Sequence[float], basic_train_error: float, support: Mapping[str, Any], basic_steps: int
+) -> Verdict:
     """Vincent and Bengio (2002) Fig. 6 (sec. 5.1): "The back-fitting and pre-fitting KMP
     algorithms are able to find a reasonable solution ..., but choose different support
     vectors than SVM", and basic KMP, after 100 iterations, "is still unable to separate the
@@ -289,7 +327,15 @@ def judge_kmp_picture(test_error, basic_train_error, support, basic_steps):
     )
 
 
-def kmp_2d_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def kmp_2d_picture(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Vincent and Bengio 2002, Fig. 6: one 2-D two-moons problem, a hard-margin SVM (``SVC``, C = 1e6)
     and squared-loss KMP with the same RBF kernel: back-fitting and pre-fitting with as
     many bases N as the SVM has support vectors, basic KMP for ``basic_steps`` steps.
@@ -393,7 +439,7 @@ _USPS = {
 }
 
 
-def load_usps(data_dir):
+def load_usps(data_dir: str | Path | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``X_train, y_train, X_test, y_test`` from ``data_dir/usps/usps.npz`` (7291 + 2007
     16x16 digits, pixels in [0, 1]); a ValueError with one sentence when it is missing."""
     path = Path(data_dir) / "usps" / "usps.npz" if data_dir is not None else None
@@ -414,14 +460,18 @@ def load_usps(data_dir):
         raise ValueError(f"{path.name} is not a readable USPS .npz file (X_train, y_train, X_test, y_test).") from None
 
 
-def _usps_svm_job(digit, X, y, X_test, y_test, C, gamma):
+def _usps_svm_job(
+    digit: int, X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray, C: float, gamma: float
+) -> tuple[int, int]:
     """One digit against the rest: the SVM's support vector count and test errors."""
     target, target_test = np.where(y == digit, 1.0, -1.0), np.where(y_test == digit, 1.0, -1.0)
     svm = SVC(C=C, kernel="rbf", gamma=gamma).fit(X, target)
     return int(svm.n_support_.sum()), int(np.sum(svm.predict(X_test) != target_test))
 
 
-def _usps_kmp_job(digit, X, y, X_test, y_test, gamma, n_sv):
+def _usps_kmp_job(
+    digit: int, X: np.ndarray, y: np.ndarray, X_test: np.ndarray, y_test: np.ndarray, gamma: float, n_sv: int
+) -> tuple[int, int]:
     """Pre-fitting KMP (squared loss, OLS-RBF) with N = ``n_sv`` and N // 2 bases: test errors."""
     target, target_test = np.where(y == digit, 1.0, -1.0), np.where(y_test == digit, 1.0, -1.0)
     K = kernel_matrix(X, kernel="rbf", gamma=gamma)
@@ -430,14 +480,14 @@ def _usps_kmp_job(digit, X, y, X_test, y_test, gamma, n_sv):
     K_test = kernel_matrix(X_test, X[path.indices], kernel="rbf", gamma=gamma)
     coefs, intercepts = path.extras["coefs"], path.extras["intercepts"]
 
-    def errors_at(j):
+    def errors_at(j: int) -> int:
         f = K_test[:, :j] @ coefs[j - 1, :j] + intercepts[j - 1] + offset
         return int(np.sum(np.sign(f) != target_test))
 
     return errors_at(path.n_steps), errors_at(max(1, path.n_steps // 2))
 
 
-def judge_kmp_usps(totals, paper, n_sv, sv_target):
+def judge_kmp_usps(totals: Mapping[str, Any], paper: Mapping[str, Any], n_sv: int, sv_target: float) -> Verdict:
     """Vincent and Bengio (2002) Table 1 (sec. 5.2): "results obtained with KMP are comparable
     to those obtained for SVMs, contrarily to the results obtained with k-means RBFs, and
     there is only a slight loss of performance when using as few as half the number of
@@ -466,7 +516,15 @@ def judge_kmp_usps(totals, paper, n_sv, sv_target):
     )
 
 
-def kmp_usps(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def kmp_usps(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Vincent and Bengio (2002) Table 1: each USPS digit against the rest, test errors (of
     2007) of an SVM (scikit-learn ``SVC``, RBF, ``C``) and of pre-fitting KMP with as many
     bases as the SVM has support vectors, and with half as many; no validation.
@@ -551,13 +609,13 @@ _LOSS_SHAPES = {
 }
 
 
-def loss_curves(m):
+def loss_curves(m: ArrayLike) -> dict[str, np.ndarray]:
     """Every loss of Figure 5 at the margins ``m``: name -> values (margin losses first)."""
-    m = np.asarray(m, dtype=float)
-    return {name: f(m) for name, f in (MARGIN_LOSSES | TRADITIONAL_LOSSES).items()}
+    margins = np.asarray(m, dtype=float)
+    return {name: f(margins) for name, f in (MARGIN_LOSSES | TRADITIONAL_LOSSES).items()}
 
 
-def judge_loss_shapes(m, curves):
+def judge_loss_shapes(m: ArrayLike, curves: Mapping[str, ArrayLike]) -> Verdict:
     """Vincent and Bengio (2002) Figure 5 (sec. 4): the margin losses "all ... encourage large
     positive margins, and differ mainly in how they penalize large negative ones"; "1 - tanh(x)
     ... won't penalize outliers to excess"; "the squared loss after tanh appears similar to the
@@ -588,7 +646,15 @@ def judge_loss_shapes(m, curves):
     )
 
 
-def loss_shapes(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def loss_shapes(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Vincent and Bengio 2002, Figure 5: the margin losses of boosting and the SVM (top) and the
     squared losses before and after tanh (bottom) as functions of the margin m = y f(x), on
     ``points`` margins in [-reach, reach].  The bottom curves come from the losses KMP fits
@@ -619,7 +685,7 @@ _LINEAR_PICTURE = {
 LINEAR_PICTURE_METHODS = ("SVM", "KMP-mse", "KMP-tanh")
 
 
-def _far_cluster_data(seed, n, n_far, spread, far):
+def _far_cluster_data(seed: int, n: int, n_far: int, spread: float, far: float) -> tuple[np.ndarray, np.ndarray]:
     """Two classes on either side of the diagonal and a second cluster of the positive class far
     down on the lower right, which a squared error penalises for its large positive margins."""
     rng = np.random.default_rng(seed)
@@ -633,7 +699,7 @@ def _far_cluster_data(seed, n, n_far, spread, far):
     return X, np.r_[-np.ones(n), np.ones(n + n_far)]
 
 
-def _linear_models(X, y, C):
+def _linear_models(X: np.ndarray, y: np.ndarray, C: float) -> list[tuple[np.ndarray, float]]:
     """Each method's linear decision function ``w'x + c`` on the dot-product kernel with a
     constant feature, ``k(x, z) = x'z + 1`` (rank 3 in 2-D, so three bases span it)."""
     K = X @ X.T + 1.0
@@ -647,14 +713,14 @@ def _linear_models(X, y, C):
     return lines
 
 
-def _linear_job(seed, n, n_far, spread, far, C):
+def _linear_job(seed: int, n: int, n_far: int, spread: float, far: float, C: float) -> dict[str, np.ndarray]:
     X, y = _far_cluster_data(seed, n, n_far, spread, far)
     lines = _linear_models(X, y, C)
     errors = [int(np.sum(np.sign(X @ w + c) != y)) for w, c in lines]
     return {"errors": np.array(errors), "w": np.array([w for w, _ in lines]), "c": np.array([c for _, c in lines])}
 
 
-def judge_linear_picture(errors):
+def judge_linear_picture(errors: ArrayLike) -> Verdict:
     """Vincent and Bengio (2002) Figure 7 (sec. 5.1): with a dot-product kernel "the decision
     surface is drawn towards the cluster on the lower right, at the expense of a few
     misclassified points", a "problem ... that ... does not affect SVMs" and "is successfully
@@ -662,18 +728,26 @@ def judge_linear_picture(errors):
     errors.  Three parts, each over the draws (at least :data:`~._common.MOSTLY` of them): KMP-mse
     misclassifies a few points (1 to 10); the SVM fewer than KMP-mse; KMP-tanh fewer than
     KMP-mse."""
-    errors = np.asarray(errors)
-    svm, mse, tanh = errors.T
+    counts = np.asarray(errors)
+    svm, mse, tanh = counts.T
     checks = [share((mse >= 1) & (mse <= 10)), share(svm < mse), share(tanh < mse)]
     return judged(
         checks,
-        f"Over {len(errors)} draws, KMP-mse misclassifies {np.median(mse):g} training points (median; a few in "
+        f"Over {len(counts)} draws, KMP-mse misclassifies {np.median(mse):g} training points (median; a few in "
         f"{checks[0]:.0%} of draws), the SVM {np.median(svm):g} (fewer in {checks[1]:.0%}) and KMP-tanh "
         f"{np.median(tanh):g} (fewer in {checks[2]:.0%}).",
     )
 
 
-def linear_picture(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def linear_picture(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Vincent and Bengio 2002, Figure 7: a linear SVM, KMP-mse (pre-fitting, squared loss) and
     KMP-tanh (back-fitting, tanh loss) on the dot-product kernel, on two classes plus a far
     cluster of the positive class; ``draws`` seeded draws of the data.  Arrays: the first

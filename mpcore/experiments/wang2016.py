@@ -10,14 +10,31 @@ replacement wastes draws on repeats and uniform columns do as well or better.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.preprocessing import StandardScaler
 
 from ..cca import kcca
 from ..datasets import Split, load_dataset
 from ..kernels import kernel_matrix
 from ..labs import column_selection
-from ._common import MUCH, ROUNDING, Experiment, _sized, clearly_below, judged, run_parallel, share, titled
+from ._common import (
+    MUCH,
+    ROUNDING,
+    Experiment,
+    Progress,
+    Verdict,
+    _sized,
+    clearly_below,
+    judged,
+    run_parallel,
+    share,
+    titled,
+)
 from .hussain2011 import _centred_test_kernel
 
 _COLUMNS = {
@@ -42,7 +59,7 @@ _COLUMNS = {
 COLUMN_EXPERIMENT_METHODS = ("greedy", "uniform", "ridge-leverage", "random-features")
 
 
-def _bound_where_valid(arrays):
+def _bound_where_valid(arrays: Mapping[str, np.ndarray]) -> str:
     """How Wang (2016), Thm 2 step II fares, counted: at how many (seed, rank) pairs its
     condition holds and the bound with it -- "not checked" when the condition holds at
     none (a claim that held "wherever" an empty condition did would say nothing)."""
@@ -58,48 +75,53 @@ def _bound_where_valid(arrays):
     )
 
 
-def rings_train_tune(N, seed=0):
+def rings_train_tune(N: int, seed: int = 0) -> Split:
     """The paper's two sets: N training and N tuning points of the two-view rings (one draw
     of 2N points, split in half), each view standardised with the training statistics.
     Returns ``(train, tune)`` as :class:`mpcore.datasets.Split` (the tuning set in ``*_test``)."""
     data = load_dataset("rings-two-view", n_samples=2 * N, seed=seed)
     train, tune = np.arange(N), np.arange(N, 2 * N)
-    sx, sy = StandardScaler().fit(data.X[train]), StandardScaler().fit(data.Y[train])
+    Y = data.Y
+    if Y is None:  # (the rings have two views)
+        raise ValueError("The two-view rings lost their second view.")
+    sx, sy = StandardScaler().fit(data.X[train]), StandardScaler().fit(Y[train])
     return Split(
         sx.transform(data.X[train]),
         sx.transform(data.X[tune]),
         None,
         None,
-        sy.transform(data.Y[train]),
-        sy.transform(data.Y[tune]),
+        sy.transform(Y[train]),
+        sy.transform(Y[tune]),
         train,
         tune,
     )
 
 
-def tuning_correlation(split, gamma, reg):
+def tuning_correlation(split: Split, gamma: float, reg: float) -> float:
     """Exact KCCA on the training part, RBF ``gamma`` for both views, lambda ``reg``: the
     correlation of the first canonical variates on the tuning part (``split.*_test``)."""
 
-    def view(A, A_tune):
+    def view(A: np.ndarray, A_tune: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return kernel_matrix(A, kernel="rbf", gamma=gamma), kernel_matrix(A_tune, A, kernel="rbf", gamma=gamma)
 
-    (Kx, Kx_t), (Ky, Ky_t) = view(split.X_train, split.X_test), view(split.Y_train, split.Y_test)
+    (Kx, Kx_t), (Ky, Ky_t) = view(split.X_train, split.X_test), view(*split.second_view())
     result = kcca(Kx, Ky, reg, reg, keep_T=False)
     fx = _centred_test_kernel(Kx, Kx_t) @ result.alpha[:, 0]
     fy = _centred_test_kernel(Ky, Ky_t) @ result.beta[:, 0]
     return float(np.corrcoef(fx, fy)[0, 1])
 
 
-def tune_kcca(split, gammas, regs):
+def tune_kcca(split: Split, gammas: Sequence[float], regs: Sequence[float]) -> tuple[float, float, np.ndarray]:
     """The paper's choice of kernel width and lambda: the pair with the best tuning-set
     canonical correlation.  Returns ``(gamma, reg, grid)`` with grid (gammas, regs)."""
     grid = np.array([[tuning_correlation(split, g, r) for r in regs] for g in gammas])
     a, b = np.unravel_index(np.nanargmax(np.nan_to_num(grid, nan=-np.inf)), grid.shape)
-    return float(gammas[a]), float(regs[b]), grid
+    return float(gammas[int(a)]), float(regs[int(b)]), grid
 
 
-def _columns_job(seed, split, ranks, gamma, reg, leverage_ratio):
+def _columns_job(
+    seed: int, split: Split, ranks: ArrayLike, gamma: float, reg: float, leverage_ratio: float
+) -> dict[str, Any]:
     result = column_selection(
         split,
         ranks,
@@ -129,8 +151,17 @@ def _columns_job(seed, split, ranks, gamma, reg, leverage_ratio):
 
 
 def judge_column_selection(
-    ranks, d_eff, rho_uniform, rho_leverage, alpha, bound, valid, speedup, rho_features=None, theorem1=None
-):
+    ranks: ArrayLike,
+    d_eff: float,
+    rho_uniform: ArrayLike,
+    rho_leverage: ArrayLike,
+    alpha: ArrayLike,
+    bound: ArrayLike,
+    valid: ArrayLike,
+    speedup: ArrayLike,
+    rho_features: ArrayLike | None = None,
+    theorem1: Mapping[str, Any] | None = None,
+) -> Verdict:
     """Wang (2016) Fig. 1 (sec. 4), each of its claims over every rank run, with the spread
     over seeds: "non-uniform sampling performing somewhat better than uniform sampling"
     (|rho - rho~| of ridge-leverage columns clearly below uniform's, :func:`~._common.clearly_below`
@@ -206,7 +237,15 @@ def judge_column_selection(
     return judged(checks, told + ".")
 
 
-def column_selection_rings(size="quick", *, seed=0, n_jobs=None, progress=None, data_dir=None, **overrides):
+def column_selection_rings(
+    size: str = "quick",
+    *,
+    seed: int = 0,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
+    data_dir: str | Path | None = None,
+    **overrides: Any,
+) -> Experiment:
     """Wang 2016, Fig. 1 on the two-view rings: (a) sorted ridge leverage scores per view,
     (b) ``|rho - rho~|`` and ``||T - T~||``, (c) ``||alpha - alpha~|| / sqrt(N)`` against
     the Thm 2 step II bound, (d) the incremental path's speed-up, for greedy, uniform and
