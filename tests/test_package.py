@@ -56,9 +56,9 @@ def fresh_environment(base, requirement):
     installed from the wheel's own metadata: by uv when the test environment has it (``make
     venv`` installs it: seconds where pip takes most of a minute), else by pip."""
     env = base / "venv"
-    venv.EnvBuilder(with_pip=True).create(env)
-    python = env / "bin" / "python"
     uv = Path(sys.executable).parent / "uv"
+    venv.EnvBuilder(with_pip=not uv.exists()).create(env)  # uv installs into it without pip
+    python = env / "bin" / "python"
     if uv.exists():
         command = [str(uv), "pip", "install", "--quiet", "--link-mode", "copy", "--python", str(python), requirement]
     else:
