@@ -134,13 +134,19 @@ def shots(tmp_path):
     return folder
 
 
+# How often the waits for the player look again: on a timer, not on every animation frame
+# (Playwright's default), which keeps the renderer producing frames for as long as a test
+# waits and takes CPU from the app and the other worker.  A frame at 60 Hz is as long.
+POLL_MS = 16
+
+
 def rendered(page, step=None, timeout=30_000):
     """Wait until the step player has drawn (step ``step``, if given) in every panel, those
     below the screen too (a first draw puts the screen's panels first); its state."""
     condition = "window.__mplRendered && window.__mplSettled && window.__mplSettled.step === window.__mplRendered.step"
     if step is not None:
         condition += f" && window.__mplRendered.step === {step}"
-    page.wait_for_function(condition, timeout=timeout)
+    page.wait_for_function(condition, timeout=timeout, polling=POLL_MS)
     return page.evaluate("window.__mplRendered")
 
 
@@ -162,7 +168,7 @@ def redrawn(page, action, step=None, timeout=30_000):
     condition = f"window.__mplSettled && window.__mplSettled.at > {before}"
     if step is not None:
         condition += f" && window.__mplSettled.step === {step}"
-    page.wait_for_function(condition, timeout=timeout)
+    page.wait_for_function(condition, timeout=timeout, polling=POLL_MS)
 
 
 def open_app(browser, url, size=(1280, 720), scheme="light", reduced_motion="no-preference"):
