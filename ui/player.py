@@ -352,8 +352,8 @@ class Panel:
     grid it takes (heatmap pairs two columns, the bound two rows);
     ``hide_when_predicting``: the uids of the traces hidden until a student has guessed;
     ``guess``: clicks here are guesses; ``step_line``: the player draws a vertical line at
-    x = j over the chart (an HTML overlay: moving a Plotly shape costs a full redraw, ~25
-    ms, a div costs nothing), at ``step_x[j]`` when given, tagged ``step_text[j]``;
+    x = j over the chart (an HTML overlay: moving a Plotly shape costs a full redraw, a
+    div costs nothing), at ``step_x[j]`` when given, tagged ``step_text[j]``;
     ``subtitle``: a line under the title (e.g. "this bound never gets below 1"), shown in
     presenter mode too; ``key_items``: the key under the title (default: from the
     figure's traces, :func:`ui.figures.key_items`); ``table``: an HTML table instead of

@@ -59,8 +59,8 @@ export function decode(value) {
 
 // The payload names each trace a frame patches, a prediction hides or a lowest-point
 // marker follows by its uid, and each annotation or shape by its name (ui/player.py checks
-// every name); Plotly addresses them by their position in the figure, found here once, at load.  A name the figure lacks
-// is an error: the study is not drawn half right.
+// every name); Plotly addresses them by their position in the figure, found here once, at
+// load.  A name the figure lacks is an error: the study is not drawn half right.
 export function byPosition(panel) {
   const traces = (panel.figure && panel.figure.data) || [];
   const position = new Map(traces.map((trace, i) => [trace.uid, i]));
