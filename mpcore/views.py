@@ -51,20 +51,16 @@ def embed_2d(
     X_train = np.asarray(X_train, dtype=float)
     d = X_train.shape[1]
 
-    def as_plane(X: ArrayLike | None, y: ArrayLike | None) -> np.ndarray | None:
-        if X is None:
-            return None
-        X = np.asarray(X, dtype=float)
+    def as_plane(X: ArrayLike, y: ArrayLike | None) -> np.ndarray:
+        points = np.asarray(X, dtype=float)
         if d == 1:
-            second = np.zeros(X.shape[0]) if y is None else np.asarray(y, dtype=float)
-            return np.column_stack([X[:, 0], second])
-        return X[:, :2]
+            second = np.zeros(points.shape[0]) if y is None else np.asarray(y, dtype=float)
+            return np.column_stack([points[:, 0], second])
+        return points[:, :2]
 
     if d <= 2:
         titles = ("x", target_name if y_train is not None else "") if d == 1 else ("x1", "x2")
-        train = as_plane(X_train, y_train)
-        assert train is not None
-        return train, as_plane(X_test, y_test), titles
+        return as_plane(X_train, y_train), None if X_test is None else as_plane(X_test, y_test), titles
     pca = PCA(n_components=2, random_state=0).fit(X_train)
     share = 100 * pca.explained_variance_ratio_
     titles = (f"PC 1 ({share[0]:.0f}% var.)", f"PC 2 ({share[1]:.0f}% var.)")  # short: a projector panel is small
