@@ -836,37 +836,6 @@ class KernelMatchingPursuitClassifier(_BinaryClassifier, _KMPBase):
     (2, 2)
     """
 
-    def __init__(
-        self,
-        n_components: int = 5,
-        *,
-        variant: str = "prefit",
-        loss: str = "squared",
-        fit_intercept: bool = True,
-        kernel: str | Callable[..., Any] = "rbf",
-        gamma: float | str | None = None,
-        degree: float = 3,
-        coef0: float = 1.0,
-        kernel_params: dict[str, Any] | None = None,
-        candidates: int | None = None,
-        random_state: int | np.random.RandomState | None = None,
-        store_path: bool = False,
-    ) -> None:
-        super().__init__(
-            n_components,
-            variant=variant,
-            loss=loss,
-            fit_intercept=fit_intercept,
-            kernel=kernel,
-            gamma=gamma,
-            degree=degree,
-            coef0=coef0,
-            kernel_params=kernel_params,
-            candidates=candidates,
-            random_state=random_state,
-            store_path=store_path,
-        )
-
     @_validated_fit
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
         """Choose the basis and its weights for two classes.
