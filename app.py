@@ -20,7 +20,7 @@ guard each child would run the app.
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (ui/blas.py says why)
-from ui import compute, guide, server_watch, site
+from ui import compute, guide, live, server_watch, site
 
 
 def main():
@@ -50,12 +50,18 @@ def main():
     # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
     page = st.navigation(site.menu(), expanded=True)
     server_watch.watch()  # behind the class proxy: reopen the page if its process stops
+    joined = live.enter(page)  # a live class's link: a student goes where the lecturer is
     guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page
+    bar = st.container() if joined else None  # the class's bar, above the page
+    if not joined:
+        live.start_button(page)  # at the top of the sidebar, under the menu
     try:
         with compute.page_turn():  # in turns when a class opens pages at once (serving/lines.py)
             page.run()
     finally:
         compute.after_page()
+    if joined:
+        live.bar(joined, page, bar)
 
 
 if __name__ == "__main__":  # not in multiprocessing's children (above)

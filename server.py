@@ -11,7 +11,9 @@ The app is ``app.py``; this file adds the serving layer (``serving/``) to Stream
   clients (``serving/lines.py``), each study computed in a child process of its own
   (``serving/children.py``, its fork server started here);
 - the lessons it is given computed before the class arrives (``serving/warm.py``; ``make
-  serve`` gives them).
+  serve`` gives them);
+- a live class: the students' players following the lecturer's, and the class's answers
+  (``serving/classes.py``).
 
 ``streamlit run app.py`` runs the same pages without it: payloads then travel inline, on
 the websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a server.
@@ -21,7 +23,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config
 
-from serving import kept_files, lines, routes, warm
+from serving import classes, kept_files, lines, routes, warm
 from ui import player
 
 BASE = config.get_option("server.baseUrlPath").strip("/")
@@ -30,7 +32,7 @@ lines.install()
 routes.install(BASE)
 app = st.App(
     "app.py",
-    routes=routes.routes() + warm.routes(),
+    routes=routes.routes() + warm.routes() + classes.routes(),
     middleware=[
         Middleware(kept_files.KeptFiles, prefixes=kept_files.static_prefixes(BASE, own=[f"{player.ROUTE}player/"])),
         Middleware(routes.PreloadPlayer),

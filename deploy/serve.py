@@ -233,6 +233,9 @@ class Deployment:
             "MPLAB_BEHIND_PROXY": "1",  # pages reload when the proxy moves them (ui/server_watch.py)
         }
         n = self.processes
+        # One file of live classes for every process (ui/classroom.py): the lecturer and a
+        # student may reach different processes, and a restarted process finds its classes.
+        self.env.setdefault("MPLAB_CLASSES", str(self.folder / "classes.sqlite3"))
         # Each process computes as many studies at once as it has cores of its own.
         self.env.setdefault("MPLAB_COMPUTE_SLOTS", str(max(1, cores() // n)))
         self.backends = [

@@ -186,3 +186,40 @@ def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment
     static = Path(streamlit.__file__).parent / "static"
     plain = sum((static / path[1:]).stat().st_size for path in scripts) + player.PLOTLY_BUNDLE.stat().st_size
     assert all(visit.received < plain / 2 for visit in visits)  # compressed on the wire, the payload too
+
+
+def test_a_live_class_spans_the_processes_and_outlives_a_killed_one(deployment):
+    """The lecturer posts to one process and the students follow from both, each on its own
+    stream; then a student's process is killed: the student reconnects through the proxy,
+    and the lecturer's next step reaches every student within 5 s (the class lives in the
+    processes' shared file, not in the dead one)."""
+    import httpx
+    from class_support import Stream
+
+    from ui import classroom
+
+    until(deployment.all_up, "every process up (another test may have killed one)")
+    store = classroom.Store(deployment.env["MPLAB_CLASSES"])  # the file every process opens
+    code, key = store.start("kmp?data=xor")
+    first, second = deployment.backends
+    doomed = Stream(
+        f"{first.url}/mpl/class/events?class={code}", f"{deployment.url}/mpl/class/events?class={code}", reconnect=True
+    )
+    other = Stream(f"{second.url}/mpl/class/events?class={code}")
+    proxied = Stream(f"{deployment.url}/mpl/class/events?class={code}")
+
+    def step(url, number):
+        answer = httpx.post(f"{url}/mpl/class/drive?class={code}", json={"step": number}, headers={"X-Class-Key": key})
+        assert answer.status_code == 200, answer.text
+
+    step(second.url, 1)  # the lecturer on the second process; a student on the first hears it
+    for stream in (doomed, other, proxied):
+        stream.wait_for(lambda e: e.get("step") == 1)
+    first.stop(kill=True)
+    step(deployment.url, 2)
+    started = time.monotonic()
+    for stream in (doomed, other, proxied):
+        stream.wait_for(lambda e: e.get("step") == 2, timeout=5 - (time.monotonic() - started))
+    assert doomed.opens >= 2  # it did reconnect, through the proxy
+    for stream in (doomed, other, proxied):
+        stream.close()

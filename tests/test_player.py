@@ -291,7 +291,7 @@ def test_the_players_modules_are_served_at_their_version_only(monkeypatch):
 
 def test_the_player_module_graph_is_whole():
     """Every module a module imports exists and exports what is imported of it; the app's
-    entry reaches every module of the player but the saved page's own (and its loader's):
+    entry reaches every module of the player but the saved page's own, the live class's bar (and their loaders):
     a module added and never imported is dead code, one renamed breaks the player."""
     import re
 
@@ -307,7 +307,9 @@ def test_the_player_module_graph_is_whole():
             assert not missing, f"{name} imports {sorted(missing)} from {used}, which does not export them"
     app = set(player.used_modules("streamlit.js"))
     saved = set(player.used_modules("standalone.js"))
-    assert set(modules) - app - saved == {"boot.js", "offline.js"}
+    live = set(player.used_modules("live.js"))  # the live class's bar, loaded by its component's script
+    assert set(modules) - app - saved - live == {"boot.js", "offline.js", "live-boot.js"}
+    assert live == {"live.js", "dom.js"}
     assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
     assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js"}
 

@@ -39,7 +39,7 @@ from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests
     kernel_choice,
     kernel_controls,
 )
-from ui.state import Control, PageState, format_value, literal, plain
+from ui.state import Control, PageState, class_params, format_value, literal, plain
 
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
 
@@ -452,6 +452,7 @@ def fill_preset_picker(state: PageState, matched, lesson=""):
                 del session[name]
         session["_page"] = None  # the next run reads the URL again, as on opening a link
         keep = {name: st.query_params[name] for name in ("present", "text") if name in st.query_params}
+        keep.update(class_params())
         st.query_params.from_dict({**chosen.params, **keep})
 
     session[key] = matched.name if matched is not None else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import lessons, site
-from ui.state import literal, plain
+from ui.state import class_params, literal, plain
 
 SESSION = "_guide"
 VIEW = ("present", "text")  # how the viewer shows a scene: kept from scene to scene
@@ -166,8 +166,22 @@ def follow():
     number = max(1, min(int(number), len(lesson.scenes)))
     scene = lesson.scene(number)
     page = site.by_key(scene.page)
-    for name in list(session):  # the scene's settings win over what the page remembers
-        if str(name).startswith((f"{scene.page}:", f"w:{scene.page}:")) and not str(name).endswith(":visited"):
+    forget_settings(scene.page)  # the scene's settings win over what the page remembers
+    query = {key: st.query_params[key] for key in VIEW if key in st.query_params}
+    query.update(class_params())
+    query.update(scene.query())
+    query.update({"lesson": guide["key"], "scene": str(number)})
+    if scene.step:
+        query["step"] = str(scene.step)
+    st.switch_page(page.file, query_params=query)
+
+
+def forget_settings(page):
+    """Forget the settings the session remembers for ``page`` (a key), so that the next run
+    reads them all from the address it opens, as a new browser would."""
+    session = st.session_state
+    for name in list(session):
+        if str(name).startswith((f"{page}:", f"w:{page}:")) and not str(name).endswith(":visited"):
             del session[name]
     from ui.choose import SHARED_KEYS
 
@@ -175,12 +189,6 @@ def follow():
         session.pop(name, None)
         session.pop(f"w:{name}", None)
     session["_page"] = None
-    query = {key: st.query_params[key] for key in VIEW if key in st.query_params}
-    query.update(scene.query())
-    query.update({"lesson": guide["key"], "scene": str(number)})
-    if scene.step:
-        query["step"] = str(scene.step)
-    st.switch_page(page.file, query_params=query)
 
 
 def head(guide, numbers):

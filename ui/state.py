@@ -24,6 +24,14 @@ import streamlit as st
 from ui.controls import Control, format_value, literal, plain, read, visible  # noqa: F401 - the pages' names
 
 _UNSET = object()  # a session value never set
+#: The live class's parameters (``ui/live.py``): kept by every write of the address, never
+#: part of a page's own view.
+CLASS_PARAMS = ("class", "key")
+
+
+def class_params():
+    """The live class's parameters of the address, as they are."""
+    return {name: st.query_params[name] for name in CLASS_PARAMS if name in st.query_params}
 
 
 class PageState:
@@ -173,7 +181,7 @@ class PageState:
     def write_url(self):
         """Rewrite the URL with every non-default value and show any notes about the link."""
         self.show_notes()
-        wanted = self.query()
+        wanted = {**self.query(), **class_params()}
         current = {key: st.query_params[key] for key in st.query_params}
         repeated = any(len(st.query_params.get_all(key)) > 1 for key in st.query_params)
         if current != wanted or repeated:

@@ -162,6 +162,21 @@ export const figures = {
       data.push({ type: "scatter", mode: "markers", x: [x], y: [y], name: "your guess", showlegend: false,
         marker: { symbol: "x-thin-open", size: 26 * this.scale, color: "#CC79A7", line: { width: 4, color: "#CC79A7" } }, hoverinfo: "skip" });
     }
+    const counts = this.classCounts;
+    if (this.predict && counts && panel.guess_trace !== undefined && this.coords) {
+      // A live class's answers (live.js), for its lecturer: a disc on each point the class
+      // clicked, as large as its count's square root, the count written in it.
+      const points = Object.keys(counts).map(Number).filter((i) => this.coords[i]);
+      if (points.length) {
+        const largest = Math.max(...points.map((i) => counts[i]));
+        data.push({ type: "scatter", mode: "markers+text", name: "the class's answers", showlegend: false, hoverinfo: "text",
+          x: points.map((i) => this.coords[i][0]), y: points.map((i) => this.coords[i][1]),
+          text: points.map((i) => String(counts[i])), hovertext: points.map((i) => "point " + i + ": " + counts[i] + " answers"),
+          textfont: { size: 15 * this.scale, color: "#000000" },
+          marker: { size: points.map((i) => (16 + 22 * Math.sqrt(counts[i] / largest)) * this.scale), color: "rgba(230, 159, 0, 0.75)",
+            line: { width: 1.5, color: "#000000" } } });
+      }
+    }
     return { data, layout };
   },
 

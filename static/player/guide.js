@@ -95,6 +95,7 @@ export const guide = {
     try { scores = JSON.parse(sessionStorage.getItem(store) || "{}"); } catch (error) { scores = {}; }
     const box = el("div", { class: "mpl-guide-question", role: "group", "aria-label": "Question" });
     const draw = () => {
+      if (this.classAsk && this.classAsk.question) { this.classQuestion(box, q); return; }
       const chosen = scores[g.scene];
       const right = Object.values(scores).filter((value) => value.right).length;
       const total = Object.keys(scores).length;
@@ -120,6 +121,37 @@ export const guide = {
       }
     };
     draw();
+    this.redrawQuestion = draw;  // a live class's round opens, closes or is revealed (live.js)
     return box;
+  },
+
+  // The question as a live class answers it: a student's click is sent to the class (and may
+  // change until the lecturer reveals the answer); the right choice and the explanation show
+  // when the lecturer reveals it.
+  classQuestion(box, q) {
+    const ask = this.classAsk;
+    const chosen = this.classChoice || null;
+    const row = el("div", { class: "mpl-choices" }, [el("span", { class: "mpl-guide-ask" }, [el("strong", { text: "Question: " }), document.createTextNode(q.ask)])]);
+    box.replaceChildren(row);
+    q.choices.forEach((choice, index) => {
+      const mark = ask.revealed ? (index + 1 === q.answer ? "✓ " : (index + 1 === chosen ? "✗ " : "")) : "";
+      row.append(el("button", { class: "mpl-btn mpl-choice" + (ask.revealed && index + 1 === q.answer ? " mpl-right" : ""), type: "button",
+        text: mark + String.fromCharCode(65 + index) + ". " + choice, "aria-pressed": chosen === index + 1 ? "true" : "false",
+        onclick: (event) => {
+          if (!ask.revealed && !this.classLead) {
+            this.classChoice = index + 1;
+            document.dispatchEvent(new CustomEvent("mpl-choice", { detail: { player: this, choice: index + 1 } }));
+            this.classQuestion(box, q);
+          }
+          this.afterClick(event);
+        } }));
+    });
+    const letter = (n) => String.fromCharCode(64 + n);
+    let text;
+    if (ask.revealed) text = "The answer is " + letter(q.answer) + ". " + (q.explain || "") + (chosen && !this.classLead ? " You answered " + letter(chosen) + "." : "");
+    else if (this.classLead) text = "The class is voting: the bar above counts the answers.";
+    else if (chosen) text = "Your answer: " + letter(chosen) + ". You may change it until the lecturer reveals the answer.";
+    else text = "The class votes: click your answer.";
+    box.append(el("div", { class: "mpl-guide-answer", "aria-live": "polite", text }));
   },
 };

@@ -169,7 +169,7 @@ export class Player {
     };
     if (p.predict) {
       this.predictBox = toggle("Predict the next pick", "Predict", "Predict the next pick: click the point you expect the criterion to choose",
-        false, (on) => { this.predict = on; this.guess = null; this.guessNote = ""; this.render(true); });
+        false, (on) => { this.predict = on; this.guess = null; this.guessNote = ""; this.render(true); this.tellPredict(); });
     }
     if (this.hasReveal) {
       this.wholeBox = toggle("Whole curves", "Whole", "Draw the curves to the end (W); off: up to the step shown, as the algorithm sees them",
@@ -282,6 +282,8 @@ export class Player {
     if (this.guide) stored(sceneKey(this.guide), String(j));  // "Back to the lesson" returns here
     this.tellStep();
     this.render();
+    // A live class (live.js) hears of every step and what took it (a key, the class, ...).
+    document.dispatchEvent(new CustomEvent("mpl-step", { detail: { player: this, step: this.j, source } }));
   }
 
   // The step on screen, told to whoever mounted the player: the app keeps it in the address,

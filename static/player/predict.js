@@ -9,10 +9,30 @@ export const predict = {
     this.predict = on;
     this.guess = null;
     this.guessNote = "";
-    if (this.cells) this.render(true);  // (not while the player is being built)
+    if (this.cells) { this.render(true); this.tellPredict(); }  // (not while the player is being built)
   },
 
-  revealed() { return this.guess !== null || this.j >= this.n; },
+  // Predict mode on or off, told to a live class (live.js): the lecturer's turns the class's on.
+  tellPredict() {
+    document.dispatchEvent(new CustomEvent("mpl-predict", { detail: { player: this, on: this.predict } }));
+  },
+
+  // In a live class (live.js sets `classAsk`: the round, and whether the lecturer revealed
+  // it) the pick shows when the lecturer reveals it, not at the student's own click.
+  revealed() {
+    if (this.j >= this.n) return true;
+    return this.classAsk ? this.classAsk.revealed : this.guess !== null;
+  },
+
+  // The rank of training point `point` by the criterion's score at this step (1: the pick's).
+  rankOf(point) {
+    const row = this.scores ? this.scores[this.j] : null;
+    if (!row || !Number.isFinite(row[point])) return Infinity;
+    const order = this.payload.pick_max === false ? 1 : -1;
+    let rank = 1;
+    for (let i = 0; i < row.length; i++) if (Number.isFinite(row[i]) && order * (row[i] - row[point]) < 0) rank += 1;
+    return rank;
+  },
 
   // Predict mode: a click anywhere on the data panel takes the training point nearest to
   // it on screen (test points and points under others can never swallow it); when several
@@ -23,6 +43,7 @@ export const predict = {
     if (panel.guess_trace === undefined) return;
     cell.plot.addEventListener("click", (event) => {
       if (!this.predict || this.revealed() || !this.coords) return;
+      if (this.classAsk && this.classAsk.question) return;  // the class answers the scene's question, not the board
       const full = cell.plot._fullLayout;
       if (!full || !full.xaxis) return;
       const frame = cell.plot.getBoundingClientRect();
@@ -38,8 +59,12 @@ export const predict = {
       const under = distances[winner] <= distances[nearest] + 4 * this.scale;
       this.guess = under ? winner : nearest;
       this.guessNote = under && winner !== nearest ? " (the point under your click)" : " (the training point nearest your click)";
-      this.guesses.total += 1;
-      if (this.guess === winner) this.guesses.right += 1;
+      if (this.classAsk) {  // a live class's round: the answer goes to the class; scored when revealed
+        document.dispatchEvent(new CustomEvent("mpl-guess", { detail: { player: this, point: this.guess } }));
+      } else {
+        this.guesses.total += 1;
+        if (this.guess === winner) this.guesses.right += 1;
+      }
       this.render(true);
     }, true);
   },
@@ -47,25 +72,41 @@ export const predict = {
   renderQuiz() {
     if (!this.predict) { this.quiz.replaceChildren(); this.quiz.style.display = "none"; return; }
     this.quiz.style.display = "";
+    if (this.classAsk && !this.classAsk.question && this.j < this.n) { this.quiz.textContent = this.classQuiz(); return; }
     const score = "Score: " + this.guesses.right + " of " + this.guesses.total + ". ";
     if (this.j >= this.n) { this.quiz.textContent = score + "No pick left: reset to play again."; return; }
     if (this.guess === null) {
       this.quiz.textContent = score + "Click the training point you expect the criterion to choose next (the star and the criterion are hidden until you do).";
       return;
     }
+    this.quiz.textContent = score + (this.guess === this.payload.picks[this.j] ? "Right! " : "Not quite. ") + this.guessDetail() + " Press Next.";
+  },
+
+  // Your point's score and rank against the pick's.
+  guessDetail() {
     const winner = this.payload.picks[this.j];
     const row = this.scores ? this.scores[this.j] : null;
-    let detail = "";
-    if (row) {
-      const mine = row[this.guess];
-      const best = row[winner];
-      const order = this.payload.pick_max === false ? 1 : -1;
-      let rank = 1;
-      for (let i = 0; i < row.length; i++) if (Number.isFinite(row[i]) && order * (row[i] - mine) < 0) rank += 1;
-      detail = Number.isFinite(mine)
-        ? " You took point " + this.guess + this.guessNote + ": it scores " + mine.toPrecision(3) + " (rank " + rank + "); the winner " + winner + " scores " + best.toPrecision(3) + "."
-        : " You took point " + this.guess + this.guessNote + ", which cannot be chosen (already chosen or exhausted).";
+    if (!row) return "";
+    const mine = row[this.guess];
+    return Number.isFinite(mine)
+      ? " You took point " + this.guess + this.guessNote + ": it scores " + mine.toPrecision(3) + " (rank " + this.rankOf(this.guess) + "); the winner " + winner + " scores " + row[winner].toPrecision(3) + "."
+      : " You took point " + this.guess + this.guessNote + ", which cannot be chosen (already chosen or exhausted).";
+  },
+
+  // The line under the story in a live class's round of "predict the next pick".
+  classQuiz() {
+    const winner = this.payload.picks[this.j];
+    if (this.classLead) {
+      return this.classAsk.revealed
+        ? "The pick is point " + winner + " (the star)."
+        : "The class is predicting the next pick: the numbers on the data panel count where they clicked.";
     }
-    this.quiz.textContent = score + (this.guess === winner ? "Right! " : "Not quite. ") + detail + " Press Next.";
+    if (!this.classAsk.revealed) {
+      return this.guess === null
+        ? "The class predicts: click the training point you expect the criterion to choose next."
+        : "Your answer: point " + this.guess + this.guessNote + ". Click another point to change it, until the lecturer reveals the pick.";
+    }
+    if (this.guess === null) return "The pick is point " + winner + ". Press Next, or wait for the lecturer.";
+    return (this.guess === winner ? "Right! " : "Not quite. ") + this.guessDetail();
   },
 };

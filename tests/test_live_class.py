@@ -1,0 +1,291 @@
+"""A live class as a lecturer and students give it, each in their own browser: the lecturer
+starts the class with the mouse and steps with a clicker's keys; the students' screens
+follow (step, presenter mode, text size, settings, a late student too), a student explores
+and comes back, the class predicts the next pick and answers a lesson's question, and the
+lecturer's board shows their counts.  Every click is a mouse click at the control's
+visible position; every wait is for a condition."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from browser_support import (  # noqa: F401 (fixtures)
+    app_page,
+    browser,
+    click_like_a_person,
+    close,
+    open_app,
+    settled,
+    shots,
+)
+
+LESSON_VIEW = "kmp?data=xor&points=300&k=12"  # a small study: each open is quick
+
+
+def player_step(page):
+    return page.evaluate("window.__mplPlayer && window.__mplPlayer.j")
+
+
+def wait_step(page, step, timeout=30_000):
+    page.wait_for_function(f"window.__mplPlayer && window.__mplPlayer.j === {step}", timeout=timeout)
+
+
+def bar_text(page):
+    return page.locator(".mpl-live-bar").inner_text()
+
+
+def start_class(page):
+    """The lecturer's mouse on "Start a live class"; the class's code and key, from the address."""
+    click_like_a_person(page, page.get_by_role("button", name="Start a live class"))
+    page.wait_for_function("new URL(location.href).searchParams.has('key')", timeout=30_000)
+    page.locator(".mpl-live-bar").wait_for(timeout=30_000)
+    query = parse_qs(urlsplit(page.url).query)
+    return query["class"][0], query["key"][0]
+
+
+def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, shots):
+    lecturer = open_app(browser, f"{server}/{LESSON_VIEW}", (1280, 720))
+    students = []
+    try:
+        settled(lecturer)
+        code, key = start_class(lecturer)
+        assert re.fullmatch(r"Class [A-Z2-9]{4} [A-Z2-9]{4}", lecturer.locator(".mpl-live-code").inner_text())
+        lecturer.locator(".mpl-live-bar", has_text="0 students follow").wait_for()
+        # the join screen: the students' link, large, with its QR code; the link opens in a fresh browser
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Show the students' link and its QR code, large")
+        )
+        join = lecturer.get_by_role("dialog", name="Join the class")
+        link = join.locator(".mpl-live-join-link").inner_text()
+        assert link == f"{server}/?class={code}" and join.locator("svg").count() == 1
+        assert (
+            float(join.locator(".mpl-live-join-code").evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) > 80
+        )
+        lecturer.screenshot(path=str(shots / "live-join-screen.png"))
+        lecturer.keyboard.press("Escape")
+        join.wait_for(state="detached")
+
+        student = open_app(browser, link, (1920, 1080))
+        students.append(student)
+        student.wait_for_url(re.compile(r"/kmp\?"), timeout=60_000)
+        settled(student)
+        assert "key=" not in student.url and f"class={code}" in student.url
+        student.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for()
+        lecturer.locator(".mpl-live-bar", has_text="1 student follows").wait_for(timeout=15_000)
+
+        # the clicker's forward key on the lecturer's screen: the student's player follows
+        for step in (1, 2, 3):
+            lecturer.keyboard.press("PageDown")
+            wait_step(student, step)
+        lecturer.keyboard.press("PageUp")
+        wait_step(student, 2)
+
+        # presenter mode and the text size, chosen with the lecturer's mouse, reach the student
+        click_like_a_person(lecturer, lecturer.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
+        student.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true", timeout=60_000)
+        click_like_a_person(lecturer, lecturer.get_by_role("radio", name="125%"))
+        student.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1.25", timeout=60_000)
+        wait_step(student, 2)
+        assert "present=true" in student.url and "text=125" in student.url
+        student.screenshot(path=str(shots / "live-student-following.png"))
+
+        # a late student lands on the current view and step
+        late = open_app(browser, link, (1280, 720))
+        students.append(late)
+        late.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true", timeout=60_000)
+        wait_step(late, 2)
+
+        # the student explores (its own key), the class goes on without it, then it comes back
+        settled(student)
+        student.keyboard.press("End")
+        student.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for()
+        lecturer.keyboard.press("PageDown")
+        wait_step(late, 3)
+        student.locator(".mpl-live-bar", has_text="the lecturer is on step 3").wait_for()
+        assert player_step(student) == student.evaluate("window.__mplPlayer.n")
+        click_like_a_person(
+            student, student.get_by_role("button", name="Follow the lecturer again, from where the lecturer is now")
+        )
+        wait_step(student, 3)
+        student.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for()
+        lecturer.keyboard.press("PageDown")
+        wait_step(student, 4)
+        wait_step(late, 4)
+
+        # a setting the lecturer changes (another study) reaches both, on the lecturer's step
+        lecturer.goto(lecturer.url.replace("k=12", "k=10"))
+        for follower in students:
+            follower.wait_for_function("new URL(location.href).searchParams.get('k') === '10'", timeout=60_000)
+            wait_step(follower, 4, timeout=60_000)
+
+        # ending the class: the students' pages are theirs again
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="End the live class: the students' screens stop following")
+        )
+        for follower in students:
+            follower.locator(".mpl-live-bar", has_text="The lecturer has ended the class").wait_for(timeout=15_000)
+        lecturer.wait_for_function("!new URL(location.href).searchParams.has('class')", timeout=30_000)
+    finally:
+        for page in [lecturer, *students]:
+            close(page)
+
+
+def data_point(page, point):
+    """Where training point ``point`` of the data panel is on the screen."""
+    return page.evaluate(
+        """(point) => {
+      const p = window.__mplPlayer;
+      const cell = p.cells.find((c) => c.panel.guess_trace !== undefined);
+      cell.plot.scrollIntoView({block: "center"});
+      const full = cell.plot._fullLayout, box = cell.plot.getBoundingClientRect();
+      const [x, y] = p.coords[point];
+      return [box.left + full.xaxis._offset + full.xaxis.c2p(x), box.top + full.yaxis._offset + full.yaxis.c2p(y)];
+    }""",
+        point,
+    )
+
+
+def far_point(page):
+    """A training point not yet chosen, far on screen from the next pick (a wrong answer)."""
+    return page.evaluate(
+        """() => {
+      const p = window.__mplPlayer, winner = p.payload.picks[p.j], [wx, wy] = p.coords[winner];
+      const chosen = new Set(p.payload.picks.slice(0, p.j));
+      let best = -1, far = -1;
+      p.coords.forEach(([x, y], i) => { const d = Math.hypot(x - wx, y - wy); if (!chosen.has(i) && d > far) { far = d; best = i; } });
+      return best;
+    }"""
+    )
+
+
+def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_clicked(server, browser, shots):
+    lecturer = open_app(browser, f"{server}/{LESSON_VIEW}&step=2", (1280, 720))
+    students = []
+    try:
+        settled(lecturer)
+        code, _ = start_class(lecturer)
+        for _ in range(3):
+            student = open_app(browser, f"{server}/?class={code}", (1280, 720))
+            students.append(student)
+            student.wait_for_url(re.compile(r"/kmp\?"), timeout=60_000)
+            settled(student)
+            wait_step(student, 2)
+        lecturer.locator(".mpl-live-bar", has_text="3 students follow").wait_for(timeout=15_000)
+        click_like_a_person(lecturer, lecturer.locator(".mpl-toggle", has_text="Predict"))
+        for student in students:
+            student.wait_for_function("window.__mplPlayer.predict && window.__mplPlayer.classAsk", timeout=15_000)
+            assert student.evaluate("window.__mplPlayer.revealed()") is False  # the star is hidden
+        winner = lecturer.evaluate("window.__mplPlayer.payload.picks[window.__mplPlayer.j]")
+        wrong = far_point(students[0])
+        for student, point in zip(students, (winner, winner, wrong)):
+            x, y = data_point(student, point)
+            student.mouse.click(x, y)
+            student.locator(".mpl-live-bar", has_text="Your answer: point").wait_for(timeout=15_000)
+        lecturer.locator(".mpl-live-bar", has_text="3 of 3 answered").wait_for(timeout=15_000)
+        # the lecturer's data panel counts the answers on the points clicked
+        lecturer.wait_for_function(
+            """() => { const p = window.__mplPlayer; const cell = p.cells.find((c) => c.panel.guess_trace !== undefined);
+               const t = cell.plot.data.find((d) => d.name === "the class's answers");
+               return t && [...t.text].sort().join(",") === "1,2"; }""",
+            timeout=15_000,
+        )
+        assert lecturer.evaluate("window.__mplPlayer.revealed()") is False  # the star waits for "Reveal"
+        lecturer.screenshot(path=str(shots / "live-class-counts.png"))
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Show the class the answer, and the share who got it")
+        )
+        said = lecturer.locator(".mpl-live-bar", has_text="The pick: point")
+        said.wait_for(timeout=15_000)
+        assert f"The pick: point {winner}. 2 of 3 answers (67%) chose it." in said.inner_text()
+        assert "By the criterion's rank: 1st 2" in said.inner_text()
+        students[0].locator(".mpl-quiz", has_text="Right!").wait_for(timeout=15_000)
+        students[2].locator(".mpl-quiz", has_text="Not quite.").wait_for(timeout=15_000)
+        # the next step is a new round: nothing counted, nothing revealed
+        lecturer.keyboard.press("PageDown")
+        for student in students:
+            wait_step(student, 3)
+            student.locator(".mpl-quiz", has_text="The class predicts").wait_for(timeout=15_000)
+        lecturer.locator(".mpl-live-bar", has_text="0 of 3 answered").wait_for(timeout=15_000)
+    finally:
+        for page in [lecturer, *students]:
+            close(page)
+
+
+def test_a_lessons_question_is_voted_on_twice_then_revealed(server, browser):
+    from ui import lessons
+
+    scene = lessons.shipped()["2-kmp"].scene(3)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    lecturer = open_app(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720))
+    students = []
+    try:
+        lecturer.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(lecturer)
+        code, _ = start_class(lecturer)
+        lecturer.locator(".mpl-live-bar", has_text="Votes:").wait_for(timeout=15_000)
+        choices = scene.question.choices
+        for answer in (0, 1):
+            student = open_app(browser, f"{server}/?class={code}", (1280, 720))
+            students.append(student)
+            student.wait_for_function("window.__mplPlayer && window.__mplPlayer.classAsk", timeout=90_000)
+            click_like_a_person(student, student.get_by_role("button", name=f"{'AB'[answer]}. {choices[answer]}"))
+            student.locator(".mpl-guide-answer", has_text=f"Your answer: {'AB'[answer]}").wait_for()
+        lecturer.locator(".mpl-live-bar", has_text="Votes: A 1 (50%) · B 1 (50%)").wait_for(timeout=15_000)
+        # peer instruction: the class discusses and votes again; the first vote stays beside it
+        click_like_a_person(
+            lecturer,
+            lecturer.get_by_role("button", name="A second vote, after the class has discussed (peer instruction)"),
+        )
+        for student in students:
+            student.locator(".mpl-guide-answer", has_text="The class votes: click your answer.").wait_for(
+                timeout=15_000
+            )
+            click_like_a_person(student, student.get_by_role("button", name=f"B. {choices[1]}"))
+        lecturer.locator(".mpl-live-bar", has_text="Second vote: A 0 (0%) · B 2 (100%)").wait_for(timeout=15_000)
+        assert "First vote: A 1 (50%) · B 1 (50%)" in bar_text(lecturer)
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Show the class the answer, and the share who got it")
+        )
+        for student in students:
+            student.locator(".mpl-guide-answer", has_text=f"The answer is {chr(64 + scene.question.answer)}.").wait_for(
+                timeout=15_000
+            )
+    finally:
+        for page in [lecturer, *students]:
+            close(page)
+
+
+def test_a_forged_key_or_an_unknown_code_gets_a_sentence_and_drives_nothing(server, browser):
+    with app_page(browser, f"{server}/{LESSON_VIEW}", (1280, 720)) as lecturer:
+        settled(lecturer)
+        code, key = start_class(lecturer)
+        with app_page(browser, f"{server}/?class={code}&key=not-the-key", (1280, 720)) as forger:
+            forger.get_by_text("This link's key does not drive the class: you follow it as a student.").wait_for(
+                timeout=60_000
+            )
+            forger.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for(timeout=60_000)
+            settled(forger)
+            forger.keyboard.press("PageDown")  # a student's own step: it explores, the class stays
+            forger.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for()
+            assert player_step(lecturer) == 0
+        with app_page(browser, f"{server}/?class=ZZZZZZZZ", (1280, 720)) as lost:
+            lost.get_by_text("There is no live class ZZZZ ZZZZ", exact=False).wait_for(timeout=60_000)
+            assert lost.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_student_whose_tab_slept_catches_up_when_it_wakes(server, browser):
+    """A laptop's tab frozen (asleep: no timer, no event handled) while the lecturer steps:
+    when it wakes, the student is where the lecturer is."""
+    with app_page(browser, f"{server}/{LESSON_VIEW}", (1280, 720)) as lecturer:
+        settled(lecturer)
+        code, _ = start_class(lecturer)
+        with app_page(browser, f"{server}/?class={code}", (1280, 720)) as student:
+            student.wait_for_url(re.compile(r"/kmp\?"), timeout=60_000)
+            settled(student)
+            student.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for()
+            tab = student.context.new_cdp_session(student)
+            tab.send("Page.setWebLifecycleState", {"state": "frozen"})
+            for _ in range(3):
+                lecturer.keyboard.press("PageDown")
+            lecturer.wait_for_function("window.__mplClass.state && window.__mplClass.state.step === 3", timeout=30_000)
+            tab.send("Page.setWebLifecycleState", {"state": "active"})
+            wait_step(student, 3)

@@ -1,0 +1,259 @@
+"""A live class in the app: start one, follow one, and the bar that says where the class is.
+
+The lecturer presses "Start a live class" (the sidebar, any page): the page's address gets
+``?class=CODE&key=KEY`` (the lecturer's link; the key drives the class) and the bar above
+the page shows the code, how many follow, and "Join screen": the students' link
+(``?class=CODE``) large, with its QR code, for the projector.  Each run of the lecturer's
+page tells the class the view it shows (:func:`here`: the page, its settings, the lesson's
+scene, text size and presenter mode: :func:`here`) and the scene's question; the lecturer's
+browser tells it the view with the step on screen, then each step (``static/player/live.js``,
+through ``serving/classes.py``).
+
+A student's page with ``?class=CODE`` opens where the lecturer is (a late student lands on
+the current scene and step) and its bar follows every change.  A student who steps or
+changes a setting explores on their own; "Back to the lecturer" rejoins where the lecturer
+is now.  No name is asked and nothing is kept about a student: the class counts answers by a
+random ballot the student's tab makes for the class (:mod:`ui.classroom`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import streamlit as st
+
+from ui import classroom, guide, site
+from ui.state import CLASS_PARAMS, plain
+
+JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
+GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
+SAID = "_live_said"  # a sentence for the page the student lands on
+NOT_THE_VIEW = frozenset({*CLASS_PARAMS, "step"})  # what the class's address leaves out
+
+
+@functools.lru_cache(maxsize=1)
+def _store() -> classroom.Store:
+    return classroom.store()
+
+
+class Live:
+    """This run's class: its ``code``, the viewer's ``role`` ("lead" or "follow") and key."""
+
+    def __init__(self, code, role, key, found):
+        self.code, self.role, self.key, self.found = code, role, key, found
+
+
+def here(url_path):
+    """The view on screen as the class names it: the page's address and its query (sorted,
+    without the class's own parameters or the step)."""
+    query = sorted((name, st.query_params[name]) for name in st.query_params if name not in NOT_THE_VIEW)
+    return f"{url_path}?{urlencode(query)}"
+
+
+def enter(page):
+    """At the top of a run (``app.py``): the class the address names, or None; a student
+    entering it (or asking from the bar) is sent to where the lecturer is."""
+    wanted = st.query_params.get("class")
+    session = st.session_state
+    if wanted is None:
+        session.pop(JOINED, None)
+        return None
+    if not classroom.SERVED:
+        st.info(
+            "This link is for a live class, which this server does not run (it runs without the app's own "
+            "server: start it with `make run` or `make serve`). The page works on its own.",
+            icon=":material/groups:",
+        )
+        return None
+    code = classroom.normal_code(wanted)
+    found = _store().find(code) if code else None
+    if found is None:
+        st.warning(plain(classroom._no_class(str(wanted))), icon=":material/groups:")
+        return None
+    key = st.query_params.get("key")
+    role = "follow"
+    if key is not None:
+        try:
+            _store().counts(found.code, key)
+            role = "lead"
+        except classroom.ClassError:
+            session[SAID] = "This link's key does not drive the class: you follow it as a student."
+            key = None
+    if role == "follow" and (session.get(JOINED) != found.code or session.pop(GO, False)):
+        session[JOINED] = found.code
+        _go_to(found, page)  # a page switch ends this run here
+    session[JOINED] = found.code
+    said = session.pop(SAID, None)
+    if said:
+        st.warning(said, icon=":material/key_off:")
+    return Live(found.code, role, key, found)
+
+
+def _go_to(found, page):
+    """Open the lecturer's view, at the lecturer's step, unless it is on screen."""
+    path, _, query = found.state["address"].partition("?")
+    try:
+        target = site.by_path(path)
+    except ValueError:
+        return
+    params = dict(parse_qsl(query, keep_blank_values=True))
+    if target.url_path == (page.url_path or "") and here(page.url_path or "") == found.state["address"]:
+        return
+    guide.forget_settings(target.key)
+    params["class"] = found.code
+    if found.state["step"]:
+        params["step"] = str(found.state["step"])
+    st.switch_page(target.file, query_params=params)
+
+
+def start_button(page):
+    """The sidebar's way to start a class (where the server runs the class's routes)."""
+    if not classroom.SERVED or "class" in st.query_params:
+        return
+    note()
+    box = st.sidebar.container(border=True)
+    box.button(
+        "Start a live class",
+        key="live:start",
+        icon=":material/groups:",
+        on_click=_start,
+        args=(page.url_path or "",),
+        help="The students' screens follow yours: every step, scene, text size and presenter state. "
+        "They can answer the board's questions; you see the class's answers.",
+    )
+
+
+def _start(url_path):
+    try:
+        code, key = _store().start(here(url_path))
+    except classroom.ClassError as error:
+        st.session_state["_live_note"] = str(error)
+        return
+    st.query_params["class"] = code
+    st.query_params["key"] = key
+
+
+def _end():
+    live = st.session_state.get("_live_lead")
+    if live:
+        try:
+            _store().drive(live[0], live[1], end=True)
+        except classroom.ClassError:
+            pass
+    for name in CLASS_PARAMS:
+        st.query_params.pop(name, None)
+    st.session_state.pop(JOINED, None)
+
+
+def _follow():
+    st.session_state[GO] = True
+
+
+def _ignore():
+    """A component value's callback: the value is read where it is needed."""
+
+
+def _question_choices():
+    """The choices of the current scene's multiple-choice question on this page, or 0."""
+    guided = st.session_state.get(guide.SESSION)
+    if not guided:
+        return 0
+    scene = guided["lesson"].scene(guided["scene"])
+    if guided.get("page") != scene.page or scene.question is None or scene.question.kind != "choice":
+        return 0
+    return len(scene.question.choices)
+
+
+def bar(live, page, slot):
+    """After the page ran: tell the class the lecturer's view, and draw the class's bar in
+    ``slot`` (a container at the top of the page)."""
+    address = here(page.url_path or "")
+    choices = _question_choices()
+    if live.role == "lead":
+        st.session_state["_live_lead"] = (live.code, live.key)
+        if choices != live.found.state["question"]:
+            try:
+                _store().drive(live.code, live.key, question=choices)
+            except classroom.ClassError as error:
+                slot.warning(plain(str(error)))
+                return
+    try:  # the step this run opened on: a new page's or scene's (on the same page the player keeps its own)
+        step = max(0, min(int(st.query_params.get("step", 0)), classroom.MAX_STEP))
+    except ValueError:
+        step = 0
+    # The view goes to the class from the lecturer's browser, with the step on screen (the
+    # steps are taken there): ``here`` and ``step`` (live.js).
+    data = {
+        "code": live.code,
+        "shown": classroom.shown_code(live.code),
+        "role": live.role,
+        "here": address,
+        "step": step,
+        "routes": "mpl/class/",
+    }
+    if live.role == "lead":
+        link = _students_link(live.code)
+        data.update(key=live.key, qr=_qr_svg(link), link=link, local=_local(link))
+    with slot:
+        _component()(
+            key="live-class",
+            data=data,
+            on_follow_change=_follow,
+            on_end_change=_end,
+            on_tick_change=_ignore,
+            height="content",
+        )
+
+
+def note():
+    """A sentence left by starting a class that could not start."""
+    said = st.session_state.pop("_live_note", None)
+    if said:
+        st.sidebar.warning(plain(said))
+
+
+def _students_link(code):
+    """The students' link: the app's address as the lecturer's browser reached it (its home
+    page, which opens where the lecturer is)."""
+    from streamlit import config
+
+    parts = urlsplit(str(st.context.url or "http://localhost/"))
+    base = config.get_option("server.baseUrlPath").strip("/")
+    return urlunsplit((parts.scheme, parts.netloc, f"/{base}/" if base else "/", f"class={code}", ""))
+
+
+def _local(link):
+    """Whether ``link`` names the lecturer's own computer (students elsewhere cannot open it)."""
+    host = urlsplit(link).hostname or ""
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+def _qr_svg(link):
+    """The QR code of ``link`` as SVG (segno), dark modules on white whatever the theme."""
+    import segno
+
+    return segno.make(link, error="m").svg_inline(scale=8, border=2, dark="#000000", light="#ffffff")
+
+
+_COMPONENT = None
+
+
+def _component():
+    global _COMPONENT
+    if _COMPONENT is None:
+        from ui.player import player_base
+
+        here_dir = Path(__file__).resolve().parent
+        script = (here_dir.parent / "static" / "player" / "live-boot.js").read_text(encoding="utf-8")
+        script = script.replace('"__MODULES__"', json.dumps(player_base()))
+        _COMPONENT = st.components.v2.component(
+            "mpl_live_class",
+            html="<div class='mpl-live'></div>",
+            css=(here_dir / "live.css").read_text(),
+            js=script,
+            isolate_styles=False,
+        )
+    return _COMPONENT
