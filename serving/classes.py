@@ -15,8 +15,9 @@ Three routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/cla
 
 The classes live in :mod:`ui.classroom`'s SQLite file, which every process of ``make serve``
 shares: the lecturer and a student may land on different processes.  Each process has one
-watcher (:class:`Hub`) that reads the versions of the classes its own followers follow, ten
-times a second, and sends each follower the class when it changes -- the latest state, never
+watcher (:class:`Hub`) that reads the versions of the classes its own followers follow (every
+:data:`PERIOD`; at once after a change made in this process), and sends each follower the
+class when it changes -- the latest state, never
 a queue of old ones, so a slow student skips to where the lecturer is.
 """
 
@@ -38,7 +39,7 @@ from serving.clients import address_of
 from ui import classroom
 from ui.player import ROUTE
 
-PERIOD = 0.1  # seconds between a process's looks at its followers' classes
+PERIOD = 0.05  # seconds between a process's looks at its followers' classes (another process's changes)
 COUNT_PERIOD = 1.0  # seconds between its counts of who follows
 # Seconds of silence after which a stream says it is alive: a browser that hears nothing for
 # longer reconnects (a laptop that slept may hold a connection that is dead).
