@@ -210,7 +210,7 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
             close(page)
 
 
-def test_a_lessons_question_is_voted_on_twice_then_revealed(server, browser):
+def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_on_to_the_next_scene(server, browser):
     from ui import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(3)
@@ -249,6 +249,14 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed(server, browser):
             student.locator(".mpl-guide-answer", has_text=f"The answer is {chr(64 + scene.question.answer)}.").wait_for(
                 timeout=15_000
             )
+        # the lecturer's mouse on the next scene: the class goes with it, to its own step
+        click_like_a_person(lecturer, lecturer.get_by_role("button", name="Next scene"))
+        lecturer.wait_for_function("window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000)
+        for student in students:
+            student.wait_for_function(
+                "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000
+            )
+            wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=30_000)
     finally:
         for page in [lecturer, *students]:
             close(page)

@@ -192,6 +192,7 @@ def bar(live, page, slot):
         "role": live.role,
         "here": address,
         "step": step,
+        "scale": _text_scale(),
         "routes": "mpl/class/",
     }
     if live.role == "lead":
@@ -206,6 +207,14 @@ def bar(live, page, slot):
             on_tick_change=_ignore,
             height="content",
         )
+
+
+def _text_scale():
+    """The page's text size (``?text=125``) as a factor: the bar grows with the charts."""
+    try:
+        return max(1.0, min(int(st.query_params.get("text", 100)) / 100, 1.5))
+    except ValueError:
+        return 1.0
 
 
 def note():
@@ -235,7 +244,7 @@ def _qr_svg(link):
     """The QR code of ``link`` as SVG (segno), dark modules on white whatever the theme."""
     import segno
 
-    return segno.make(link, error="m").svg_inline(scale=8, border=2, dark="#000000", light="#ffffff")
+    return segno.make(link, error="m").svg_inline(border=2, dark="#000000", light="#ffffff", omitsize=True)
 
 
 _COMPONENT = None

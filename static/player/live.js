@@ -276,7 +276,7 @@ function draw(c) {
         const mine = c.answered && c.answered.round === state.round ? c.answered.value : null;
         if (state.revealed) say("The answer is out: see the board.");
         else if (mine !== null) say("Your answer: " + (state.question ? letter(mine) : "point " + mine) + ". The lecturer reveals it.");
-        else say(state.question ? "Answer the question below." : "Click the training point you expect to be chosen next.");
+        else say(state.question ? "Answer the question below." : "The class predicts the next pick.");
       }
     } else {
       say("You are exploring on your own; the lecturer is on step " + state.step + ".");
@@ -346,6 +346,7 @@ export function attach(component) {
   }
   // The bar goes in the component's own element (its style sheet sits beside it).
   const root = component.parentElement.querySelector(".mpl-live") || component.parentElement;
+  root.style.setProperty("--mpl-live-scale", String(data.scale || 1));  // the page's text size
   Object.assign(c, { component, root, here: data.here, shown: data.shown, qr: data.qr, link: data.link, local: data.local });
   // A view the student chose (a setting changed here, not the lecturer's): exploring.
   if (c.role === "follow" && c.following && c.state && data.here !== c.state.address && c.asked !== c.state.version) c.following = false;
