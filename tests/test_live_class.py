@@ -1,9 +1,10 @@
 """A live class as a lecturer and students give it, each in their own browser: the lecturer
 starts the class with the mouse and steps with a clicker's keys; the students' screens
-follow (step, presenter mode, text size, settings, a late student too), a student explores
-and comes back, the class predicts the next pick and answers a lesson's question, and the
-lecturer's board shows their counts.  Every click is a mouse click at the control's
-visible position; every wait is for a condition."""
+follow (step, presenter mode, text size, settings, scene, a late student too, a sleeping
+laptop when it wakes), a student explores and comes back, a forged key drives nothing, the
+class predicts the next pick and answers a lesson's question, and the lecturer's board shows
+their counts.  Every click is a mouse click at the control's visible position; every wait is
+for a condition."""
 
 import re
 from urllib.parse import parse_qs, urlsplit
@@ -94,12 +95,14 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         late.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true", timeout=60_000)
         wait_step(late, 2)
 
-        # the student explores (its own key), the class goes on without it, then it comes back
+        # the student explores (its own key), the class goes on without it, then it comes back;
+        # meanwhile the late student's laptop sleeps (its tab frozen: no timer, no event handled)
         settled(student)
         student.keyboard.press("End")
         student.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for()
+        asleep = late.context.new_cdp_session(late)
+        asleep.send("Page.setWebLifecycleState", {"state": "frozen"})
         lecturer.keyboard.press("PageDown")
-        wait_step(late, 3)
         student.locator(".mpl-live-bar", has_text="the lecturer is on step 3").wait_for()
         assert player_step(student) == student.evaluate("window.__mplPlayer.n")
         click_like_a_person(
@@ -109,6 +112,7 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         student.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for()
         lecturer.keyboard.press("PageDown")
         wait_step(student, 4)
+        asleep.send("Page.setWebLifecycleState", {"state": "active"})  # it wakes where the lecturer is
         wait_step(late, 4)
 
         # a setting the lecturer changes (another study) reaches both, on the lecturer's step
@@ -116,6 +120,21 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         for follower in students:
             follower.wait_for_function("new URL(location.href).searchParams.get('k') === '10'", timeout=60_000)
             wait_step(follower, 4, timeout=60_000)
+
+        # a student's link with a made-up key follows as a student, and says so; its own steps drive nothing
+        with app_page(browser, f"{server}/?class={code}&key=not-the-key", (1280, 720)) as forger:
+            forger.get_by_text("This link's key does not drive the class: you follow it as a student.").wait_for(
+                timeout=60_000
+            )
+            forger.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for(timeout=60_000)
+            settled(forger)
+            wait_step(forger, 4)
+            forger.keyboard.press("PageDown")
+            forger.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for()
+            assert player_step(lecturer) == 4 and player_step(late) == 4
+        with app_page(browser, f"{server}/?class=ZZZZZZZZ", (1280, 720)) as lost:
+            lost.get_by_text("There is no live class ZZZZ ZZZZ", exact=False).wait_for(timeout=60_000)
+            assert lost.locator("[data-testid='stException']").count() == 0
 
         # ending the class: the students' pages are theirs again
         click_like_a_person(
@@ -260,40 +279,3 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_o
     finally:
         for page in [lecturer, *students]:
             close(page)
-
-
-def test_a_forged_key_or_an_unknown_code_gets_a_sentence_and_drives_nothing(server, browser):
-    with app_page(browser, f"{server}/{LESSON_VIEW}", (1280, 720)) as lecturer:
-        settled(lecturer)
-        code, key = start_class(lecturer)
-        with app_page(browser, f"{server}/?class={code}&key=not-the-key", (1280, 720)) as forger:
-            forger.get_by_text("This link's key does not drive the class: you follow it as a student.").wait_for(
-                timeout=60_000
-            )
-            forger.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for(timeout=60_000)
-            settled(forger)
-            forger.keyboard.press("PageDown")  # a student's own step: it explores, the class stays
-            forger.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for()
-            assert player_step(lecturer) == 0
-        with app_page(browser, f"{server}/?class=ZZZZZZZZ", (1280, 720)) as lost:
-            lost.get_by_text("There is no live class ZZZZ ZZZZ", exact=False).wait_for(timeout=60_000)
-            assert lost.locator("[data-testid='stException']").count() == 0
-
-
-def test_a_student_whose_tab_slept_catches_up_when_it_wakes(server, browser):
-    """A laptop's tab frozen (asleep: no timer, no event handled) while the lecturer steps:
-    when it wakes, the student is where the lecturer is."""
-    with app_page(browser, f"{server}/{LESSON_VIEW}", (1280, 720)) as lecturer:
-        settled(lecturer)
-        code, _ = start_class(lecturer)
-        with app_page(browser, f"{server}/?class={code}", (1280, 720)) as student:
-            student.wait_for_url(re.compile(r"/kmp\?"), timeout=60_000)
-            settled(student)
-            student.locator(".mpl-live-bar", has_text="Following the lecturer").wait_for()
-            tab = student.context.new_cdp_session(student)
-            tab.send("Page.setWebLifecycleState", {"state": "frozen"})
-            for _ in range(3):
-                lecturer.keyboard.press("PageDown")
-            lecturer.wait_for_function("window.__mplClass.state && window.__mplClass.state.step === 3", timeout=30_000)
-            tab.send("Page.setWebLifecycleState", {"state": "active"})
-            wait_step(student, 3)
