@@ -28,6 +28,8 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
+import sys
 import time
 from collections import OrderedDict, deque
 
@@ -209,8 +211,13 @@ async def _body(request: Request) -> dict | None:
 
 
 def routes(store: classroom.Store | None = None) -> list[Route]:
-    """The class's routes, on ``store`` (this process's :func:`ui.classroom.store`)."""
-    store = store or classroom.store()
+    """The class's routes, on ``store`` (this process's :func:`ui.classroom.store`); none, and
+    no live class, when the classes' file cannot be opened (the app serves its pages anyway)."""
+    try:
+        store = store or classroom.store()
+    except (OSError, sqlite3.Error) as error:
+        print(f"No live classes on this server: their file could not be opened ({error}).", file=sys.stderr)
+        return []
     hub = Hub(store)
     guesses = Guesses()
 
@@ -233,7 +240,7 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             except classroom.ClassError as error:
                 return _sentence(str(error), 403)
         elif hub.counts.get(found.code, 0) >= classroom.MAX_FOLLOWERS:
-            return _sentence(f"This class is full: {classroom.MAX_FOLLOWERS} students follow it already.", 503)
+            return _sentence(classroom.full_class(), 503)
         follower = Follower(found.code, key)
         hub.join(follower)
         follower.give(found.public())

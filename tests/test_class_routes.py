@@ -131,3 +131,31 @@ def test_guessing_codes_is_bounded_per_client(tmp_path):
             assert answer.status_code == 404
         assert refused == classes.GUESSES
         assert "Too many class codes" in client.get(f"{base}events?class={code}").json()["error"]
+
+
+def test_a_full_class_refuses_the_next_student_with_a_sentence(site, monkeypatch):
+    base, store = site
+    monkeypatch.setattr(classroom, "MAX_FOLLOWERS", 1)
+    code, key = store.start("kmp?")
+    first = Stream(f"{base}events?class={code}")
+    first.wait_for(lambda e: True)
+    deadline = time.monotonic() + 10
+    while store.followers(code) < 1 and time.monotonic() < deadline:  # each process counts its followers every second
+        time.sleep(0.05)
+    second = Stream(f"{base}events?class={code}")
+    assert second.status == 503 and second.body["error"] == classroom.full_class()
+    lecturer = Stream(f"{base}events?class={code}&key={key}")  # the lecturer is not a student: never refused
+    assert lecturer.status == 200
+    for stream in (first, lecturer):
+        stream.close()
+
+
+def test_a_server_that_cannot_open_the_classes_file_serves_its_pages_without_classes(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv(classroom.ENVIRONMENT, str(blocker / "classes.sqlite3"))  # a folder that cannot be made
+    monkeypatch.setattr(classroom, "_STORE", None)
+    monkeypatch.setattr(classroom, "SERVED", False)
+    assert classes.routes() == []
+    assert classroom.SERVED is False  # the pages then offer no class, and a class's link says why
+    assert "No live classes on this server" in capsys.readouterr().err

@@ -377,6 +377,10 @@ def _round_counts(db: sqlite3.Connection, code: str, round_: int) -> dict[int, i
     return {int(answer): int(count) for answer, count in rows}
 
 
+def full_class() -> str:
+    return f"This class is full: {MAX_FOLLOWERS} students follow it already. The page works on its own."
+
+
 def _no_class(code: str) -> str:
     return (
         f"There is no live class {shown_code(code) if normal_code(code) else repr(str(code)[:20])}: "

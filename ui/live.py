@@ -31,6 +31,7 @@ from ui.state import CLASS_PARAMS, plain
 JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
 SAID = "_live_said"  # a sentence for the page the student lands on
+KEPT = "_live_class"  # (code, key or None): the class this session is in, kept across the menu's pages
 NOT_THE_VIEW = frozenset({*CLASS_PARAMS, "step"})  # what the class's address leaves out
 
 
@@ -58,6 +59,15 @@ def enter(page):
     entering it (or asking from the bar) is sent to where the lecturer is."""
     wanted = st.query_params.get("class")
     session = st.session_state
+    if wanted is None and session.get(KEPT) and classroom.SERVED:
+        # another page, opened from the menu (its link has no query): still in the class
+        code, key = session[KEPT]
+        if _store().find(code) is None:
+            session.pop(KEPT, None)
+        else:
+            st.query_params["class"] = wanted = code
+            if key:
+                st.query_params["key"] = key
     if wanted is None:
         session.pop(JOINED, None)
         return None
@@ -70,6 +80,12 @@ def enter(page):
         return None
     code = classroom.normal_code(wanted)
     found = _store().find(code) if code else None
+    if found is None and code is not None and (session.get(KEPT) or (None,))[0] == code:
+        for name in CLASS_PARAMS:  # the class this page followed has ended: the page is the student's
+            st.query_params.pop(name, None)
+        session.pop(KEPT, None)
+        session.pop(JOINED, None)
+        return None
     if found is None:
         st.warning(plain(classroom._no_class(str(wanted))), icon=":material/groups:")
         return None
@@ -82,6 +98,14 @@ def enter(page):
         except classroom.ClassError:
             session[SAID] = "This link's key does not drive the class: you follow it as a student."
             key = None
+    if (
+        role == "follow"
+        and session.get(JOINED) != found.code
+        and _store().followers(found.code) >= classroom.MAX_FOLLOWERS
+    ):
+        st.warning(classroom.full_class(), icon=":material/groups:")
+        return None
+    session[KEPT] = (found.code, key)
     if role == "follow" and (session.get(JOINED) != found.code or session.pop(GO, False)):
         session[JOINED] = found.code
         _go_to(found, page)  # a page switch ends this run here
@@ -137,15 +161,17 @@ def _start(url_path):
 
 
 def _end():
-    live = st.session_state.get("_live_lead")
-    if live:
+    """The lecturer ends the class; a student leaves it (the page stays as it is)."""
+    code, key = st.session_state.get(KEPT) or (None, None)
+    if key:
         try:
-            _store().drive(live[0], live[1], end=True)
+            _store().drive(code, key, end=True)
         except classroom.ClassError:
             pass
     for name in CLASS_PARAMS:
         st.query_params.pop(name, None)
     st.session_state.pop(JOINED, None)
+    st.session_state.pop(KEPT, None)
 
 
 def _follow():
@@ -173,7 +199,6 @@ def bar(live, page, slot):
     address = here(page.url_path or "")
     choices = _question_choices()
     if live.role == "lead":
-        st.session_state["_live_lead"] = (live.code, live.key)
         if choices != live.found.state["question"]:
             try:
                 _store().drive(live.code, live.key, question=choices)

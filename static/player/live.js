@@ -48,7 +48,7 @@ function open(c) {
   const url = new URL(c.routes + "events?class=" + encodeURIComponent(c.code) + (c.key ? "&key=" + encodeURIComponent(c.key) : ""), document.baseURI);
   const source = new EventSource(url.href);
   c.source = source;
-  c.heard = Date.now();
+  c.heard = c.openedAt = Date.now();
   source.onmessage = (event) => {
     c.heard = Date.now();
     let state;
@@ -70,7 +70,9 @@ function open(c) {
 function keepAlive(c) {
   const check = () => {
     if (!c.source || c.ended) return;
-    if (c.source.readyState === EventSource.CLOSED || Date.now() - c.heard > ALIVE_MS) open(c);
+    // refused (the server answered, but not with the class): again after a while, not at once
+    const refused = c.source.readyState === EventSource.CLOSED && Date.now() - c.openedAt > 30000;
+    if (refused || (c.source.readyState !== EventSource.CLOSED && Date.now() - c.heard > ALIVE_MS)) open(c);
   };
   c.watch = setInterval(check, 5000);
   c.onWake = () => { if (document.visibilityState === "visible" && c.source && Date.now() - c.heard > 20000) open(c); };
@@ -268,10 +270,11 @@ function draw(c) {
       else parts.push(button(c, "Reveal", "Show the class the answer, and the share who got it", () => drive(c, { reveal: true }), true));
       if (state.question) parts.push(button(c, "Vote again", "A second vote, after the class has discussed (peer instruction)", () => drive(c, { again: true })));
     }
-    parts.push(button(c, "End the class", "End the live class: the students' screens stop following", () => c.component.setTriggerValue("end", true)));
+    parts.push(button(c, "End the class", "End the live class: the students' screens stop following", () => leave(c)));
   } else if (state) {
     if (c.following) {
       say("Following the lecturer");
+      parts.push(button(c, "Leave", "Leave the class: this page stays as it is, and stops following", () => leave(c)));
       if (asking(state)) {
         const mine = c.answered && c.answered.round === state.round ? c.answered.value : null;
         if (state.revealed) say("The answer is out: see the board.");
@@ -321,6 +324,16 @@ function listen(c) {
   document.addEventListener("mpl-guess", c.onGuess);
   document.addEventListener("mpl-choice", c.onChoice);
   document.addEventListener("mpl-mounted", c.onMounted);
+}
+
+// The lecturer ends the class, or a student leaves it: this tab's stream closes, and the
+// page (one rerun) drops the class from its address.
+function leave(c) {
+  stop(c);
+  window.__mplClass = { code: null };
+  const player = playerNow();
+  if (player) { player.classAsk = null; player.classCounts = null; player.classLead = false; player.render(true); }
+  c.component.setTriggerValue("end", true);
 }
 
 function stop(c) {
