@@ -172,7 +172,8 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
     formulas under the charts read whole.  The page is opened once, as a lecturer's is: in
     presenter mode at 1280x720, then moved to a 1920x1080 projector, then presenter mode
     switched off with the mouse at 1280x720 (the sizes opened directly are the other
-    tests')."""
+    tests'); there "Next" steps with the mouse, and the page reads in both themes and in
+    presenter mode on a dark projector (:func:`check_both_themes`)."""
     with app_page(browser, f"{server}/{path}?text={VIEWS[0][2][0]}&present=1", VIEWS[0][0]) as page:
         settled(page)
         for size, present, texts in VIEWS:
@@ -189,6 +190,11 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
                 assert labels_seen, f"{path} at {size}: no curve label was found"
         if path in FORMULA_PAGES:
             check_the_formulas_at_150_percent(page, path)
+        # then, on the same page, what a student's laptop shows (scrolling, 1280x720): it steps
+        # with a mouse click on "Next", and reads in both themes and on a dark projector
+        page.keyboard.press("Home")
+        opens_and_steps(page, path, shots)
+        check_both_themes(page, path, shots)
 
 
 def _check_the_view(page, path, size, present, texts, shots):
@@ -719,45 +725,52 @@ def opens_and_steps(page, path, shots):
     page.screenshot(path=str(shots / f"{path or 'home'}.png"))
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", [path for path in PAGES if path not in PLAYER_PAGES])
 def test_every_page_reads_in_both_themes(server, browser, path, shots):
-    """Each page opens without an error and shows what it is for (a player's page draws every
-    panel and steps with a mouse click on "Next"); then as its reader's system theme has it,
-    light and then dark (switched on the open page, as a laptop's setting does), and a
-    player's page in presenter mode on a dark projector: no serious axe-core violation in
-    any; captions at the contrast of text; in the dark, the charts dark too."""
+    """Each page opens without an error and shows what it is for, and reads in both themes
+    (:func:`check_both_themes`); the player's pages are checked so in the walk through
+    their layouts, on the page it opened (``test_every_text_size_is_a_layout_that_fits``)."""
+    with app_page(browser, f"{server}/{path}", (1280, 720), scheme="light") as page:
+        opens_and_steps(page, path, shots)
+        check_both_themes(page, path, shots)
+
+
+def check_both_themes(page, path, shots):
+    """The page as its reader's system theme has it, light and then dark (switched on the
+    open page, as a laptop's setting does), and a player's page in presenter mode on a dark
+    projector: no serious axe-core violation in any; captions at the contrast of text; in the
+    dark, the charts dark too."""
     from ui.figures import DARK_BACKGROUND
 
     player = path in PLAYER_PAGES
-    with app_page(browser, f"{server}/{path}", (1280, 720), scheme="light") as page:
-        opens_and_steps(page, path, shots)
-        for scheme in ("light", "dark"):
-            if scheme == "dark":
-                page.emulate_media(color_scheme="dark")
-                page.wait_for_function(
-                    "getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
-                    " !== 'rgb(255, 255, 255)'"
-                )
-                if player:
-                    page.wait_for_function(
-                        f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')"
-                    )
+    for scheme in ("light", "dark"):
+        if scheme == "dark":
+            page.emulate_media(color_scheme="dark")
+            page.wait_for_function(
+                "getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
+                " !== 'rgb(255, 255, 255)'"
+            )
             if player:
-                settled(page)
-            found = axe(page)
-            assert not found, f"{path or 'home'} ({scheme}): {found}"
-            if path in CAPTIONED:
-                problems = caption_contrast_problems(page)
-                assert not problems, f"{path or 'home'} ({scheme}): {problems}"
-        if player:  # presenter mode, chosen with the mouse in the title row
-            click_like_a_person(page, page.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
-            page.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true")
+                page.wait_for_function(
+                    f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')"
+                )
+        if player:
             settled(page)
-            problems = dark_chart_problems(page)
-            assert not problems, f"{path} (presenter, dark): {problems}"
-            found = axe(page)
-            assert not found, f"{path} (presenter, dark): {found}"
-            page.screenshot(path=str(shots / f"dark-{path}.png"))
+        found = axe(page)
+        assert not found, f"{path or 'home'} ({scheme}): {found}"
+        if path in CAPTIONED:
+            problems = caption_contrast_problems(page)
+            assert not problems, f"{path or 'home'} ({scheme}): {problems}"
+    if player:  # presenter mode, chosen with the mouse in the title row, at the top of the page
+        page.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+        click_like_a_person(page, page.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true")
+        settled(page)
+        problems = dark_chart_problems(page)
+        assert not problems, f"{path} (presenter, dark): {problems}"
+        found = axe(page)
+        assert not found, f"{path} (presenter, dark): {found}"
+        page.screenshot(path=str(shots / f"dark-{path}.png"))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
