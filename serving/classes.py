@@ -88,6 +88,7 @@ class Hub:
         if self.task is None or self.task.done():
             self.wake = asyncio.Event()
             self.task = asyncio.get_running_loop().create_task(self.watch())
+        self.nudge()
 
     def leave(self, follower: Follower) -> None:
         group = self.followers.get(follower.code)
@@ -107,9 +108,22 @@ class Hub:
         return {code: sum(1 for f in group if f.lead is None) for code, group in self.followers.items()}
 
     async def watch(self) -> None:
-        counted = 0.0
-        while self.followers:
-            assert self.wake is not None
+        """For as long as the process runs: while it has followers, look every period; with
+        none, once more to say so, then sleep until one joins (it never ends, so a follower
+        joining as the last one leaves is never left without a watcher)."""
+        counted, idle = 0.0, False
+        assert self.wake is not None
+        while True:
+            if not self.followers:
+                if not idle:
+                    with contextlib.suppress(Exception):
+                        await asyncio.to_thread(self.store.follow_counts, self.process, {})
+                    idle = True
+                self.wake.clear()
+                if not self.followers:  # (one may have joined while the count was written)
+                    await self.wake.wait()
+                continue
+            idle = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), PERIOD)
             self.wake.clear()
@@ -120,8 +134,6 @@ class Hub:
                 await self.tell()
             except Exception:  # the file is busy or gone for a moment: the next period tries again
                 await asyncio.sleep(PERIOD)
-        with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.store.follow_counts, self.process, {})
 
     async def tell(self) -> None:
         codes = list(self.followers)

@@ -159,3 +159,16 @@ def test_a_server_that_cannot_open_the_classes_file_serves_its_pages_without_cla
     assert classes.routes() == []
     assert classroom.SERVED is False  # the pages then offer no class, and a class's link says why
     assert "No live classes on this server" in capsys.readouterr().err
+
+
+def test_a_student_who_comes_after_everyone_left_still_follows(site):
+    """The process's watcher sleeps when nobody follows, and wakes for the next student."""
+    base, store = site
+    code, key = store.start("kmp?")
+    for round_ in range(3):
+        student = Stream(f"{base}events?class={code}")
+        student.wait_for(lambda e: True)
+        assert drive(base, code, key, step=round_ + 1).status_code == 200
+        student.wait_for(lambda e, step=round_ + 1: e.get("step") == step)
+        student.close()
+        time.sleep(0.3)  # the server sees the stream closed: no follower left

@@ -110,6 +110,7 @@ def test_a_killed_process_is_replaced_and_its_students_reopen_their_pages_elsewh
     """Six students ask for six new studies; once the first process has some of them, it is
     killed: every student still gets a page (reconnecting, as a browser does), and the
     process is started again and taken back into the rotation."""
+    until(deployment.all_up, "every process up (another test may have killed one)")
     opens = [("kmp", f"data=xor&points=3000&k=40&seed={7000 + i}") for i in range(6)]
     first = deployment.backends[0]
     starts, name = first.starts, first.name
@@ -191,8 +192,8 @@ def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment
 def test_a_live_class_spans_the_processes_and_outlives_a_killed_one(deployment):
     """The lecturer posts to one process and the students follow from both, each on its own
     stream; then a student's process is killed: the student reconnects through the proxy,
-    and the lecturer's next step reaches every student within 5 s (the class lives in the
-    processes' shared file, not in the dead one)."""
+    and once the process is restarted the lecturer's next step reaches every student within
+    5 s (the class lives in the processes' shared file, not in the dead one)."""
     import httpx
     from class_support import Stream
 
@@ -206,7 +207,7 @@ def test_a_live_class_spans_the_processes_and_outlives_a_killed_one(deployment):
         f"{first.url}/mpl/class/events?class={code}", f"{deployment.url}/mpl/class/events?class={code}", reconnect=True
     )
     other = Stream(f"{second.url}/mpl/class/events?class={code}")
-    proxied = Stream(f"{deployment.url}/mpl/class/events?class={code}")
+    proxied = Stream(f"{deployment.url}/mpl/class/events?class={code}", reconnect=True)  # on either process
 
     def step(url, number):
         answer = httpx.post(f"{url}/mpl/class/drive?class={code}", json={"step": number}, headers={"X-Class-Key": key})
@@ -215,7 +216,9 @@ def test_a_live_class_spans_the_processes_and_outlives_a_killed_one(deployment):
     step(second.url, 1)  # the lecturer on the second process; a student on the first hears it
     for stream in (doomed, other, proxied):
         stream.wait_for(lambda e: e.get("step") == 1)
+    starts = first.starts
     first.stop(kill=True)
+    until(lambda: first.starts == starts + 1 and deployment.all_up(), "the killed process started again")
     step(deployment.url, 2)
     started = time.monotonic()
     for stream in (doomed, other, proxied):
