@@ -138,8 +138,7 @@ def start_button(page):
     if not classroom.SERVED or "class" in st.query_params:
         return
     note()
-    box = st.sidebar.container(border=True)
-    box.button(
+    st.sidebar.button(
         "Start a live class",
         key="live:start",
         icon=":material/groups:",
