@@ -246,12 +246,9 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
         if found is None:
             return unknown(request, code)
         key = request.query_params.get("key")
-        if key is not None:
-            try:
-                await asyncio.to_thread(store.counts, found.code, key)
-            except classroom.ClassError as error:
-                return _sentence(str(error), 403)
-        elif hub.counts.get(found.code, 0) >= classroom.MAX_FOLLOWERS:
+        if key is not None and not await asyncio.to_thread(store.is_lecturer, found.code, key):
+            return _sentence("Only the lecturer's link sees the class's answers.", 403)
+        if key is None and hub.counts.get(found.code, 0) >= classroom.MAX_FOLLOWERS:  # (a lecturer never waits)
             return _sentence(classroom.full_class(), 503)
         follower = Follower(found.code, key)
         hub.join(follower)
@@ -278,29 +275,38 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
-    async def drive(request: Request) -> Response:
-        code = classroom.normal_code(request.query_params.get("class"))
+    async def posted(request: Request, unreadable: str, change, refused) -> Response:
+        """A post to the class: its JSON body, ``change(code, body)`` done in a thread (the
+        file may wait for another process), then this process's followers told at once."""
+        code = classroom.normal_code(request.query_params.get("class")) or ""
         body = await _body(request)
         if body is None:
-            return _sentence("The lecturer's change could not be read.", 400)
+            return _sentence(unreadable, 400)
         try:
-            found = await asyncio.to_thread(store.drive, code or "", request.headers.get("x-class-key", ""), **body)
+            done = await asyncio.to_thread(change, code, body)
         except classroom.ClassError as error:
-            return _sentence(str(error), 404 if "no live class" in str(error) else 403)
+            return _sentence(str(error), refused(str(error)))
         hub.nudge()
-        return JSONResponse(found.public(), headers={"Cache-Control": "no-store"})
+        return JSONResponse(done, headers={"Cache-Control": "no-store"})
+
+    async def drive(request: Request) -> Response:
+        key = request.headers.get("x-class-key", "")
+        return await posted(
+            request,
+            "The lecturer's change could not be read.",
+            lambda code, body: store.drive(code, key, **body).public(),
+            lambda said: 404 if "no live class" in said else 403,
+        )
 
     async def answer(request: Request) -> Response:
-        code = classroom.normal_code(request.query_params.get("class"))
-        body = await _body(request)
-        if body is None:
-            return _sentence("The answer could not be read.", 400)
-        try:
-            await asyncio.to_thread(store.answer, code or "", body.get("ballot"), body.get("round"), body.get("answer"))
-        except classroom.ClassError as error:
-            return _sentence(str(error), 409)
-        hub.nudge()
-        return JSONResponse({"counted": True}, headers={"Cache-Control": "no-store"})
+        return await posted(
+            request,
+            "The answer could not be read.",
+            lambda code, body: (
+                store.answer(code, body.get("ballot"), body.get("round"), body.get("answer")) or {"counted": True}
+            ),
+            lambda said: 409,
+        )
 
     classroom.SERVED = True
     return [

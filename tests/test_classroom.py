@@ -54,6 +54,8 @@ def test_only_the_key_drives_the_class(store):
             store.drive(code, wrong, step=3)
         with pytest.raises(ClassError, match="Only the lecturer's link sees"):
             store.counts(code, wrong)
+        assert not store.is_lecturer(code, wrong)
+    assert store.is_lecturer(code, key) and not store.is_lecturer("ZZZZZZZZ", key)
     assert store.find(code).state["step"] == 0 and store.find(code).version == 1
     moved = store.drive(code, key, step=3)
     assert moved.state["step"] == 3 and moved.version == 2

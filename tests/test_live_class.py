@@ -7,6 +7,7 @@ their counts.  Every click is a mouse click at the control's visible position; e
 for a condition."""
 
 import re
+from contextlib import contextmanager
 from urllib.parse import parse_qs, urlsplit
 
 from browser_support import (  # noqa: F401 (fixtures)
@@ -43,12 +44,25 @@ def start_class(page):
     return query["class"][0], query["key"][0]
 
 
-def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, shots):
-    lecturer = open_app(browser, f"{server}/{LESSON_VIEW}", (1280, 720))
+@contextmanager
+def a_class(browser, url):
+    """The lecturer's page at ``url`` (1280x720) with a class started on it with the mouse:
+    ``(lecturer, code, key, students)``.  The students' pages a test opens go in
+    ``students``; every page is closed however the test ends."""
+    lecturer = open_app(browser, url, (1280, 720))
     students = []
     try:
+        lecturer.wait_for_function("window.__mplPlayer", timeout=90_000)
         settled(lecturer)
         code, key = start_class(lecturer)
+        yield lecturer, code, key, students
+    finally:
+        for page in [lecturer, *students]:
+            close(page)
+
+
+def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, shots):
+    with a_class(browser, f"{server}/{LESSON_VIEW}") as (lecturer, code, key, students):
         assert re.fullmatch(r"Class [A-Z2-9]{4} [A-Z2-9]{4}", lecturer.locator(".mpl-live-code").inner_text())
         lecturer.locator(".mpl-live-bar", has_text="0 students follow").wait_for()
         # the join screen: the students' link, large, with its QR code; the link opens in a fresh browser
@@ -137,9 +151,6 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         for follower in students:
             follower.locator(".mpl-live-bar", has_text="The lecturer has ended the class").wait_for(timeout=15_000)
         lecturer.wait_for_function("!new URL(location.href).searchParams.has('class')", timeout=30_000)
-    finally:
-        for page in [lecturer, *students]:
-            close(page)
 
 
 def data_point(page, point):
@@ -171,11 +182,7 @@ def far_point(page):
 
 
 def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_clicked(server, browser, shots):
-    lecturer = open_app(browser, f"{server}/{LESSON_VIEW}&step=2", (1280, 720))
-    students = []
-    try:
-        settled(lecturer)
-        code, _ = start_class(lecturer)
+    with a_class(browser, f"{server}/{LESSON_VIEW}&step=2") as (lecturer, code, _, students):
         for _ in range(2):
             student = open_app(browser, f"{server}/?class={code}", (1280, 720))
             students.append(student)
@@ -234,9 +241,6 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
         click_like_a_person(lecturer, lecturer.locator("[data-testid='stSidebarNav'] a", has_text="Home"))
         lecturer.wait_for_function("new URL(location.href).searchParams.has('key')", timeout=60_000)
         students[0].wait_for_function("location.pathname.endsWith('/')", timeout=60_000)
-    finally:
-        for page in [lecturer, *students]:
-            close(page)
 
 
 def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_on_to_the_next_scene(server, browser):
@@ -244,12 +248,8 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_o
 
     scene = lessons.shipped()["2-kmp"].scene(3)
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())
-    lecturer = open_app(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720))
-    students = []
-    try:
-        lecturer.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
-        settled(lecturer)
-        code, _ = start_class(lecturer)
+    scene_url = f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}"
+    with a_class(browser, scene_url) as (lecturer, code, _, students):
         lecturer.locator(".mpl-live-bar", has_text="Votes:").wait_for(timeout=15_000)
         choices = scene.question.choices
         for answer in (0, 1):
@@ -286,6 +286,3 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_o
                 "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000
             )
             wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=30_000)
-    finally:
-        for page in [lecturer, *students]:
-            close(page)

@@ -158,14 +158,15 @@ class Store:
         return db
 
     class _Transaction:
-        def __init__(self, store: Store):
-            self.store = store
+        def __init__(self, store: Store, write: bool):
+            self.store, self.begin = store, "BEGIN IMMEDIATE" if write else "BEGIN"
 
         def __enter__(self) -> sqlite3.Connection:
             self.store._shared_lock.acquire()
             try:
                 self.db = self.store._connection()
-                self.db.execute("BEGIN IMMEDIATE")  # waits for another process's write (the timeout)
+                # a write waits for another process's (the timeout); a read, in WAL, for nobody
+                self.db.execute(self.begin)
             except BaseException:
                 self.store._shared_lock.release()
                 raise
@@ -177,8 +178,9 @@ class Store:
             finally:
                 self.store._shared_lock.release()
 
-    def _db(self) -> Store._Transaction:
-        return Store._Transaction(self)
+    def _db(self, write: bool = True) -> Store._Transaction:
+        """A transaction: one that writes, or (``write=False``) reads one state of the file."""
+        return Store._Transaction(self, write)
 
     # -- the lecturer -------------------------------------------------------------------------
 
@@ -258,7 +260,7 @@ class Store:
         """The answers of the class's current round and of the one before, for its lecturer
         only: ``{"round", "answers": {answer: n}, "answered", "before": {...} or None}``
         (``before``: a question's first vote, when this is the second)."""
-        with self._db() as db:
+        with self._db(write=False) as db:
             found = self._row(db, code, self.clock())
             if found is None:
                 raise ClassError(_no_class(code))
@@ -268,6 +270,12 @@ class Store:
             current = _round_counts(db, code, state["round"])
             before = _round_counts(db, code, state["round"] - 1) if state["vote"] == 2 else None
         return {"round": state["round"], "answers": current, "answered": sum(current.values()), "before": before}
+
+    def is_lecturer(self, code: str, key: str) -> bool:
+        """Whether ``key`` is the key of the live class ``code``."""
+        with self._db(write=False) as db:
+            found = self._row(db, code, self.clock())
+        return found is not None and hmac.compare_digest(found["key"], _digest(str(key)))
 
     # -- the students -------------------------------------------------------------------------
 

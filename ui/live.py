@@ -19,14 +19,14 @@ random ballot the student's tab makes for the class (:mod:`ui.classroom`).
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 
 from ui import classroom, guide, site
-from ui.state import CLASS_PARAMS, plain
+from ui.pictures.settings import TEXT, step_of
+from ui.state import CLASS_PARAMS, plain, read
 
 JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
@@ -92,10 +92,9 @@ def enter(page):
     key = st.query_params.get("key")
     role = "follow"
     if key is not None:
-        try:
-            _store().counts(found.code, key)
+        if _store().is_lecturer(found.code, key):
             role = "lead"
-        except classroom.ClassError:
+        else:
             session[SAID] = "This link's key does not drive the class: you follow it as a student."
             key = None
     if (
@@ -204,10 +203,8 @@ def bar(live, page, slot):
             except classroom.ClassError as error:
                 slot.warning(plain(str(error)))
                 return
-    try:  # the step this run opened on: a new page's or scene's (on the same page the player keeps its own)
-        step = max(0, min(int(st.query_params.get("step", 0)), classroom.MAX_STEP))
-    except ValueError:
-        step = 0
+    # the step this run opened on: a new page's or scene's (on the same page the player keeps its own)
+    step, _ = step_of(st.query_params.get("step"), classroom.MAX_STEP)
     # The view goes to the class from the lecturer's browser, with the step on screen (the
     # steps are taken there): ``here`` and ``step`` (live.js).
     data = {
@@ -235,10 +232,8 @@ def bar(live, page, slot):
 
 def _text_scale():
     """The page's text size (``?text=125``) as a factor: the bar grows with the charts."""
-    try:
-        return max(1.0, min(int(st.query_params.get("text", 100)) / 100, 1.5))
-    except ValueError:
-        return 1.0
+    value, _ = read(TEXT, st.query_params.get("text", str(TEXT.default)))
+    return (value or TEXT.default) / 100
 
 
 def note():
@@ -277,15 +272,13 @@ _COMPONENT = None
 def _component():
     global _COMPONENT
     if _COMPONENT is None:
-        from ui.player import player_base
+        from ui.player import PLAYER_DIR, filled_in, player_base
 
-        here_dir = Path(__file__).resolve().parent
-        script = (here_dir.parent / "static" / "player" / "live-boot.js").read_text(encoding="utf-8")
-        script = script.replace('"__MODULES__"', json.dumps(player_base()))
+        script = filled_in((PLAYER_DIR / "live-boot.js").read_text(encoding="utf-8"), {"MODULES": player_base()})
         _COMPONENT = st.components.v2.component(
             "mpl_live_class",
             html="<div class='mpl-live'></div>",
-            css=(here_dir / "live.css").read_text(),
+            css=(Path(__file__).resolve().parent / "live.css").read_text(),
             js=script,
             isolate_styles=False,
         )

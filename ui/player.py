@@ -659,7 +659,12 @@ def _boot():
         "PAYLOADS": f"{ROUTE}payload/",
         "GRAPH": used_modules("streamlit.js"),
     }
-    for name, value in filled.items():
+    return filled_in(script, filled)
+
+
+def filled_in(script, values):
+    """A component's ``script`` with each ``"__NAME__"`` in it replaced by ``values[NAME]``, as JSON."""
+    for name, value in values.items():
         script = script.replace(f'"__{name}__"', json.dumps(value))
     return script
 
