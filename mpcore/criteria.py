@@ -26,9 +26,11 @@ Criterion = Callable[[Any], np.ndarray]
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, ``nan`` where the denominator is not positive."""
+    """numerator / denominator, ``nan`` where the denominator is not positive (``inf`` where
+    a positive one is so small, a subnormal, that the quotient overflows)."""
     out = np.full(np.shape(numerator), np.nan)
-    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    with np.errstate(over="ignore"):
+        np.divide(numerator, denominator, out=out, where=denominator > 0)
     return out
 
 
