@@ -128,6 +128,11 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         wait_step(student, 4)
         asleep.send("Page.setWebLifecycleState", {"state": "active"})  # it wakes where the lecturer is
         wait_step(late, 4)
+        # back to the default text size: the lecturer's address drops ?text=, and the students follow it
+        click_like_a_person(lecturer, lecturer.get_by_role("radio", name="100%"))
+        for follower in students:
+            follower.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1", timeout=60_000)
+            wait_step(follower, 4)
 
         # a student's link with a made-up key follows as a student, and says so; its own steps drive nothing
         with app_page(browser, f"{server}/?class={code}&key=not-the-key", (1280, 720)) as forger:

@@ -126,6 +126,9 @@ def _go_to(found, page):
     if target.url_path == (page.url_path or "") and here(page.url_path or "") == found.state["address"]:
         return
     guide.forget_settings(target.key)
+    for name in guide.VIEW:  # presenter mode and the text size too: the lecturer's default is no parameter
+        st.session_state.pop(name, None)
+        st.session_state.pop(f"w:{name}", None)
     params["class"] = found.code
     if found.state["step"]:
         params["step"] = str(found.state["step"])
