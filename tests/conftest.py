@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
@@ -8,6 +10,11 @@ import mpcore
 # test would otherwise set it midway, and the numerical tests after it would round
 # differently from those before it -- the results would depend on the order of the tests.
 _BLAS = threadpool_limits(limits=1, user_api="blas")
+# And in every process the tests start (the docs' build running the gallery, Copy as code's
+# scripts, the installed command, the app): the suite runs on as many workers as cores, so a
+# second BLAS thread per process has no core of its own and spins, waiting for one.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 
 def rbf_kernel(n, d=3, gamma=0.5, seed=0):
