@@ -6,7 +6,7 @@ The app is started once per test worker and shared by every browser test (``serv
 ``conftest.py``), Chromium once per module (``browser``); each test opens its own context.
 Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI (``CI``
 set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
-with a message.  Set ``SCREENSHOT_DIR`` to keep the screenshots.
+with a message.  Set ``SCREENSHOT_DIR`` to take the screenshots, to look at them.
 """
 
 import os
@@ -126,12 +126,25 @@ def wait_until_idle(page, timeout=90_000):
     page.wait_for_function(IDLE_FRAMES, timeout=timeout)
 
 
+class Shots:
+    """The screenshots a test takes for a person to look at, into ``folder``; none without
+    one (each is a full paint of the page, that no one would see)."""
+
+    def __init__(self, folder=None):
+        self.folder = folder
+
+    def take(self, page, name):
+        if self.folder is not None:
+            page.screenshot(path=str(self.folder / name))
+
+
 @pytest.fixture
-def shots(tmp_path):
-    """Where screenshots go: ``SCREENSHOT_DIR`` if set (to look at them), else a temporary folder."""
-    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def shots():
+    """Screenshots into ``SCREENSHOT_DIR`` when it is set, to look at them; else none."""
+    folder = os.environ.get("SCREENSHOT_DIR")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    return Shots(Path(folder) if folder else None)
 
 
 # How often the waits for the player look again: on a timer, not on every animation frame

@@ -23,7 +23,7 @@ def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
         page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
         wait_until_idle(page)
         assert page.locator("[data-testid='stException']").count() == 0
-        page.screenshot(path=str(shots / "paper-figures.png"))
+        shots.take(page, "paper-figures.png")
     finally:
         page.close()
 
@@ -167,7 +167,7 @@ def test_predict_the_next_pick_keeps_score(server, browser, shots):
         page.wait_for_function("document.querySelector('.mpl-quiz').innerText.includes('nearest your click')")
         taken = int(page.locator(".mpl-quiz").inner_text().split("You took point ")[1].split(" ")[0])
         assert 0 <= taken < len(page.evaluate("window.__mplPlayer.coords"))
-        page.screenshot(path=str(shots / "predict.png"))
+        shots.take(page, "predict.png")
     finally:
         page.close()
 

@@ -41,29 +41,19 @@ def scroller_top(page):
 # --- 1. every presenter control answers a mouse click where it is seen --------------------
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_presenter_controls_take_a_mouse_click(server, browser, size):
-    with app_page(browser, f"{server}/kmp?present=1", size) as page:
-        settled(page)
-        row = page.locator(".st-key-title-row")
-        click_like_a_person(page, row.get_by_role("radio", name="150%"))
-        page.wait_for_function("new URL(location.href).searchParams.get('text') === '150'")
-        settled(page)
-        assert page.evaluate("window.__mplPlayer.scale") == 1.5
-        click_like_a_person(page, row.get_by_role("radio", name="100%"))
-        page.wait_for_function("!new URL(location.href).searchParams.get('text')")
-        settled(page)
-        click_like_a_person(page, row.locator("[data-testid='stPopoverButton']:visible").first)  # About
-        page.get_by_text("one basis function at a time").first.wait_for()
-        page.keyboard.press("Escape")
-        for name in ("Next step", "Back one step", "Play", "Keyboard and clicker keys"):
-            click_like_a_person(page, page.get_by_role("button", name=name, exact=True))
-        page.keyboard.press("Escape")
-        click_like_a_person(page, row.locator("[data-testid='stCheckbox'] label"))  # presenter mode off
-        page.wait_for_function(
-            "new URL(location.href).searchParams.get('present') !== 'true' && "
-            "window.__mplPlayer && window.__mplPlayer.payload.present === false"
-        )
+def check_the_presenter_controls(page):
+    """The title row's About and the player's buttons, each clicked with the mouse where it
+    is seen, in presenter mode (at both screen sizes in the walk through the layouts):
+    About opens, and Play then Pause stops the playing."""
+    row = page.locator(".st-key-title-row")
+    click_like_a_person(page, row.locator("[data-testid='stPopoverButton']:visible").first)  # About
+    page.get_by_text("one basis function at a time").first.wait_for()
+    page.keyboard.press("Escape")
+    for name in ("Next step", "Back one step", "Play", "Pause", "Keyboard and clicker keys"):
+        click_like_a_person(page, page.get_by_role("button", name=name, exact=True))
+        if name == "Pause":
+            page.wait_for_function("window.__mplPlayer.playing === false")
+    page.keyboard.press("Escape")
 
 
 # --- 2. text sizes are layouts: nothing small, cut, overlapping or off the screen ----------
@@ -171,23 +161,29 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
     label at the last step sits by its own curve, in its colour; scrolling at 150%, the
     formulas under the charts read whole.  The page is opened once, as a lecturer's is: in
     presenter mode at 1280x720, then moved to a 1920x1080 projector, then presenter mode
-    switched off with the mouse at 1280x720 (the sizes opened directly are the other
-    tests'); there "Next" steps with the mouse, and the page reads in both themes and in
-    presenter mode on a dark projector (:func:`check_both_themes`)."""
+    switched off with the mouse there and the screen back to 1280x720 (the sizes opened
+    directly are the other tests'); there "Next" steps with the mouse, and the page reads in
+    both themes and in presenter mode on a dark projector (:func:`check_both_themes`).  Each
+    text size and presenter mode, chosen with the mouse, is in the address; on KMP's page the
+    other presenter controls are clicked at both sizes (:func:`check_the_presenter_controls`)."""
     with app_page(browser, f"{server}/{path}?text={VIEWS[0][2][0]}&present=1", VIEWS[0][0]) as page:
         settled(page)
         for size, present, texts in VIEWS:
-            if page.viewport_size != {"width": size[0], "height": size[1]}:
-                redrawn(page, lambda: page.set_viewport_size({"width": size[0], "height": size[1]}))
-            if page.evaluate("window.__mplPlayer.payload.present") != present:
+            if page.evaluate("window.__mplPlayer.payload.present") != present:  # on the screen of the last view
                 click_like_a_person(page, page.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
                 page.wait_for_function(
-                    f"window.__mplPlayer && window.__mplPlayer.payload.present === {str(present).lower()}"
+                    f"window.__mplPlayer && window.__mplPlayer.payload.present === {str(present).lower()} && "
+                    f"(new URL(location.href).searchParams.get('present') === 'true') === {str(present).lower()}"
                 )
+                settled(page)
+            if page.viewport_size != {"width": size[0], "height": size[1]}:
+                redrawn(page, lambda: page.set_viewport_size({"width": size[0], "height": size[1]}))
             settled(page)
             labels_seen = _check_the_view(page, path, size, present, texts, shots)
             if present and path in LABELLED:
                 assert labels_seen, f"{path} at {size}: no curve label was found"
+            if present and path == "kmp":
+                check_the_presenter_controls(page)
         if path in FORMULA_PAGES:
             check_the_formulas_at_150_percent(page, path)
         # then, on the same page, what a student's laptop shows (scrolling, 1280x720): it steps
@@ -198,39 +194,44 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
 
 
 def _check_the_view(page, path, size, present, texts, shots):
-    """The layout checks of one view at each of ``texts``, every screen, first steps and
-    last; how many curve labels were checked."""
+    """The layout checks of one view at each of ``texts``, on every screen at step 3 and at
+    the last step (V cycles through the screens, keeping the step); how many curve labels
+    were checked."""
     labels_seen = 0
     for text in texts:
         if page.evaluate("window.__mplPlayer.scale") != text / 100:  # chosen in the title row: a new layout
             click_like_a_person(page, page.get_by_role("radio", name=f"{text}%"))
-            page.wait_for_function(f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100}")
+            in_address = "null" if text == 100 else f"'{text}'"  # the default is no parameter
+            page.wait_for_function(
+                f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100} && "
+                f"new URL(location.href).searchParams.get('text') === {in_address}"
+            )
             settled(page)
-        page.keyboard.press("Home")
-        page.wait_for_function("window.__mplPlayer.j === 0")
-        while page.evaluate("window.__mplPlayer.screen") != 0:  # V cycles through the screens
+        if page.evaluate("window.__mplPlayer.j") != 0:
+            redrawn(page, lambda: page.keyboard.press("Home"), 0)
+        while page.evaluate("window.__mplPlayer.screen") != 0:
             redrawn(page, lambda: page.keyboard.press("v"))
         problems = []
         screens = page.evaluate("window.__mplPlayer.screens.length") if present else 1
         last = page.evaluate("window.__mplPlayer.n")
-        for screen in range(screens):
-            for key, step in (("PageDown", 1), ("PageDown", 2), ("PageDown", 3), ("End", last)):
-                redrawn(page, lambda: page.keyboard.press(key), step)
-                if key == "PageDown" and step < 3:
-                    continue
+        for step in (1, 2, 3):
+            redrawn(page, lambda: page.keyboard.press("PageDown"), step)
+        for key, step in (("PageDown", 3), ("End", last)):
+            if key == "End":
+                redrawn(page, lambda: page.keyboard.press("End"), last)
+            for turn in range(screens):
+                if turn:
+                    redrawn(page, lambda: page.keyboard.press("v"), step)
+                screen = page.evaluate("window.__mplPlayer.screen") + 1
                 problems += [
-                    f"screen {screen + 1}, step {step}: {p}" for p in check_layout(page, text / 100, size, present)
+                    f"screen {screen}, step {step}: {p}" for p in check_layout(page, text / 100, size, present)
                 ]
-                if present and key == "End":
-                    seen, wrong = curve_label_problems(page)
-                    labels_seen += seen
-                    problems += [f"screen {screen + 1}, step {step}: {p}" for p in wrong]
-            page.screenshot(
-                path=str(shots / f"layout-{path}-{text}-{size[0]}-{'p' if present else 's'}-{screen + 1}.png")
-            )
-            page.keyboard.press("Home")
-            if screen + 1 < screens:
-                redrawn(page, lambda: page.keyboard.press("v"))
+                if key == "End":
+                    if present:
+                        seen, wrong = curve_label_problems(page)
+                        labels_seen += seen
+                        problems += [f"screen {screen}, step {step}: {p}" for p in wrong]
+                    shots.take(page, f"layout-{path}-{text}-{size[0]}-{'p' if present else 's'}-{screen}.png")
         assert not problems, f"{path} at {text}% {size} {'presenter' if present else 'scrolling'}:\n" + "\n".join(
             problems[:25]
         )
@@ -641,7 +642,8 @@ def axe(page):
     import axe_playwright_python
 
     page.wait_for_function(FRESH, timeout=30_000)
-    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    if not page.evaluate("typeof window.axe === 'object'"):  # once per document
+        page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
@@ -722,7 +724,7 @@ def opens_and_steps(page, path, shots):
     else:
         page.wait_for_selector("[data-testid='stPlotlyChart']", timeout=60_000)
     assert page.locator("[data-testid='stException']").count() == 0
-    page.screenshot(path=str(shots / f"{path or 'home'}.png"))
+    shots.take(page, f"{path or 'home'}.png")
 
 
 @pytest.mark.parametrize("path", [path for path in PAGES if path not in PLAYER_PAGES])
@@ -770,7 +772,7 @@ def check_both_themes(page, path, shots):
         assert not problems, f"{path} (presenter, dark): {problems}"
         found = axe(page)
         assert not found, f"{path} (presenter, dark): {found}"
-        page.screenshot(path=str(shots / f"dark-{path}.png"))
+        shots.take(page, f"dark-{path}.png")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -859,7 +861,7 @@ def test_a_lesson_is_given_end_to_end_with_the_clicker_keys_only(server, browser
             box = narration.bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= size[1], (number, box)
             problems += [f"scene {number}: {p}" for p in check_layout(page, 1.0, size, present=True)]
-            page.screenshot(path=str(shots / f"lesson-scene-{number}.png"))
+            shots.take(page, f"lesson-scene-{number}.png")
             start, end = g["start"], g["until"]
             for step in range(start + 1, end + 1):
                 press_until(page, "PageDown", (number, step))
@@ -1084,7 +1086,7 @@ def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, 
             box = page.locator(".mpl-guide-text").bounding_box()
             assert box and box["y"] + box["height"] <= size[1], (size, text, box)
             assert check_layout(page, text / 100, size, present=True) == [], (size, text)
-            page.screenshot(path=str(shots / f"guided-{lesson}-{number}-{size[0]}-{text}.png"))
+            shots.take(page, f"guided-{lesson}-{number}-{size[0]}-{text}.png")
 
 
 def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):

@@ -75,7 +75,7 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         assert (
             float(join.locator(".mpl-live-join-code").evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) > 80
         )
-        lecturer.screenshot(path=str(shots / "live-join-screen.png"))
+        shots.take(lecturer, "live-join-screen.png")
         lecturer.keyboard.press("Escape")
         join.wait_for(state="detached")
 
@@ -101,7 +101,7 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         student.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1.25", timeout=60_000)
         wait_step(student, 2)
         assert "present=true" in student.url and "text=125" in student.url
-        student.screenshot(path=str(shots / "live-student-following.png"))
+        shots.take(student, "live-student-following.png")
 
         # a late student lands on the current view and step
         late = open_app(browser, link, (1280, 720))
@@ -214,7 +214,7 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
             timeout=15_000,
         )
         assert lecturer.evaluate("window.__mplPlayer.revealed()") is False  # the star waits for "Reveal"
-        lecturer.screenshot(path=str(shots / "live-class-counts.png"))
+        shots.take(lecturer, "live-class-counts.png")
         click_like_a_person(
             lecturer, lecturer.get_by_role("button", name="Show the class the answer, and the share who got it")
         )
