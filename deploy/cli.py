@@ -77,7 +77,7 @@ def run(args):
     print(f"Matching Pursuit Lab at {url}/ (Ctrl-C stops it)", flush=True)
     # The app's folder as the working directory: Streamlit reads the project's config.toml from
     # there (older versions only from the working directory, not beside the script).
-    from deploy.serve import _die_with_parent, app_command
+    from deploy.serve import app_command
 
     # The app stops with this command however it is stopped: Ctrl-C and SIGTERM stop it here,
     # and the kernel stops it if this process is killed outright (Linux).
@@ -87,13 +87,21 @@ def run(args):
     on_posix = os.name == "posix"
     process = None
     try:
-        process = subprocess.Popen(
-            app_command(port, args.address),
-            cwd=ROOT,
-            preexec_fn=_die_with_parent if on_posix else None,
-            start_new_session=on_posix,
-        )
-        signal.signal(signal.SIGTERM, _interrupt)
+        # A Ctrl-C or SIGTERM that comes while the app is being started waits until it has
+        # started: one that came during the fork was swallowed by the fork's own handlers
+        # (logging's) and the command then waited for ever, the app running.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS) if on_posix else None
+        try:
+            process = subprocess.Popen(
+                app_command(port, args.address),
+                cwd=ROOT,
+                preexec_fn=_app_child if on_posix else None,
+                start_new_session=on_posix,
+            )
+            signal.signal(signal.SIGTERM, _interrupt)
+        finally:
+            if on_posix:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # one that came is raised here
         if args.open:
             threading.Thread(target=open_when_up, args=(url, process), daemon=True).start()
         return process.wait()
@@ -109,6 +117,19 @@ def run(args):
 
 
 STOPPED = 130  # the exit status of a command stopped with Ctrl-C (128 + SIGINT)
+STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _app_child():
+    """In the app's process, before it runs (in a session of its own by then): it stops when
+    this command dies, and takes the stop signals again, as the system's defaults (one sent
+    to the command's group before the new session began ends this process before it runs)."""
+    from deploy.serve import _die_with_parent
+
+    _die_with_parent()
+    for number in STOPS:
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
 
 def _interrupt(*_):
