@@ -658,23 +658,41 @@ CAPTIONED = ["", "paper-figures", "kmp"]
 DARK_CHARTS = "window.__mplPlayer.cells.filter((c) => c.height > 0 && !c.panel.table)"
 
 
+# axe-core's contrast check of the captions numbered ``left`` that are wholly on the screen
+# (the first of them was scrolled into view): its result, and which were measured.
+CAPTIONS_IN_VIEW = """async (left) => {
+  const all = document.querySelectorAll("[data-testid='stCaptionContainer'] p");
+  const inView = left.filter((n) => { const r = all[n].getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; });
+  const measured = inView.length ? inView : [left[0]];
+  const result = await axe.run({include: measured.map((n) => all[n])}, {runOnly: ['color-contrast']});
+  return {passes: result.passes, violations: result.violations, measured};
+}"""
+
+
 def caption_contrast_problems(page):
-    """Every caption read at 4.5:1 or more, each measured by axe-core scrolled into view (a
+    """Every caption read at 4.5:1 or more, each measured by axe-core on the screen (a
     page-wide run leaves text below the screen undecided; Streamlit's own captions measured
     3.9:1, code in them 3.0:1, in the light theme): the violations, after checking some
-    contrast was measured."""
+    contrast was measured.  A page without the player is measured on a screen as tall as
+    the page, all its captions at once (the player's would draw its panels again: its
+    captions are scrolled to, those on one screen measured together)."""
     captions = page.locator("[data-testid='stCaptionContainer'] p")
     captions.first.wait_for()
-    measured, problems = [], []
-    for number in range(captions.count()):
-        captions.nth(number).scroll_into_view_if_needed()
-        result = page.evaluate(
-            "(n) => axe.run(document.querySelectorAll(\"[data-testid='stCaptionContainer'] p\")[n],"
-            " {runOnly: ['color-contrast']})",
-            number,
-        )
-        measured += [node["any"][0]["data"]["contrastRatio"] for rule in result["passes"] for node in rule["nodes"]]
-        problems += [(node["target"], node["any"][0]["data"]) for v in result["violations"] for node in v["nodes"]]
+    measured, problems, left = [], [], set(range(captions.count()))
+    screen = page.viewport_size
+    if not page.evaluate("Boolean(window.__mplPlayer)"):  # a screen as tall as the page: one run for all
+        tall = page.evaluate("document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": screen["width"], "height": max(tall, screen["height"])})
+    try:
+        while left:  # the first caption not yet measured scrolled into view, with every caption then in view
+            captions.nth(min(left)).scroll_into_view_if_needed()
+            result = page.evaluate(CAPTIONS_IN_VIEW, sorted(left))
+            left -= set(result["measured"])
+            measured += [node["any"][0]["data"]["contrastRatio"] for rule in result["passes"] for node in rule["nodes"]]
+            problems += [(node["target"], node["any"][0]["data"]) for v in result["violations"] for node in v["nodes"]]
+    finally:
+        page.set_viewport_size(screen)
     assert measured, "no caption's contrast could be measured"
     page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop = 0")
     return problems
