@@ -77,6 +77,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "show_signature": False,
     "min_reported_time": 10**6,
+    # no page of the examples' run times: its table loads DataTables from a CDN (the site is offline)
+    "write_computation_times": False,
     "matplotlib_animations": False,
     # each API page lists the examples that use it (sphinx-gallery's back-references)
     "doc_module": ("mpcore",),

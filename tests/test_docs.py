@@ -6,6 +6,7 @@ import html
 import importlib
 import inspect
 import pkgutil
+import re
 import runpy
 import subprocess
 import sys
@@ -138,14 +139,17 @@ def test_the_site_builds_offline_with_warnings_as_errors(tmp_path):
     for name, printed in EXPECT.items():  # every example ran to the end and printed what it promises
         page = html.unescape((gallery / name.replace(".py", ".html")).read_text(encoding="utf-8"))
         assert printed in page, (name, printed)
+    # offline: no page loads a script or a style sheet from elsewhere (sphinx-gallery's page
+    # of the examples' run times loaded jQuery and DataTables from CDNs)
+    remote = re.compile(r'<script[^>]+src="https?://|<link[^>]+href="https?://')
+    loading = [str(path.relative_to(out)) for path in out.rglob("*.html") if remote.search(path.read_text("utf-8"))]
+    assert loading == [], loading
     references = (out / "references.html").read_text(encoding="utf-8")
     assert "https://doi.org/10.1023/A:1013955821559" in references and "Diethe" in references
     assert (out / "_images" / "presenter.png").exists()
     # what moved out of the README is on the site, with the changelog and how to cite
     for page in ("teaching", "lessons", "serving", "reproducing", "library", "sklearn_users", "speed", "changelog"):
         assert (out / f"{page}.html").exists(), page
-    import re
-
     import yaml
 
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
@@ -164,16 +168,12 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def readme_blocks(language):
-    import re
-
     return re.findall(rf"```{language}\n(.*?)```", README, re.S)
 
 
 def test_the_readme_is_short_and_every_link_in_it_opens():
     """At most ~200 lines (a five-minute read), and every relative link and picture names a
     file of the repository (the pages it sends readers to are in the docs)."""
-    import re
-
     assert len(README.splitlines()) <= 200
     links = re.findall(r"\]\(([^)\s]+)\)", README)
     assert len(links) >= 10
@@ -194,8 +194,6 @@ def test_the_readmes_python_runs():
 def test_the_readmes_commands_are_ones_the_project_has():
     """Every ``make`` target the README names is in the Makefile, and every ``python -m``
     command exists and takes every option the README gives it."""
-    import re
-
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     commands = [line.split("#")[0].strip() for block in readme_blocks("bash") for line in block.splitlines()]
     commands = [command for command in commands if command]
