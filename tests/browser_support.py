@@ -2,8 +2,9 @@
 chromium driven by Playwright, and helpers that wait for conditions (never for a fixed
 time) and measure what a person sees.
 
-The app is started once per test worker and shared by every browser test (``server`` in
-``conftest.py``), Chromium once per module (``browser``); each test opens its own context.
+The app is started once per run and shared by every browser test of every test worker
+(``server`` in ``conftest.py``), Chromium once per module (``browser``); each test opens its
+own context.
 Needs the ``chromium`` package and the ``playwright`` Python package.  Under CI (``CI``
 set, as ``.ci/run`` does) a missing browser is a failure; elsewhere the tests are skipped
 with a message.  Set ``SCREENSHOT_DIR`` to take the screenshots, to look at them.

@@ -1,4 +1,7 @@
+import json
 import os
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -66,15 +69,57 @@ def validate_figures(monkeypatch):
     monkeypatch.setattr(figures, "VALIDATE", True)
 
 
-# --- the browser tests' app: one per test worker, for every module ------------------------------
+# --- the browser tests' app: one for the whole run, shared by the test workers -------------------
 
 
 @pytest.fixture(scope="session")
-def server():
-    """The app as ``make run`` starts it, on a free loopback port (its address)."""
-    from browser_support import start_app
+def run_folder(tmp_path_factory, worker_id):
+    """A folder of this run that every test worker shares (pytest-xdist's workers each have
+    their own temporary folder, in the run's)."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
 
-    url, process = start_app()
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
+
+@pytest.fixture(scope="session")
+def server(run_folder):
+    """The app as ``make run`` starts it, on a free loopback port (its address): one for the
+    run, as a class shares one, so that a study computed for one worker's tests is ready for
+    the other's.  The first worker to ask starts it; the last to finish stops it."""
+    from browser_support import start_app
+    from filelock import FileLock
+
+    record = run_folder / "app.json"
+    with FileLock(str(run_folder / "app.lock")):
+        shared = json.loads(record.read_text()) if record.exists() else None
+        if shared is None:
+            url, process = start_app()
+            shared = {"url": url, "pid": process.pid, "users": 0}
+        shared["users"] += 1
+        record.write_text(json.dumps(shared))
+    yield shared["url"]
+    with FileLock(str(run_folder / "app.lock")):
+        shared = json.loads(record.read_text())
+        shared["users"] -= 1
+        if shared["users"]:
+            record.write_text(json.dumps(shared))
+            return
+        record.unlink()
+        _stop(shared["pid"])
+
+
+def _stop(pid, within=20.0):
+    """End the app's process ``pid`` (a child of this worker or of another) and wait until it
+    has gone; kill it if it takes longer than ``within`` seconds."""
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:  # this worker's child: reaped
+                return
+        except ChildProcessError:  # another's: gone once it no longer exists
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)

@@ -41,27 +41,20 @@ SMOKE = textwrap.dedent("""
 """)
 
 
-def _run_folder(tmp_path_factory, worker_id):
-    """A folder of this run that every test worker shares (pytest-xdist's workers each have
-    their own temporary folder, in the run's)."""
-    base = tmp_path_factory.getbasetemp()
-    return base if worker_id == "master" else base.parent
-
-
-def _one_build_at_a_time(tmp_path_factory, worker_id):
+def _one_build_at_a_time(run_folder):
     """A lock for building from the checkout: setuptools builds in its ``build/`` and
     ``*.egg-info``, and two workers' builds at once break each other ("Failed building
     wheel")."""
     from filelock import FileLock
 
-    return FileLock(str(_run_folder(tmp_path_factory, worker_id) / "build.lock"))
+    return FileLock(str(run_folder / "build.lock"))
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory, worker_id):
+def wheel(run_folder):
     """The wheel, built from the checkout once per run: the test workers share it."""
-    wheels = _run_folder(tmp_path_factory, worker_id) / "wheels"
-    with _one_build_at_a_time(tmp_path_factory, worker_id):
+    wheels = run_folder / "wheels"
+    with _one_build_at_a_time(run_folder):
         if not any(wheels.glob("matching_pursuit_lab-*.whl")):
             wheels.mkdir(exist_ok=True)
             subprocess.run(
@@ -327,13 +320,13 @@ def test_citation_file_is_complete_and_agrees_with_the_bibliography():
     }
 
 
-def test_the_sdist_is_complete_and_its_tests_run(tmp_path, tmp_path_factory, worker_id):
+def test_the_sdist_is_complete_and_its_tests_run(tmp_path, run_folder):
     """The source distribution holds every tracked file but CI's (check-manifest agrees), and
     its test suite runs from the unpacked folder: the tests, their conftest, the examples, the
     documentation's sources, the app and the records are all there."""
     import tarfile
 
-    with _one_build_at_a_time(tmp_path_factory, worker_id):
+    with _one_build_at_a_time(run_folder):
         subprocess.run(
             [sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
             check=True,
