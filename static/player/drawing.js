@@ -76,13 +76,16 @@ export const drawing = {
     return call;
   },
 
-  // After a draw: the step line, a log axis's decades thinned to its length (after a full
-  // draw, when the axes may have moved) and the overlay of labels and marks.
+  // After a draw: the step line, a log axis's decades thinned to its length and the ring
+  // numbers fitted again (after a full draw, when the axes may have moved), and the overlay
+  // of labels and marks.
   afterDraw(cell, j, full) {
     this.stepLine(cell, j);
     if (full) {
       const thinned = this.thinDecades(cell);
       if (thinned) return this.track(thinned).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, true)));
+      const renumbered = this.renumber(cell, j);
+      if (renumbered) return this.track(renumbered).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, false)));
     }
     this.overlay(cell, j);
     return undefined;

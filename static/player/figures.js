@@ -16,6 +16,16 @@ function starPath(r) {
   return "M" + points.join(" L") + " Z";
 }
 
+// Where the axes of a panel's numbered rings are on screen, and the numbers' size: what the
+// numbers were fitted to (each kept only where it clears the newer ones).
+function numbersFit(full, sets, fontSize) {
+  const place = (ref) => {
+    const axis = full && full[ref.replace(/^([xy])/, "$1axis")];
+    return axis ? [axis._offset, axis._length, axis.range] : null;
+  };
+  return JSON.stringify([fontSize, sets.filter((set) => set.numbers).map((set) => [place(set.xref), place(set.yref)])]);
+}
+
 export const figures = {
   // How many points of a revealed line are drawn at step j (its x are steps 1..k).
   revealCount(trace, j) {
@@ -109,6 +119,7 @@ export const figures = {
     const radius = 10 * this.scale, fontSize = Math.round(16 * this.scale);
     const hideStar = this.predict && !this.revealed();
     const out = [];
+    cell.numbersFit = numbersFit(full, sets, fontSize);
     for (const set of sets) {
       const n = Math.min(j, set.picks.length);
       let chosen = Array.from(set.picks).slice(0, n);
@@ -148,6 +159,16 @@ export const figures = {
       }
     }
     return out;
+  },
+
+  // The ring numbers again, when the draw just made moved the axes they were fitted to (a
+  // first draw, a new text size or screen size): fitted to the old place, they overprinted
+  // each other.  Null when they still fit.
+  renumber(cell, j) {
+    const sets = cell.panel.rings;
+    if (!sets || !sets.some((set) => set.numbers)) return null;
+    if (cell.numbersFit === numbersFit(cell.plot._fullLayout, sets, Math.round(16 * this.scale))) return null;
+    return this.Plotly.relayout(cell.plot, { shapes: this.layoutOf(cell, j).shapes });
   },
 
   figure(cell, j) {
