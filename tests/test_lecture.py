@@ -193,10 +193,16 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
         check_both_themes(page, path, shots)
 
 
+def _press(page, key, step):
+    """``key`` pressed, and every panel drawn again at ``step``."""
+    redrawn(page, lambda: page.keyboard.press(key), step)
+
+
 def _check_the_view(page, path, size, present, texts, shots):
     """The layout checks of one view at each of ``texts``, on every screen at step 3 and at
-    the last step (V cycles through the screens, keeping the step); how many curve labels
-    were checked."""
+    the last step; how many curve labels were checked.  Each text size's checks begin where
+    the player is (V cycles through the screens, keeping the step): on the last step, that
+    one first."""
     labels_seen = 0
     for text in texts:
         if page.evaluate("window.__mplPlayer.scale") != text / 100:  # chosen in the title row: a new layout
@@ -207,26 +213,26 @@ def _check_the_view(page, path, size, present, texts, shots):
                 f"new URL(location.href).searchParams.get('text') === {in_address}"
             )
             settled(page)
-        if page.evaluate("window.__mplPlayer.j") != 0:
-            redrawn(page, lambda: page.keyboard.press("Home"), 0)
-        while page.evaluate("window.__mplPlayer.screen") != 0:
-            redrawn(page, lambda: page.keyboard.press("v"))
         problems = []
         screens = page.evaluate("window.__mplPlayer.screens.length") if present else 1
         last = page.evaluate("window.__mplPlayer.n")
-        for step in (1, 2, 3):
-            redrawn(page, lambda: page.keyboard.press("PageDown"), step)
-        for at_end, step in ((False, 3), (True, last)):
-            if at_end:
-                redrawn(page, lambda: page.keyboard.press("End"), last)
+        for step in (last, 3) if page.evaluate("window.__mplPlayer.j") == last else (3, last):
+            at = page.evaluate("window.__mplPlayer.j")
+            if at != step and step == last:
+                _press(page, "End", last)
+            elif at != step:
+                if at > step:
+                    _press(page, "Home", 0)
+                for forward in range(page.evaluate("window.__mplPlayer.j") + 1, step + 1):
+                    _press(page, "PageDown", forward)
             for turn in range(screens):
                 if turn:
-                    redrawn(page, lambda: page.keyboard.press("v"), step)
+                    _press(page, "v", step)
                 screen = page.evaluate("window.__mplPlayer.screen") + 1
                 problems += [
                     f"screen {screen}, step {step}: {p}" for p in check_layout(page, text / 100, size, present)
                 ]
-                if at_end:
+                if step == last:
                     if present:
                         seen, wrong = curve_label_problems(page)
                         labels_seen += seen
