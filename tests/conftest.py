@@ -109,17 +109,24 @@ def server(run_folder):
 
 def _stop(pid, within=20.0):
     """End the app's process ``pid`` (a child of this worker or of another) and wait until it
-    has gone; kill it if it takes longer than ``within`` seconds."""
+    has ended; kill it if it takes longer than ``within`` seconds."""
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         try:
             if os.waitpid(pid, os.WNOHANG)[0] == pid:  # this worker's child: reaped
                 return
-        except ChildProcessError:  # another's: gone once it no longer exists
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+        except ChildProcessError:  # another worker's: ended once it is gone or a zombie
+            if _ended(pid):
                 return
         time.sleep(0.1)
     os.kill(pid, signal.SIGKILL)
+
+
+def _ended(pid):
+    """Whether process ``pid`` is gone, or has exited and waits for its parent to reap it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
