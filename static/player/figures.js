@@ -163,12 +163,16 @@ export const figures = {
 
   // The ring numbers again, when the draw just made moved the axes they were fitted to (a
   // first draw, a new text size or screen size): fitted to the old place, they overprinted
-  // each other.  Null when they still fit.
+  // each other.  Null when they still fit, or fitted again come out as they are drawn.
   renumber(cell, j) {
     const sets = cell.panel.rings;
     if (!sets || !sets.some((set) => set.numbers)) return null;
     if (cell.numbersFit === numbersFit(cell.plot._fullLayout, sets, Math.round(16 * this.scale))) return null;
-    return this.Plotly.relayout(cell.plot, { shapes: this.layoutOf(cell, j).shapes });
+    const shapes = this.layoutOf(cell, j).shapes || [];
+    const drawn = cell.plot.layout.shapes || [];
+    const label = (shape) => JSON.stringify((shape && shape.label) || null);
+    if (shapes.length === drawn.length && shapes.every((shape, i) => label(shape) === label(drawn[i]))) return null;
+    return this.Plotly.relayout(cell.plot, { shapes });
   },
 
   figure(cell, j) {
