@@ -198,6 +198,22 @@ def _press(page, key, step):
     redrawn(page, lambda: page.keyboard.press(key), step)
 
 
+def _go_to(page, step, last):
+    """The player taken to ``step`` with a lecturer's keys: End to the last step; else Home
+    when past it, then PageDown a step at a time."""
+    at = page.evaluate("window.__mplPlayer.j")
+    if at == step:
+        return
+    if step == last:
+        _press(page, "End", last)
+        return
+    if at > step:
+        _press(page, "Home", 0)
+        at = 0
+    for forward in range(at + 1, step + 1):
+        _press(page, "PageDown", forward)
+
+
 def _check_the_view(page, path, size, present, texts, shots):
     """The layout checks of one view at each of ``texts``, on every screen at step 3 and at
     the last step; how many curve labels were checked.  Each text size's checks begin where
@@ -217,14 +233,7 @@ def _check_the_view(page, path, size, present, texts, shots):
         screens = page.evaluate("window.__mplPlayer.screens.length") if present else 1
         last = page.evaluate("window.__mplPlayer.n")
         for step in (last, 3) if page.evaluate("window.__mplPlayer.j") == last else (3, last):
-            at = page.evaluate("window.__mplPlayer.j")
-            if at != step and step == last:
-                _press(page, "End", last)
-            elif at != step:
-                if at > step:
-                    _press(page, "Home", 0)
-                for forward in range(page.evaluate("window.__mplPlayer.j") + 1, step + 1):
-                    _press(page, "PageDown", forward)
+            _go_to(page, step, last)
             for turn in range(screens):
                 if turn:
                     _press(page, "v", step)
