@@ -16,11 +16,16 @@ function starPath(r) {
   return "M" + points.join(" L") + " Z";
 }
 
+// The drawn axis a trace or shape refers to ("x2" -> the full layout's xaxis2), if drawn.
+function axisOf(full, ref) {
+  return full && full[ref.replace(/^([xy])/, "$1axis")];
+}
+
 // Where the axes of a panel's numbered rings are on screen, and the numbers' size: what the
 // numbers were fitted to (each kept only where it clears the newer ones).
 function numbersFit(full, sets, fontSize) {
   const place = (ref) => {
-    const axis = full && full[ref.replace(/^([xy])/, "$1axis")];
+    const axis = axisOf(full, ref);
     return axis ? [axis._offset, axis._length, axis.range] : null;
   };
   return JSON.stringify([fontSize, sets.filter((set) => set.numbers).map((set) => [place(set.xref), place(set.yref)])]);
@@ -132,7 +137,7 @@ export const figures = {
           line: { color: ink, width: 3 * this.scale } }, where));
       }
       if (set.numbers) {
-        const xa = full && full[set.xref.replace("x", "xaxis")], ya = full && full[set.yref.replace("y", "yaxis")];
+        const xa = axisOf(full, set.xref), ya = axisOf(full, set.yref);
         const kept = [];
         for (let order = chosen.length - 1; order >= Math.max(0, chosen.length - 20); order--) {
           const text = String(order + 1);
