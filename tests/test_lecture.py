@@ -178,9 +178,7 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
                     f"(new URL(location.href).searchParams.get('present') === 'true') === {str(present).lower()}"
                 )
                 settled(page)
-            if page.viewport_size != {"width": size[0], "height": size[1]}:
-                redrawn(page, lambda: page.set_viewport_size({"width": size[0], "height": size[1]}))
-            settled(page)
+            resize(page, size)
             labels_seen = _check_the_view(page, path, size, present, texts, shots)
             if present and path in LABELLED:
                 assert labels_seen, f"{path} at {size}: no curve label was found"
@@ -193,6 +191,13 @@ def test_every_text_size_is_a_layout_that_fits(server, browser, path, shots):
         page.keyboard.press("Home")
         opens_and_steps(page, path, shots)
         check_both_themes(page, path, shots)
+
+
+def resize(page, size):
+    """The screen made ``size`` (width, height), and every panel drawn again for it."""
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        redrawn(page, lambda: page.set_viewport_size({"width": size[0], "height": size[1]}))
+    settled(page)
 
 
 def _press(page, key, step):
@@ -780,25 +785,28 @@ def test_every_page_reads_in_both_themes(server, browser, path, shots):
         check_both_themes(page, path, shots)
 
 
+def to_the_dark_theme(page, player):
+    """The reader's system theme switched to dark on the open page, as a laptop's setting
+    does: wait until the app, and a player's charts, are dark."""
+    from ui.figures import DARK_BACKGROUND
+
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function(
+        "getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor !== 'rgb(255, 255, 255)'"
+    )
+    if player:
+        page.wait_for_function(f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')")
+
+
 def check_both_themes(page, path, shots):
     """The page as its reader's system theme has it, light and then dark (switched on the
     open page, as a laptop's setting does), and a player's page in presenter mode on a dark
     projector: no serious axe-core violation in any; captions at the contrast of text; in the
     dark, the charts dark too."""
-    from ui.figures import DARK_BACKGROUND
-
     player = path in PLAYER_PAGES
     for scheme in ("light", "dark"):
         if scheme == "dark":
-            page.emulate_media(color_scheme="dark")
-            page.wait_for_function(
-                "getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor"
-                " !== 'rgb(255, 255, 255)'"
-            )
-            if player:
-                page.wait_for_function(
-                    f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')"
-                )
+            to_the_dark_theme(page, player)
         if player:
             settled(page)
         found = axe(page)
@@ -822,8 +830,6 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
     """The scene's head (progress bar, scene buttons, notes), its question's choices and an
     answer, in presenter mode: in the light theme, then the dark one (switched on the open
     page, as a laptop's setting does)."""
-    from ui.figures import DARK_BACKGROUND
-
     query = "data=sinc&gamma=3&k=30&rescale=0.2&lesson=2-kmp&scene=3&step=6&present=1"
     with app_page(browser, f"{server}/kmp?{query}", (1280, 720), scheme="light") as page:
         settled(page)
@@ -832,10 +838,7 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
         click_like_a_person(page, page.get_by_role("button", name="Speaker notes"))
         for scheme in ("light", "dark"):
             if scheme == "dark":
-                page.emulate_media(color_scheme="dark")
-                page.wait_for_function(
-                    f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')"
-                )
+                to_the_dark_theme(page, player=True)
                 settled(page)
             assert page.locator(".mpl-guide-answer").is_visible(), f"the answer is gone in the {scheme} theme"
             found = axe(page)
@@ -1020,9 +1023,7 @@ def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser):
     with app_page(browser, scene_link(server, "2-kmp", 3, present="1"), SIZES[0]) as page:
         page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
         for size in SIZES:
-            if page.viewport_size != {"width": size[0], "height": size[1]}:
-                redrawn(page, lambda size=size: page.set_viewport_size({"width": size[0], "height": size[1]}))
-            settled(page)
+            resize(page, size)
             cells = page.evaluate(PANEL_BOXES)
             first = min(cells, key=lambda c: (round(c["y"]), c["x"]))
             assert first["key"] == "bounds", (size, cells)
