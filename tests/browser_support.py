@@ -112,7 +112,8 @@ IDLE_FRAMES = """() => new Promise((resolve) => {
   let still = 0;
   const tick = () => {
     const idle = document.querySelector("[data-testid='stApp'][data-test-script-state='notRunning']");
-    still = idle ? still + 1 : 0;
+    const drawn = document.querySelector("[data-testid='stMain'] [data-testid='stElementContainer']");
+    still = idle && drawn ? still + 1 : 0;
     if (still >= 12) resolve(true); else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -121,7 +122,9 @@ IDLE_FRAMES = """() => new Promise((resolve) => {
 
 def wait_until_idle(page, timeout=90_000):
     """Until the app's script has stopped running and stayed stopped for a dozen frames
-    (a rerun that a first run's URL update starts comes within that)."""
+    (a rerun that a first run's URL update starts comes within that), with something of
+    the page drawn: Streamlit's state before its first run is also "notRunning", so on a
+    slow host a fresh page could otherwise pass for idle before its script has started."""
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=timeout)
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
     page.wait_for_function(IDLE_FRAMES, timeout=timeout)
