@@ -62,20 +62,45 @@ def start_server(env=None):
     raise SystemExit("The app did not start.")
 
 
-def launch_chromium(playwright):
-    """Debian's chromium, headless, with the flags this closed network needs; its pages
-    keep what the player announces on ``window`` (:mod:`benchmarks.player_hooks`)."""
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+]
+# Chromium opens a window per browser context and draws that window's omnibox popups as
+# WebUI pages, each in a renderer of its own, though a headless window never shows them.
+UNSEEN = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+
+
+_DISABLED = {}  # executable -> the switch, asked once per process
+
+
+def _playwrights_disabled_features(playwright, executable):
+    """The ``--disable-features=`` switch Playwright passes (a second one would replace
+    it, not add to it), read from a browser started once to ask."""
+    if executable not in _DISABLED:
+        probe = playwright.chromium.launch(executable_path=executable, args=[*FLAGS, "--enable-automation"])
+        try:
+            line = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+        finally:
+            probe.close()
+        _DISABLED[executable] = next((switch for switch in line if switch.startswith("--disable-features=")), None)
+    return _DISABLED[executable]
+
+
+def launch_chromium(playwright, executable=None):
+    """Debian's chromium (``executable``, else ``CHROMIUM``), headless, with the flags this
+    closed network needs and no renderers for browser windows' own pages; its pages keep
+    what the player announces on ``window`` (:mod:`benchmarks.player_hooks`)."""
+    executable = executable or os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    theirs = _playwrights_disabled_features(playwright, executable)
+    features = [*(theirs.split("=", 1)[1].split(",") if theirs else []), *UNSEEN]
+    merged = "--disable-features=" + ",".join(features)
     return Watched(
         playwright.chromium.launch(
-            executable_path=chromium,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--no-first-run",
-                "--disable-background-networking",
-            ],
+            executable_path=executable, args=[*FLAGS, merged], ignore_default_args=[theirs] if theirs else None
         )
     )
 

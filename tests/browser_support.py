@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.player_hooks import Watched
+from benchmarks import browser_speed
 from deploy.serve import app_command, free_port, healthy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,12 +100,7 @@ def launch_chromium(playwright):
     executable = chromium()
     if executable is None:
         missing("no chromium executable found")
-    return Watched(  # its pages keep what the player announces on window (benchmarks/player_hooks.py)
-        playwright.chromium.launch(
-            executable_path=executable,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-        )
-    )
+    return browser_speed.launch_chromium(playwright, executable)
 
 
 IDLE_FRAMES = """() => new Promise((resolve) => {
