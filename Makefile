@@ -14,8 +14,10 @@ LIBRARY := tests/test_api_hostile.py tests/test_bounds.py tests/test_curves.py t
 .PHONY: run serve test docs bench mutation reproduce venv clean
 
 # Packages are installed with uv (from PyPI, into the venv) when it can be had: it installs the
-# test requirements in seconds where pip takes about a minute; pip otherwise.
-install = if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); \
+# test requirements in seconds where pip takes about a minute; pip otherwise.  Both compile the
+# packages' bytecode as they install (pip by default, uv when asked): where PYTHONDONTWRITEBYTECODE
+# is set, no process ever writes it, and each would compile Streamlit, scikit-learn and SciPy anew.
+install = if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python $(1); \
           else $(BIN)/python -m pip install --quiet $(1); fi
 
 $(BIN)/python:
