@@ -15,6 +15,7 @@ internet works.  From a clone, ``make run`` does the same.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import signal
 import subprocess
@@ -64,11 +65,9 @@ def open_when_up(url, process):
 
 
 def run(args):
-    try:
-        import plotly  # noqa: F401
-        import streamlit  # noqa: F401
-    except ImportError:
-        raise SystemExit(INSTALL_HINT) from None
+    # Found, not imported: the app's own process imports them, and this one only waits for it.
+    if importlib.util.find_spec("plotly") is None or importlib.util.find_spec("streamlit") is None:
+        raise SystemExit(INSTALL_HINT)
     port = choose_port(args.port)
     if args.port is not None and not port_is_free(port, "0.0.0.0" if args.address == "0.0.0.0" else "127.0.0.1"):
         raise SystemExit(f"Port {port} is already in use; leave --port out for a free one, or choose another.")
@@ -145,6 +144,19 @@ def main(argv=None):
         return STOPPED
 
 
+class _Version(argparse.Action):
+    """``--version``: the library (and scikit-learn with it) imported only when it is asked."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from mpcore import __version__
+
+        print(f"Matching Pursuit Lab {__version__}")
+        parser.exit()
+
+
 def _main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if str(ROOT) not in sys.path:
@@ -170,9 +182,7 @@ def _main(argv=None):
         help="the address to listen on (default localhost; 0.0.0.0 for the whole network)",
     )
     parser.add_argument("--open", action="store_true", help="open the app in this computer's browser")
-    from mpcore import __version__
-
-    parser.add_argument("--version", action="version", version=f"Matching Pursuit Lab {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     args = parser.parse_args(argv)
     if args.port is not None and not 0 < args.port < 65536:
         parser.error(f"--port must be between 1 and 65535, got {args.port}.")

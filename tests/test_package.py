@@ -2,6 +2,7 @@
 environment outside the checkout, and run a smoke script there (estimators, the bundled
 data through importlib.resources, the experiments command, no app libraries)."""
 
+import functools
 import os
 import shutil
 import subprocess
@@ -138,6 +139,15 @@ def test_the_command_without_the_app_extra_says_what_to_install(installed):
     result = subprocess.run([str(python.parent / "mplab")], capture_output=True, text=True, cwd=base, timeout=120)
     assert result.returncode != 0 and 'pip install "streamlit>=1.61" "plotly>=5.20"' in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_command_tells_the_librarys_version_without_the_app_extra(installed):
+    """``mplab --version`` needs only the library (the command imports it for that alone)."""
+    python, base, _ = installed
+    run = functools.partial(subprocess.run, capture_output=True, text=True, cwd=base, timeout=120)
+    version = run([str(python), "-c", "import mpcore; print(mpcore.__version__)"]).stdout.strip()
+    result = run([str(python.parent / "mplab"), "--version"])
+    assert result.returncode == 0 and version and result.stdout.strip() == f"Matching Pursuit Lab {version}"
 
 
 def _as_another_user(home):
