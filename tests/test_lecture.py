@@ -339,8 +339,7 @@ def test_the_equations_grow_with_the_text_size(server, browser):
         before = open_formulas(page)["equation"]
         click_like_a_person(page, page.get_by_role("radio", name="150%"))
         page.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1.5")
-        settled(page)
-        wait_until_idle(page)
+        settled(page)  # the rerun done, the box drawn again, and the charts
         assert page.locator("[class*='st-key-formulas-'] details").get_attribute("open") is not None
         after = page.evaluate(FORMULAS)["equation"]
     assert after >= 1.45 * before, (before, after)
