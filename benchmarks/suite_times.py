@@ -89,7 +89,10 @@ def main(argv=None):
         return 0 if argv else 2
     runs = []
     for arg in argv:
-        name, _, path = arg.rpartition("=")
+        name, path = ("", arg) if Path(arg).is_file() or "=" not in arg else arg.split("=", 1)
+        if not Path(path).is_file():
+            print(f"{path}: no such file")
+            return 1
         times, wall = per_file(Path(path).read_text(encoding="utf-8", errors="replace"))
         if not times:
             print(f"{path} has no --durations=0 report")

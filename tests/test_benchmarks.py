@@ -46,6 +46,17 @@ def test_the_command_names_each_run_as_told(tmp_path, capsys):
     assert suite_times.main([f"old={report}", str(report)]) == 0
     head = capsys.readouterr().out.splitlines()[0].split()
     assert head == ["file", "old", "run", "ratio"]
+    odd = tmp_path / "a=b"  # a file whose name has "=" in it is a file, not a name
+    odd.mkdir()
+    (odd / "run.txt").write_text(REPORT)
+    assert suite_times.main([str(odd / "run.txt")]) == 0
+    assert "tests/test_a.py" in capsys.readouterr().out
+
+
+def test_a_report_that_is_not_there_or_has_no_durations_gets_a_sentence(tmp_path, capsys):
+    assert suite_times.main([f"old={tmp_path / 'missing.txt'}"]) == 1
+    assert capsys.readouterr().out.strip() == f"{tmp_path / 'missing.txt'}: no such file"
     empty = tmp_path / "empty.txt"
     empty.write_text("nothing here\n")
     assert suite_times.main([str(empty)]) == 1
+    assert "has no --durations=0 report" in capsys.readouterr().out
