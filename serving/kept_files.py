@@ -18,7 +18,8 @@ first visit costs each way, in CPU and on the hall's Wi-Fi, is on the performanc
 Not Starlette's ``GZipMiddleware``: it compresses every response again, the cost this avoids.
 
 A file is kept by its path alone (the app's static files ignore the query, so
-``?x=1``, ``?x=2``... are the same file, kept once), and only when the app served it as
+``?x=1``, ``?x=2``... are the same file, kept once; ``./`` and ``a/../`` segments and
+doubled slashes are dropped first, so that a client cannot make one file many), and only when the app served it as
 itself: Streamlit answers an unknown path under ``static/`` with its ``index.html`` and a
 200, which is passed through, never kept.  The real files are a fixed set that fits the
 bound; one that does not fit is still sent compressed to a browser that accepts it,
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import mimetypes
+import posixpath
 
 LIMIT = 64_000_000  # bytes kept (plain and compressed): Streamlit's whole bundle, plain and gzipped, fits
 LARGEST = 16_000_000  # a larger file goes through as the app serves it
@@ -114,7 +116,11 @@ class KeptFiles:
         headers = dict(scope.get("headers") or [])
         if b"range" in headers or b"if-range" in headers:
             return await self.app(scope, receive, send)
-        key = scope["path"]  # the file, whatever the query
+        key = normal_path(scope["path"])  # the file, whatever the query and the dot segments
+        if key != scope["path"]:
+            if not key.startswith(self.prefixes):  # (out of the folders kept: the app answers it as asked)
+                return await self.app(scope, receive, send)
+            scope = {**scope, "path": key, "raw_path": key.encode()}
         kept = self._kept.get(key)
         if kept is None:
             pending = self._pending.get(key)
@@ -222,6 +228,13 @@ async def _passing(status, headers, body):
 async def _send(send, status, headers, body):
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def normal_path(path):
+    """``path`` without dot segments and repeated slashes (``/static/./a/../b.js``:
+    ``/static/b.js``): each file is kept once, under one name, however a client spells it."""
+    normal = "/" + posixpath.normpath(path).lstrip("/")
+    return normal + "/" if path.endswith("/") and normal != "/" else normal
 
 
 def static_prefixes(base_url, own=()):

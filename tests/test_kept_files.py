@@ -183,3 +183,42 @@ def test_a_file_the_bound_cannot_hold_is_still_sent_compressed_when_asked():
         status, headers, body = asyncio.run(get(files, "/static/js/index.abc.js"))
         assert "content-encoding" not in headers and body == SCRIPT
     assert files.kept_bytes == 0
+
+
+@pytest.mark.parametrize(
+    "path,normal",
+    [
+        ("/static/js/index.abc.js", "/static/js/index.abc.js"),
+        ("/static/./js/./index.abc.js", "/static/js/index.abc.js"),
+        ("/static/js/../js/index.abc.js", "/static/js/index.abc.js"),
+        ("//static//js///index.abc.js", "/static/js/index.abc.js"),
+        ("/static/", "/static/"),
+        ("/", "/"),
+    ],
+)
+def test_a_path_is_read_without_its_dot_segments(path, normal):
+    from serving.kept_files import normal_path
+
+    assert normal_path(path) == normal
+
+
+def test_one_file_spelt_many_ways_is_kept_once():
+    """Forty-five spellings of one script (``./`` segments, doubled slashes) filled the 64 MB
+    store with copies; each now is the one file, asked of the app once."""
+    app, files = kept()
+    spellings = [
+        "/static/js/index.abc.js",
+        *(f"/static/{'./' * n}js/index.abc.js" for n in range(1, 40)),
+        *(f"/static{'/' * n}js/index.abc.js" for n in range(2, 8)),
+    ]
+
+    async def every_spelling():
+        return [await get(files, path, accept_encoding="gzip") for path in spellings]
+
+    answers = asyncio.run(every_spelling())
+    assert app.asked == ["/static/js/index.abc.js"]
+    assert files.kept_bytes == len(SCRIPT) + len(gzip.compress(SCRIPT, 9, mtime=0))
+    assert all(status == 200 and gzip.decompress(body) == SCRIPT for status, _, body in answers)
+    # out of the kept folders once its dots are read: the app answers it as it was asked
+    asyncio.run(get(files, "/static/../secret.txt"))
+    assert app.asked[-1] == "/static/../secret.txt"
