@@ -131,16 +131,22 @@ def fair_order(waiting, busy, served):
     entries ``busy`` now first, then the one ``served`` longest ago -- and within an address
     its sessions take turns the same way; each session's own entries first come, first
     served.  ``busy``: a Counter of ``(level, name)``; ``served``: ``(level, name)`` -> a
-    number that grows with time."""
+    number that grows with time.
 
-    def ordered(entries, level):
+    A new address comes first (never served); a session new to its address counts as served
+    when its address last was: it shares its address's share, so that a client opening
+    session after session does not go ahead of the other sessions at its address (a
+    student behind the same campus address)."""
+
+    def ordered(entries, level, inherited=-1):
         if level == len(SERVER):
             return list(entries)
         groups = {}
         for entry in entries:
             groups.setdefault(entry.client[level], []).append(entry)
-        names = sorted(groups, key=lambda name: (busy[(level, name)], served.get((level, name), -1)))
-        turns = [ordered(groups[name], level + 1) for name in names]
+        last = {name: served.get((level, name), inherited) for name in groups}
+        names = sorted(groups, key=lambda name: (busy[(level, name)], last[name]))
+        turns = [ordered(groups[name], level + 1, last[name]) for name in names]
         return [turn[rank] for rank in range(max(map(len, turns), default=0)) for turn in turns if rank < len(turn)]
 
     return ordered(waiting, 0)
@@ -480,6 +486,9 @@ class Lines(compute.Plain):
 
     def after_page(self):
         freeze_heap_once()
+
+    def client_address(self):
+        return clients.current().address
 
 
 def install(in_children=True):

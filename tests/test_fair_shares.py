@@ -126,3 +126,28 @@ def test_a_byte_budget_gives_up_one_clients_studies_first():
 )
 def test_a_clients_address_is_the_one_the_proxy_saw(peer, forwarded, behind, expected):
     assert address_of(peer, forwarded, behind) == expected
+
+
+def test_a_new_session_shares_its_addresss_share_instead_of_jumping_the_line():
+    """One address, a student's session served once before; then a client at the same
+    address (a campus NAT) opens thirty new sessions, each asking once: the student's next
+    request goes before all of them (a new session used to count as never served, and
+    every one went first)."""
+
+    class Place:
+        def __init__(self, client, name):
+            self.client, self.name = client, name
+
+    campus, served = "10.9.0.1", {}
+    clock = iter(range(1, 10_000))
+    victim = Client(campus, "victim")
+    for level in ((0, campus), (1, "victim")):
+        served[level] = next(clock)  # the student's earlier turn
+    served[(0, campus)] = next(clock)  # ... and the attacker's first, a moment later
+    line = [Place(Client(campus, f"new{n}"), f"new{n}") for n in range(30)] + [Place(victim, "student")]
+    order = [place.name for place in fair_order(line, Counter(), served)]
+    assert order[0] == "student", order[:3]
+    assert order[1:] == [f"new{n}" for n in range(30)]  # among themselves, first come first served
+    # a new address still comes first: a student new to the class is not made to wait
+    newcomer = Place(Client("10.9.0.2", "first visit"), "newcomer")
+    assert fair_order([*line, newcomer], Counter(), served)[0].name == "newcomer"
