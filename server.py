@@ -13,7 +13,9 @@ The app is ``app.py``; this file adds the serving layer (``serving/``) to Stream
 - the lessons it is given computed before the class arrives (``serving/warm.py``; ``make
   serve`` gives them);
 - a live class: the students' players following the lecturer's, and the class's answers
-  (``serving/classes.py``).
+  (``serving/classes.py``);
+- the headers every answer carries (``serving/headers.py``);
+- large blocks of memory given back to the system once freed (``serving/memory.py``).
 
 ``streamlit run app.py`` runs the same pages without it: payloads then travel inline, on
 the websocket, as in Streamlit's tests (``AppTest``), which run ``app.py`` without a server.
@@ -23,17 +25,20 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config
 
-from serving import classes, kept_files, lines, routes, warm
+from serving import classes, headers, kept_files, lines, memory, routes, warm
 from ui import player
 
 BASE = config.get_option("server.baseUrlPath").strip("/")
 BASE = f"/{BASE}" if BASE else ""  # the app's address path, if it sits under one
+memory.return_large_blocks()  # a study's arrays, once freed, go back to the system
 lines.install()
 routes.install(BASE)
+classes.raise_file_limit()  # each follower of a live class holds a connection
 app = st.App(
     "app.py",
     routes=routes.routes() + warm.routes() + classes.routes(),
     middleware=[
+        Middleware(headers.SafeHeaders),
         Middleware(kept_files.KeptFiles, prefixes=kept_files.static_prefixes(BASE, own=[f"{player.ROUTE}player/"])),
         Middleware(routes.PreloadPlayer),
     ],

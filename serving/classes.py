@@ -2,36 +2,47 @@
 
 Three routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/class/``:
 
-- ``GET events?class=CODE`` -- the class as it changes, as server-sent events (the
-  browser's ``EventSource``, which reconnects by itself: a laptop waking from sleep, or a
-  student whose app process was restarted, gets the class as it is now, first thing).
-  With the lecturer's ``&key=`` the events also carry the class's answers and how many
-  follow.
+- ``GET events?class=CODE`` -- the class as it changes, as server-sent events (the page
+  reads them with ``fetch`` and reconnects by itself: a laptop waking from sleep, or a
+  student whose app process was restarted, gets the class as it is now, first thing).  A
+  student's stream is given a seat (a cookie only this route reads: ``HttpOnly``,
+  ``SameSite=Strict``) that its answers must carry: one seat, one voice (:mod:`ui.classroom`).
+  With the lecturer's key in the ``X-Class-Key`` header (never in the address, which logs
+  keep) the events also carry the class's answers and who follows.
 - ``POST drive?class=CODE`` -- the lecturer's player: the step on screen, predict mode,
-  reveal, vote again (its key in the ``X-Class-Key`` header; without the right key nothing
-  changes and the answer is a sentence).
+  reveal, vote again (its key in the ``X-Class-Key`` header).
 - ``POST answer?class=CODE`` -- a student's answer to the round: a training point, or a
   question's choice.
+
+Nothing a client sends can hurt the class (the tests of ``tests/test_class_guard.py`` try):
+the posts are the app's own pages' only (``Origin``, ``Sec-Fetch-Site``, a JSON body), their
+bodies refused from their length before they are read; the streams are bounded per class,
+per client and in all, so that a client holding a thousand of them leaves the process the
+files it needs for everyone else's pages; a client's misses (unknown codes, wrong keys,
+answers from no seat) are limited per address -- the address the proxy appended, never one
+a browser wrote -- and never stop anyone joining a class that exists.
 
 The classes live in :mod:`ui.classroom`'s SQLite file, which every process of ``make serve``
 shares: the lecturer and a student may land on different processes.  Each process has one
 watcher (:class:`Hub`) that reads the versions of the classes its own followers follow (every
 :data:`PERIOD`; at once after a change made in this process), and sends each follower the
-class when it changes -- the latest state, never
-a queue of old ones, so a slow student skips to where the lecturer is.
+class when it changes -- the latest state, never a queue of old ones, so a slow student
+skips to where the lecturer is -- and, every :data:`COUNT_PERIOD`, says which students it
+holds, so that the lecturer's count is of the students present over every process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
-import os
-import socket
+import resource
 import sqlite3
 import sys
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -47,17 +58,53 @@ COUNT_PERIOD = 1.0  # seconds between its counts of who follows
 # longer reconnects (a laptop that slept may hold a connection that is dead).
 HEARTBEAT = 15.0
 RETRY_MS = 1000  # how soon a browser reconnects a dropped stream
-GUESSES = 30  # unknown codes one address may ask for per minute (a code is not guessed by trying)
-MAX_BODY = 2_000
+BEHIND_AFTER = 2.0  # seconds a student may lack the class's latest change before the lecturer hears of it
+#: The largest body a post may have: a lecturer's change with the longest address the app makes.
+MAX_BODY = classroom.MAX_ADDRESS + 1_000
+LECTURER_STREAMS = 4  # streams of one class's lecturer per process (a projector, a laptop, a phone...)
+#: Streams one client address may hold in a process: a lecture hall behind one address (NAT)
+#: is hundreds of students, in one class or two.
+CLIENT_STREAMS = 2 * classroom.MAX_FOLLOWERS
+#: Files a process keeps for everything but the class's streams (pages, static files, health,
+#: its file of classes, and a burst of connections being refused): at least these, or half its
+#: open-file limit; the streams take at most the rest.
+RESERVED_FILES = 256
+ANSWERS_PER_SECOND = 5  # a seat's answers (a student changing their mind; a script cannot flood)
+SEAT_COOKIE = "mpl_seat_"  # + the class's code
+UNREADABLE = "The class's record could not be read just now: the page tries again in a moment."
+
+
+def raise_file_limit(wanted: int = 65_536) -> None:
+    """Raise this process's open-file limit to what it may (at most ``wanted``): each
+    stream of a live class holds one (``server.py`` calls this at start)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def stream_limit() -> int:
+    """The streams this process may hold at once: its open-file limit less what its pages,
+    static files and health check need (:data:`RESERVED_FILES`, or half, the larger)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 20
+    return max(16, soft - max(RESERVED_FILES, soft // 2))
 
 
 class Follower:
     """One open stream: the latest class it has not been sent yet (older ones are dropped)."""
 
-    def __init__(self, code: str, lead: str | None):
-        self.code, self.lead = code, lead
+    def __init__(self, code: str, lead: str | None, client: str, seat: str | None = None, replaced: int = 0):
+        self.code, self.lead, self.client = code, lead, client
+        self.seat = seat
+        self.digest = classroom.seat_digest(seat) if seat is not None else None
+        self.replaced = replaced  # the store's count of lost files when it joined
         self.latest: dict | None = None
         self.version = 0  # the version last given (a student is never given the same twice)
+        self.delivered = 0  # the version last written to its connection
+        self.view: str | None = None  # the digest of the address it was last sent
         self.ready = asyncio.Event()
 
     def give(self, event: dict) -> None:
@@ -67,19 +114,74 @@ class Follower:
         self.latest = event
         self.ready.set()
 
+    def wire(self, event: dict) -> bytes:
+        """``event`` as its stream sends it: the address only when it is not the one this
+        stream was sent last (a lesson from a file travels in it: tens of kilobytes for
+        every student at every step otherwise), named by ``view`` always."""
+        address = event.get("address")
+        if address is not None:
+            view = hashlib.sha1(address.encode()).hexdigest()[:16]
+            event = dict(event, view=view)
+            if view == self.view:
+                del event["address"]
+            self.view = view
+        return f"id: {event.get('version', 0)}\ndata: {json.dumps(event)}\n\n".encode()
+
 
 class Hub:
     """This process's followers, by class, and the one task that tells them of changes."""
 
     def __init__(self, store: classroom.Store):
         self.store = store
-        self.process = f"{socket.gethostname()}:{os.getpid()}:{id(self)}"
+        self.presence = classroom.Presence(store.folder)
+        self.process = self.presence.name
         self.followers: dict[str, set[Follower]] = {}
         self.seen: dict[str, tuple[int, int]] = {}  # code -> the (version, answers) last sent
-        self.counts: dict[str, int] = {}  # code -> followers over every process
-        self.told: dict[str, int] = {}  # code -> the count of followers its lecturer was last told
+        self.since: dict[str, tuple[int, float]] = {}  # code -> (its version, when this process first saw it)
+        self.counts: dict[str, dict[str, int]] = {}  # code -> {"present", "away", "behind"} over every process
+        self.told: dict[str, tuple] = {}  # code -> what its lecturer was last told of who follows
+        self.streams = 0  # open here, of every kind (and those being opened)
+        self.by_client: Counter = Counter()
+        self.leads: Counter = Counter()  # code -> its lecturer's streams here
+        self.limit = stream_limit()
         self.wake: asyncio.Event | None = None
         self.task: asyncio.Task | None = None
+        self.counting: asyncio.Task | None = None
+
+    # -- the bounds ---------------------------------------------------------------------------
+
+    def reserve(self, client: str, code: str, lead: bool) -> str | None:
+        """Hold a place for a stream of ``client`` (the lecturer's of ``code`` when ``lead``),
+        or the sentence why there is none."""
+        if self.streams >= self.limit:
+            return (
+                "This server holds as many live-class connections as it can now. The page works on its own, "
+                "and tries again in a moment."
+            )
+        if self.by_client[client] >= CLIENT_STREAMS:
+            return f"This address already holds {CLIENT_STREAMS} live-class connections, its most."
+        if lead and self.leads[code] >= LECTURER_STREAMS:
+            return (
+                f"This class's lecturer already has {LECTURER_STREAMS} screens following it here, its most: "
+                "close one of them first."
+            )
+        self.streams += 1
+        self.by_client[client] += 1
+        if lead:
+            self.leads[code] += 1
+        return None
+
+    def release(self, client: str, code: str, lead: bool) -> None:
+        self.streams -= 1
+        self.by_client[client] -= 1
+        if not self.by_client[client]:
+            del self.by_client[client]
+        if lead:
+            self.leads[code] -= 1
+            if not self.leads[code]:
+                del self.leads[code]
+
+    # -- who follows --------------------------------------------------------------------------
 
     def join(self, follower: Follower) -> None:
         self.followers.setdefault(follower.code, set()).add(follower)
@@ -96,16 +198,39 @@ class Hub:
             group.discard(follower)
             if not group:
                 del self.followers[follower.code]
-                self.seen.pop(follower.code, None)
-                self.told.pop(follower.code, None)
+                for kept in (self.seen, self.told, self.since):
+                    kept.pop(follower.code, None)
+        if follower.seat is not None:  # in a thread of its own: a cancelled stream cannot wait for it
+            asyncio.get_running_loop().run_in_executor(
+                None, _quietly, self.store.depart, follower.code, follower.seat, self.process
+            )
 
     def nudge(self) -> None:
         """A change made in this process: look now, not at the next period."""
         if self.wake is not None:
             self.wake.set()
 
-    def students(self) -> dict[str, int]:
-        return {code: sum(1 for f in group if f.lead is None) for code, group in self.followers.items()}
+    def holding(self) -> dict[tuple[str, str], int]:
+        """The seats whose streams are open here: ``{(code, seat digest): streams}``."""
+        held: Counter = Counter()
+        for code, group in self.followers.items():
+            for follower in group:
+                if follower.digest is not None:
+                    held[(code, follower.digest)] += 1
+        return dict(held)
+
+    def behind(self) -> dict[str, int]:
+        """Per class, its students here that have lacked its latest change for longer than
+        :data:`BEHIND_AFTER` (a connection too slow to take it, or not taking anything)."""
+        now = time.monotonic()
+        out = {}
+        for code, group in self.followers.items():
+            version, since = self.since.get(code, (0, now))
+            if now - since >= BEHIND_AFTER:
+                late = sum(1 for f in group if f.lead is None and f.delivered < version)
+                if late:
+                    out[code] = late
+        return out
 
     async def watch(self) -> None:
         """For as long as the process runs: while it has followers, look every period; with
@@ -117,7 +242,7 @@ class Hub:
             if not self.followers:
                 if not idle:
                     with contextlib.suppress(Exception):
-                        await asyncio.to_thread(self.store.follow_counts, self.process, {})
+                        await asyncio.to_thread(self.store.presence, self.process, {})
                     idle = True
                 self.wake.clear()
                 if not self.followers:  # (one may have joined while the count was written)
@@ -127,13 +252,21 @@ class Hub:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), PERIOD)
             self.wake.clear()
+            if time.monotonic() - counted >= COUNT_PERIOD and (self.counting is None or self.counting.done()):
+                counted = (
+                    time.monotonic()
+                )  # beside the telling: a write waiting for another process's never delays a step
+                self.counting = asyncio.get_running_loop().create_task(self.count())
             try:
-                if time.monotonic() - counted >= COUNT_PERIOD:
-                    counted = time.monotonic()
-                    self.counts = await asyncio.to_thread(self.store.follow_counts, self.process, self.students())
                 await self.tell()
             except Exception:  # the file is busy or gone for a moment: the next period tries again
                 await asyncio.sleep(PERIOD)
+
+    async def count(self) -> None:
+        """Say what this process holds, and learn who follows over every process."""
+        with contextlib.suppress(Exception):  # (busy or gone for a moment: the next count)
+            self.counts = await asyncio.to_thread(self.store.presence, self.process, self.holding(), self.behind())
+            self.nudge()
 
     async def tell(self) -> None:
         codes = list(self.followers)
@@ -143,14 +276,18 @@ class Hub:
             if not group:
                 continue
             mark = versions.get(code)
-            if mark is None:  # ended or expired
+            if mark is None:  # ended or expired, or its file was lost
                 for follower in group:
-                    follower.give({"code": code, "ended": True})
+                    lost = self.store.replaced > follower.replaced
+                    follower.give({"code": code, "ended": True, **({"why": classroom.LOST} if lost else {})})
                 continue
+            if self.since.get(code, (None,))[0] != mark[0]:
+                self.since[code] = (mark[0], time.monotonic())
             before = self.seen.get(code)
             moved = before is None or before[0] != mark[0]
             leads = [follower for follower in group if follower.lead is not None]
-            news = bool(leads) and (before != mark or self.told.get(code) != self.counts.get(code, 0))
+            who = _who(self.counts.get(code))
+            news = bool(leads) and (before != mark or self.told.get(code) != who)
             if not moved and not news:
                 continue
             found = await asyncio.to_thread(self.store.find, code)
@@ -166,9 +303,21 @@ class Hub:
                     counts = await asyncio.to_thread(self.store.counts, code, follower.lead)
                 except classroom.ClassError:
                     continue
-                follower.give(dict(public, followers=self.counts.get(code, 0), counts=_jsonable(counts)))
-            self.told[code] = self.counts.get(code, 0)
+                follower.give(dict(public, **who, counts=_jsonable(counts)))
+            self.told[code] = who
             self.seen[code] = mark
+
+
+def _who(counts: dict[str, int] | None) -> dict[str, int]:
+    """What a lecturer is told of who follows: ``followers`` (present), ``away``
+    (reconnecting) and ``behind``."""
+    counts = counts or {}
+    return {"followers": counts.get("present", 0), "away": counts.get("away", 0), "behind": counts.get("behind", 0)}
+
+
+def _quietly(work, *args) -> None:
+    with contextlib.suppress(Exception):
+        work(*args)
 
 
 def _jsonable(counts: dict) -> dict:
@@ -178,48 +327,93 @@ def _jsonable(counts: dict) -> dict:
     return out
 
 
-class Guesses:
-    """The unknown class codes each client address asked for in the last minute, bounded."""
-
-    def __init__(self, limit: int = GUESSES, addresses: int = 10_000):
-        self.limit, self.addresses = limit, addresses
-        self.times: OrderedDict[str, deque] = OrderedDict()
-
-    def allowed(self, address: str) -> bool:
-        now = time.monotonic()
-        seen = self.times.get(address)
-        if seen is None:
-            return True
-        while seen and seen[0] < now - 60:
-            seen.popleft()
-        return len(seen) < self.limit
-
-    def missed(self, address: str) -> None:
-        seen = self.times.setdefault(address, deque())
-        self.times.move_to_end(address)
-        seen.append(time.monotonic())
-        while len(self.times) > self.addresses:
-            self.times.popitem(last=False)
+# --- requests ----------------------------------------------------------------------------------
 
 
-def _sentence(text: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status, headers={"Cache-Control": "no-store"})
+class Refused(Exception):
+    """A request the routes answer with a sentence (``status``), without doing it."""
+
+    def __init__(self, text: str, status: int):
+        super().__init__(text)
+        self.text, self.status = text, status
+
+
+def _sentence(text: str, status: int, close: bool = False) -> JSONResponse:
+    """A refusal or an error as one sentence.  ``close``: the connection closes after it (a
+    body left unread, or a client that must not hold the connection open)."""
+    headers = {"Cache-Control": "no-store"}
+    if close:
+        headers["Connection"] = "close"
+    if status in (429, 503):
+        headers["Retry-After"] = "5"
+    return JSONResponse({"error": text}, status_code=status, headers=headers)
 
 
 def _client(request: Request) -> str:
+    """The client's address: behind the proxy, the entry the proxy appended -- the last of
+    every ``X-Forwarded-For`` line (a browser may send lines of its own, before it)."""
     peer = request.client.host if request.client else None
-    return address_of(peer, request.headers.get("x-forwarded-for"))
+    forwarded = ", ".join(request.headers.getlist("x-forwarded-for")) or None
+    return address_of(peer, forwarded)
 
 
-async def _body(request: Request) -> dict | None:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        return None
+def _same_origin(request: Request) -> bool:
+    """Whether a post comes from the app's own pages: a browser says where a request comes
+    from (``Sec-Fetch-Site``, ``Origin``); another site's page cannot vote, predict or
+    drive.  A client that says neither is no browser's page (it still needs a seat or a key)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    host = request.headers.get("host", "")
+    return origin != "null" and urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def _json_body(request: Request, unreadable: str) -> dict:
+    """A post's JSON object, refused before it is read when its declared length is over
+    :data:`MAX_BODY`, and while it is read once it passes it (a body without a length)."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise Refused(unreadable, 400)
+        if int(length) > MAX_BODY:
+            raise Refused(f"{unreadable} It is longer than {MAX_BODY:,} bytes.", 413)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(f"{unreadable} It was not sent as JSON.", 415)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refused(f"{unreadable} It is longer than {MAX_BODY:,} bytes.", 413)
     try:
-        value = json.loads(raw or b"{}")
+        value = json.loads(bytes(raw) or b"{}")
     except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        raise Refused(unreadable, 400) from None
+    if not isinstance(value, dict):
+        raise Refused(unreadable, 400)
+    return value
+
+
+class _Pace:
+    """At most ``rate`` posts a second from each of the last ``kept`` seats."""
+
+    def __init__(self, rate: int, kept: int = 20_000):
+        self.rate, self.kept = rate, kept
+        self.times: OrderedDict[str, list[float]] = OrderedDict()
+
+    def allowed(self, name: str) -> bool:
+        now = time.monotonic()
+        times = [t for t in self.times.pop(name, []) if t > now - 1.0]
+        allowed = len(times) < self.rate
+        if allowed:
+            times.append(now)
+        self.times[name] = times
+        while len(self.times) > self.kept:
+            self.times.popitem(last=False)
+        return allowed
 
 
 def routes(store: classroom.Store | None = None) -> list[Route]:
@@ -227,30 +421,51 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
     no live class, when the classes' file cannot be opened (the app serves its pages anyway)."""
     try:
         store = store or classroom.store()
+        hub = Hub(store)
     except (OSError, sqlite3.Error) as error:
         print(f"No live classes on this server: their file could not be opened ({error}).", file=sys.stderr)
         return []
-    hub = Hub(store)
-    guesses = Guesses()
+    pace = _Pace(ANSWERS_PER_SECOND)
 
-    def unknown(request: Request, code: str | None) -> JSONResponse:
-        guesses.missed(_client(request))
-        return _sentence(classroom._no_class(code or str(request.query_params.get("class", ""))), 404)
+    def missed(client: str, text: str, status: int) -> Response:
+        """A miss of ``client`` (refused ``status`` with ``text``), counted in the process's
+        count (:data:`ui.classroom.GUESSED`, the pages' too); past the limit the same
+        refusal for every kind of miss."""
+        guesses = classroom.GUESSED
+        guesses.missed(client)
+        if not guesses.allowed(client):
+            return _sentence(classroom.TOO_MANY, 429, close=True)
+        return _sentence(text, status)
 
     async def events(request: Request) -> Response:
         client = _client(request)
-        if not guesses.allowed(client):
-            return _sentence("Too many class codes that do not exist: wait a minute, then try the link again.", 429)
         code = classroom.normal_code(request.query_params.get("class"))
-        found = await asyncio.to_thread(store.find, code) if code else None
-        if found is None:
-            return unknown(request, code)
-        key = request.query_params.get("key")
-        if key is not None and not await asyncio.to_thread(store.is_lecturer, found.code, key):
-            return _sentence("Only the lecturer's link sees the class's answers.", 403)
-        if key is None and hub.counts.get(found.code, 0) >= classroom.MAX_FOLLOWERS:  # (a lecturer never waits)
-            return _sentence(classroom.full_class(), 503)
-        follower = Follower(found.code, key)
+        key = request.headers.get("x-class-key")
+        lead = key is not None
+        # a place first, from what this process counts: a stream past a bound is refused
+        # before anything is read or opened for it (a burst of them must not take the files)
+        refusal = hub.reserve(client, code or "", lead)
+        if refusal is not None:
+            return _sentence(refusal, 503, close=True)
+        try:
+            found = await asyncio.to_thread(store.find, code) if code else None
+            if found is None:
+                hub.release(client, code or "", lead)
+                return missed(client, classroom._no_class(code or str(request.query_params.get("class", ""))), 404)
+            if lead and not await asyncio.to_thread(store.is_lecturer, found.code, key):
+                hub.release(client, found.code, lead)
+                return missed(client, "Only the lecturer's link sees the class's answers.", 403)
+            seat = None
+            if not lead:
+                cookie = request.cookies.get(SEAT_COOKIE + found.code)
+                seat = await asyncio.to_thread(store.admit, found.code, cookie, hub.process)
+        except classroom.ClassError as error:
+            hub.release(client, found.code, lead)
+            return _sentence(str(error), error.status, close=True)
+        except (OSError, sqlite3.Error):
+            hub.release(client, code or "", lead)
+            return _sentence(UNREADABLE, 503, close=True)
+        follower = Follower(found.code, key, client, seat, store.replaced)
         hub.join(follower)
         follower.give(found.public())
         hub.nudge()  # the lecturer's first counts
@@ -261,31 +476,53 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
                 while True:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(follower.ready.wait(), HEARTBEAT)
-                    if not follower.ready.is_set():  # an event the browser hears (a comment it would not)
+                    if not follower.ready.is_set():  # an event the page hears (a comment it would not)
                         yield b"event: alive\ndata: {}\n\n"
                         continue
                     follower.ready.clear()
                     event = follower.latest
-                    yield f"id: {event.get('version', 0)}\ndata: {json.dumps(event)}\n\n".encode()
+                    yield follower.wire(event)
+                    follower.delivered = event.get("version", 0)
                     if event.get("ended"):
                         return
             finally:
                 hub.leave(follower)
+                hub.release(client, follower.code, lead)
 
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        response = StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        if seat is not None:  # the seat: sent back by this browser's stream and answers only
+            response.set_cookie(
+                SEAT_COOKIE + found.code,
+                seat,
+                max_age=int(classroom.LIFETIME),
+                path=request.url.path.rsplit("/", 1)[0] + "/",
+                httponly=True,
+                samesite="strict",
+            )
+        return response
 
-    async def posted(request: Request, unreadable: str, change, refused) -> Response:
+    async def posted(request: Request, unreadable: str, change, seat: str = "") -> Response:
         """A post to the class: its JSON body, ``change(code, body)`` done in a thread (the
-        file may wait for another process), then this process's followers told at once."""
+        file may wait for another process), then this process's followers told at once.
+        ``seat``: a student's, whose answers come at a bounded pace."""
+        if not _same_origin(request):
+            return _sentence("The live class takes changes and answers from the app's own pages only.", 403, True)
         code = classroom.normal_code(request.query_params.get("class")) or ""
-        body = await _body(request)
-        if body is None:
-            return _sentence(unreadable, 400)
+        try:
+            body = await _json_body(request, unreadable)
+        except Refused as refusal:
+            return _sentence(refusal.text, refusal.status, close=refusal.status == 413)
+        if seat and not pace.allowed(seat):
+            return _sentence("Too many answers at once from this page: one is enough.", 429)
         try:
             done = await asyncio.to_thread(change, code, body)
         except classroom.ClassError as error:
-            return _sentence(str(error), refused(str(error)))
+            if error.status == 403:
+                return missed(_client(request), str(error), 403)
+            return _sentence(str(error), error.status)
+        except (OSError, sqlite3.Error):
+            return _sentence(UNREADABLE, 503)
         hub.nudge()
         return JSONResponse(done, headers={"Cache-Control": "no-store"})
 
@@ -295,17 +532,16 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             request,
             "The lecturer's change could not be read.",
             lambda code, body: store.drive(code, key, **body).public(),
-            lambda said: 404 if "no live class" in said else 403,
         )
 
     async def answer(request: Request) -> Response:
+        code = classroom.normal_code(request.query_params.get("class")) or ""
+        seat = request.cookies.get(SEAT_COOKIE + code, "")
         return await posted(
             request,
             "The answer could not be read.",
-            lambda code, body: (
-                store.answer(code, body.get("ballot"), body.get("round"), body.get("answer")) or {"counted": True}
-            ),
-            lambda said: 409,
+            lambda code, body: store.answer(code, seat, body.get("round"), body.get("answer")) or {"counted": True},
+            seat,
         )
 
     classroom.SERVED = True

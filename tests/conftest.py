@@ -92,7 +92,9 @@ def server(run_folder):
     with FileLock(str(run_folder / "app.lock")):
         shared = json.loads(record.read_text()) if record.exists() else None
         if shared is None:
-            url, process = start_app()
+            classes = run_folder / "classes"  # this run's live classes, apart from any other run's
+            classes.mkdir(mode=0o700, exist_ok=True)
+            url, process = start_app({"MPLAB_CLASSES": str(classes / "classes.sqlite3")})
             shared = {"url": url, "pid": process.pid, "users": 0}
         shared["users"] += 1
         record.write_text(json.dumps(shared))

@@ -2,7 +2,14 @@
 their counts, the bounds and the sharing between processes -- without a server."""
 
 import multiprocessing
+import os
 import re
+import secrets
+import stat
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode
 
 import pytest
 
@@ -46,15 +53,21 @@ def test_a_code_is_short_unambiguous_and_read_however_it_is_typed():
     assert classroom.MAX_CLASSES * guesses / len(classroom.ALPHABET) ** classroom.CODE_LENGTH < 1e-2
 
 
-def test_only_the_key_drives_the_class(store):
+def test_only_the_key_drives_the_class_and_a_missing_class_is_refused_alike(store):
     code, key = store.start("kmp?data=sinc")
     assert store.find(code).state["address"] == "kmp?data=sinc"
-    for wrong in ("", "x" * 24, key[:-1] + ("a" if key[-1] != "a" else "b")):
-        with pytest.raises(ClassError, match="Only the lecturer's link drives this class"):
-            store.drive(code, wrong, step=3)
+    refusals = set()
+    for wrong_code, wrong_key in [(code, ""), (code, "x" * 24), (code, key[:-1] + ("a" if key[-1] != "a" else "b"))]:
+        with pytest.raises(ClassError) as refused:
+            store.drive(wrong_code, wrong_key, step=3)
+        refusals.add((str(refused.value), refused.value.status))
         with pytest.raises(ClassError, match="Only the lecturer's link sees"):
-            store.counts(code, wrong)
-        assert not store.is_lecturer(code, wrong)
+            store.counts(code, wrong_key)
+        assert not store.is_lecturer(code, wrong_key)
+    with pytest.raises(ClassError) as missing:  # a class that is not there: the same sentence, the same status
+        store.drive("ZZZZZZZZ", key, step=3)
+    refusals.add((str(missing.value), missing.value.status))
+    assert refusals == {(classroom.NOT_DRIVEN, 403)}
     assert store.is_lecturer(code, key) and not store.is_lecturer("ZZZZZZZZ", key)
     assert store.find(code).state["step"] == 0 and store.find(code).version == 1
     moved = store.drive(code, key, step=3)
@@ -64,10 +77,12 @@ def test_only_the_key_drives_the_class(store):
 
 def test_the_key_is_not_kept_in_the_clear(tmp_path):
     path = tmp_path / "classes.sqlite3"
-    code, key = Store(path).start("kmp?")
-    written = b"".join(f.read_bytes() for f in tmp_path.iterdir())  # the database and its write-ahead log
+    store = Store(path)
+    code, key = store.start("kmp?")
+    seat = store.admit(code, None, "process-a")
+    written = b"".join(f.read_bytes() for f in tmp_path.iterdir() if f.is_file())  # the database and its log
     assert code.encode() in written
-    assert key.encode() not in written
+    assert key.encode() not in written and seat.encode() not in written
 
 
 def test_bad_changes_get_a_sentence_and_change_nothing(store):
@@ -81,54 +96,114 @@ def test_bad_changes_get_a_sentence_and_change_nothing(store):
         ({"address": "https://elsewhere.example/"}, "one of the app's pages"),
         ({"address": "x" * (classroom.MAX_ADDRESS + 1)}, "one of the app's pages"),
         ({"colour": "red"}, "no setting 'colour'"),
+        ({"key": key}, "no setting 'key'"),  # a body naming the store's own arguments is a bad change, not a crash
+        ({"code": code, "self": 1}, "no setting"),
     ):
-        with pytest.raises(ClassError, match=said):
+        with pytest.raises(ClassError, match=said) as refused:
             store.drive(code, key, **changes)
+        assert refused.value.status == 400
     assert store.find(code).version == 1
-    with pytest.raises(ClassError, match="no live class"):
-        store.drive("ZZZZZZZZ", key, step=1)
 
 
-def test_a_round_of_predictions_is_counted_once_per_ballot_and_only_for_its_lecturer(store):
+def test_the_longest_address_the_app_makes_drives_a_class(store):
+    """A lesson read from a file travels in the address: the largest lesson file, its text
+    incompressible, still fits."""
+    from ui import lessons
+
+    code, key = store.start("kmp?")
+    text = secrets.token_urlsafe(lessons.MAX_BYTES)[: lessons.MAX_BYTES]
+    address = "kmp?data=xor&points=3000&k=100&" + urlencode({"lesson": lessons.encode(text), "scene": 30})
+    assert len(address) <= classroom.MAX_ADDRESS
+    assert store.drive(code, key, address=address).state["address"] == address
+    for address in lesson_file_addresses():  # each shipped lesson's scenes, as a lesson file's
+        assert store.drive(code, key, address=address).state["address"] == address
+
+
+def lesson_file_addresses():
+    """The address of every scene of every shipped lesson opened from its file, as a live
+    class names it (the address of a view, without its step)."""
+    from ui import export, lessons
+
+    addresses = []
+    for path in sorted(lessons.HERE.glob("*.toml")):
+        _, queries = export.lesson_queries(lessons.encode(path.read_text(encoding="utf-8")))
+        for page, query in queries:
+            addresses.append(f"{page.url_path}?{urlencode(sorted((k, v) for k, v in query.items() if k != 'step'))}")
+    return addresses
+
+
+def test_a_seat_is_the_servers_and_one_voice_per_round(store):
     code, key = store.start("kmp?")
     other, other_key = store.start("kmp?")
-    with pytest.raises(ClassError, match="not asking"):
-        store.answer(code, "ballot-0001", 1, 5)
-    state = store.drive(code, key, predict=True).state
-    round_ = state["round"]
-    store.answer(code, "ballot-0001", round_, 5)
-    store.answer(code, "ballot-0002", round_, 5)
-    store.answer(code, "ballot-0003", round_, 9)
-    store.answer(code, "ballot-0003", round_, 7)  # changed: replaces its first answer
+    first = store.admit(code, None, "a")
+    second = store.admit(code, None, "a")
+    made_up = store.admit(code, "A" * 24, "a")  # a seat the class never gave: a new one instead
+    assert len({first, second, made_up, "A" * 24}) == 4
+    assert store.admit(code, first, "b") == first  # the same browser on another process: the same student
+    with pytest.raises(ClassError, match="not asking") as idle:
+        store.answer(code, first, 1, 5)
+    assert idle.value.status == 409
+    round_ = store.drive(code, key, predict=True).state["round"]
+    store.answer(code, first, round_, 5)
+    store.answer(code, second, round_, 5)
+    store.answer(code, made_up, round_, 9)
+    store.answer(code, made_up, round_, 7)  # changed: replaces its first answer
     counts = store.counts(code, key)
     assert counts["answers"] == {5: 2, 7: 1} and counts["answered"] == 3 and counts["before"] is None
-    # another class's lecturer sees none of it, and its own class has no answers
-    with pytest.raises(ClassError):
-        store.counts(code, other_key)
+    # made-up ballots, another class's seat and a missing class: refused alike, nothing counted
+    refusals = set()
+    for where, seat in [
+        (code, "ballot-" + "x" * 20),
+        (code, "short"),
+        (code, None),
+        (other, first),
+        ("ZZZZZZZZ", first),
+    ]:
+        with pytest.raises(ClassError) as refused:
+            store.answer(where, seat, round_, 5)
+        refusals.add((str(refused.value), refused.value.status))
+    assert refusals == {(classroom.NO_SEAT, 403)}
+    assert store.counts(code, key)["answered"] == 3
     assert store.drive(other, other_key, predict=True) and store.counts(other, other_key)["answered"] == 0
     # an old round is closed; a revealed one too
-    with pytest.raises(ClassError, match="closed"):
-        store.answer(code, "ballot-0004", round_ - 1, 5)
+    with pytest.raises(ClassError, match="closed") as closed:
+        store.answer(code, first, round_ - 1, 5)
+    assert closed.value.status == 409
     store.drive(code, key, reveal=True)
     with pytest.raises(ClassError, match="closed"):
-        store.answer(code, "ballot-0004", round_, 5)
+        store.answer(code, first, round_, 5)
     # the next step is a new round, with nothing counted yet
     moved = store.drive(code, key, step=1).state
     assert moved["round"] == round_ + 1 and not moved["revealed"]
     assert store.counts(code, key)["answered"] == 0
 
 
+def test_no_count_closes_a_round_and_every_seat_votes(store):
+    """The class's answers are bounded by its seats, never by a count that a client could
+    fill: every student of a full class votes."""
+    code, key = store.start("kmp?")
+    seats = [store.admit(code, None, "a") for _ in range(classroom.MAX_FOLLOWERS)]
+    round_ = store.drive(code, key, question=4).state["round"]
+    for n, seat in enumerate(seats):
+        store.answer(code, seat, round_, 1 + n % 4)
+        store.answer(code, seat, round_, 1 + n % 4)  # again: still one voice
+    counts = store.counts(code, key)
+    assert counts["answered"] == classroom.MAX_FOLLOWERS
+    assert counts["answers"] == {choice: classroom.MAX_FOLLOWERS // 4 for choice in (1, 2, 3, 4)}
+
+
 def test_a_question_votes_twice_and_shows_the_first_vote_beside_the_second(store):
     code, key = store.start("lessons?")
+    seats = [store.admit(code, None, "a") for _ in range(4)]
     first = store.drive(code, key, question=3).state
-    for n, choice in enumerate([1, 2, 2, 3]):
-        store.answer(code, f"ballot-{n:04d}", first["round"], choice)
+    for seat, choice in zip(seats, [1, 2, 2, 3]):
+        store.answer(code, seat, first["round"], choice)
     with pytest.raises(ClassError, match="3 choices"):
-        store.answer(code, "ballot-0009", first["round"], 4)
+        store.answer(code, seats[0], first["round"], 4)
     second = store.drive(code, key, again=True).state
     assert second["vote"] == 2 and second["round"] == first["round"] + 1
-    for n in range(4):
-        store.answer(code, f"ballot-{n:04d}", second["round"], 2)
+    for seat in seats:
+        store.answer(code, seat, second["round"], 2)
     counts = store.counts(code, key)
     assert counts["answers"] == {2: 4}
     assert counts["before"] == {1: 1, 2: 2, 3: 1}
@@ -136,58 +211,126 @@ def test_a_question_votes_twice_and_shows_the_first_vote_beside_the_second(store
     assert store.drive(code, key, question=4).state["vote"] == 1
 
 
-def test_classes_are_bounded_and_expire(store, clock, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_CLASSES", 3)
-    codes = [store.start("kmp?") for _ in range(3)]
-    with pytest.raises(ClassError, match="already runs 3 live classes"):
-        store.start("kmp?")
+def test_classes_are_bounded_in_all_and_per_client_and_expire(store, clock, monkeypatch):
+    monkeypatch.setattr(classroom, "MAX_CLASSES", 4)
+    monkeypatch.setattr(classroom, "MAX_CLASSES_PER_CLIENT", 2)
+    mine = [store.start("kmp?", client="10.0.0.1") for _ in range(2)]
+    with pytest.raises(ClassError, match="This computer's address has 2 live classes running") as capped:
+        store.start("kmp?", client="10.0.0.1")
+    assert capped.value.status == 429
+    store.drive(*mine[0], end=True)  # ending one makes room for that client
+    mine[0] = store.start("kmp?", client="10.0.0.1")
+    codes = [store.start("kmp?", client=f"10.0.0.{n}") for n in (2, 3)]
+    with pytest.raises(ClassError, match="already runs 4 live classes"):
+        store.start("kmp?", client="10.0.0.9")
     clock.now += classroom.LIFETIME - 1
     store.drive(*codes[0], step=2)  # a change keeps a class alive
     clock.now += 2
     assert store.find(codes[0][0]) is not None
     assert store.find(codes[1][0]) is None
-    store.start("kmp?")  # the expired ones made room
-    store.start("kmp?")
+    for _ in range(2):  # the expired ones made room, their client's too
+        store.start("kmp?", client="10.0.0.1")
+    store.start("kmp?", client="10.0.0.5")
     assert store.expire() == 0
-    with pytest.raises(ClassError, match="already runs 3"):
+    with pytest.raises(ClassError, match="already runs 4"):
         store.start("kmp?")
 
 
-def test_answers_per_round_are_bounded(store, monkeypatch):
-    monkeypatch.setattr(classroom, "MAX_FOLLOWERS", 2)
-    code, key = store.start("kmp?")
-    round_ = store.drive(code, key, predict=True).state["round"]
-    store.answer(code, "ballot-0001", round_, 1)
-    store.answer(code, "ballot-0002", round_, 1)
-    with pytest.raises(ClassError, match="2 answers"):
-        store.answer(code, "ballot-0003", round_, 1)
-    for ballot in ("short", "has space in it", "x" * 65, None):
-        with pytest.raises(ClassError, match="ballot"):
-            store.answer(code, ballot, round_, 1)
+def test_a_class_takes_its_cap_of_students_and_no_more_under_a_burst(tmp_path, monkeypatch):
+    """Students arriving at once on several connections (threads, as a process's streams
+    are): exactly the cap is seated, the rest refused with the sentence."""
+    monkeypatch.setattr(classroom, "MAX_FOLLOWERS", 40)
+    path = tmp_path / "classes.sqlite3"
+    code, _ = Store(path).start("kmp?")
+    stores = [Store(path) for _ in range(2)]  # two processes' views of the file
+    start = threading.Barrier(60)
+
+    def arrive(n):
+        start.wait()
+        try:
+            return stores[n % 2].admit(code, None, f"p{n % 2}")
+        except ClassError as error:
+            return error
+
+    with ThreadPoolExecutor(60) as pool:
+        outcomes = list(pool.map(arrive, range(60)))
+    seated = [o for o in outcomes if isinstance(o, str)]
+    refused = [o for o in outcomes if isinstance(o, ClassError)]
+    assert len(seated) == 40 and len(set(seated)) == 40
+    assert len(refused) == 20 and all(str(e) == classroom.full_class() and e.status == 503 for e in refused)
+    assert stores[0].students(code) == 40
+    assert stores[1].admit(code, seated[0], "p1") == seated[0]  # a seated student reconnecting is let in
 
 
-def test_ending_a_class_deletes_its_answers(store):
+def test_ending_a_class_deletes_its_answers_and_seats(store):
     code, key = store.start("kmp?")
+    seat = store.admit(code, None, "a")
     round_ = store.drive(code, key, predict=True).state["round"]
-    store.answer(code, "ballot-0001", round_, 1)
+    store.answer(code, seat, round_, 1)
     assert store.drive(code, key, end=True).state["ended"]
     assert store.find(code) is None
     db = store._connection()
     assert db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM members").fetchone()[0] == 0
 
 
-def test_followers_are_counted_over_processes_and_a_silent_one_drops_out(store, clock):
+def test_students_are_counted_once_over_processes_and_a_silent_process_drops_out(store, clock):
     code, _ = store.start("kmp?")
-    assert store.follow_counts("a", {code: 120}) == {code: 120}
-    assert store.follow_counts("b", {code: 180}) == {code: 300}
-    assert store.followers(code) == 300
-    clock.now += classroom.FOLLOWERS_FRESH + 1  # "a" was killed: it stops renewing its count
-    assert store.follow_counts("b", {code: 180}) == {code: 180}
-    assert store.follow_counts("b", {}) == {}
+    digest = classroom.seat_digest
+    a = [store.admit(code, None, "a") for _ in range(3)]
+    b = [store.admit(code, None, "b") for _ in range(2)]
+    roamer = store.admit(code, a[0], "b")  # one student, a stream on each process (two tabs)
+    assert roamer == a[0]
+    held_a = {(code, digest(seat)): 1 for seat in a}
+    held_b = {(code, digest(seat)): 1 for seat in [*b, roamer]}
+    # every process's open streams count, each student once
+    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0}
+    assert store.presence("b", held_b, {code: 1})[code] == {"present": 5, "away": 0, "behind": 1}
+    # a student's stream drops: reconnecting, still in the class; back: counted once
+    store.depart(code, b[0], "b")
+    held_b.pop((code, digest(b[0])))
+    assert store.presence("b", held_b)[code] == {"present": 4, "away": 1, "behind": 0}
+    assert store.admit(code, b[0], "a") == b[0]
+    held_a[(code, digest(b[0]))] = 1
+    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0}
+    # "a" stops saying what it holds (killed, on another machine): its students drop out,
+    # reconnecting for a while, then gone
+    clock.now += classroom.FOLLOWERS_FRESH + 1
+    assert store.presence("b", held_b)[code] == {"present": 2, "away": 3, "behind": 0}
+    clock.now += classroom.GRACE
+    assert store.presence("b", held_b)[code] == {"present": 2, "away": 0, "behind": 0}
+    assert store.students(code) == 2
 
 
-def _drive_from_another_process(path, code, key):
-    Store(path).drive(code, key, step=7)
+def _hold_seats(path, code, ready, count):
+    """A process that holds ``count`` seats of ``code`` (its mark on the folder held), then waits."""
+    store = Store(path)
+    mark = classroom.Presence(store.folder)
+    seats = [store.admit(code, None, mark.name) for _ in range(count)]
+    store.presence(mark.name, {(code, classroom.seat_digest(seat)): 1 for seat in seats})
+    ready.set()
+    time.sleep(600)
+
+
+def test_a_dead_process_drops_its_students_from_the_count_at_once(tmp_path):
+    path = tmp_path / "classes.sqlite3"
+    store = Store(path)
+    code, _ = store.start("kmp?")
+    context = multiprocessing.get_context("spawn")
+    ready = context.Event()
+    process = context.Process(target=_hold_seats, args=(path, code, ready, 7), daemon=True)
+    process.start()
+    try:
+        assert ready.wait(60)
+        here = classroom.Presence(store.folder)
+        assert store.presence(here.name, {})[code]["present"] == 7
+        process.kill()
+        process.join(10)
+        # the next look (well within the seconds a silent process's streams would still count):
+        # its students are reconnecting
+        assert store.presence(here.name, {})[code] == {"present": 0, "away": 7, "behind": 0}
+    finally:
+        process.kill()
 
 
 def test_a_class_started_in_one_process_is_driven_from_another_and_survives_them(tmp_path):
@@ -199,3 +342,64 @@ def test_a_class_started_in_one_process_is_driven_from_another_and_survives_them
     assert process.exitcode == 0
     again = Store(path)  # a process started afterwards (a restart) reads the class as it was left
     assert again.find(code).state["step"] == 7 and again.versions([code]) == {code: (2, 0)}
+
+
+def _drive_from_another_process(path, code, key):
+    Store(path).drive(code, key, step=7)
+
+
+# --- the file: private, and made afresh when lost ------------------------------------------------
+
+
+def test_the_classes_folder_must_be_the_users_own_and_private(tmp_path):
+    made = tmp_path / "fresh" / "classes.sqlite3"
+    made.parent.parent.mkdir(mode=0o700, exist_ok=True)
+    Store(made)
+    assert stat.S_IMODE(made.parent.stat().st_mode) == 0o700  # made private, whatever the umask
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # as a folder another user made first in /tmp would be
+    with pytest.raises(classroom.Unavailable, match="open to other users"):
+        Store(shared / "classes.sqlite3")
+    linked = tmp_path / "linked"
+    linked.symlink_to(made.parent)
+    with pytest.raises(classroom.Unavailable, match="not a folder of its own"):
+        Store(linked / "classes.sqlite3")
+
+
+def test_the_classes_folder_of_another_user_is_refused(tmp_path, monkeypatch):
+    folder = tmp_path / "theirs"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)  # as if another user had made it
+    with pytest.raises(classroom.Unavailable, match="belongs to another user"):
+        Store(folder / "classes.sqlite3")
+
+
+def test_a_damaged_file_is_set_aside_and_every_process_agrees_on_the_new_one(tmp_path, capsys):
+    path = tmp_path / "classes.sqlite3"
+    first, second = Store(path), Store(path)
+    code, key = first.start("kmp?")
+    assert second.find(code) is not None
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"classes.sqlite3{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"this is not a database " * 200)  # junk where the file was
+    third = Store(path)  # a process starting now: a file afresh, the junk kept aside
+    assert third.find(code) is None
+    assert "was damaged: set aside" in capsys.readouterr().err
+    assert list(tmp_path.glob("classes.sqlite3.damaged-*"))
+    new_code, new_key = third.start("kmp?")
+    for store in (first, second):  # the processes that had the old file open follow the new one
+        assert store.find(code) is None and store.find(new_code) is not None
+        assert store.replaced >= 1
+    assert first.drive(new_code, new_key, step=2).state["step"] == 2
+
+
+def test_a_deleted_file_is_made_afresh_and_the_processes_agree(tmp_path):
+    path = tmp_path / "classes.sqlite3"
+    first, second = Store(path), Store(path)
+    code, _ = first.start("kmp?")
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"classes.sqlite3{suffix}").unlink(missing_ok=True)
+    new_code, _ = second.start("kmp?")  # one process makes a file afresh
+    assert first.find(new_code) is not None and first.find(code) is None  # the other reads that same one
+    assert first.replaced >= 1 and second.replaced >= 1

@@ -50,19 +50,30 @@ def a_class(browser, url):
     ``(lecturer, code, key, students)``.  The students' pages a test opens go in
     ``students``; every page is closed however the test ends."""
     lecturer = open_app(browser, url, (1280, 720))
-    students = []
+    students, started = [], None
     try:
         lecturer.wait_for_function("window.__mplPlayer", timeout=90_000)
         settled(lecturer)
-        code, key = start_class(lecturer)
+        started = code, key = start_class(lecturer)
         yield lecturer, code, key, students
     finally:
         for page in [lecturer, *students]:
             close(page)
+        if started is not None:  # ended, as a lecturer ends it (a client address may run only so many)
+            import httpx
+
+            where = urlsplit(url)
+            httpx.post(
+                f"{where.scheme}://{where.netloc}/mpl/class/drive?class={started[0]}",
+                json={"end": True},
+                headers={"X-Class-Key": started[1]},
+            )
 
 
 def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, shots):
     with a_class(browser, f"{server}/{LESSON_VIEW}") as (lecturer, code, key, students):
+        asked = []  # the class's requests: the key travels in a header, never in an address a log keeps
+        lecturer.on("request", lambda request: asked.append(request) if "/mpl/class/" in request.url else None)
         assert re.fullmatch(r"Class [A-Z2-9]{4} [A-Z2-9]{4}", lecturer.locator(".mpl-live-code").inner_text())
         lecturer.locator(".mpl-live-bar", has_text="0 students follow").wait_for()
         # the join screen: the students' link, large, with its QR code; the link opens in a fresh browser
@@ -148,6 +159,9 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         with app_page(browser, f"{server}/?class=ZZZZZZZZ", (1280, 720)) as lost:
             lost.get_by_text("There is no live class ZZZZ ZZZZ", exact=False).wait_for(timeout=60_000)
             assert lost.locator("[data-testid='stException']").count() == 0
+
+        assert asked and not [request.url for request in asked if key in request.url]
+        assert all(request.headers.get("x-class-key") == key for request in asked)
 
         # ending the class: the students' pages are theirs again
         click_like_a_person(
@@ -291,3 +305,95 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_o
                 "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000
             )
             wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=30_000)
+
+
+def class_record(server, code):
+    """What a student joining now is given first: ``(address, step)`` of the class."""
+    from class_support import Stream
+
+    late = Stream(f"{server}/mpl/class/events?class={code}")
+    try:
+        first = late.wait_for(lambda e: True)
+    finally:
+        late.close()
+    return first.get("address"), first.get("step")
+
+
+def holds_the_lecturers_view(server, code, lecturer, move):
+    """After ``move``: the class's record is the lecturer's view and step on screen, within
+    2 s of the lecturer's page being idle again (a late student joins on it)."""
+    import time
+
+    settled(lecturer)
+    want = tuple(lecturer.evaluate("[window.__mplPlayer.payload.address, window.__mplPlayer.j]"))
+    deadline = time.monotonic() + 2.0
+    while (got := class_record(server, code)) != want and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert got == want, f"after {move}: the class holds {got}, the lecturer shows {want}"
+
+
+def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, browser):
+    """Scene (End, then PageDown into the next scene: the class kept the last scene's end and
+    late students landed on it), reveal, vote again, text size, presenter mode, another page,
+    a preset: after each, a student joining now lands on the lecturer's view and step, and a
+    student following shows it."""
+    from test_lecture import choose_preset
+
+    from ui import lessons
+
+    scene = lessons.shipped()["2-kmp"].scene(2)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    with a_class(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=2&step={scene.step}") as (
+        lecturer,
+        code,
+        _,
+        students,
+    ):
+        student = open_app(browser, f"{server}/?class={code}", (1280, 720))
+        students.append(student)
+        student.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        holds_the_lecturers_view(server, code, lecturer, "starting the class")
+
+        lecturer.keyboard.press("End")
+        end = lecturer.evaluate("window.__mplPlayer.j")
+        lecturer.keyboard.press("PageDown")  # past the scene's end: the next scene, on its own step
+        lecturer.wait_for_function("window.__mplPlayer.guide.scene === 3", timeout=60_000)
+        assert lecturer.evaluate("window.__mplPlayer.j") != end
+        holds_the_lecturers_view(server, code, lecturer, "End, then PageDown into the next scene")
+        wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=60_000)
+
+        for button in (
+            "A second vote, after the class has discussed (peer instruction)",
+            "Show the class the answer, and the share who got it",
+        ):
+            click_like_a_person(lecturer, lecturer.get_by_role("button", name=button))
+            lecturer.wait_for_timeout(500)
+            holds_the_lecturers_view(server, code, lecturer, button)
+            assert player_step(student) == lecturer.evaluate("window.__mplPlayer.j")
+
+        click_like_a_person(lecturer, lecturer.get_by_role("radio", name="125%"))
+        lecturer.wait_for_function("window.__mplPlayer.scale === 1.25", timeout=60_000)
+        holds_the_lecturers_view(server, code, lecturer, "125%")
+        click_like_a_person(lecturer, lecturer.locator("[data-testid='stSidebarNav'] a", has_text="Sparse KPCA"))
+        lecturer.wait_for_function("location.pathname.endsWith('/sparse-kpca') && window.__mplPlayer", timeout=90_000)
+        lecturer.wait_for_function("window.__mplPlayer.payload.address.startsWith('sparse-kpca')", timeout=60_000)
+        holds_the_lecturers_view(server, code, lecturer, "another page from the menu")
+        lecturer.keyboard.press("PageDown")
+        lecturer.keyboard.press("PageDown")
+        before = lecturer.evaluate("window.__mplPlayer.payload.address")
+        choose_preset(lecturer, "Rings: a few points explain everything")  # the page opened on another
+        lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {before!r}", timeout=90_000)
+        holds_the_lecturers_view(server, code, lecturer, "a preset chosen")
+
+        click_like_a_person(lecturer, lecturer.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
+        lecturer.wait_for_function("window.__mplPlayer.payload.present === true", timeout=60_000)
+        holds_the_lecturers_view(server, code, lecturer, "presenter mode")
+
+        # a student joining now: on the lecturer's view and step within 2 s of its page's player
+        late = open_app(browser, f"{server}/?class={code}", (1280, 720))
+        students.append(late)
+        late.wait_for_function("window.__mplPlayer", timeout=90_000)
+        wait_step(late, lecturer.evaluate("window.__mplPlayer.j"), timeout=2_000)
+        assert late.evaluate("window.__mplPlayer.payload.address") == lecturer.evaluate(
+            "window.__mplPlayer.payload.address"
+        )

@@ -15,7 +15,7 @@ import streamlit as st
 from ui import choose, code, compute, guide, lessons, site
 from ui.figures import EXPORT_CONFIG, themed
 from ui.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
-from ui.state import PageState, plain
+from ui.state import SHOWN_ADDRESS, PageState, plain, view_address
 
 # Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
 # which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
@@ -150,6 +150,10 @@ def player(state: PageState, settings, study, draw, display):
     def shown():
         return player_module.with_step(player_module.text_of(gz), on_screen, lesson, present, text_scale)
 
+    # The view's address, as a live class names it: the player tells it with each step, and
+    # the class's bar after the page uses this same one (ui/live.py).
+    address = view_address(site.by_key(state.page).url_path, state.query())
+    st.session_state[SHOWN_ADDRESS] = address
     move = player_module.show(
         gz,
         f"{state.page}:player",
@@ -161,6 +165,7 @@ def player(state: PageState, settings, study, draw, display):
         addresses=state.reopening_queries() if state.linkable else (),
         page=state.page,
         private=not state.linkable,
+        address=address,
     )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))

@@ -88,6 +88,11 @@ class Plain:
     def after_page(self):
         """Called after every page run."""
 
+    def client_address(self):
+        """The address of the client whose page script runs (the serving layer's; here the
+        one client there is)."""
+        return "local"
+
 
 SERVING = Plain()
 

@@ -4,35 +4,39 @@ The lecturer presses "Start a live class" (the sidebar, any page): the page's ad
 ``?class=CODE&key=KEY`` (the lecturer's link; the key drives the class) and the bar above
 the page shows the code, how many follow, and "Join screen": the students' link
 (``?class=CODE``) large, with its QR code, for the projector.  Each run of the lecturer's
-page tells the class the view it shows (:func:`here`: the page, its settings, the lesson's
-scene, text size and presenter mode: :func:`here`) and the scene's question; the lecturer's
-browser tells it the view with the step on screen, then each step (``static/player/live.js``,
-through ``serving/classes.py``).
+page tells the class the scene's question; the lecturer's browser tells it the view it shows
+(:func:`here`: the page, its settings, the lesson's scene, text size and presenter mode) with
+the step on screen, then each step (``static/player/live.js``, through ``serving/classes.py``).
 
 A student's page with ``?class=CODE`` opens where the lecturer is (a late student lands on
 the current scene and step) and its bar follows every change.  A student who steps or
 changes a setting explores on their own; "Back to the lecturer" rejoins where the lecturer
-is now.  No name is asked and nothing is kept about a student: the class counts answers by a
-random ballot the student's tab makes for the class (:mod:`ui.classroom`).
+is now.  No name is asked and nothing is kept about a student: the class counts answers by the
+seat it gives the student's browser when its stream joins (:mod:`ui.classroom`).
+
+A page that shows the step player tells the class its view from the player, with the step
+on screen (the view's address is in the player's payload: :data:`ui.state.SHOWN_ADDRESS`), so
+that a step is never sent with another view's address; a page without one, from here.
 """
 
 from __future__ import annotations
 
 import functools
+import sqlite3
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import streamlit as st
 
-from ui import classroom, guide, site
+from ui import classroom, compute, guide, site
 from ui.pictures.settings import TEXT, step_of
-from ui.state import CLASS_PARAMS, plain, read
+from ui.state import CLASS_PARAMS, SHOWN_ADDRESS, plain, read, view_address
 
 JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
 SAID = "_live_said"  # a sentence for the page the student lands on
 KEPT = "_live_class"  # (code, key or None): the class this session is in, kept across the menu's pages
-NOT_THE_VIEW = frozenset({*CLASS_PARAMS, "step"})  # what the class's address leaves out
+UNREACHABLE = "The live classes' record could not be read just now ({}): reload the page in a moment."
 
 
 @functools.lru_cache(maxsize=1)
@@ -48,21 +52,41 @@ class Live:
 
 
 def here(url_path):
-    """The view on screen as the class names it: the page's address and its query (sorted,
-    without the class's own parameters or the step)."""
-    query = sorted((name, st.query_params[name]) for name in st.query_params if name not in NOT_THE_VIEW)
-    return f"{url_path}?{urlencode(query)}"
+    """The view on screen as the class names it (:func:`ui.state.view_address`)."""
+    return view_address(url_path)
+
+
+def _asked(what, *args):
+    """``_store().what(*args)``, or a sentence on the page and None when the file of classes
+    cannot be read now (busy past its wait, or gone): never a traceback."""
+    try:
+        return getattr(_store(), what)(*args)
+    except (OSError, sqlite3.Error) as error:
+        st.warning(UNREACHABLE.format(error), icon=":material/groups:")
+        raise _Unreachable from None
+
+
+class _Unreachable(Exception):
+    """The file of classes could not be read (:func:`_asked` said so on the page)."""
 
 
 def enter(page):
     """At the top of a run (``app.py``): the class the address names, or None; a student
     entering it (or asking from the bar) is sent to where the lecturer is."""
+    st.session_state.pop(SHOWN_ADDRESS, None)  # this run's player says it anew
+    try:
+        return _enter(page)
+    except _Unreachable:
+        return None
+
+
+def _enter(page):
     wanted = st.query_params.get("class")
     session = st.session_state
     if wanted is None and session.get(KEPT) and classroom.SERVED:
         # another page, opened from the menu (its link has no query): still in the class
         code, key = session[KEPT]
-        if _store().find(code) is None:
+        if _asked("find", code) is None:
             session.pop(KEPT, None)
         else:
             st.query_params["class"] = wanted = code
@@ -79,20 +103,25 @@ def enter(page):
         )
         return None
     code = classroom.normal_code(wanted)
-    found = _store().find(code) if code else None
+    found = _asked("find", code) if code else None
     if found is None and code is not None and (session.get(KEPT) or (None,))[0] == code:
         for name in CLASS_PARAMS:  # the class this page followed has ended: the page is the student's
             st.query_params.pop(name, None)
         session.pop(KEPT, None)
         session.pop(JOINED, None)
+        if _store().replaced:
+            st.warning(classroom.LOST, icon=":material/groups:")
         return None
-    if found is None:
-        st.warning(plain(classroom._no_class(str(wanted))), icon=":material/groups:")
+    if found is None:  # a code that does not exist: a miss of this address (never a class that exists)
+        client = compute.SERVING.client_address()
+        classroom.GUESSED.missed(client)
+        said = classroom.TOO_MANY if not classroom.GUESSED.allowed(client) else classroom._no_class(str(wanted))
+        st.warning(plain(said), icon=":material/groups:")
         return None
     key = st.query_params.get("key")
     role = "follow"
     if key is not None:
-        if _store().is_lecturer(found.code, key):
+        if _asked("is_lecturer", found.code, key):
             role = "lead"
         else:
             session[SAID] = "This link's key does not drive the class: you follow it as a student."
@@ -100,7 +129,7 @@ def enter(page):
     if (
         role == "follow"
         and session.get(JOINED) != found.code
-        and _store().followers(found.code) >= classroom.MAX_FOLLOWERS
+        and _asked("students", found.code) >= classroom.MAX_FOLLOWERS
     ):
         st.warning(classroom.full_class(), icon=":material/groups:")
         return None
@@ -153,8 +182,8 @@ def start_button(page):
 
 def _start(url_path):
     try:
-        code, key = _store().start(here(url_path))
-    except classroom.ClassError as error:
+        code, key = _store().start(here(url_path), compute.SERVING.client_address())
+    except (classroom.ClassError, OSError, sqlite3.Error) as error:
         st.session_state["_live_note"] = str(error)
         return
     st.query_params["class"] = code
@@ -167,8 +196,8 @@ def _end():
     if key:
         try:
             _store().drive(code, key, end=True)
-        except classroom.ClassError:
-            pass
+        except (classroom.ClassError, OSError, sqlite3.Error):
+            pass  # ended already, or its record lost: the page is the lecturer's again either way
     for name in CLASS_PARAMS:
         st.query_params.pop(name, None)
     st.session_state.pop(JOINED, None)
@@ -197,24 +226,27 @@ def _question_choices():
 def bar(live, page, slot):
     """After the page ran: tell the class the lecturer's view, and draw the class's bar in
     ``slot`` (a container at the top of the page)."""
-    address = here(page.url_path or "")
+    shown = st.session_state.get(SHOWN_ADDRESS)  # the address the page's player shows (and tells)
+    address = shown or here(page.url_path or "")
     choices = _question_choices()
     if live.role == "lead":
         if choices != live.found.state["question"]:
             try:
                 _store().drive(live.code, live.key, question=choices)
-            except classroom.ClassError as error:
+            except (classroom.ClassError, OSError, sqlite3.Error) as error:
                 slot.warning(plain(str(error)))
                 return
     # the step this run opened on: a new page's or scene's (on the same page the player keeps its own)
     step, _ = step_of(st.query_params.get("step"), classroom.MAX_STEP)
     # The view goes to the class from the lecturer's browser, with the step on screen (the
-    # steps are taken there): ``here`` and ``step`` (live.js).
+    # steps are taken there): from its player, or from here (``player``: whether the page
+    # has one) with ``step`` (live.js).
     data = {
         "code": live.code,
         "shown": classroom.shown_code(live.code),
         "role": live.role,
         "here": address,
+        "player": shown is not None,
         "step": step,
         "scale": _text_scale(),
         "routes": "mpl/class/",

@@ -544,11 +544,12 @@ def payload(
     return json.dumps(body, separators=(",", ":"), allow_nan=False)
 
 
-def with_step(text, step, lesson=None, present=False, text_scale=1.0):
+def with_step(text, step, lesson=None, present=False, text_scale=1.0, address=None):
     """The payload ``text`` with what changes between reruns of the same study: the step
     to show (0 .. n_steps), the lesson line (``(name, text)`` of the preset the view is
-    on, shown above the story; plain text) and the display (presenter mode, text size)."""
-    return _merged(text, json.dumps(_view(step, lesson, present, text_scale), separators=(",", ":")))
+    on, shown above the story; plain text), the display (presenter mode, text size) and
+    the view's ``address`` (:func:`ui.state.view_address`: what a live class follows)."""
+    return _merged(text, json.dumps(_view(step, lesson, present, text_scale, address), separators=(",", ":")))
 
 
 def _merged(text, head):
@@ -556,8 +557,10 @@ def _merged(text, head):
     return text[:-1] + "," + head[1:]
 
 
-def _view(step, lesson, present, text_scale):
+def _view(step, lesson, present, text_scale, address=None):
     extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
+    if address is not None:
+        extra["address"] = str(address)
     if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always
         extra["lesson"] = lesson
         extra["exact_step"] = True
@@ -669,10 +672,10 @@ def filled_in(script, values):
     return script
 
 
-def reference(name, step, lesson=None, present=False, text_scale=1.0):
+def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None):
     """What the browser receives when routed: ``REFERENCE``, the length of the per-view
     JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII)."""
-    return _framed(REFERENCE, _view(step, lesson, present, text_scale), name.encode())
+    return _framed(REFERENCE, _view(step, lesson, present, text_scale, address), name.encode())
 
 
 def referenced_name(data):
@@ -712,13 +715,13 @@ def text_of(gz):
     return gzip.decompress(gz).decode()
 
 
-def packed(gz, step, lesson=None, present=False, text_scale=1.0):
+def packed(gz, step, lesson=None, present=False, text_scale=1.0, address=None):
     """What the browser receives: ``PACKED``, the length of the per-view JSON (4 bytes,
     big-endian), that JSON (what :func:`with_step` adds: the step, lesson and display),
     then the study's gzip-compressed payload ``gz`` (from :func:`gzipped`).  The player
     inflates the payload in the browser (``DecompressionStream``), so the server neither
     re-encodes nor re-compresses a study per session."""
-    return _framed(PACKED, _view(step, lesson, present, text_scale), gz)
+    return _framed(PACKED, _view(step, lesson, present, text_scale, address), gz)
 
 
 def unpacked(data):
@@ -728,7 +731,17 @@ def unpacked(data):
 
 
 def show(
-    gz, key, step, lesson=None, present=False, text_scale=1.0, scenes=False, addresses=(), page=None, private=False
+    gz,
+    key,
+    step,
+    lesson=None,
+    present=False,
+    text_scale=1.0,
+    scenes=False,
+    addresses=(),
+    page=None,
+    private=False,
+    address=None,
 ):
     """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
     per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
@@ -740,12 +753,14 @@ def show(
     the key of the page showing it, whose address these queries belong to.  ``private``: a
     study of this session's own (an upload's) always goes inline, on the session's own
     connection: it gets no name another browser, or a proxy, could fetch it by.
+    ``address``: the view's address as a live class names it (:func:`ui.state.view_address`),
+    which the player reports with its step.
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (the performance page has the cost of each)."""
     if NAMER is not None and not private and not _state_value(key, "inline"):
-        data = reference(NAMER(gz, addresses, page), step, lesson, present, text_scale)
+        data = reference(NAMER(gz, addresses, page), step, lesson, present, text_scale, address)
     else:
-        data = packed(gz, step, lesson, present, text_scale)
+        data = packed(gz, step, lesson, present, text_scale, address)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
     if not scenes:
         _component()(key=key, data=data, height="content", **callbacks)

@@ -34,6 +34,24 @@ def class_params():
     return {name: st.query_params[name] for name in CLASS_PARAMS if name in st.query_params}
 
 
+#: Where a run that shows the step player keeps the address of the view it showed, for the
+#: live class's bar after the page (``ui/live.py``): one address per run, told by the player.
+SHOWN_ADDRESS = "_shown_address"
+
+
+def view_address(url_path, query=None):
+    """The view on screen as a live class names it: the page's address and its query
+    (sorted, without the class's own parameters or the step): ``query`` (a page's
+    :meth:`PageState.query`, what its run writes to the address at its end), else the
+    address's as it is."""
+    from urllib.parse import urlencode
+
+    if query is None:
+        query = {name: st.query_params[name] for name in st.query_params}
+    kept = sorted((name, value) for name, value in query.items() if name not in (*CLASS_PARAMS, "step"))
+    return f"{url_path}?{urlencode(kept)}"
+
+
 class PageState:
     """Canonical values, URL reading and writing for one page run."""
 

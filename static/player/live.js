@@ -1,18 +1,21 @@
 // A live class (ui/live.py, serving/classes.py) in the browser: the bar above the page, the
 // class's events, and the step player they move.
 //
-// The lecturer's player tells the class each step and predict mode (the events "mpl-step"
-// and "mpl-predict" the player dispatches); the lecturer's bar shows how many follow, the
-// class's answers, "Reveal", "Vote again" and the join screen (the students' link and its
-// QR code, large).  A student's bar follows: the same view (a setting, scene, text size or
+// The lecturer's player tells the class the view it shows with its step, at every step and
+// every new view (the events "mpl-step", "mpl-mounted" and "mpl-shown" the player
+// dispatches; the address is the player's own, so a step is never sent with another view's
+// address), and predict mode ("mpl-predict"); a change that does not reach the server is
+// sent again until it does.  The lecturer's bar shows how many follow (and how many are
+// reconnecting or behind), the class's answers, "Reveal", "Vote again" and the join screen
+// (the students' link and its QR code, large).  A student's bar follows: the same view (a setting, scene, text size or
 // presenter mode changed: the page asks Streamlit to open the lecturer's address), the same
 // step, predict mode and the round's question; a student who steps or changes a setting
 // explores alone until "Back to the lecturer".  A class lives in one object on the window,
 // so that it outlives Streamlit's reruns and page switches (one stream per tab).
 
 import { el } from "./dom.js";
+import { openStream } from "./stream.js";
 
-const ALIVE_MS = 40000;  // no event for this long (the server says "alive" every 15 s): reconnect
 const RANKS = [[1, 1, "1st"], [2, 3, "2nd–3rd"], [4, 10, "4th–10th"], [11, Infinity, "lower"]];
 
 function live() {
@@ -26,71 +29,38 @@ function playerNow() {
   return player && !player.destroyed && player.path === window.location.pathname ? player : null;
 }
 
-// The tab's own ballot for a class: random, made here, never tied to a name.
-function ballot(code) {
-  const name = "mpl-class-ballot:" + code;
-  let value = null;
-  try { value = sessionStorage.getItem(name); } catch (error) { value = null; }
-  if (!value) {
-    const bytes = crypto.getRandomValues(new Uint8Array(12));
-    value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    try { sessionStorage.setItem(name, value); } catch (error) { /* a tab without storage: one ballot per page */ }
-  }
-  return value;
-}
-
 function letter(choice) { return String.fromCharCode(64 + Number(choice)); }
 
 // --- the class's stream ---------------------------------------------------------------------
 
 function open(c) {
-  if (c.source) c.source.close();
-  const url = new URL(c.routes + "events?class=" + encodeURIComponent(c.code) + (c.key ? "&key=" + encodeURIComponent(c.key) : ""), document.baseURI);
-  const source = new EventSource(url.href);
-  c.source = source;
-  c.heard = c.openedAt = Date.now();
-  source.onmessage = (event) => {
-    c.heard = Date.now();
-    let state;
-    try { state = JSON.parse(event.data); } catch (error) { return; }
-    received(c, state);
-  };
-  source.addEventListener("alive", () => { c.heard = Date.now(); });
-  source.onopen = () => { c.heard = Date.now(); c.opens = (c.opens || 0) + 1; c.problem = ""; draw(c); };
-  source.onerror = () => {
-    if (source.readyState === EventSource.CLOSED) {  // refused (the class ended, is full, or the key is wrong)
-      c.problem = "The class's server does not answer for this class: it may have ended. Reload the page to try again.";
+  if (c.stream) c.stream.close();
+  const url = new URL(c.routes + "events?class=" + encodeURIComponent(c.code), document.baseURI).href;
+  c.stream = openStream(url, {
+    headers: c.key ? { "X-Class-Key": c.key } : {},  // the key in a header: an address is logged
+    onEvent: (state) => received(c, state),
+    onState: (connection, sentence) => {
+      c.connection = connection;
+      c.refusal = connection === "refused" ? sentence || "The class's server refused this page's connection. Reload the page to try again." : "";
       draw(c);
-    }
-  };
-}
-
-// A browser asleep or a connection a proxy dropped without a word: reconnect, and get the
-// class as it is now first thing.
-function keepAlive(c) {
-  const check = () => {
-    if (!c.source || c.ended) return;
-    // refused (the server answered, but not with the class): again after a while, not at once
-    const refused = c.source.readyState === EventSource.CLOSED && Date.now() - c.openedAt > 30000;
-    if (refused || (c.source.readyState !== EventSource.CLOSED && Date.now() - c.heard > ALIVE_MS)) open(c);
-  };
-  c.watch = setInterval(check, 5000);
-  c.onWake = () => { if (document.visibilityState === "visible" && c.source && Date.now() - c.heard > 20000) open(c); };
-  document.addEventListener("visibilitychange", c.onWake);
-  window.addEventListener("online", c.onWake);
+    },
+  });
 }
 
 function received(c, state) {
   if (state.ended) {
     c.ended = true;
+    c.endedWhy = state.why || "";
     c.state = null;
-    if (c.source) c.source.close();
+    if (c.stream) c.stream.close();
     const player = playerNow();
     if (player) { player.classAsk = null; player.classCounts = null; player.render(true); }
     draw(c);
     return;
   }
   const before = c.state;
+  // the address comes only when it changed (a lesson from a file makes it long): its view names it
+  if (state.address === undefined && before && state.view === before.view) state.address = before.address;
   c.state = state;
   if (c.role === "lead") applyToLead(c, before);
   else if (c.following) follow(c);
@@ -146,7 +116,7 @@ function answer(c, value) {
   c.answered = { round: state.round, value };
   fetch(new URL(c.routes + "answer?class=" + encodeURIComponent(c.code), document.baseURI).href, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ballot: ballot(c.code), round: state.round, answer: value }),
+    body: JSON.stringify({ round: state.round, answer: value }),  // the seat goes as the stream's cookie
   }).then((response) => response.ok ? null : response.json().then((body) => { c.problem = body.error || "The answer was not counted."; }))
     .catch(() => { c.problem = "The answer did not reach the class's server: click again."; })
     .finally(() => draw(c));
@@ -155,21 +125,52 @@ function answer(c, value) {
 
 // --- the lecturer ---------------------------------------------------------------------------
 
+const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+
+// Send the lecturer's changes, one post at a time, the latest merged into what waits; a post
+// that does not reach the server (restarting, unreachable) is sent again until it lands,
+// with the changes made meanwhile, and the bar says so meanwhile.
 function drive(c, change) {
   c.queue = Object.assign(c.queue || {}, change);
   if (c.sending) return;
   const send = () => {
     const body = c.queue;
     c.queue = null;
-    if (!body) { c.sending = false; return; }
+    if (!body || c.ended) { c.sending = false; return; }
     c.sending = true;
+    const failed = (sentence) => {
+      c.queue = Object.assign(body, c.queue || {});  // later changes win; none is lost
+      c.unsent = sentence;
+      draw(c);
+      c.retry = setTimeout(send, RETRY_MS[Math.min(c.failures++, RETRY_MS.length - 1)]);
+    };
     fetch(new URL(c.routes + "drive?class=" + encodeURIComponent(c.code), document.baseURI).href, {
       method: "POST", headers: { "Content-Type": "application/json", "X-Class-Key": c.key }, body: JSON.stringify(body),
-    }).then((response) => response.ok ? null : response.json().then((answer) => { c.problem = answer.error || "The class did not take the change."; draw(c); }))
-      .catch(() => { c.problem = "The class's server did not answer: the students' screens may lag. It tries again at the next step."; draw(c); })
-      .finally(send);
+    }).then((response) => {
+      if (response.ok || (response.status < 500 && response.status !== 429 && response.status !== 408)) {
+        c.failures = 0;
+        c.unsent = "";
+        if (!response.ok) return response.json().then((answer) => { c.problem = answer.error || "The class did not take the change."; }, () => {}).finally(() => { draw(c); send(); });
+        c.problem = "";
+        draw(c);
+        return send();
+      }
+      return failed("The class's server is busy: the students may be behind. Sending again…");
+    }, () => failed("The class's server does not answer: the students may be behind. Sending again…"));
   };
   send();
+}
+
+// The lecturer's view on screen, from the player that shows it: its address (the page, its
+// settings, the scene) with its step, together.
+function driveView(c, player) {
+  const change = { step: player.j };
+  const address = player.payload.address;
+  if (address && address !== c.sentAddress) {
+    change.address = address;
+    c.sentAddress = address;
+  }
+  drive(c, change);
 }
 
 function applyToLead(c, before) {
@@ -257,10 +258,15 @@ function draw(c) {
   const state = c.state;
   const parts = [el("span", { class: "mpl-live-code", text: "Class " + c.shown })];
   const say = (text) => parts.push(el("span", { class: "mpl-live-say", text }));
-  if (c.ended) say(c.role === "lead" ? "The class has ended." : "The lecturer has ended the class: the page is yours.");
-  else if (c.role === "lead") {
+  const away = c.connection === "reconnecting";
+  if (c.ended) {
+    say(c.endedWhy || (c.role === "lead" ? "The class has ended." : "The lecturer has ended the class: the page is yours."));
+  } else if (c.role === "lead") {
     const followers = state && state.followers !== undefined ? state.followers : 0;
+    if (away) say("The class's server does not answer: reconnecting…");
     say(followers + (followers === 1 ? " student follows" : " students follow"));
+    if (state && state.away) say(state.away + " reconnecting");
+    if (state && state.behind) say(state.behind + (state.behind === 1 ? " student is" : " students are") + " behind");
     parts.push(button(c, "Join screen", "Show the students' link and its QR code, large", () => joinScreen(c)));
     if (asking(state)) {
       const answered = (state.counts || {}).answered || 0;
@@ -273,7 +279,7 @@ function draw(c) {
     parts.push(button(c, "End the class", "End the live class: the students' screens stop following", () => leave(c)));
   } else if (state) {
     if (c.following) {
-      say("Following the lecturer");
+      say(away ? "Reconnecting to the class…" : "Following the lecturer");
       parts.push(button(c, "Leave", "Leave the class: this page stays as it is, and stops following", () => leave(c)));
       if (asking(state)) {
         const mine = c.answered && c.answered.round === state.round ? c.answered.value : null;
@@ -289,8 +295,10 @@ function draw(c) {
         draw(c);
       }, true));
     }
-  } else say("Joining…");
-  if (c.problem) parts.push(el("span", { class: "mpl-live-problem", role: "alert", text: c.problem }));
+  } else say(away ? "Reconnecting to the class…" : "Joining…");
+  for (const problem of [c.refusal, c.unsent, c.problem]) {
+    if (problem) parts.push(el("span", { class: "mpl-live-problem", role: "alert", text: problem }));
+  }
   const drawn = parts.map((part) => part.tagName + ":" + part.textContent).join("|");
   if (c.bar && c.bar.isConnected && c.bar.parentNode === c.root && drawn === c.drawn) return;  // nothing new to say
   c.drawn = drawn;
@@ -303,27 +311,35 @@ function draw(c) {
 
 // --- the player's events ------------------------------------------------------------------
 
+const EVENTS = ["mpl-step", "mpl-predict", "mpl-guess", "mpl-choice", "mpl-mounted", "mpl-shown"];
+
 function listen(c) {
-  c.onStep = (event) => {
-    const { source, step } = event.detail;
-    if (source === "class" || source === "scene") return;
-    if (c.role === "lead") drive(c, { step });
-    else if (c.following && c.state && step !== c.state.step) { c.following = false; draw(c); }
+  // The lecturer's every step, whatever moved it (a key, a scene's own step, "Back to the
+  // lesson"), goes to the class with the address of the player that took it.
+  const onStep = (event) => {
+    const { source, step, player } = event.detail;
+    if (source === "class") return;
+    if (c.role === "lead") { if (player === playerNow()) driveView(c, player); }
+    else if (source !== "scene" && c.following && c.state && step !== c.state.step) { c.following = false; draw(c); }
   };
-  c.onPredict = (event) => { if (c.role === "lead" && !settingPredict) drive(c, { predict: Boolean(event.detail.on) }); };
-  c.onGuess = (event) => answer(c, event.detail.point);
-  c.onChoice = (event) => answer(c, event.detail.choice);
-  c.onMounted = (event) => {
+  const onPredict = (event) => { if (c.role === "lead" && !settingPredict) drive(c, { predict: Boolean(event.detail.on) }); };
+  // A player made for a new view, or one given a new view of its study (a scene of the same
+  // study): the lecturer's view and step go to the class; a student's follows the class.
+  const onShown = (event) => {
     if (c.role === "follow") { if (c.following) follow(c); return; }
     const player = playerNow();
-    if (player && player === event.detail) drive(c, { step: player.j });  // a new scene's own step
+    if (player && player === event.detail) driveView(c, player);
     if (c.state) applyToLead(c, null);
   };
-  document.addEventListener("mpl-step", c.onStep);
-  document.addEventListener("mpl-predict", c.onPredict);
-  document.addEventListener("mpl-guess", c.onGuess);
-  document.addEventListener("mpl-choice", c.onChoice);
-  document.addEventListener("mpl-mounted", c.onMounted);
+  c.handlers = {
+    "mpl-step": onStep,
+    "mpl-predict": onPredict,
+    "mpl-guess": (event) => answer(c, event.detail.point),
+    "mpl-choice": (event) => answer(c, event.detail.choice),
+    "mpl-mounted": onShown,
+    "mpl-shown": onShown,
+  };
+  for (const name of EVENTS) document.addEventListener(name, c.handlers[name]);
 }
 
 // The lecturer ends the class, or a student leaves it: this tab's stream closes, and the
@@ -337,13 +353,9 @@ function leave(c) {
 }
 
 function stop(c) {
-  if (c.source) c.source.close();
-  clearInterval(c.watch);
-  document.removeEventListener("visibilitychange", c.onWake);
-  window.removeEventListener("online", c.onWake);
-  for (const [name, handler] of [["mpl-step", c.onStep], ["mpl-predict", c.onPredict], ["mpl-guess", c.onGuess], ["mpl-choice", c.onChoice], ["mpl-mounted", c.onMounted]]) {
-    document.removeEventListener(name, handler);
-  }
+  if (c.stream) c.stream.close();
+  clearTimeout(c.retry);
+  for (const name of EVENTS) document.removeEventListener(name, c.handlers[name]);
 }
 
 export function attach(component) {
@@ -355,7 +367,6 @@ export function attach(component) {
     c.routes = new URL(data.routes, document.baseURI).href;
     listen(c);
     open(c);
-    keepAlive(c);
   }
   // The bar goes in the component's own element (its style sheet sits beside it).
   const root = component.parentElement.querySelector(".mpl-live") || component.parentElement;
@@ -365,11 +376,15 @@ export function attach(component) {
   if (c.role === "follow" && c.following && c.state && data.here !== c.state.address && c.asked !== c.state.version) c.following = false;
   if (c.role === "follow" && c.following) follow(c);
   if (c.role === "lead" && c.sentHere !== data.here) {
-    // The view on screen, with its step: the player's own on this page (a setting changed:
-    // it stays on its step), or the step a new page opens on.
+    // A new view: a page with a player tells it from the player once the player shows it
+    // ("mpl-mounted", "mpl-shown": with its own step, never the old view's); a page without
+    // one, here, with the step it opened on.
     c.sentHere = data.here;
     const player = playerNow();
-    drive(c, { address: data.here, step: player ? player.j : data.step || 0 });
+    if (!data.player) {
+      c.sentAddress = data.here;
+      drive(c, { address: data.here, step: data.step || 0 });
+    } else if (player && player.payload.address === data.here) driveView(c, player);
   }
   draw(c);
   return () => {};

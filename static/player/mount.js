@@ -49,10 +49,13 @@ export function mount(root, payload, options) {
   const view = [payload.id, Boolean(payload.present), payload.text_scale || 1].join("|");
   if (old && old.view === view) {
     if (options) old.options = options;
+    old.payload.address = payload.address;  // (a scene of the same study is another view of it)
     old.checkTheme();
     old.setLesson(payload.lesson);
     const want = sceneStep(payload);
     if (payload.exact_step && want !== old.j) old.go(Math.max(0, Math.min(want, old.n)), "scene");
+    // a live class hears the view on screen, as after a mount
+    document.dispatchEvent(new CustomEvent("mpl-shown", { detail: old }));
     return old.cleanup;
   }
   let step = sceneStep(payload);
