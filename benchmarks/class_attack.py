@@ -23,7 +23,7 @@ The benchmark is the class's proxy: it sends each client's address in
 noisy: read the medians and ratios, and say what else was running.
 
     python -m benchmarks.class_attack [--rounds 3] [--students 50] [--attacks 30]
-    python -m benchmarks.class_attack --memory
+    python -m benchmarks.class_attack --memory [--one-client]
 """
 
 from __future__ import annotations
@@ -159,23 +159,29 @@ def resident_mb(pids):
     return sampler.peak
 
 
-async def burst(ws_url, seeds):
-    """One distinct expensive study per seed, each from its own client, all at once."""
-    return await asyncio.gather(
-        *(open_page(ws_url, ATTACK[0], ATTACK[1].format(seed), **as_client(student_address(seed))) for seed in seeds)
-    )
+async def burst(ws_url, seeds, one_client=False):
+    """One distinct expensive study per seed, each from its own client (``one_client``: all
+    from the attacker's address), all at once."""
+    page, query = ATTACK
+    opens = [
+        open_page(ws_url, page, query.format(seed), **as_client(ATTACKER if one_client else student_address(seed)))
+        for seed in seeds
+    ]
+    return await asyncio.gather(*opens)
 
 
 def memory(args, url, pid):
     ws_url = stream_url(url)
-    print("Three bursts of 30 distinct studies (sparse KCCA, 3,000 points, k = 100), each from its own client")
+    who = "all from one client" if args.one_client else "each from its own client"
+    print(f"Three bursts of 30 distinct studies (sparse KCCA, 3,000 points, k = 100), {who}")
     print(f"{'burst':<6} {'errors':>6} {'app peak MB':>11} {'app after MB':>12} {'children peak MB':>16}")
     print(f"{'start':<6} {'':>6} {'':>11} {resident_mb([pid]):>12.0f}")
     for burst_number in range(1, 4):
         app_memory, children = ServerSampler(lambda: [pid]), ServerSampler(lambda: children_of(pid))
         for sampler in (app_memory, children):
             sampler.start()
-        visits = asyncio.run(burst(ws_url, range(5000 + 100 * burst_number, 5030 + 100 * burst_number)))
+        seeds = range(5000 + 100 * burst_number, 5030 + 100 * burst_number)
+        visits = asyncio.run(burst(ws_url, seeds, args.one_client))
         wait_until_quiet(pid)
         for sampler in (app_memory, children):
             sampler.stopping.set()
@@ -203,6 +209,7 @@ def main(argv=None):
     parser.add_argument("--students", type=int, default=50)
     parser.add_argument("--attacks", type=int, default=30)
     parser.add_argument("--memory", action="store_true", help="three bursts of 30 distinct studies; memory")
+    parser.add_argument("--one-client", action="store_true", help="with --memory: each burst from one client")
     parser.add_argument("--url", help="an app already running with MPLAB_BEHIND_PROXY=1 (default: start one)")
     parser.add_argument("--pid", type=int, help="with --url: its process, to wait for quiet and read memory")
     args = parser.parse_args(argv)

@@ -93,6 +93,29 @@ def stream_limit() -> int:
     return max(16, soft - max(RESERVED_FILES, soft // 2))
 
 
+class Message:
+    """An event as the streams send it, written once for all the followers it goes to (it
+    was once per follower): with the view's address, and without it for a stream that was
+    sent that view already (a lesson from a file travels in the address: tens of kilobytes
+    for every student at every step otherwise).  Both name the view by a digest."""
+
+    __slots__ = ("event", "version", "view", "full", "lean")
+
+    def __init__(self, event: dict):
+        self.event, self.version = event, event.get("version", 0)
+        address = event.get("address")
+        head = f"id: {self.version}\ndata: "
+        if address is None:
+            self.view = None
+            self.full = self.lean = (head + json.dumps(event) + "\n\n").encode()
+            return
+        self.view = hashlib.sha1(address.encode()).hexdigest()[:16]
+        named = dict(event, view=self.view)
+        self.full = (head + json.dumps(named) + "\n\n").encode()
+        del named["address"]
+        self.lean = (head + json.dumps(named) + "\n\n").encode()
+
+
 class Follower:
     """One open stream: the latest class it has not been sent yet (older ones are dropped)."""
 
@@ -101,31 +124,25 @@ class Follower:
         self.seat = seat
         self.digest = classroom.seat_digest(seat) if seat is not None else None
         self.replaced = replaced  # the store's count of lost files when it joined
-        self.latest: dict | None = None
+        self.latest: Message | None = None
         self.version = 0  # the version last given (a student is never given the same twice)
         self.delivered = 0  # the version last written to its connection
-        self.view: str | None = None  # the digest of the address it was last sent
+        self.view: str | None = None  # the view it was last sent
         self.ready = asyncio.Event()
 
-    def give(self, event: dict) -> None:
-        if self.lead is None and not event.get("ended") and event.get("version", 0) <= self.version:
+    def give(self, message: Message) -> None:
+        event = message.event
+        if self.lead is None and not event.get("ended") and message.version <= self.version:
             return
-        self.version = max(self.version, event.get("version", 0))
-        self.latest = event
+        self.version = max(self.version, message.version)
+        self.latest = message
         self.ready.set()
 
-    def wire(self, event: dict) -> bytes:
-        """``event`` as its stream sends it: the address only when it is not the one this
-        stream was sent last (a lesson from a file travels in it: tens of kilobytes for
-        every student at every step otherwise), named by ``view`` always."""
-        address = event.get("address")
-        if address is not None:
-            view = hashlib.sha1(address.encode()).hexdigest()[:16]
-            event = dict(event, view=view)
-            if view == self.view:
-                del event["address"]
-            self.view = view
-        return f"id: {event.get('version', 0)}\ndata: {json.dumps(event)}\n\n".encode()
+    def wire(self, message: Message) -> bytes:
+        """``message`` as this stream sends it: the address only when its view is new here."""
+        sent = message.lean if message.view is not None and message.view == self.view else message.full
+        self.view = message.view or self.view
+        return sent
 
 
 class Hub:
@@ -279,7 +296,7 @@ class Hub:
             if mark is None:  # ended or expired, or its file was lost
                 for follower in group:
                     lost = self.store.replaced > follower.replaced
-                    follower.give({"code": code, "ended": True, **({"why": classroom.LOST} if lost else {})})
+                    follower.give(Message({"code": code, "ended": True, **({"why": classroom.LOST} if lost else {})}))
                 continue
             if self.since.get(code, (None,))[0] != mark[0]:
                 self.since[code] = (mark[0], time.monotonic())
@@ -295,15 +312,16 @@ class Hub:
                 continue
             public = found.public()
             if moved:
+                message = Message(public)  # written once for all its students
                 for follower in group:
                     if follower.lead is None:
-                        follower.give(public)
+                        follower.give(message)
             for follower in leads if news else ():
                 try:
                     counts = await asyncio.to_thread(self.store.counts, code, follower.lead)
                 except classroom.ClassError:
                     continue
-                follower.give(dict(public, **who, counts=_jsonable(counts)))
+                follower.give(Message(dict(public, **who, counts=_jsonable(counts))))
             self.told[code] = who
             self.seen[code] = mark
 
@@ -397,6 +415,21 @@ async def _json_body(request: Request, unreadable: str) -> dict:
     return value
 
 
+class _Stream(StreamingResponse):
+    """A stream that calls ``closed()`` once it ends, however it ends: the client gone before
+    its first byte too (its generator then never runs, and no ``finally`` in it would)."""
+
+    def __init__(self, content, closed, **options):
+        super().__init__(content, **options)
+        self.closed = closed
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+
+
 class _Pace:
     """At most ``rate`` posts a second from each of the last ``kept`` seats."""
 
@@ -467,30 +500,31 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             return _sentence(UNREADABLE, 503, close=True)
         follower = Follower(found.code, key, client, seat, store.replaced)
         hub.join(follower)
-        follower.give(found.public())
+        follower.give(Message(found.public()))
         hub.nudge()  # the lecturer's first counts
 
         async def stream():
-            try:
-                yield f"retry: {RETRY_MS}\n\n".encode()
-                while True:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(follower.ready.wait(), HEARTBEAT)
-                    if not follower.ready.is_set():  # an event the page hears (a comment it would not)
-                        yield b"event: alive\ndata: {}\n\n"
-                        continue
-                    follower.ready.clear()
-                    event = follower.latest
-                    yield follower.wire(event)
-                    follower.delivered = event.get("version", 0)
-                    if event.get("ended"):
-                        return
-            finally:
-                hub.leave(follower)
-                hub.release(client, follower.code, lead)
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(HEARTBEAT):  # (no task made per wait, as wait_for made)
+                        await follower.ready.wait()
+                if not follower.ready.is_set():  # an event the page hears (a comment it would not)
+                    yield b"event: alive\ndata: {}\n\n"
+                    continue
+                follower.ready.clear()
+                message = follower.latest
+                yield follower.wire(message)
+                follower.delivered = message.version
+                if message.event.get("ended"):
+                    return
+
+        def closed():
+            hub.leave(follower)
+            hub.release(client, follower.code, lead)
 
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        response = StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        response = _Stream(stream(), closed, media_type="text/event-stream", headers=headers)
         if seat is not None:  # the seat: sent back by this browser's stream and answers only
             response.set_cookie(
                 SEAT_COOKIE + found.code,

@@ -236,6 +236,7 @@ class Store:
         self._local = threading.local()
         self._shared: sqlite3.Connection | None = None
         self._shared_lock = threading.RLock()
+        self._writer = threading.Lock()
         #: How many times this store found its file replaced (deleted, or damaged and set aside).
         self.replaced = 0
         self._identity: tuple[int, int] | None = None
@@ -334,18 +335,28 @@ class Store:
                     os.replace(self.path + suffix, aside + suffix)
         print(f"The live classes' file {self.path} was damaged: set aside as {aside}, made afresh.", file=sys.stderr)
 
+    def _lock(self, write: bool):
+        """What a transaction holds in this process: the one connection of a store in memory;
+        a file's writers one at a time (a writer waiting here is woken as the other ends,
+        where SQLite would have it sleep and try again); a file's readers nothing (in WAL
+        they never wait: a step is read while this process writes who follows)."""
+        if self.path == ":memory:":
+            return self._shared_lock
+        return self._writer if write else contextlib.nullcontext()
+
     class _Transaction:
         def __init__(self, store: Store, write: bool):
             self.store, self.begin = store, "BEGIN IMMEDIATE" if write else "BEGIN"
+            self.lock = store._lock(write)
 
         def __enter__(self) -> sqlite3.Connection:
-            self.store._shared_lock.acquire()
+            self.lock.__enter__()
             try:
                 self.db = self.store._connection()
                 # a write waits for another process's (the timeout); a read, in WAL, for nobody
                 self.db.execute(self.begin)
             except BaseException:
-                self.store._shared_lock.release()
+                self.lock.__exit__(None, None, None)
                 raise
             return self.db
 
@@ -356,7 +367,7 @@ class Store:
                 if kind is None:
                     raise
             finally:
-                self.store._shared_lock.release()
+                self.lock.__exit__(None, None, None)
 
     def _db(self, write: bool = True) -> Store._Transaction:
         """A transaction: one that writes, or (``write=False``) reads one state of the file."""
@@ -504,7 +515,7 @@ class Store:
         code = normal_code(code) or ""
 
         def find():
-            with self._shared_lock:
+            with self._lock(write=False):
                 row = (
                     self._connection()
                     .execute("SELECT version, state, touched FROM classes WHERE code = ?", (code,))
@@ -524,7 +535,7 @@ class Store:
         marks = ",".join("?" * len(codes))
 
         def versions():
-            with self._shared_lock:
+            with self._lock(write=False):
                 rows = (
                     self._connection()
                     .execute(f"SELECT code, version, answers FROM classes WHERE code IN ({marks})", codes)
@@ -681,7 +692,7 @@ class Store:
         :data:`GRACE` ago), over every process: what its cap counts."""
 
         def students():
-            with self._shared_lock:
+            with self._lock(write=False):
                 row = (
                     self._connection()
                     .execute(
@@ -749,6 +760,8 @@ class Presence:
             return
         marks = folder / "processes"
         marks.mkdir(mode=0o700, exist_ok=True)
+        for mark in marks.glob("*.lock"):  # the marks of processes gone since (each checked, and removed)
+            alive(folder, mark.stem)
         self.handle = os.open(marks / f"{self.name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
         fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
 

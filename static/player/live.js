@@ -7,10 +7,10 @@
 // address), and predict mode ("mpl-predict"); a change that does not reach the server is
 // sent again until it does.  The lecturer's bar shows how many follow (and how many are
 // reconnecting or behind), the class's answers, "Reveal", "Vote again" and the join screen
-// (the students' link and its QR code, large).  A student's bar follows: the same view (a setting, scene, text size or
-// presenter mode changed: the page asks Streamlit to open the lecturer's address), the same
-// step, predict mode and the round's question; a student who steps or changes a setting
-// explores alone until "Back to the lecturer".  A class lives in one object on the window,
+// (the students' link and its QR code, large).  A student's bar follows: the same view (a
+// setting, scene, text size or presenter mode changed: the page asks Streamlit to open the
+// lecturer's address), the same step, predict mode and the round's question; a student who
+// steps or changes a setting explores alone until "Back to the lecturer".  A class lives in one object on the window,
 // so that it outlives Streamlit's reruns and page switches (one stream per tab).
 
 import { el } from "./dom.js";
@@ -117,7 +117,10 @@ function answer(c, value) {
   fetch(new URL(c.routes + "answer?class=" + encodeURIComponent(c.code), document.baseURI).href, {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ round: state.round, answer: value }),  // the seat goes as the stream's cookie
-  }).then((response) => response.ok ? null : response.json().then((body) => { c.problem = body.error || "The answer was not counted."; }))
+  }).then((response) => {
+    if (response.ok) { c.problem = ""; return null; }
+    return response.json().then((body) => { c.problem = body.error || "The answer was not counted."; });
+  })
     .catch(() => { c.problem = "The answer did not reach the class's server: click again."; })
     .finally(() => draw(c));
   draw(c);
@@ -142,7 +145,8 @@ function drive(c, change) {
       c.queue = Object.assign(body, c.queue || {});  // later changes win; none is lost
       c.unsent = sentence;
       draw(c);
-      c.retry = setTimeout(send, RETRY_MS[Math.min(c.failures++, RETRY_MS.length - 1)]);
+      c.retry = setTimeout(send, RETRY_MS[Math.min(c.failures, RETRY_MS.length - 1)]);
+      c.failures += 1;
     };
     fetch(new URL(c.routes + "drive?class=" + encodeURIComponent(c.code), document.baseURI).href, {
       method: "POST", headers: { "Content-Type": "application/json", "X-Class-Key": c.key }, body: JSON.stringify(body),
@@ -363,7 +367,7 @@ export function attach(component) {
   let c = live();
   if (c.code !== data.code || c.role !== data.role) {
     if (c.code) stop(c);
-    c = window.__mplClass = { code: data.code, role: data.role, key: data.key || null, following: true, state: null };
+    c = window.__mplClass = { code: data.code, role: data.role, key: data.key || null, following: true, state: null, failures: 0 };
     c.routes = new URL(data.routes, document.baseURI).href;
     listen(c);
     open(c);
