@@ -40,16 +40,14 @@ SHOWN_ADDRESS = "_shown_address"
 
 
 def view_address(url_path, query=None):
-    """The view on screen as a live class names it: the page's address and its query
-    (sorted, without the class's own parameters or the step): ``query`` (a page's
-    :meth:`PageState.query`, what its run writes to the address at its end), else the
-    address's as it is."""
-    from urllib.parse import urlencode
+    """The view on screen as a live class names it (:func:`ui.pictures.settings.view_address`):
+    ``query`` (a page's :meth:`PageState.query`, what its run writes to the address at its
+    end), else the address's as it is."""
+    from ui.pictures.settings import view_address as named
 
     if query is None:
         query = {name: st.query_params[name] for name in st.query_params}
-    kept = sorted((name, value) for name, value in query.items() if name not in (*CLASS_PARAMS, "step"))
-    return f"{url_path}?{urlencode(kept)}"
+    return named(url_path, query)
 
 
 class PageState:

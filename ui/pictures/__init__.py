@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from mpcore import labs, studies
 from ui import lessons, site
 from ui.pictures.common import Picture
-from ui.pictures.settings import PRESENT, TEXT, Address, Settings, read_data, read_kernel, step_of
+from ui.pictures.settings import PRESENT, TEXT, Address, Settings, read_data, read_kernel, step_of, view_address
 from ui.presets import PRESETS, matching
 
 #: The core's function behind each page's study.
@@ -95,7 +95,8 @@ class View:
         from ui import player
 
         text = player.payload(self.page.key, self.settings.key(), self.picture.n_steps, **self.picture.player)
-        return player.with_step(text, self.step, self.lesson, self.present, self.text_scale)
+        address = view_address(self.page.url_path, self.query)  # what a live class follows, as the page says it
+        return player.with_step(text, self.step, self.lesson, self.present, self.text_scale, address)
 
 
 def _guided(address, page):

@@ -371,6 +371,20 @@ def read_k(address, m, default=40, hi=150):
     return int(address.get(control))
 
 
+#: The address's parameters that are not a view's: the live class's own (``ui/live.py``) and
+#: the step (the browser's own, in the address for a copied link).
+NOT_THE_VIEW = ("class", "key", "step")
+
+
+def view_address(url_path, query):
+    """A view as a live class names it: the page's address and its ``query`` (a mapping of
+    text), sorted, without the class's own parameters or the step."""
+    from urllib.parse import urlencode
+
+    kept = sorted((str(name), str(value)) for name, value in dict(query).items() if name not in NOT_THE_VIEW)
+    return f"{url_path}?{urlencode(kept)}"
+
+
 def step_of(text, n_steps):
     """``(step, note)``: the step an address's ``step`` text asks for, clamped to 0..n_steps,
     and the sentence saying what was shown instead (None when it is shown as asked)."""
