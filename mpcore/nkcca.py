@@ -6,10 +6,14 @@ regularisations lambda1, lambda2.  Exact KCCA uses
 :func:`mpcore.cca.kcca`).  Nystroem KCCA replaces each ``K`` by
 ``L = K S (S'KS)^+ S'K`` built from sampled columns; by eq. 15
 
-    (L_c + N l I)^{-1} L_c = A G^{-1} A',   A = H K S (N x M),   G = N l S'KS + A'A (M x M),
+    (L_c + N l I)^{-1} L_c = A G^{-1} A',   A = H K S (N x M),   G = N l S'KS + A'A (M x M).
 
-so with ``A = Q P`` (thin QR) the approximate ``T~ = Q1 [P1 G1^{-1} A1'A2 G2^{-1} P2'] Q2'``
-and its SVD come from an M1 x M2 "core" matrix: no N x N matrix is ever formed.
+Forming G squares the condition number of ``W = S'KS``, which grows fast with close
+landmarks, so the same operator is computed from the landmarks' feature coordinates
+``F`` (``L = F F'``): with the centred ``H F = U s V'`` it is ``U diag(s^2 / (s^2 + N l)) U'``,
+and ``T~ = U1 [d1 U1'U2 d2] U2'`` and its SVD come from an M1 x M2 "core" matrix: no N x N
+matrix is ever formed.  A landmark is left out only where it is dependent on the others
+to round-off at the kernel's scale.
 ``L`` does not depend on the scaling ``1/sqrt(M p_i)`` of the sampling matrix, and a
 column sampled twice adds nothing, so only the distinct sampled indices are used.
 
@@ -46,6 +50,13 @@ SAMPLINGS = ("uniform", "ridge-leverage")
 #: Above this many points, exact leverage scores (an O(N^3) eigendecomposition) give way
 #: to the approximate method.
 EXACT_LEVERAGE_MAX_N = 3000
+
+EPS = float(np.finfo(float).eps)
+
+#: An incremental update whose new feature column is further than this from zero at the
+#: earlier landmarks (where it vanishes in exact arithmetic) lost accuracy to cancellation;
+#: its view is refreshed before the next solve.
+LOST_ACCURACY = 1e-11
 
 
 def ridge_leverage_scores(
@@ -254,8 +265,16 @@ class NystromKCCAResult:
         return np.asarray(self.Q1 @ self.core @ self.Q2.T)
 
 
-#: One view's ``(A, G, Q, P)`` for eq. 15.
-Factors = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: One view's ``(U, d)`` for eq. 15: ``(L_c + N l I)^{-1} L_c = U diag(d) U'``, U orthonormal.
+Factors = tuple[np.ndarray, np.ndarray]
+
+
+def _dependent(pivot: float, scale: float, size: int) -> bool:
+    """Whether a landmark's Schur pivot in W is round-off: at most ``size * eps * scale``, with
+    ``scale`` the size of W (its trace, an upper bound of its norm).  A smaller pivot is not
+    known to a single digit in floating point; any larger one is a real direction of the
+    feature space, however ill-conditioned W becomes, and is kept."""
+    return not pivot > size * EPS * scale
 
 
 def _view_factors(K: np.ndarray, indices: np.ndarray, reg: float) -> Factors:
@@ -264,13 +283,33 @@ def _view_factors(K: np.ndarray, indices: np.ndarray, reg: float) -> Factors:
 
 
 def _factors_from_columns(C: np.ndarray, W: np.ndarray, reg: float) -> Factors:
-    """``A = H C``, ``G = N reg W + A'A`` and the thin QR of A, from the landmark
-    columns C = K S (N, M) and W = S'K S (M, M): all eq. 15 needs of one view."""
-    N = C.shape[0]
-    A = C - C.mean(axis=0)  # H K S
-    G = N * reg * W + A.T @ A
-    Q, P = np.linalg.qr(A)
-    return A, G, Q, P
+    """The eigenvectors U and values d of ``(L_c + N l I)^{-1} L_c`` from the landmark columns
+    C = K S (N, M) and W = S'K S (M, M), without squaring W's condition number.
+
+    ``L = F F'`` with the landmarks' feature coordinates ``F = C V diag(w)^{-1/2}`` (W = V diag(w) V',
+    eigenvalues at round-off left out, as :func:`_dependent` reads a pivot); with ``H F = U s V'``,
+    ``(L_c + N l I)^{-1} L_c = U diag(s^2 / (s^2 + N l)) U'``, which eq. 15's
+    ``A G^{-1} A'`` equals (``G = N l W + A'A`` would square W's condition number)."""
+    F = _feature_coordinates(C, W)
+    U, s, _ = np.linalg.svd(F - F.mean(axis=0), full_matrices=False)
+    return U, s**2 / (s**2 + C.shape[0] * reg)
+
+
+def _feature_coordinates(C: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``F`` with ``F F' = C W^+ C'``: ``C R^{-1}`` with W's Cholesky factor R where every pivot
+    is above round-off (the small ones then keep their digits, which W's small eigenvalues
+    would not); else ``C V diag(w)^{-1/2}`` over W's eigenvalues above round-off
+    (:func:`_dependent`)."""
+    scale, size = float(np.trace(W)), W.shape[0]
+    try:
+        L = np.linalg.cholesky(W)  # W = L L'
+    except np.linalg.LinAlgError:
+        L = None
+    if L is not None and not any(_dependent(float(p) ** 2, scale, size) for p in np.diag(L)):
+        return np.asarray(np.linalg.solve(L, C.T).T)
+    w, V = np.linalg.eigh(W)
+    keep = np.array([not _dependent(float(value), scale, size) for value in w], dtype=bool)
+    return np.asarray(C @ (V[:, keep] / np.sqrt(w[keep])))
 
 
 def nystrom_kcca(
@@ -385,67 +424,94 @@ def nystrom_kcca_from_columns(
 def _solve_eq15(
     view1: Factors, view2: Factors, reg1: float, reg2: float, n_directions: int, i1: np.ndarray, i2: np.ndarray
 ) -> NystromKCCAResult:
-    """Eq. 15 from each view's ``(A, G, Q, P)``."""
-    (A1, G1, Q1, P1), (A2, G2, Q2, P2) = view1, view2
-    N = A1.shape[0]
-    middle = _psd_solve(G1, A1.T @ A2)  # G1^{-1} A1'A2
-    core = P1 @ _psd_solve(G2, middle.T).T @ P2.T
-    U, s, Vt = np.linalg.svd(core, full_matrices=False)
+    """Eq. 15 from each view's ``(U, d)``: ``T~ = U1 [d1 U1'U2 d2] U2'``."""
+    (U1, d1), (U2, d2) = view1, view2
+    N = U1.shape[0]
+    core = d1[:, None] * (U1.T @ U2) * d2[None, :]
+    u, s, vt = np.linalg.svd(core, full_matrices=False)
     L = min(n_directions, s.size)
-    alpha_p, beta_p = Q1 @ U[:, :L], Q2 @ Vt[:L].T
-    # (Lc + N l I)^{-1} = (I - A G^{-1} A') / (N l)
-    alpha = np.sqrt(N) / (N * reg1) * (alpha_p - A1 @ _psd_solve(G1, A1.T @ alpha_p))
-    beta = np.sqrt(N) / (N * reg2) * (beta_p - A2 @ _psd_solve(G2, A2.T @ beta_p))
-    return NystromKCCAResult(s[:L], alpha, beta, i1, i2, core, Q1, Q2)
+    alpha_p, beta_p = U1 @ u[:, :L], U2 @ vt[:L].T
+    # (L_c + N l I)^{-1} = (I - U diag(d) U') / (N l)
+    alpha = np.sqrt(N) / (N * reg1) * (alpha_p - U1 @ (d1[:, None] * (U1.T @ alpha_p)))
+    beta = np.sqrt(N) / (N * reg2) * (beta_p - U2 @ (d2[:, None] * (U2.T @ beta_p)))
+    return NystromKCCAResult(s[:L], alpha, beta, i1, i2, core, U1, U2)
 
 
 class _IncrementalView:
-    """Grows ``A = H K S``, its QR factors and the Cholesky factor of G one column at a time
-    (Wang 2016, Alg. 1, with a bordered Cholesky instead of two rank-one updates)."""
+    """One view's landmarks added one at a time (Wang 2016, Alg. 1): the feature coordinates F
+    of every point on the landmarks so far (``L = F F'``, an incomplete Cholesky of K in the
+    landmarks' order) and the thin QR of the centred ``H F = Q P`` each grow by one column.
+
+    An update that loses accuracy to cancellation (a landmark nearly dependent on those
+    before it) leaves the view stale: before the next solve, :meth:`settle` refreshes it,
+    F from W's eigendecomposition over every landmark so far, as the refit does."""
 
     def __init__(self, K: np.ndarray, reg: float) -> None:
         self.K, self.reg, self.N = K, reg, K.shape[0]
         self.indices: list[int] = []
-        self.A = np.zeros((self.N, 0))
+        self.F = np.zeros((self.N, 0))
         self.Q = np.zeros((self.N, 0))
         self.P = np.zeros((0, 0))
-        self.Lg = np.zeros((0, 0))
+        self.trace = 0.0  # of W: the scale at which a pivot is round-off
+        self.root_diagonal = float(np.sqrt(np.max(np.diag(K))))
+        self.stale = False
+        self.refreshes = 0
 
     def add(self, i: int) -> bool:
+        """Add landmark ``i``; False when it repeats one already in.  Afterwards the last column
+        of Q is new if Q grew by one."""
         if i in self.indices:
             return False
-        a = self.K[:, i] - self.K[:, i].mean()
-        g = self.N * self.reg * self.K[self.indices, i] + self.A.T @ a
-        g_new = self.N * self.reg * self.K[i, i] + a @ a
-        ell = solve_triangular(self.Lg, g, lower=True) if self.indices else np.zeros(0)
-        pivot = g_new - ell @ ell
+        self.indices.append(i)
+        self.trace += float(self.K[i, i])
+        if self.stale:
+            return True  # the next settle recomputes from every landmark
+        r = self.F[i]  # landmark i's coordinates on the landmarks so far
+        pivot = float(self.K[i, i] - r @ r)
+        if _dependent(pivot, self.trace, len(self.indices)):
+            self.stale = True  # whether W^+ leaves it out is the refit's eigenvalue cut to say
+            return True
+        f = (self.K[:, i] - self.F @ r) / np.sqrt(pivot)
+        # f vanishes at the landmarks before i in exact arithmetic (elsewhere it is at most
+        # the kernel's largest root diagonal): what it holds there is the update's own
+        # error, amplified by 1 / sqrt(pivot)
+        if np.abs(f[self.indices[:-1]]).max(initial=0.0) > LOST_ACCURACY * self.root_diagonal:
+            self.stale = True
+            return True
+        self.F = np.column_stack([self.F, f])
+        self._grow_qr(f - f.mean())
+        return True
+
+    def settle(self) -> bool:
+        """Refresh a stale view; True when it did (Q is then new throughout)."""
+        if not self.stale:
+            return False
+        S = np.asarray(self.indices)
+        self.F = _feature_coordinates(self.K[S].T, self.K[np.ix_(S, S)])
+        self.Q, self.P = np.linalg.qr(self.F - self.F.mean(axis=0))
+        self.stale = False
+        self.refreshes += 1
+        return True
+
+    def _grow_qr(self, a: np.ndarray) -> None:
         p = self.Q.T @ a
         v = a - self.Q @ p
         p2 = self.Q.T @ v  # re-orthogonalise once (classical Gram-Schmidt, twice is enough)
         v, p = v - self.Q @ p2, p + p2
-        r = np.linalg.norm(v)
-        # A Schur complement of G below 1e-8 of the column's own size is round-off: the
-        # landmark repeats earlier ones (G = N reg K_SS + A'A would be singular), as the
-        # direct formula's G says; it adds nothing.
-        if not pivot > 1e-8 * g_new:
-            return False
-        n = len(self.indices)
-        self.Lg = np.block([[self.Lg, np.zeros((n, 1))], [ell[None, :], np.sqrt(pivot) * np.ones((1, 1))]])
-        if r > 1e-10 * np.linalg.norm(a):
-            self.P = np.block([[self.P, p[:, None]], [np.zeros((1, n)), r * np.ones((1, 1))]])
-            self.Q = np.column_stack([self.Q, v / r])
+        norm = float(np.linalg.norm(v))
+        q = self.Q.shape[1]
+        if norm > self.N * EPS * float(np.linalg.norm(a)):
+            self.P = np.block([[self.P, p[:, None]], [np.zeros((1, self.P.shape[1])), np.full((1, 1), norm)]])
+            self.Q = np.column_stack([self.Q, v / norm])
         else:
-            # the centred column is in A's span (with M = N landmarks centring leaves N - 1
-            # directions), yet G grows: A = Q P keeps its basis and P gains a column.  The
-            # path dropped such a landmark, which the non-incremental formula keeps.
-            self.P = np.column_stack([self.P, p])
-        self.A = np.column_stack([self.A, a])
-        self.indices.append(i)
-        return True
+            # the centred column is in the span of the others (with every point a landmark,
+            # centring leaves N - 1 directions): Q keeps its basis and P gains a column.
+            self.P = np.column_stack([self.P, p]) if q else np.zeros((0, self.P.shape[1] + 1))
 
-    def G_inverse_times(self, B: np.ndarray) -> np.ndarray:
-        y = solve_triangular(self.Lg, B, lower=True)
-        return np.asarray(solve_triangular(self.Lg.T, y, lower=False))
+    def factors(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(a, d)`` with ``(L_c + N l I)^{-1} L_c = (Q a) diag(d) (Q a)'``."""
+        a, s, _ = np.linalg.svd(self.P, full_matrices=False)
+        return a, s**2 / (s**2 + self.N * self.reg)
 
 
 def nystrom_kcca_path(
@@ -503,16 +569,22 @@ def nystrom_kcca_path(
     correlations, inc_times = [], []
     start = time.perf_counter()
     cursor = 0
-    cross = np.zeros((0, 0))  # the core A1'A2, grown by one row and one column per landmark
+    cross = np.zeros((0, 0))  # Q1'Q2, grown by a row and a column as the bases grow
     for r in ranks:
         while cursor < r:
-            if view1.add(int(order1[cursor])):
-                cross = np.vstack([cross, view1.A[:, -1] @ view2.A])
-            if view2.add(int(order2[cursor])):
-                cross = np.column_stack([cross, view1.A.T @ view2.A[:, -1]])
+            q1, q2 = view1.Q.shape[1], view2.Q.shape[1]
+            view1.add(int(order1[cursor]))
+            view2.add(int(order2[cursor]))
+            if view1.Q.shape[1] > q1:
+                cross = np.vstack([cross, view1.Q[:, -1] @ view2.Q[:, :q2]])
+            if view2.Q.shape[1] > q2:
+                cross = np.column_stack([cross, view1.Q.T @ view2.Q[:, -1]])
             cursor += 1
-        core = view1.P @ view1.G_inverse_times(view2.G_inverse_times(cross.T).T) @ view2.P.T
-        correlations.append(np.linalg.svd(core, compute_uv=False)[0])
+        if view1.settle() | view2.settle():
+            cross = view1.Q.T @ view2.Q
+        (a1, d1), (a2, d2) = view1.factors(), view2.factors()
+        core = d1[:, None] * (a1.T @ cross @ a2) * d2[None, :]
+        correlations.append(np.linalg.svd(core, compute_uv=False)[0] if core.size else 0.0)
         inc_times.append(time.perf_counter() - start)
     out = {
         "ranks": np.asarray(ranks),

@@ -174,6 +174,89 @@ def test_the_incremental_path_equals_the_direct_formula_with_every_point_a_landm
         assert path["correlations"][-1] == pytest.approx(exact, rel=1e-9)
 
 
+def _held_out_problem(seed):
+    """Two views on N = 30-120 points with an RBF, Laplacian or polynomial kernel, some of
+    them close to singular at full rank, and lambda 1e-3 or 1e-1."""
+    rng = np.random.default_rng(seed)
+    N, d, kernel = int(rng.integers(30, 121)), int(rng.integers(1, 4)), ["rbf", "laplacian", "poly"][seed % 3]
+    X = rng.normal(size=(N, d))
+    Y = np.tanh(X @ rng.normal(size=(d, 2))) + 0.3 * rng.normal(size=(N, 2))
+    params = {"gamma": float(rng.choice([0.1, 0.5, 2.0, 10.0]))}
+    if kernel == "poly":
+        params = {"gamma": 0.5, "degree": int(rng.integers(2, 4)), "coef0": 1.0}
+    K1, K2 = (mpcore.kernel_matrix(V, kernel=kernel, **params) for V in (X, Y))
+    ranks = sorted({1, 2, 5, 10, 15, 20, N // 2, N - 1, N})
+    return K1, K2, rng.permutation(N), rng.permutation(N), ranks, [1e-3, 1e-1][seed % 2]
+
+
+def _refits(K1, K2, order1, order2, ranks, reg):
+    return np.array([mpcore.nystrom_kcca(K1, K2, order1[:r], order2[:r], reg, reg).correlations[0] for r in ranks])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_incremental_path_equals_the_refit_on_held_out_problems(seed):
+    """Wang (2016, Alg. 1) against refitting eq. 15 at every rank, up to full rank.  Where
+    W is singular to round-off the value itself is not fixed by the kernel's last digit, so
+    the tolerance adds ten times how far a relative 1e-15 change of both kernels moves the
+    refit; elsewhere it is 1e-9.  (Dropping a landmark whose Schur pivot in G was under 1e-8
+    of its column, real ones included, missed by up to 0.03.)"""
+    K1, K2, order1, order2, ranks, reg = _held_out_problem(seed)
+    path = mpcore.nystrom_kcca_path(K1, K2, order1, order2, ranks, reg, reg, compare_refit=False)["correlations"]
+    refit = _refits(K1, K2, order1, order2, ranks, reg)
+    rng, spread = np.random.default_rng(seed), np.zeros(len(ranks))
+    for _ in range(2):
+        E1, E2 = rng.normal(size=K1.shape), rng.normal(size=K1.shape)
+        moved = _refits(K1 * (1 + 1e-15 * (E1 + E1.T)), K2 * (1 + 1e-15 * (E2 + E2.T)), order1, order2, ranks, reg)
+        spread = np.maximum(spread, np.abs(moved - refit))
+    assert np.all(np.abs(path - refit) <= 1e-9 + 10 * spread), (ranks, path - refit, spread)
+
+
+def test_a_landmark_close_to_another_is_a_real_one_and_is_kept():
+    """Two landmarks 4e-5 apart under an RBF kernel: the second's Schur pivot in W is about
+    3e-9, far above round-off, and its new direction is the kernel's derivative there, of
+    unit size.  Both the path and the refit keep it; leaving it out changes the answer."""
+    rng = np.random.default_rng(3)
+    X = np.sort(rng.uniform(-2, 2, size=(40, 1)), axis=0)
+    X[1] = X[0] + 4e-5
+    Y = np.sin(2 * X) + 0.1 * rng.normal(size=X.shape)
+    K1, K2 = mpcore.kernel_matrix(X, gamma=1.0), mpcore.kernel_matrix(Y, gamma=1.0)
+    order = np.r_[0, 1, rng.permutation(np.arange(2, 40))]
+    W = K1[np.ix_([0, 1], [0, 1])]
+    assert 1e-9 < np.linalg.det(W) / W[0, 0] < 1e-8
+    ranks = [2, 3, 6]
+    path = mpcore.nystrom_kcca_path(K1, K2, order, order, ranks, 1e-3, 1e-3, compare_refit=False)["correlations"]
+    refit = _refits(K1, K2, order, order, ranks, 1e-3)
+    np.testing.assert_allclose(path, refit, rtol=0, atol=1e-9)
+    without = [mpcore.nystrom_kcca(K1, K2, np.r_[0, order[2:r]], order[:r], 1e-3, 1e-3).correlations[0] for r in ranks]
+    assert np.all(np.abs(refit - without) > 1e-6)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_path_agrees_with_eq_15_at_fifty_digits(seed):
+    """At ranks where W is well conditioned the path gives eq. 15's value, computed with
+    G inverted at 50 digits, to 1e-10."""
+    mp = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(30, 2))
+    Y = X**2 + 0.2 * rng.normal(size=X.shape)
+    K1, K2 = mpcore.kernel_matrix(X, gamma=0.5), mpcore.kernel_matrix(Y, gamma=0.5)
+    order1, order2, ranks, reg = rng.permutation(30), rng.permutation(30), [3, 6], 1e-2
+    path = mpcore.nystrom_kcca_path(K1, K2, order1, order2, ranks, reg, reg, compare_refit=False)["correlations"]
+    with mp.workdps(50):
+        for r, value in zip(ranks, path):
+
+            def view(K, S):
+                C = mp.matrix(K[:, S].tolist())
+                A = C - mp.ones(30, 1) * (mp.ones(1, 30) * C) / 30
+                return A, 30 * reg * mp.matrix(K[np.ix_(S, S)].tolist()) + A.T * A
+
+            (A1, G1), (A2, G2) = view(K1, order1[:r]), view(K2, order2[:r])
+            Y12 = mp.inverse(G1) * (A1.T * A2) * mp.inverse(G2)
+            small = Y12.T * (A1.T * A1) * Y12 * (A2.T * A2)  # T~'T~ on the landmarks' span
+            reference = float(mp.sqrt(max(mp.re(e) for e in mp.eig(small, left=False, right=False))))
+            assert value == pytest.approx(reference, abs=1e-10)
+
+
 # --- the column tools' edges and sentences (written from a mutation run's survivors) -------------------------
 
 
