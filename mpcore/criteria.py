@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 #: Diethe 2015 section 3.3.1: the five basis-selection criteria for MPKFDA.
 FISHER_CRITERIA = ("optimal", "pseudo", "reverse", "reverse-pseudo", "random")
 #: A criterion: the kernel state -> a score for every candidate.
-Criterion = Callable[[Any], np.ndarray]
+Criterion = Callable[[Any], Any]  # an ndarray (m,), or (scores, round-off bounds)
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -277,17 +277,46 @@ def fisher(name: str, y: ArrayLike, rng: np.random.Generator | None = None) -> t
         draws = np.random.default_rng() if rng is None else rng
         return (lambda state: draws.random(state.m)), "max"
     labels = np.asarray(y, dtype=float)
+    scales: list[tuple[float, float]] = []  # the round-off scales of y'K_j[:, i] and of the scatter, from K_0
 
-    def criterion(state: Any) -> np.ndarray:
+    def criterion(state: Any) -> tuple[np.ndarray, np.ndarray]:
         if hasattr(state, "weighted_column_sq_norms"):
             numerator, denominator = tracked_fisher_parts(state, labels)
         else:
             numerator, denominator = fisher_parts(state.current(), labels)
+        if not scales:
+            scales.append(_fisher_scales(state.K0, labels))
+        error_y, error_scatter = (ROUND_OFF * (state.rank + 1) * state.m * EPS * scale for scale in scales[0])
+        numerator_error = 2 * np.sqrt(numerator) * error_y + error_y**2
         if name in ("pseudo", "reverse-pseudo"):
-            return numerator
-        tiny = 1e-12 * max(float(denominator.max()), 1e-300)
-        with np.errstate(over="ignore"):  # no within-class scatter at all: a perfect separation
-            ratio = numerator / np.maximum(denominator, tiny)
-        return np.where(np.isinf(ratio), np.finfo(float).max, ratio)
+            return numerator, numerator_error
+        # A scatter within round-off of zero is none: the column separates the classes
+        # perfectly, and scores the largest float (0 when it does not tell them apart at all).
+        separates = denominator <= error_scatter
+        below = np.maximum(denominator, max(error_scatter, 1e-300))
+        with np.errstate(over="ignore"):
+            ratio = numerator / below
+            error = (numerator_error + ratio * error_scatter) / below
+        perfect = np.where(numerator > numerator_error, np.finfo(float).max, 0.0)
+        ratio = np.where(np.isinf(ratio), np.finfo(float).max, ratio)
+        return np.where(separates, perfect, ratio), np.where(separates | np.isinf(error), 0.0, error)
 
     return criterion, ("min" if name.startswith("reverse") else "max")
+
+
+#: Machine epsilon, the unit of the criteria's round-off bounds.
+EPS = float(np.finfo(float).eps)
+
+#: How many units of ``(steps + 1) m eps`` times the original kernel's scale a tracked
+#: Fisher sum may be off: rank-one updates leave an absolute error on the scale of K_0,
+#: which is large against a deflated kernel many times smaller.
+ROUND_OFF = 4.0
+
+
+def _fisher_scales(K0: Any, labels: np.ndarray) -> tuple[float, float]:
+    """Bounds, from K_0, of ``|K[:, i]' y|`` and of the scatter ``K[:, i]' B K[:, i]``'s terms:
+    ``max ||K_0[:, i]|| ||y||`` and ``max ||K_0[:, i]||^2 (max D + c_pos m_pos + c_neg m_neg)``."""
+    D, c_pos, c_neg, tracked = fisher_scatter_parts(labels)
+    column = float(np.sqrt(np.max(np.einsum("ij,ij->j", K0, K0))))
+    blocks = c_pos * float(tracked["pos"].sum()) + c_neg * float(tracked["neg"].sum())
+    return column * float(np.linalg.norm(labels)), column**2 * (float(np.max(D)) + blocks)

@@ -167,10 +167,11 @@ def check_step(j: object, n_steps: int) -> int:
 TIE_RTOL = 1e-9
 
 
-def best_index(scores: ArrayLike, pick: str = "max") -> int:
+def best_index(scores: ArrayLike, pick: str = "max", tolerance: ArrayLike | None = None) -> int:
     """The index of the best finite score, ties going to the lowest index.
 
-    Scores within :data:`TIE_RTOL` of the best one (relative to its size) are tied.
+    Scores within :data:`TIE_RTOL` of the best one (relative to its size) are tied, and so
+    are scores whose distance from the best is within their round-off bounds added.
 
     Parameters
     ----------
@@ -178,6 +179,10 @@ def best_index(scores: ArrayLike, pick: str = "max") -> int:
         One score per candidate; NaN or infinite is no score.
     pick : {"max", "min"}, default="max"
         Whether the largest or the smallest score is best.
+    tolerance : array-like of shape (m,) or None, default=None
+        Each score's round-off bound (absolute), when its criterion knows one: a score
+        computed from a deflated kernel far smaller than the original can be off by much
+        more than :data:`TIE_RTOL` of itself.
 
     Returns
     -------
@@ -189,27 +194,51 @@ def best_index(scores: ArrayLike, pick: str = "max") -> int:
     >>> from mpcore.engine import best_index
     >>> best_index([0.5, 1.0, 1.0 + 1e-12])  # tied with index 1, which comes first
     1
+    >>> best_index([0.5, 1.0, 1.001], tolerance=[0.0, 1e-3, 1e-3])  # apart by less than their bounds
+    1
     """
     scores = np.asarray(scores, dtype=float)
     finite = np.isfinite(scores)
     if not finite.any():
         return -1
-    best = scores[finite].max() if pick == "max" else scores[finite].min()
-    tied = finite & (np.abs(scores - best) <= TIE_RTOL * abs(best))
+    best_at = np.flatnonzero(finite)[np.argmax(scores[finite]) if pick == "max" else np.argmin(scores[finite])]
+    best = scores[best_at]
+    allowed = TIE_RTOL * abs(best)
+    if tolerance is not None:
+        bounds = np.nan_to_num(np.asarray(tolerance, dtype=float), nan=0.0)
+        allowed = allowed + bounds + bounds[best_at]
+    tied = finite & (np.abs(scores - best) <= allowed)
     return int(np.flatnonzero(tied)[0])
 
 
-def _pick_order(scores: np.ndarray, pick: str, count: int) -> np.ndarray:
+def _pick_order(scores: np.ndarray, pick: str, count: int, tolerance: np.ndarray | None = None) -> np.ndarray:
     """Indices of the ``count`` best finite scores, one :func:`best_index` after another."""
     scores = np.where(np.isfinite(scores), scores, np.nan)  # an infinite score is no score
     order: list[int] = []
     for _ in range(count):
-        i = best_index(scores, pick)
+        i = best_index(scores, pick, tolerance)
         if i < 0:
             break
         order.append(i)
         scores[i] = np.nan
     return np.asarray(order, dtype=int)
+
+
+def _twin_groups(kernels: tuple[Any, ...], m: int) -> np.ndarray:
+    """For each candidate, the lowest index whose columns equal its own in every kernel
+    (itself when it has no twin): duplicated points.  Columns are grouped by two random
+    projections, then compared exactly.  Kernels that are not (n, m) arrays give no twins."""
+    group = np.arange(m)
+    if not kernels or not all(isinstance(K, np.ndarray) and K.ndim == 2 and K.shape[1] == m for K in kernels):
+        return group
+    rng = np.random.default_rng(0)
+    keys = np.column_stack([np.round(K.T @ rng.normal(size=(K.shape[0], 2)), 8) for K in kernels])
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    for i in np.flatnonzero(first[inverse.ravel()] != np.arange(m)):
+        j = first[inverse.ravel()[i]]
+        if all(np.array_equal(K[:, i], K[:, j]) for K in kernels):
+            group[i] = group[j]
+    return group
 
 
 #: What :func:`pursue` asks of a kernel state.
@@ -266,10 +295,12 @@ def pursue(
 ) -> PursuitPath:
     """Run the greedy loop: score, pick, deflate.
 
-    A candidate is eligible when it has not been chosen and its residual size exceeds ``1e-10``
-    times the largest initial residual size; when none is eligible the loop stops and says why.
-    Scores within :data:`TIE_RTOL` of the best are tied and the lowest index wins
-    (:func:`best_index`), so round-off never decides a pick.  A candidate whose residual
+    A candidate is eligible when neither it nor a twin (a duplicated point: equal columns in
+    every kernel) has been chosen and its residual size exceeds ``1e-10`` times the largest
+    initial residual size; when none is eligible the loop stops and says why.
+    Scores within :data:`TIE_RTOL` of the best, or within the round-off bounds a criterion
+    returns with them, are tied and the lowest index wins (:func:`best_index`), so
+    round-off never decides a pick.  A candidate whose residual
     vanishes during a stage (a duplicate of a point just deflated) is skipped, never divided by;
     a pick the state declines to deflate (its tracked residual had drifted above the true one)
     is never offered again, so the loop always ends.
@@ -281,7 +312,8 @@ def pursue(
         ``m``, ``threshold``, ``residual_size()``, ``deflate(i) -> bool``, ``rank``,
         ``kernels()`` and ``factors()``.
     criterion : callable
-        ``state -> ndarray (m,)``: the score of every candidate column of the current kernel.
+        ``state -> ndarray (m,)``: the score of every candidate column of the current kernel;
+        or ``state -> (scores, tolerance)`` with each score's absolute round-off bound.
     k : int
         Number of columns to choose.
     pick : {"max", "min"}, default="max"
@@ -314,6 +346,9 @@ def pursue(
     threshold = state.threshold
     chosen = np.zeros(m, dtype=bool)
     refused = np.zeros(m, dtype=bool)  # picks the state declined to deflate (round-off): never again
+    # A duplicated point's twin has nothing left once one is chosen: exactly, not by a
+    # round-off residual that one order of arithmetic leaves above the threshold and another below.
+    groups = np.arange(m) if allow_repeats else _twin_groups(state.kernels(), m)
     indices: list[int] = []
     score_rows: list[np.ndarray] = []
     ranks = [state.rank]
@@ -328,7 +363,11 @@ def pursue(
         if not eligible.any():
             stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
             break
-        scores = np.asarray(criterion(state), dtype=float)
+        scored = criterion(state)
+        tolerance = None
+        if isinstance(scored, tuple):  # (scores, each score's round-off bound)
+            scored, tolerance = scored[0], np.asarray(scored[1], dtype=float)
+        scores = np.asarray(scored, dtype=float)
         scores = np.where(eligible & np.isfinite(scores), scores, np.nan)
         if candidates is not None:
             pool = np.flatnonzero(np.isfinite(scores))
@@ -342,10 +381,12 @@ def pursue(
             if stop_reason:
                 break
         wanted = min(stages, k - len(indices))
-        for p in _pick_order(scores, pick, wanted):
+        for p in _pick_order(scores, pick, wanted, tolerance):
+            if chosen[p] and not allow_repeats:
+                continue  # the twin of a pick of this stage
             if state.deflate(int(p)):
                 indices.append(int(p))
-                chosen[p] = True
+                chosen[groups == groups[p]] = True
                 score_rows.append(scores)
                 ranks.append(state.rank)
             else:

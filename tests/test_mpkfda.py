@@ -162,8 +162,8 @@ def test_a_perfect_separation_scores_the_largest_float_not_infinity():
     X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])  # two per class: exact arithmetic
     y = np.array([1.0, 1.0, -1.0, -1.0])
     score, _ = criteria.fisher("optimal", y)
-    scores = score(ExplicitDeflation(X @ X.T, "projection"))
-    assert scores.dtype == float and np.all(scores == np.finfo(float).max)
+    scores, bounds = score(ExplicitDeflation(X @ X.T, "projection"))
+    assert scores.dtype == float and np.all(scores == np.finfo(float).max) and np.all(bounds == 0)
 
 
 def test_the_sparse_kpca_criterion_scores_any_state_exactly():
