@@ -381,3 +381,85 @@ def test_column_selection_verdict_judges_theorem1_and_random_features():
     tight = {"epsilon/uniform": np.full(4, 1e-7), "epsilon/ridge-leverage": np.full(4, 1e-7)}
     verdict = wang2016.judge_column_selection(*args, rho_features=uniform * 0.5, theorem1=tight)
     assert verdict.status == "partly" and "NOT within" in verdict.reason and "clearly at 0 of 4" in verdict.reason
+
+
+# --- the central claim: a result that reverses it is not reproduced, whatever the other parts ----------
+
+
+def _reversed_results():
+    """Per judged item, a result that reverses its central claim while other parts still hold
+    (each was "partly" or worse before the rule; the first four are the review's cases)."""
+    compression, pca = 0.3 + (T - 43) ** 2 / 1e4, 1.5 + T / 100
+    kcca = {"KCCA, reg 0.01": np.linspace(1, 5, 20)}
+    aer = diethe2015.PAPER_002_AER.copy()
+    criteria = [diethe2015.PAPER_CRITERIA.index(c) for c in ("optimal", "pseudo")]
+    for name in ("none", "hotelling"):  # the two best deflations with optimal and pseudo
+        aer[diethe2015.PAPER_DEFLATIONS.index(name), criteria] = aer[:, criteria].min(axis=0) - 0.01
+    art = diethe2015.PAPER_002_ART.copy()
+    art[diethe2015.PAPER_DEFLATIONS.index("none"), diethe2015.PAPER_CRITERIA.index("random")] = art.max() * 2
+    swapped = diethe2015.PAPER_002_AS.copy()
+    rows = [diethe2015.PAPER_DEFLATIONS.index(n) for n in ("none", "hotelling")]
+    swapped[rows] = swapped[rows[::-1]]
+    stages, spread = (1, 2, 5, 10), np.array([[-0.004], [0.0], [0.004]])
+    seconds = np.array([[0.17, 0.24, 0.10, 0.07]]) * np.array([[0.9], [1.0], [1.1]])  # two stages slower
+    m = np.linspace(-3, 3, 241)
+    support = {"support/SVM": np.arange(7), "support/back-fitting KMP": np.arange(20, 27)}
+    support["support/pre-fitting KMP"] = np.arange(30, 37)
+    paper_usps = {"SVM": 187, "KMP (same #sv)": 192, "KMP (half #sv)": 219}
+    return {
+        "vincent2002-fig7": lambda: vincent2002.judge_linear_picture(np.array([[0, 3, 6]] * 10)),
+        "vincent2002-fig5": lambda: vincent2002.judge_loss_shapes(
+            m, vincent2002.loss_curves(m) | {"AdaBoost: exp(−m)": np.exp(m / 3)}
+        ),
+        "diethe2015-fig4": lambda: diethe2015.judge_fisher_sparsity(swapped),
+        "wang2016-fig1": lambda: wang2016.judge_column_selection(*_columns(2.0, 0.1, 0.5)),
+        "hussain2011-fig1": lambda: hussain2011.judge_kmp_bound(["a", "b", "c", "d"], [False] * 4),
+        "hussain2011-fig2": lambda: hussain2011.judge_skpca_boston(
+            _skpca_curves(1.2 + (T - 43) ** 2 / 1e4, 1.1 + T / 1000, 20 - T / 10)
+        ),
+        "hussain2011-fig3": lambda: hussain2011.judge_skpca_toy(
+            _skpca_curves(0.3 + (T - 54) ** 2 / 1e4, 0.2 + (T - 51) ** 2 / 1e4, 20 - T / 10), 50
+        ),
+        "hussain2011-fig4": lambda: hussain2011.judge_local_boston(
+            _skpca_curves(compression, pca, np.r_[10 + T[:-1] / 10, 0.0])
+        ),
+        "hussain2011-fig5": lambda: hussain2011.judge_local_toy(
+            _skpca_curves(compression, pca, np.where(T < 50, 30 - T / 10, 5 + T / 50)), 50
+        ),
+        "hussain2011-fig6": lambda: hussain2011.judge_skcca_vs_kcca(np.linspace(3, 9, 20), kcca),
+        "hussain2011-fig7": lambda: hussain2011.judge_skcca_bound(np.full(30, 0.1), np.full(30, 0.3)),
+        "diethe2015-fig1": lambda: diethe2015.judge_fisher_errors(
+            np.stack([aer] * 3) + np.arange(3)[:, None, None] * 1e-3
+        ),
+        "diethe2015-fig2": lambda: diethe2015.judge_fisher_spread(0.06 - diethe2015.PAPER_002_ASD),
+        "diethe2015-fig3": lambda: diethe2015.judge_fisher_times(art),
+        "diethe2015-fig5": lambda: diethe2015.judge_fisher_stages(
+            stages, np.array([[0.122, 0.121, 0.126, 0.160]]) + spread, seconds
+        ),
+        "vincent2002-table1": lambda: vincent2002.judge_kmp_usps(
+            {"SVM": 187, "KMP (same #sv)": 400, "KMP (half #sv)": 219}, paper_usps, 2914, 2914
+        ),
+        "vincent2002-table3": lambda: vincent2002.judge_kmp_vs_svm(*_table3(1.02, 1.5, 0.4), repeats=50),
+        "vincent2002-fig6": lambda: vincent2002.judge_kmp_picture([0.2, 0.3, 0.35, 0.03], 0.1, support, 100),
+    }
+
+
+def test_every_judged_item_names_its_central_claim():
+    judged_items = {name for name, info in E.FIGURES.items() if not info.criterion.startswith("None")}
+    assert set(C.CENTRAL) == judged_items == set(_reversed_results())
+    for name in judged_items:
+        assert C.CENTRAL[name].startswith("that ") and E.FIGURES[name].central == C.CENTRAL[name]
+        assert "central claim" in E.FIGURES[name].criterion
+
+
+@pytest.mark.parametrize("name", sorted(_reversed_results()))
+def test_a_result_that_reverses_the_central_claim_is_not_reproduced(name):
+    verdict = _reversed_results()[name]()
+    assert verdict.status == "not reproduced", verdict.reason
+    assert f"The central claim, {C.CENTRAL[name]}, is reversed here." in verdict.reason
+
+
+def test_the_central_claim_rule_overrides_parts_that_hold():
+    assert C.judged([True, True], "x", central=("vincent2002-fig7", True)).status == "not reproduced"
+    assert C.judged([True, True], "x", central=("vincent2002-fig7", False)).status == "reproduced"
+    assert C.judged([True, False], "x", central=("vincent2002-fig7", None)).status == "partly"

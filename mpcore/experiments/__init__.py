@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ._common import READINGS, SIZES, VERDICTS, Experiment, Progress, run_parallel
+from ._common import CENTRAL, READINGS, SIZES, VERDICTS, Experiment, Progress, run_parallel
 from .diethe2015 import (
     BUNDLED_BINARY,
     PAPER_002_AER,
@@ -99,6 +99,11 @@ class FigureInfo:
     criterion: str = ""
 
     @property
+    def central(self) -> str:
+        """The finding the item is there to show (:data:`._common.CENTRAL`); empty when nothing is judged."""
+        return CENTRAL.get(self.name, "")
+
+    @property
     def quoted(self) -> str:
         """The claim as one quotation with its source: '"..." (Author (year), section)'."""
         return f"\u201c{' … '.join(self.claim)}\u201d ({self.paper}, {self.section})"
@@ -115,6 +120,10 @@ def _info(
     **view: Any,
 ) -> FigureInfo:
     claim, section, criterion = CLAIMS[name]
+    if name in CENTRAL:
+        criterion += (
+            f" The central claim is {CENTRAL[name]}: a run that reverses it is not reproduced, whatever the rest."
+        )
     return FigureInfo(
         name, PAPERS[paper], title, function, finding, differences, view, needs_data, claim, section, criterion
     )

@@ -74,16 +74,46 @@ class Verdict:
             raise ValueError(f"Unknown verdict {self.status!r}; choose one of: {', '.join(VERDICTS)}.")
 
 
-def judged(checks: Iterable[Check], reasons: str | Mapping[str, str]) -> Verdict:
+#: Each judged item's central claim: the finding the figure or table is there to show.  A
+#: result that reverses it is "not reproduced", whatever the other parts of the claim say.
+CENTRAL = {
+    "hussain2011-fig1": "that the bound is lowest where the test error is",
+    "hussain2011-fig2": "that the compression bound is tighter than the PCA bound",
+    "hussain2011-fig3": "that the compression bound's minimum is nearer the dominant dimensions than the PCA bound's",
+    "hussain2011-fig4": "that the local Rademacher bound keeps falling",
+    "hussain2011-fig5": "that the local Rademacher bound still falls after its large drop",
+    "hussain2011-fig6": "that sparse KCCA's test distance is competitive with KCCA's",
+    "hussain2011-fig7": "that the SKCCA bound lies above the test error",
+    "diethe2015-fig1": "that none and Hotelling are the worst deflations",
+    "diethe2015-fig2": "that random + none is unstable: its spread above pseudo + ortho-Schur's",
+    "diethe2015-fig3": "that random + none is the fastest",
+    "diethe2015-fig4": "that Hotelling is sparser than no deflation",
+    "diethe2015-fig5": "that two stages are faster than one",
+    "vincent2002-table1": "that KMP's errors are comparable to the SVM's",
+    "vincent2002-table3": "that KMP needs fewer support vectors than the SVM",
+    "vincent2002-fig5": "that every margin loss encourages large positive margins (none rises with the margin)",
+    "vincent2002-fig6": "that back-fitting and pre-fitting KMP find a reasonable solution",
+    "vincent2002-fig7": "that KMP-tanh corrects KMP-mse (fewer training errors)",
+    "wang2016-fig1": "that ridge-leverage columns approximate the correlation better than uniform ones",
+}
+
+
+def judged(
+    checks: Iterable[Check], reasons: str | Mapping[str, str], central: tuple[str, bool | None] | None = None
+) -> Verdict:
     """A :class:`Verdict` from the parts of the paper's claim.  Each check is True (holds),
     False (fails), None (not judged at this size) or a share in [0, 1] of the settings where
     a claim over many settings holds (at least :data:`MOSTLY`: holds; at most 1 - MOSTLY:
     fails; in between: half).  All parts hold -> reproduced, none -> not reproduced, else
     partly; no part judged -> not judged.  ``reasons`` maps the status to its sentence (a
-    str used for every status is allowed)."""
+    str used for every status is allowed).  ``central``: the item's name in :data:`CENTRAL`
+    and whether the run reverses that claim; reversed -> not reproduced, whatever the parts."""
     scores = [_score(c) for c in checks]
     scores = [s for s in scores if s is not None]
-    if not scores:
+    reversed_here = central is not None and central[1] is True
+    if reversed_here:
+        status = "not reproduced"
+    elif not scores:
         status = "not judged"
     elif all(s == 1 for s in scores):
         status = "reproduced"
@@ -92,6 +122,9 @@ def judged(checks: Iterable[Check], reasons: str | Mapping[str, str]) -> Verdict
     else:
         status = "partly"
     reason = reasons if isinstance(reasons, str) else reasons[status]
+    if reversed_here:
+        assert central is not None
+        reason = f"{reason} The central claim, {CENTRAL[central[0]]}, is reversed here."
     return Verdict(status, reason)
 
 

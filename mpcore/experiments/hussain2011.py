@@ -24,6 +24,7 @@ from ..skcca import fit_sparse_cca, skcca_path
 from ..skpca import skpca_path
 from ._common import (
     CLOSE,
+    MOSTLY,
     MUCH,
     ROUNDING,
     Experiment,
@@ -173,6 +174,7 @@ def judge_kmp_bound(settings: Sequence[str], predicted: Sequence[bool | None]) -
             if missed
             else "."
         ),
+        central=("hussain2011-fig1", held <= 1 - MOSTLY),
     )
 
 
@@ -431,6 +433,7 @@ def judge_skpca_boston(curves: Mapping[str, ArrayLike], context: str = "Here") -
         f"{lowest_p:.3f} ({lowest_p / lowest_c:.1f}x; much tighter from {MUCH:g}x), so it is "
         f"{'nontrivial' if checks[1] else 'trivial'} and the PCA bound "
         f"{'trivial' if checks[2] else 'nontrivial'}; it is lowest at {at} bases (paper: 43).",
+        central=("hussain2011-fig2", lowest_c > lowest_p),
     )
 
 
@@ -446,6 +449,7 @@ def judge_skpca_toy(curves: Mapping[str, ArrayLike], r: int, context: str = "Her
         checks,
         f"{context} the compression bound is lowest at {c} and the PCA bound at {g}, with {r} "
         "dominant dimensions (paper: 46 and 29 of 50).",
+        central=("hussain2011-fig3", abs(g - r) < abs(c - r)),
     )
 
 
@@ -476,6 +480,7 @@ def judge_local_boston(curves: Mapping[str, ArrayLike], context: str = "Here") -
         f"{context} the local Rademacher bound with the printed λ(K) falls at {falls[0]:.0%} of the "
         f"steps and is lowest at {at[0]}, against {others} for the later of the other two (with the "
         f"proof's λ(K/m): falls at {falls[1]:.0%}, lowest at {at[1]}; k² reading {falls[2]:.0%}, {at[2]}).",
+        central=("hussain2011-fig4", falls[0] is not None and falls[0] <= 1 - MOSTLY),
     )
 
 
@@ -509,6 +514,7 @@ def judge_local_toy(curves: Mapping[str, ArrayLike], r: int, context: str = "Her
         ],
         f"{context}, with {r} dominant dimensions, the local Rademacher bound with the printed λ(K) "
         f"has its {said[0]} (the proof's λ(K/m): {said[1]}; k² reading: {said[2]}).",
+        central=("hussain2011-fig5", bool(curve[last - 1] > curve[min(r, last) - 1])),
     )
 
 
@@ -628,6 +634,7 @@ def judge_skcca_vs_kcca(skcca: ArrayLike, kcca_curves: Mapping[Any, ArrayLike]) 
         f"SKCCA's test distance is within {CLOSE:.0%} of KCCA's or below it at {held:.0%} of the "
         f"{len(pairs)} (dimension, regularisation) pairs; at {ours.size} dimensions "
         f"{ours[-1]:.3g} against {min(top.values()):.3g}-{max(top.values()):.3g}.",
+        central=("hussain2011-fig6", held is not None and held <= 1 - MOSTLY),
     )
 
 
@@ -702,6 +709,7 @@ def judge_skcca_bound(bound: ArrayLike, test_error: ArrayLike) -> Verdict:
             f"The bound is violated: below the test error at {below.size} of the {int(ok.sum())} t where "
             f"it is defined (first at t = {below[0]}: {bound[below[0] - 1]:.3g} against "
             f"{test_error[below[0] - 1]:.3g}), so it does not upper bound the error.",
+            central=("hussain2011-fig7", True),
         )
     return judged(
         [True, lowest < 1],

@@ -20,6 +20,7 @@ from ..kmp import kmp_path, loss_value
 from ._common import (
     CLOSE,
     MIN_REPEATS_FOR_A_TEST,
+    MOSTLY,
     MUCH,
     Experiment,
     Progress,
@@ -187,7 +188,8 @@ def judge_kmp_vs_svm(names: Sequence[str], error: np.ndarray, sv: np.ndarray, p:
         f"{ratio:.2f} of the SVM's in total (much fewer: at most {1 / MUCH:g})."
     )
     errors_part = share(v for v in same if v is not None) if unjudged < len(same) else None
-    return judged([errors_part, share(fewer), ratio <= 1 / MUCH], told)
+    more = bool(sv[:, 1:].sum() > 2 * sv[:, 0].sum())  # KMP with more support vectors in total
+    return judged([errors_part, share(fewer), ratio <= 1 / MUCH], told, central=("vincent2002-table3", more))
 
 
 def kmp_vs_svm(
@@ -324,6 +326,7 @@ def judge_kmp_picture(
         f"against the SVM's {svm_error:.3f}; {shared[0]:.0%} and {shared[1]:.0%} of their points are SVM "
         f"support vectors; basic KMP after {basic_steps} steps has training error {basic_train_error:.3f}"
         f"{'' if basic_fails else ' (it separates these two moons)'}.",
+        central=("vincent2002-fig6", not any(fits)),
     )
 
 
@@ -513,6 +516,7 @@ def judge_kmp_usps(totals: Mapping[str, Any], paper: Mapping[str, Any], n_sv: in
         f"({ratio['KMP (same #sv)']:.2f}x; allowed {1 + allowed['KMP (same #sv)']:.2f}x), and "
         f"{totals['KMP (half #sv)']} with half as many ({ratio['KMP (half #sv)']:.2f}x; allowed "
         f"{1 + allowed['KMP (half #sv)']:.2f}x); k-means RBF is not rerun.",
+        central=("vincent2002-table1", bool(ratio["KMP (same #sv)"] >= MUCH)),
     )
 
 
@@ -643,6 +647,7 @@ def judge_loss_shapes(m: ArrayLike, curves: Mapping[str, ArrayLike]) -> Verdict:
         f"{'stays' if bounded else 'does not stay'} at or below 2 and lowest there ({doom[0]:.4g}); the squared "
         f"loss after tanh is lowest at m = {m[lowest]:.2f}, ranks the margins below it as Doom II does "
         f"(Spearman {rank:.3f}) and {'rises' if rises else 'does not rise'} beyond it, to {after_tanh[-1]:.3f}.",
+        central=("vincent2002-fig5", not falls),
     )
 
 
@@ -736,6 +741,7 @@ def judge_linear_picture(errors: ArrayLike) -> Verdict:
         f"Over {len(counts)} draws, KMP-mse misclassifies {np.median(mse):g} training points (median; a few in "
         f"{checks[0]:.0%} of draws), the SVM {np.median(svm):g} (fewer in {checks[1]:.0%}) and KMP-tanh "
         f"{np.median(tanh):g} (fewer in {checks[2]:.0%}).",
+        central=("vincent2002-fig7", bool(share(tanh > mse) >= MOSTLY)),
     )
 
 

@@ -23,6 +23,7 @@ from ..datasets import Split, load_dataset
 from ..kernels import kernel_matrix
 from ..labs import column_selection
 from ._common import (
+    MOSTLY,
     MUCH,
     ROUNDING,
     Experiment,
@@ -234,7 +235,9 @@ def judge_column_selection(
             f"{len(judged_here)} ranks (|rho - rho~| {rho_features.mean(axis=0)[-1]:.2g} for the features at "
             f"M = {int(ranks[-1])})"
         )
-    return judged(checks, told + ".")
+    worse = [clearly_below(rho_uniform[:, j], rho_leverage[:, j]) for j in range(ranks.size)]
+    worse_share = share(w for w in worse if w is not None)
+    return judged(checks, told + ".", central=("wang2016-fig1", worse_share is not None and worse_share >= MOSTLY))
 
 
 def column_selection_rings(
