@@ -51,6 +51,7 @@ from .kernels import kernel_diag, kernel_matrix
 from .lowrank import extend_basis, factor_eigen, low_rank_eigen
 from .mpkfda import fisher_direction
 from .nkcca import (
+    _beta_function,
     _nystrom_kcca,
     _psd_solve,
     approximation_error,
@@ -61,7 +62,6 @@ from .nkcca import (
     nystrom_kcca_path,
     theorem1_columns,
     theorem1_epsilon,
-    uniform_beta,
 )
 from .nystrom import nested_projection_residuals, nystrom_factor, nystrom_features
 from .skpca import skpca_path
@@ -1067,10 +1067,11 @@ class ColumnSelection:
     theorem1 : dict
         Two views only: Wang 2016, Thm 1 at each rank, ``"epsilon/ridge-leverage"`` and
         ``"epsilon/uniform"`` (R,): the ``|rho - rho~|`` it guarantees with probability 0.95
-        with that many columns per view (the larger of the two views'), for sampling by the
-        theorem's leverage scores and for uniform sampling (its beta from the leverage
-        scores here); and ``"columns at 0.05"``: the columns per view it asks for
-        ``|rho - rho~| <= 0.05`` at t = 1/2 ({"ridge-leverage", "uniform"}).
+        with that many columns per view (the larger of the two views'), for the lab's
+        ridge-leverage sampling and for uniform sampling, each with its own beta at the
+        theorem's gamma; ``"columns at 0.05"``: the columns per view it asks for
+        ``|rho - rho~| <= 0.05`` at t = 1/2, and ``"beta at 0.05"`` the betas there (the
+        smaller of the two views') ({"ridge-leverage", "uniform"}).
     """
 
     ranks: np.ndarray
@@ -1389,11 +1390,24 @@ def _theorem1(
     reg: float,
 ) -> dict[str, Any]:
     """Wang 2016, Thm 1 for both views at each rank (the smallest epsilon over t), and the columns
-    it asks for at :data:`THEOREM1_EPSILON` with t = 1/2 (see :attr:`ColumnSelection.theorem1`)."""
+    it asks for at :data:`THEOREM1_EPSILON` with t = 1/2 (see :attr:`ColumnSelection.theorem1`).
+
+    Each sampling's beta is its own distribution's at the theorem's gamma = epsilon lambda (1 - t)
+    / 2 (:func:`mpcore.nkcca.sampling_beta`): the leverage columns are drawn by scores at the
+    lab's gamma, not the theorem's, so their beta is below 1 too."""
     N = views[0].shape[0]
     rests = [max(float(np.trace(K)) - values.sum(), 0.0) for K, (values, _) in zip(views, eigens)]
     out: dict[str, Any] = {"ranks": ranks}
-    betas = {"ridge-leverage": [1.0, 1.0], "uniform": [uniform_beta(scores) for scores in leverage]}
+    distributions = {
+        "ridge-leverage": [scores / scores.sum() for scores in leverage],
+        "uniform": [np.full(N, 1.0 / N) for _ in views],
+    }
+
+    def beta_of(view: int, p: np.ndarray) -> Callable[[float], float]:
+        values, vectors = eigens[view]
+        return _beta_function(values, vectors, np.diag(views[view]), p, rests[view])
+
+    betas = {name: [beta_of(v, p) for v, p in enumerate(ps)] for name, ps in distributions.items()}
     for name, beta in betas.items():
         out[f"epsilon/{name}"] = np.array(
             [
@@ -1408,11 +1422,12 @@ def _theorem1(
     gamma = THEOREM1_EPSILON * reg * (1 - t) / 2
     out["columns at 0.05"] = {
         name: max(
-            theorem1_columns(effective_dimension(values, gamma, N, rest), N, THEOREM1_DELTA, t, b)
+            theorem1_columns(effective_dimension(values, gamma, N, rest), N, THEOREM1_DELTA, t, b(gamma))
             for (values, _), rest, b in zip(eigens, rests, beta)
         )
         for name, beta in betas.items()
     }
+    out["beta at 0.05"] = {name: min(b(gamma) for b in beta) for name, beta in betas.items()}
     return out
 
 

@@ -24,6 +24,7 @@ spinning while the other works, made these calls several times slower on two cor
 
 from __future__ import annotations
 
+import functools
 import numbers
 import time
 from collections.abc import Callable
@@ -746,6 +747,66 @@ def uniform_beta(scores: ArrayLike) -> float:
     return float(min(1.0, values.sum() / (values.size * values.max())))
 
 
+def sampling_beta(
+    eigvals: ArrayLike,
+    eigvecs: ArrayLike,
+    diagonal: ArrayLike,
+    probabilities: ArrayLike,
+    gamma: float,
+    rest: float = 0.0,
+) -> float:
+    """The ``beta`` of eq. 12 for a given sampling distribution at ridge ``gamma`` (Wang 2016).
+
+    ``p_i >= beta l_i(K, gamma) / d_eff(K, gamma)`` for every i: ``beta = min_i p_i d_eff / l_i``.
+    Thm 1 asks for it at its own ``gamma = epsilon lambda (1 - t) / 2``, whatever gamma the
+    distribution was built at (leverage scores at another gamma, or uniform draws).
+
+    Parameters
+    ----------
+    eigvals : array-like of shape (p,)
+        The p largest eigenvalues of the N x N kernel (all of them, or those above a floor).
+    eigvecs : array-like of shape (N, p)
+        Their eigenvectors.
+    diagonal : array-like of shape (N,)
+        The kernel's diagonal: what the eigenpairs leave of each point bounds its share of the
+        rest, so each ``l_i`` is an upper bound, and so is ``d_eff / beta = max_i l_i / p_i``,
+        which the theorem's column count grows with (it then asks for more columns, never fewer).
+    probabilities : array-like of shape (N,)
+        The sampling distribution p, summing to 1.
+    gamma : float
+        The ridge.
+    rest : float, default=0.0
+        The eigenvalues not given, as in :func:`effective_dimension`.
+
+    Returns
+    -------
+    float
+        In (0, 1].
+    """
+    return _beta_function(eigvals, eigvecs, diagonal, probabilities, rest)(check_positive(gamma, "The ridge gamma"))
+
+
+def _beta_function(
+    eigvals: ArrayLike, eigvecs: ArrayLike, diagonal: ArrayLike, probabilities: ArrayLike, rest: float = 0.0
+) -> Callable[[float], float]:
+    """:func:`sampling_beta` as a function of gamma, the squared eigenvectors formed once."""
+    lam = np.clip(_finite_vector(eigvals, "eigvals"), 0.0, None)
+    U2 = np.asarray(eigvecs, dtype=float) ** 2
+    p = _finite_vector(probabilities, "probabilities")
+    N = U2.shape[0]
+    left = np.clip(_finite_vector(diagonal, "diagonal") - U2 @ lam, 0.0, None)
+
+    @functools.lru_cache(maxsize=4096)  # Thm 1's searches at several ranks try the same gammas first
+    def beta(gamma: float) -> float:
+        scores = U2 @ (lam / (lam + N * gamma)) + left / (N * gamma)
+        d_eff = effective_dimension(lam, gamma, N, rest)
+        with np.errstate(divide="ignore"):
+            ratio = np.where(scores > 0, p * d_eff / scores, np.inf)
+        return float(min(1.0, ratio.min()))
+
+    return beta
+
+
 def theorem1_epsilon(
     eigvals: ArrayLike,
     reg: float,
@@ -753,15 +814,15 @@ def theorem1_epsilon(
     n_points: int | None = None,
     rest: float = 0.0,
     delta: float = 0.05,
-    beta: float = 1.0,
+    beta: float | Callable[[float], float] = 1.0,
 ) -> float:
     """The smallest epsilon Wang 2016, Thm 1 guarantees for one view with ``columns`` columns.
 
     Thm 1 asks for :func:`theorem1_columns` at ``d_eff(K, epsilon reg (1 - t) / 2)``, which
     falls as epsilon grows; this finds the smallest epsilon (to 0.1 %) whose requirement
-    ``columns`` meets, over t in (0, 1).  With both views, ``|rho - rho~|`` is at most the
-    larger of the two views' epsilons (each view's half of the theorem takes ``delta / 2``:
-    its ``log(2N / delta)``).
+    ``columns`` meets, over the 19 values t = 0.05, 0.10, ..., 0.95 of the theorem's t in
+    (0, 1).  With both views, ``|rho - rho~|`` is at most the larger of the two views'
+    epsilons (each view's half of the theorem takes ``delta / 2``: its ``log(2N / delta)``).
 
     Parameters
     ----------
@@ -777,8 +838,10 @@ def theorem1_epsilon(
         The eigenvalues not given, as in :func:`effective_dimension`.
     delta : float, default=0.05
         The failure probability, as in :func:`theorem1_columns`.
-    beta : float, default=1.0
-        The sampling's beta, as in :func:`theorem1_columns`.
+    beta : float or callable, default=1.0
+        The sampling's beta, as in :func:`theorem1_columns`; or ``gamma -> beta``, the
+        distribution's beta at the theorem's own gamma for each (epsilon, t) tried (see
+        :func:`sampling_beta`).
 
     Returns
     -------
@@ -794,7 +857,9 @@ def theorem1_epsilon(
     for t in np.linspace(0.05, 0.95, 19):
 
         def needs(eps: float, t: float = t) -> float:
-            return theorem1_columns(effective_dimension(lam, eps * reg * (1 - t) / 2, N, rest), N, delta, t, beta)
+            gamma = eps * reg * (1 - t) / 2
+            b = beta(gamma) if callable(beta) else beta
+            return theorem1_columns(effective_dimension(lam, gamma, N, rest), N, delta, t, b)
 
         low, high = 1e-12, 1e6
         if needs(high) > columns:

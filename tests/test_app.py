@@ -519,6 +519,7 @@ def test_column_lab_draws_random_features_and_quotes_theorem1():
     assert "random-features" in json.dumps(panel(payload, "rho")["figure"])
     caption = panel(payload, "rho")["caption"]
     assert "Thm 1 (Wang 2016) guarantees" in caption and "Measured at that rank: uniform" in caption
+    assert "each sampling with its own β at the theorem's γ = ελ(1 − t)/2" in caption
     alone = open_page("column-lab", {"points": "150", "rank": "20", "repeats": "1", "methods": "random-features"})
     assert_clean(alone)
     assert "landmarks" not in [item["key"] for item in player(alone)["panels"]]

@@ -466,8 +466,41 @@ def test_column_selection_quotes_theorem1_at_every_rank():
     result = column_selection(split, (8, 32), methods=("uniform", "ridge-leverage"), repeats=1)
     t1 = result.theorem1
     assert t1["epsilon/ridge-leverage"].shape == (2,) and np.all(np.diff(t1["epsilon/ridge-leverage"]) < 0)
-    assert np.all(t1["epsilon/uniform"] >= t1["epsilon/ridge-leverage"])  # uniform's beta <= 1
     assert t1["columns at 0.05"]["uniform"] >= t1["columns at 0.05"]["ridge-leverage"] > 0
+    # Thm 1's beta is the distribution's at the theorem's own gamma: the lab's leverage scores are at
+    # gamma = lambda, the theorem's at epsilon lambda (1 - t) / 2, so even they fall short of 1 there
+    assert 0 < t1["beta at 0.05"]["uniform"] < t1["beta at 0.05"]["ridge-leverage"] < 1
+
+
+def test_sampling_beta_is_one_for_the_theorems_own_leverage_scores_and_below_for_others():
+    """Wang 2016, eq. 12: beta = min_i p_i d_eff / l_i at the given gamma.  Sampling by the
+    leverage scores at that gamma gives 1; uniform sampling gives d_eff / (N max l_i); scores at
+    another gamma give less than 1 (the column lab's leverage columns under Thm 1's gamma)."""
+    from mpcore.nkcca import leverage_from_eigen, sampling_beta, uniform_beta
+
+    X = np.random.default_rng(4).normal(size=(60, 2))
+    K = kernel_matrix(X, gamma=0.5)
+    values, vectors = np.linalg.eigh(K)
+    for gamma in (1e-4, 1e-2):
+        scores = leverage_from_eigen(values, vectors, gamma)
+        assert sampling_beta(values, vectors, np.diag(K), scores / scores.sum(), gamma) == pytest.approx(1.0)
+        uniform = sampling_beta(values, vectors, np.diag(K), np.full(60, 1 / 60), gamma)
+        assert uniform == pytest.approx(uniform_beta(scores)) and uniform < 1
+    elsewhere = leverage_from_eigen(values, vectors, 1e-2)
+    assert sampling_beta(values, vectors, np.diag(K), elsewhere / elsewhere.sum(), 1e-4) < 0.9
+    # the top eigenpairs only: each point's remainder is counted at its largest, so the theorem's
+    # d_eff / beta (= max_i l_i / p_i) can only grow: it asks for more columns, never fewer
+    from mpcore.nkcca import effective_dimension
+
+    top, uniform = slice(40, 60), np.full(60, 1 / 60)
+    rest = float(np.trace(K) - values[top].sum())
+    partial = sampling_beta(values[top], vectors[:, top], np.diag(K), uniform, 1e-4, rest)
+    full = sampling_beta(values, vectors, np.diag(K), uniform, 1e-4)
+    needed = effective_dimension(values[top], 1e-4, 60, rest) / partial
+    assert needed >= effective_dimension(values, 1e-4) / full * (1 - 1e-12)
+    U2, lam = vectors[:, top] ** 2, values[top]
+    upper = U2 @ (lam / (lam + 60 * 1e-4)) + (np.diag(K) - U2 @ lam) / (60 * 1e-4)
+    assert partial < 1 and needed == pytest.approx((upper / uniform).max(), rel=1e-9)
 
 
 def test_theorem1_tools_take_their_edges_and_refuse_with_sentences():

@@ -114,7 +114,7 @@ def theorem1_caption(result):
     """What Wang 2016, Thm 1 guarantees at the largest rank, and the columns it asks for at ε = 0.05."""
     t1 = result.theorem1
     eps_lev, eps_uni = t1["epsilon/ridge-leverage"][-1], t1["epsilon/uniform"][-1]
-    need = t1["columns at 0.05"]
+    need, beta = t1["columns at 0.05"], t1["beta at 0.05"]
     measured = {  # the two samplings the theorem is about
         name: float(arrays["rho"][:, -1].mean())
         for name, arrays in result.kcca.items()
@@ -128,7 +128,9 @@ def theorem1_caption(result):
     return (
         f"Thm 1 (Wang 2016) guarantees, with probability 0.95, |ρ − ρ̃| ≤ {eps_lev:.3g} with {int(result.ranks[-1])} "
         f"columns per view drawn by ridge leverage scores ({eps_uni:.3g} drawn uniformly). For |ρ − ρ̃| ≤ 0.05 it "
-        f"asks for {need['ridge-leverage']:,.0f} columns per view ({need['uniform']:,.0f} uniformly; t = 1/2); N = "
+        f"asks for {need['ridge-leverage']:,.0f} columns per view ({need['uniform']:,.0f} uniformly; t = 1/2), each "
+        f"sampling with its own β at the theorem's γ = ελ(1 − t)/2 ({beta['ridge-leverage']:.2f} and "
+        f"{beta['uniform']:.2f}: the leverage scores here are at γ = {result.settings['leverage_gamma']:.3g}); N = "
         f"{result.m}." + (f" Measured at that rank: {compared}." if compared else "")
     )
 
