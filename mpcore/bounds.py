@@ -38,6 +38,9 @@ __all__ = [
     "THM8_READINGS",
     "mpkfda",
     "running_min",
+    "VACUOUS_LEVEL",
+    "vacuous",
+    "says_something",
 ]
 
 
@@ -484,6 +487,55 @@ def running_min(values: ArrayLike) -> np.ndarray:
     if np.isnan(values).any():
         raise ValueError("running_min needs numbers (an undefined bound is +inf); the values hold NaN.")
     return np.minimum.accumulate(values, axis=-1)
+
+
+#: A bound on an error rate (a probability) says nothing at 1 or more: every classifier meets it.
+#: The residual bounds of sparse KPCA (Thm 6, 7, 8) are bounds on an expected squared residual
+#: that never exceeds ``R^2``; they say nothing at ``R^2`` or more (1 for the Gaussian kernel).
+VACUOUS_LEVEL = 1.0
+
+
+def vacuous(values: Reals, level: Reals = VACUOUS_LEVEL) -> np.ndarray | bool:
+    """Where a bound says nothing: at ``level`` or above, or undefined (``inf``, ``nan``).
+
+    The one rule of the library, the app, its lessons and the paper figures: a vacuous
+    bound is drawn, but names no stopping point and no guarantee.
+
+    Parameters
+    ----------
+    values : float or array-like
+        Bound values.
+    level : float or array-like, default=1.0
+        What the quantity bounded can never exceed: 1 for an error rate, ``R^2`` for a
+        squared residual.
+
+    Returns
+    -------
+    bool or ndarray of bool
+        True where the value is vacuous.
+
+    Examples
+    --------
+    >>> from mpcore import bounds
+    >>> bounds.vacuous([0.4, 1.0, 1.7, float("inf")]).tolist()
+    [False, True, True, True]
+    """
+    values = np.asarray(values, dtype=float)
+    out = ~(values < _real(level, "level"))  # nan compares False: undefined is vacuous too
+    return bool(out) if out.ndim == 0 else out
+
+
+def says_something(values: Reals, level: Reals = VACUOUS_LEVEL) -> bool:
+    """Whether a bound curve (over t) gets below ``level`` anywhere: if not, it is vacuous at
+    every t, guarantees nothing and names no stopping point (:func:`vacuous`).
+
+    Examples
+    --------
+    >>> from mpcore import bounds
+    >>> bounds.says_something([1.8, 1.1, 1.3]), bounds.says_something([1.8, 0.6, 1.3])
+    (False, True)
+    """
+    return not bool(np.all(vacuous(values, level)))
 
 
 def _check_radius(R: Reals, name: str = "R") -> np.ndarray:

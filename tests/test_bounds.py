@@ -491,3 +491,14 @@ def test_thm8_readings_differ_as_the_docs_say():
     assert np.all(np.diff(operator) < 0) and np.all(np.diff(printed) > 0)
     assert all(p > o for p, o in zip(printed, operator))
     assert set(bounds.THM8_READINGS) == {"operator", "printed"}
+
+
+def test_vacuous_is_one_rule_at_the_level_the_quantity_never_exceeds():
+    """A bound on an error rate says nothing at 1 or more, a residual bound at R^2 or more;
+    undefined (inf, nan) is vacuous too.  A curve vacuous at every t says nothing at all."""
+    assert bounds.vacuous([0.999, 1.0, 1.2, np.inf, np.nan]).tolist() == [False, True, True, True, True]
+    assert bounds.vacuous(0.5) is False and bounds.vacuous(0.5, level=0.25) is True
+    assert bounds.vacuous([3.9, 4.0], level=4.0).tolist() == [False, True]  # a residual bound with R = 2
+    assert bounds.says_something([1.84, 1.9, 2.4]) is False  # the KMP lesson's moons: lowest 1.84
+    assert bounds.says_something([np.inf, 1.3, 0.97]) is True
+    assert bounds.says_something([np.inf, np.nan]) is False

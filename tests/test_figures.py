@@ -279,3 +279,18 @@ def test_a_variant_that_never_deflates_says_so_on_its_heatmap():
     deflating = steps.heatmap_panel(study, range(5), sort_note="x")
     assert deflating.frames[3]["layout"]["annotations.after-title.text"] == figures.after_title(3)
     assert "never deflates" not in deflating.title
+
+
+def test_the_app_and_the_paper_judges_read_vacuous_as_the_library_does():
+    from types import SimpleNamespace
+
+    from mpcore.experiments import hussain2011
+    from ui import figures
+
+    curves = SimpleNamespace(
+        bound_names=["a", "b", "c"], curves={"a": [1.84, 1.9], "b": [1.84, 0.6], "c": [np.inf, np.inf]}
+    )
+    assert figures.trivial_bounds(curves) == ["a", "c"]
+    kept = hussain2011.judge_skcca_bound(np.full(30, 1.0), np.full(30, 0.3))
+    assert kept.status == "partly" and "trivial: 1 or more" in kept.reason  # exactly 1: vacuous
+    assert hussain2011.judge_skcca_bound(np.full(30, 1 - 1e-9), np.full(30, 0.3)).status == "reproduced"

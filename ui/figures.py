@@ -23,6 +23,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from mpcore import bounds as library_bounds
+
 # Okabe & Ito (2008), "Color Universal Design"; orange, sky and purple darkened (same hues)
 # so that each has a contrast of at least 3:1 on white and on the dark theme's #171614
 # (WCAG 2.1's minimum for lines and markers; tests/test_figures.py checks it).
@@ -619,14 +621,9 @@ def flat_bounds(curves):
 
 
 def trivial_bounds(curves):
-    """Bound names (of error rates) that never get below 1: they say nothing here."""
-    out = []
-    for name in curves.bound_names:
-        values = np.asarray(curves.curves[name], dtype=float)
-        finite = values[np.isfinite(values)]
-        if finite.size == 0 or finite.min() >= 1.0:
-            out.append(name)
-    return out
+    """Bound names that never get below 1: vacuous at every step, they say nothing here
+    (:func:`mpcore.bounds.says_something`, the library's one rule)."""
+    return [name for name in curves.bound_names if not library_bounds.says_something(curves.curves[name])]
 
 
 def trivial_note(curves, rescale=None):

@@ -66,6 +66,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mpcore.bounds import vacuous
 from mpcore.datasets import REGISTRY
 from ui import site
 from ui.controls import literal
@@ -148,8 +149,8 @@ _NUMBER = r"(-?\d+(?:\.\d+)?)"
 #: The claims a scene may state, each checked on the scene's study: the pattern, the
 #: numbers it needs, and the test.
 CLAIMS = {
-    r"bound below 1": (("bound_min",), lambda n: n["bound_min"] < 1),
-    r"bound never below 1": (("bound_min",), lambda n: n["bound_min"] >= 1),
+    r"bound below 1": (("bound_min",), lambda n: not vacuous(n["bound_min"])),
+    r"bound never below 1": (("bound_min",), lambda n: vacuous(n["bound_min"])),
     rf"argmins within {_NUMBER}": (
         ("bound_argmin", "test_argmin"),
         lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d),

@@ -14,6 +14,7 @@ from scipy import stats
 from scipy.linalg import eigh
 
 from .. import bounds
+from ..bounds import vacuous
 from ..cca import center_kernel, kcca
 from ..curves import LOCAL_OPERATOR, LOCAL_PRINTED, kernel_spectra, kmp_curves, skcca_curves, skpca_curves
 from ..datasets import Split, load_dataset, prepare
@@ -426,7 +427,7 @@ def judge_skpca_boston(curves: Mapping[str, ArrayLike], context: str = "Here") -
     if at is None or _argmin_t(pca) is None:
         return _undefined(context)
     lowest_c, lowest_p = float(np.nanmin(compression)), float(np.nanmin(pca))
-    checks = [MUCH * lowest_c <= lowest_p, lowest_c < 1, lowest_p >= 1, close_to(at, 43)]
+    checks = [MUCH * lowest_c <= lowest_p, not vacuous(lowest_c), vacuous(lowest_p), close_to(at, 43)]
     return judged(
         checks,
         f"{context} the compression bound's minimum is {lowest_c:.3f} against the PCA bound's "
@@ -712,9 +713,9 @@ def judge_skcca_bound(bound: ArrayLike, test_error: ArrayLike) -> Verdict:
             central=("hussain2011-fig7", True),
         )
     return judged(
-        [True, lowest < 1],
+        [True, not vacuous(lowest)],
         f"The bound lies above the test error at all {int(ok.sum())} t where it is defined; its smallest "
-        f"value is {lowest:.3g} ({'below 1: it says something' if lowest < 1 else 'trivial: 1 or more'}).",
+        f"value is {lowest:.3g} ({'trivial: 1 or more' if vacuous(lowest) else 'below 1: it says something'}).",
     )
 
 

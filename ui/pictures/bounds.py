@@ -7,6 +7,7 @@ import functools
 
 import numpy as np
 
+from mpcore.bounds import vacuous
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid
 from ui import figures
 from ui import steps as steps_ui
@@ -222,9 +223,9 @@ def draw(settings, series):
             verdict = (
                 "not defined here"
                 if not np.isfinite(value)
-                else "below 1: it says something"
-                if value < 1
                 else "1 or more: trivial here"
+                if vacuous(value)
+                else "below 1: it says something"
             )
             parts.append(f"{title} = **{value:.3g}** ({verdict})" if np.isfinite(value) else f"{title}: {verdict}")
         return f"**{word} = {xs[j]:g}.** " + "; ".join(parts) + "."
