@@ -423,3 +423,22 @@ def test_low_rank_sums_past_two_blocks_of_columns():
     np.testing.assert_allclose(
         state.weighted_column_sq_norms(), (np.linspace(0.5, 1.5, 600)[:, None] * K * K).sum(axis=0), rtol=1e-12
     )
+
+
+def test_a_projection_pick_whose_tracked_norm_drifted_is_declined_and_its_norm_corrected():
+    """ProjectionDeflation downdates each column's squared norm; when the tracked norm has
+    drifted above the true residual and the pick has nothing left, deflate declines it and
+    writes the true norm back, so the candidate is no longer eligible (the engine never
+    offers it again)."""
+    from mpcore.deflations import ProjectionDeflation
+
+    X = np.random.default_rng(7).normal(size=(12, 3))
+    D = X @ X.T
+    D[:, 5] = D[:, 2]  # column 5 repeats column 2: nothing is left of it once 2 is chosen
+    state = ProjectionDeflation(D)
+    assert state.deflate(2)
+    true = float(np.sum((D[:, 5] - state.Q.view @ (state.Q.view.T @ D[:, 5])) ** 2))
+    state.s[5] = 10 * state.threshold  # drifted: the tracked norm says there is something left
+    assert not state.deflate(5)
+    assert state.s[5] == pytest.approx(true, abs=1e-9 * state.threshold) and state.s[5] <= state.threshold
+    assert state.residual_size()[5] <= state.threshold
