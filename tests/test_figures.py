@@ -242,7 +242,8 @@ def test_key_items_say_once_what_a_legend_would():
 
 def test_a_bound_that_is_1_at_every_step_gets_no_stop_and_says_so():
     """Diethe's bound on two moons is 1 at every step: it names no step to stop at, and the
-    note says "trivial at every step" once, not the bound's name three times."""
+    note says "trivial at every step" once, not the bound's name three times.  A bound that
+    varies but never gets below 1 names no stop either (mpcore.bounds.says_something)."""
     t = np.arange(1, 5)
     flat = BoundCurves(
         "demo",
@@ -261,8 +262,16 @@ def test_a_bound_that_is_1_at_every_step_gets_no_stop_and_says_so():
     falling = BoundCurves(
         "demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 2.0, 1.5, 1.8])}, ("a bound",)
     )
-    assert figures.bound_stop(falling) == ("a bound", 3, 1.5)  # above 1 but shaped: its lowest point is a stop
+    # shaped, but never below 1: it guarantees nothing at any step, so it names no stop (the KMP
+    # lesson's moons showed a stop and a jump button for a bound its narration called meaningless)
+    assert figures.bound_stop(falling) is None
     assert "never below 1 (min 1.5)" in figures.trivial_note(falling)
+    assert "Stopping where" not in figures.bound_summary(falling)
+    dips = BoundCurves(
+        "demo", t, {"test error rate": np.ones(4) / 4, "a bound": np.array([3.0, 0.9, 1.5, 1.8])}, ("a bound",)
+    )
+    assert figures.bound_stop(dips) == ("a bound", 2, 0.9)
+    assert "Stopping where the a bound is lowest gives t = 2" in figures.bound_summary(dips)
 
 
 def test_a_variant_that_never_deflates_says_so_on_its_heatmap():

@@ -603,8 +603,10 @@ def bound_stop(curves):
     point (choose the sparsity whose guarantee is best) -- or None."""
     name = primary_bound(curves)
     t = curves.argmin.get(name) if name else None
-    if t is None or name in flat_bounds(curves):
-        return None  # a bound that is the same at every step names no step: nothing to stop at
+    if t is None or name in flat_bounds(curves) or not library_bounds.says_something(curves.curves[name]):
+        # a bound the same at every step names no step, and one never below 1 guarantees
+        # nothing at any (mpcore.bounds.vacuous): nothing to stop at
+        return None
     return name, int(t), float(np.asarray(curves.curves[name])[t - 1])
 
 
