@@ -526,8 +526,22 @@ def vacuous(values: Reals, level: Reals = VACUOUS_LEVEL) -> np.ndarray | bool:
 
 
 def says_something(values: Reals, level: Reals = VACUOUS_LEVEL) -> bool:
-    """Whether a bound curve (over t) gets below ``level`` anywhere: if not, it is vacuous at
-    every t, guarantees nothing and names no stopping point (:func:`vacuous`).
+    """Whether a bound curve (over t) gets below ``level`` anywhere.
+
+    If not, it is vacuous at every t (:func:`vacuous`): it guarantees nothing and names no
+    stopping point.
+
+    Parameters
+    ----------
+    values : float or array-like
+        The bound's values, one per t.
+    level : float or array-like, default=1.0
+        As in :func:`vacuous`.
+
+    Returns
+    -------
+    bool
+        True when some value is below ``level``.
 
     Examples
     --------
