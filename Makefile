@@ -9,7 +9,7 @@ LIBRARY := tests/test_api_hostile.py tests/test_bounds.py tests/test_curves.py t
            tests/test_deflations.py tests/test_engine.py tests/test_estimators.py tests/test_kept_results.py \
            tests/test_kmp.py tests/test_labs.py tests/test_lowrank.py tests/test_mpkfda.py \
            tests/test_reproductions.py tests/test_skcca_kcca.py tests/test_skpca.py tests/test_studies.py \
-           tests/test_validation.py tests/test_verdicts.py
+           tests/test_ties.py tests/test_validation.py tests/test_verdicts.py
 
 .PHONY: run serve test docs bench mutation reproduce venv clean
 
