@@ -520,8 +520,7 @@ def vacuous(values: Reals, level: Reals = VACUOUS_LEVEL) -> np.ndarray | bool:
     >>> bounds.vacuous([0.4, 1.0, 1.7, float("inf")]).tolist()
     [False, True, True, True]
     """
-    values = np.asarray(values, dtype=float)
-    out = ~(values < _real(level, "level"))  # nan compares False: undefined is vacuous too
+    out = ~(_real(values, "values") < _real(level, "level"))  # nan compares False: undefined is vacuous too
     return bool(out) if out.ndim == 0 else out
 
 

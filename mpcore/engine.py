@@ -160,6 +160,8 @@ def check_step(j: object, n_steps: int) -> int:
     return int(j)
 
 
+_EPS = float(np.finfo(float).eps)
+
 #: Scores within this fraction of the best score's size are tied, and the lowest index among
 #: them wins.  Round-off (another BLAS, another order of summation, another machine) moves a
 #: score by far less; without the rule, exact ties -- duplicated points, mirror-image data --
@@ -227,16 +229,21 @@ def _pick_order(scores: np.ndarray, pick: str, count: int, tolerance: np.ndarray
 def _twin_groups(kernels: tuple[Any, ...], m: int) -> np.ndarray:
     """For each candidate, the lowest index whose columns equal its own in every kernel
     (itself when it has no twin): duplicated points.  Columns are grouped by two random
-    projections, then compared exactly.  Kernels that are not (n, m) arrays give no twins."""
+    projections, then compared entry by entry to round-off (``m eps`` of the kernel's largest
+    entry: a kernel computed by BLAS gives a duplicated point a column a few bits off its
+    twin's).  Kernels that are not (n, m) arrays give no twins."""
     group = np.arange(m)
     if not kernels or not all(isinstance(K, np.ndarray) and K.ndim == 2 and K.shape[1] == m for K in kernels):
         return group
     rng = np.random.default_rng(0)
-    keys = np.column_stack([np.round(K.T @ rng.normal(size=(K.shape[0], 2)), 8) for K in kernels])
+    projections = np.column_stack([K.T @ rng.normal(size=(K.shape[0], 2)) for K in kernels])
+    # to 9 digits of the largest: equal columns agree there whatever order BLAS summed them in
+    keys = np.round(projections / max(float(np.abs(projections).max()), 1e-300), 9)
     _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    tolerances = [m * _EPS * float(np.abs(K).max()) for K in kernels]
     for i in np.flatnonzero(first[inverse.ravel()] != np.arange(m)):
         j = first[inverse.ravel()[i]]
-        if all(np.array_equal(K[:, i], K[:, j]) for K in kernels):
+        if all(np.abs(K[:, i] - K[:, j]).max() <= tol for K, tol in zip(kernels, tolerances)):
             group[i] = group[j]
     return group
 

@@ -287,9 +287,8 @@ def _factors_from_columns(C: np.ndarray, W: np.ndarray, reg: float) -> Factors:
     """The eigenvectors U and values d of ``(L_c + N l I)^{-1} L_c`` from the landmark columns
     C = K S (N, M) and W = S'K S (M, M), without squaring W's condition number.
 
-    ``L = F F'`` with the landmarks' feature coordinates ``F = C V diag(w)^{-1/2}`` (W = V diag(w) V',
-    eigenvalues at round-off left out, as :func:`_dependent` reads a pivot); with ``H F = U s V'``,
-    ``(L_c + N l I)^{-1} L_c = U diag(s^2 / (s^2 + N l)) U'``, which eq. 15's
+    ``L = F F'`` with the landmarks' feature coordinates F (:func:`_feature_coordinates`); with
+    ``H F = U s V'``, ``(L_c + N l I)^{-1} L_c = U diag(s^2 / (s^2 + N l)) U'``, which eq. 15's
     ``A G^{-1} A'`` equals (``G = N l W + A'A`` would square W's condition number)."""
     F = _feature_coordinates(C, W)
     U, s, _ = np.linalg.svd(F - F.mean(axis=0), full_matrices=False)
@@ -444,8 +443,8 @@ class _IncrementalView:
     landmarks' order) and the thin QR of the centred ``H F = Q P`` each grow by one column.
 
     An update that loses accuracy to cancellation (a landmark nearly dependent on those
-    before it) leaves the view stale: before the next solve, :meth:`settle` refreshes it,
-    F from W's eigendecomposition over every landmark so far, as the refit does."""
+    before it) leaves the view stale: before the next solve, :meth:`settle` refreshes it from
+    every landmark so far, F as the refit computes it (:func:`_feature_coordinates`)."""
 
     def __init__(self, K: np.ndarray, reg: float) -> None:
         self.K, self.reg, self.N = K, reg, K.shape[0]

@@ -91,6 +91,8 @@ CALLS = {
         {},
     ),
     "running_min": (bounds.running_min, ([3.0, 2.0, 4.0],), {}),
+    "vacuous": (bounds.vacuous, ([0.4, 1.0, 2.0], 1.0), {}),
+    "says_something": (bounds.says_something, ([1.4, 0.9, 2.0], 1.0), {}),
     "explore.grid": (explore.grid, ("m",), {}),
     "explore.explore": (explore.explore, ("kmp_vc", "m", [100, 200]), {"k": 10, "t": 5}),
     "load_dataset": (datasets.load_dataset, ("sinc",), {}),

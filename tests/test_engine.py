@@ -214,3 +214,18 @@ def test_eligibility_does_not_lean_on_the_criterion():
 def test_a_path_names_nothing_it_was_not_told():
     path = pursue(state(), criteria.skpca, 2)
     assert (path.algorithm, path.criterion, path.deflation) == ("", "", "")
+
+
+def test_twins_are_found_at_any_kernel_scale_and_only_where_columns_are_equal():
+    from mpcore.engine import _twin_groups
+
+    X = np.random.default_rng(2).normal(size=(30, 2))
+    X[[7, 19]] = X[3]
+    for scale in (1e-12, 1.0, 1e12):
+        K = scale * mpcore.kernel_matrix(X, gamma=0.5)
+        groups = _twin_groups((K,), 30)
+        assert groups[[3, 7, 19]].tolist() == [3, 3, 3]
+        assert np.array_equal(np.delete(groups, [7, 19]), np.delete(np.arange(30), [7, 19]))
+    near = mpcore.kernel_matrix(np.r_[X[:29], X[3:4] + 1e-9], gamma=0.5)  # close, not equal: no twin
+    assert _twin_groups((near,), 30)[29] == 29
+    assert _twin_groups((np.ones((5, 30)), np.eye(30)), 30).tolist() == list(range(30))  # equal in one view only
