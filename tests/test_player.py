@@ -81,11 +81,14 @@ def test_bound_plot_shows_running_minimum_stop_and_labelled_rescale(kmp):
     scaled = next(t for t in fig.data if t.name == "KMP bound × 1/5")
     raw = next(t for t in fig.data if t.name == "KMP bound")
     assert np.allclose(np.array(scaled.y, dtype=float), 0.2 * np.array(raw.y, dtype=float), equal_nan=True)
-    name, t, value = figures.bound_stop(kmp.curves)
-    assert name == "KMP bound" and value == np.nanmin(kmp.curves.curves["KMP bound"])
-    assert any(getattr(shape, "x0", None) == t for shape in fig.layout.shapes)
-    if np.nanmin(kmp.curves.curves["KMP bound"]) >= 1:  # says so in words
+    stop = figures.bound_stop(kmp.curves)
+    if np.nanmin(kmp.curves.curves["KMP bound"]) >= 1:  # vacuous everywhere: no stop, and it says so in words
+        assert stop is None and not any(getattr(shape, "name", None) == "stop" for shape in fig.layout.shapes)
         assert any("never below 1" in (a.text or "") for a in fig.layout.annotations)
+    else:
+        name, t, value = stop
+        assert name == "KMP bound" and value == np.nanmin(kmp.curves.curves["KMP bound"])
+        assert any(getattr(shape, "x0", None) == t for shape in fig.layout.shapes)
 
 
 def _study_for(page, params):

@@ -427,7 +427,7 @@ def judge_skpca_boston(curves: Mapping[str, ArrayLike], context: str = "Here") -
     if at is None or _argmin_t(pca) is None:
         return _undefined(context)
     lowest_c, lowest_p = float(np.nanmin(compression)), float(np.nanmin(pca))
-    checks = [MUCH * lowest_c <= lowest_p, not vacuous(lowest_c), vacuous(lowest_p), close_to(at, 43)]
+    checks = [MUCH * lowest_c <= lowest_p, not vacuous(lowest_c), bool(vacuous(lowest_p)), close_to(at, 43)]
     return judged(
         checks,
         f"{context} the compression bound's minimum is {lowest_c:.3f} against the PCA bound's "

@@ -741,7 +741,7 @@ def judge_linear_picture(errors: ArrayLike) -> Verdict:
         f"Over {len(counts)} draws, KMP-mse misclassifies {np.median(mse):g} training points (median; a few in "
         f"{checks[0]:.0%} of draws), the SVM {np.median(svm):g} (fewer in {checks[1]:.0%}) and KMP-tanh "
         f"{np.median(tanh):g} (fewer in {checks[2]:.0%}).",
-        central=("vincent2002-fig7", bool(share(tanh > mse) >= MOSTLY)),
+        central=("vincent2002-fig7", (share(tanh > mse) or 0.0) >= MOSTLY),
     )
 
 
