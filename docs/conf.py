@@ -31,7 +31,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 3
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "_generated/*.rst.txt"]
+exclude_patterns = ["_build", "_generated/*.rst.txt", "_generated/*.md.txt"]
 html_theme = "pydata_sphinx_theme"
 html_title = f"Matching Pursuit Lab {release}"
 html_static_path = ["_static"]
@@ -148,6 +148,36 @@ def write_citation(app):
         target.write_text(text, encoding="utf-8")
 
 
+# --- the shipped lessons, counted from their files -------------------------------------------
+def lessons_text():
+    """The guided lessons in ``ui/lessons/`` as a sentence and a list, their scenes counted."""
+    import tomllib
+
+    numbers = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    found = [
+        tomllib.loads(path.read_text(encoding="utf-8")) for path in sorted((ROOT / "ui" / "lessons").glob("*.toml"))
+    ]
+    total = sum(len(lesson["scene"]) for lesson in found)
+    count = numbers[len(found)] if len(found) < len(numbers) else str(len(found))
+    lines = [
+        f"The **Guided lessons** page (linked from Home) offers {count} narrated paths through the ideas, "
+        f"{total} scenes in all, grounded in the papers:",
+        "",
+    ]
+    lines += [f"- *{lesson['title']}* ({len(lesson['scene'])} scenes)" for lesson in found]
+    return "\n".join(lines) + "\n"
+
+
+def write_lessons(app):
+    folder = HERE / "_generated"
+    folder.mkdir(exist_ok=True)
+    target = folder / "lessons.md.txt"
+    text = lessons_text()
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+
+
 def setup(app):
+    app.connect("builder-inited", write_lessons)
     app.connect("builder-inited", write_bibliography)
     app.connect("builder-inited", write_citation)

@@ -178,8 +178,34 @@ CLAIM_ROWS = [
         {"local_min": 12.0, "bound_min": 0.4},
         {"local_min": 0.3, "bound_min": 0.4},
     ),
+    (
+        "bound rises past its lowest",
+        {"bound_argmin": 2, "series": {"bound": (1.0, 0.5, 0.7)}},
+        {"bound_argmin": 3, "series": {"bound": (1.0, 0.6, 0.5)}},
+    ),
     ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
 ]
+
+
+def test_every_claim_and_number_says_from_which_step_it_is_drawn():
+    """A claim or number with no rule would pass as drawn at every step."""
+    assert set(lessons.CLAIMS_SEEN) == set(lessons.CLAIMS)
+    settings = {"variant", "criterion", "deflation", "m"}  # words and sizes the page shows at every step
+    for page in ("skpca", "kmp", "skcca", "mpkfda", "deflation-lab"):
+        assert set(lessons.NUMBERS[page]) - set(lessons.SEEN_FROM[page]) <= settings, page
+    assert not lessons.SEEN_FROM["column-lab"]  # its curves are drawn whole at every step
+
+
+def test_a_number_is_seen_from_the_step_its_curve_reaches_it():
+    scene = lessons.parse(GOOD).scenes[0]  # until = 4, quotes {bound_argmin} and {bound_min}
+    numbers = {"bound_argmin": 3, "bound_min": 0.5, "test_argmin": 6, "series": {"bound": (0.9, 0.7, 0.5, 0.6)}}
+    found = lessons.unseen(scene, numbers)
+    assert found == ["the claim 'argmins within 3' is drawn from step 6, but the scene ends at step 4 of 4."]
+    later = {**numbers, "bound_argmin": 5, "series": {"bound": (0.9, 0.7, 0.6, 0.6, 0.5)}}
+    assert "{bound_argmin} is drawn from step 5, but the scene ends at step 4 of 5." in lessons.unseen(scene, later)
+    # a bound that never gets below 1 has its lowest value written in the chart: {bound_min} is seen
+    vacuous = {**later, "bound_min": 1.3, "series": {"bound": (1.9, 1.7, 1.6, 1.6, 1.3)}}
+    assert not any("{bound_min}" in s for s in lessons.unseen(scene, vacuous))
 
 
 def test_every_claim_is_tried_both_ways():
@@ -278,6 +304,129 @@ def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
             assert "n/a" not in guide["question"]["explain"]
 
 
+# --- what a scene says is on screen at its last step ----------------------------------------------
+
+
+def _at_last_step(lesson, number, key="lesson"):
+    """Scene ``number`` of ``lesson`` opened as its address opens it, moved to its last step:
+    ``(scene, numbers, payload at that step)``."""
+    from ui import pictures, site
+
+    scene = lesson.scene(number)
+    page = site.by_key(scene.page)
+    view = pictures.open_address(page, scene.query())
+    last = lessons.head(lesson, key, number, view.picture.numbers)["guide"]["until"]
+    view.step = min(last, view.picture.n_steps)
+    return scene, view.picture.numbers, json.loads(view.payload())
+
+
+@pytest.mark.parametrize("key", list(SHIPPED))
+def test_every_shipped_scene_shows_at_its_last_step_what_it_says(key):
+    """Each scene rendered at the step it plays to: every number and claim its texts state
+    is drawn there (a lowest point once the curve has reached it, a whole-path number at
+    the path's end), no stop is drawn for a bound that says nothing, and every lowest value
+    quoted is on a drawn curve or in a chart's note."""
+    from ui import on_screen
+
+    lesson = SHIPPED[key]
+    for number in range(1, len(lesson.scenes) + 1):
+        scene, numbers, payload = _at_last_step(lesson, number)
+        assert on_screen.contradictions(scene, numbers, payload) == [], (key, number)
+
+
+def _as_it_was(key, *edits):
+    """A shipped lesson with edits undone: the text it had before its scenes were checked
+    against what they draw."""
+    text = (lessons.HERE / f"{key}.toml").read_text(encoding="utf-8")
+    for new, old in edits:
+        assert text.count(new) == 1, new
+        text = text.replace(new, old)
+    return lessons.parse(text)
+
+
+# The scenes found saying what they did not draw, as they were written then: (lesson, scene,
+# what was changed back, what the check must name).
+AS_THEY_WERE = [
+    ("2-kmp", 6, [("step = 15\nuntil = 30", "step = 0\nuntil = 10")], "{test_min}"),  # 0.167 comes at t = 30
+    ("2-kmp", 3, [("step = 6\nuntil = 12", 'step = 6\nuntil = "bound_argmin"')], "{test_argmin}"),
+    ("2-kmp", 4, [("step = 10\nuntil = 25", 'step = 0\nuntil = "bound_argmin"')], "bound stops before"),
+    ("1-sparse-kpca", 4, [("step = 8\nuntil = 23", 'step = 8\nuntil = "bound_argmin"')], "rises past"),
+    ("3-fisher", 5, [('k = "15", deflations', 'k = "20", deflations'), ("until = 15", "until = 5")], "shared_picks"),
+    ("5-bounds", 4, [("step = 15\nuntil = 30", 'step = 0\nuntil = "bound_argmin"')], "{rank_corr}"),
+]
+
+
+@pytest.mark.parametrize("key,number,edits,named", AS_THEY_WERE, ids=[f"{k}-{n}" for k, n, *_ in AS_THEY_WERE])
+def test_the_check_fails_each_scene_as_it_was(key, number, edits, named):
+    from ui import on_screen
+
+    lesson = _as_it_was(key, *edits)
+    scene, numbers, payload = _at_last_step(lesson, number)
+    found = on_screen.contradictions(scene, numbers, payload)
+    assert any(named in sentence for sentence in found), found
+
+
+def test_a_scene_that_says_the_bound_rises_must_claim_it():
+    """The bound lesson's question "Past its lowest point the bound rises again" was never
+    drawn: words that state a claim are refused unless the scene lists the claim."""
+    said = refusal(
+        (lessons.HERE / "1-sparse-kpca.toml")
+        .read_text(encoding="utf-8")
+        .replace('claims = ["bound below 1", "bound rises past its lowest"]', 'claims = ["bound below 1"]')
+    )
+    assert "'rises again'" in said and "'bound rises past its lowest'" in said and "line 50" in said
+    assert "states the claim 'bound never below 1'" in refusal(
+        GOOD.replace('"bound never below 1", ', "").replace(
+            "The bound is lowest at", "It never gets below 1; lowest at"
+        )
+    )
+
+
+def _old_stop(curves):
+    """The stop as it was drawn before a bound's vacuousness was asked: every bound but a
+    flat one had one."""
+    from ui import figures
+
+    name = figures.primary_bound(curves)
+    t = curves.argmin.get(name) if name else None
+    if t is None or name in figures.flat_bounds(curves):
+        return None
+    return name, int(t), float(np.asarray(curves.curves[name])[t - 1])
+
+
+# The scenes whose narration says the bound says nothing, while a stop was drawn.
+NO_STOPS = [("2-kmp", 5), ("1-sparse-kpca", 6), ("2-kmp", 7), ("5-bounds", 6)]
+
+
+@pytest.mark.parametrize("key,number", NO_STOPS)
+def test_the_check_finds_a_stop_drawn_for_a_bound_that_says_nothing(monkeypatch, key, number):
+    from ui import figures, on_screen
+    from ui.pictures import common
+
+    scene, numbers, payload = _at_last_step(SHIPPED[key], number)
+    assert not [s for s in on_screen.contradictions(scene, numbers, payload) if "stop" in s]
+    monkeypatch.setattr(figures, "bound_stop", _old_stop)
+    monkeypatch.setattr(common, "bound_stop", _old_stop)
+    scene, numbers, payload = _at_last_step(SHIPPED[key], number)
+    found = on_screen.contradictions(scene, numbers, payload)
+    assert any("Jump to the bound's stop" in s for s in found), found
+    assert any("bound's stop t=" in s for s in found), found
+
+
+def test_a_lowest_value_quoted_but_not_drawn_is_found():
+    """Held against the payload itself: a test error quoted from a step the curve has not
+    reached is on no drawn curve."""
+    from ui import on_screen
+
+    scene, numbers, payload = _at_last_step(SHIPPED["2-kmp"], 6)
+    payload["step"] = 10
+    text = scene.narration
+    assert "{test_min:.3f}" in text
+    early = lessons.Scene(**{**scene.__dict__, "until": None, "step": 10})
+    found = on_screen.contradictions(early, numbers, payload)
+    assert any("on no curve drawn at step 10" in s for s in found), found
+
+
 # --- the app ---------------------------------------------------------------------------------
 
 
@@ -348,8 +497,19 @@ def test_the_documented_example_is_a_lesson_the_app_reads():
     readme = (Path(__file__).resolve().parent.parent / "docs" / "lessons.md").read_text(encoding="utf-8")
     block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     lesson = lessons.parse(block)
-    assert lesson.scenes[0].page == "kmp" and lesson.scenes[0].until == "bound_argmin"
+    assert lesson.scenes[0].page == "kmp" and lesson.scenes[0].until == "test_argmin"
     assert lesson.scenes[0].question.answer == 2
+    from ui import on_screen
+
+    assert on_screen.contradictions(*_at_last_step(lesson, 1, lessons.encode(block))) == []
+
+
+def test_the_readme_counts_the_shipped_lessons():
+    """The docs' list is written from the files at build time (docs/conf.py); the README's
+    sentence is checked here."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    assert f"{words[len(SHIPPED)]} narrated paths" in readme
 
 
 def test_ending_a_lesson_unlocks_the_page_and_drops_the_lesson_from_the_address():

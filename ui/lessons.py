@@ -151,6 +151,7 @@ _NUMBER = r"(-?\d+(?:\.\d+)?)"
 CLAIMS = {
     r"bound below 1": (("bound_min",), lambda n: not vacuous(n["bound_min"])),
     r"bound never below 1": (("bound_min",), lambda n: vacuous(n["bound_min"])),
+    r"bound rises past its lowest": (("bound_argmin",), lambda n: _rises(n) is not None),
     rf"argmins within {_NUMBER}": (
         ("bound_argmin", "test_argmin"),
         lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d),
@@ -181,6 +182,15 @@ CLAIMS = {
     ),
     r"best deflation is ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
     r"best columns are ([a-z-]+)": (("best",), lambda n, name: n["best"] == name),
+}
+
+#: Words that state a claim: a narration, question or explanation using them must list the
+#: claim (or choose the words by it, in [scene.say]), so that the app checks it.
+STATED = {
+    r"\brises (?:again|past)": "bound rises past its lowest",
+    r"never (?:gets |goes |falls )?below 1|above 1 at every|(?:stays|is) (?:above )?1 at every|stays above 1": (
+        "bound never below 1"
+    ),
 }
 
 SCENE_KEYS = {
@@ -286,14 +296,14 @@ def _line_of(text, scene, key=None):
     return start
 
 
-def _fields(template):
+def fields(template):
     """The names ``{name}`` / ``{name:fmt}`` in a template (ValueError on a broken brace)."""
     return [name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name]
 
 
 def _check_template(template, page, where, phrases=()):
     try:
-        names = _fields(template)
+        names = fields(template)
     except ValueError as error:
         raise LessonError(
             f"{where}: the braces do not pair up ({error}); write {{{{ and }}}} for a brace itself."
@@ -427,6 +437,15 @@ def _scene(raw, text, index):
     for claim in claims:
         _checkable(claim, page, at("claims"))
     question = _question(raw["question"], text, index, page, phrases) if "question" in raw else None
+    stated = [narration, *((question.ask, question.explain) if question else ())]
+    for pattern, claim in STATED.items():
+        said = next((t for t in stated if re.search(pattern, t, re.IGNORECASE)), None)
+        if said is not None and claim not in [c.strip().lower() for c in claims]:
+            words = re.search(pattern, said, re.IGNORECASE).group(0)
+            raise LessonError(
+                f"{at('claims')}: the scene says {words!r}, which states the claim {claim!r}: list it in "
+                "claims, so that the app checks it on the study and on what is drawn."
+            )
     return Scene(
         title=_string(raw.get("title"), at("title"), "title", limit=120),
         page=page,
@@ -565,7 +584,7 @@ def fill(template, numbers, say=()):
     not have (nan, or an argmin of a missing curve) shows as "n/a"."""
     numbers = {**numbers, **phrases(say, numbers)}
     values = {}
-    for name in _fields(template):
+    for name in fields(template):
         value = numbers.get(name)
         bad = value is None or (isinstance(value, float) and not math.isfinite(value))
         values[name] = _NotAvailable() if bad else value
@@ -614,6 +633,154 @@ def check(claim, numbers):
         if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return False
     return bool(test(numbers, *args))
+
+
+# --- what is on screen at the scene's last step --------------------------------------------------
+
+
+def _rises(numbers):
+    """The first step after the bound's lowest point where the bound is higher, or None."""
+    bound, low = numbers.get("series", {}).get("bound"), numbers.get("bound_argmin")
+    if not bound or low is None:
+        return None
+    return next((t for t in range(low + 1, len(bound) + 1) if bound[t - 1] > bound[low - 1]), None)
+
+
+def _first(curve, below):
+    """The first step where a curve of the numbers' ``series`` is below ``below`` (None: never)."""
+
+    def find(numbers, *args):
+        values = numbers.get("series", {}).get(curve) or ()
+        level = below(*args)
+        return next((t for t, value in enumerate(values, 1) if value < level), None)
+
+    return find
+
+
+def _named(name):
+    return lambda numbers, *args: numbers.get(name)
+
+
+def _latest(*names):
+    def find(numbers, *args):
+        steps = [numbers.get(name) for name in names]
+        return None if any(step is None for step in steps) else max(steps)
+
+    return find
+
+
+def _always(numbers, *args):
+    return 0
+
+
+def _bound_min_seen(numbers, *args):
+    """The chart writes a bound's lowest value when the bound never gets below 1 ("never
+    below 1 (min ...)", at every step); else its lowest point is drawn once reached."""
+    value = numbers.get("bound_min")
+    if isinstance(value, (int, float)) and vacuous(value):
+        return 0
+    return numbers.get("bound_argmin")
+
+
+_WHOLE = _named("n_steps")
+_CURVES_SEEN = {
+    "m": _always,
+    "bound_min": _bound_min_seen,
+    "bound_argmin": _named("bound_argmin"),
+    "test_min": _named("test_argmin"),
+    "test_argmin": _named("test_argmin"),
+    "rank_corr": _WHOLE,  # a correlation over every t: the whole curves
+    "end": _named("end"),
+    "bound_end": _named("end"),
+    "test_end": _named("end"),
+    "printed_argmin": _named("printed_argmin"),
+    "operator_argmin": _named("operator_argmin"),
+    "local_min": _latest("printed_argmin", "operator_argmin"),
+}
+#: From which step each number a page offers is on screen.  The algorithm pages draw their
+#: curves up to the step shown (whole at the path's last step), so a curve's lowest point is
+#: on screen once the step reaches it; the deflation lab draws each step's picks and facts,
+#: so what it says of the whole path is on screen at its last step; the column lab and the
+#: bounds explorer draw their curves whole at every step.  A name not listed is a setting
+#: (``variant``) or a value the page shows at every step.
+SEEN_FROM = {
+    "skpca": _CURVES_SEEN,
+    "kmp": _CURVES_SEEN,
+    "skcca": _CURVES_SEEN,
+    "mpkfda": _CURVES_SEEN,
+    "deflation-lab": {
+        "first_difference": _named("first_difference"),
+        **{name: _WHOLE for name in ("n_steps", "shared_picks", "best", "best_error", "indefinite", "n_indefinite")},
+    },
+    "column-lab": {},
+    "bounds": {},
+}
+#: From which step what each claim states is on screen (as :data:`SEEN_FROM`): a bound below
+#: 1 once it has got there, two lowest points once both are drawn, a rise once drawn.
+CLAIMS_SEEN = {
+    r"bound below 1": _first("bound", lambda: 1.0),
+    r"bound never below 1": _bound_min_seen,
+    r"bound rises past its lowest": lambda numbers: _rises(numbers),
+    rf"argmins within {_NUMBER}": _latest("bound_argmin", "test_argmin"),
+    r"bound stops before the test error": _latest("bound_argmin", "test_argmin"),
+    rf"rank correlation below {_NUMBER}": _WHOLE,
+    rf"rank correlation above {_NUMBER}": _WHOLE,
+    rf"test error below {_NUMBER}": _first("test", float),
+    rf"test error at the end below {_NUMBER}": _named("end"),
+    r"deflations pick the same points": _WHOLE,
+    rf"deflations differ by step {_NUMBER}": _named("first_difference"),
+    r"a deflation turns the kernel indefinite": _WHOLE,
+    r"every deflation keeps the kernel psd": _WHOLE,
+    r"incremental is quicker": _always,
+    r"printed reading lowest later": _latest("printed_argmin", "operator_argmin"),
+    r"local bounds above the compression bound": _latest("printed_argmin", "operator_argmin", "bound_argmin"),
+    r"best deflation is ([a-z-]+)": _WHOLE,
+    r"best columns are ([a-z-]+)": _always,
+}
+
+
+def said(scene, numbers):
+    """The templates ``scene`` says on the study of ``numbers``: its narration, notes,
+    question (the choices too) and explanation, and each of its phrases as its claim chose
+    it."""
+    out = [scene.narration, scene.notes]
+    if scene.question is not None:
+        out += [scene.question.ask, scene.question.explain, *scene.question.choices]
+    return out + [then if check(claim, numbers) else otherwise for _, claim, then, otherwise in scene.say]
+
+
+def unseen(scene, numbers, n_steps=None):
+    """What ``scene`` states that is not on screen at its last step: a sentence for each
+    number its texts quote, and each claim it makes, that the page draws only at a later
+    step (or never), [] when everything is.  ``numbers``: the study's
+    (:func:`at_end` is applied), ``n_steps``: its path's length."""
+    numbers = at_end(dict(numbers or {}), scene.last_step)
+    if n_steps is None:
+        n_steps = numbers.get("n_steps", max((len(v) for v in numbers.get("series", {}).values()), default=None))
+    numbers["n_steps"] = n_steps
+    last = _step(scene.last_step, numbers)
+    if not isinstance(last, int):
+        return []
+    seen, out = SEEN_FROM[scene.page], []
+    names = dict.fromkeys(name for text in said(scene, numbers) for name in fields(text))
+    for name in names:
+        if name in seen:
+            step = seen[name](numbers)
+            if step is None or step > last:
+                out.append(_too_late(f"{{{name}}}", step, last, n_steps))
+    for claim in (*scene.claims, *(claim for _, claim, *_ in scene.say)):
+        if not check(claim, numbers):
+            continue  # a claim that does not hold is said so in the notes: nothing to draw
+        pattern, _, _, args = _claim(claim)
+        step = CLAIMS_SEEN[pattern](numbers, *args)
+        if step is None or step > last:
+            out.append(_too_late(f"the claim {claim!r}", step, last, n_steps))
+    return out
+
+
+def _too_late(what, step, last, n_steps):
+    where = "never drawn" if step is None else f"drawn from step {step}"
+    return f"{what} is {where}, but the scene ends at step {last}" + (f" of {n_steps}" if n_steps else "") + "."
 
 
 # --- shipped lessons and addresses --------------------------------------------------------------
@@ -692,6 +859,7 @@ def head(lesson, key, number, numbers, resume=False):
             "scenes": len(lesson.scenes),
             "notes": filled(scene.notes),
             "claims": [[claim, check(claim, numbers)] for claim in scene.claims],
+            "unseen": unseen(scene, numbers),
             "question": question,
             "try": scene.try_it,
             "resume": bool(resume),

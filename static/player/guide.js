@@ -57,10 +57,12 @@ export const guide = {
     // line, so that on a projector they take no room until the lecturer opens them.
     let notes = null;
     let notesButton = null;
-    if (g.notes || (g.claims && g.claims.length)) {
+    if (g.notes || (g.claims && g.claims.length) || (g.unseen && g.unseen.length)) {
       notes = el("div", { class: "mpl-guide-notes", hidden: "hidden" });
       if (g.notes) notes.append(el("div", { text: g.notes }));
       for (const [claim, holds] of g.claims || []) notes.append(el("div", { class: "mpl-claim", text: (holds ? "✓ " : "✗ ") + claim + (holds ? "" : " — does not hold on these settings") }));
+      // what the scene says but does not draw by its last step (a "try it" scene's new settings can do that)
+      for (const said of g.unseen || []) notes.append(el("div", { class: "mpl-claim", text: "✗ not on screen: " + said }));
       notesButton = el("button", { class: "mpl-btn mpl-notes-btn", type: "button", text: "Notes", "aria-expanded": "false",
         "aria-label": "Speaker notes", title: "Speaker notes and the scene's checked claims",
         onclick: (event) => {
