@@ -1011,6 +1011,29 @@ def test_every_scene_button_of_a_lesson_opens_its_next_scene_at_1920_in_presente
     _scene_button_walk(server, browser, (1920, 1080), {"present": "1"}, key, scenes)
 
 
+@pytest.mark.parametrize("key", _shipped_lessons())
+def test_every_scenes_bare_link_reopens_its_settings_and_step_in_a_fresh_browser(server, browser, key):
+    """``?lesson=...&scene=N`` alone, as a lecturer pastes it into a slide, "Try it" scenes
+    included, each in a new browser: the scene's page on its settings and first step."""
+    from urllib.parse import parse_qs, urlparse
+
+    from ui import lessons, site
+
+    lesson = lessons.shipped()[key]
+    for number, scene in enumerate(lesson.scenes, 1):
+        with app_page(browser, f"{server}/{site.by_key(scene.page).url_path}?lesson={key}&scene={number}") as page:
+            page.wait_for_function(
+                f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === {number}",
+                timeout=90_000,
+            )
+            rendered(page, scene.step, timeout=90_000)
+            given = {name: values[0] for name, values in parse_qs(urlparse(page.url).query).items()}
+            assert given.get("step", "0") == str(scene.step), (key, number, page.url)
+            # the address names each setting that is not the page's default: every one is the scene's
+            assert all(given[name] == value for name, value in scene.query().items() if name in given), page.url
+            assert page.locator(".mpl-guide-text").inner_text().startswith(scene.title), (key, number)
+
+
 def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser):
     """At 1280x720 the chart the narration discussed was on screen 2 of 3 with nothing to
     say so: a scene's named panel is the first on the first screen, at 1280x720 and on the

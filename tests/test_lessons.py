@@ -680,6 +680,43 @@ def test_a_lesson_link_without_the_scenes_settings_opens_the_scene_on_them():
     assert shown["data"] == "sinc" and shown["gamma"] == "3"
 
 
+def test_a_try_it_scenes_bare_link_opens_its_settings_and_step_and_the_students_are_kept():
+    """/kmp?lesson=2-kmp&scene=7 opened the page's defaults (3,000 points, step 0), leaving
+    the exercise nothing to do; a link with the student's own settings keeps them."""
+    from ui import pictures
+    from ui.player import mounted, unpacked
+
+    scene = SHIPPED["2-kmp"].scene(7)
+    assert scene.try_it and scene.step == 40
+    own = json.loads(pictures.open_address("kmp", scene.address("2-kmp", 7)).payload())
+
+    def shown(at):
+        return json.loads(unpacked(mounted(at.get("bidi_component"))[0].proto.bytes))
+
+    at = opened("app_pages/kmp.py", lesson="2-kmp", scene="7")
+    assert at.query_params["step"] == "40" and at.query_params["data"] == "xor"
+    player = shown(at)
+    assert player["id"] == own["id"] and player["step"] == 40  # the scene's study: 500 points, not 3,000
+    at = opened("app_pages/kmp.py", lesson="2-kmp", scene="7", data="xor", points="1000", k="40")
+    assert at.query_params["points"] == "1000" and shown(at)["id"] != own["id"]  # the student's try, reloaded
+
+
+@pytest.mark.parametrize("key", list(SHIPPED))
+def test_every_scenes_bare_link_opens_its_settings_and_step_headless(key):
+    """As the export and a live class's warm-up open an address: every scene's
+    ``?lesson=...&scene=N`` on its page is the scene, on its settings and first step."""
+    from ui import pictures, site
+
+    lesson = SHIPPED[key]
+    for number, scene in enumerate(lesson.scenes, 1):
+        page = site.by_key(scene.page)
+        settings, address = pictures.read_address(page, {"lesson": key, "scene": str(number), "present": "1"})
+        given = address.given
+        assert {name: given[name] for name in scene.query()} == scene.query(), (key, number)
+        assert given.get("step", "0") == str(scene.step) and given["present"] == "1", (key, number)
+        assert address.guided[2] == number
+
+
 def test_a_lesson_link_without_a_step_opens_on_the_scenes_first_step():
     scene = SHIPPED["2-kmp"].scene(3)
     at = opened("app_pages/kmp.py", lesson="2-kmp", scene="3", **scene.query())

@@ -39,7 +39,7 @@ def read(state):
                 state.notes.extend(session.pop(NOTES, ()))
             else:
                 said, scene = opened
-                if scene.page != state.page or (not scene.try_it and _differs(scene)):
+                if scene.page != state.page or scene.reopens(st.query_params):
                     if scene.page != state.page:
                         said.append(
                             f"This lesson's scene is on the {site.by_key(scene.page).title} page, not this one: "
@@ -88,14 +88,6 @@ def start(value, number, page):
         notes.append(f"This lesson has {count} scenes, so there is no scene {wanted}; opening scene {scene}.")
     session[SESSION] = {"key": str(value), "lesson": lesson, "scene": scene, "page": page}
     return notes, lesson.scene(scene)
-
-
-def _differs(scene):
-    """Whether the address lacks a setting of the scene or gives it another value, or
-    lacks a step where the scene starts past step 0."""
-    if scene.step and "step" not in st.query_params:
-        return True
-    return any(st.query_params.get(key) != value for key, value in scene.query().items())
 
 
 def elsewhere(page):
@@ -167,13 +159,8 @@ def follow():
     scene = lesson.scene(number)
     page = site.by_key(scene.page)
     forget_settings(scene.page)  # the scene's settings win over what the page remembers
-    query = {key: st.query_params[key] for key in VIEW if key in st.query_params}
-    query.update(class_params())
-    query.update(scene.query())
-    query.update({"lesson": guide["key"], "scene": str(number)})
-    if scene.step:
-        query["step"] = str(scene.step)
-    st.switch_page(page.file, query_params=query)
+    view = {key: st.query_params[key] for key in VIEW if key in st.query_params}
+    st.switch_page(page.file, query_params=scene.address(guide["key"], number, {**view, **class_params()}))
 
 
 def forget_settings(page):

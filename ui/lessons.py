@@ -249,6 +249,27 @@ class Scene:
         """The scene's settings as the page's address gives them (text values)."""
         return {key: _text(value) for key, value in self.settings.items()}
 
+    def reopens(self, given):
+        """Whether an address that gives ``given`` (its parameters: a mapping) opens this
+        scene on the scene's own settings and first step rather than on what it gives.  A
+        scene's controls are locked, so any setting of another value, or a missing step
+        where the scene starts past step 0, is the scene's; a "try it" scene keeps what the
+        student set, so only a bare link (``?lesson=...&scene=N``, no setting of the scene
+        and no step) opens it on its own."""
+        if self.try_it:
+            return "step" not in given and not any(key in given for key in self.settings)
+        if self.step and "step" not in given:
+            return True
+        return any(given.get(key) != value for key, value in self.query().items())
+
+    def address(self, key, number, view=()):
+        """The parameters of the scene's own address: its settings, step, lesson ``key`` and
+        ``number``, with the viewer's ``view`` (presenter mode, text size) kept."""
+        query = {**dict(view), **self.query(), "lesson": key, "scene": str(number)}
+        if self.step:
+            query["step"] = str(self.step)
+        return query
+
 
 @dataclass(frozen=True)
 class Lesson:

@@ -124,6 +124,20 @@ def _guided(address, page):
     return lesson, key, number
 
 
+def _scene_address(query, page):
+    """The address a guided scene's link opens: the scene's own settings and step where the
+    link does not give them (:meth:`ui.lessons.Scene.reopens`), else the link as it is."""
+    try:
+        lesson = lessons.load(query["lesson"]) if "lesson" in query else None
+        number = max(1, min(int(query.get("scene") or "1"), len(lesson.scenes))) if lesson else None
+    except (lessons.LessonError, ValueError):
+        return query  # said by _guided
+    if lesson is None or lesson.scene(number).page != page.key or not lesson.scene(number).reopens(query):
+        return query
+    view = {key: query[key] for key in (PRESENT.name, TEXT.name) if key in query}
+    return lesson.scene(number).address(query["lesson"], number, view)
+
+
 def read_address(page, query):
     """The settings ``page`` (its own name or a :class:`ui.site.Page`) reads from ``query``
     (the address's settings, as text) the way a browser new to the app does: a link without
@@ -133,7 +147,7 @@ def read_address(page, query):
     sentence when the page cannot show these settings."""
     page = site.by_key(page) if isinstance(page, str) else page
     draws = module(page)
-    query = {str(key): str(value) for key, value in dict(query).items()}
+    query = _scene_address({str(key): str(value) for key, value in dict(query).items()}, page)
     if "data" not in query and PRESETS.get(page.key):
         query = {**PRESETS[page.key][0].params, **query}  # what the link says wins
     address = Address(query)
