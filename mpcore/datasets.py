@@ -678,6 +678,31 @@ class Table:
         index = self.columns.index(column)
         return _as_numbers(self.cells[:, index], column)
 
+    def two_values(self, column: str, each_at_least: int = 1) -> tuple[str, str] | None:
+        """The column's two values, as written, when it has exactly two (a class label).
+
+        Parameters
+        ----------
+        column : str
+            A name of ``columns``.
+        each_at_least : int, default=1
+            How many rows each of the two values must have.
+
+        Returns
+        -------
+        tuple of str or None
+            The two values in sorted order, or None when the column has one value or more
+            than two, or one of them in fewer rows than ``each_at_least``.
+        """
+        if column not in self.columns:
+            raise ValueError(f"There is no column {column!r}.")
+        found, counts = np.unique(
+            np.char.strip(self.cells[:, self.columns.index(column)].astype(str)), return_counts=True
+        )
+        if found.size != 2 or counts.min() < each_at_least:
+            return None
+        return str(found[0]), str(found[1])
+
 
 def _as_numbers(values: np.ndarray, column: str) -> np.ndarray:
     out = np.empty(len(values))
@@ -1047,6 +1072,8 @@ class Split:
         The second view of each part (two-view data).
     train_index, test_index : ndarray of int
         The rows of the dataset in each part.
+    task : str or None, default=None
+        The dataset's task (:data:`TASKS`); None reads a target of -1 and +1 as classes.
     """
 
     X_train: np.ndarray
@@ -1057,6 +1084,23 @@ class Split:
     Y_test: np.ndarray | None
     train_index: np.ndarray
     test_index: np.ndarray
+    task: str | None = None
+
+    @property
+    def classes(self) -> bool:
+        """Whether the target is two classes, -1 and +1.
+
+        A target of those two values is, unless the task says it is a regression target
+        (an upload read as numbers).
+
+        Returns
+        -------
+        bool
+            True for two classes.
+        """
+        if self.y_train is None or self.task == "regression":
+            return False
+        return bool(np.all(np.isin(self.y_train, (-1.0, 1.0))))
 
     def targets(self) -> tuple[np.ndarray, np.ndarray]:
         """``(y_train, y_test)``, or a sentence when the data have no target.
@@ -1190,5 +1234,13 @@ def prepare(
     X_train, X_test = views(dataset.X)
     Y_train, Y_test = (None, None) if dataset.Y is None else views(dataset.Y)
     return Split(
-        X_train, X_test, None if y is None else y[train], None if y is None else y[test], Y_train, Y_test, train, test
+        X_train,
+        X_test,
+        None if y is None else y[train],
+        None if y is None else y[test],
+        Y_train,
+        Y_test,
+        train,
+        test,
+        dataset.task,
     )

@@ -497,7 +497,7 @@ def heatmap_sort_key(split: Split, coords: np.ndarray) -> np.ndarray:
     y = split.y_train
     if split.X_train.shape[1] == 1:
         return split.X_train[:, 0]
-    if y is not None and np.all(np.isin(y, (-1.0, 1.0))):
+    if y is not None and split.classes:
         rank = np.empty(y.size)
         rank[np.lexsort((coords[:, 0], y))] = np.arange(y.size)
         return rank
@@ -601,7 +601,7 @@ def kmp_study(
         raise ValueError("Kernel matching pursuit needs a target; pick a regression or binary dataset.")
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     y = np.asarray(split.y_train, dtype=float)
-    binary = bool(np.all(np.isin(y, (-1.0, 1.0))))
+    binary = split.classes
     offset = float(y.mean()) if loss == "squared" else 0.0
     path = kmp_path(K, y - offset, k, variant=variant, loss=loss, fit_intercept=loss != "squared")
     if alpha is None:

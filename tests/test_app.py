@@ -274,6 +274,32 @@ def test_good_upload_becomes_the_dataset():
     assert "These data have 60 points, fewer than 3,000: all of them are used." in said, said
 
 
+def test_an_upload_whose_target_has_two_values_is_read_as_two_classes_and_the_captions_follow():
+    """A CSV whose target is -1/+1 loaded as regression while the heatmap said "sorted by
+    class (-1 first)": it opens as binary, with a sentence saying so and how to say
+    otherwise; read as numbers, the heatmap and the curves follow."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 2))
+    rows = "\n".join(f"{a:.3f},{b:.3f},{1 if a * b > 0 else -1}" for a, b in X)
+    at = open_page("kmp")
+    at.file_uploader(key="upload_file").upload("signs.csv", f"x1,x2,label\n{rows}\n".encode(), "text/csv").run()
+    assert_clean(at)
+    assert at.selectbox(key="upload_task").value == "binary"
+    said = " ".join(caption.value for caption in at.sidebar.caption)
+    assert "has two values, ` -1 ` and ` 1 `: read as two classes. Choose regression under Task" in said, said
+
+    def heatmap_note(at):
+        panel = next(panel for panel in player(at)["panels"] if panel["key"] == "heatmaps")
+        return json.dumps(panel)
+
+    assert "sorted by class (-1 first)" in heatmap_note(at)
+    at.selectbox(key="upload_task").select("regression").run()
+    assert_clean(at)
+    said = " ".join(caption.value for caption in at.sidebar.caption)
+    assert "read as numbers, as chosen. Choose binary under Task to read them as two classes." in said, said
+    assert "sorted by target value" in heatmap_note(at) and "sorted by class" not in heatmap_note(at)
+
+
 def test_an_uploads_payload_goes_inline_on_its_own_session_never_by_a_name(monkeypatch):
     """Served with the app's routes, a page's payload gets a name any browser can fetch it
     by (and a proxy keep); an upload's is one student's data: it goes packed, on the

@@ -51,6 +51,28 @@ def test_csv_upload_round_trip():
     assert headerless.columns == ("col1", "col2")
 
 
+def test_a_column_of_two_values_is_named_and_one_of_three_is_not():
+    table = D.parse_csv(b"x,sign,grade\n1,-1,a\n2, 1,b\n3,1,c\n4,-1,a\n")
+    assert table.two_values("sign") == ("-1", "1")  # spaces around a value are not a third value
+    assert table.two_values("sign", each_at_least=2) == ("-1", "1")
+    assert table.two_values("sign", each_at_least=3) is None
+    assert table.two_values("grade") is None and table.two_values("x") is None
+    with pytest.raises(ValueError, match="no column 'y'"):
+        table.two_values("y")
+    split = D.prepare(
+        D.dataset_from_table(
+            D.parse_csv("a,y\n" + "\n".join(f"{i},{(-1) ** i}" for i in range(20))), "regression", target="y"
+        )
+    )
+    assert split.task == "regression" and not split.classes  # read as numbers, as chosen
+    split = D.prepare(
+        D.dataset_from_table(
+            D.parse_csv("a,y\n" + "\n".join(f"{i},{(-1) ** i}" for i in range(20))), "binary", target="y"
+        )
+    )
+    assert split.classes
+
+
 @pytest.mark.parametrize(
     "content,task,target,message",
     [

@@ -128,6 +128,29 @@ def _refuse(uploaded, why):
     )
 
 
+def first_task(table, tasks):
+    """The task an upload opens on: two classes when its last column (the first target
+    offered) has exactly two values, each in two rows at least (a split keeps both in
+    training), and the page takes a binary task; else the page's first."""
+    if "binary" in tasks and table.columns and table.two_values(table.columns[-1], each_at_least=2) is not None:
+        return "binary"
+    return tasks[0]
+
+
+def target_sentence(table, target, task, tasks):
+    """How the target column was read, and how to read it otherwise (None when there is
+    nothing to say: a target of many values read as numbers)."""
+    two = table.two_values(target)
+    if two is None:
+        return None
+    values = f"{literal(two[0], 20)} and {literal(two[1], 20)}"
+    if task == "binary":
+        other = " Choose regression under Task to read them as numbers." if "regression" in tasks else ""
+        return f"The target {literal(target, 40)} has two values, {values}: read as two classes.{other}"
+    other = " Choose binary under Task to read them as two classes." if "binary" in tasks else ""
+    return f"The target {literal(target, 40)} has two values, {values}: read as numbers, as chosen.{other}"
+
+
 def _upload_section(state, tasks):
     """File uploader and its column choices; on success the upload becomes the dataset,
     on failure an error says why and the previous dataset stays."""
@@ -146,8 +169,13 @@ def _upload_section(state, tasks):
         if table is None:
             _refuse(uploaded, why)
             return None
-        task = st.selectbox("Task", tasks, key="upload_task", help="What the columns mean on this page.")
         columns = list(table.columns)
+        file_digest = hashlib.sha256(content).hexdigest()
+        if st.session_state.get("_upload_task_for") != file_digest:  # a new file: its own first guess
+            st.session_state["_upload_task_for"] = file_digest
+            st.session_state["upload_task"] = first_task(table, tasks)
+            st.session_state.pop("upload_target", None)
+        task = st.selectbox("Task", tasks, key="upload_task", help="What the columns mean on this page.")
         target = second = None
         if task in ("regression", "binary"):
             target = st.selectbox(
@@ -157,6 +185,9 @@ def _upload_section(state, tasks):
                 key="upload_target",
                 help="The value to predict; every other column is an input.",
             )
+            said = target_sentence(table, target, task, tasks)
+            if said:
+                st.caption(said)
         if task == "two-view":
             second = st.multiselect(
                 "Second-view columns",

@@ -88,7 +88,7 @@ def _order_kind(split):
         return "coordinate"
     if getattr(split, "Y_train", None) is not None:
         return "latent"
-    if np.all(np.isin(split.y_train, (-1.0, 1.0))):
+    if split.classes:
         return "class"
     return "target"
 
