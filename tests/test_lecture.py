@@ -1034,6 +1034,43 @@ def test_every_scenes_bare_link_reopens_its_settings_and_step_in_a_fresh_browser
             assert page.locator(".mpl-guide-text").inner_text().startswith(scene.title), (key, number)
 
 
+TOOLBAR_OVER_TEXT = """(cell) => {
+  const bar = cell.querySelector('.modebar');
+  if (!bar || !bar.getBoundingClientRect().width) return ['no toolbar shown'];
+  const b = bar.getBoundingClientRect();
+  return [...cell.querySelectorAll('.annotation-text, .g-gtitle text, .gtitle')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return r.width && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+  }).map((t) => t.textContent);
+}"""
+
+
+@pytest.mark.parametrize("path,text", [("column-selection", 100), ("column-selection", 150), ("deflation-lab", 150)])
+def test_the_charts_toolbar_never_covers_a_title(server, browser, path, text):
+    """The column lab's toolbar, shown on hover at a chart's top right, covered its
+    "ridge-leverage" title (and the deflation lab's, its two-line titles): over every
+    chart, the toolbar shown covers no title or note."""
+    covered = {}
+    with app_page(browser, f"{server}/{path}?text={text}", (1280, 720)) as page:
+        settled(page)
+        cells = page.locator(".mpl-cell:has(.js-plotly-plot)")
+        for i in range(cells.count()):
+            cell = cells.nth(i)
+            cell.scroll_into_view_if_needed()
+            box = cell.bounding_box()
+            page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.6)
+            page.wait_for_function(
+                "(cell) => { const b = cell.querySelector('.modebar'); "
+                "return b && b.getBoundingClientRect().width > 0 && getComputedStyle(b).opacity === '1'; }",
+                arg=cell.element_handle(),
+                timeout=5_000,
+            )
+            over = cell.evaluate(TOOLBAR_OVER_TEXT)
+            if over:
+                covered[i] = over
+    assert covered == {}
+
+
 def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser):
     """At 1280x720 the chart the narration discussed was on screen 2 of 3 with nothing to
     say so: a scene's named panel is the first on the first screen, at 1280x720 and on the

@@ -457,6 +457,8 @@ class Panel:
             layout.pop("template", None)
             layout.update(title=None, showlegend=False)
             layout["margin"] = {**layout.get("margin", {}), "l": 10, "r": 12, "t": 12, "b": 10, **(self.margin or {})}
+            # the toolbar a hover shows at the top right never covers a title or note
+            layout["margin"]["t"] = max(layout["margin"]["t"], _room_at_the_top(layout, self.frames))
             unknown = {trace.get("type", "scatter") for trace in base["data"]} - PLAYER_TRACES
             if unknown:
                 raise ValueError(
@@ -486,6 +488,29 @@ class Panel:
         if self.guess:
             out["guess_trace"] = True
         return out
+
+
+#: The height (px) of Plotly's toolbar, which a hover shows at a chart's top right.
+TOOLBAR_HEIGHT = 30
+
+
+def _room_at_the_top(layout, frames=()):
+    """The top margin (px, at 100 % text) that puts each title or note the chart writes at
+    its top -- a subplot's title above its plot, a note in its top tenth -- below the
+    toolbar, each of its lines (the most any step writes: ``frames``) at 1.3 times its
+    font's size; 0 when it writes none.  At a larger text size the margins and fonts grow
+    together and the toolbar does not."""
+    default = ((layout.get("annotationdefaults") or {}).get("font") or {}).get("size") or 16
+    room = 0
+    for note in layout.get("annotations") or ():
+        if str(note.get("yref", "")).endswith("paper") and float(note.get("y", 0) or 0) >= 0.9:
+            size = (note.get("font") or {}).get("size") or default
+            texts = [note.get("text", "")] + [
+                (frame.get("layout") or {}).get(f"annotations.{note.get('name')}.text", "") for frame in frames
+            ]
+            lines = max(str(text).count("<br>") for text in texts) + 1
+            room = max(room, TOOLBAR_HEIGHT + round(1.3 * size * lines))
+    return room
 
 
 def payload(
