@@ -43,8 +43,18 @@ def main():
     st.html(
         "<style>[data-testid='stCaptionContainer']{opacity:.85}"
         # a phone: a page's title breaks between words ("Kernel matchin/g"), at a size that fits
-        "@media (max-width:640px){h1{font-size:2rem!important;word-break:normal!important;"
-        "overflow-wrap:normal!important;hyphens:auto}}</style>"
+        "@media (max-width:640px){h1{font-size:1.7rem!important;word-break:normal!important;"
+        "overflow-wrap:normal!important;hyphens:auto}"
+        # presenter mode is for a projector: a phone's first screen keeps its room for the chart
+        ".st-key-w-present{display:none}}"
+        # a finger's target (WCAG 2.5.5, 44 x 44 px) on a phone: the header's two buttons, the
+        # buttons, switches and choices of the page and the sidebar; the heading's link is
+        # for a mouse and goes
+        "@media (max-width:640px),(pointer:coarse){"
+        "[data-testid=stHeader] button,[data-testid=stAppViewContainer] button{min-height:44px;min-width:44px}"
+        "[data-testid=stCheckbox] label{min-height:44px;align-items:center}"
+        "[data-baseweb=select]>div,[data-testid=stExpander] summary{min-height:44px}"
+        "[data-testid=stHeaderActionElements]{display:none}}</style>"
     )
 
     # The menu, in the order of the lessons (ui/site.py says why it is one flat list).

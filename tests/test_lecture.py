@@ -1089,6 +1089,47 @@ def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser):
             assert first["y"] + first["h"] <= size[1] + 1, size
 
 
+def _scenes_with_a_panel():
+    from ui import lessons
+
+    return [(key, n) for key, lesson in lessons.shipped().items() for n, s in enumerate(lesson.scenes, 1) if s.panel]
+
+
+@pytest.mark.parametrize("key,number", _scenes_with_a_panel())
+def test_a_projector_at_1280_and_150_percent_shows_the_panel_a_scene_discusses(server, browser, key, number):
+    """At 1280x720 and 150 % the narration and the question took the top 55 % of the screen,
+    the plots were about 120 px tall and the panel the question was about was on screen 2:
+    the scene's panel is first, on the first screen, its chart at least 300 px tall; the
+    question stays folded until the lecturer opens it (with the mouse), and nothing is cut
+    at the right edge."""
+    from ui import lessons
+
+    scene = lessons.shipped()[key].scene(number)
+    size = (1280, 720)
+    with app_page(browser, scene_link(server, key, number, present="1", text="150"), size) as page:
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+
+        def discussed():
+            cells = page.evaluate(PANEL_BOXES)
+            first = min(cells, key=lambda c: (round(c["y"]), c["x"]))
+            assert first["key"] == scene.panel, (key, number, cells)
+            assert first["y"] >= 0 and first["y"] + first["h"] <= size[1] + 1, (key, number, first)
+            if page.locator(f".mpl-cell[data-panel='{scene.panel}'] .js-plotly-plot").count():
+                assert first["plot"]["h"] >= 300, (key, number, first)
+
+        discussed()
+        assert page.evaluate(BEYOND_THE_RIGHT_EDGE) == []
+        if scene.question is not None and scene.question.kind == "choice":
+            box = page.locator(".mpl-guide-question")
+            assert box.is_hidden()
+            click_like_a_person(page, page.get_by_role("button", name="Question"))
+            box.wait_for(state="visible")
+            assert scene.question.ask[:30] in box.inner_text()
+            settled(page)
+            assert page.evaluate(BEYOND_THE_RIGHT_EDGE) == []
+
+
 BEYOND_THE_RIGHT_EDGE = """() => [...document.querySelectorAll('body *')].filter((e) => {
   if (e.closest('.katex-mathml, [aria-hidden=true]')) return false;  // read by screen readers, never drawn
   const r = e.getBoundingClientRect(), s = getComputedStyle(e);
@@ -1143,6 +1184,59 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
         page.wait_for_function(
             "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 2", timeout=90_000
         )
+    finally:
+        context.close()
+
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  const seen = new Set();
+  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, [role=button], [role=slider], [role=switch], [role=checkbox], [role=radio], [role=tab], [role=combobox], summary')) {
+    const s = getComputedStyle(e);
+    let target = e.closest('label') || e;
+    if (seen.has(target)) continue; seen.add(target);
+    const r = target.getBoundingClientRect();
+    if (!r.width || !r.height || s.visibility === 'hidden' || s.display === 'none') continue;
+    if (r.right <= 0 || r.left >= innerWidth) continue;
+    if (e.closest('[data-testid=stSidebar][aria-expanded=false]')) continue;
+    if (e.closest('.modebar')) continue;
+    if (e.closest('[aria-hidden=true]') && !e.matches('input')) continue;
+    // inline links inside a sentence are exempt (WCAG 2.5.5)
+    if (e.tagName === 'A' && e.closest('p, li') && !e.closest('nav, [data-testid=stSidebarNav]')) continue;
+    if (r.width < 44 || r.height < 44) out.push([e.tagName + '.' + String(e.className.baseVal ?? e.className).slice(0, 30), e.getAttribute('aria-label') || (e.innerText || '').slice(0, 20), Math.round(r.width), Math.round(r.height), Math.round(r.y)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("key,number", [("2-kmp", 3), ("2-kmp", 7), ("3-fisher", 4)])
+def test_a_phone_shows_a_scenes_chart_on_its_first_screen_and_every_target_takes_a_finger(server, browser, key, number):
+    """On a 390x844 phone the player's buttons were 35 px tall, the text-size buttons 66x32,
+    the checkboxes 17x17, the switches 28x28, and a scene's first screen showed no chart:
+    every control a student taps (in the page and its header; a checkbox by its label) is
+    at least 44x44 px (WCAG 2.5.5), the scene's chart (its discussed panel) starts on the
+    first screen with 150 px of it there, and the narration follows it."""
+    from ui import lessons
+
+    scene = lessons.shipped()[key].scene(number)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(scene_link(server, key, number))
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide", timeout=90_000)
+        settled(page)
+        assert page.evaluate(SMALL_TARGETS) == []
+        first = page.evaluate(
+            "() => [...document.querySelectorAll('.mpl-cell')].filter((c) => c.style.display !== 'none')"
+            ".map((c) => [c.dataset.panel, c.querySelector('.mpl-plot').getBoundingClientRect().top])"
+            ".sort((a, b) => a[1] - b[1])[0]"
+        )
+        assert first[1] <= 844 - 150, first
+        if scene.panel:
+            assert first[0] == scene.panel
+        text = page.locator(".mpl-guide-text")
+        text.scroll_into_view_if_needed()
+        assert text.inner_text().startswith(scene.title)
     finally:
         context.close()
 

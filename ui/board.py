@@ -38,7 +38,7 @@ PRESENTER_CSS = (
 def page_top(state: PageState, title, summary):
     """The page's title with presenter mode and text size beside it (both in the URL:
     ``?present=1&text=125``), then what the page teaches -- folded into an "About"
-    button in presenter mode.  Returns ``(present, text_scale)``.
+    button in presenter mode and in a lesson's scene.  Returns ``(present, text_scale)``.
 
     Presenter mode collapses the sidebar (on opening such a link), pins the step controls
     and fits the step's main charts on one screen; the text size scales every chart."""
@@ -50,6 +50,10 @@ def page_top(state: PageState, title, summary):
     about = None
     if present:
         st.html(PRESENTER_CSS)
+    # presenter mode and a lesson's scene (its narration is the text; a phone shows the chart
+    # on its first screen) fold the intro into "About"
+    folded = bool(present) or "lesson" in st.query_params
+    if folded:
         about = row.popover("About", icon=":material/info:", help="What this page shows")  # filled below
     present = state.widget(
         row.toggle,
@@ -71,7 +75,7 @@ def page_top(state: PageState, title, summary):
         "of the room.",
     )
     grows = bool(text) and text != 100
-    places = ([("about", about)] if about is not None else []) + ([("intro", st)] if not present else [])
+    places = ([("about", about)] if about is not None else []) + ([("intro", st)] if not folded else [])
     for name, where in places:  # the intro, in "About" or under the title; keyed (to grow)
         # only when it grows: a container costs every run
         (where.container(key=f"grows-{name}-{state.page}") if grows else where).markdown(summary)

@@ -4,6 +4,7 @@
 // holds the player's methods (mixed into Player, player.js).
 
 import { patched, slice } from "./decode.js";
+import { SMALL_SCREEN } from "./dom.js";
 import { overlaps, textWidth, wrapText } from "./labels.js";
 
 // A five-pointed star of outer radius r around (0, 0), as an SVG path (the next pick).
@@ -228,6 +229,8 @@ export const figures = {
       config.modeBarButtonsToAdd = [{ name: "Download as SVG", title: "Download the chart as an SVG file (curves whole, labelled)",
         icon: this.Plotly.Icons.camera, click: () => this.download(cell) }];
     }
+    // a phone: a finger cannot hit the toolbar's 24 px buttons, and a tap on a chart shows it
+    if (SMALL_SCREEN && SMALL_SCREEN.matches) config.displayModeBar = false;
     cell.config = config;
     return config;
   },

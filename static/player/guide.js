@@ -71,10 +71,31 @@ export const guide = {
           afterClick(event);
         } });
     }
+    // On a projector the question is folded behind a button on the same line until the
+    // lecturer opens it (the class reads the scene first); a live class's vote opens it.
+    let question = null;
+    let questionButton = null;
+    if (g.question && g.question.kind === "choice") {
+      question = this.questionBox(g);
+      const folded = this.payload.present && this.questionOpen !== g.scene && !(this.classAsk && this.classAsk.question);
+      if (folded) question.hidden = true;
+      if (this.payload.present) {
+        questionButton = el("button", { class: "mpl-btn mpl-question-btn", type: "button", text: "Question",
+          "aria-expanded": String(!question.hidden), "aria-label": "Question", title: "Show the scene's question",
+          onclick: (event) => {
+            question.hidden = !question.hidden;
+            this.questionOpen = question.hidden ? null : g.scene;
+            questionButton.setAttribute("aria-expanded", String(!question.hidden));
+            afterClick(event);
+          } });
+        this.questionButton = questionButton;
+      }
+    }
     const where = el("div", { class: "mpl-guide-head" }, [
       sceneButton("◀ Scene", "Previous scene", -1, g.scene <= 1),
       el("span", { class: "mpl-guide-where", text: g.lesson + " · Scene " + g.scene + " of " + g.scenes }),
       bar,
+      ...(questionButton ? [questionButton] : []),
       ...(notesButton ? [notesButton] : []),
       sceneButton(g.scene >= g.scenes ? "End" : "Scene ▶", "Next scene", 1, g.scene >= g.scenes),
     ]);
@@ -83,7 +104,7 @@ export const guide = {
     const text = el("div", { class: "mpl-guide-text" }, [el("strong", { text: lesson.name + ". " }), document.createTextNode(lesson.text || "")]);
     if (g.try) text.append(" ", el("span", { class: "mpl-guide-try" }, [el("strong", { text: "Try it yourself: " }), document.createTextNode(g.try + " (the sidebar's controls are yours for this scene)")]));
     parts.push(text);
-    if (g.question && g.question.kind === "choice") parts.push(this.questionBox(g));
+    if (question) parts.push(question);
     else if (g.question) parts.push(el("div", { class: "mpl-guide-question" }, [el("strong", { text: "Predict: " }), document.createTextNode(g.question.ask)]));
     return parts;
   },
@@ -97,7 +118,11 @@ export const guide = {
     try { scores = JSON.parse(sessionStorage.getItem(store) || "{}"); } catch (error) { scores = {}; }
     const box = el("div", { class: "mpl-guide-question", role: "group", "aria-label": "Question" });
     const draw = () => {
-      if (this.classAsk && this.classAsk.question) { this.classQuestion(box, q); return; }
+      if (this.classAsk && this.classAsk.question) {  // the class votes: the question shows
+        if (box.hidden) { box.hidden = false; if (this.questionButton) this.questionButton.setAttribute("aria-expanded", "true"); }
+        this.classQuestion(box, q);
+        return;
+      }
       const chosen = scores[g.scene];
       const right = Object.values(scores).filter((value) => value.right).length;
       const total = Object.keys(scores).length;

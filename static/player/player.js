@@ -16,7 +16,7 @@
 // mounts it (mount.js, through streamlit.js or standalone.js) passes `options`.
 
 import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
-import { el, isTyping, scrollParent, stored, storyNodes, swatch } from "./dom.js";
+import { el, isTyping, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
 import { drawing } from "./drawing.js";
 import { figures } from "./figures.js";
 import { guide, sceneKey } from "./guide.js";
@@ -137,7 +137,7 @@ export class Player {
     const bar = el("div", { class: "mpl-bar", role: "toolbar", "aria-label": "Step controls" });
     const button = (label, name, title, action, cls) => el("button", { class: "mpl-btn " + (cls || ""), title, type: "button",
       text: label, "aria-label": name, onclick: (event) => { action(); this.afterClick(event); } });
-    const short = p.present;  // presenter mode: the toolbar on one line at 1280 px
+    const short = p.present || Boolean(SMALL_SCREEN && SMALL_SCREEN.matches);  // presenter mode: one line at 1280 px; a phone
     this.buttons = {
       reset: button(short ? "|◀" : "|◀ Reset", "Reset to step 0", "Back to step 0 (Home)", () => { this.pause(); this.go(0, "reset"); }),
       back: button(short ? "◀" : "◀ Back", "Back one step", "One step back (left arrow, PageUp)", () => this.forward(-1)),

@@ -3,7 +3,7 @@
 // `pack` and `capacity` are pure (tested under Node: tests/js); `screens` holds the
 // player's methods (mixed into Player, player.js).
 
-import { stored } from "./dom.js";
+import { SMALL_SCREEN, stored } from "./dom.js";
 
 // The order panels take in presenter mode, by what each is (the payload schema's `role`,
 // ui/player.py `Panel.role`): one panel of each role first, data, criterion and bound
@@ -69,9 +69,15 @@ export function pack(spans, cols, rows) {
 export const screens = {
   visibleCells() {
     const p = this.payload;
-    if (!p.present) return this.cells.slice();
-    // a lesson's scene may name the panel its narration discusses: first, where there is room (layout)
+    // a lesson's scene may name the panel its narration discusses: first, on the first screen
+    // (alone, all its height, where the narration leaves room for one row only; on a phone,
+    // before the narration)
     const named = this.guide && this.guide.panel ? this.guide.panel : null;
+    if (!p.present) {
+      const cells = this.cells.slice();
+      const at = named && SMALL_SCREEN && SMALL_SCREEN.matches ? cells.findIndex((cell) => cell.panel.key === named) : -1;
+      return at > 0 ? [cells[at], ...cells.slice(0, at), ...cells.slice(at + 1)] : cells;
+    }
     const ranked = this.cells.filter((cell) => cell.panel.presenter || cell.panel.key === named);
     const seen = new Map();
     const round = new Map(ranked.map((cell) => {
@@ -80,7 +86,7 @@ export const screens = {
       return [cell, before];
     }));
     const rank = (cell) => {
-      if (cell.panel.key === named && this.roomy) return [-1, -1];
+      if (cell.panel.key === named) return [-1, -1];
       const at = PRESENT_ORDER.indexOf(cell.panel.role);
       return [round.get(cell), at < 0 ? PRESENT_ORDER.length : at];
     };
@@ -108,9 +114,6 @@ export const screens = {
     const p = this.payload;
     this.renderText();  // the grid's top depends on the story's height
     const area = this.area();
-    // a scene's named panel goes first only where a screen has room for a readable row (at
-    // 1280x720 and 150% the narration leaves a sliver; the screen button then says where it is)
-    this.roomy = !p.present || area.height >= MIN_PANEL.height * this.scale;
     const shown = this.visibleCells();
     const scale = this.scale;
     const present = p.present;
@@ -123,6 +126,13 @@ export const screens = {
       this.zoom = null;
       const spans = shown.map((cell) => (present ? cell.panel.span : [cell.panel.span[0], 1]));
       screens = pack(spans, present ? cols : Math.min(cols, 2), present ? rows : Infinity);
+      const named = this.guide && this.guide.panel && shown.length && shown[0].panel.key === this.guide.panel;
+      if (present && named && rows === 1 && cols > 1) {
+        // one row is all the narration leaves: the panel the scene discusses has the first
+        // screen to itself, its whole width, and the others follow on the next screens
+        const rest = pack(spans.slice(1), cols, rows).map((screen) => screen.map((item) => Object.assign({}, item, { index: item.index + 1 })));
+        screens = [[{ index: 0, row: 0, col: 0, w: cols, h: 1 }], ...rest];
+      }
     }
     this.screens = screens;
     this.screen = Math.min(this.screen, screens.length - 1);
@@ -134,13 +144,23 @@ export const screens = {
       : null;
     this.grid.style.gridTemplateColumns = "repeat(" + colsUsed + ", minmax(0, 1fr))";
     this.grid.style.gridTemplateRows = rowHeight ? "repeat(" + rowsUsed + ", " + rowHeight + "px)" : "";
+    // a phone: a scene's narration and the step's story come after its first chart, so that
+    // the first screen shows the chart (the narration is its caption, one swipe down)
+    const lead = Boolean(this.guide && !present && this.zoom === null && SMALL_SCREEN && SMALL_SCREEN.matches && items.length);
+    const texts = [this.lesson, this.story];
+    if (lead) {
+      texts.forEach((node, k) => { this.grid.append(node); node.style.gridColumn = "1 / -1"; node.style.gridRow = String(2 + k); });
+    } else if (this.lesson.parentNode === this.grid) {
+      for (const node of texts) { this.top.insertBefore(node, this.quiz); node.style.gridColumn = node.style.gridRow = ""; }
+    }
+    const shift = (row) => (lead && row >= 1 ? texts.length : 0);
     const onScreen = new Map(items.map((item) => [shown[item.index], item]));
     for (const cell of this.cells) {
       const item = onScreen.get(cell);
       if (!item) { cell.cell.style.display = "none"; cell.height = 0; continue; }
       cell.cell.style.display = "";
       cell.cell.style.gridColumn = (item.col + 1) + " / span " + item.w;
-      cell.cell.style.gridRow = (item.row + 1) + " / span " + item.h;
+      cell.cell.style.gridRow = (item.row + 1 + shift(item.row)) + " / span " + item.h;
       let height = (cell.panel.height || 420) * scale;
       if (rowHeight) {
         const chrome = [cell.head, cell.cell.querySelector(".mpl-subtitle")]

@@ -110,20 +110,17 @@ test("presenter mode shows one panel of each role first, by role, then the secon
     ["data", "data", true], ["criterion", "criterion", true], ["view-y", "data", true], ["model", "model", true],
     ["bounds", "bound", true], ["heat", "kernel", true], ["hidden", "data", false], ["heat-y", "kernel", true],
   ].map(([key, role, presenter]) => ({ key, role, presenter }));
-  const player = (present, guide = null, roomy = true) => ({
+  const player = (present, guide = null) => ({
     payload: { present },
     cells: panels.map((panel, index) => ({ panel, index })),
     guide,
-    roomy,
   });
   const keys = (self) => screens.visibleCells.call(self).map((cell) => cell.panel.key);
   assert.deepEqual(keys(player(true)), ["data", "criterion", "bounds", "heat", "model", "view-y", "heat-y"]);
   assert.deepEqual(keys(player(false)), panels.map((panel) => panel.key));
-  // a lesson's scene names the panel it discusses: first where there is room, even one presenter mode hides
+  // a lesson's scene names the panel it discusses: first, even one presenter mode hides
   assert.deepEqual(keys(player(true, { panel: "model" })).slice(0, 3), ["model", "data", "criterion"]);
-  assert.ok(keys(player(true, { panel: "hidden" })).includes("hidden"));
-  // ... and keeps its own place when one screen has room for one panel only
-  assert.deepEqual(keys(player(true, { panel: "model" }, false)), keys(player(true)));
+  assert.deepEqual(keys(player(true, { panel: "hidden" }))[0], "hidden");
 });
 
 test("traces named in the payload are found by their position, and a name the figure lacks is refused", () => {
