@@ -741,7 +741,7 @@ SEEN_FROM = {
 CLAIMS_SEEN = {
     r"bound below 1": _first("bound", lambda: 1.0),
     r"bound never below 1": _bound_min_seen,
-    r"bound rises past its lowest": lambda numbers: _rises(numbers),
+    r"bound rises past its lowest": _rises,
     rf"argmins within {_NUMBER}": _latest("bound_argmin", "test_argmin"),
     r"bound stops before the test error": _latest("bound_argmin", "test_argmin"),
     rf"rank correlation below {_NUMBER}": _WHOLE,
