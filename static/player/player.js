@@ -28,6 +28,8 @@ import { screens } from "./screens.js";
 import { pageIsDark, recolour, scaleFonts } from "./theme.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
+// A key item by what it draws, to find the one several panels share.
+const itemKey = (item) => item.kind + "|" + item.symbol + "|" + item.colour + "|" + item.text;
 const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export class Player {
@@ -187,7 +189,6 @@ export class Player {
     this.quiz = el("div", { class: "mpl-quiz", "aria-live": "polite" });
     // A key item two panels share (the classes, test points, chosen, next pick) is said
     // once, above the grid; each panel's own key keeps what only it draws.
-    const itemKey = (item) => item.kind + "|" + item.symbol + "|" + item.colour + "|" + item.text;
     const counts = new Map();
     for (const panel of p.panels) for (const item of new Map((panel.key_items || []).map((i) => [itemKey(i), i])).values()) counts.set(itemKey(item), (counts.get(itemKey(item)) || 0) + 1);
     this.sharedItems = [];
@@ -223,9 +224,14 @@ export class Player {
     host.append(el("div", { class: "mpl-player", style: "--mpl-scale:" + this.chrome }, [this.top, this.sharedKey, this.grid, this.blanker, this.helpBox]));
   }
 
-  renderShared() {
-    this.sharedKey.style.display = this.sharedItems.length ? "" : "none";
-    this.sharedKey.replaceChildren(...this.sharedItems.map((item) => el("span", { class: "mpl-key-item" },
+  // The shared key says what the panels on screen draw (`panels`: those; default: all): a
+  // screen that holds the bound panel alone has no "chosen" or "next pick" to explain.
+  renderShared(panels = this.sharedPanels) {
+    this.sharedPanels = panels;
+    const items = panels ? this.sharedItems.filter((item) => panels.some((panel) => (panel.key_items || []).some((other) => itemKey(other) === itemKey(item))))
+      : this.sharedItems;
+    this.sharedKey.style.display = items.length ? "" : "none";
+    this.sharedKey.replaceChildren(...items.map((item) => el("span", { class: "mpl-key-item" },
       [swatch(item, (c) => this.inkOf(c)), document.createTextNode(item.text)])));
   }
 

@@ -137,6 +137,11 @@ export const screens = {
     this.screens = screens;
     this.screen = Math.min(this.screen, screens.length - 1);
     const items = screens[this.screen] || [];
+    if (present) {  // the key above the grid for the panels on this screen, and the room it leaves
+      const before = this.sharedKey.style.display;
+      this.renderShared(items.map((item) => shown[item.index].panel));
+      if (this.sharedKey.style.display !== before) room.height = Math.max(this.area().height, 120);
+    }
     const colsUsed = Math.max(1, ...items.map((item) => item.col + item.w));
     const rowsUsed = Math.max(1, ...items.map((item) => item.row + item.h));
     const rowHeight = present || this.zoom !== null

@@ -41,7 +41,7 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
         extras["marks"] = [
             (
                 f"Jump to the bound's stop (t = {t})",
-                f"Bound's stop t={t}",
+                f"Stop t={t}",
                 t,
                 f"The {name} is lowest after {t} basis vectors ({value:.3g}): stopping there gives the best guarantee.",
             )
