@@ -466,12 +466,14 @@ def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browse
     with Offline(browser) as offline:
         offline.open(out.as_uri(), 0)
         page = offline.page
-        assert page.locator(".mpl-guide-where").inner_text() == "Two scenes · Scene 1 of 2"
+        assert " ".join(page.locator(".mpl-guide-where").inner_text().split()) == "Two scenes · Scene 1 of 2"
         assert page.locator(".mpl-guide-text").inner_text().startswith("Sinc, first steps. Lowest bound ")
         press(page, "PageDown", 1, scene=0)
         press(page, "PageDown", 2, scene=0)
         press(page, "PageDown", 5, scene=1)
-        assert page.locator(".mpl-guide-where").inner_text() == "Two scenes · Scene 2 of 2"
+        assert " ".join(page.locator(".mpl-guide-where").inner_text().split()) == "Two scenes · Scene 2 of 2"
+        assert page.get_by_role("button", name="A. yes", exact=True).count() == 0  # folded on a projector
+        page.get_by_role("button", name="Question", exact=True).click()  # until the lecturer opens it
         assert page.get_by_role("button", name="A. yes", exact=True).count() == 1
         press(page, "PageDown", 6, scene=1)
         press(page, "PageDown", 6, scene=1)  # the lesson's end: stays

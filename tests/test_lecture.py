@@ -832,6 +832,7 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
     query = "data=sinc&gamma=3&k=30&rescale=0.2&lesson=2-kmp&scene=3&step=6&present=1"
     with app_page(browser, f"{server}/kmp?{query}", (1280, 720), scheme="light") as page:
         settled(page)
+        click_like_a_person(page, page.get_by_role("button", name="Question"))  # folded on a projector
         click_like_a_person(page, page.locator(".mpl-choice").first)
         page.locator(".mpl-guide-answer").wait_for()
         click_like_a_person(page, page.get_by_role("button", name="Speaker notes"))

@@ -93,7 +93,8 @@ export const guide = {
     }
     const where = el("div", { class: "mpl-guide-head" }, [
       sceneButton("◀ Scene", "Previous scene", -1, g.scene <= 1),
-      el("span", { class: "mpl-guide-where", text: g.lesson + " · Scene " + g.scene + " of " + g.scenes }),
+      el("span", { class: "mpl-guide-where", title: g.lesson + " · Scene " + g.scene + " of " + g.scenes },
+        [el("span", { class: "mpl-guide-lesson", text: g.lesson }), el("span", { text: "\u00a0· Scene " + g.scene + " of " + g.scenes })]),
       bar,
       ...(questionButton ? [questionButton] : []),
       ...(notesButton ? [notesButton] : []),

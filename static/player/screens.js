@@ -127,7 +127,7 @@ export const screens = {
       const spans = shown.map((cell) => (present ? cell.panel.span : [cell.panel.span[0], 1]));
       screens = pack(spans, present ? cols : Math.min(cols, 2), present ? rows : Infinity);
       const named = this.guide && this.guide.panel && shown.length && shown[0].panel.key === this.guide.panel;
-      if (present && named && rows === 1 && cols > 1) {
+      if (present && named && shown[0].panel.figure && rows === 1 && cols > 1) {  // (a table keeps its own size)
         // one row is all the narration leaves: the panel the scene discusses has the first
         // screen to itself, its whole width, and the others follow on the next screens
         const rest = pack(spans.slice(1), cols, rows).map((screen) => screen.map((item) => Object.assign({}, item, { index: item.index + 1 })));
