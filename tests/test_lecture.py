@@ -856,7 +856,14 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
             assert name and name.strip(), control.evaluate("(el) => el.outerHTML")
         step_with(page, "PageDown", 1)
         status = page.get_by_role("status")
-        assert status.inner_text() == "Step 1 of " + str(page.evaluate("window.__mplPlayer.n"))
+        said, n, story, pick = (
+            status.inner_text(),
+            page.evaluate("window.__mplPlayer.n"),
+            *page.evaluate("[window.__mplPlayer.payload.stories[1], window.__mplPlayer.payload.picks[0]]"),
+        )
+        # what the step changed, as the picture's story says it: the point chosen, the errors
+        assert said.startswith(f"Step 1 of {n}. Point {pick} became basis function 1"), said
+        assert said == f"Step 1 of {n}. " + story.replace("**", "").removeprefix("Step 1. ")
 
 
 def test_reduced_motion_turns_the_animation_off(server, browser):
@@ -1023,11 +1030,13 @@ def test_every_scenes_bare_link_reopens_its_settings_and_step_in_a_fresh_browser
     lesson = lessons.shipped()[key]
     for number, scene in enumerate(lesson.scenes, 1):
         with app_page(browser, f"{server}/{site.by_key(scene.page).url_path}?lesson={key}&scene={number}") as page:
+            # the scene and its step, as soon as the player holds them (not waiting for every
+            # chart to be drawn: a page's WebGL panels are most of its 8 CPU-s on this host)
             page.wait_for_function(
-                f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === {number}",
+                f"window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === {number}"
+                f" && window.__mplPlayer.j === {scene.step}",
                 timeout=90_000,
             )
-            rendered(page, scene.step, timeout=90_000)
             given = {name: values[0] for name, values in parse_qs(urlparse(page.url).query).items()}
             assert given.get("step", "0") == str(scene.step), (key, number, page.url)
             # the address names each setting that is not the page's default: every one is the scene's

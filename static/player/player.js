@@ -260,7 +260,6 @@ export class Player {
     const text = "Step " + j + " of " + this.n + (this.playing ? " — playing" : "");
     this.label.textContent = text;
     this.slider.setAttribute("aria-valuetext", "Step " + j + " of " + this.n);
-    if (this.status.textContent !== "Step " + j + " of " + this.n) this.status.textContent = "Step " + j + " of " + this.n;
     // past either end, a lesson's scene goes on to the previous or next scene (forward())
     const scenes = this.guide && this.options.onPastEnd ? this.guide : null;
     this.buttons.back.disabled = j === 0 && !(scenes && scenes.scene > 1);
@@ -271,6 +270,10 @@ export class Player {
     const hideNext = this.predict && !this.revealed();
     const story = (hideNext ? (this.payload.stories_hidden || stories) : stories)[j] || "";
     this.story.replaceChildren(...storyNodes(story));
+    // a screen reader hears what the step changed, as the picture's story says it, once per
+    // step (the region is only written when its text changes)
+    const said = "Step " + j + " of " + this.n + ". " + story.replace(/\*\*/g, "").replace(/^Step \d+\.\s*/, "");
+    if (this.status.textContent !== said.trim()) this.status.textContent = said.trim();
     this.renderQuiz();
     for (const cell of this.cells) {
       const frame = cell.panel.frames[Math.min(j, cell.panel.frames.length - 1)] || {};
