@@ -48,8 +48,8 @@ def main():
         # presenter mode is for a projector: a phone's first screen keeps its room for the chart
         ".st-key-w-present{display:none}}"
         # a finger's target (WCAG 2.5.5, 44 x 44 px) on a phone: the header's two buttons, the
-        # buttons, switches and choices of the page and the sidebar; the heading's link is
-        # for a mouse and goes
+        # buttons, switches and choices of the page and the sidebar; a heading's anchor link,
+        # a mouse's 16 px target, is hidden there
         "@media (max-width:640px),(pointer:coarse){"
         "[data-testid=stHeader] button,[data-testid=stAppViewContainer] button{min-height:44px;min-width:44px}"
         "[data-testid=stCheckbox] label{min-height:44px;align-items:center}"
