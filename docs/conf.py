@@ -110,10 +110,15 @@ def write_bibliography(app):
             f"   *Used for:* {reference.used_for}.",
             "",
         ]
+    write_generated("bibliography.rst.txt", "\n".join(lines))
+
+
+def write_generated(name, text):
+    """``_generated/name`` holding ``text``, written only when it changed (so that Sphinx
+    does not rebuild the pages that include it for nothing)."""
     folder = HERE / "_generated"
     folder.mkdir(exist_ok=True)
-    text = "\n".join(lines)
-    target = folder / "bibliography.rst.txt"
+    target = folder / name
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         target.write_text(text, encoding="utf-8")
 
@@ -140,12 +145,7 @@ def citation_bibtex():
 
 
 def write_citation(app):
-    folder = HERE / "_generated"
-    folder.mkdir(exist_ok=True)
-    target = folder / "citation.bib"
-    text = citation_bibtex()
-    if not target.exists() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    write_generated("citation.bib", citation_bibtex())
 
 
 # --- the shipped lessons, counted from their files -------------------------------------------
@@ -169,12 +169,7 @@ def lessons_text():
 
 
 def write_lessons(app):
-    folder = HERE / "_generated"
-    folder.mkdir(exist_ok=True)
-    target = folder / "lessons.md.txt"
-    text = lessons_text()
-    if not target.exists() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    write_generated("lessons.md.txt", lessons_text())
 
 
 def setup(app):

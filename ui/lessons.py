@@ -840,9 +840,11 @@ def page_title(scene):
     return site.by_key(scene.page).title
 
 
+@functools.lru_cache(maxsize=16)
 def load(value):
     """The lesson an address's ``lesson`` value names: a shipped lesson's name, or a
-    lesson file's text (:func:`encode`)."""
+    lesson file's text (:func:`encode`), read once however many times an address is
+    opened (a lesson is immutable; one that cannot be read is refused each time)."""
     found = shipped()
     if value in found:
         return found[value]
