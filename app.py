@@ -42,9 +42,12 @@ def main():
     # 11.2:1 and 7.1:1).  One style for every page.
     st.html(
         "<style>[data-testid='stCaptionContainer']{opacity:.85}"
-        # a phone: a page's title breaks between words ("Kernel matchin/g"), at a size that fits
-        "@media (max-width:640px){h1{font-size:1.7rem!important;word-break:normal!important;"
-        "overflow-wrap:normal!important;hyphens:auto}"
+        # a title breaks between words, never inside one ("Kernel matchin/g": a phone, and a
+        # lesson's title row at 1280 px beside its About, toggle and text sizes); the row gives
+        # the title at least its longest word; a phone gets a size that fits
+        "h1{word-break:normal!important;overflow-wrap:normal!important;hyphens:auto}"
+        ".st-key-title-row > div:first-child{min-width:min-content}"
+        "@media (max-width:640px){h1{font-size:1.7rem!important}"
         # presenter mode is for a projector: a phone's first screen keeps its room for the chart
         ".st-key-w-present{display:none}}"
         # a finger's target (WCAG 2.5.5, 44 x 44 px) on a phone: the header's two buttons, the
