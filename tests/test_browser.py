@@ -368,3 +368,45 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
             urllib.request.Request(f"{server}/{address}", headers={"Accept-Encoding": "identity"})
         )
         assert plain.headers.get("Content-Encoding") is None and plain.read() == on_disk.read_bytes()
+
+
+def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser):
+    """A new kernel width picked with the mouse: the new study is drawn into the plots
+    already on screen (each the same element, redrawn as a step redraws it, not made
+    anew), on the step shown, with nothing of the old study's overlays left over, and the
+    keys step the new study."""
+    from browser_support import click_like_a_person
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"{server}/kmp?data=sinc&points=350&step=3")
+        settled(page, 3)
+        before = page.evaluate(
+            "() => { const p = window.__mplPlayer; p.cells.forEach((c, i) => { c.plot.__mplMark = i; });"
+            " return {id: p.id, panels: p.cells.length}; }"
+        )
+        click_like_a_person(page, page.get_by_role("combobox", name="gamma (inverse squared width)"))
+        option = page.get_by_role("option", name="3", exact=True)
+        option.wait_for(state="visible", timeout=10_000)
+        click_like_a_person(page, option)
+        page.wait_for_function(
+            "(old) => window.__mplSettled && window.__mplSettled.id !== old && window.__mplPlayer.id !== old",
+            arg=before["id"],
+            timeout=120_000,
+        )
+        after = page.evaluate(
+            """() => { const p = window.__mplPlayer;
+              return {j: p.j, gamma: new URL(location.href).searchParams.get('gamma'),
+                kept: p.cells.map((c) => c.plot.__mplMark === c.index),
+                overlays: p.cells.map((c) => Math.max(c.plot.querySelectorAll(':scope > .mpl-marks').length,
+                  c.plot.querySelectorAll(':scope > .mpl-step-line').length)),
+                drawn: p.cells.every((c) => c.panel.table || (c.plot._fullLayout && c.plot.data.length === p.base(c.panel).data.length))}; }"""
+        )
+        assert after["gamma"] == "3" and after["j"] == 3
+        assert after["kept"] == [True] * before["panels"], "each plot is redrawn in place, not made anew"
+        assert after["drawn"], "every panel shows the new study's traces"
+        assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"
+        page.keyboard.press("ArrowRight")
+        rendered(page, 4)
+    finally:
+        page.close()

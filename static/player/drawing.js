@@ -21,9 +21,17 @@ export const drawing = {
         const { data, layout } = this.figure(cell, j);
         return this.track(this.Plotly.newPlot(cell.plot, data, layout, this.config(cell))).then(() => {
           if (this.destroyed) return undefined;
-          this.hook(cell);
-          cell.plot.on("plotly_relayout", (change) => { if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j); });
+          this.hookPlot(cell);
           cell.mode = "full";
+          return this.afterDraw(cell, j, true);
+        });
+      }
+      if (!cell.hooked) {  // a plot kept from the player this one replaced: redrawn, then hooked
+        const { data, layout } = this.figure(cell, j);
+        cell.mode = "full";
+        return this.track(this.Plotly.react(cell.plot, data, layout, this.config(cell))).then(() => {
+          if (this.destroyed) return undefined;
+          this.hookPlot(cell);
           return this.afterDraw(cell, j, true);
         });
       }
@@ -65,6 +73,17 @@ export const drawing = {
         Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));
       }, 0);
     })));
+  },
+
+  // The player's own listeners on a drawn plot (each player hooks a plot it draws once; a
+  // kept plot's old listeners see their player gone and do nothing).
+  hookPlot(cell) {
+    cell.hooked = true;
+    this.hook(cell);
+    cell.plot.on("plotly_relayout", (change) => {
+      if (this.destroyed) return;
+      if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j);
+    });
   },
 
   // A Plotly call in flight: the player is not torn down under it (see destroy).

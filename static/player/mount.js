@@ -59,11 +59,15 @@ export function mount(root, payload, options) {
     return old.cleanup;
   }
   let step = sceneStep(payload);
+  let plots = null;
   if (old) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
+    // A setting of the same page shown the same way: the new study is drawn into the plots
+    // on screen (a Plotly.react of what changed, as a step is), not into new ones.
+    if (old.payload.page === payload.page && old.view.split("|").slice(1).join("|") === view.split("|").slice(1).join("|")) plots = old.handOver();
     old.destroy();
   }
-  const player = new Player(root, Object.assign(payload, { step }), options);
+  const player = new Player(root, Object.assign(payload, { step }), options, plots);
   player.view = view;
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   STATE.set(root, player);

@@ -36,10 +36,13 @@ export class Player {
   // options (the standalone page's, ui/export.py): onStep(j) keeps the step somewhere else
   // than the URL's query; onPastEnd(+1 / -1) is called by a forward key on the last step
   // or a backward key on step 0 (the next or previous scene of a lesson).
-  constructor(root, payload, options) {
+  // plots: the drawn plots of the player this one replaces, by panel key, with the Plotly
+  // calls still running on them (handOver): the new study is drawn into them.
+  constructor(root, payload, options, plots) {
     this.root = root;
     this.options = options || {};
     this.inflight = new Set();
+    this.adopted = plots || null;
     this.setData(payload);
     this.j = Math.max(0, Math.min(payload.step || 0, this.n));
     this.playing = false;
@@ -72,7 +75,8 @@ export class Player {
     window.addEventListener("resize", this.onResize);
     // the theme can change under us (the app's settings menu, the system): check now and then
     this.themeWatch = setInterval(() => this.checkTheme(), 1000);
-    this.ready = loadPlotly(payload.plotly_url).then((Plotly) => {
+    const running = this.adopted ? this.adopted.running : [];  // the old player's last draws finish first
+    this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running]).then(([Plotly]) => {
       this.Plotly = Plotly;
       this.layout();
     }).catch((error) => { this.story.textContent = "The charts could not load: " + error.message; });
@@ -201,7 +205,10 @@ export class Player {
     this.cells = p.panels.map((panel, index) => {
       const title = el("div", { class: "mpl-title" });
       const keyLine = el("div", { class: "mpl-key" });
-      const plot = el("div", { class: "mpl-plot", "data-panel": panel.key, role: "figure", "aria-label": panel.caption || panel.title || panel.key });
+      const kept = this.adopted && !panel.table ? this.adopted.plots.get(panel.key) : null;
+      const label = panel.caption || panel.title || panel.key;
+      const plot = kept || el("div", { class: "mpl-plot", "data-panel": panel.key, role: "figure", "aria-label": label });
+      if (kept) kept.setAttribute("aria-label", label);
       const head = el("div", { class: "mpl-head" }, [title, keyLine]);
       const parts = [head];
       if (panel.subtitle) parts.push(el("div", { class: "mpl-subtitle", text: panel.subtitle }));
@@ -210,10 +217,12 @@ export class Player {
       if (panel.caption) cell.append(el("div", { class: "mpl-caption", text: panel.caption }));
       title.addEventListener("dblclick", () => this.enlarge(index));
       this.grid.append(cell);
-      const record = { panel, index, title, head, keyLine, plot, cell, drawn: false, height: 0 };
+      // a kept plot is drawn: the first render redraws it (Plotly.react) and hooks it anew
+      const record = { panel, index, title, head, keyLine, plot, cell, drawn: Boolean(kept), mode: "full", hooked: false, height: 0 };
       this.renderKey(record);
       return record;
     });
+    this.adopted = null;
     this.top = el("div", { class: "mpl-top" + (p.present ? " mpl-pinned" : "") }, [bar, this.lesson, this.story, this.quiz]);
     this.renderShared();
     this.blanker = el("div", { class: "mpl-blank", role: "presentation", title: "Blank screen: press any key" });
@@ -301,6 +310,20 @@ export class Player {
     if (this.options.onStep) this.options.onStep(this.j);
   }
 
+  // This player's drawn plots, given to the player that replaces it (mount.js): `plots`, by
+  // panel key, without what this player drew over them; `running`, its Plotly calls on
+  // them.  They are not purged when this player goes.
+  handOver() {
+    const plots = new Map();
+    for (const cell of this.cells) {
+      if (!cell.drawn || cell.panel.table || !cell.plot._fullLayout) continue;
+      for (const mine of [cell.line, cell.marks]) if (mine) mine.remove();
+      cell.given = true;
+      plots.set(cell.panel.key, cell.plot);
+    }
+    return { plots, running: [...this.inflight] };
+  }
+
   destroy() {
     clearTimeout(this.timer);
     clearInterval(this.themeWatch);
@@ -312,7 +335,7 @@ export class Player {
     if (this.host) this.host.replaceChildren();
     // Purged once every Plotly call in flight has finished: purging under a running draw
     // leaves it to read a layout that is gone (a console error, "_rehover").
-    const purge = () => { if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table) this.Plotly.purge(cell.plot); };
+    const purge = () => { if (this.Plotly) for (const cell of this.cells) if (cell.drawn && !cell.panel.table && !cell.given) this.Plotly.purge(cell.plot); };
     Promise.all([...this.inflight]).then(purge);
   }
 }

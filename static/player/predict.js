@@ -42,7 +42,7 @@ export const predict = {
     const panel = cell.panel;
     if (panel.guess_trace === undefined) return;
     cell.plot.addEventListener("click", (event) => {
-      if (!this.predict || this.revealed() || !this.coords) return;
+      if (this.destroyed || !this.predict || this.revealed() || !this.coords) return;
       if (this.classAsk && this.classAsk.question) return;  // the class answers the scene's question, not the board
       const full = cell.plot._fullLayout;
       if (!full || !full.xaxis) return;
