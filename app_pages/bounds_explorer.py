@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, nontrivial_range
-from ui import board, choose, code, pictures
+from ui import board, choose, code, pictures, site
 from ui.pictures import bounds as picture
 from ui.state import PageState
 
@@ -81,7 +81,7 @@ NOTES = {
 state = PageState(picture.PAGE)
 display = board.page_top(
     state,
-    "Bounds explorer",
+    site.by_key(picture.PAGE).title,
     "Every generalisation bound in the papers, as a function of the sample size m, the sparsity k (or t) and "
     "the confidence δ — no data needed. Step along the axis (the keys or a clicker) to read each bound at one "
     "value, move the sliders to see when a bound says something (below 1) and which of two bounds is tighter "

@@ -13,11 +13,7 @@ INTRO = (
     "of its incremental algorithm (Wang 2016, Figure 1). Random methods are repeated; bands show the spread."
 )
 state, display, settings, result, seconds = board.study_page(
-    picture,
-    "Nyström & column selection",
-    INTRO,
-    "Columns",
-    progress_text="Choosing columns and fitting Nyström approximations",
+    picture, INTRO, progress_text="Choosing columns and fitting Nyström approximations"
 )
 board.player(state, settings, result, picture.draw, display)
 if not result.two_view:

@@ -15,7 +15,7 @@ INTRO = (
     "watch which deflations keep the kernel symmetric and positive semi-definite, which wipe out the chosen "
     "column, and how the test error differs (Diethe 2015, sec. 3.2 and Figure 1)."
 )
-state, display, settings, lab, seconds = board.study_page(picture, "Deflation lab", INTRO, "Lab")
+state, display, settings, lab, seconds = board.study_page(picture, INTRO)
 family, k, split = settings.options["family"], settings.options["k"], lab.split
 stopped = {name: path.stop_reason for name, path in lab.paths.items() if path.stop_reason}
 if stopped:

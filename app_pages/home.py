@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import board, compute, figures, pictures
+from ui import board, compute, figures, pictures, site
 from ui.pictures.settings import Address, read_data, read_kernel
 
 st.title("Matching Pursuit Lab")
@@ -31,55 +31,10 @@ st.page_link(
     icon=":material/school:",
 )
 
-# Each card: its page, the study its picture shows (dataset, width, k, step), and what it
-# says.  The "Open ... at step N" link carries every setting of that study, so the page it
-# opens -- and any copy of its address -- shows exactly the card's picture, larger.
-CARDS = [
-    (
-        "app_pages/sparse_kpca.py",
-        "Sparse KPCA",
-        "skpca",
-        "rings",
-        "2",
-        20,
-        6,
-        "Criterion: variance explained, ‖K[:, i]‖² / K[i, i]. Deflation: Schur complement (pivoted Cholesky). "
-        "Model: the subspace of the chosen points.",
-    ),
-    (
-        "app_pages/kmp.py",
-        "Kernel Matching Pursuit",
-        "kmp",
-        "sinc",
-        "2",
-        15,
-        5,
-        "Criterion: fit of the residual, |K[:, i]'y| / ‖K[:, i]‖. Deflation: project the chosen column out. "
-        "Model: least squares on the chosen columns.",
-    ),
-    (
-        "app_pages/sparse_kcca.py",
-        "Sparse KCCA",
-        "skcca",
-        "rings-two-view",
-        "1/d",
-        20,
-        10,
-        "Criterion: alignment of a point's columns in the two views. Deflation: in both views. "
-        "Model: CCA on the chosen points.",
-    ),
-    (
-        "app_pages/mpkfda.py",
-        "Greedy Fisher (MPKFDA)",
-        "mpkfda",
-        "moons",
-        "1/d",
-        20,
-        8,
-        "Criterion: Fisher ratio of the column, (K[:, i]'y)² / (K[:, i]'B K[:, i]). Deflation: one of seven. "
-        "Model: Fisher discriminant on the chosen points.",
-    ),
-]
+# Each card (ui/site.py): its page, the study its picture shows (dataset, width, k, step),
+# and what it says.  The "Open ... at step N" link carries every setting of that study, so
+# the page it opens -- and any copy of its address -- shows exactly the card's picture, larger.
+CARDS = [page for page in site.PLAYER_PAGES if page.card is not None]
 CARD_POINTS = 200
 
 
@@ -120,49 +75,24 @@ def card_figure(family, name, gamma, k, step):
 
 
 columns = st.columns(2)
-for number, (path, title, family, name, gamma, k, step, text) in enumerate(CARDS):
+for number, page in enumerate(CARDS):
+    card = page.card
     with columns[number % 2].container(border=True):
-        st.subheader(title)
-        board.chart(card_figure(family, name, gamma, k, step), key=f"home-{family}")
-        st.markdown(text)
+        st.subheader(page.title)
+        board.chart(card_figure(page.key, card.data, card.gamma, card.k, card.step), key=f"home-{page.key}")
+        st.markdown(card.text)
         st.page_link(
-            path,
-            label=f"Open {title} at step {step}",
+            page.file,
+            label=f"Open {page.title} at step {card.step}",
             icon=":material/arrow_forward:",
-            query_params=card_link(name, gamma, k, step),
+            query_params=card_link(card.data, card.gamma, card.k, card.step),
         )
 
 st.subheader("Labs, theory and the papers")
-links = st.columns(4)
-links[0].page_link(
-    "app_pages/deflation_lab.py",
-    label="Deflation lab",
-    icon=":material/layers:",
-    help="One criterion, seven ways to deflate, side by side: which keep K positive semi-definite, "
-    "which wipe out the chosen column, and what it does to the test error.",
-)
-links[0].caption("Seven deflations side by side, with what stays PSD and the criterion × deflation table.")
-links[1].page_link(
-    "app_pages/column_lab.py",
-    label="Nyström & column selection",
-    icon=":material/view_column:",
-    help="Greedy, uniform and leverage-score columns for a Nyström approximation (Wang 2016, Fig. 1).",
-)
-links[1].caption("Greedy vs uniform vs leverage-score columns: kernel error, KCCA accuracy, stability, speed-up.")
-links[2].page_link(
-    "app_pages/bounds_explorer.py",
-    label="Bounds explorer",
-    icon=":material/functions:",
-    help="Every bound as a function of m, k, t and δ; no data needed.",
-)
-links[2].caption("Every bound against m, k, t and δ: where it says something, and which is tighter.")
-links[3].page_link(
-    "app_pages/paper_figures.py",
-    label="Paper figures",
-    icon=":material/menu_book:",
-    help="The papers' figures and tables rerun on offline data, each with the paper's finding and what differs here.",
-)
-links[3].caption("Each paper figure and table: the paper's claim, our rerun, and what differs.")
+LINKS = [page for page in site.PAGES if page.link is not None]
+for column, page in zip(st.columns(len(LINKS)), LINKS):
+    column.page_link(page.file, label=page.title, icon=page.icon, help=page.link.help)
+    column.caption(page.link.caption)
 
 st.markdown(
     """

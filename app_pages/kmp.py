@@ -14,9 +14,7 @@ INTRO = (
     "by the chosen points, so its error has a sample-compression (VC) bound (Vincent and Bengio 2002; Hussain et al. "
     "2011, Alg. 5 and Thm 4)."
 )
-state, display, settings, study, seconds = board.study_page(
-    picture, "Kernel matching pursuit", INTRO, "Matching pursuit"
-)
+state, display, settings, study, seconds = board.study_page(picture, INTRO)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

@@ -10,9 +10,7 @@ INTRO = (
     "deflate the kernel, repeat; then train a Fisher discriminant on the chosen points. The sparse classifier "
     "has a bound from its class means and variances on the points it did not choose (Diethe 2015, Alg. 1 and Thm 1)."
 )
-state, display, settings, study, seconds = board.study_page(
-    picture, "Greedy kernel Fisher discriminant (MPKFDA)", INTRO, "Greedy Fisher"
-)
+state, display, settings, study, seconds = board.study_page(picture, INTRO)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 from mpcore.experiments import FIGURES, READINGS, run
 from mpcore.experiments.report import load_kept
-from ui import board, code, compute, paper_figures
+from ui import board, code, compute, paper_figures, site
 from ui.state import Control, PageState, plain
 
 PAGE = "paper-figures"
@@ -27,7 +27,7 @@ state = PageState(PAGE)
 # presenter mode and the text size as on every page (the cards' charts grow with the text)
 board.page_top(
     state,
-    "Paper figures",
+    site.by_key(PAGE).title,
     "Each card states what a paper found (with its numbers), reruns it here on offline data and says what "
     "differs from the paper's setting. **Quick** runs take seconds; **paper-sized** runs use the papers' sizes "
     "and repetitions and can take minutes. Each card quotes the sentence of the paper it judges, says how our "

@@ -11,7 +11,7 @@ INTRO = (
     "span of the chosen points along which the two views correlate most. Its error is bounded like KMP's "
     "(Hussain et al. 2011, Alg. 3 and Thm 9)."
 )
-state, display, settings, study, seconds = board.study_page(picture, "Sparse kernel CCA", INTRO, "Sparse KCCA")
+state, display, settings, study, seconds = board.study_page(picture, INTRO)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

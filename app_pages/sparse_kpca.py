@@ -15,7 +15,7 @@ INTRO = (
     "the chosen points span a k-dimensional subspace, and the compression bound says how well it will serve "
     "new data (Hussain et al. 2011, Alg. 2 and Cor. 1)."
 )
-state, display, settings, study, seconds = board.study_page(picture, "Sparse kernel PCA", INTRO, "Sparse KPCA")
+state, display, settings, study, seconds = board.study_page(picture, INTRO)
 board.stop_note(study, display)
 board.player(state, settings, study, picture.draw, display)
 

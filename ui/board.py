@@ -86,21 +86,22 @@ def page_top(state: PageState, title, summary):
     return bool(present), (text or 100) / 100
 
 
-def study_page(picture, title, intro, heading, progress_text=None):
+def study_page(picture, intro, progress_text=None):
     """The top of a page that shows a study (``picture``: its module in :mod:`ui.pictures`),
-    in order: the title row (``title``, presenter mode, text size) and the ``intro``, the
-    notes about the link, the lesson picker, the data and kernel, the page's own controls
-    under ``heading``, then the study computed (``progress_text``: see
+    in order: the title row (the page's title in :mod:`ui.site`, presenter mode, text size)
+    and the ``intro``, the notes about the link, the lesson picker, the data and kernel, the
+    page's own controls under their heading, then the study computed (``progress_text``: see
     :func:`ui.compute.compute_study`).  Returns ``(state, display, settings, study,
     seconds)``."""
+    page = site.by_key(picture.PAGE)
     state = PageState(picture.PAGE)
     choose.open_on_preset(state)
-    display = page_top(state, title, intro)
+    display = page_top(state, page.shown_title, intro)
     state.notes_here()
     choose.preset_picker(state)
     data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
     kernel = choose.kernel_sidebar(state, data)
-    st.sidebar.header(heading)
+    st.sidebar.header(page.controls)
     settings = picture.read(choose.Sidebar(state), data, kernel)
     study, seconds = compute.compute_study(settings, state, progress_text)
     return state, display, settings, study, seconds

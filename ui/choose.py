@@ -22,6 +22,7 @@ import streamlit as st
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
 from ui import compute
+from ui.controls import one_name
 from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests use
     AUTO_GAMMA,
     GAMMAS,
@@ -35,11 +36,12 @@ from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests
     DataChoice,
     KernelChoice,
     data_choice,
+    data_control,
     dataset_controls,
     kernel_choice,
     kernel_controls,
 )
-from ui.state import Control, PageState, class_params, format_value, literal, plain
+from ui.state import PageState, class_params, format_value, literal, plain
 
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
 
@@ -290,7 +292,7 @@ def data_sidebar(state: PageState, tasks, preset):
         session["data"] = uploaded
     names = [n for n, info in REGISTRY.items() if info.task in tasks]
     names += [n for n, upload in store.items() if upload.task in tasks]
-    control = Control("data", preset, str, options=tuple(names))
+    control = data_control(tasks, preset, names)
     name = state.widget(
         sb.selectbox,
         control,
@@ -399,8 +401,10 @@ class Sidebar:
         self.state = state
         self._groups = {}
         self._places = {}
+        self._asked = {}
 
     def get(self, control):
+        one_name(self._asked, control)
         if control.group in self._places:
             return draw(self.state, control, where=self._places[control.group])
         if control.group:

@@ -7,15 +7,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-#: Which core function each page's study comes from (``ui.compute.STUDIES``' keys).
-FUNCTIONS = {
-    "skpca": ("mpcore.studies", "skpca_study"),
-    "kmp": ("mpcore.studies", "kmp_study"),
-    "skcca": ("mpcore.studies", "skcca_study"),
-    "mpkfda": ("mpcore.studies", "mpkfda_study"),
-    "deflation-lab": ("mpcore.labs", "compare_deflations"),
-    "column-lab": ("mpcore.labs", "column_selection"),
-}
+from ui import site
 
 PRINT_STUDY = """
 print("chosen training points:", result.path.indices.tolist())
@@ -40,7 +32,8 @@ for name, values in table.items():
 numbers = {name: [float(v) for v in values] for name, values in table.items()}
 """
 
-PRINTERS = {"deflation-lab": PRINT_DEFLATIONS, "column-lab": PRINT_COLUMNS}
+#: What a page's script prints, by the name its page gives (:attr:`ui.site.Page.printer`).
+PRINTERS = {"study": PRINT_STUDY, "deflations": PRINT_DEFLATIONS, "columns": PRINT_COLUMNS}
 
 
 def _literal(value):
@@ -93,12 +86,14 @@ def _data_lines(data, upload_name=None):
 
 
 def study_script(kind, title, data, kernel, settings, query=None, upload_name=None):
-    """The script for a page whose view comes from ``ui.compute.STUDIES[kind]``.
+    """The script for the page ``kind`` (its own name), whose view comes from its study's
+    core function (:attr:`ui.site.Page.study`).
 
     ``data`` and ``kernel`` are the page's ``DataChoice`` and ``KernelChoice``,
     ``settings`` the keyword settings it passes; ``query`` the page's URL parameters (for
     the header); ``upload_name`` the uploaded file's name when the data came from one."""
-    module, function = FUNCTIONS[kind]
+    page = site.by_key(kind)
+    module, function = page.study.split(":")
     arguments = [f"kernel={kernel.kernel!r}", f"gamma={_literal(kernel.gamma)}", f"degree={kernel.degree}"]
     arguments += [f"{key}={_literal(value)}" for key, value in sorted(settings.items())]
     lines = [_header(title, query), "import json", ""] + _data_lines(data, upload_name)
@@ -107,7 +102,7 @@ def study_script(kind, title, data, kernel, settings, query=None, upload_name=No
         f"from {module} import {function}",
         "",
         f"result = {function}(split, {', '.join(arguments)})",
-        PRINTERS.get(kind, PRINT_STUDY).strip("\n"),
+        PRINTERS[page.printer].strip("\n"),
         'print("NUMBERS =", json.dumps(numbers))',
     ]
     return "\n".join(lines) + "\n"

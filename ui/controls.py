@@ -128,6 +128,18 @@ def plain(text):
     return _PUNCTUATION.sub(r"\\\1", visible(text))
 
 
+def one_name(asked, control):
+    """Note that a page reads ``control`` (``asked``: name -> the control read by it, so far
+    in this run).  A name means one thing on a page and in its address: ValueError when
+    another control, one with another label or kind, was read by the same name."""
+    first = asked.setdefault(control.name, control)
+    if first is not control and (first.label, first.kind) != (control.label, control.kind):
+        raise ValueError(
+            f"two controls of this page are called {control.name!r} ({first.label or first.name!r} and "
+            f"{control.label or control.name!r}): an address could not tell them apart; rename one"
+        )
+
+
 def format_value(value):
     if isinstance(value, (list, tuple)):
         return ",".join(str(item) for item in value)

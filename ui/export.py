@@ -258,10 +258,10 @@ def parse_target(target):
         raise ValueError(f"{text!r} is not an http(s) address of the app")
     page = site.by_path(parts.path.rstrip("/").rsplit("/", 1)[-1])  # the last part: the app may sit under a base path
     query = dict(parse_qsl(parts.query, keep_blank_values=True))
-    if page.key in ("home", "paper-figures"):
+    if not page.picture:
         raise ValueError(
             f"the page {page.title!r} has no step player; export one of "
-            f"{', '.join('/' + p.url_path for p in site.PAGES if p.key not in ('home', 'paper-figures'))}"
+            f"{', '.join('/' + p.url_path for p in site.PLAYER_PAGES)}"
         )
     return page, query, app_base(text, page.key)
 

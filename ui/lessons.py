@@ -79,60 +79,24 @@ MAX_SCENES = 30
 #: Narration: two to four sentences, at most this many characters (a projector's worth).
 MAX_NARRATION = 600
 
-#: The numbers a scene's narration, question and claims may use, by page.
-CURVE_NUMBERS = (
-    "m",
-    "bound_min",
-    "bound_argmin",
-    "test_min",
-    "test_argmin",
-    "rank_corr",
-    "end",
-    "bound_end",
-    "test_end",
-)
-NUMBERS = {
-    "skpca": (*CURVE_NUMBERS, "printed_argmin", "operator_argmin", "local_min"),
-    "kmp": (*CURVE_NUMBERS, "variant"),
-    "skcca": CURVE_NUMBERS,
-    "mpkfda": (*CURVE_NUMBERS, "criterion", "deflation"),
-    "deflation-lab": (
-        "m",
-        "n_steps",
-        "first_difference",
-        "shared_picks",
-        "best",
-        "best_error",
-        "indefinite",
-        "n_indefinite",
-    ),
-    "column-lab": (
-        "m",
-        "rank",
-        "d_eff",
-        "best",
-        "trace_greedy",
-        "trace_uniform",
-        "trace_ridge_leverage",
-        "trace_k_means",
-        "speedup",
-    ),
-    "bounds": (),  # the bounds explorer draws formulas, not a study: nothing to quote
-}
+#: The numbers a scene's narration, question and claims may use, by page (each page says
+#: which, :attr:`ui.site.Page.numbers`).
+NUMBERS = {page.key: page.numbers for page in site.PLAYER_PAGES}
 PAGES = tuple(NUMBERS)
 #: Every page's address (``sparse-kpca``), which a lesson names its page by, and the page's
 #: own name (``skpca``), which older lessons used and is still read.
 ADDRESSES = {page.url_path: page.key for page in site.PAGES if page.key in NUMBERS}
-#: The settings a scene may give (the pages' address keys; which one a page takes depends
-#: on the page and the dataset, and the page says so of one it does not).  The test suite
-#: checks this against every control the pages make.
-SETTING_KEYS = frozenset(
-    (
-        "data aseed test seed std points noise spread positive m full levratio kernel gamma degree k "
-        "variant loss setalpha alpha delta rescale log ownscale cand sub criterion deflation "
-        "deflations stages tau reg rank repeats methods family bound vary overlay logx logy kmax tmax paper"
-    ).split()
-)
+
+
+@functools.cache
+def setting_keys():
+    """The settings a scene may give: every control's name on a page with a step player
+    (:func:`ui.pictures.controls`; which one a page takes depends on the page and the
+    dataset, and the page says so of one it does not)."""
+    from ui import pictures  # (it reads lessons)
+
+    return frozenset(control.name for page in site.PLAYER_PAGES for control in pictures.controls(page.key))
+
 
 #: How a setting a narration names reads in a sentence (other values read as they are).
 WORDS = {
@@ -493,14 +457,15 @@ def _panel(value, where):
 
 def _check_settings(settings, where):
     """Refuse a setting no page has, or a dataset the app does not offer, with the choices."""
+    known = setting_keys()
     for key in settings:
-        if key not in SETTING_KEYS:
-            near = difflib.get_close_matches(key, SETTING_KEYS, n=1)
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1)
             raise LessonError(
                 f"{where}: {key!r} is not a setting of any page"
                 + (f" (did you mean {near[0]!r}?)" if near else "")
                 + "; the settings are "
-                + ", ".join(sorted(SETTING_KEYS))
+                + ", ".join(sorted(known))
                 + "."
             )
     data = settings.get("data")

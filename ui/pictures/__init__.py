@@ -20,21 +20,25 @@ import importlib
 import time
 from dataclasses import dataclass, field
 
-from mpcore import labs, studies
 from ui import lessons, site
+from ui.controls import one_name
 from ui.pictures.common import Picture
-from ui.pictures.settings import PRESENT, TEXT, Address, Settings, read_data, read_kernel, step_of, view_address
+from ui.pictures.settings import (
+    PRESENT,
+    TEXT,
+    Address,
+    Settings,
+    data_controls,
+    kernel_controls,
+    read_data,
+    read_kernel,
+    step_of,
+    view_address,
+)
 from ui.presets import PRESETS, matching
 
-#: The core's function behind each page's study.
-STUDIES = {
-    "skpca": studies.skpca_study,
-    "kmp": studies.kmp_study,
-    "skcca": studies.skcca_study,
-    "mpkfda": studies.mpkfda_study,
-    "deflation-lab": labs.compare_deflations,
-    "column-lab": labs.column_selection,
-}
+#: The core's function behind each page's study (:attr:`ui.site.Page.study`).
+STUDIES = {page.key: page.study_function() for page in site.PLAYER_PAGES if page.study}
 
 
 def module(page):
@@ -43,6 +47,26 @@ def module(page):
     if not page.picture:
         raise ValueError(f"the page {page.title!r} has no step player")
     return importlib.import_module(page.picture)
+
+
+def controls(page):
+    """Every control the page ``page`` (its own name) may read: its data's and its kernel's
+    (a page with data) and its own (its picture's ``CONTROLS``).  Its address's keys."""
+    draws = module(page)
+    shared = (*data_controls(draws.TASKS, draws.DATA), *kernel_controls()) if hasattr(draws, "TASKS") else ()
+    return (*shared, *draws.CONTROLS)
+
+
+def control_problems(page, extra=()):
+    """Sentences for two controls of ``page`` (and ``extra`` ones) that share a name but not
+    their meaning (label or kind): an address could not tell them apart."""
+    asked, out = {}, []
+    for control in (*controls(page), *extra):
+        try:
+            one_name(asked, control)
+        except ValueError as error:
+            out.append(f"{page}: {error}")
+    return out
 
 
 def compute(settings: Settings, progress=None):

@@ -120,6 +120,57 @@ def _knob(name, vary, m):
     return Control(name, float(knob.default), float, lo=knob.lo, hi=knob.hi, widget="slider", step=step, **shared)
 
 
+def _log_x(vary):
+    return Control(
+        "logx",
+        vary in ("m", "delta"),
+        bool,
+        widget="toggle",
+        label="Log x axis",
+        scope=f"{PAGE}:{vary}",
+        help="A log axis shows small and large values of the knob together.",
+    )
+
+
+def _span(vary, ends):
+    """The largest count shown along ``vary`` (k or t), one of ``ends``."""
+    return Control(
+        f"{vary}max",
+        min(200, ends[-1]),
+        int,
+        options=ends,
+        nearest=True,
+        widget="select_slider",
+        label=f"Largest {vary} shown",
+        help="The x axis runs from 0 to this value.",
+    )
+
+
+def _log_y(bound, overlay, default):
+    return Control(
+        "logy",
+        default,
+        bool,
+        widget="toggle",
+        label="Log y axis",
+        group="axes",
+        scope=f"{PAGE}:{bound}:{overlay}",
+        help="A log axis shows loose bounds (far above 1) next to tight ones.",
+    )
+
+
+#: Every control the page may read (the knobs as when none is on the x axis).
+CONTROLS = (
+    BOUND,
+    _vary(BOUND.default),
+    _overlay(BOUND.default, _vary(BOUND.default).default),
+    _log_x("m"),
+    *(_knob(name, None, 1000) for name in KNOB_ORDER),
+    *(_span(vary, COUNTS) for vary in ("k", "t")),
+    _log_y(BOUND.default, NONE, False),
+)
+
+
 def read(address):
     """The page's :class:`Settings` from its controls (``address``: a link or the widgets).
     The bounds are cheap, so the default of the log y axis -- on when a curve is above the
@@ -128,17 +179,7 @@ def read(address):
     bound = address.get(BOUND)
     vary = address.get(_vary(bound))
     overlay = address.get(_overlay(bound, vary))
-    log_x = address.get(
-        Control(
-            "logx",
-            vary in ("m", "delta"),
-            bool,
-            widget="toggle",
-            label="Log x axis",
-            scope=f"{PAGE}:{vary}",
-            help="A log axis shows small and large values of the knob together.",
-        )
-    )
+    log_x = address.get(_log_x(vary))
     address.reserve("axes")  # the log y toggle, drawn once the curves say whether it is needed
     address.header("Knobs")
     spec = EXPLORER_BOUNDS[bound]
@@ -149,34 +190,14 @@ def read(address):
             values[name] = address.get(_knob(name, vary, values.get("m", 1000)))
     if vary in ("k", "t"):
         ends = tuple(c for c in COUNTS if 1 <= c <= max(1, int(values["m"]) - 1)) or (1,)
-        span = address.get(
-            Control(
-                f"{vary}max",
-                min(200, ends[-1]),
-                int,
-                options=ends,
-                nearest=True,
-                widget="select_slider",
-                label=f"Largest {vary} shown",
-                help="The x axis runs from 0 to this value.",
-            )
-        )
+        span = address.get(_span(vary, ends))
         xs = grid(vary, 0, span, n=min(span + 1, 200))
     else:
         xs = grid(vary)
     study = {"bound": bound, "vary": vary, "xs": tuple(np.asarray(xs).tolist()), "overlay": overlay, **values}
     lowest = [float(np.nanmin(ys)) for ys in _curves(study).values() if np.isfinite(ys).any()]
     log_y = address.get(
-        Control(
-            "logy",
-            bound == "pca_local_rademacher" or (bool(lowest) and max(lowest) > LOG_CAP),
-            bool,
-            widget="toggle",
-            label="Log y axis",
-            group="axes",
-            scope=f"{PAGE}:{bound}:{overlay}",
-            help="A log axis shows loose bounds (far above 1) next to tight ones.",
-        )
+        _log_y(bound, overlay, bound == "pca_local_rademacher" or (bool(lowest) and max(lowest) > LOG_CAP))
     )
     return Settings.of(PAGE, None, None, study, log_x=log_x, log_y=log_y)
 

@@ -82,6 +82,10 @@ def rank_control(m):
     )
 
 
+#: Every control the page may read, beside the data's and the kernel's (see ``skpca``).
+CONTROLS = (METHODS, rank_control(1000), REPEATS, REG, RATIO, LOG)
+
+
 def read(address, data, kernel):
     """The page's :class:`Settings` from its controls (``address``: a link or the widgets)."""
     methods = tuple(address.get(METHODS))

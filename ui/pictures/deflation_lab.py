@@ -11,7 +11,7 @@ from mpcore.labs import ERROR_NAMES, LAB_CRITERIA
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import Settings, read_k
+from ui.pictures.settings import Settings, k_control, read_k
 
 PAGE = "deflation-lab"
 TASKS = ("binary", "regression")
@@ -93,6 +93,10 @@ def criterion_control(family):
         scope=f"{PAGE}:{family}",
         help=CRITERION_HELP[family],
     )
+
+
+#: Every control the page may read, beside the data's and the kernel's (see ``skpca``).
+CONTROLS = (family_control("binary"), criterion_control("mpkfda"), CHOSEN, TAU, k_control(1000, 20, 80), OWN_SCALE)
 
 
 def read(address, data, kernel):

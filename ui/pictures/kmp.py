@@ -8,7 +8,7 @@ from ui import lessons
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, Settings, bound_view, log_axis, read_k
+from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
 
 PAGE = "kmp"
 TASKS = ("regression", "binary")
@@ -62,6 +62,10 @@ def loss_control(task):
         help="squared: least squares (any target). tanh, logistic, smoothed hinge: classification losses for "
         "-1/+1 targets (Vincent and Bengio 2002, sec. 3), with back-fit or basic only.",
     )
+
+
+#: Every control the page may read, beside the data's and the kernel's (see ``skpca``).
+CONTROLS = (k_control(1000, 30), VARIANT, loss_control("binary"), SET_ALPHA, ALPHA, DELTA, *BOUND_VIEW, LOG)
 
 
 def read(address, data, kernel):

@@ -7,7 +7,7 @@ from mpcore import DEFLATIONS, FISHER_CRITERIA
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, Settings, algorithm_seed, bound_view, log_axis, read_k
+from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, algorithm_seed, bound_view, k_control, log_axis, read_k
 
 PAGE = "mpkfda"
 TASKS = ("binary",)
@@ -46,6 +46,10 @@ STAGES = Control(
 )
 SEED = algorithm_seed("Seeds the random criterion.")
 LOG = log_axis()
+
+
+#: Every control the page may read, beside the data's and the kernel's (see ``skpca``).
+CONTROLS = (k_control(1000, 30), CRITERION, DEFLATION, STAGES, SEED, DELTA, *BOUND_VIEW, LOG)
 
 
 def read(address, data, kernel):

@@ -12,7 +12,7 @@ import numpy as np
 
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
-from ui.controls import Control, format_value, literal, read
+from ui.controls import Control, format_value, literal, one_name, read
 
 UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"
@@ -299,12 +299,15 @@ class Address:
     def __init__(self, query):
         self.given = {str(key): str(value) for key, value in dict(query).items()}
         self.values = {}  # name -> (value, default), in the order read
+        self.asked = {}  # name -> the control read by that name
         self.pinned = set()
         self.notes = []
         self.guided = None  # a guided lesson's scene the address opens: (lesson, its key, scene number)
 
     def get(self, control):
-        """The value of ``control`` (read once per name, as a page reads its link once)."""
+        """The value of ``control`` (read once per name, as a page reads its link once;
+        ValueError when another control of the page has taken the name)."""
+        one_name(self.asked, control)
         if control.name in self.values:
             return self.values[control.name][0]
         value = control.default
@@ -338,11 +341,29 @@ class Address:
         }
 
 
+def data_control(tasks, preset, names=None):
+    """The dataset's control on a page of ``tasks`` whose default dataset is ``preset``
+    (``names``: the datasets offered, the registry's of those tasks unless given)."""
+    names = tuple(name for name, info in REGISTRY.items() if info.task in tasks) if names is None else tuple(names)
+    return Control("data", preset, str, options=names)
+
+
+def data_controls(tasks, preset):
+    """Every control :func:`read_data` may read on such a page."""
+    return (
+        data_control(tasks, preset),
+        SEED,
+        *(control for _, control in GENERATOR_OPTIONS),
+        POINTS,
+        TEST,
+        STANDARDIZE,
+    )
+
+
 def read_data(address, tasks, preset):
     """The :class:`DataChoice` an address opens on a page of ``tasks`` whose default dataset
     is ``preset`` (ValueError with the reason when the dataset cannot be loaded)."""
-    names = tuple(name for name, info in REGISTRY.items() if info.task in tasks)
-    name = address.get(Control("data", preset, str, options=names))
+    name = address.get(data_control(tasks, preset))
     address.pinned.add("data")
     seed = address.get(SEED)
     generator = {option: address.get(control) for option, control in dataset_controls(name)}
@@ -398,6 +419,10 @@ def step_of(text, n_steps):
             f"The link asks for step {literal(text)}; this run has steps 0 to {n_steps}, so it shows step {value}."
         )
     return int(value), None
+
+
+#: The controls of how a study page with bounds draws them (:func:`bound_view`), with its log axis.
+BOUND_VIEW = (OWN_SCALE, RESCALE)
 
 
 def bound_view(address, log):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, Settings, bound_view, log_axis, read_k
+from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
 
 PAGE = "skcca"
 TASKS = ("two-view",)
@@ -35,6 +35,10 @@ REG = Control(
     help="Ridge added to each view's covariance in the final CCA, relative to its trace.",
 )
 LOG = log_axis()
+
+
+#: Every control the page may read, beside the data's and the kernel's (see ``skpca``).
+CONTROLS = (k_control(1000, 30), ALPHA, REG, DELTA, *BOUND_VIEW, LOG)
 
 
 def read(address, data, kernel):

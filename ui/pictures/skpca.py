@@ -6,7 +6,7 @@ from __future__ import annotations
 from ui import steps as steps_ui
 from ui.controls import Control
 from ui.pictures import common
-from ui.pictures.settings import DELTA, OWN_SCALE, Settings, algorithm_seed, log_axis, read_k
+from ui.pictures.settings import DELTA, OWN_SCALE, Settings, algorithm_seed, k_control, log_axis, read_k
 
 PAGE = "skpca"
 TASKS = ("unsupervised", "regression", "binary", "two-view")
@@ -36,6 +36,11 @@ def candidates_control(m):
         label="Candidates per step",
         help="59 random candidates contain one of the best 5% with probability 95%.",
     )
+
+
+#: Every control the page may read, beside the data's and the kernel's (those whose range
+#: follows the data at one size: the names and labels are what an address needs).
+CONTROLS = (k_control(1000), SUBSAMPLE, candidates_control(1000), SEED, DELTA, OWN_SCALE, LOG)
 
 
 def read(address, data, kernel):
