@@ -25,14 +25,14 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit import config
 
-from serving import classes, headers, kept_files, lines, memory, routes, warm
+import serving
+from serving import classes, headers, kept_files, memory, routes, warm
 from ui import player
 
 BASE = config.get_option("server.baseUrlPath").strip("/")
 BASE = f"/{BASE}" if BASE else ""  # the app's address path, if it sits under one
 memory.return_large_blocks()  # a study's arrays, once freed, go back to the system
-lines.install()
-routes.install(BASE)
+serving.install(BASE)  # the pages' one way to the serving layer (ui.compute.SERVING)
 classes.raise_file_limit()  # each follower of a live class holds a connection
 app = st.App(
     "app.py",

@@ -443,10 +443,15 @@ class Lines(compute.Plain):
     byte-bounded stores, each fair between clients: the client of a page script is read
     once per run (:meth:`page`) and stays with its thread."""
 
-    def __init__(self, in_children=True):
+    def __init__(self, in_children=True, namer=None):
         super().__init__()
         self.in_children = in_children
+        self._namer = namer  # the routes' naming of payloads (serving.routes.name_for), or None
+        self.routed = namer is not None
         self._local = threading.local()
+
+    def payload_name(self, gz, addresses=(), page=None):
+        return None if self._namer is None else self._namer(gz, addresses, page)
 
     def client(self):
         """The client whose page script this thread runs, or the server's own."""
@@ -491,10 +496,10 @@ class Lines(compute.Plain):
         return clients.current().address
 
 
-def install(in_children=True):
+def install(in_children=True, namer=None):
     """This process keeps and queues its work here (:data:`ui.compute.SERVING`), its
     studies computed in child processes (``in_children``; the fork server started now,
-    from the server's start-up)."""
+    from the server's start-up) and its payloads named by ``namer`` (see :class:`Lines`)."""
     if in_children:
         children.start()
-    compute.install(Lines(in_children))
+    compute.install(Lines(in_children, namer))

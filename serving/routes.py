@@ -5,7 +5,7 @@ browser to fetch early, and the store of payloads kept for fetching.
 Without this layer (``streamlit run app.py``, Streamlit's tests) the player's payload goes
 inline on the websocket; ``server.py`` installs it (:func:`install`), and a page open then
 carries a reference of a few hundred bytes where it carried the study (see the performance
-page).  The player (``ui/player.py``) knows only :data:`ui.player.NAMER`.
+page).  The player (``ui/player.py``) asks :data:`ui.compute.SERVING` for a payload's name.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from serving.kept_files import accepts_gzip
-from ui import player, site
+from ui import site
 from ui.player import ROUTE, player_base, player_modules, player_version, plotly_url, used_modules
 
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
@@ -36,11 +36,11 @@ _BASE = ""  # the app's address path, if it sits under one (install)
 
 
 def install(base=""):
-    """Serve payloads by name in this process: pages send references (:data:`ui.player.NAMER`);
-    ``base``: the app's address path (``server.baseUrlPath``, "" or "/path")."""
+    """Serve payloads by name in this process, the app at the address path ``base``
+    (``server.baseUrlPath``, "" or "/path"): :func:`name_for` names them (for
+    :func:`serving.install`, which hands it to the pages)."""
     global _BASE
     _BASE = base
-    player.NAMER = name_for
 
 
 def name_for(gz, addresses=(), page=None):

@@ -304,7 +304,7 @@ def test_an_uploads_payload_goes_inline_on_its_own_session_never_by_a_name(monke
     """Served with the app's routes, a page's payload gets a name any browser can fetch it
     by (and a proxy keep); an upload's is one student's data: it goes packed, on the
     session's own connection, and is never named."""
-    from ui import player as player_module
+    from ui import compute
 
     named = []
 
@@ -312,7 +312,7 @@ def test_an_uploads_payload_goes_inline_on_its_own_session_never_by_a_name(monke
         named.append(page)
         return "0" * 40
 
-    monkeypatch.setattr(player_module, "NAMER", namer)
+    monkeypatch.setattr(compute.SERVING, "payload_name", namer)
     at = open_page("kmp")
     assert named and set(named) == {"kmp"}  # a registry dataset's study: named for fetching
     named.clear()

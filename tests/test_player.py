@@ -12,7 +12,7 @@ from mpcore import datasets, studies
 from mpcore.kernels import median_gamma
 from mpcore.skpca import check_theorem5
 from serving import routes as serving_routes
-from ui import figures, player, steps
+from ui import compute, figures, player, steps
 from ui.presets import PRESETS
 
 
@@ -219,6 +219,16 @@ def test_a_packed_payload_carries_the_study_once_and_the_view_beside_it():
         player.unpacked(text.encode())
 
 
+def _serving(monkeypatch):
+    """The serving layer installed as ``server.py`` installs it (no child processes), and
+    the plain one put back after the test."""
+    import serving
+
+    monkeypatch.setattr(compute, "SERVING", compute.SERVING)
+    monkeypatch.setattr(serving_routes, "_BASE", serving_routes._BASE)
+    serving.install(in_children=False)
+
+
 def _get(route, path, headers=((b"accept-encoding", b"gzip, deflate, br"),)):
     """``route`` answering a GET of ``path`` (with a browser's ``headers``): (status, headers, body)."""
     import asyncio
@@ -243,15 +253,13 @@ def test_a_shown_payload_is_fetched_by_its_hash_and_the_oldest_leave_first(monke
 
     monkeypatch.setattr(serving_routes, "_KEPT", type(serving_routes._KEPT)())
     monkeypatch.setattr(serving_routes, "_NAMES", {})
-    monkeypatch.setattr(player, "NAMER", None)
-    serving_routes.install()
-    assert player.NAMER is serving_routes.name_for  # server.py's call turns references on
+    _serving(monkeypatch)
     routes = {route.path: route for route in serving_routes.routes()}
     payload = routes["/mpl/payload/{name}"]
     texts = [json.dumps({"id": f"s{i}", "x": list(range(300 * i, 300 * i + 3000))}) for i in range(3)]
     gzs = [player.gzipped(text) for text in texts]
-    names = [serving_routes.served_name(gz) for gz in gzs]
-    assert names == [hashlib.sha1(gz).hexdigest() for gz in gzs]
+    names = [compute.SERVING.payload_name(gz) for gz in gzs]  # as a page names them, once installed
+    assert compute.SERVING.routed and names == [hashlib.sha1(gz).hexdigest() for gz in gzs]
     status, headers, body = _get(payload, f"/mpl/payload/{names[1]}")
     assert status == 200 and gzip.decompress(body).decode() == texts[1]
     assert headers["content-encoding"] == "gzip" and "immutable" in headers["cache-control"]
@@ -325,10 +333,10 @@ def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch)
     are the player's."""
     import re
 
-    monkeypatch.setattr(player, "NAMER", None)
+    monkeypatch.setattr(compute, "SERVING", compute.Plain())
     plain = player._boot()
     assert '"app/static/player/"' in plain
-    serving_routes.install()
+    _serving(monkeypatch)
     script = player._boot()
     assert not re.search(r'"__[A-Z]+__"', script) and not re.search(r'"__[A-Z]+__"', plain)
     paths = {route.path.lstrip("/") for route in serving_routes.routes()}
@@ -368,8 +376,7 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
         asyncio.run(serving_routes.PreloadPlayer(app)(scope, receive, send))
         return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"])
 
-    monkeypatch.setattr(player, "NAMER", None)
-    serving_routes.install()  # as server.py does, before the middleware is made
+    _serving(monkeypatch)  # as server.py does, before the middleware is made
     link = headers_of("/kmp")["link"]
     script = player._boot()
     plotly, entry, *rest = (part.split(">")[0].lstrip("<") for part in link.split(", "))

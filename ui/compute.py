@@ -3,8 +3,8 @@
 bounded, for every session; a long one reports its progress; the player's payloads kept
 beside them.  Bad settings stop the page with the core's sentence, never a traceback.
 
-How work is kept and queued is :data:`SERVING`: plain here, the serving layer's when the
-server installs it (``serving/lines.py``).
+How work is kept and queued, and how a payload reaches the browser, is :data:`SERVING`, one
+object: plain here, the serving layer's when the server installs it (:func:`serving.install`).
 """
 
 from __future__ import annotations
@@ -92,6 +92,15 @@ class Plain:
         """The address of the client whose page script runs (the serving layer's; here the
         one client there is)."""
         return "local"
+
+    #: Whether the serving layer's routes serve the player's modules and payloads.
+    routed = False
+
+    def payload_name(self, gz, addresses=(), page=None):
+        """The name the browser fetches the payload ``gz`` by from the serving layer's
+        routes (``addresses``: the queries that reopen its study on ``page``), or None: here
+        it goes inline, on the page's own connection."""
+        return None
 
 
 SERVING = Plain()

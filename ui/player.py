@@ -628,9 +628,6 @@ def _component():
 #: The first bytes of a payload reference (what :func:`show` sends when the app serves payloads).
 REFERENCE = b"MPLR"
 ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's address (serving/routes.py)
-#: How payloads are named for fetching (``name(gz, addresses, page)``), or None: inline.  The
-#: serving layer sets it (:func:`serving.routes.install`).
-NAMER = None
 
 
 @functools.lru_cache(maxsize=1)
@@ -671,7 +668,9 @@ def player_base():
     serving layer's versioned route (kept for ever), or Streamlit's static files (a
     developer's ``streamlit run app.py``: revalidated by the browser, unversioned, so that
     every module is loaded once, by one address)."""
-    if NAMER is not None:
+    from ui import compute
+
+    if compute.SERVING.routed:
         return f"{ROUTE}player/{player_version()}/"
     return "app/static/player/"
 
@@ -782,8 +781,11 @@ def show(
     which the player reports with its step.
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (the performance page has the cost of each)."""
-    if NAMER is not None and not private and not _state_value(key, "inline"):
-        data = reference(NAMER(gz, addresses, page), step, lesson, present, text_scale, address)
+    from ui import compute
+
+    name = None if private or _state_value(key, "inline") else compute.SERVING.payload_name(gz, addresses, page)
+    if name is not None:
+        data = reference(name, step, lesson, present, text_scale, address)
     else:
         data = packed(gz, step, lesson, present, text_scale, address)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
