@@ -2,19 +2,22 @@
 
 Starts the app on a free loopback port and opens the KMP page in headless Chromium
 (Debian's ``chromium``, through Playwright) at 1280 x 900, at 350 points of ``sinc`` and at
-3,000 points of ``xor``.  For each kernel width in ``--gammas`` it opens the sidebar's
-"gamma" select with the mouse, clicks the option, and measures from that click to the frame
-after every panel shows the new study (the player's ``mpl-settled`` event naming a study it
-had not shown).  Widths not shown before are computed on the server; the last round picks
-the first width again, whose study the server keeps ("a width already seen").  During each
-change it also records the browser's long tasks (``PerformanceObserver``, over 50 ms) and
-whether the player was made anew or kept.
+3,000 points of ``xor``, and changes its settings with the mouse as a user does: each kernel
+width of ``--gammas`` picked from the sidebar's select, then the first again (a width whose
+study the server keeps: "seen"); the k slider dragged to a quarter, further, and back
+(timed from the release: Streamlit's slider sends its value then); "Standardise features"
+switched off and on again.  Each change is timed from the click (or the release) to the
+frame after every panel shows the new study (the player's ``mpl-settled`` event naming a
+study it had not shown); it also reports when the player had the new study (the rerun and
+the payload's fetch), the browser's longest task (``PerformanceObserver``, over 50 ms), and
+whether a new player was made.
 
     python -m benchmarks.settings_speed [--gammas 0.3 1 3] [--repeat 1] [--load 0]
 
-``--load N`` runs N more browser pages stepping the KMP page through the run (a class's load;
-the stepping costs the server nothing, their page opens do).  The machine has 2 cores and is
-shared: read medians, say what else ran, and quote the figures on the performance page.
+``--load N``: N more sessions on the KMP page over Streamlit's websocket, each opening it
+again every ``--every`` seconds (a class whose students move about; stepping itself costs
+the server nothing).  The machine has 2 cores and is shared: read medians, say what else
+ran, and quote the figures on the performance page.
 """
 
 import argparse
@@ -30,35 +33,32 @@ LISTEN = """
 window.__long = [];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]); })
   .observe({ type: "longtask", buffered: false });
-document.addEventListener("pointerdown", (e) => {
-  if (e.target.closest && e.target.closest("[role=option]")) window.__clicked = e.timeStamp;
-}, true);
+// the change starts at the click on an option (a select, a toggle) or at the release of a
+// slider's thumb: the first such event once armed
+for (const type of ["pointerdown", "pointerup"]) {
+  document.addEventListener(type, (e) => {
+    if (window.__arm === type) { window.__clicked = e.timeStamp; window.__arm = null; }
+  }, true);
+}
 document.addEventListener("mpl-mounted", (e) => {
   window.__mounts = (window.__mounts || 0) + 1;
   window.__mountedAt = performance.now();
 });
 """
 
+IDLE = """() => !document.querySelector("[data-test-script-state='running']")"""
 SETTLED = """(before) => window.__mplSettled && window.__clicked !== undefined
   && window.__mplSettled.id !== before && window.__mplSettled.at > window.__clicked"""
 
 
-def pick(page, value):
-    """Open the gamma select with the mouse and click ``value``: the change's time, the time
-    until the player had the new study (the rerun and the payload's fetch), the longest
-    browser task during it (ms), and whether a new player was made."""
-    before = page.evaluate("window.__mplSettled.id")
-    mounts = page.evaluate("window.__mounts || 0")
-    page.evaluate("window.__clicked = undefined; window.__long = []")
-    select = page.get_by_role("combobox", name=LABEL)
-    select.scroll_into_view_if_needed()
-    box = select.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    option = page.get_by_role("option", name=value, exact=True)
-    option.wait_for(state="visible", timeout=10_000)
-    option.scroll_into_view_if_needed()
-    spot = option.bounding_box()
-    page.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+def _arm(page, event):
+    page.evaluate(f"window.__clicked = undefined; window.__long = []; window.__arm = {event!r}")
+
+
+def _measured(page, before, mounts):
+    """The change's time, the time until the player had the new study (the rerun and the
+    payload's fetch), the longest browser task during it (ms), and whether a new player
+    was made."""
     page.wait_for_function(SETTLED, arg=before, timeout=120_000)
     took = page.evaluate("window.__mplSettled.at - window.__clicked")
     mounted = page.evaluate("window.__mountedAt - window.__clicked")
@@ -67,24 +67,85 @@ def pick(page, value):
     return took, mounted, longest, anew
 
 
-def step_forever(browser, url, stop):
-    """A student stepping the KMP page back and forth until ``stop`` is set."""
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    try:
-        page.goto(f"{url}/kmp")
-        page.wait_for_function("window.__mplSettled", timeout=180_000)
-        key = "ArrowRight"
+def _before(page):
+    return page.evaluate("window.__mplSettled.id"), page.evaluate("window.__mounts || 0")
+
+
+def pick(page, value):
+    """Open the gamma select with the mouse and click ``value`` (:func:`_measured`)."""
+    before, mounts = _before(page)
+    select = page.get_by_role("combobox", name=LABEL)
+    select.scroll_into_view_if_needed()
+    box = select.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    option = page.get_by_role("option", name=value, exact=True)
+    option.wait_for(state="visible", timeout=10_000)
+    option.scroll_into_view_if_needed()
+    spot = option.bounding_box()
+    _arm(page, "pointerdown")
+    page.mouse.click(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2)
+    return _measured(page, before, mounts)
+
+
+def drag(page, label, fraction):
+    """Drag the slider ``label``'s thumb with the mouse to ``fraction`` of its track; timed
+    from the release (Streamlit's slider sends its value then)."""
+    before, mounts = _before(page)
+    track = page.locator(f'[role=group][aria-label="{label}"]')
+    track.scroll_into_view_if_needed()
+    thumb = page.locator(f'input[aria-label="{label}"]').locator("xpath=../..").bounding_box()
+    line = track.bounding_box()
+    x, y = thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(line["x"] + fraction * line["width"], y, steps=8)
+    _arm(page, "pointerup")
+    page.mouse.up()
+    return _measured(page, before, mounts)
+
+
+def toggle(page, label, folded_in):
+    """Click the toggle ``label`` with the mouse (opening the sidebar's section ``folded_in``
+    first, when it is closed)."""
+    switch = page.locator("label", has_text=label)
+    if not switch.count():
+        section = page.locator("summary", has_text=folded_in)
+        section.scroll_into_view_if_needed()
+        section.click()
+        switch.wait_for(state="visible", timeout=30_000)
+        page.wait_for_function(IDLE, timeout=60_000)  # the section's own rerun done
+    before, mounts = _before(page)
+    switch.scroll_into_view_if_needed()
+    box = switch.bounding_box()
+    _arm(page, "pointerdown")
+    page.mouse.click(box["x"] + 20, box["y"] + box["height"] / 2)
+    return _measured(page, before, mounts)
+
+
+def class_load(url, sessions, every, stop):
+    """``sessions`` students on the KMP page, each opening it again every ``every`` seconds
+    (staggered), until ``stop`` is set: a thread's own event loop."""
+    import asyncio
+    import random
+
+    from benchmarks.visit import open_page, stream_url
+
+    async def student(number):
+        await asyncio.sleep(every * number / max(sessions, 1))
         while not stop.is_set():
-            for _ in range(10):
-                page.keyboard.press(key)
-                page.wait_for_timeout(150)
-            key = "ArrowLeft" if key == "ArrowRight" else "ArrowRight"
-    finally:
-        page.close()
+            await open_page(stream_url(url), "kmp", f"step={random.randint(0, 20)}", timeout=120)
+            await asyncio.sleep(every)
+
+    async def everyone():
+        await asyncio.gather(*(student(number) for number in range(sessions)))
+
+    asyncio.run(everyone())
 
 
 def run(browser, url, query, gammas, repeat):
-    """The rows of one case: ``(kind, took ms, to the player's mount ms, longest task ms, made anew)``."""
+    """The rows of one case: ``(kind, took ms, to the player's mount ms, longest task ms, made anew)``:
+    each width of ``gammas`` (new), the first again (seen), the k slider dragged to a quarter
+    and back (new, then seen), standardising switched off and on (new, then seen)."""
     rows = []
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
@@ -92,11 +153,17 @@ def run(browser, url, query, gammas, repeat):
         page.goto(f"{url}/kmp?{query}")
         page.wait_for_function("window.__mplSettled", timeout=180_000)
         page.wait_for_timeout(500)
-        for _ in range(repeat):
+        for round_number in range(repeat):
             for value in gammas:
-                rows.append(("new", *pick(page, value)))
-            rows.append(("seen", *pick(page, gammas[0])))
+                rows.append(("width, new", *pick(page, value)))
+            rows.append(("width, seen", *pick(page, gammas[0])))
             gammas = gammas[1:] + gammas[:1]
+            if round_number == 0:
+                rows.append(("k slider, new", *drag(page, "Basis vectors k", 0.25)))
+                rows.append(("k slider, new", *drag(page, "Basis vectors k", 0.15)))
+                rows.append(("k slider, seen", *drag(page, "Basis vectors k", 0.25)))
+                rows.append(("toggle, new", *toggle(page, "Standardise features", "More data settings")))
+                rows.append(("toggle, seen", *toggle(page, "Standardise features", "More data settings")))
     finally:
         page.close()
     return rows
@@ -106,7 +173,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gammas", nargs="*", default=["0.3", "1", "3", "0.1", "10"])
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--load", type=int, default=0, help="browser pages stepping beside the run")
+    parser.add_argument("--load", type=int, default=0, help="sessions on the KMP page beside the run")
+    parser.add_argument("--every", type=float, default=10.0, help="seconds between a loading session's opens")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -115,45 +183,36 @@ def main():
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             stop = threading.Event()
-            # Playwright's sync API is per thread: each stepping page gets its own browser
-            helpers = [threading.Thread(target=_student, args=(url, stop), daemon=True) for _ in range(args.load)]
-            for helper in helpers:
-                helper.start()
-            print(f"the mouse on the gamma select -> the new study on screen, KMP page, 1280x900, load {args.load}")
+            load = threading.Thread(target=class_load, args=(url, args.load, args.every, stop), daemon=True)
+            if args.load:
+                load.start()
             print(
-                f"{'case':<20}{'kind':<6}{'n':>3}{'median s':>10}{'max s':>8}{'to mount s':>12}{'longest task ms':>17}"
-                f"{'new player':>12}"
+                f"the mouse on a sidebar widget -> the new study on screen, KMP page, 1280x900, "
+                f"{args.load} more sessions opening it every {args.every:g} s"
+            )
+            print(
+                f"{'case':<20}{'change':<16}{'n':>3}{'median s':>10}{'max s':>8}{'to mount s':>12}"
+                f"{'longest task ms':>17}{'new player':>12}"
             )
             for name, query in CASES:
                 rows = run(browser, url, query, list(args.gammas), args.repeat)
-                for kind in ("new", "seen"):
+                for kind in dict.fromkeys(row[0] for row in rows):
                     mine = [row for row in rows if row[0] == kind]
                     took = [row[1] / 1000 for row in mine]
                     mounted = statistics.median(row[2] / 1000 for row in mine)
                     longest = max(row[3] for row in mine)
                     anew = sum(row[4] for row in mine)
                     print(
-                        f"{name:<20}{kind:<6}{len(mine):>3}{statistics.median(took):>10.2f}{max(took):>8.2f}"
+                        f"{name:<20}{kind:<16}{len(mine):>3}{statistics.median(took):>10.2f}{max(took):>8.2f}"
                         f"{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}"
                     )
             stop.set()
-            for helper in helpers:
-                helper.join(timeout=30)
+            if args.load:
+                load.join(timeout=150)
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=20)
-
-
-def _student(url, stop):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            step_forever(browser, url, stop)
-        finally:
-            browser.close()
 
 
 if __name__ == "__main__":

@@ -864,6 +864,14 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         # what the step changed, as the picture's story says it: the point chosen, the errors
         assert said.startswith(f"Step 1 of {n}. Point {pick} became basis function 1"), said
         assert said == f"Step 1 of {n}. " + story.replace("**", "").removeprefix("Step 1. ")
+        # each chart is named by what it shows at this step, as its title says it (not step 0's)
+        step_with(page, "PageDown", 2)
+        named = page.evaluate(
+            "[...document.querySelectorAll('.mpl-cell')].map((c) => [c.querySelector('.mpl-title').innerText,"
+            " c.querySelector('.mpl-plot').getAttribute('aria-label')])"
+        )
+        assert any("2" in title for title, _ in named), named
+        assert all(label.startswith(title.strip()) for title, label in named if title.strip()), named
 
 
 def test_reduced_motion_turns_the_animation_off(server, browser):

@@ -2,7 +2,8 @@
 // page (standalone.js).  A payload arrives as a study's gzip-compressed text (inflated once
 // per study) with the fields of the view on top (the step, the lesson line, presenter mode,
 // the text size: ui/player.py `_view`).  The same study again keeps its player and step;
-// another study replaces it, on the same step when only a setting of the same page changed.
+// another study replaces it, on the same step when only a setting of the same page changed,
+// and drawn into the old player's plots when it is shown the same way (Player.handOver).
 //
 // options: onStep(j), the step on screen (kept in the address or a page's fragment);
 // onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
@@ -46,7 +47,8 @@ export function mount(root, payload, options) {
   const old = STATE.get(root);
   // The same study shown the same way keeps its player; presenter mode or the text size
   // lays it out anew (one payload serves every display).
-  const view = [payload.id, Boolean(payload.present), payload.text_scale || 1].join("|");
+  const display = [Boolean(payload.present), payload.text_scale || 1].join("|");
+  const view = payload.id + "|" + display;
   if (old && old.view === view) {
     if (options) old.options = options;
     old.payload.address = payload.address;  // (a scene of the same study is another view of it)
@@ -64,11 +66,12 @@ export function mount(root, payload, options) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
     // A setting of the same page shown the same way: the new study is drawn into the plots
     // on screen (a Plotly.react of what changed, as a step is), not into new ones.
-    if (old.payload.page === payload.page && old.view.split("|").slice(1).join("|") === view.split("|").slice(1).join("|")) plots = old.handOver();
+    if (old.payload.page === payload.page && old.display === display) plots = old.handOver();
     old.destroy();
   }
   const player = new Player(root, Object.assign(payload, { step }), options, plots);
   player.view = view;
+  player.display = display;
   if (old) { player.whole = old.whole && player.hasReveal; if (player.wholeBox) player.wholeBox.checked = player.whole; }
   STATE.set(root, player);
   player.cleanup = () => {

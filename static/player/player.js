@@ -43,6 +43,7 @@ export class Player {
     this.options = options || {};
     this.inflight = new Set();
     this.adopted = plots || null;
+    const running = plots ? plots.running : [];  // the old player's last draws on them finish first
     this.setData(payload);
     this.j = Math.max(0, Math.min(payload.step || 0, this.n));
     this.playing = false;
@@ -75,9 +76,10 @@ export class Player {
     window.addEventListener("resize", this.onResize);
     // the theme can change under us (the app's settings menu, the system): check now and then
     this.themeWatch = setInterval(() => this.checkTheme(), 1000);
-    const running = this.adopted ? this.adopted.running : [];  // the old player's last draws finish first
     this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running]).then(([Plotly]) => {
       this.Plotly = Plotly;
+      for (const plot of this.unused) Plotly.purge(plot);  // kept plots no panel of this study took
+      this.unused = [];
       this.layout();
     }).catch((error) => { this.story.textContent = "The charts could not load: " + error.message; });
     this.takeFocus();
@@ -206,6 +208,7 @@ export class Player {
       const title = el("div", { class: "mpl-title" });
       const keyLine = el("div", { class: "mpl-key" });
       const kept = this.adopted && !panel.table ? this.adopted.plots.get(panel.key) : null;
+      if (kept) this.adopted.plots.delete(panel.key);
       const label = panel.caption || panel.title || panel.key;
       const plot = kept || el("div", { class: "mpl-plot", "data-panel": panel.key, role: "figure", "aria-label": label });
       if (kept) kept.setAttribute("aria-label", label);
@@ -222,6 +225,7 @@ export class Player {
       this.renderKey(record);
       return record;
     });
+    this.unused = this.adopted ? [...this.adopted.plots.values()] : [];
     this.adopted = null;
     this.top = el("div", { class: "mpl-top" + (p.present ? " mpl-pinned" : "") }, [bar, this.lesson, this.story, this.quiz]);
     this.renderShared();
@@ -287,7 +291,14 @@ export class Player {
     for (const cell of this.cells) {
       const frame = cell.panel.frames[Math.min(j, cell.panel.frames.length - 1)] || {};
       const title = (frame.title !== undefined ? frame.title : cell.panel.title) || "";
-      if (cell.shownTitle !== title) { cell.title.replaceChildren(...storyNodes(title)); cell.shownTitle = title; }
+      if (cell.shownTitle !== title) {
+        cell.title.replaceChildren(...storyNodes(title));
+        cell.shownTitle = title;
+        // the chart's name says what it shows at this step ("Criterion at step 2"), as its
+        // title does, then what its caption says of it
+        const named = [title.replace(/\*\*/g, ""), cell.panel.caption].filter(Boolean).join(". ");
+        cell.plot.setAttribute("aria-label", named || cell.panel.key);
+      }
     }
   }
 
