@@ -40,6 +40,10 @@ for (const type of ["pointerdown", "pointerup"]) {
     if (window.__arm === type) { window.__clicked = e.timeStamp; window.__arm = null; }
   }, true);
 }
+window.__shownAt = {};  // a study's id -> when its first step was on screen (the panels in view)
+document.addEventListener("mpl-rendered", (e) => {
+  if (!(e.detail.id in window.__shownAt)) window.__shownAt[e.detail.id] = e.detail.at;
+});
 document.addEventListener("mpl-mounted", (e) => {
   window.__mounts = (window.__mounts || 0) + 1;
   window.__mountedAt = performance.now();
@@ -52,19 +56,22 @@ SETTLED = """(before) => window.__mplSettled && window.__clicked !== undefined
 
 
 def _arm(page, event):
-    page.evaluate(f"window.__clicked = undefined; window.__long = []; window.__arm = {event!r}")
+    page.evaluate(
+        f"window.__clicked = undefined; window.__long = []; window.__shownAt = {{}}; window.__arm = '{event}'"
+    )
 
 
 def _measured(page, before, mounts):
-    """The change's time, the time until the player had the new study (the rerun and the
-    payload's fetch), the longest browser task during it (ms), and whether a new player
-    was made."""
+    """The change's time until every panel shows the new study, until the panels in view
+    do, until the player had it (the rerun or the view route, and the payload's fetch), the
+    longest browser task during it (ms), and whether a new player was made."""
     page.wait_for_function(SETTLED, arg=before, timeout=120_000)
     took = page.evaluate("window.__mplSettled.at - window.__clicked")
+    on_screen = page.evaluate("window.__shownAt[window.__mplSettled.id] - window.__clicked")
     mounted = page.evaluate("window.__mountedAt - window.__clicked")
     longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
     anew = page.evaluate("window.__mounts || 0") > mounts
-    return took, mounted, longest, anew
+    return took, on_screen, mounted, longest, anew
 
 
 def _before(page):
@@ -143,7 +150,7 @@ def class_load(url, sessions, every, stop):
 
 
 def run(browser, url, query, gammas, repeat):
-    """The rows of one case: ``(kind, took ms, to the player's mount ms, longest task ms, made anew)``:
+    """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, made anew)``:
     each width of ``gammas`` (new), the first again (seen), the k slider dragged to a quarter
     and back (new, then seen), standardising switched off and on (new, then seen)."""
     rows = []
@@ -191,7 +198,7 @@ def main():
                 f"{args.load} more sessions opening it every {args.every:g} s"
             )
             print(
-                f"{'case':<20}{'change':<16}{'n':>3}{'median s':>10}{'max s':>8}{'to mount s':>12}"
+                f"{'case':<20}{'change':<16}{'n':>3}{'median s':>10}{'max s':>8}{'in view s':>11}{'to mount s':>12}"
                 f"{'longest task ms':>17}{'new player':>12}"
             )
             for name, query in CASES:
@@ -199,12 +206,13 @@ def main():
                 for kind in dict.fromkeys(row[0] for row in rows):
                     mine = [row for row in rows if row[0] == kind]
                     took = [row[1] / 1000 for row in mine]
-                    mounted = statistics.median(row[2] / 1000 for row in mine)
-                    longest = max(row[3] for row in mine)
-                    anew = sum(row[4] for row in mine)
+                    seen = statistics.median(row[2] / 1000 for row in mine)
+                    mounted = statistics.median(row[3] / 1000 for row in mine)
+                    longest = max(row[4] for row in mine)
+                    anew = sum(row[5] for row in mine)
                     print(
                         f"{name:<20}{kind:<16}{len(mine):>3}{statistics.median(took):>10.2f}{max(took):>8.2f}"
-                        f"{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}"
+                        f"{seen:>11.2f}{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}"
                     )
             stop.set()
             if args.load:
