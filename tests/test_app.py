@@ -292,12 +292,26 @@ def test_an_upload_whose_target_has_two_values_is_read_as_two_classes_and_the_ca
         panel = next(panel for panel in player(at)["panels"] if panel["key"] == "heatmaps")
         return json.dumps(panel)
 
+    def drawn_as(at):  # how the data and criterion panels draw the points: by class, or by value
+        names = [
+            trace.get("name", "")
+            for panel in player(at)["panels"]
+            if panel["key"] in ("data", "criterion")
+            for trace in panel["figure"]["data"]
+        ]
+        return {
+            "classes": any(name.startswith(("class ", "candidates, class")) for name in names),
+            "values": any(name.startswith(("points (train)", "candidates")) and "class" not in name for name in names),
+        }
+
     assert "sorted by class (-1 first)" in heatmap_note(at)
+    assert drawn_as(at) == {"classes": True, "values": False}
     at.selectbox(key="upload_task").select("regression").run()
     assert_clean(at)
     said = " ".join(caption.value for caption in at.sidebar.caption)
     assert "read as numbers, as chosen. Choose binary under Task to read them as two classes." in said, said
     assert "sorted by target value" in heatmap_note(at) and "sorted by class" not in heatmap_note(at)
+    assert drawn_as(at) == {"classes": False, "values": True}  # the points coloured by value, as the curves read them
 
 
 def test_an_uploads_payload_goes_inline_on_its_own_session_never_by_a_name(monkeypatch):

@@ -86,6 +86,18 @@ def test_nothing_to_compare_is_a_sentence_not_a_traceback():
         pictures.open_address("kmp", {"data": "xor", "loss": "tanh", "variant": "prefit", "k": "5"})
 
 
+@pytest.mark.parametrize("page", ["kmp", "skpca", "skcca", "mpkfda"])
+def test_the_criterion_panel_never_calls_the_last_choice_a_step_it_is_not(page):
+    """Past the last pick there is no criterion to show: the panel keeps the last one, its
+    star the last point chosen, and its title says which step that was, not step n."""
+    view = pictures.open_address(page, {"k": "4", "points": "120"})
+    n = view.picture.n_steps
+    panel = next(panel for panel in view.picture.player["panels"] if panel.role == "criterion")
+    titles = [frame["title"] for frame in panel.frames]
+    assert titles[n] == titles[n - 1] + " (the last choice)", titles  # step n - 1's criterion, said so
+    assert len(set(titles[:n])) == n and not any("last choice" in title for title in titles[:n]), titles
+
+
 def test_the_steps_of_a_link_are_clamped_with_a_note():
     view = pictures.open_address("bounds", {"vary": "m", "step": "900"})
     assert view.step == view.picture.n_steps

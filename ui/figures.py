@@ -190,8 +190,11 @@ def _style(fig, title, x_title=None, y_title=None, height=HEIGHT, legend=True):
     )
 
 
-def _is_binary(labels):
-    return labels is not None and np.all(np.isin(labels, (-1.0, 1.0)))
+def _is_binary(labels, classes=None):
+    """Whether ``labels`` are drawn as two classes: ``classes`` when the caller knows the
+    task (a -1/+1 target read as numbers is not), else whether they are all -1 or +1."""
+    values = labels is not None and bool(np.all(np.isin(labels, (-1.0, 1.0))))
+    return values if classes is None else bool(classes) and values
 
 
 def _class_name(value, class_names):
@@ -212,14 +215,15 @@ def _points(
     col=None,
     size=9,
     showscale=True,
+    classes=None,
 ):
     """Training (filled) or test (open) points: classes by colour and shape, a real target
-    by a sequential colour scale, no target in grey."""
+    by a sequential colour scale, no target in grey (``classes``: see :func:`_is_binary`)."""
     where = {} if row is None else {"row": row, "col": col}
     suffix = " (test)" if test else " (train)"
     opacity = 0.55 if test else 0.85
     index = {} if test else {"customdata": np.arange(len(coords))}  # training index: what a click guesses
-    if _is_binary(labels):
+    if _is_binary(labels, classes):
         for value in (-1.0, 1.0):
             mask = labels == value
             symbol = CLASS_SYMBOLS[value] + ("-open" if test else "")
@@ -344,20 +348,32 @@ def data_figure(
     target_name="target",
     title="The data and the chosen points",
     height=HEIGHT,
+    classes=None,
 ):
     """The training points (and test points, open markers) in 2-D with the chosen points
-    ringed and numbered in order of choice and the next pick starred."""
+    ringed and numbered in order of choice and the next pick starred; ``classes``: whether
+    the target is two classes (None: read from its values)."""
     fig = _new_figure()
-    _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=target_name or "target")
+    colour = target_name or "target"
+    _points(fig, np.asarray(coords), labels, class_names=class_names, colour_title=colour, classes=classes)
     if coords_test is not None:
-        _points(fig, np.asarray(coords_test), labels_test, test=True, class_names=class_names)
+        _points(
+            fig,
+            np.asarray(coords_test),
+            labels_test,
+            test=True,
+            class_names=class_names,
+            colour_title=colour,
+            classes=classes,
+        )
     _chosen(fig, np.asarray(coords), chosen, next_pick)
     return _style(fig, title, titles[0], titles[1], height=height)
 
 
-def criterion_groups(labels, m):
-    """The criterion panel's traces: (name, colour, symbol, training indices), one per class."""
-    if _is_binary(labels):
+def criterion_groups(labels, m, classes=None):
+    """The criterion panel's traces: (name, colour, symbol, training indices), one per class
+    (``classes``: see :func:`_is_binary`)."""
+    if _is_binary(labels, classes):
         return [
             (
                 f"candidates, {_class_name(value, None)}",
@@ -382,14 +398,14 @@ def winner_arrays(x, scores, winner, pick="max"):
     }
 
 
-def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None):
+def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None, classes=None):
     """The criterion of every candidate at this step (y) against a coordinate of the point
     (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn and the
     winner is starred.  Traces named for the step player's patches (``uid``): ``scores-0``,
     ``scores-1``, ... one per group of :func:`criterion_groups`, and ``winner``."""
     x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
     fig = _new_figure()
-    for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size)):
+    for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size, classes)):
         fig.add_trace(
             go.Scatter(
                 uid=f"scores-{number}",

@@ -72,8 +72,10 @@ def data_panel(
     guess=True,
     caption="",
     presenter=True,
+    classes=None,
 ):
-    """Data in 2-D with the chosen points ringed and numbered and the next pick starred."""
+    """Data in 2-D with the chosen points ringed and numbered and the next pick starred
+    (``classes``: whether ``labels`` are two classes; None: read from their values)."""
     coords = study.coords if coords is None else coords
     fig = figures.data_figure(
         coords,
@@ -85,6 +87,7 @@ def data_panel(
         titles=titles or study.coord_titles,
         class_names=class_names,
         target_name=target_name,
+        classes=classes,
     )
     return Panel(
         key,
@@ -102,13 +105,24 @@ def data_panel(
 
 
 def criterion_panel(
-    study, j_steps, x, labels, *, title, pick="max", x_title="x", key="criterion", role="criterion", caption=""
+    study,
+    j_steps,
+    x,
+    labels,
+    *,
+    title,
+    pick="max",
+    x_title="x",
+    key="criterion",
+    role="criterion",
+    caption="",
+    classes=None,
 ):
     """The criterion over the candidates at each step, the winner starred; ``title`` may
-    hold ``{j}``."""
+    hold ``{j}`` (``classes``: as :func:`data_panel`)."""
     scores0, winner0 = study.criterion(0)
-    fig = figures.criterion_figure(x, scores0, winner0, pick=pick, x_title=x_title, labels=labels)
-    groups = figures.criterion_groups(labels, scores0.size)
+    fig = figures.criterion_figure(x, scores0, winner0, pick=pick, x_title=x_title, labels=labels, classes=classes)
+    groups = figures.criterion_groups(labels, scores0.size, classes)
     frames = []
     for j in j_steps:
         scores, winner = study.criterion(j)
@@ -117,7 +131,10 @@ def criterion_panel(
             f"scores-{number}": {"y": ScoreRow(row, index, scores[index])} for number, (*_, index) in enumerate(groups)
         }
         patch["winner"] = figures.winner_arrays(x, scores, winner, pick)
-        frames.append({"data": patch, "title": title.format(j=j)})
+        # past the last choice there is no criterion at step j: the panel shows the last one
+        # there was, and says so (its star is the last point chosen, not a next pick)
+        said = title.format(j=row) + " (the last choice)" if j >= study.n_steps > 0 else title.format(j=j)
+        frames.append({"data": patch, "title": said})
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
     return Panel(

@@ -148,6 +148,7 @@ def draw(settings, study):
             class_names=dataset.class_names,
             target_name=target_name,
             presenter=not one_d_fit,
+            classes=split.classes,
         ),
         steps_ui.criterion_panel(
             study,
@@ -156,6 +157,7 @@ def draw(settings, study):
             split.y_train,
             x_title=study.coord_titles[0],
             title="Criterion at step {j}: |K[:, i]' r| / ‖K[:, i]‖",
+            classes=split.classes,
         ),
         _model_panel(study, steps, dataset.class_names, target_name),
         steps_ui.bound_panel(

@@ -98,6 +98,7 @@ def draw(settings, study):
             coords_test=study.coords_test,
             labels_test=split.y_test,
             class_names=settings.data.dataset().class_names,
+            classes=split.classes,
         ),
         steps_ui.criterion_panel(
             study,
@@ -106,6 +107,7 @@ def draw(settings, study):
             labels,
             x_title=study.coord_titles[0],
             title="Criterion on K_{j}: ‖K[:, i]‖² / K[i, i]",
+            classes=split.classes,
         ),
         steps_ui.residual_panel(study, steps),
         steps_ui.bound_panel(study.curves, steps, log_y=settings.shown("log_y"), y_title="residual ‖φ(x) − Pφ(x)‖²"),
