@@ -183,6 +183,7 @@ CLAIM_ROWS = [
         {"bound_argmin": 2, "series": {"bound": (1.0, 0.5, 0.7)}},
         {"bound_argmin": 3, "series": {"bound": (1.0, 0.6, 0.5)}},
     ),
+    ("bound crosses 1", {"crossing_step": 57, "crossing": 824.0}, {"crossing_step": -1, "crossing": math.nan}),
     ("bound below 1", {"bound_min": 0.5}, {}),  # a number the study lacks: the claim does not hold
 ]
 

@@ -3,6 +3,7 @@ widgets read it, drawn without Streamlit, and the same payload a browser gets fr
 
 import ast
 import json
+import math
 import subprocess
 import sys
 from dataclasses import replace
@@ -264,3 +265,17 @@ def test_the_pages_never_import_the_serving_layer():
             if any(name == "serving" or name.startswith("serving.") for name in names):
                 found.setdefault(str(path.relative_to(ROOT)), []).extend(names)
     assert found == {}
+
+
+def test_the_bounds_explorer_says_where_a_bound_crosses_1_and_when_it_never_does():
+    from ui.pictures.bounds import crossing
+
+    xs = [10, 20, 30, 40]
+    assert crossing(xs, [3.0, 1.5, 0.8, 0.5]) == {"crossing_step": 2, "crossing": 30.0}
+    assert crossing(xs, [0.2, 0.6, 1.2, 2.0]) == {"crossing_step": 2, "crossing": 30.0}  # rising past 1 too
+    never = crossing(xs, [3.0, 2.0, 1.5, 1.0])  # 1 is trivial: a bound at 1 has not crossed
+    assert never["crossing_step"] == -1 and math.isnan(never["crossing"])
+    view = pictures.open_address("bounds", {"bound": "kmp_vc", "vary": "m"})
+    j = view.picture.numbers["crossing_step"]
+    curve = next(iter(pictures.compute(view.settings)[0].values()))
+    assert curve[j - 1] >= 1 > curve[j] and view.picture.numbers["crossing"] == view.settings.options["xs"][j]

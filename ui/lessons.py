@@ -116,6 +116,7 @@ CLAIMS = {
     r"bound below 1": (("bound_min",), lambda n: not vacuous(n["bound_min"])),
     r"bound never below 1": (("bound_min",), lambda n: vacuous(n["bound_min"])),
     r"bound rises past its lowest": (("bound_argmin",), lambda n: _rises(n) is not None),
+    r"bound crosses 1": (("crossing_step",), lambda n: n["crossing_step"] >= 0),
     rf"argmins within {_NUMBER}": (
         ("bound_argmin", "test_argmin"),
         lambda n, d: abs(n["bound_argmin"] - n["test_argmin"]) <= float(d),
@@ -155,6 +156,7 @@ STATED = {
     r"never (?:gets |goes |falls )?below 1|above 1 at every|(?:stays|is) (?:above )?1 at every|stays above 1": (
         "bound never below 1"
     ),
+    r"\bcross(?:es|ing)? 1\b": "bound crosses 1",
 }
 
 SCENE_KEYS = {
@@ -699,7 +701,8 @@ SEEN_FROM = {
         **{name: _WHOLE for name in ("n_steps", "shared_picks", "best", "best_error", "indefinite", "n_indefinite")},
     },
     "column-lab": {},
-    "bounds": {},
+    # the explorer draws its curves whole at every step: where a bound crosses 1 is always on screen
+    "bounds": {"crossing": _always, "crossing_step": _always},
 }
 #: From which step what each claim states is on screen (as :data:`SEEN_FROM`): a bound below
 #: 1 once it has got there, two lowest points once both are drawn, a rise once drawn.
@@ -707,6 +710,7 @@ CLAIMS_SEEN = {
     r"bound below 1": _first("bound", lambda: 1.0),
     r"bound never below 1": _bound_min_seen,
     r"bound rises past its lowest": _rises,
+    r"bound crosses 1": _always,
     rf"argmins within {_NUMBER}": _latest("bound_argmin", "test_argmin"),
     r"bound stops before the test error": _latest("bound_argmin", "test_argmin"),
     rf"rank correlation below {_NUMBER}": _WHOLE,

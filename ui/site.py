@@ -221,7 +221,8 @@ PAGES = (
             "speedup",
         ),
     ),
-    # the bounds explorer draws formulas, not a study: its own computation, nothing to quote
+    # the bounds explorer draws formulas, not a study: its own computation; where the first
+    # bound crosses 1 along the axis is what a scene may quote
     Page(
         "app_pages/bounds_explorer.py",
         "Bounds explorer",
@@ -229,6 +230,7 @@ PAGES = (
         "bounds",
         "bounds",
         "ui.pictures.bounds",
+        numbers=("crossing", "crossing_step"),
         link=Link(
             "Every bound as a function of m, k, t and δ; no data needed.",
             "Every bound against m, k, t and δ: where it says something, and which is tighter.",

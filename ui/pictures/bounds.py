@@ -293,7 +293,18 @@ def draw(settings, series):
             "slider_help": f"Step along the x axis: the story reads each bound at that {word}.",
         }
 
-    return Picture(len(xs) - 1, build())
+    return Picture(len(xs) - 1, build(), crossing(xs, next(iter(series.values()))))
+
+
+def crossing(xs, ys):
+    """Where a bound crosses 1 along the axis, as lessons quote it: ``crossing_step``, the
+    first step at which it is on the other side of 1 from the step before (-1: it never
+    crosses), and ``crossing``, the knob's value there (nan when it never crosses)."""
+    values = np.asarray(ys, dtype=float)
+    for j in range(1, len(values)):
+        if np.isfinite(values[j - 1]) and np.isfinite(values[j]) and vacuous(values[j - 1]) != vacuous(values[j]):
+            return {"crossing_step": j, "crossing": float(xs[j])}
+    return {"crossing_step": -1, "crossing": float("nan")}
 
 
 def fixed_values(settings):
