@@ -872,6 +872,23 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         )
         assert any("2" in title for title, _ in named), named
         assert all(label.startswith(title.strip()) for title, label in named if title.strip()), named
+        # the bound chart's values as a table a screen reader reads: the curves as far as
+        # they are drawn, each value the picture's own
+        table = page.evaluate(
+            """() => { const t = document.querySelector('.mpl-cell[data-panel=bounds] table.mpl-sr');
+              return t && {caption: t.caption.innerText,
+                head: [...t.tHead.rows[0].cells].map((c) => c.textContent),
+                rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))}; }"""
+        )
+        assert table and table["caption"].startswith('Values of the chart "') and table["caption"].endswith("at step 2")
+        from ui import pictures
+
+        curves = pictures.compute(pictures.open_address("kmp", {}).settings)[0].curves.curves
+        shared = [name for name in table["head"][1:] if name in curves]
+        assert shared and [row[0] for row in table["rows"]] == ["1", "2"], table  # drawn up to the step
+        for column, name in enumerate(table["head"][1:], 1):
+            if name in curves:
+                assert [float(row[column]) for row in table["rows"]] == pytest.approx(curves[name][:2], rel=5e-3), name
 
 
 def test_reduced_motion_turns_the_animation_off(server, browser):

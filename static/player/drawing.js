@@ -107,6 +107,7 @@ export const drawing = {
       if (renumbered) return this.track(renumbered).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, false)));
     }
     this.overlay(cell, j);
+    this.describeData(cell, j);
     return undefined;
   },
 

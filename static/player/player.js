@@ -12,8 +12,9 @@
 // This file is the player's core: its state, the toolbar, the text around the charts and
 // going to a step.  Each other concern is a file of methods mixed in below: screens.js
 // (layout), figures.js and drawing.js (the charts), labels.js, keys.js, guide.js (lessons),
-// predict.js.  The player knows nothing of Streamlit or of the page's address: whoever
-// mounts it (mount.js, through streamlit.js or standalone.js) passes `options`.
+// predict.js, tables.js (each chart's values for a screen reader).  The player knows
+// nothing of Streamlit or of the page's address: whoever mounts it (mount.js, through
+// streamlit.js or standalone.js) passes `options`.
 
 import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
 import { el, isTyping, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
@@ -25,6 +26,7 @@ import { labels } from "./labels.js";
 import { loadPlotly } from "./plotly.js";
 import { predict } from "./predict.js";
 import { screens } from "./screens.js";
+import { tables } from "./tables.js";
 import { pageIsDark, recolour, scaleFonts } from "./theme.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
@@ -351,4 +353,4 @@ export class Player {
   }
 }
 
-Object.assign(Player.prototype, screens, figures, drawing, labels, keys, guide, predict);
+Object.assign(Player.prototype, screens, figures, drawing, labels, keys, guide, predict, tables);
