@@ -875,7 +875,7 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         # the bound chart's values as a table a screen reader reads: the curves as far as
         # they are drawn, each value the picture's own
         table = page.evaluate(
-            """() => { const t = document.querySelector('.mpl-cell[data-panel=bounds] table.mpl-sr');
+            """() => { const t = document.querySelector('.mpl-cell[data-panel=bounds] .mpl-sr table');
               return t && {caption: t.caption.innerText,
                 head: [...t.tHead.rows[0].cells].map((c) => c.textContent),
                 rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))}; }"""
@@ -1179,7 +1179,7 @@ def test_a_projector_at_1280_and_150_percent_shows_the_panel_a_scene_discusses(s
 
 
 BEYOND_THE_RIGHT_EDGE = """() => [...document.querySelectorAll('body *')].filter((e) => {
-  if (e.closest('.katex-mathml, [aria-hidden=true]')) return false;  // read by screen readers, never drawn
+  if (e.closest('.katex-mathml, [aria-hidden=true], .mpl-sr')) return false;  // read by screen readers, never drawn
   const r = e.getBoundingClientRect(), s = getComputedStyle(e);
   return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > window.innerWidth + 1;
 }).slice(0, 5).map((e) => e.tagName + '.' + String(e.className.baseVal ?? e.className).slice(0, 40))"""

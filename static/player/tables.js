@@ -31,13 +31,14 @@ export const tables = {
     cell.tableKey = key;
     const lines = this.traces(cell, j).filter(isLine);
     if (!lines.length) {
-      if (cell.srTable) cell.srTable.remove();
-      cell.srTable = null;
+      if (cell.srBox) cell.srBox.remove();
+      cell.srBox = cell.srTable = null;
       return;
     }
-    if (!cell.srTable) {
-      cell.srTable = el("table", { class: "mpl-sr" });
-      cell.cell.append(cell.srTable);
+    if (!cell.srTable) {  // in a box of 1 px that clips it: a table is as wide as its cells
+      cell.srTable = el("table");
+      cell.srBox = el("div", { class: "mpl-sr" }, [cell.srTable]);
+      cell.cell.append(cell.srBox);
     }
     const rows = new Map();  // x -> the values of each line there
     lines.forEach((trace, column) => {
