@@ -872,6 +872,14 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         )
         assert any("2" in title for title, _ in named), named
         assert all(label.startswith(title.strip()) for title, label in named if title.strip()), named
+        # and what the picture says of it at the step, in words (not while a student predicts:
+        # the criterion's words would name the next pick)
+        label_of = "(key) => document.querySelector(`.mpl-plot[data-panel=${key}]`).getAttribute('aria-label')"
+        assert "At t = 2: " in page.evaluate(label_of, "bounds")
+        assert "runner-up" in page.evaluate(label_of, "criterion")
+        page.locator(".mpl-toggle", has_text="Predict").locator("input").check()
+        page.wait_for_function(f"() => !({label_of})('criterion').includes('runner-up')", timeout=10_000)
+        page.locator(".mpl-toggle", has_text="Predict").locator("input").uncheck()
         # the bound chart's values as a table a screen reader reads: the curves as far as
         # they are drawn, each value the picture's own
         table = page.evaluate(
@@ -889,6 +897,57 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         for column, name in enumerate(table["head"][1:], 1):
             if name in curves:
                 assert [float(row[column]) for row in table["rows"]] == pytest.approx(curves[name][:2], rel=5e-3), name
+
+
+FOCUSED = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const s = getComputedStyle(e), r = e.getBoundingClientRect();
+  return {name: e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].innerText.trim()) || e.innerText.trim(),
+          player: Boolean(e.closest('.mpl-bar')), tag: e.tagName,
+          seen: (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none',
+          onScreen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_player_is_used_with_the_keyboard_alone_and_its_focus_is_always_seen(server, browser, scheme):
+    """Tab from the top of the KMP page, as a keyboard user does: every control of the
+    player's bar is reached, each with its focus drawn (an outline or a ring, 2 px or more)
+    and on screen; Enter and Space on a focused button press that button (Space on "Next"
+    steps; it does not start play), and the focus stays there."""
+    with app_page(
+        browser, f"{server}/kmp?step=3", (1280, 720), scheme=scheme
+    ) as page:  # (on step 0 "Back" is disabled)
+        settled(page, 3)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        reached, unseen = [], []
+        for _ in range(160):
+            page.keyboard.press("Tab")
+            now = page.evaluate(FOCUSED)
+            if now is None:
+                continue
+            if now["player"]:
+                reached.append(now["name"])
+                if not (now["seen"] and now["onScreen"]):
+                    unseen.append(now)
+            if now["player"] and now["name"] == "Keyboard and clicker keys":
+                break
+        wanted = ["Reset to step 0", "Back one step", "Play", "Next step", "Step", "Play speed"]
+        assert [name for name in wanted if name not in reached] == [], reached
+        assert unseen == []
+        # usable: back to "Next step" with Shift+Tab, then Enter and Space press it
+        for _ in range(len(reached)):
+            if page.evaluate(FOCUSED)["name"] == "Next step":
+                break
+            page.keyboard.press("Shift+Tab")
+        assert page.evaluate(FOCUSED)["name"] == "Next step"
+        page.keyboard.press("Enter")
+        rendered(page, 4)
+        page.keyboard.press("Space")
+        rendered(page, 5)
+        assert page.evaluate("window.__mplPlayer.playing") is False
+        assert page.evaluate(FOCUSED)["name"] == "Next step"
 
 
 def test_reduced_motion_turns_the_animation_off(server, browser):

@@ -279,3 +279,39 @@ def test_the_bounds_explorer_says_where_a_bound_crosses_1_and_when_it_never_does
     j = view.picture.numbers["crossing_step"]
     curve = next(iter(pictures.compute(view.settings)[0].values()))
     assert curve[j - 1] >= 1 > curve[j] and view.picture.numbers["crossing"] == view.settings.options["xs"][j]
+
+
+@pytest.mark.parametrize("page", ["kmp", "skpca", "mpkfda"])
+def test_each_chart_says_in_words_what_it_shows_at_each_step(page):
+    """The data, criterion and bound panels' words at each step are the study's own: the
+    point chosen at the step, the criterion's winner and runner-up, the bound and the test
+    error at t (and "vacuous" exactly when the bound is 1 or more)."""
+    from mpcore.bounds import vacuous
+
+    view = pictures.open_address(page, {"k": "6", "points": "150"})
+    study, _ = pictures.compute(view.settings)
+    panels = {panel.role: panel for panel in view.picture.player["panels"]}
+    said = {
+        role: [frame.get("describe", "") for frame in panels[role].frames] for role in ("data", "criterion", "bound")
+    }
+    n = study.n_steps
+    assert said["data"][0].endswith("none chosen yet.")
+    for j in range(1, n + 1):
+        assert said["data"][j].startswith(f"Point {int(study.path.indices[j - 1])} chosen at step {j}, at ")
+    for j in range(n + 1):
+        scores, winner = study.criterion(j)
+        assert f"criterion {scores[winner]:.3g}, point {winner}; runner-up " in said["criterion"][j], said["criterion"][
+            j
+        ]
+    curves = study.curves
+    bound = curves.bound_names[0]
+    for j in range(1, n + 1):
+        value = curves.curves[bound][j - 1]
+        assert said["bound"][j].startswith(f"At t = {j}: {bound} {value:.3g}"), said["bound"][j]
+        assert ("vacuous" in said["bound"][j]) == vacuous(value)
+    assert len(set(said["bound"])) == n + 1 and len(set(said["criterion"])) == n + 1  # computed per step, not typed
+    kept = [
+        float(text.split(" keeps ")[1].split("%")[0])
+        for text in [frame["describe"] for frame in panels["kernel"].frames][1:]
+    ]
+    assert kept == sorted(kept, reverse=True) and kept[-1] < 100  # deflation removes more at each step

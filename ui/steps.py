@@ -48,6 +48,76 @@ def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "
     return spec
 
 
+def _number(value):
+    """A number as a described chart says it: three significant digits."""
+    value = float(value)
+    return "no value" if not np.isfinite(value) else f"{value:.3g}"
+
+
+def chosen_words(study, j, coords, titles):
+    """What the data panel shows at step ``j``, in words: the point chosen at this step and
+    where it lies, and how many are chosen."""
+    m = len(coords)
+    if j == 0:
+        return f"{m} training points; none chosen yet."
+    point = int(study.path.indices[j - 1])
+    x_name, y_name = titles
+    at = f"{x_name} {_number(coords[point, 0])}, {y_name} {_number(coords[point, 1])}"
+    return f"Point {point} chosen at step {j}, at {at}; {j} of {m} points chosen."
+
+
+def criterion_words(scores, winner, pick, last=False):
+    """What the criterion panel shows, in words: the winner's value and the runner-up's."""
+    scores = np.asarray(scores, dtype=float)
+    order = np.argsort(scores if pick == "min" else -scores, kind="stable")
+    order = [int(i) for i in order if np.isfinite(scores[i])]
+    best = "Smallest" if pick == "min" else "Largest"
+    text = f"{best} criterion {_number(scores[winner])}, point {winner}"
+    runner = next((i for i in order if i != winner), None)
+    if runner is not None:
+        text += f"; runner-up {_number(scores[runner])}, point {runner}"
+    return text + (": the last choice." if last else ".")
+
+
+def bound_words(curves, j):
+    """What the bound panel shows at step ``j`` (t = j), in words: the bound and the test
+    error there, "vacuous" when the bound is 1 or more, and the bound's lowest so far."""
+    if j == 0:
+        return "No basis vector yet: the curves start at t = 1."
+    from mpcore.bounds import vacuous
+
+    parts = []
+    bound = curves.bound_names[0] if curves.bound_names else None
+    for name in [bound, curves.test_name]:
+        if name is None or name not in curves.curves:
+            continue
+        values = np.asarray(curves.curves[name], dtype=float)
+        if j > len(values):
+            continue
+        value = values[j - 1]
+        parts.append(f"{name} {_number(value)}" + (" (1 or more: vacuous)" if name == bound and vacuous(value) else ""))
+    text = f"At t = {j}: " + ", ".join(parts) + "." if parts else f"At t = {j}."
+    if bound is not None and bound in curves.curves:
+        seen = np.asarray(curves.curves[bound], dtype=float)[:j]
+        if np.isfinite(seen).any():
+            t = int(np.nanargmin(seen)) + 1
+            text += f" Lowest {bound} so far: {_number(seen[t - 1])}, at t = {t}."
+    return text
+
+
+def removed_words(before, after, j):
+    """What the heatmaps show at step ``j``, in words: how much of K₀ deflation has removed
+    (the Frobenius norm of K_j against K₀'s, over the cells drawn)."""
+    if j == 0:
+        return "K₀ twice: nothing deflated yet."
+    total = float(np.sqrt(np.nansum(np.square(before))))
+    left = float(np.sqrt(np.nansum(np.square(after))))
+    after_j = f"{figures.kernel_name(j)} after {j} step{'s' if j != 1 else ''}"
+    if total <= 0:
+        return f"{after_j}."
+    return f"{after_j} keeps {left / total:.0%} of K₀'s norm: deflation removed the rest."
+
+
 def _study_rings(study, j_steps, coords=None, next_pick=True):
     """The study's picks as :func:`rings`, with its next pick at each step."""
     coords = study.coords if coords is None else coords
@@ -89,12 +159,13 @@ def data_panel(
         target_name=target_name,
         classes=classes,
     )
+    names = titles or study.coord_titles
     return Panel(
         key,
         role,
         title,
         fig,
-        [{} for _ in j_steps],
+        [{"describe": chosen_words(study, j, np.asarray(coords), names)} for j in j_steps],
         caption=caption,
         guess=guess,
         animate=True,
@@ -133,8 +204,9 @@ def criterion_panel(
         patch["winner"] = figures.winner_arrays(x, scores, winner, pick)
         # past the last choice there is no criterion at step j: the panel shows the last one
         # there was, and says so (its star is the last point chosen, not a next pick)
-        said = title.format(j=row) + " (the last choice)" if j >= study.n_steps > 0 else title.format(j=j)
-        frames.append({"data": patch, "title": said})
+        last = j >= study.n_steps > 0
+        said = title.format(j=row) + " (the last choice)" if last else title.format(j=j)
+        frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
     return Panel(
@@ -193,7 +265,17 @@ def heatmap_panel(
         patch = {"kernel-after": {"z": Quantized(after, lo, hi), "zmin": lo, "zmax": hi}}
         title_j = f"{figures.kernel_name(j)} = K₀" if not_deflated else figures.after_title(j)
         right = title_j + ("" if shared_scale else f" (±{hi:.2g})")
-        frames.append({"data": patch, "layout": {"annotations.after-title.text": right}})
+        frames.append(
+            {
+                "data": patch,
+                "layout": {"annotations.after-title.text": right},
+                "describe": (
+                    f"{title_j}: {not_deflated} never deflates."
+                    if not_deflated and j
+                    else removed_words(before, after, j)
+                ),
+            }
+        )
     if callable(sort_note):  # how rows are ordered and thinned depends on the thinning done here
         sort_note = sort_note(order)
     scale = f"on K₀'s scale, ±{high:.2g}" if shared_scale else "each on the range of 99% of its entries"
@@ -239,7 +321,8 @@ def bound_panel(
         rescale=rescale,
         note_in_plot=False,
     )
-    frames = [{} for _ in j_steps]  # the player draws the step line, the revealed curves and their labels
+    # the player draws the step line, the revealed curves and their labels; the words say them
+    frames = [{"describe": bound_words(curves, j)} for j in j_steps]
     markers = [
         {"kind": "marker", "symbol": "triangle-down", "colour": "#777777", "text": "lowest bound so far"},
         {"kind": "marker", "symbol": "circle", "colour": "#777777", "text": "lowest error so far"},

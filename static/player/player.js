@@ -293,14 +293,14 @@ export class Player {
     for (const cell of this.cells) {
       const frame = cell.panel.frames[Math.min(j, cell.panel.frames.length - 1)] || {};
       const title = (frame.title !== undefined ? frame.title : cell.panel.title) || "";
-      if (cell.shownTitle !== title) {
-        cell.title.replaceChildren(...storyNodes(title));
-        cell.shownTitle = title;
-        // the chart's name says what it shows at this step ("Criterion at step 2"), as its
-        // title does, then what its caption says of it
-        const named = [title.replace(/\*\*/g, ""), cell.panel.caption].filter(Boolean).join(". ");
-        cell.plot.setAttribute("aria-label", named || cell.panel.key);
-      }
+      if (cell.shownTitle !== title) { cell.title.replaceChildren(...storyNodes(title)); cell.shownTitle = title; }
+      // the chart's name says what it shows at this step: its title ("Criterion at step 2"),
+      // what the picture says of it in words (the point chosen, the bound there), its caption
+      // (not while a student predicts the next pick on a panel that hides it: it would say it)
+      const hiding = this.predict && !this.revealed() && (cell.panel.hide_when_predicting || []).length;
+      const named = [title.replace(/\*\*/g, ""), hiding ? "" : frame.describe, cell.panel.caption].filter(Boolean)
+        .map((part) => part.replace(/[.:;]\s*$/, "")).join(". ") || cell.panel.key;
+      if (cell.plot.getAttribute("aria-label") !== named) cell.plot.setAttribute("aria-label", named);
     }
   }
 
