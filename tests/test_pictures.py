@@ -315,3 +315,14 @@ def test_each_chart_says_in_words_what_it_shows_at_each_step(page):
         for text in [frame["describe"] for frame in panels["kernel"].frames][1:]
     ]
     assert kept == sorted(kept, reverse=True) and kept[-1] < 100  # deflation removes more at each step
+
+
+def test_the_heatmaps_words_say_what_deflation_did_to_the_kernel():
+    import numpy as np
+
+    from ui.steps import removed_words
+
+    k0 = np.eye(3)
+    assert removed_words(k0, k0, 0) == "K₀ twice: nothing deflated yet."
+    assert removed_words(k0, 0.5 * k0, 1) == "K₁ after 1 step keeps 50% of K₀'s norm: deflation removed the rest."
+    assert removed_words(k0, 2 * k0, 3) == "K₃ after 3 steps has 200% of K₀'s norm: deflation added to it."

@@ -115,6 +115,8 @@ def removed_words(before, after, j):
     after_j = f"{figures.kernel_name(j)} after {j} step{'s' if j != 1 else ''}"
     if total <= 0:
         return f"{after_j}."
+    if left > total:  # a deflation that is no projection can add to the kernel
+        return f"{after_j} has {left / total:.0%} of K₀'s norm: deflation added to it."
     return f"{after_j} keeps {left / total:.0%} of K₀'s norm: deflation removed the rest."
 
 
