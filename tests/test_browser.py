@@ -381,9 +381,10 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
     try:
         page.goto(f"{server}/kmp?data=sinc&points=350&step=3")
         settled(page, 3)
+        listeners = "(p) => p.cells.map((c) => (c.plot._ev ? c.plot._ev.listeners('plotly_relayout').length : 0))"
         before = page.evaluate(
             "() => { const p = window.__mplPlayer; p.cells.forEach((c, i) => { c.plot.__mplMark = i; });"
-            " return {id: p.id, panels: p.cells.length}; }"
+            f" return {{id: p.id, panels: p.cells.length, listeners: ({listeners})(p)}}; }}"
         )
         click_like_a_person(page, page.get_by_role("combobox", name="gamma (inverse squared width)"))
         option = page.get_by_role("option", name="3", exact=True)
@@ -402,6 +403,8 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
                   c.plot.querySelectorAll(':scope > .mpl-step-line').length)),
                 drawn: p.cells.every((c) => c.panel.table || (c.plot._fullLayout && c.plot.data.length === p.base(c.panel).data.length))}; }"""
         )
+        # the old player took its listeners off the plots it handed over: it, and its study, can go
+        assert page.evaluate(f"() => ({listeners})(window.__mplPlayer)") == before["listeners"]
         assert after["gamma"] == "3" and after["j"] == 3
         assert after["kept"] == [True] * before["panels"], "each plot is redrawn in place, not made anew"
         assert after["drawn"], "every panel shows the new study's traces"

@@ -75,15 +75,16 @@ export const drawing = {
     })));
   },
 
-  // The player's own listeners on a drawn plot (each player hooks a plot it draws once; a
-  // kept plot's old listeners see their player gone and do nothing).
+  // The player's own listeners on a drawn plot (each player hooks a plot it draws once; it
+  // takes them off a plot it hands over, Player.handOver, so that it can be let go).
   hookPlot(cell) {
     cell.hooked = true;
     this.hook(cell);
-    cell.plot.on("plotly_relayout", (change) => {
+    cell.onRelayout = (change) => {
       if (this.destroyed) return;
       if (!change || !("annotations" in change || Object.keys(change).some((k) => k.startsWith("annotations")))) this.stepLine(cell, this.j);
-    });
+    };
+    cell.plot.on("plotly_relayout", cell.onRelayout);
   },
 
   // A Plotly call in flight: the player is not torn down under it (see destroy).

@@ -331,6 +331,9 @@ export class Player {
     for (const cell of this.cells) {
       if (!cell.drawn || cell.panel.table || !cell.plot._fullLayout) continue;
       for (const mine of [cell.line, cell.marks]) if (mine) mine.remove();
+      // this player's listeners off the plot: they would keep it, and its study, alive
+      if (cell.onClick) cell.plot.removeEventListener("click", cell.onClick, true);
+      if (cell.onRelayout && cell.plot.removeListener) cell.plot.removeListener("plotly_relayout", cell.onRelayout);
       cell.given = true;
       plots.set(cell.panel.key, cell.plot);
     }

@@ -41,7 +41,7 @@ export const predict = {
   hook(cell) {
     const panel = cell.panel;
     if (panel.guess_trace === undefined) return;
-    cell.plot.addEventListener("click", (event) => {
+    cell.onClick = (event) => {
       if (this.destroyed || !this.predict || this.revealed() || !this.coords) return;
       if (this.classAsk && this.classAsk.question) return;  // the class answers the scene's question, not the board
       const full = cell.plot._fullLayout;
@@ -66,7 +66,8 @@ export const predict = {
         if (this.guess === winner) this.guesses.right += 1;
       }
       this.render(true);
-    }, true);
+    };
+    cell.plot.addEventListener("click", cell.onClick, true);
   },
 
   renderQuiz() {
