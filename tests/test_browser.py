@@ -10,7 +10,16 @@ Waits are for conditions, never fixed times; play is checked on Playwright's fak
 import re
 
 import pytest
-from browser_support import PLAYER_PAGES, browser, label, rendered, settled, shots, wait_until_idle  # noqa: F401
+from browser_support import (  # noqa: F401
+    PLAYER_PAGES,
+    browser,
+    click_like_a_person,
+    label,
+    rendered,
+    settled,
+    shots,
+    wait_until_idle,
+)
 
 
 def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
@@ -375,8 +384,6 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
     already on screen (each the same element, redrawn as a step redraws it, not made
     anew), on the step shown, with nothing of the old study's overlays left over, and the
     keys step the new study."""
-    from browser_support import click_like_a_person
-
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.goto(f"{server}/kmp?data=sinc&points=350&step=3")

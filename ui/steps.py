@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from mpcore.bounds import vacuous
 from mpcore.labs import FACT_RTOL
 from ui import figures
 from ui.player import HEAT_BUDGET, Panel, Quantized, ScoreRow
@@ -68,14 +69,13 @@ def chosen_words(study, j, coords, titles):
 
 def criterion_words(scores, winner, pick, last=False):
     """What the criterion panel shows, in words: the winner's value and the runner-up's."""
-    scores = np.asarray(scores, dtype=float)
-    order = np.argsort(scores if pick == "min" else -scores, kind="stable")
-    order = [int(i) for i in order if np.isfinite(scores[i])]
+    others = np.array(scores, dtype=float)
+    others[winner] = np.nan
     best = "Smallest" if pick == "min" else "Largest"
     text = f"{best} criterion {_number(scores[winner])}, point {winner}"
-    runner = next((i for i in order if i != winner), None)
-    if runner is not None:
-        text += f"; runner-up {_number(scores[runner])}, point {runner}"
+    if np.isfinite(others).any():
+        runner = int(np.nanargmin(others) if pick == "min" else np.nanargmax(others))
+        text += f"; runner-up {_number(others[runner])}, point {runner}"
     return text + (": the last choice." if last else ".")
 
 
@@ -84,8 +84,6 @@ def bound_words(curves, j):
     error there, "vacuous" when the bound is 1 or more, and the bound's lowest so far."""
     if j == 0:
         return "No basis vector yet: the curves start at t = 1."
-    from mpcore.bounds import vacuous
-
     parts = []
     bound = curves.bound_names[0] if curves.bound_names else None
     for name in [bound, curves.test_name]:
