@@ -35,7 +35,7 @@ MEMORY = int(float(os.environ.get("MPLAB_STUDY_MEMORY", 4e9)))
 CPU_SECONDS = int(float(os.environ.get("MPLAB_STUDY_SECONDS", 600)))
 #: The modules the fork server loads once, so that a child starts with them (``app``: a child
 #: loads the parent's ``__main__``, app.py, whose imports are then loaded already).
-PRELOAD = ["app", "ui.pictures"]
+PRELOAD = ["app", "ui.pictures", "serving.first_use"]
 _BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 _CONTEXT = None

@@ -69,3 +69,32 @@ def test_a_computation_nobody_waits_for_is_stopped():
     with pytest.raises(RuntimeError, match="the session left"):
         children.compute(settings, progress)
     assert studies() == []
+
+
+FIRST_USE = """
+import sys
+import serving.first_use as first_use
+from ui import compute, pictures
+print(first_use.MISSED)
+loaded = set(sys.modules)
+for page, query in [("kmp", {"data": "moons", "points": "150", "gamma": "3"}), ("skpca", {"points": "120"}),
+                    ("mpkfda", {"points": "140"}), ("deflation-lab", {"points": "100"})]:
+    settings, _ = pictures.read_address(page, query)
+    study, _ = pictures.compute(settings)
+    compute.drawn(settings, study)
+print(sorted(set(sys.modules) - loaded))
+"""
+
+
+def test_the_fork_server_has_loaded_what_a_study_imports_on_first_use():
+    """A child is forked from the fork server for each study: what the core and the
+    pictures import on first use (scikit-learn's and Plotly's lazily loaded modules) is
+    loaded there once (``serving/first_use.py``), so that a child imports nothing."""
+    import subprocess
+    import sys
+
+    assert "serving.first_use" in children.PRELOAD
+    done = subprocess.run([sys.executable, "-c", FIRST_USE], capture_output=True, text=True, check=True, timeout=300)
+    missed, imported = done.stdout.strip().splitlines()[-2:]
+    assert missed == "[]", missed
+    assert imported == "[]", f"a study imported modules the fork server had not: {imported}"

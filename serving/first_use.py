@@ -1,0 +1,36 @@
+"""What a study's computation imports on first use, imported once in the fork server that
+every study's child process is forked from (:data:`serving.children.PRELOAD`).
+
+The core and the pictures load some of scikit-learn's modules, and most of Plotly's (each
+figure class on first access), only when first used: each child imported them again for
+its one study, which made a small study's child several times slower than its computation.
+Importing this module computes and draws one small study of every page with a step player
+in the fork server, which loads them there once.
+"""
+
+from __future__ import annotations
+
+from ui import compute, pictures, site
+
+#: A small view of each page: a few points and steps (what each page's first preset does not set).
+SMALL = {"points": "80", "k": "3", "rank": "5", "repeats": "1"}
+
+
+def first_use():
+    """Compute and draw a small study of each page; returns ``(page, why)`` for each page it
+    could not (none: tests/test_children.py).  Nothing here may stop the fork server, whose
+    children compute every study: a failure is kept, not raised."""
+    missed = []
+    for page in site.PLAYER_PAGES:
+        if not page.study:
+            continue
+        try:
+            settings, _ = pictures.read_address(page.key, SMALL)
+            study, _ = pictures.compute(settings)
+            compute.drawn(settings, study)
+        except Exception as error:  # noqa: BLE001 - kept for the test, never raised in the fork server
+            missed.append((page.key, repr(error)))
+    return missed
+
+
+MISSED = first_use()
