@@ -50,6 +50,13 @@ def opened(at, *menus):
     return at.run()
 
 
+def whole(at):
+    """``at`` run again as a whole page.  A setting that changes only values redraws the
+    page's view alone (``ui.board.study_page``); AppTest's tree then holds only what that
+    run sent, where a browser keeps the rest of the page on screen."""
+    return at.run()
+
+
 def assert_clean(at):
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -214,7 +221,7 @@ def test_kernel_width_retunes_with_the_dataset_unless_the_user_set_it():
     at = open_page("kmp", {"data": "moons", "gamma": "3"})  # set by a link: not the user's own choice
     at.selectbox(key="w:data:kmp").select("sinc").run()
     assert at.selectbox(key="w:kmp:gamma").value == "auto (median)"
-    at.selectbox(key="w:kmp:gamma").select("10").run()  # the user's own choice stays
+    whole(at.selectbox(key="w:kmp:gamma").select("10").run())  # the user's own choice stays
     at.selectbox(key="w:data:kmp").select("diabetes").run()
     assert at.selectbox(key="w:kmp:gamma").value == "10"
     assert_clean(at)
@@ -272,6 +279,12 @@ def test_good_upload_becomes_the_dataset():
     # the points slider still reads 3,000: the sidebar says how many the file has, all used
     said = " ".join(caption.value for caption in at.sidebar.caption)
     assert "These data have 60 points, fewer than 3,000: all of them are used." in said, said
+    # its settings redraw the whole page: an address cannot say the view of an upload
+    study = player(at)["id"]
+    at.selectbox(key="w:kmp:gamma").select("1").run()
+    assert_clean(at)
+    assert at.sidebar.slider and at.selectbox(key="w:data:kmp").value.startswith("upload: mine.csv")
+    assert player(at)["id"] != study
 
 
 def test_an_upload_whose_target_has_two_values_is_read_as_two_classes_and_the_captions_follow():
@@ -485,7 +498,7 @@ def test_deflation_lab_reads_tau_from_the_original_kernel():
 
 def test_every_chart_follows_the_text_size():
     at = open_page("deflation-lab", {"points": "120", "k": "4", "deflations": "schur,none", "text": "150"})
-    at.button(key="lab:table").click().run()
+    whole(at.button(key="lab:table").click().run())
     assert_clean(at)
     assert player(at)["text_scale"] == 1.5  # the player scales its charts in the browser
     table = figures(at)[0]
@@ -736,13 +749,47 @@ def test_every_sidebar_state_reopens_from_its_address(page):
     at = open_page(page, {"points": "300"} if page in ("deflation-lab", "column-lab") else None)
     opened(at, f"seldom-data-{page}", f"seldom-bounds-{page}")
     assert_clean(at)
+    view = ("id", "present", "text_scale", "step")  # the study, how it is shown, and where
     for kind, key, value in ROUND_TRIPS[page]:
         getattr(at, kind)(key=key).set_value(value).run()
+        assert_clean(at)
+        shown = [player(at)[k] for k in view]  # the view redrawn in place, when it was
+        whole(at)
         assert_clean(at)
         address = {name: at.query_params[name] for name in at.query_params}
         assert "data" in address, "a link names its dataset (one without opens the page's first preset)"
         fresh = open_page(page, address)
-        view = ("id", "present", "text_scale", "step")  # the study, how it is shown, and where
-        assert [player(fresh)[k] for k in view] == [player(at)[k] for k in view], (
+        assert [player(fresh)[k] for k in view] == [player(at)[k] for k in view] == shown, (
             f"after {key} = {value!r}, {address} reopens another view"
         )
+
+
+def test_a_setting_that_changes_values_redraws_the_view_alone():
+    """A width, a size or a switch changes the page's view in place: the run draws the view
+    (the study, the player, what is said of the data, the address), not the sidebar's widgets
+    (AppTest's tree holds what a run sent), and it is the view the new address opens.  A
+    setting that changes which widgets the page shows (the kernel's kind: a linear kernel has
+    no width) reruns the whole page."""
+    at = open_page("kmp", {"data": "sinc"})
+    assert_clean(at)
+    first = player(at)["id"]
+    at.selectbox(key="w:kmp:gamma").select("1").run()
+    assert_clean(at)
+    assert not at.sidebar.slider, "the width redrew the whole page"
+    assert at.query_params["gamma"] == "1" and player(at)["id"] != first
+    assert player(at)["address"].endswith("gamma=1") or "gamma=1&" in player(at)["address"]
+    assert player(open_page("kmp", {"data": "sinc", "gamma": "1"}))["id"] == player(at)["id"]
+
+    at.run()  # the whole page, as the next click elsewhere draws it: the widget keeps its value
+    assert at.selectbox(key="w:kmp:gamma").value == "1"
+    at.slider(key="w:points").set_value(400).run()
+    assert_clean(at)
+    assert not at.sidebar.slider and at.query_params["points"] == "400"
+    assert any("400 points" in caption.value for caption in at.sidebar.caption), "the data's line is stale"
+    assert player(open_page("kmp", {"data": "sinc", "gamma": "1", "points": "400"}))["id"] == player(at)["id"]
+
+    at.run()
+    at.selectbox(key="w:kmp:kernel").select("linear").run()
+    assert_clean(at)
+    assert at.sidebar.slider, "a change of the widgets shown must redraw the page"
+    assert "w:kmp:gamma" not in [getattr(box, "key", None) for box in at.sidebar.selectbox]

@@ -335,8 +335,8 @@ def holds_the_lecturers_view(server, code, lecturer, move):
 def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, browser):
     """Scene (End, then PageDown into the next scene: the class kept the last scene's end and
     late students landed on it), reveal, vote again, text size, presenter mode, another page,
-    a preset: after each, a student joining now lands on the lecturer's view and step, and a
-    student following shows it."""
+    a preset, a width: after each, a student joining now lands on the lecturer's view and
+    step, and a student following shows it."""
     from test_lecture import choose_preset
 
     from ui import lessons
@@ -384,6 +384,16 @@ def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, bro
         choose_preset(lecturer, "Rings: a few points explain everything")  # the page opened on another
         lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {before!r}", timeout=90_000)
         holds_the_lecturers_view(server, code, lecturer, "a preset chosen")
+
+        # a setting, redrawn in place (the page's view alone): the class follows it as a step
+        before = lecturer.evaluate("window.__mplPlayer.payload.address")
+        click_like_a_person(lecturer, lecturer.get_by_role("combobox", name="gamma (inverse squared width)"))
+        click_like_a_person(lecturer, lecturer.get_by_role("option", name="3", exact=True))
+        lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {before!r}", timeout=90_000)
+        assert "gamma=3" in lecturer.evaluate("window.__mplPlayer.payload.address")
+        holds_the_lecturers_view(server, code, lecturer, "a width picked")
+        address = lecturer.evaluate("window.__mplPlayer.payload.address")
+        student.wait_for_function(f"window.__mplPlayer.payload.address === {address!r}", timeout=60_000)
 
         click_like_a_person(lecturer, lecturer.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
         lecturer.wait_for_function("window.__mplPlayer.payload.present === true", timeout=60_000)

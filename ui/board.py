@@ -11,8 +11,10 @@ from dataclasses import replace
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
-from ui import choose, code, compute, guide, lessons, site
+from ui import choose, code, compute, guide, lessons, pictures, site
+from ui.controls import format_value
 from ui.figures import EXPORT_CONFIG, themed
 from ui.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
 from ui.state import SHOWN_ADDRESS, PageState, plain, view_address
@@ -42,7 +44,11 @@ def page_top(state: PageState, title, summary):
 
     Presenter mode collapses the sidebar (on opening such a link), pins the step controls
     and fits the step's main charts on one screen; the text size scales every chart."""
-    row = st.container(horizontal=True, vertical_alignment="center", key="title-row", gap="medium")
+    # One block for the title row and the intro, folded or not: the page's view (a fragment,
+    # :func:`study_page`) then keeps its place among the page's blocks, and Streamlit keeps
+    # its player (a block that moves is made anew: the player lost its step and the keys).
+    top = st.container()
+    row = top.container(horizontal=True, vertical_alignment="center", key="title-row", gap="medium")
     state.title_row = row  # the player adds its Save button here
     present = state.resolve(PRESENT)
     heading = row.container(width="stretch")
@@ -75,7 +81,7 @@ def page_top(state: PageState, title, summary):
         "of the room.",
     )
     grows = bool(text) and text != 100
-    places = ([("about", about)] if about is not None else []) + ([("intro", st)] if not folded else [])
+    places = ([("about", about)] if about is not None else []) + ([("intro", top)] if not folded else [])
     for name, where in places:  # the intro, in "About" or under the title; keyed (to grow)
         # only when it grows: a container costs every run
         (where.container(key=f"grows-{name}-{state.page}") if grows else where).markdown(summary)
@@ -86,25 +92,101 @@ def page_top(state: PageState, title, summary):
     return bool(present), (text or 100) / 100
 
 
-def study_page(picture, intro, progress_text=None):
-    """The top of a page that shows a study (``picture``: its module in :mod:`ui.pictures`),
-    in order: the title row (the page's title in :mod:`ui.site`, presenter mode, text size)
-    and the ``intro``, the notes about the link, the lesson picker, the data and kernel, the
-    page's own controls under their heading, then the study computed (``progress_text``: see
-    :func:`ui.compute.compute_study`).  Returns ``(state, display, settings, study,
-    seconds)``."""
+def study_page(picture, intro, view, progress_text=None):
+    """A page that shows a study (``picture``: its module in :mod:`ui.pictures`), in order:
+    the title row (the page's title in :mod:`ui.site`, presenter mode, text size) and the
+    ``intro``, the notes about the link, the lesson picker, the data and kernel, the page's
+    own controls under their heading; then its view: the study computed
+    (``progress_text``: see :func:`ui.compute.compute_study`) and drawn by
+    ``view(state, display, settings, study, seconds)``.
+
+    The view is a fragment of the page: a setting that changes only values (the same widgets
+    shown, :class:`Quick`) reruns the view alone, read from the page's address as every
+    opening of it is (:func:`ui.pictures.read_address`), and the rest of the page stays on
+    screen.  A setting that changes which widgets the page shows (another dataset, kernel or
+    family) reruns the page."""
     page = site.by_key(picture.PAGE)
     state = PageState(picture.PAGE)
     choose.open_on_preset(state)
     display = page_top(state, page.shown_title, intro)
     state.notes_here()
     choose.preset_picker(state)
+    if state.guide is None:  # a lesson's scene has its own settings: any change reruns the page
+        state.quick = Quick(state)
     data = choose.data_sidebar(state, picture.TASKS, preset=picture.DATA)
     kernel = choose.kernel_sidebar(state, data)
     st.sidebar.header(page.controls)
     settings = picture.read(choose.Sidebar(state), data, kernel)
-    study, seconds = compute.compute_study(settings, state, progress_text)
-    return state, display, settings, study, seconds
+    views = st.session_state
+    views[Quick.view(picture.PAGE)] = {"query": state.query(), "drawn": state.query(), "quick": False}
+
+    @st.fragment(key=Quick.fragment(picture.PAGE))
+    def shown():
+        here, now = state, settings
+        current = views.get(Quick.view(picture.PAGE)) or {}
+        if current.get("quick"):
+            here, now = _moved(state, current)
+        choose.data_note(here, now.data)
+        study, seconds = compute.compute_study(now, here, progress_text)
+        view(here, display, now, study, seconds)
+
+    shown()
+
+
+class Quick:
+    """The settings of the page of ``state`` whose change redraws the page's view in place
+    (its fragment, :func:`study_page`) rather than the page: each control it reads but the
+    dataset (whose change brings its own width, size and options, kept per dataset in the
+    session), while the view is one an address can say (not an upload's)."""
+
+    def __init__(self, state: PageState):
+        self.state = state
+        self.page = state.page
+        self.names = frozenset(control.name for control in pictures.controls(state.page)) - {"data"}
+
+    @staticmethod
+    def view(page):
+        """The session's key of the view ``page`` shows: the query drawn by the page's last
+        run, the query since changed in place, and whether it was."""
+        return f"{page}:view"
+
+    @staticmethod
+    def fragment(page):
+        return f"view-{page}"
+
+    def changed(self, control, value):
+        """A widget's callback: ``control`` now has ``value``; rerun the view alone."""
+        current = st.session_state.get(self.view(self.page))
+        if not self.state.linkable:
+            return
+        value = tuple(value) if control.kind is tuple else value
+        written = format_value(value)
+        if not current or control.parse(written) != value:  # (an empty choice: the address cannot say it)
+            return
+        if current["query"].get(control.name, format_value(control.default)) == written:
+            return  # no change of the view's (a widget's state sent again)
+        current["query"] = {**current["query"], control.name: written}
+        current["quick"] = True
+        try:
+            st.rerun(self.fragment(self.page))
+        except StreamlitAPIException:  # the page's last run did not reach its view: the page reruns
+            current["quick"] = False
+
+
+def _moved(state, current):
+    """The page's state and settings at the view's changed query, read as an address is;
+    the page reruns instead when it would draw other widgets than those on screen."""
+    if not state.linkable:
+        st.rerun()  # (an upload's view: the address cannot say it)
+    try:
+        if "controls" not in current:
+            current["controls"] = pictures.read_address(state.page, current["drawn"])[1].controls()
+        settings, address = pictures.read_address(state.page, current["query"])
+    except ValueError:
+        st.rerun()  # the page says why, beside its widgets
+    if address.notes or address.controls() != current["controls"]:
+        st.rerun()
+    return state.at(address), settings
 
 
 def stop_note(study, display):

@@ -319,14 +319,28 @@ def data_sidebar(state: PageState, tasks, preset):
     upload = store.get(name) if name.startswith(UPLOAD_PREFIX) else None
     data = data_choice(name, generator, test, seed, standardize, points, upload)
     try:
-        loaded = data.dataset()
+        data.dataset()
     except (ValueError, KeyError) as error:
         st.error(f"Cannot load {literal(_title(name))}: {plain(error)}", icon=":material/error:")
         st.stop()
-    sb.caption(plain(loaded.summary()) if name.startswith(UPLOAD_PREFIX) else loaded.summary())
-    if loaded.n_samples < int(points):  # the slider is a cap: say what it means for these data
-        sb.caption(f"These data have {loaded.n_samples:,} points, fewer than {int(points):,}: all of them are used.")
+    state.data_slot = sb.empty()  # what the data are, said by the view (:func:`data_note`)
     return data
+
+
+def data_note(state: PageState, data):
+    """Under the data's controls: what the dataset is, and that it has fewer points than
+    the size asked for, when it has.  Said by the page's view (``ui.board.study_page``),
+    which a size or a noise changes in place."""
+    slot = getattr(state, "data_slot", None)
+    if slot is None:
+        return
+    loaded = data.dataset()
+    box = slot.container()
+    box.caption(plain(loaded.summary()) if data.name.startswith(UPLOAD_PREFIX) else loaded.summary())
+    if loaded.n_samples < int(data.points):  # the slider is a cap: say what it means for these data
+        box.caption(
+            f"These data have {loaded.n_samples:,} points, fewer than {int(data.points):,}: all of them are used."
+        )
 
 
 def _dataset_options(state, name):
@@ -489,6 +503,7 @@ def fill_preset_picker(state: PageState, matched, lesson=""):
         keep = {name: st.query_params[name] for name in ("present", "text") if name in st.query_params}
         keep.update(class_params())
         st.query_params.from_dict({**chosen.params, **keep})
+        st.rerun()  # the whole page: the picker sits in the page's view, whose own widgets rerun only it
 
     session[key] = matched.name if matched is not None else None
     box = slot.container()

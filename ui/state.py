@@ -19,6 +19,8 @@ clamps with a sentence, and reads the same address without Streamlit (``ui/pictu
 
 from __future__ import annotations
 
+import copy
+
 import streamlit as st
 
 from ui.controls import Control, format_value, literal, plain, read, visible  # noqa: F401 - the pages' names
@@ -64,11 +66,22 @@ class PageState:
         # False when the view rests on what no address carries (an upload): its payload is
         # then never named to another browser opening the same address (ui/player.py).
         self.linkable = True
+        # The page's settings that change its view in place (ui/board.py ``Quick``), or None.
+        self.quick = None
         state = st.session_state
         if state.get("_page") != page:
             state["_page"] = page
             state["_url_pending"] = {key: st.query_params[key] for key in st.query_params}
             self.entered = True
+
+    def at(self, address):
+        """This page's state for the view an :class:`ui.pictures.settings.Address` read: its
+        values, what it pins and its notes, with everything else this run drew."""
+        moved = copy.copy(self)
+        moved.url = dict(address.values)
+        moved.pinned = set(address.pinned)
+        moved.notes = list(address.notes)
+        return moved
 
     def key(self, name, scope):
         return name if scope is None else f"{scope}:{name}"
@@ -138,10 +151,14 @@ class PageState:
             if self.locked:
                 kwargs["disabled"] = True
 
+            quick = self.quick if self.quick is not None and control.name in self.quick.names else None
+
             def copy_back():
                 state[key] = state[widget_key]
                 if on_user_change is not None:
                     on_user_change()
+                if quick is not None:  # the view redrawn in place, not the page (it may stop here)
+                    quick.changed(control, state[key])
 
             value = make(label, key=widget_key, on_change=copy_back, **kwargs)
         if control.kind is tuple:
@@ -204,6 +221,8 @@ class PageState:
             st.query_params.from_dict(wanted)
 
     def show_notes(self):
+        # (a page's view redrawn alone has no notes: a value the address could not take
+        # reruns the page, ui/board.py; a fragment may write here only where its full run did)
         slot = getattr(self, "_slot", None) or st.container()
         for note in self.notes:
             slot.warning(note, icon=":material/link_off:")

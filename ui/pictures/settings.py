@@ -134,7 +134,8 @@ def k_control(m, default=40, hi=150):
         hi=top,
         widget="slider",
         label="Basis vectors k",
-        help=f"How many points the greedy selection chooses (the sparsity). At most m - 1 = {m - 1} and {hi} here.",
+        help="How many points the greedy selection chooses (the sparsity). "
+        + (f"At most m - 1 = {m - 1} here." if m - 1 < hi else f"At most {hi} here (and never above m - 1)."),
     )
 
 
@@ -302,6 +303,7 @@ class Address:
         self.asked = {}  # name -> the control read by that name
         self.pinned = set()
         self.notes = []
+        self.said = []  # the sentences beside the controls (a setting the data leave no choice about), in order
         self.guided = None  # a guided lesson's scene the address opens: (lesson, its key, scene number)
 
     def get(self, control):
@@ -322,9 +324,17 @@ class Address:
 
     def fixed(self, text):
         """A setting the data leave no choice about (the page says why beside its widgets)."""
+        self.said.append(text)
 
     def header(self, text):
         """A heading over the controls that follow (the page draws it)."""
+        self.said.append(text)
+
+    def controls(self):
+        """What the page's sidebar shows for this address besides the values: each control
+        read, in order, and the sentences between them.  Two addresses with the same
+        ``controls()`` draw the same widgets (the page may change one value in place)."""
+        return tuple(self.asked.values()), tuple(self.said)
 
     def reserve(self, place):
         """A place for a control read later, above the ones that follow (the page keeps it)."""
