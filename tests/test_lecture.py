@@ -845,6 +845,27 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
             assert not found, f"guided scene ({scheme}): {found}"
 
 
+def test_every_player_announces_what_its_step_changed(server, browser):
+    """On every page with a step player (KMP's is read closely below), the live region says
+    what PageDown changed, as the picture's story of that step says it, once."""
+    with app_page(browser, f"{server}/sparse-kpca", (1280, 720)) as page:
+        for path in [path for path in PLAYER_PAGES if path != "kmp"]:
+            if not page.url.split("?")[0].endswith("/" + path):
+                page.goto(f"{server}/{path}")
+            settled(page)
+            page.keyboard.press("Home")
+            rendered(page, 0)
+            step_with(page, "PageDown", 1)
+            n, story = page.evaluate("[window.__mplPlayer.n, window.__mplPlayer.payload.stories[1]]")
+            wanted = f"Step 1 of {n}. " + story.replace("**", "").removeprefix("Step 1. ")
+            page.wait_for_function(
+                "(wanted) => document.querySelector('.mpl-player [role=status]').innerText === wanted",
+                arg=wanted,
+                timeout=10_000,
+            )
+            assert page.locator(".mpl-player [role=status]").count() == 1, f"{path}: the player has one live region"
+
+
 def test_player_controls_are_named_and_the_step_is_announced(server, browser):
     with app_page(browser, f"{server}/kmp", (1280, 720)) as page:
         settled(page)
@@ -897,6 +918,24 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
         for column, name in enumerate(table["head"][1:], 1):
             if name in curves:
                 assert [float(row[column]) for row in table["rows"]] == pytest.approx(curves[name][:2], rel=5e-3), name
+        # the data chart's points as a table: each point chosen so far, in order, and the next
+        # pick, where the picture puts them (not the cloud of every training point)
+        marked = page.evaluate(
+            """() => { const t = document.querySelector('.mpl-cell[data-panel=data] .mpl-sr table');
+              return t && {caption: t.caption.innerText,
+                rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))}; }"""
+        )
+        shown = pictures.open_address("kmp", {}).picture.player
+        picks, coords = [int(i) for i in shown["picks"][:3]], shown["coords"]
+        assert marked and marked["caption"].startswith('Points marked on the chart "The data')
+        assert marked["caption"].endswith('" at step 2'), marked["caption"]
+        assert [row[0] for row in marked["rows"]] == [
+            f"chosen 1: point {picks[0]}",
+            f"chosen 2: point {picks[1]}",
+            f"next pick: point {picks[2]}",
+        ], marked
+        for row, i in zip(marked["rows"], picks):
+            assert [float(value) for value in row[1:]] == pytest.approx(list(coords[i]), rel=5e-3, abs=5e-3)
 
 
 FOCUSED = """() => {

@@ -1,8 +1,10 @@
-// A chart of curves as a table a screen reader can read: the values behind its lines at the
-// step on screen (the x values, then one column per named line, as far as the lines are
-// drawn), in a visually hidden table after the chart, named by the chart's title at that
-// step.  Written again only when the step, the study or "whole curves" changes.  `tables`
-// holds the player's methods (mixed into Player, player.js).
+// A chart as a table a screen reader can read, in a visually hidden table after the chart,
+// named by the chart's title at the step on screen.  A chart of curves: the values behind its
+// lines at that step (the x values, then one column per named line, as far as the lines are
+// drawn).  A chart of points: the points it marks (the points chosen so far and the next
+// pick), not the cloud of every training point.  Written again only when the step, the
+// study, "whole curves" or a prediction's state changes.  `tables` holds the player's methods (mixed into
+// Player, player.js).
 
 import { el } from "./dom.js";
 
@@ -23,14 +25,36 @@ function isLine(trace) {
     && trace.visible !== false && trace.visible !== "legendonly" && meta.min_of === undefined);
 }
 
+function axisName(layout, axis, fallback) {
+  const title = (layout[axis] || {}).title;
+  return String((title && (title.text || title)) || fallback).replace(/<[^>]+>/g, " ");
+}
+
 export const tables = {
+  // The points a chart of points marks at step j, as its rings and star show them
+  // (figures.js ringShapes): each point chosen so far, in order, and the next pick -- not
+  // while a student predicts it.  Rows of [what, x, y].
+  markedPoints(cell, j) {
+    const hideStar = this.predict && !this.revealed();
+    const rows = [];
+    for (const set of cell.panel.rings || []) {
+      let chosen = Array.from(set.picks).slice(0, Math.min(j, set.picks.length));
+      if (set.unique) chosen = Array.from(new Set(chosen));
+      chosen.forEach((i, order) => rows.push([`chosen ${order + 1}: point ${i}`, ...set.coords[i]]));
+      const next = set.next ? set.next[Math.min(j, set.next.length - 1)] : -1;
+      if (next >= 0 && !hideStar) rows.push([`next pick: point ${next}`, ...set.coords[next]]);
+    }
+    return rows;
+  },
+
   describeData(cell, j) {
     if (cell.panel.table || !cell.panel.figure) return;
-    const key = [this.id, j, this.showWhole ? this.showWhole(j) : ""].join("|");
+    const key = [this.id, j, this.showWhole ? this.showWhole(j) : "", this.predict && !this.revealed()].join("|");
     if (cell.tableKey === key) return;
     cell.tableKey = key;
     const lines = this.traces(cell, j).filter(isLine);
-    if (!lines.length) {
+    const marked = lines.length ? [] : this.markedPoints(cell, j);
+    if (!lines.length && !marked.length) {
       if (cell.srBox) cell.srBox.remove();
       cell.srBox = cell.srTable = null;
       return;
@@ -39,6 +63,18 @@ export const tables = {
       cell.srTable = el("table");
       cell.srBox = el("div", { class: "mpl-sr" }, [cell.srTable]);
       cell.cell.append(cell.srBox);
+    }
+    const title = String(cell.shownTitle || cell.panel.title || cell.panel.key).replace(/\*\*/g, "");
+    const layout = this.base(cell.panel).layout;
+    if (!lines.length) {
+      const head = ["", axisName(layout, "xaxis", "x"), axisName(layout, "yaxis", "y")];
+      cell.srTable.replaceChildren(
+        el("caption", { text: `Points marked on the chart "${title}" at step ${j}` }),
+        el("thead", {}, [el("tr", {}, head.map((name) => el("th", { scope: "col", text: name })))]),
+        el("tbody", {}, marked.map(([name, x, y]) => el("tr", {}, [el("th", { scope: "row", text: name }),
+          el("td", { text: shown(x) }), el("td", { text: shown(y) })]))),
+      );
+      return;
     }
     const rows = new Map();  // x -> the values of each line there
     lines.forEach((trace, column) => {
@@ -50,9 +86,7 @@ export const tables = {
       }
     });
     const xs = [...rows.keys()].sort((a, b) => a - b).slice(0, MAX_ROWS);
-    const axis = (this.base(cell.panel).layout.xaxis || {}).title;
-    const xName = (axis && (axis.text || axis)) || "x";
-    const title = String(cell.shownTitle || cell.panel.title || cell.panel.key).replace(/\*\*/g, "");
+    const xName = axisName(layout, "xaxis", "x");
     cell.srTable.replaceChildren(
       el("caption", { text: `Values of the chart "${title}" at step ${j}` }),
       el("thead", {}, [el("tr", {}, [xName, ...lines.map((trace) => trace.name)].map((name) =>
