@@ -8,7 +8,18 @@
 
 import { el } from "./dom.js";
 
-const MAX_ROWS = 400;
+// A table read row by row: a curve drawn on a fine grid of x (a fitted function's 200
+// values) is read at one x value in every few, at most READ_ROWS of them, its ends kept.
+const READ_ROWS = 50;
+
+// The x values a table reads, ascending: all of them, or one in every `every` (the last kept).
+export function readRows(xs, limit = READ_ROWS) {
+  if (xs.length <= limit) return { rows: xs, every: 1 };
+  const every = Math.ceil((xs.length - 1) / (limit - 1));
+  const rows = xs.filter((_, i) => i % every === 0);
+  if (rows[rows.length - 1] !== xs[xs.length - 1]) rows.push(xs[xs.length - 1]);
+  return { rows, every };
+}
 
 // A number as the charts' hover reads it: three significant digits, no trailing zeros.
 function shown(value) {
@@ -85,10 +96,12 @@ export const tables = {
         rows.get(x)[column] = trace.y[i];
       }
     });
-    const xs = [...rows.keys()].sort((a, b) => a - b).slice(0, MAX_ROWS);
+    const all = [...rows.keys()].sort((a, b) => a - b);
+    const { rows: xs, every } = readRows(all);
     const xName = axisName(layout, "xaxis", "x");
+    const part = every > 1 ? ` (one ${xName} value in ${every} of ${all.length})` : "";
     cell.srTable.replaceChildren(
-      el("caption", { text: `Values of the chart "${title}" at step ${j}` }),
+      el("caption", { text: `Values of the chart "${title}" at step ${j}${part}` }),
       el("thead", {}, [el("tr", {}, [xName, ...lines.map((trace) => trace.name)].map((name) =>
         el("th", { scope: "col", text: String(name).replace(/<[^>]+>/g, " ") })))]),
       el("tbody", {}, xs.map((x) => el("tr", {}, [el("th", { scope: "row", text: shown(x) }),

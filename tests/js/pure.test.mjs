@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
 import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
+import { readRows } from "../../static/player/tables.js";
 import { luminance, recolour } from "../../static/player/theme.js";
 
 const indices = (screens) => screens.map((screen) => screen.map((item) => item.index));
@@ -160,4 +161,16 @@ test("annotations and shapes named in the payload are found by their position, a
   const ghost = panel();
   ghost.figure.layout.meta.refs[0].shape = "ghost";
   assert.throws(() => byPosition(ghost), /names shapes its figure lacks \(ghost\)/);
+});
+
+test("a table reads a fine grid of x at one value in every few, its ends kept", () => {
+  const t = Array.from({ length: 30 }, (_, i) => i + 1);  // a bound's t: read whole
+  assert.deepEqual(readRows(t), { rows: t, every: 1 });
+  const grid = Array.from({ length: 200 }, (_, i) => i / 199);
+  const { rows, every } = readRows(grid);
+  assert.ok(rows.length <= 51 && rows.length >= 40, String(rows.length));
+  assert.equal(every, 5);
+  assert.equal(rows[0], 0);
+  assert.equal(rows[rows.length - 1], 1);
+  assert.deepEqual(rows.slice(0, 3), [grid[0], grid[5], grid[10]]);
 });
