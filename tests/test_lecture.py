@@ -989,6 +989,54 @@ def test_the_player_is_used_with_the_keyboard_alone_and_its_focus_is_always_seen
         assert page.evaluate(FOCUSED)["name"] == "Next step"
 
 
+SCENE_FOCUS = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body || !e.closest('.mpl-player') || e.closest('.mpl-bar')) return null;
+  const s = getComputedStyle(e), r = e.getBoundingClientRect();
+  return {name: e.getAttribute('aria-label') || e.innerText.trim(), choice: e.classList.contains('mpl-choice'),
+          seen: (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none',
+          onScreen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight};
+}"""
+
+
+def test_a_lessons_scene_is_given_with_the_keyboard_alone(server, browser):
+    """A lesson's scene with a question, from the keyboard alone: Tab from the top reaches
+    the scene's own controls (the previous and next scene, speaker notes, each answer), each
+    with its focus drawn and on screen; Enter on an answer answers it, Enter on "Next scene"
+    opens the next scene."""
+    from ui import lessons
+
+    scene = lessons.shipped()["2-kmp"].scene(3)
+    choices = list(scene.question.choices)
+    query = "&".join(f"{k}={v}" for k, v in scene.query().items())
+    with app_page(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720)) as page:
+        settled(page)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        reached, unseen = [], []
+        for _ in range(200):
+            page.keyboard.press("Tab")
+            now = page.evaluate(SCENE_FOCUS)
+            if now is None:
+                continue
+            reached.append(now["name"])
+            if not (now["seen"] and now["onScreen"]):
+                unseen.append(now)
+            if now["choice"] and now["name"].endswith(choices[-1]):
+                break
+        wanted = ["Previous scene", "Next scene", "Speaker notes", *choices]  # an answer reads "A. ..."
+        assert [name for name in wanted if not any(seen.endswith(name) for seen in reached)] == [], reached
+        assert unseen == []
+        page.keyboard.press("Enter")  # the last answer, focused
+        page.locator(".mpl-guide-answer").wait_for()
+        for _ in range(len(reached) + 5):
+            if (page.evaluate(SCENE_FOCUS) or {}).get("name") == "Next scene":
+                break
+            page.keyboard.press("Shift+Tab")
+        assert page.evaluate(SCENE_FOCUS)["name"] == "Next scene"
+        page.keyboard.press("Enter")
+        page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide.scene === 4", timeout=60_000)
+
+
 def test_reduced_motion_turns_the_animation_off(server, browser):
     with app_page(browser, f"{server}/kmp", (1280, 720), reduced_motion="reduce") as page:
         settled(page)
