@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import board, compute, figures, pictures, site
+from ui import board, compute, figures, live, pictures, site
 from ui.pictures.settings import Address, read_data, read_kernel
 
 st.title("Matching Pursuit Lab")
@@ -30,6 +30,7 @@ st.page_link(
     label="New here? Take a guided lesson: narrated scenes with questions, PageDown to move on",
     icon=":material/school:",
 )
+live.join_form()  # only where the server runs live classes
 
 # Each card (ui/site.py): its page, the study its picture shows (dataset, width, k, step),
 # and what it says.  The "Open ... at step N" link carries every setting of that study, so

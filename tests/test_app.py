@@ -793,3 +793,23 @@ def test_a_setting_that_changes_values_redraws_the_view_alone():
     assert_clean(at)
     assert at.sidebar.slider, "a change of the widgets shown must redraw the page"
     assert "w:kmp:gamma" not in [getattr(box, "key", None) for box in at.sidebar.selectbox]
+
+
+def test_home_takes_a_class_code_typed_by_hand_and_says_what_a_code_is(monkeypatch):
+    """Where the server runs live classes, Home has a box for the code on the lecturer's
+    screen; a slip gets a sentence that shows what was typed as text (never markdown), and
+    the address is left alone.  (Joining with a right code: tests/test_live_class.py.)"""
+    from ui import classroom
+
+    at = open_page()
+    assert not at.text_input, "no class server, no box for its code"
+    monkeypatch.setattr(classroom, "SERVED", True)
+    at = open_page()
+    box = next(field for field in at.text_input if field.label == "Class code")
+    box.input("**ab**[c](x)")
+    next(button for button in at.button if button.label == "Join the class").click().run()
+    assert_clean(at)
+    said = [warning.value for warning in at.warning]
+    assert any("A class code is 8 letters and digits" in text for text in said), said
+    assert any("` **ab**[c](x) `" in text for text in said), said  # a code span: shown as typed
+    assert "class" not in at.query_params

@@ -399,9 +399,19 @@ def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, bro
         lecturer.wait_for_function("window.__mplPlayer.payload.present === true", timeout=60_000)
         holds_the_lecturers_view(server, code, lecturer, "presenter mode")
 
-        # a student joining now: on the lecturer's view and step within 2 s of its page's player
-        late = open_app(browser, f"{server}/?class={code}", (1280, 720))
+        # a student joining now, by the code typed by hand on Home (first a slip, then in lower
+        # case with a dash): on the lecturer's view and step within 2 s of its page's player
+        late = open_app(browser, f"{server}/", (1280, 720))
         students.append(late)
+        box = late.get_by_role("textbox", name="Class code")
+        click_like_a_person(late, box)
+        late.keyboard.type("abc")
+        click_like_a_person(late, late.get_by_role("button", name="Join the class"))
+        late.get_by_text("A class code is 8 letters and digits").wait_for(timeout=30_000)
+        click_like_a_person(late, box)
+        late.keyboard.press("Control+A")
+        late.keyboard.type(f"{code[:4].lower()}-{code[4:].lower()}")
+        click_like_a_person(late, late.get_by_role("button", name="Join the class"))
         late.wait_for_function("window.__mplPlayer", timeout=90_000)
         wait_step(late, lecturer.evaluate("window.__mplPlayer.j"), timeout=2_000)
         assert late.evaluate("window.__mplPlayer.payload.address") == lecturer.evaluate(

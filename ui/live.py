@@ -30,7 +30,7 @@ import streamlit as st
 
 from ui import classroom, compute, guide, site
 from ui.pictures.settings import TEXT, step_of
-from ui.state import CLASS_PARAMS, SHOWN_ADDRESS, plain, read, view_address
+from ui.state import CLASS_PARAMS, SHOWN_ADDRESS, literal, plain, read, view_address
 
 JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
@@ -178,6 +178,37 @@ def start_button(page):
         help="The students' screens follow yours: every step, scene, text size and presenter state. "
         "They can answer the board's questions; you see the class's answers.",
     )
+
+
+def join_form():
+    """Home's short way into a class: the code on the lecturer's join screen, typed by hand
+    (any case, with or without the space or dashes), opens the class as its link does
+    (:func:`enter` says so when no class has that code)."""
+    if not classroom.SERVED or "class" in st.query_params:
+        return
+    with st.form("live-join", border=False, enter_to_submit=True):
+        st.markdown("**In a live class?** Type the code on the lecturer's screen.")
+        row = st.container(horizontal=True, vertical_alignment="bottom")
+        typed = row.text_input(
+            "Class code",
+            max_chars=2 * classroom.CODE_LENGTH,
+            placeholder="ABCD 2345",
+            width=260,  # a code of 8: the page's whole width made it look like a search box
+            help=f"The {classroom.CODE_LENGTH} letters and digits the lecturer's join screen shows.",
+        )
+        joined = row.form_submit_button("Join the class", icon=":material/groups:")
+    if not joined:
+        return
+    code = classroom.normal_code(typed)
+    if code is None:
+        st.warning(
+            f"A class code is {classroom.CODE_LENGTH} letters and digits, as the lecturer's screen shows it "
+            f"(like ABCD 2345); {literal(typed)} is not one.",
+            icon=":material/groups:",
+        )
+        return
+    st.query_params["class"] = code
+    st.rerun()
 
 
 def _start(url_path):
