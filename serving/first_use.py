@@ -10,6 +10,9 @@ in the fork server, which loads them there once.
 
 from __future__ import annotations
 
+import os
+
+from serving.children import NICE
 from ui import compute, pictures, site
 
 #: A small view of each page: a few points and steps (what each page's first preset does not set).
@@ -20,6 +23,9 @@ def first_use():
     """Compute and draw a small study of each page; returns ``(page, why)`` for each page it
     could not (none: tests/test_children.py).  Nothing here may stop the fork server, whose
     children compute every study: a failure is kept, not raised."""
+    # at the children's priority: this runs beside the app's first pages (the fork server
+    # only forks the children from here on, and each lowers itself to this anyway)
+    os.nice(max(0, NICE - os.nice(0)))
     missed = []
     for page in site.PLAYER_PAGES:
         if not page.study:

@@ -801,6 +801,7 @@ def test_home_takes_a_class_code_typed_by_hand_and_says_what_a_code_is(monkeypat
     the address is left alone.  (Joining with a right code: tests/test_live_class.py.)"""
     from ui import classroom
 
+    monkeypatch.setattr(classroom, "SERVED", False)  # (another test of this process may have started one)
     at = open_page()
     assert not at.text_input, "no class server, no box for its code"
     monkeypatch.setattr(classroom, "SERVED", True)
