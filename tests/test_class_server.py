@@ -168,6 +168,9 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
                                 await asyncio.sleep(2)
 
                     visits = [await visit(path) for path in ("_stcore/health", "", "kmp", f"static/js/{static}")]
+                # the streams held at once; a connection still queued when the held ones are let
+                # go may be taken after them (a busy machine answers the burst slowly), not beside them
+                at_once = statuses.count(200)
                 release.set()
                 for task in tasks:
                     if not task.done() and not held:  # (the held ones end on release)
@@ -176,11 +179,10 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
-            return statuses, visits
+            return statuses, visits, at_once
 
-        statuses, visits = asyncio.run(attack_then_visit())
+        statuses, visits, taken = asyncio.run(attack_then_visit())
         assert visits == [200, 200, 200, 200]  # health, Home, a page, a static file: for everyone else
-        taken = statuses.count(200)
         refused = [s for s in statuses if isinstance(s, tuple)]
         assert 500 <= taken <= 1024 // 2, taken  # a full class fits; the rest of the files stay free
         assert {status for status, _ in refused} == {503}, refused[:3]
