@@ -944,9 +944,38 @@ FOCUSED = """() => {
   const s = getComputedStyle(e), r = e.getBoundingClientRect();
   return {name: e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].innerText.trim()) || e.innerText.trim(),
           player: Boolean(e.closest('.mpl-bar')), tag: e.tagName,
+          scene: Boolean(e.closest('.mpl-player')) && !e.closest('.mpl-bar'), choice: e.classList.contains('mpl-choice'),
           seen: (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none',
           onScreen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight};
 }"""
+
+
+def tab_through(page, part, last, limit):
+    """Tab from the top of the page, as a keyboard user does, until ``last(focused)``: the
+    names of the controls of ``part`` reached ("player": the step bar; "scene": a lesson
+    scene's own), and those whose focus was not drawn (2 px or more) or not on screen."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    reached, unseen = [], []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        now = page.evaluate(FOCUSED)
+        if now is None or not now[part]:
+            continue
+        reached.append(now["name"])
+        if not (now["seen"] and now["onScreen"]):
+            unseen.append(now)
+        if last(now):
+            break
+    return reached, unseen
+
+
+def shift_tab_to(page, name, limit):
+    """Shift+Tab back until the control ``name`` has the focus."""
+    for _ in range(limit):
+        if (page.evaluate(FOCUSED) or {}).get("name") == name:
+            break
+        page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED)["name"] == name
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -959,44 +988,18 @@ def test_the_player_is_used_with_the_keyboard_alone_and_its_focus_is_always_seen
         browser, f"{server}/kmp?step=3", (1280, 720), scheme=scheme
     ) as page:  # (on step 0 "Back" is disabled)
         settled(page, 3)
-        page.evaluate("document.activeElement && document.activeElement.blur()")
-        reached, unseen = [], []
-        for _ in range(160):
-            page.keyboard.press("Tab")
-            now = page.evaluate(FOCUSED)
-            if now is None:
-                continue
-            if now["player"]:
-                reached.append(now["name"])
-                if not (now["seen"] and now["onScreen"]):
-                    unseen.append(now)
-            if now["player"] and now["name"] == "Keyboard and clicker keys":
-                break
+        reached, unseen = tab_through(page, "player", lambda now: now["name"] == "Keyboard and clicker keys", 160)
         wanted = ["Reset to step 0", "Back one step", "Play", "Next step", "Step", "Play speed"]
         assert [name for name in wanted if name not in reached] == [], reached
         assert unseen == []
         # usable: back to "Next step" with Shift+Tab, then Enter and Space press it
-        for _ in range(len(reached)):
-            if page.evaluate(FOCUSED)["name"] == "Next step":
-                break
-            page.keyboard.press("Shift+Tab")
-        assert page.evaluate(FOCUSED)["name"] == "Next step"
+        shift_tab_to(page, "Next step", len(reached))
         page.keyboard.press("Enter")
         rendered(page, 4)
         page.keyboard.press("Space")
         rendered(page, 5)
         assert page.evaluate("window.__mplPlayer.playing") is False
         assert page.evaluate(FOCUSED)["name"] == "Next step"
-
-
-SCENE_FOCUS = """() => {
-  const e = document.activeElement;
-  if (!e || e === document.body || !e.closest('.mpl-player') || e.closest('.mpl-bar')) return null;
-  const s = getComputedStyle(e), r = e.getBoundingClientRect();
-  return {name: e.getAttribute('aria-label') || e.innerText.trim(), choice: e.classList.contains('mpl-choice'),
-          seen: (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none',
-          onScreen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight};
-}"""
 
 
 def test_a_lessons_scene_is_given_with_the_keyboard_alone(server, browser):
@@ -1011,28 +1014,15 @@ def test_a_lessons_scene_is_given_with_the_keyboard_alone(server, browser):
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())
     with app_page(browser, f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}", (1280, 720)) as page:
         settled(page)
-        page.evaluate("document.activeElement && document.activeElement.blur()")
-        reached, unseen = [], []
-        for _ in range(200):
-            page.keyboard.press("Tab")
-            now = page.evaluate(SCENE_FOCUS)
-            if now is None:
-                continue
-            reached.append(now["name"])
-            if not (now["seen"] and now["onScreen"]):
-                unseen.append(now)
-            if now["choice"] and now["name"].endswith(choices[-1]):
-                break
+        reached, unseen = tab_through(
+            page, "scene", lambda now: now["choice"] and now["name"].endswith(choices[-1]), 200
+        )
         wanted = ["Previous scene", "Next scene", "Speaker notes", *choices]  # an answer reads "A. ..."
         assert [name for name in wanted if not any(seen.endswith(name) for seen in reached)] == [], reached
         assert unseen == []
         page.keyboard.press("Enter")  # the last answer, focused
         page.locator(".mpl-guide-answer").wait_for()
-        for _ in range(len(reached) + 5):
-            if (page.evaluate(SCENE_FOCUS) or {}).get("name") == "Next scene":
-                break
-            page.keyboard.press("Shift+Tab")
-        assert page.evaluate(SCENE_FOCUS)["name"] == "Next scene"
+        shift_tab_to(page, "Next scene", len(reached) + 5)
         page.keyboard.press("Enter")
         page.wait_for_function("window.__mplPlayer && window.__mplPlayer.guide.scene === 4", timeout=60_000)
 

@@ -118,7 +118,8 @@ def study_page(picture, intro, view, progress_text=None):
     st.sidebar.header(page.controls)
     settings = picture.read(choose.Sidebar(state), data, kernel)
     views = st.session_state
-    views[Quick.view(picture.PAGE)] = {"query": state.query(), "drawn": state.query(), "quick": False}
+    drawn = state.query()
+    views[Quick.view(picture.PAGE)] = {"query": drawn, "drawn": drawn, "quick": False}  # (a change replaces "query")
 
     @st.fragment(key=Quick.fragment(picture.PAGE))
     def shown():
@@ -156,9 +157,9 @@ class Quick:
 
     def changed(self, control, value):
         """A widget's callback: ``control`` now has ``value``; rerun the view alone."""
-        current = st.session_state.get(self.view(self.page))
         if not self.state.linkable:
             return
+        current = st.session_state.get(self.view(self.page))
         value = tuple(value) if control.kind is tuple else value
         written = format_value(value)
         if not current or control.parse(written) != value:  # (an empty choice: the address cannot say it)

@@ -3,8 +3,8 @@
 // lines at that step (the x values, then one column per named line, as far as the lines are
 // drawn).  A chart of points: the points it marks (the points chosen so far and the next
 // pick), not the cloud of every training point.  Written again only when the step, the
-// study, "whole curves" or a prediction's state changes.  `tables` holds the player's methods (mixed into
-// Player, player.js).
+// study, "whole curves" or a prediction's state changes.  `tables` holds the player's
+// methods (mixed into Player, player.js).
 
 import { el } from "./dom.js";
 

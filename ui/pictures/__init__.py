@@ -16,6 +16,7 @@ The page script wires widgets to ``read`` and the player to ``draw``; the export
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ def module(page):
     return importlib.import_module(page.picture)
 
 
+@functools.cache  # (a page's declared controls do not change; every page run reads them)
 def controls(page):
     """Every control the page ``page`` (its own name) may read: its data's and its kernel's
     (a page with data) and its own (its picture's ``CONTROLS``).  Its address's keys."""
