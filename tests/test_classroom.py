@@ -211,6 +211,90 @@ def test_a_question_votes_twice_and_shows_the_first_vote_beside_the_second(store
     assert store.drive(code, key, question=4).state["vote"] == 1
 
 
+def test_the_lecturer_times_closes_and_reopens_a_vote(store, clock):
+    code, key = store.start("lessons?")
+    seats = [store.admit(code, None, "a") for _ in range(3)]
+    asked = store.drive(code, key, question=3, right=2).state
+    assert asked["open"] and asked["closes"] is None
+    assert store.find(code).public()["right"] == 0  # the right answer is the lecturer's until revealed
+    timed = store.drive(code, key, countdown=30)
+    assert timed.state["closes"] == clock.now + 30 and timed.public()["now"] == clock.now
+    store.answer(code, seats[0], asked["round"], 1)
+    clock.now += 30 + classroom.LATE / 2  # clicked in time, arrived a moment late: counted
+    store.answer(code, seats[1], asked["round"], 2)
+    clock.now += classroom.LATE
+    with pytest.raises(ClassError, match="vote is closed") as late:
+        store.answer(code, seats[2], asked["round"], 2)
+    assert late.value.status == 409
+    assert store.drive(code, key, open=True).state["open"]  # reopened, with no time limit
+    store.answer(code, seats[2], asked["round"], 3)
+    assert store.drive(code, key, open=False).state["open"] is False  # closed, nothing revealed
+    with pytest.raises(ClassError, match="vote is closed"):
+        store.answer(code, seats[2], asked["round"], 2)
+    closed = store.find(code).public()
+    assert not closed["revealed"] and closed["results"] is None and closed["right"] == 0
+    assert store.counts(code, key)["answers"] == {1: 1, 2: 1, 3: 1}
+    for bad in ({"countdown": -1}, {"countdown": 10_000}, {"open": "yes"}, {"right": 1.5}, {"pace": "run"}):
+        with pytest.raises(ClassError):
+            store.drive(code, key, **bad)
+    for bad_range in ([3, 1], [0], [0, "9"], [-1, 4], "0-4"):
+        with pytest.raises(ClassError, match="range of steps"):
+            store.drive(code, key, pace="explore", range=bad_range)
+
+
+def test_the_board_shows_both_votes_the_right_answer_once_revealed_and_who_moved_to_it(store):
+    code, key = store.start("lessons?")
+    seats = [store.admit(code, None, "a") for _ in range(5)]
+    first = store.drive(code, key, question=3, right=2, label="Which point is picked?").state
+    # first vote: two right; second: four right -- two moved to it (3->2, 1->2), one moved away (2->3)
+    # and one who answered only the second vote is in its counts, not among those who moved
+    for seat, choice in zip(seats[:4], [2, 2, 3, 1]):
+        store.answer(code, seat, first["round"], choice)
+    shown = store.drive(code, key, show=True).public()
+    assert shown["shown"] and not shown["open"]  # showing the answers closes the vote
+    assert shown["results"]["answers"] == {"1": 1, "2": 2, "3": 1}
+    assert shown["results"]["right"] == 0 and shown["right"] == 0  # shown is not revealed
+    second = store.drive(code, key, again=True).public()
+    assert second["vote"] == 2 and second["open"] and not second["shown"] and second["results"] is None
+    for seat, choice in zip(seats, [3, 2, 2, 2, 2]):
+        store.answer(code, seat, second["round"], choice)
+    assert store.counts(code, key)["moved"] == 2 and store.counts(code, key)["lost"] == 1
+    store.drive(code, key, show=True)
+    revealed = store.drive(code, key, reveal=True).public()
+    results = revealed["results"]
+    assert revealed["right"] == 2 and results["right"] == 2
+    assert results["before"] == {"1": 1, "2": 2, "3": 1} and results["answers"] == {"2": 4, "3": 1}
+    assert (results["moved"], results["lost"]) == (2, 1)
+    # the report: the first vote, then the second with both, counts only
+    store.drive(code, key, question=0)
+    report = store.report(code, key)
+    assert [(r["round"], r["vote"]) for r in report] == [(first["round"], 1), (second["round"], 2)]
+    assert report[1]["before"] == report[0]["answers"] and report[1]["moved"] == 2
+    assert report[0]["label"] == "Which point is picked?" and report[1]["right"] == 2
+    assert not any(seat in str(report) or classroom.seat_digest(seat) in str(report) for seat in seats)
+    with pytest.raises(ClassError) as refused:
+        store.report(code, "not-the-key")
+    assert refused.value.status == 403
+
+
+def test_a_round_nobody_answered_stays_out_of_the_report_and_the_report_is_bounded(store, monkeypatch):
+    monkeypatch.setattr(classroom, "MAX_ROUNDS", 3)
+    code, key = store.start("kmp?")
+    seat = store.admit(code, None, "a")
+    store.drive(code, key, predict=True)
+    for step in range(1, 7):
+        round_ = store.drive(code, key, step=step, right=40 + step).state["round"]
+        if step != 4:  # a step nobody answered
+            store.answer(code, seat, round_, 40 + step)
+    store.drive(code, key, step=7)
+    report = store.report(code, key)
+    assert [r["step"] for r in report] == [3, 5, 6]
+    assert all(r["kind"] == "predict" and r["answers"] == {str(r["right"]): 1} for r in report)
+    store.drive(code, key, end=True)
+    with pytest.raises(ClassError):
+        store.report(code, key)
+
+
 def test_classes_are_bounded_in_all_and_per_client_and_expire(store, clock, monkeypatch):
     monkeypatch.setattr(classroom, "MAX_CLASSES", 4)
     monkeypatch.setattr(classroom, "MAX_CLASSES_PER_CLIENT", 2)

@@ -70,6 +70,11 @@ LIFETIME = 4 * 3600.0  # seconds a class lives after the lecturer's last change
 MAX_ADDRESS = 2 * lessons.MAX_BYTES + 4_000
 MAX_STEP = 100_000
 MAX_CHOICES = 10
+MAX_COUNTDOWN = 600  # seconds a vote's countdown may run
+MAX_LABEL = 300  # characters of what a round asks (the report's line)
+MAX_ROUNDS = 1_000  # rounds a class's report keeps (the oldest dropped first)
+LATE = 1.0  # seconds an answer may arrive after its countdown ended (it was clicked in time)
+PACES = ("free", "hold", "explore")
 ENVIRONMENT = "MPLAB_CLASSES"  # where the classes' file is (make serve gives its processes one)
 #: Seconds a student whose stream dropped stays in the class (counted as reconnecting, and
 #: its answers count): a laptop waking, a process restarted, a Wi-Fi hiccup.
@@ -80,7 +85,7 @@ FOLLOWERS_FRESH = 10.0
 MAX_SEATS = 4 * MAX_FOLLOWERS  # seats a class remembers (the oldest gone ones forgotten first)
 GUESSES = 30  # unknown codes (or wrong keys, or answers from no seat) one address may try per minute
 _SEAT = re.compile(r"[A-Za-z0-9_-]{16,64}")
-SCHEMA_VERSION = 2  # a file of another version holds no class this version can read: made afresh
+SCHEMA_VERSION = 3  # a file of another version holds no class this version can read: made afresh
 
 #: What a page says when the file of classes was lost (deleted, or damaged and set aside).
 LOST = (
@@ -110,10 +115,15 @@ class Class:
     code: str
     version: int
     state: dict[str, Any]
+    at: float = 0.0  # the server's clock when the state was read (a countdown's start for the page)
 
     def public(self, followers: int | None = None) -> dict[str, Any]:
-        """What every follower is sent: the state, the code and the version."""
-        sent = dict(self.state, code=self.code, version=self.version)
+        """What every follower is sent: the state (the right answer only once revealed),
+        the code, the version and the server's clock (``now``: a countdown's time left is
+        ``closes - now``, whatever the student's own clock says)."""
+        sent = dict(first_state(""), **self.state, code=self.code, version=self.version, now=round(self.at, 3))
+        if not sent["revealed"]:
+            sent["right"] = 0
         if followers is not None:
             sent["followers"] = followers
         return sent
@@ -197,11 +207,14 @@ CREATE TABLE IF NOT EXISTS members (
     code TEXT NOT NULL, seat TEXT NOT NULL, process TEXT NOT NULL, streams INTEGER NOT NULL,
     seen REAL NOT NULL, PRIMARY KEY (code, seat, process));
 CREATE INDEX IF NOT EXISTS members_by_process ON members (process, streams);
+CREATE TABLE IF NOT EXISTS rounds (
+    code TEXT NOT NULL, round INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (code, round));
 CREATE TABLE IF NOT EXISTS lags (
     process TEXT NOT NULL, code TEXT NOT NULL, behind INTEGER NOT NULL, seen REAL NOT NULL,
     PRIMARY KEY (process, code));
 """
-_TABLES = ("classes", "answers", "members", "lags", "followers")  # (followers: version 1's)
+_TABLES = ("classes", "answers", "members", "rounds", "lags", "followers")  # (followers: version 1's)
+_OF_A_CLASS = ("classes", "answers", "members", "rounds")  # what a class's end deletes
 
 
 def first_state(address: str) -> dict[str, Any]:
@@ -213,6 +226,14 @@ def first_state(address: str) -> dict[str, Any]:
         "round": 1,
         "revealed": False,
         "vote": 1,  # 2 for a question's second vote (peer instruction)
+        "open": True,  # the round takes answers (until ``closes``, when set)
+        "closes": None,  # when a countdown closes the round (the server's clock, seconds)
+        "shown": False,  # the class's answers shown to the room (``results``)
+        "results": None,  # what the room is shown: :func:`_results`, taken when shown or revealed
+        "right": 0,  # the round's right answer (the choice, or the pick), the lecturer's; said once revealed
+        "label": "",  # what the round asks, for the lecturer's report
+        "pace": "free",  # "free", "hold" (on the lecturer's view) or "explore" (within ``range``)
+        "range": None,  # [first, last] step a class exploring may take
         "ended": False,
     }
 
@@ -428,13 +449,21 @@ class Store:
         return self._guarded(start)
 
     def drive(self, code: str, key: str, /, **changes: Any) -> Class:
-        """Change the class ``code`` as its lecturer (``key``): ``address``, ``step``,
-        ``predict`` (on or off), ``question`` (the number of choices of the scene's
-        question, 0 for none), ``reveal`` (the round's answers), ``again`` (a second vote
-        on the question) or ``end``.  A new round of answers starts when the step, the
-        address or the question changes, or predict mode is turned on.  Raises
-        :class:`ClassError` for a bad value (400) and, with one sentence for both, for a
-        class that is not there and a wrong key (403)."""
+        """Change the class ``code`` as its lecturer (``key``).
+
+        The view: ``address``, ``step``, ``predict`` (on or off), ``question`` (the number of
+        choices of the scene's question, 0 for none).  A new round of answers starts when the
+        step, the address or the question changes, or predict mode is turned on; ``again``
+        starts a question's second vote (peer instruction).  The round: ``right`` (its right
+        answer, said to the class once revealed) and ``label`` (what it asks, for the
+        report); ``countdown`` (seconds until it closes; 0: none), ``open`` (take answers
+        again, or close it without revealing), ``show`` (the class's answers on the board,
+        which closes the vote), ``reveal`` (the right answer, which closes it too).  The
+        students: ``pace`` ("free"; "hold", every student on this view; "explore", free
+        within ``range``, a first and last step).  ``end`` ends the class.
+
+        Raises :class:`ClassError` for a bad value (400) and, with one sentence for both, for
+        a class that is not there and a wrong key (403)."""
         wanted = _changes(changes)
         return self._guarded(lambda: self._drive(code, key, wanted))
 
@@ -448,18 +477,16 @@ class Store:
             found = self._row(db, code, now)
             if found is None or not hmac.compare_digest(found["key"], _digest(str(key))):
                 raise ClassError(NOT_DRIVEN, 403)
-            state = dict(found["state"])
+            state = dict(first_state(""), **found["state"])
             if wanted.pop("end", False):
-                for table in ("classes", "answers", "members"):
+                for table in _OF_A_CLASS:
                     db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
-                return Class(code, found["version"] + 1, dict(state, ended=True))
+                return Class(code, found["version"] + 1, dict(state, ended=True), now)
             before = dict(state)
             new_round = False
             if wanted.pop("again", False) and (state["question"] or state["predict"]):
                 state["vote"] = 2
                 new_round = True
-            if wanted.pop("reveal", False):
-                state["revealed"] = True
             for name in ("address", "step", "question"):
                 if name in wanted and wanted[name] != state[name]:
                     state[name] = wanted[name]
@@ -469,17 +496,38 @@ class Store:
                 state["predict"] = wanted["predict"]
                 new_round = new_round or wanted["predict"]
             if new_round:
-                state["round"] += 1
-                state["revealed"] = False
+                if _asks(before):
+                    _record(db, code, before, now)
+                state.update(round=state["round"] + 1, revealed=False, open=True, closes=None, shown=False)
+                state.update(results=None)
+                if state["vote"] == 1:
+                    state.update(right=0, label="")
+            for name in ("right", "label", "pace", "range"):
+                if name in wanted:
+                    state[name] = wanted[name]
+            if "countdown" in wanted:
+                seconds = wanted["countdown"]
+                state.update(open=True, closes=round(now + seconds, 3) if seconds else None)
+            if "open" in wanted:
+                state.update(open=wanted["open"], closes=None)
+            if wanted.get("reveal"):
+                state.update(revealed=True, open=False, closes=None)
+            if "show" in wanted:
+                state["shown"] = wanted["show"]
+                if wanted["show"]:
+                    state.update(open=False, closes=None)
+            if state["closes"] is not None and state["closes"] <= now:  # a countdown that ran out
+                state.update(open=False, closes=None)
+            state["results"] = _results(db, code, state) if state["shown"] or state["revealed"] else None
             if state == before:
-                return Class(code, found["version"], state)
+                return Class(code, found["version"], state, now)
             version = found["version"] + 1
             db.execute(
                 "UPDATE classes SET state = ?, version = ?, touched = ? WHERE code = ?",
                 (json.dumps(state), version, now, code),
             )
             db.execute("DELETE FROM answers WHERE code = ? AND round < ?", (code, state["round"] - 1))
-        return Class(code, version, state)
+        return Class(code, version, state, now)
 
     def counts(self, code: str, key: str) -> dict[str, Any]:
         """The answers of the class's current round and of the one before, for its lecturer
@@ -491,12 +539,43 @@ class Store:
                 found = self._row(db, code, self.clock())
                 if found is None or not hmac.compare_digest(found["key"], _digest(str(key))):
                     raise ClassError("Only the lecturer's link sees the class's answers.", 403)
-                state = found["state"]
+                state = dict(first_state(""), **found["state"])
                 current = _round_counts(db, code, state["round"])
                 before = _round_counts(db, code, state["round"] - 1) if state["vote"] == 2 else None
-            return {"round": state["round"], "answers": current, "answered": sum(current.values()), "before": before}
+                results = _results(db, code, dict(state, revealed=True))  # the lecturer knows the answer
+            return {
+                "round": state["round"],
+                "answers": current,
+                "answered": sum(current.values()),
+                "before": before,
+                "moved": results["moved"],
+                "lost": results["lost"],
+            }
 
         return self._guarded(counts)
+
+    def report(self, code: str, key: str) -> list[dict[str, Any]]:
+        """Every round of the class that someone answered, in order, for its lecturer only
+        (the current one too, as it stands): each a record of :func:`_results` with its
+        ``round``, ``vote``, ``label``, ``address``, ``step``, ``revealed`` and ``at``.  Counts
+        only: nothing in it names a seat."""
+
+        def report():
+            with self._db(write=False) as db:
+                found = self._row(db, code, self.clock())
+                if found is None or not hmac.compare_digest(found["key"], _digest(str(key))):
+                    raise ClassError("Only the lecturer's link has the class's report.", 403)
+                rows = db.execute("SELECT record FROM rounds WHERE code = ? ORDER BY round", (code,)).fetchall()
+                records = [json.loads(row[0]) for row in rows]
+                state = dict(first_state(""), **found["state"])
+                if _asks(state):
+                    records = [r for r in records if r["round"] != state["round"]]
+                    current = _round_record(db, code, state, self.clock())
+                    if current["answers"]:
+                        records.append(current)
+            return records
+
+        return self._guarded(report)
 
     def is_lecturer(self, code: str, key: str) -> bool:
         """Whether ``key`` is the key of the live class ``code``."""
@@ -521,9 +600,10 @@ class Store:
                     .execute("SELECT version, state, touched FROM classes WHERE code = ?", (code,))
                     .fetchone()
                 )
-            if row is None or row[2] < self.clock() - LIFETIME:
+            now = self.clock()
+            if row is None or row[2] < now - LIFETIME:
                 return None
-            return Class(code, row[0], json.loads(row[1]))
+            return Class(code, row[0], json.loads(row[1]), now)
 
         return self._guarded(find)
 
@@ -633,6 +713,9 @@ class Store:
                 raise ClassError("The lecturer is not asking the class anything now.", 409)
             if round_ != state["round"] or state["revealed"]:
                 raise ClassError("This question is closed: the lecturer has moved on or revealed the answer.", 409)
+            closes = state.get("closes")
+            if not state.get("open", True) or (closes is not None and now > closes + LATE):
+                raise ClassError("The vote is closed: the lecturer closed it, or its time ran out.", 409)
             if state["question"] and not 1 <= answer <= state["question"]:
                 raise ClassError(f"This question has {state['question']} choices.")
             db.execute(
@@ -719,7 +802,7 @@ class Store:
     def _expire(self, db: sqlite3.Connection, now: float) -> int:
         old = [row[0] for row in db.execute("SELECT code FROM classes WHERE touched < ?", (now - LIFETIME,))]
         for code in old:
-            for table in ("classes", "answers", "members"):
+            for table in _OF_A_CLASS:
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
         return len(old)
 
@@ -828,6 +911,71 @@ GUESSED = Guesses()
 TOO_MANY = "Too many tries of class codes that do not exist from this address: wait a minute, then try again."
 
 
+def _asks(state: dict[str, Any]) -> bool:
+    """Whether the class is asked something (a question, or the next pick)."""
+    return bool(state["question"] or state["predict"])
+
+
+def _results(db: sqlite3.Connection, code: str, state: dict[str, Any]) -> dict[str, Any]:
+    """The round's answers as the board shows them: ``answers`` (and ``before``, the first
+    vote's, in a second vote), per answer; ``right`` once revealed (0 before); ``moved`` and
+    ``lost``: the students who answered both votes and went to the right answer, or away
+    from it (None without a second vote or a right answer)."""
+    answers = _round_counts(db, code, state["round"])
+    before = _round_counts(db, code, state["round"] - 1) if state["vote"] == 2 else None
+    right = state["right"] if state["revealed"] else 0
+    moved = lost = None
+    if right and before is not None:
+        row = db.execute(
+            "SELECT COALESCE(SUM(a.answer != ? AND b.answer = ?), 0), COALESCE(SUM(a.answer = ? AND b.answer != ?), 0) "
+            "FROM answers a JOIN answers b ON b.code = a.code AND b.seat = a.seat "
+            "WHERE a.code = ? AND a.round = ? AND b.round = ?",
+            (right, right, right, right, code, state["round"] - 1, state["round"]),
+        ).fetchone()
+        moved, lost = int(row[0]), int(row[1])
+    return {
+        "kind": "question" if state["question"] else "predict",
+        "choices": state["question"],
+        "answers": {str(k): v for k, v in answers.items()},
+        "before": None if before is None else {str(k): v for k, v in before.items()},
+        "right": right,
+        "moved": moved,
+        "lost": lost,
+    }
+
+
+def _round_record(db: sqlite3.Connection, code: str, state: dict[str, Any], now: float) -> dict[str, Any]:
+    """The round of ``state`` as the report keeps it: its :func:`_results` with the right
+    answer, its ``round``, ``vote``, ``label``, ``address``, ``step``, ``revealed`` and ``at``."""
+    return dict(
+        _results(db, code, dict(state, revealed=True)),
+        round=state["round"],
+        vote=state["vote"],
+        label=state["label"],
+        address=state["address"],
+        step=state["step"],
+        revealed=state["revealed"],
+        at=round(now, 3),
+    )
+
+
+def _record(db: sqlite3.Connection, code: str, state: dict[str, Any], now: float) -> None:
+    """Keep the ending round of ``state`` for the report, when anyone answered it: counts
+    only, nothing of who answered."""
+    record = _round_record(db, code, state, now)
+    if not record["answers"]:
+        return
+    db.execute(
+        "INSERT OR REPLACE INTO rounds (code, round, record) VALUES (?, ?, ?)",
+        (code, state["round"], json.dumps(record)),
+    )
+    db.execute(
+        "DELETE FROM rounds WHERE code = ? AND round NOT IN (SELECT round FROM rounds WHERE code = ? "
+        "ORDER BY round DESC LIMIT ?)",
+        (code, code, MAX_ROUNDS),
+    )
+
+
 def _round_counts(db: sqlite3.Connection, code: str, round_: int) -> dict[int, int]:
     rows = db.execute(
         "SELECT answer, COUNT(*) FROM answers WHERE code = ? AND round = ? GROUP BY answer", (code, round_)
@@ -870,7 +1018,29 @@ def _changes(changes: dict[str, Any]) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHOICES:
                 raise ClassError(f"A question has from 2 to {MAX_CHOICES} choices (0: no question).")
             wanted[name] = value
-        elif name in ("predict", "reveal", "again", "end"):
+        elif name in ("right", "countdown"):
+            top = MAX_STEP if name == "right" else MAX_COUNTDOWN
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+                raise ClassError(f"{name} is a whole number from 0 to {top}.")
+            wanted[name] = value
+        elif name == "label":
+            if not isinstance(value, str):
+                raise ClassError("A round's label is text.")
+            wanted[name] = " ".join(value.split())[:MAX_LABEL]
+        elif name == "pace":
+            if value not in PACES:
+                raise ClassError("The class's pace is one of " + ", ".join(PACES) + ".")
+            wanted[name] = value
+        elif name == "range":
+            if value is not None and not (
+                isinstance(value, list)
+                and len(value) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_STEP for v in value)
+                and value[0] <= value[1]
+            ):
+                raise ClassError(f"A range of steps is a first and a last step, from 0 to {MAX_STEP}, in order.")
+            wanted[name] = value
+        elif name in ("predict", "reveal", "again", "end", "open", "show"):
             if not isinstance(value, bool):
                 raise ClassError(f"{name} is on or off (true or false).")
             wanted[name] = value
