@@ -8,6 +8,7 @@ for a condition."""
 
 import re
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from browser_support import (  # noqa: F401 (fixtures)
@@ -238,6 +239,18 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
         assert re.search(r"By the criterion's rank: 1st 1, .+ 1\.", said.inner_text()), said.inner_text()
         students[0].locator(".mpl-quiz", has_text="Right!").wait_for(timeout=15_000)
         students[1].locator(".mpl-quiz", has_text="Not quite.").wait_for(timeout=15_000)
+        # revealed: each student's data panel shows where the class clicked, and the share right
+        for student in students:
+            student.locator(".mpl-quiz", has_text="The class: 1 of 2 (50%) predicted it").wait_for(timeout=15_000)
+            student.wait_for_function(
+                """(points) => { const p = window.__mplPlayer; const cell = p.cells.find((c) => c.panel.guess_trace !== undefined);
+                   const t = cell.plot.data.find((d) => d.name === "the class's answers");
+                   return t && JSON.stringify([...t.text]) === '["1","1"]'
+                     && t.x.every((x, i) => [points[0], points[1]].some((q) => p.coords[q][0] === x && p.coords[q][1] === t.y[i])); }""",
+                arg=[winner, wrong],
+                timeout=15_000,
+            )
+        shots.take(students[1], "live-class-student-reveal.png")
         # the next step is a new round: nothing counted, nothing revealed
         lecturer.keyboard.press("PageDown")
         for student in students:
@@ -262,42 +275,132 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
         students[0].wait_for_function("location.pathname.endsWith('/')", timeout=60_000)
 
 
-def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_on_to_the_next_scene(server, browser):
+def board_rows(page):
+    """The board's rows as a reader reads them: ``{answer: [count cells...]}``; None when hidden."""
+    return page.evaluate(
+        """() => { const board = document.querySelector('.mpl-board'); if (!board) return null;
+           return Object.fromEntries([...board.querySelectorAll('tbody tr')].map((row) =>
+             [row.querySelector('th').textContent, [...row.querySelectorAll('td')].map((td) => td.textContent.trim())])); }"""
+    )
+
+
+def board_text(page):
+    return page.locator(".mpl-board").inner_text()
+
+
+def test_peer_instruction_vote_show_discuss_vote_again_timed_closed_revealed_and_reported(server, browser, shots):
+    """A lesson's question as peer instruction runs it, by a lecturer and two students with the
+    mouse: the first vote, its answers shown on the board (to the room and to the students),
+    a second vote on a countdown the students see, closed early without revealing (a late
+    click no longer counts), both votes side by side with the right answer, the share correct
+    and who moved to it; the report downloaded as CSV and HTML; the class goes on to the next
+    scene."""
+    import csv
+    import io
+
     from ui import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(3)
+    right = chr(64 + scene.question.answer)
+    wrong = "A" if right != "A" else "B"
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())
     scene_url = f"{server}/kmp?{query}&lesson=2-kmp&scene=3&step={scene.step}"
+    choices = dict(zip("ABC", scene.question.choices))
     with a_class(browser, scene_url) as (lecturer, code, _, students):
         lecturer.locator(".mpl-live-bar", has_text="Votes:").wait_for(timeout=15_000)
-        choices = scene.question.choices
-        for answer in (0, 1):
+        for first in (wrong, right):  # the first vote: one right, one wrong
             student = open_app(browser, f"{server}/?class={code}", (1280, 720))
             students.append(student)
             student.wait_for_function("window.__mplPlayer && window.__mplPlayer.classAsk", timeout=90_000)
-            click_like_a_person(student, student.get_by_role("button", name=f"{'AB'[answer]}. {choices[answer]}"))
-            student.locator(".mpl-guide-answer", has_text=f"Your answer: {'AB'[answer]}").wait_for()
+            click_like_a_person(student, student.get_by_role("button", name=f"{first}. {choices[first]}"))
+            student.locator(".mpl-guide-answer", has_text=f"Your answer: {first}").wait_for()
         lecturer.locator(".mpl-live-bar", has_text="Votes: A 1 (50%) · B 1 (50%)").wait_for(timeout=15_000)
-        # peer instruction: the class discusses and votes again; the first vote stays beside it
+        assert board_rows(students[0]) is None  # nothing shown before the lecturer shows it
+
+        # the class's answers on the board: the room and every student see them; the vote closes
+        click_like_a_person(lecturer, lecturer.get_by_role("button", name=re.compile("^Show the class's answers")))
+        for page in (lecturer, *students):
+            page.locator(".mpl-board", has_text="The class's answers").wait_for(timeout=15_000)
+            assert board_rows(page) == {"A": ["1 (50%)"], "B": ["1 (50%)"], "C": ["0 (0%)"]}
+            assert "✓" not in board_text(page)  # not revealed: no answer marked
+        students[0].locator(".mpl-live-bar", has_text="The vote is closed").wait_for(timeout=15_000)
+        lecturer.locator(".mpl-live-bar", has_text="Vote closed").wait_for(timeout=15_000)
+
+        # the class discusses, then votes again, on a countdown each student sees
         click_like_a_person(
             lecturer,
             lecturer.get_by_role("button", name="A second vote, after the class has discussed (peer instruction)"),
         )
+        for page in (lecturer, *students):
+            page.locator(".mpl-board").wait_for(state="detached", timeout=15_000)
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Close the vote in 90 seconds (a countdown the class sees)")
+        )
         for student in students:
-            student.locator(".mpl-guide-answer", has_text="The class votes: click your answer.").wait_for(
-                timeout=15_000
-            )
-            click_like_a_person(student, student.get_by_role("button", name=f"B. {choices[1]}"))
-        lecturer.locator(".mpl-live-bar", has_text="Second vote: A 0 (0%) · B 2 (100%)").wait_for(timeout=15_000)
-        assert "First vote: A 1 (50%) · B 1 (50%)" in bar_text(lecturer)
+            timer = student.locator(".mpl-live-bar [role=timer]", has_text=re.compile(r"Vote open: 1:[23]\d left"))
+            timer.wait_for(timeout=15_000)
+        click_like_a_person(students[0], students[0].get_by_role("button", name=f"{right}. {choices[right]}"))
+        students[0].locator(".mpl-live-bar", has_text=f"Your answer: {right}").wait_for(timeout=15_000)
+        lecturer.locator(".mpl-live-bar", has_text="1 of 2 answered").wait_for(timeout=15_000)
+        # closed early, without revealing: the other student's click counts no more
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Close the vote now, without revealing the answer")
+        )
+        late = students[1]
+        late.locator(".mpl-guide-answer", has_text="The vote is closed").wait_for(timeout=15_000)
+        click_like_a_person(late, late.get_by_role("button", name=f"{wrong}. {choices[wrong]}"))
+        late.wait_for_timeout(500)
+        assert "1 of 2 answered" in bar_text(lecturer)
+        # reopened: the student votes; then revealed with the board shown, on a projector
+        click_like_a_person(lecturer, lecturer.get_by_role("button", name="Take answers again, with no time limit"))
+        late.locator(".mpl-guide-answer", has_text="The class votes: click your answer.").wait_for(timeout=15_000)
+        click_like_a_person(late, late.get_by_role("button", name=f"{right}. {choices[right]}"))
+        lecturer.locator(".mpl-live-bar", has_text="2 of 2 answered").wait_for(timeout=15_000)
+        lecturer.set_viewport_size({"width": 1920, "height": 1080})
+        click_like_a_person(lecturer, lecturer.get_by_role("button", name=re.compile("^Show the class's answers")))
         click_like_a_person(
             lecturer, lecturer.get_by_role("button", name="Show the class the answer, and the share who got it")
         )
-        for student in students:
-            student.locator(".mpl-guide-answer", has_text=f"The answer is {chr(64 + scene.question.answer)}.").wait_for(
-                timeout=15_000
+        for page in (lecturer, *students):
+            page.locator(".mpl-board", has_text="moved to the right answer").wait_for(timeout=15_000)
+            rows = board_rows(page)
+            assert rows.get(f"✓ {right}") == ["1 (50%)", "2 (100%)"] and rows[wrong] == ["1 (50%)", "0 (0%)"], (rows, page.evaluate("document.querySelectorAll('.mpl-board').length"), page.evaluate("[...document.querySelectorAll('.mpl-board')].map(b => b.innerText)"))
+            said = board_text(page)
+            assert f"The answer: {right}. Correct: 50% → 100%." in said
+            assert "1 moved to the right answer between the votes, 0 away from it." in said
+        assert "Correct: 50% → 100%" in bar_text(lecturer)
+        # readable from the back row: large, whole on the projector's screen
+        size = lecturer.evaluate(
+            """() => { const b = document.querySelector('.mpl-board').getBoundingClientRect();
+               const name = getComputedStyle(document.querySelector('.mpl-board-name')).fontSize;
+               return [parseFloat(name), b.top, b.bottom, b.left, b.right]; }"""
+        )
+        assert size[0] >= 28 and size[1] >= 0 and size[2] <= 1080 and size[3] >= 0 and size[4] <= 1920, size
+        shots.take(lecturer, "live-class-board-1920.png")
+        # a student closes the board on their own screen; the lecturer's stays up
+        click_like_a_person(late, late.get_by_role("button", name="Close the class's answers on this screen"))
+        late.locator(".mpl-board").wait_for(state="detached", timeout=15_000)
+        assert board_rows(lecturer) is not None
+
+        # the report, from the lecturer's sidebar: counts only, both votes, who moved
+        with lecturer.expect_download() as got:
+            click_like_a_person(
+                lecturer, lecturer.locator("[data-testid='stSidebar']").get_by_role("button", name="CSV")
             )
-        # the lecturer's mouse on the next scene: the class goes with it, to its own step
+        rows = list(csv.DictReader(io.StringIO(Path(got.value.path()).read_text())))
+        second = {r["answer"]: r for r in rows if r["vote"] == "2"}
+        assert second[right]["count"] == "2" and second[right]["is_right"] == "1"
+        assert second[right]["correct_share"] == "1.000" and second[right]["moved_to_right"] == "1"
+        with lecturer.expect_download() as got:
+            click_like_a_person(
+                lecturer, lecturer.locator("[data-testid='stSidebar']").get_by_role("button", name="HTML")
+            )
+        page = Path(got.value.path()).read_text()
+        assert scene.question.ask.split("{")[0][:30] in page and "<script" not in page
+
+        # the lecturer's mouse on the next scene: the class goes with it, to its own step, the board gone
+        lecturer.set_viewport_size({"width": 1280, "height": 720})
+        click_like_a_person(lecturer, lecturer.get_by_role("button", name="Hide the class's answers from the board"))
         click_like_a_person(lecturer, lecturer.get_by_role("button", name="Next scene"))
         lecturer.wait_for_function("window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000)
         for student in students:
@@ -305,6 +408,7 @@ def test_a_lessons_question_is_voted_on_twice_then_revealed_and_the_class_goes_o
                 "window.__mplPlayer && window.__mplPlayer.guide && window.__mplPlayer.guide.scene === 4", timeout=90_000
             )
             wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=30_000)
+            assert board_rows(student) is None
 
 
 def class_record(server, code):

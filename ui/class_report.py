@@ -170,8 +170,11 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 """
 
 
-def html_page(records: list[dict[str, Any]], title: str = "Live class report", when: float | None = None) -> str:
-    """The report as one HTML page: no script, no file or address outside it."""
+def html_page(
+    records: list[dict[str, Any]], title: str = "Live class report", when: float | None = None, note: str = ""
+) -> str:
+    """The report as one HTML page: no script, no file or address outside it.  ``note``: a
+    sentence above it (why it is empty: the class's record could not be read)."""
     found = questions(records)
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when if when is not None else time.time()))
     esc = html.escape
@@ -183,6 +186,8 @@ def html_page(records: list[dict[str, Any]], title: str = "Live class report", w
         f"<h1>{esc(title)}</h1>",
         f'<p class="note">Made {esc(stamp)}. Counts only: nothing here names or tells apart a student.</p>',
     ]
+    if note:
+        parts.append(f"<p>{esc(note)}</p>")
     if not found:
         parts.append("<p>No one answered a question or predicted a pick in this class.</p>")
     else:

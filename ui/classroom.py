@@ -458,9 +458,10 @@ class Store:
         answer, said to the class once revealed) and ``label`` (what it asks, for the
         report); ``countdown`` (seconds until it closes; 0: none), ``open`` (take answers
         again, or close it without revealing), ``show`` (the class's answers on the board,
-        which closes the vote), ``reveal`` (the right answer, which closes it too).  The
-        students: ``pace`` ("free"; "hold", every student on this view; "explore", free
-        within ``range``, a first and last step).  ``end`` ends the class.
+        which closes the vote), ``reveal`` (the right answer, which closes it too); taking
+        answers again hides the board.  The students: ``pace`` ("free"; "hold", every
+        student on this view; "explore", free within ``range``, a first and last step).
+        ``end`` ends the class.
 
         Raises :class:`ClassError` for a bad value (400) and, with one sentence for both, for
         a class that is not there and a wrong key (403)."""
@@ -505,11 +506,13 @@ class Store:
             for name in ("right", "label", "pace", "range"):
                 if name in wanted:
                     state[name] = wanted[name]
-            if "countdown" in wanted:
+            if "countdown" in wanted:  # (answers taken again: the board's snapshot would fall behind)
                 seconds = wanted["countdown"]
-                state.update(open=True, closes=round(now + seconds, 3) if seconds else None)
+                state.update(open=True, closes=round(now + seconds, 3) if seconds else None, shown=False)
             if "open" in wanted:
                 state.update(open=wanted["open"], closes=None)
+                if wanted["open"]:
+                    state["shown"] = False
             if wanted.get("reveal"):
                 state.update(revealed=True, open=False, closes=None)
             if "show" in wanted:

@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import streamlit as st
 
-from ui import classroom, compute, guide, site
+from ui import class_report, classroom, compute, guide, site
 from ui.pictures.settings import TEXT, step_of
 from ui.state import CLASS_PARAMS, SHOWN_ADDRESS, literal, plain, read, view_address
 
@@ -36,6 +36,7 @@ JOINED = "_live_joined"  # the class this session has entered (it then follows f
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
 SAID = "_live_said"  # a sentence for the page the student lands on
 KEPT = "_live_class"  # (code, key or None): the class this session is in, kept across the menu's pages
+REPORT = "_live_report"  # (code, records, when): the report of the class this session's lecturer ended
 UNREACHABLE = "The live classes' record could not be read just now ({}): reload the page in a moment."
 
 
@@ -165,10 +166,15 @@ def _go_to(found, page):
 
 
 def start_button(page):
-    """The sidebar's way to start a class (where the server runs the class's routes)."""
+    """The sidebar's way to start a class (where the server runs the class's routes), and
+    the report of the class this session ended, if one did."""
     if not classroom.SERVED or "class" in st.query_params:
         return
     note()
+    ended = st.session_state.get(REPORT)
+    if ended:
+        code, records, when = ended
+        report_buttons(code, lambda: records, "The report of the class you ended", when)
     st.sidebar.button(
         "Start a live class",
         key="live:start",
@@ -211,7 +217,51 @@ def join_form():
     st.rerun()
 
 
+def report_buttons(code, records, title, when=None):
+    """The lecturer's report of the class ``code`` in the sidebar: CSV and one HTML page,
+    made from ``records()`` (:meth:`ui.classroom.Store.report`) when a button is pressed."""
+
+    def found():
+        try:
+            return records(), ""
+        except (classroom.ClassError, OSError, sqlite3.Error) as error:
+            return [], str(error)
+
+    def csv_file():
+        return class_report.csv_text(found()[0])
+
+    def html_file():
+        rounds, why = found()
+        return class_report.html_page(rounds, f"Live class {classroom.shown_code(code)}", when, note=why)
+
+    name = f"live-class-{code.lower()}"
+    box = st.sidebar.container(key=f"live-report-{code}")
+    box.caption(title + ": every question and prediction, counts only.")
+    row = box.container(horizontal=True)
+    row.download_button(
+        "CSV",
+        data=csv_file,
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/table:",
+        key=f"live:report-csv:{code}",
+        help="A row per answer of every vote: counts, shares, the right answer, who moved to it.",
+    )
+    row.download_button(
+        "HTML",
+        data=html_file,
+        file_name=f"{name}.html",
+        mime="text/html",
+        on_click="ignore",
+        icon=":material/description:",
+        key=f"live:report-html:{code}",
+        help="One page that opens offline: each question's votes side by side, the share correct, the shift.",
+    )
+
+
 def _start(url_path):
+    st.session_state.pop(REPORT, None)
     try:
         code, key = _store().start(here(url_path), compute.SERVING.client_address())
     except (classroom.ClassError, OSError, sqlite3.Error) as error:
@@ -222,10 +272,13 @@ def _start(url_path):
 
 
 def _end():
-    """The lecturer ends the class; a student leaves it (the page stays as it is)."""
+    """The lecturer ends the class (its report kept in the session first: the class's record
+    goes with it); a student leaves it (the page stays as it is)."""
     code, key = st.session_state.get(KEPT) or (None, None)
     if key:
         try:
+            records = _store().report(code, key)
+            st.session_state[REPORT] = (code, records, _store().clock())
             _store().drive(code, key, end=True)
         except (classroom.ClassError, OSError, sqlite3.Error):
             pass  # ended already, or its record lost: the page is the lecturer's again either way
@@ -243,15 +296,16 @@ def _ignore():
     """A component value's callback: the value is read where it is needed."""
 
 
-def _question_choices():
-    """The choices of the current scene's multiple-choice question on this page, or 0."""
+def _question():
+    """The current scene's multiple-choice question on this page, as ``(choices, right
+    choice)``, or ``(0, 0)``."""
     guided = st.session_state.get(guide.SESSION)
     if not guided:
-        return 0
+        return 0, 0
     scene = guided["lesson"].scene(guided["scene"])
     if guided.get("page") != scene.page or scene.question is None or scene.question.kind != "choice":
-        return 0
-    return len(scene.question.choices)
+        return 0, 0
+    return len(scene.question.choices), scene.question.answer
 
 
 def bar(live, page, slot):
@@ -259,14 +313,15 @@ def bar(live, page, slot):
     ``slot`` (a container at the top of the page)."""
     shown = st.session_state.get(SHOWN_ADDRESS)  # the address the page's player shows (and tells)
     address = shown or here(page.url_path or "")
-    choices = _question_choices()
+    choices, right = _question()
     if live.role == "lead":
         if choices != live.found.state["question"]:
             try:
-                _store().drive(live.code, live.key, question=choices)
+                _store().drive(live.code, live.key, question=choices, **({"right": right} if choices else {}))
             except (classroom.ClassError, OSError, sqlite3.Error) as error:
                 slot.warning(plain(str(error)))
                 return
+        report_buttons(live.code, lambda: _store().report(live.code, live.key), "This class's report")
     # the step this run opened on: a new page's or scene's (on the same page the player keeps its own)
     step, _ = step_of(st.query_params.get("step"), classroom.MAX_STEP)
     # The view goes to the class from the lecturer's browser, with the step on screen (the

@@ -202,7 +202,7 @@ export const figures = {
         const largest = Math.max(...points.map((i) => counts[i]));
         data.push({ type: "scatter", mode: "markers+text", name: "the class's answers", showlegend: false, hoverinfo: "text",
           x: points.map((i) => this.coords[i][0]), y: points.map((i) => this.coords[i][1]),
-          text: points.map((i) => String(counts[i])), hovertext: points.map((i) => "point " + i + ": " + counts[i] + " answers"),
+          text: points.map((i) => String(counts[i])), hovertext: points.map((i) => "point " + i + ": " + counts[i] + (counts[i] === 1 ? " answer" : " answers")),
           textfont: { size: 15 * this.scale, color: "#000000" },
           marker: { size: points.map((i) => (16 + 22 * Math.sqrt(counts[i] / largest)) * this.scale), color: "rgba(230, 159, 0, 0.75)",
             line: { width: 1.5, color: "#000000" } } });

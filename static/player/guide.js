@@ -166,7 +166,7 @@ export const guide = {
       row.append(el("button", { class: "mpl-btn mpl-choice" + (ask.revealed && index + 1 === q.answer ? " mpl-right" : ""), type: "button",
         text: mark + String.fromCharCode(65 + index) + ". " + choice, "aria-pressed": chosen === index + 1 ? "true" : "false",
         onclick: (event) => {
-          if (!ask.revealed && !this.classLead) {
+          if (!ask.revealed && !ask.closed && !this.classLead) {
             this.classChoice = index + 1;
             document.dispatchEvent(new CustomEvent("mpl-choice", { detail: { player: this, choice: index + 1 } }));
             this.classQuestion(box, q);
@@ -177,6 +177,7 @@ export const guide = {
     const letter = (n) => String.fromCharCode(64 + n);
     let text;
     if (ask.revealed) text = "The answer is " + letter(q.answer) + ". " + (q.explain || "") + (chosen && !this.classLead ? " You answered " + letter(chosen) + "." : "");
+    else if (ask.closed) text = "The vote is closed" + (chosen && !this.classLead ? ": your answer, " + letter(chosen) + ", counts." : ".");
     else if (this.classLead) text = "The class is voting: the bar above counts the answers.";
     else if (chosen) text = "Your answer: " + letter(chosen) + ". You may change it until the lecturer reveals the answer.";
     else text = "The class votes: click your answer.";

@@ -13,6 +13,7 @@
 // steps or changes a setting explores alone until "Back to the lecturer".  A class lives in one object on the window,
 // so that it outlives Streamlit's reruns and page switches (one stream per tab).
 
+import { boardModel, boardPanel, choiceName } from "./board.js";
 import { el } from "./dom.js";
 import { openStream } from "./stream.js";
 
@@ -62,6 +63,8 @@ function received(c, state) {
   // the address comes only when it changed (a lesson from a file makes it long): its view names it
   if (state.address === undefined && before && state.view === before.view) state.address = before.address;
   c.state = state;
+  if (typeof state.now === "number") c.skew = state.now - Date.now() / 1000;  // the server's clock, less ours
+  tick(c);
   if (c.role === "lead") applyToLead(c, before);
   else if (c.following) follow(c);
   draw(c);
@@ -70,6 +73,43 @@ function received(c, state) {
 // --- a student ------------------------------------------------------------------------------
 
 function asking(state) { return Boolean(state && (state.predict || state.question) && !state.ended); }
+
+// Seconds until the round's countdown closes it (null: no countdown), by the server's clock.
+function secondsLeft(c) {
+  const state = c.state;
+  if (!state || state.closes === null || state.closes === undefined) return null;
+  return Math.max(0, state.closes - (Date.now() / 1000 + (c.skew || 0)));
+}
+
+// Whether the round takes answers now: open, its countdown (if any) not run out, not revealed.
+function voteOpen(c) {
+  const state = c.state;
+  if (!asking(state) || state.revealed || state.open === false) return false;
+  const left = secondsLeft(c);
+  return left === null || left > 0;
+}
+
+// While a countdown runs, the bar says the time left every second, and the players learn
+// when it runs out (a student's answers then stop).
+function tick(c) {
+  const running = secondsLeft(c) !== null && voteOpen(c);
+  if (running && !c.ticker) {
+    c.ticker = setInterval(() => {
+      if (!voteOpen(c) || secondsLeft(c) === null) { clearInterval(c.ticker); c.ticker = null; }
+      const player = playerNow();
+      if (player && c.state) setAsk(player, c.state, c.role === "lead", c);
+      draw(c);
+    }, 250);
+  } else if (!running && c.ticker) { clearInterval(c.ticker); c.ticker = null; }
+}
+
+// The countdown's text: a timer, which a screen reader does not read out at every second.
+function timer(c, words) { return text(c, "timer", words, "mpl-live-say mpl-live-timer", { role: "timer", "aria-live": "off" }); }
+
+function clock(seconds) {
+  const s = Math.ceil(seconds);
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
 
 // Move this tab to where the lecturer is: another view through Streamlit (one rerun), the
 // step and the round's question in the player.
@@ -85,7 +125,7 @@ function follow(c) {
   }
   const player = playerNow();
   if (!player) return;  // mounting: "mpl-mounted" follows again
-  setAsk(player, state);
+  setAsk(player, state, false, c);
   if (player.j !== state.step) player.go(state.step, "class");
 }
 
@@ -93,8 +133,14 @@ let settingPredict = false;  // predict mode set from the class's state, not by 
 
 // The round the class is asked (predict the next pick, or the scene's question) in the
 // player; the lecturer's own player keeps its predict mode (it is what drives the class's).
-function setAsk(player, state, lead) {
-  const ask = asking(state) ? { round: state.round, revealed: Boolean(state.revealed), question: state.question } : null;
+// A student's data panel shows the class's predictions once the pick is revealed.
+function setAsk(player, state, lead, c) {
+  const results = state.results || null;
+  const ask = asking(state) ? {
+    round: state.round, revealed: Boolean(state.revealed), question: state.question,
+    closed: !state.revealed && !voteOpen(c || { state }), results: state.revealed ? results : null,
+  } : null;
+  if (!lead) player.classCounts = ask && ask.revealed && results && results.kind === "predict" ? results.answers : null;
   const was = player.classAsk ? JSON.stringify(player.classAsk) : "";
   player.classLead = Boolean(lead);
   if (!lead && state.predict !== Boolean(player.predict) && player.predictBox) {
@@ -168,7 +214,7 @@ function drive(c, change) {
 // The lecturer's view on screen, from the player that shows it: its address (the page, its
 // settings, the scene) with its step, together.
 function driveView(c, player) {
-  const change = { step: player.j };
+  const change = { step: player.j, ...roundAnswer(player) };
   const address = player.payload.address;
   if (address && address !== c.sentAddress) {
     change.address = address;
@@ -177,10 +223,23 @@ function driveView(c, player) {
   drive(c, change);
 }
 
+// The round's right answer and what it asks, from the lecturer's player: a scene's
+// multiple-choice question's, else the next pick (said to the class only once revealed,
+// and kept for the lecturer's report).
+function roundAnswer(player) {
+  const question = player.guide && player.guide.question;
+  if (question && question.kind !== "next-pick" && question.answer) return { right: question.answer, label: question.ask || "" };
+  const picks = player.payload.picks;
+  if (picks && player.j < picks.length && player.j < player.n) {
+    return { right: picks[player.j], label: (player.payload.title || "The study") + ": the next pick at step " + player.j };
+  }
+  return {};
+}
+
 function applyToLead(c, before) {
   const player = playerNow();
   if (!player) return;
-  setAsk(player, c.state, true);
+  setAsk(player, c.state, true, c);
   const counts = c.state.counts;
   player.classCounts = c.state.predict && counts ? counts.answers : null;
   if (!before || JSON.stringify((before.counts || {}).answers) !== JSON.stringify((counts || {}).answers)) player.render(true);
@@ -222,6 +281,19 @@ function choiceSummary(c) {
   return text + ".";
 }
 
+// The reveal of a question, on the lecturer's bar: the answer, the share right in each vote,
+// and who moved to it.
+function answerSummary(c) {
+  const counts = c.state.counts || {};
+  const results = c.state.results;
+  if (!results || !results.right) return "Revealed.";
+  return "Revealed. " + boardModel(Object.assign({}, results, { answers: counts.answers ? stringKeys(counts.answers) : results.answers,
+    moved: counts.moved !== undefined ? counts.moved : results.moved, lost: counts.lost !== undefined ? counts.lost : results.lost }))
+    .lines.slice(1).join(" ");
+}
+
+function stringKeys(counts) { return Object.fromEntries(Object.entries(counts).map(([k, v]) => [String(k), v])); }
+
 // --- the bar --------------------------------------------------------------------------------
 
 // A button of the bar, made once per class: the bar redraws as the class's counts come
@@ -233,6 +305,11 @@ function button(c, label, title, onclick, primary) {
     c.buttons[title] = el("button", { class: "mpl-btn" + (primary ? " mpl-live-primary" : ""), type: "button", text: label, title, "aria-label": title, onclick });
   }
   return c.buttons[title];
+}
+
+function enabled(node, on) {
+  node.disabled = !on;
+  return node;
 }
 
 function joinScreen(c) {
@@ -257,11 +334,36 @@ function joinScreen(c) {
   document.body.append(screen);
 }
 
+// The bar is made of nodes kept from one drawing to the next (buttons, and spans whose text
+// changes in place): it redraws several times a second while a class answers or a countdown
+// runs, and a button moved or replaced between the press and the release of a click would
+// lose the click.  `text(c, key, text, cls, attrs)` is the span kept under `key`.
+function text(c, key, words, cls = "mpl-live-say", attrs = {}) {
+  c.spans = c.spans || {};
+  let node = c.spans[key];
+  if (!node || node.className !== cls) node = c.spans[key] = el("span", Object.assign({ class: cls }, attrs));
+  if (node.textContent !== words) node.textContent = words;
+  return node;
+}
+
+// `parent`'s children made `nodes`, touching nothing when they already are.
+function setChildren(parent, nodes) {
+  const now = parent.childNodes;
+  if (now.length === nodes.length && nodes.every((node, i) => now[i] === node)) return;
+  parent.replaceChildren(...nodes);
+}
+
+function kept(c, key, make) {
+  c.kept = c.kept || {};
+  return c.kept[key] || (c.kept[key] = make());
+}
+
 function draw(c) {
   if (!c.root || !c.root.isConnected) return;
   const state = c.state;
-  const parts = [el("span", { class: "mpl-live-code", text: "Class " + c.shown })];
-  const say = (text) => parts.push(el("span", { class: "mpl-live-say", text }));
+  const parts = [text(c, "code", "Class " + c.shown, "mpl-live-code")];
+  let said = 0;
+  const say = (words) => parts.push(text(c, "say" + said++, words));
   const away = c.connection === "reconnecting";
   if (c.ended) {
     say(c.endedWhy || (c.role === "lead" ? "The class has ended." : "The lecturer has ended the class: the page is yours."));
@@ -272,24 +374,22 @@ function draw(c) {
     if (state && state.away) say(state.away + " reconnecting");
     if (state && state.behind) say(state.behind + (state.behind === 1 ? " student is" : " students are") + " behind");
     parts.push(button(c, "Join screen", "Show the students' link and its QR code, large", () => joinScreen(c)));
-    if (asking(state)) {
-      const answered = (state.counts || {}).answered || 0;
-      say(answered + " of " + followers + " answered");
-      if (state.question) say(choiceSummary(c));
-      if (state.revealed) say(state.question ? "Revealed." : pickSummary(c, playerNow()));
-      else parts.push(button(c, "Reveal", "Show the class the answer, and the share who got it", () => drive(c, { reveal: true }), true));
-      if (state.question) parts.push(button(c, "Vote again", "A second vote, after the class has discussed (peer instruction)", () => drive(c, { again: true })));
-    }
     parts.push(button(c, "End the class", "End the live class: the students' screens stop following", () => leave(c)));
+    if (asking(state)) parts.push(roundControls(c, state, followers));
   } else if (state) {
     if (c.following) {
       say(away ? "Reconnecting to the class…" : "Following the lecturer");
       parts.push(button(c, "Leave", "Leave the class: this page stays as it is, and stops following", () => leave(c)));
       if (asking(state)) {
         const mine = c.answered && c.answered.round === state.round ? c.answered.value : null;
+        const left = secondsLeft(c);
         if (state.revealed) say("The answer is out: see the board.");
-        else if (mine !== null) say("Your answer: " + (state.question ? letter(mine) : "point " + mine) + ". The lecturer reveals it.");
-        else say(state.question ? "Answer the question below." : "The class predicts the next pick.");
+        else if (!voteOpen(c)) say("The vote is closed" + (mine !== null ? ": your answer, " + (state.question ? letter(mine) : "point " + mine) + ", counts." : "."));
+        else {
+          if (left !== null) parts.push(timer(c, "Vote open: " + clock(left) + " left"));
+          if (mine !== null) say("Your answer: " + (state.question ? letter(mine) : "point " + mine) + ". The lecturer reveals it.");
+          else say(state.question ? "Answer the question below." : "The class predicts the next pick.");
+        }
       }
     } else {
       say("You are exploring on your own; the lecturer is on step " + state.step + ".");
@@ -300,17 +400,74 @@ function draw(c) {
       }, true));
     }
   } else say(away ? "Reconnecting to the class…" : "Joining…");
-  for (const problem of [c.refusal, c.unsent, c.problem]) {
-    if (problem) parts.push(el("span", { class: "mpl-live-problem", role: "alert", text: problem }));
-  }
-  const drawn = parts.map((part) => part.tagName + ":" + part.textContent).join("|");
-  if (c.bar && c.bar.isConnected && c.bar.parentNode === c.root && drawn === c.drawn) return;  // nothing new to say
-  c.drawn = drawn;
+  [c.refusal, c.unsent, c.problem].forEach((problem, i) => {
+    if (problem) parts.push(text(c, "problem" + i, problem, "mpl-live-problem", { role: "alert" }));
+  });
+  drawBoard(c);
   if (!c.bar || c.bar.parentNode !== c.root) {
     c.bar = el("div", { class: "mpl-live-bar", role: "region", "aria-label": "Live class", "aria-live": "polite" });
     c.root.replaceChildren(c.bar);
   }
-  c.bar.replaceChildren(...parts);
+  setChildren(c.bar, parts);
+}
+
+// The lecturer's controls of the round, on a line of their own, first and always in the same
+// places (a button not to be pressed now is greyed, never taken away): the lecturer's mouse
+// never finds another button where one was.  What the class answered follows them.
+function roundControls(c, state, followers) {
+  const open = voteOpen(c);
+  const left = secondsLeft(c);
+  const countdown = kept(c, "countdown", () => el("span", { class: "mpl-live-group", role: "group", "aria-label": "A countdown" }, [
+    el("span", { class: "mpl-live-say", text: "Close in" }),
+    ...[30, 60, 90].map((s) => button(c, s + " s", "Close the vote in " + s + " seconds (a countdown the class sees)", () => drive(c, { countdown: s }))),
+  ]));
+  for (const node of countdown.querySelectorAll("button")) enabled(node, open);
+  const nodes = [
+    enabled(button(c, "Reveal", "Show the class the answer, and the share who got it", () => {
+      const player = playerNow();
+      drive(c, Object.assign(player ? roundAnswer(player) : {}, { reveal: true }));
+    }, true), !state.revealed),
+    state.shown
+      ? button(c, "Hide results", "Hide the class's answers from the board", () => drive(c, { show: false }))
+      : button(c, "Show results", "Show the class's answers to the room and to every student (closes the vote)", () => drive(c, { show: true })),
+    ...(state.question ? [button(c, "Vote again", "A second vote, after the class has discussed (peer instruction)", () => drive(c, { again: true }))] : []),
+    open || state.revealed
+      ? enabled(button(c, "Close the vote", "Close the vote now, without revealing the answer", () => drive(c, { open: false })), open)
+      : button(c, "Reopen the vote", "Take answers again, with no time limit", () => drive(c, { open: true })),
+    countdown,
+  ];
+  if (!state.revealed) {
+    nodes.push(open && left !== null ? timer(c, "Vote open: " + clock(left) + " left") : text(c, "vote", open ? "Vote open" : "Vote closed"));
+  }
+  const answered = (state.counts || {}).answered || 0;
+  nodes.push(text(c, "answered", answered + " of " + followers + " answered"));
+  if (state.question) nodes.push(text(c, "votes", choiceSummary(c)));
+  if (state.revealed) nodes.push(text(c, "revealed", state.question ? answerSummary(c) : pickSummary(c, playerNow())));
+  const round = kept(c, "round", () => el("div", { class: "mpl-live-round", role: "group", "aria-label": "This round" }));
+  setChildren(round, nodes);
+  return round;
+}
+
+// The class's answers on the board, while the lecturer shows them: on the lecturer's screen
+// (the projector) and on every student's.  A student may close it on their own screen (until
+// the board changes); the lecturer's close hides it for everyone.
+function drawBoard(c) {
+  const state = c.state;
+  const results = state && !c.ended && state.shown && asking(state) ? state.results : null;
+  const mark = results ? state.round + ":" + JSON.stringify(results) : "";
+  const wanted = results && c.dismissed !== mark;
+  if (!wanted) {
+    if (c.board) { c.board.remove(); c.board = null; c.boardMark = ""; }
+    return;
+  }
+  if (c.board && c.board.isConnected && c.boardMark === mark) return;
+  const lead = c.role === "lead";
+  const panel = boardPanel(results, lead ? () => drive(c, { show: false }) : () => { c.dismissed = mark; drawBoard(c); },
+    lead ? "Close the board: the class's answers hidden on every screen" : "Close the class's answers on this screen");
+  panel.style.setProperty("--mpl-live-scale", String(c.scale || 1));
+  if (c.board) c.board.replaceWith(panel); else document.body.append(panel);
+  c.board = panel;
+  c.boardMark = mark;
 }
 
 // --- the player's events ------------------------------------------------------------------
@@ -358,6 +515,8 @@ function leave(c) {
 
 function stop(c) {
   if (c.stream) c.stream.close();
+  if (c.board) { c.board.remove(); c.board = null; }
+  if (c.ticker) { clearInterval(c.ticker); c.ticker = null; }
   clearTimeout(c.retry);
   for (const name of EVENTS) document.removeEventListener(name, c.handlers[name]);
 }
@@ -375,6 +534,7 @@ export function attach(component) {
   // The bar goes in the component's own element (its style sheet sits beside it).
   const root = component.parentElement.querySelector(".mpl-live") || component.parentElement;
   root.style.setProperty("--mpl-live-scale", String(data.scale || 1));  // the page's text size
+  c.scale = data.scale || 1;
   Object.assign(c, { component, root, here: data.here, shown: data.shown, qr: data.qr, link: data.link, local: data.local });
   // A view the student chose (a setting changed here, not the lecturer's): exploring.
   if (c.role === "follow" && c.following && c.state && data.here !== c.state.address && c.asked !== c.state.version) c.following = false;

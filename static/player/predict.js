@@ -44,6 +44,7 @@ export const predict = {
     cell.onClick = (event) => {
       if (this.destroyed || !this.predict || this.revealed() || !this.coords) return;
       if (this.classAsk && this.classAsk.question) return;  // the class answers the scene's question, not the board
+      if (this.classAsk && this.classAsk.closed) return;  // the lecturer closed the vote, or its time ran out
       const full = cell.plot._fullLayout;
       if (!full || !full.xaxis) return;
       const frame = cell.plot.getBoundingClientRect();
@@ -102,12 +103,26 @@ export const predict = {
         ? "The pick is point " + winner + " (the star)."
         : "The class is predicting the next pick: the numbers on the data panel count where they clicked.";
     }
+    if (!this.classAsk.revealed && this.classAsk.closed) {
+      return "The vote is closed" + (this.guess === null ? "." : ": your answer, point " + this.guess + ", counts.");
+    }
     if (!this.classAsk.revealed) {
       return this.guess === null
         ? "The class predicts: click the training point you expect the criterion to choose next."
         : "Your answer: point " + this.guess + this.guessNote + ". Click another point to change it, until the lecturer reveals the pick.";
     }
-    if (this.guess === null) return "The pick is point " + winner + ". Press Next, or wait for the lecturer.";
-    return (this.guess === winner ? "Right! " : "Not quite. ") + this.guessDetail();
+    if (this.guess === null) return "The pick is point " + winner + "." + this.classShare(winner) + " Press Next, or wait for the lecturer.";
+    return (this.guess === winner ? "Right! " : "Not quite. ") + this.guessDetail() + this.classShare(winner);
+  },
+
+  // The share of the class that predicted the pick, once revealed (the class's counts).
+  classShare(winner) {
+    const results = this.classAsk && this.classAsk.results;
+    if (!results || results.kind !== "predict") return "";
+    const counts = results.answers || {};
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (!total) return "";
+    const right = counts[String(winner)] || 0;
+    return " The class: " + right + " of " + total + " (" + Math.round((100 * right) / total) + "%) predicted it; the circles on the data panel count where everyone clicked.";
   },
 };

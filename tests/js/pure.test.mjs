@@ -174,3 +174,22 @@ test("a table reads a fine grid of x at one value in every few, its ends kept", 
   assert.equal(rows[rows.length - 1], 1);
   assert.deepEqual(rows.slice(0, 3), [grid[0], grid[5], grid[10]]);
 });
+
+test("the board says both votes, marks the right answer only once revealed, and counts who moved", async () => {
+  const { boardModel } = await import("../../static/player/board.js");
+  const shown = boardModel({ kind: "question", choices: 3, answers: { 1: 1, 2: 3 }, before: { 1: 2, 2: 1, 3: 1 }, right: 0, moved: null, lost: null });
+  assert.deepEqual(shown.rows.map((r) => [r.name, r.right, r.votes.map((v) => v.count + " " + v.share)]),
+    [["A", false, ["2 50%", "1 25%"]], ["B", false, ["1 25%", "3 75%"]], ["C", false, ["1 25%", "0 0%"]]]);
+  assert.deepEqual(shown.lines, ["First vote: 4 answers · second vote: 4 answers."]);  // nothing said of the answer
+  const revealed = boardModel({ kind: "question", choices: 3, answers: { 1: 1, 2: 3 }, before: { 1: 2, 2: 1, 3: 1 }, right: 2, moved: 2, lost: 0 });
+  assert.deepEqual(revealed.rows.map((r) => r.right), [false, true, false]);
+  assert.equal(revealed.lines[1], "The answer: B. Correct: 25% → 75%.");
+  assert.equal(revealed.lines[2], "2 moved to the right answer between the votes, 0 away from it.");
+  // a prediction: the most clicked points first, the pick listed even when few chose it
+  const picks = boardModel({ kind: "predict", choices: 0, answers: { 4: 1, 9: 5, 12: 2, 30: 1, 31: 1, 32: 1, 33: 1 }, before: null, right: 30 });
+  assert.deepEqual(picks.rows.map((r) => r.name), ["point 9", "point 12", "point 4", "point 30", "point 31", "point 32"]);
+  assert.equal(picks.lines[1], "The pick: point 30. 1 of 12 (8%) predicted it.");
+  const unpicked = boardModel({ kind: "predict", choices: 0, answers: { 4: 3, 9: 5, 12: 2, 31: 1, 32: 1, 33: 1, 34: 1 }, before: null, right: 77 });
+  assert.equal(unpicked.rows.at(-1).name, "point 77");
+  assert.equal(unpicked.rows.at(-1).votes[0].count, 0);
+});
