@@ -1,6 +1,6 @@
 """A live class over HTTP: the students' players follow the lecturer's, and the class answers.
 
-Three routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/class/``:
+Four routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/class/``:
 
 - ``GET events?class=CODE`` -- the class as it changes, as server-sent events (the page
   reads them with ``fetch`` and reconnects by itself: a laptop waking from sleep, or a
@@ -13,6 +13,8 @@ Three routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/cla
   reveal, vote again (its key in the ``X-Class-Key`` header).
 - ``POST answer?class=CODE`` -- a student's answer to the round: a training point, or a
   question's choice.
+- ``POST status?class=CODE`` -- a student's page says whether it explores on its own or
+  follows (the lecturer's bar counts both).
 
 Nothing a client sends can hurt the class (the tests of ``tests/test_class_guard.py`` try):
 the posts are the app's own pages' only (``Origin``, ``Sec-Fetch-Site``, a JSON body), their
@@ -328,9 +330,14 @@ class Hub:
 
 def _who(counts: dict[str, int] | None) -> dict[str, int]:
     """What a lecturer is told of who follows: ``followers`` (present), ``away``
-    (reconnecting) and ``behind``."""
+    (reconnecting), ``behind`` and ``exploring`` (present, on their own)."""
     counts = counts or {}
-    return {"followers": counts.get("present", 0), "away": counts.get("away", 0), "behind": counts.get("behind", 0)}
+    return {
+        "followers": counts.get("present", 0),
+        "away": counts.get("away", 0),
+        "behind": counts.get("behind", 0),
+        "exploring": counts.get("exploring", 0),
+    }
 
 
 def _quietly(work, *args) -> None:
@@ -578,8 +585,19 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             seat,
         )
 
+    async def status(request: Request) -> Response:
+        code = classroom.normal_code(request.query_params.get("class")) or ""
+        seat = request.cookies.get(SEAT_COOKIE + code, "")
+        return await posted(
+            request,
+            "The page's status could not be read.",
+            lambda code, body: store.explores(code, seat, body.get("exploring")) or {"counted": True},
+            seat,
+        )
+
     classroom.SERVED = True
     return [
+        Route(f"/{ROUTE}class/status", status, methods=["POST"]),
         Route(f"/{ROUTE}class/events", events, methods=["GET"]),
         Route(f"/{ROUTE}class/drive", drive, methods=["POST"]),
         Route(f"/{ROUTE}class/answer", answer, methods=["POST"]),

@@ -104,6 +104,39 @@ def test_another_sites_page_cannot_vote_predict_or_drive(site):
     student.close()
 
 
+def test_only_a_students_own_page_says_it_explores_and_the_lecturer_counts_it(site):
+    """The status a student's page posts (exploring or following) is counted once per seat,
+    only with the seat the class gave, only from the app's own pages."""
+    base, store = site
+    code, key, _ = predicting(base, store)
+    students = [Stream(f"{base}events?class={code}") for _ in range(3)]
+    for student in students:
+        student.wait_for(lambda e: e.get("predict"))
+    lecturer = Stream(f"{base}events?class={code}", headers={"X-Class-Key": key})
+    lecturer.wait_for(lambda e: e.get("followers") == 3)
+    script = httpx.Client()
+    for body, cookies, headers, status in (
+        ({"exploring": True}, {}, {}, 403),  # no seat
+        ({"exploring": True}, {classes.SEAT_COOKIE + code: "made-up-seat-" + "x" * 12}, {}, 403),
+        ({"exploring": "yes"}, None, {}, 400),
+        ({"exploring": True}, None, {"Origin": "http://elsewhere.example"}, 403),
+    ):
+        client = students[0].client if cookies is None else script
+        if cookies:
+            client.cookies.update(cookies)
+        said = client.post(f"{base}status?class={code}", json=body, headers=headers)
+        assert said.status_code == status, (body, said.text)
+    for student in students[:2]:
+        for _ in range(2):  # said twice: still one student
+            assert student.client.post(f"{base}status?class={code}", json={"exploring": True}).is_success
+    told = lecturer.wait_for(lambda e: e.get("exploring") == 2, timeout=10)
+    assert told["followers"] == 3
+    assert students[1].client.post(f"{base}status?class={code}", json={"exploring": False}).is_success
+    lecturer.wait_for(lambda e: e.get("exploring") == 1, timeout=10)
+    for stream in (*students, lecturer):
+        stream.close()
+
+
 def test_three_hundred_students_behind_one_address_all_vote(site):
     base, store = site
     code, key, round_ = predicting(base, store)

@@ -368,21 +368,30 @@ def test_students_are_counted_once_over_processes_and_a_silent_process_drops_out
     held_a = {(code, digest(seat)): 1 for seat in a}
     held_b = {(code, digest(seat)): 1 for seat in [*b, roamer]}
     # every process's open streams count, each student once
-    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0}
-    assert store.presence("b", held_b, {code: 1})[code] == {"present": 5, "away": 0, "behind": 1}
+    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0, "exploring": 0}
+    assert store.presence("b", held_b, {code: 1})[code] == {"present": 5, "away": 0, "behind": 1, "exploring": 0}
+    # the student of two tabs explores on its own: one student exploring, whichever tab says it
+    store.explores(code, roamer, True)
+    store.explores(code, b[0], True)
+    store.explores(code, b[0], False)
+    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 1, "exploring": 1}
+    with pytest.raises(ClassError) as unseated:
+        store.explores(code, "made-up-" + "x" * 16, True)
+    assert unseated.value.status == 403
+    store.explores(code, roamer, False)
     # a student's stream drops: reconnecting, still in the class; back: counted once
     store.depart(code, b[0], "b")
     held_b.pop((code, digest(b[0])))
-    assert store.presence("b", held_b)[code] == {"present": 4, "away": 1, "behind": 0}
+    assert store.presence("b", held_b)[code] == {"present": 4, "away": 1, "behind": 0, "exploring": 0}
     assert store.admit(code, b[0], "a") == b[0]
     held_a[(code, digest(b[0]))] = 1
-    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0}
+    assert store.presence("a", held_a)[code] == {"present": 5, "away": 0, "behind": 0, "exploring": 0}
     # "a" stops saying what it holds (killed, on another machine): its students drop out,
     # reconnecting for a while, then gone
     clock.now += classroom.FOLLOWERS_FRESH + 1
-    assert store.presence("b", held_b)[code] == {"present": 2, "away": 3, "behind": 0}
+    assert store.presence("b", held_b)[code] == {"present": 2, "away": 3, "behind": 0, "exploring": 0}
     clock.now += classroom.GRACE
-    assert store.presence("b", held_b)[code] == {"present": 2, "away": 0, "behind": 0}
+    assert store.presence("b", held_b)[code] == {"present": 2, "away": 0, "behind": 0, "exploring": 0}
     assert store.students(code) == 2
 
 
@@ -412,7 +421,7 @@ def test_a_dead_process_drops_its_students_from_the_count_at_once(tmp_path):
         process.join(10)
         # the next look (well within the seconds a silent process's streams would still count):
         # its students are reconnecting
-        assert store.presence(here.name, {})[code] == {"present": 0, "away": 7, "behind": 0}
+        assert store.presence(here.name, {})[code] == {"present": 0, "away": 7, "behind": 0, "exploring": 0}
     finally:
         process.kill()
 

@@ -258,6 +258,57 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
             student.locator(".mpl-quiz", has_text="The class predicts").wait_for(timeout=15_000)
         lecturer.locator(".mpl-live-bar", has_text="0 of 2 answered").wait_for(timeout=15_000)
 
+        # pacing: held, every student's stepping is off; then free within steps 2-5, and the
+        # lecturer sees who explores
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="Hold every student on your view: their stepping is off")
+        )
+        for student in students:
+            student.locator(".mpl-live-bar", has_text="The lecturer holds the class on this view").wait_for(
+                timeout=15_000
+            )
+            assert student.get_by_role("button", name="Next step").is_disabled()
+            student.keyboard.press("PageDown")
+            student.wait_for_timeout(200)
+            assert player_step(student) == 3
+        lecturer.keyboard.press("PageDown")  # the lecturer moves the held class
+        for student in students:
+            wait_step(student, 4)
+        click_like_a_person(
+            lecturer,
+            lecturer.get_by_role("button", name="Let students step on their own within a range of steps you set"),
+        )
+        for name, value in (("The first step students may explore", "2"), ("The last step students may explore", "5")):
+            click_like_a_person(lecturer, lecturer.get_by_role("spinbutton", name=name))
+            lecturer.keyboard.press("Control+A")
+            lecturer.keyboard.type(value)
+            lecturer.keyboard.press("Tab")
+        explorer = students[0]
+        explorer.locator(".mpl-live-bar", has_text="You may explore steps 2–5.").wait_for(timeout=15_000)
+        for _ in range(3):
+            explorer.keyboard.press("PageDown")
+        wait_step(explorer, 5)  # no further than the range
+        explorer.wait_for_timeout(300)
+        assert player_step(explorer) == 5 and explorer.get_by_role("button", name="Next step").is_disabled()
+        explorer.locator(".mpl-live-bar", has_text="You are exploring steps 2–5 on your own").wait_for(timeout=15_000)
+        lecturer.locator(".mpl-live-bar", has_text="2 students: 1 follow, 1 explore on their own").wait_for(
+            timeout=15_000
+        )
+        shots.take(lecturer, "live-class-pace.png")
+        shots.take(explorer, "live-class-exploring.png")
+        click_like_a_person(
+            lecturer,
+            lecturer.get_by_role("button", name="Students follow you, and may step and change settings on their own"),
+        )
+        explorer.locator(".mpl-live-bar", has_text="You are exploring on your own").wait_for(timeout=15_000)
+        explorer.keyboard.press("PageDown")
+        wait_step(explorer, 6)  # free again
+        click_like_a_person(
+            explorer, explorer.get_by_role("button", name="Follow the lecturer again, from where the lecturer is now")
+        )
+        wait_step(explorer, 4)
+        lecturer.locator(".mpl-live-bar", has_text="2 students follow").wait_for(timeout=15_000)
+
         # a student opens another page from the menu: still in the class, exploring; "Back" returns
         wanderer = students[1]
         click_like_a_person(wanderer, wanderer.locator("[data-testid='stSidebarNav'] a", has_text="Sparse KPCA"))
@@ -268,7 +319,7 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
             wanderer, wanderer.get_by_role("button", name="Follow the lecturer again, from where the lecturer is now")
         )
         wanderer.wait_for_function("location.pathname.endsWith('/kmp')", timeout=60_000)
-        wait_step(wanderer, 3, timeout=60_000)
+        wait_step(wanderer, 4, timeout=60_000)
         # the lecturer opens Home from the menu: the class stays the lecturer's, and goes along
         click_like_a_person(lecturer, lecturer.locator("[data-testid='stSidebarNav'] a", has_text="Home"))
         lecturer.wait_for_function("new URL(location.href).searchParams.has('key')", timeout=60_000)

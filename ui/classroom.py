@@ -85,7 +85,7 @@ FOLLOWERS_FRESH = 10.0
 MAX_SEATS = 4 * MAX_FOLLOWERS  # seats a class remembers (the oldest gone ones forgotten first)
 GUESSES = 30  # unknown codes (or wrong keys, or answers from no seat) one address may try per minute
 _SEAT = re.compile(r"[A-Za-z0-9_-]{16,64}")
-SCHEMA_VERSION = 3  # a file of another version holds no class this version can read: made afresh
+SCHEMA_VERSION = 4  # a file of another version holds no class this version can read: made afresh
 
 #: What a page says when the file of classes was lost (deleted, or damaged and set aside).
 LOST = (
@@ -205,7 +205,7 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (code, round, seat));
 CREATE TABLE IF NOT EXISTS members (
     code TEXT NOT NULL, seat TEXT NOT NULL, process TEXT NOT NULL, streams INTEGER NOT NULL,
-    seen REAL NOT NULL, PRIMARY KEY (code, seat, process));
+    seen REAL NOT NULL, exploring INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (code, seat, process));
 CREATE INDEX IF NOT EXISTS members_by_process ON members (process, streams);
 CREATE TABLE IF NOT EXISTS rounds (
     code TEXT NOT NULL, round INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (code, round));
@@ -678,6 +678,25 @@ class Store:
 
         self._guarded(depart)
 
+    def explores(self, code: str, seat: str, exploring: bool) -> None:
+        """The student in ``seat`` says whether they explore on their own (a step or view of
+        their own) or follow the lecturer: the lecturer's bar counts both.
+        :class:`ClassError` (403) for a seat the class did not give."""
+        if not isinstance(exploring, bool):
+            raise ClassError("exploring is on or off (true or false).")
+
+        def explores():
+            now = self.clock()
+            with self._db() as db:
+                if self._seated(db, code, seat, now) is None:
+                    raise ClassError(NO_SEAT, 403)
+                db.execute(
+                    "UPDATE members SET exploring = ? WHERE code = ? AND seat = ?",
+                    (int(exploring), code, _digest(seat)),
+                )
+
+        self._guarded(explores)
+
     def answer(self, code: str, seat: str, round_: int, answer: int) -> None:
         """Count the ``answer`` of the student in ``seat`` (a training point's index, or a
         question's choice, 1-based) to the class's round ``round_``; the same seat again
@@ -763,14 +782,18 @@ class Store:
                 [(process, code, count, now) for code, count in behind.items() if count > 0],
             )
             rows = db.execute(
-                "SELECT code, COUNT(DISTINCT CASE WHEN streams > 0 THEN seat END), COUNT(DISTINCT seat) "
+                "SELECT code, COUNT(DISTINCT CASE WHEN streams > 0 THEN seat END), COUNT(DISTINCT seat), "
+                "COUNT(DISTINCT CASE WHEN streams > 0 AND exploring THEN seat END) "
                 "FROM members WHERE streams > 0 OR seen > ? GROUP BY code",
                 (now - GRACE,),
             ).fetchall()
             lags = dict(db.execute("SELECT code, SUM(behind) FROM lags GROUP BY code").fetchall())
-        out = {code: {"present": int(here), "away": int(total - here), "behind": 0} for code, here, total in rows}
+        out = {
+            code: {"present": int(here), "away": int(total - here), "behind": 0, "exploring": int(exploring)}
+            for code, here, total, exploring in rows
+        }
         for code, count in lags.items():
-            out.setdefault(code, {"present": 0, "away": 0, "behind": 0})["behind"] = int(count)
+            out.setdefault(code, {"present": 0, "away": 0, "behind": 0, "exploring": 0})["behind"] = int(count)
         return out
 
     def students(self, code: str) -> int:

@@ -30,9 +30,10 @@ export const keys = {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (!this.playing) return;
-      if (this.j >= this.n) { this.pause(); return; }
+      const last = this.classRange ? Math.min(this.classRange[1], this.n) : this.n;  // (a live class's pace)
+      if (this.j >= last) { this.pause(); return; }
       this.go(this.j + 1, "play");
-      if (this.j >= this.n) this.pause(); else this.schedule();
+      if (this.j >= last) this.pause(); else this.schedule();
     }, 1000 / this.speed);
   },
 
@@ -100,6 +101,7 @@ export const keys = {
 
   // A step forward or back; past either end, the next or previous scene when there is one.
   forward(direction) {
+    if (this.classRange) { this.go(this.j + direction, "key"); return; }  // a live class's pace: never another scene
     const g = this.guide;
     const end = g && g.until !== null && g.until !== undefined ? Math.min(g.until, this.n) : this.n;
     const start = g ? Math.min(g.start || 0, this.n) : 0;

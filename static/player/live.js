@@ -42,6 +42,7 @@ function open(c) {
     onEvent: (state) => received(c, state),
     onState: (connection, sentence) => {
       c.connection = connection;
+      if (connection === "open") c.toldExploring = null;  // a new stream: the server hears it again
       c.refusal = connection === "refused" ? sentence || "The class's server refused this page's connection. Reload the page to try again." : "";
       draw(c);
     },
@@ -65,8 +66,10 @@ function received(c, state) {
   c.state = state;
   if (typeof state.now === "number") c.skew = state.now - Date.now() / 1000;  // the server's clock, less ours
   tick(c);
+  if (c.role === "follow" && state.pace === "hold" && !c.following) c.following = true;  // held: on the lecturer's view
   if (c.role === "lead") applyToLead(c, before);
   else if (c.following) follow(c);
+  else { const player = playerNow(); if (player) setPace(player, state, c); }
   draw(c);
 }
 
@@ -126,7 +129,34 @@ function follow(c) {
   const player = playerNow();
   if (!player) return;  // mounting: "mpl-mounted" follows again
   setAsk(player, state, false, c);
+  setPace(player, state, c);
   if (player.j !== state.step) player.go(state.step, "class");
+}
+
+// The class's pace on a student's player: held on the lecturer's step, or free within the
+// lecturer's range of steps (the player keeps its steps inside it: player.js `go`).
+function setPace(player, state, c) {
+  let range = null;
+  if (c.role === "follow" && state && !state.ended) {
+    if (state.pace === "hold") range = [state.step, state.step];
+    else if (state.pace === "explore" && Array.isArray(state.range)) range = state.range;
+  }
+  if (JSON.stringify(range) === JSON.stringify(player.classRange || null)) return;
+  player.classRange = range;
+  if (range && (player.j < range[0] || player.j > range[1])) player.go(Math.max(range[0], Math.min(player.j, range[1])), "class");
+  else player.render(true);
+}
+
+// A student's page tells the class whether it explores on its own or follows (the
+// lecturer's bar counts both): when that changes, and again on each new stream.
+function tellStatus(c) {
+  if (c.role !== "follow" || !c.state || c.ended || c.connection !== "open") return;
+  const exploring = !c.following;
+  if (c.toldExploring === exploring) return;
+  c.toldExploring = exploring;
+  fetch(new URL(c.routes + "status?class=" + encodeURIComponent(c.code), document.baseURI).href, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ exploring }),
+  }).then((response) => { if (!response.ok) c.toldExploring = null; }, () => { c.toldExploring = null; });
 }
 
 let settingPredict = false;  // predict mode set from the class's state, not by the lecturer
@@ -370,15 +400,21 @@ function draw(c) {
   } else if (c.role === "lead") {
     const followers = state && state.followers !== undefined ? state.followers : 0;
     if (away) say("The class's server does not answer: reconnecting…");
-    say(followers + (followers === 1 ? " student follows" : " students follow"));
+    const exploring = Math.min((state && state.exploring) || 0, followers);
+    say(exploring
+      ? followers + (followers === 1 ? " student: " : " students: ") + (followers - exploring) + " follow, " + exploring + " explore on their own"
+      : followers + (followers === 1 ? " student follows" : " students follow"));
     if (state && state.away) say(state.away + " reconnecting");
     if (state && state.behind) say(state.behind + (state.behind === 1 ? " student is" : " students are") + " behind");
     parts.push(button(c, "Join screen", "Show the students' link and its QR code, large", () => joinScreen(c)));
     parts.push(button(c, "End the class", "End the live class: the students' screens stop following", () => leave(c)));
+    if (state) parts.push(paceControls(c, state));
     if (asking(state)) parts.push(roundControls(c, state, followers));
   } else if (state) {
+    const range = state.pace === "explore" && Array.isArray(state.range) ? state.range : null;
     if (c.following) {
-      say(away ? "Reconnecting to the class…" : "Following the lecturer");
+      say(away ? "Reconnecting to the class…" : state.pace === "hold" ? "The lecturer holds the class on this view: stepping is off" : "Following the lecturer");
+      if (range) say("You may explore steps " + range[0] + "–" + range[1] + ".");
       parts.push(button(c, "Leave", "Leave the class: this page stays as it is, and stops following", () => leave(c)));
       if (asking(state)) {
         const mine = c.answered && c.answered.round === state.round ? c.answered.value : null;
@@ -392,7 +428,7 @@ function draw(c) {
         }
       }
     } else {
-      say("You are exploring on your own; the lecturer is on step " + state.step + ".");
+      say("You are exploring " + (range ? "steps " + range[0] + "–" + range[1] + " " : "") + "on your own; the lecturer is on step " + state.step + ".");
       parts.push(button(c, "Back to the lecturer", "Follow the lecturer again, from where the lecturer is now", () => {
         c.following = true;
         follow(c);
@@ -404,11 +440,58 @@ function draw(c) {
     if (problem) parts.push(text(c, "problem" + i, problem, "mpl-live-problem", { role: "alert" }));
   });
   drawBoard(c);
+  tellStatus(c);
   if (!c.bar || c.bar.parentNode !== c.root) {
     c.bar = el("div", { class: "mpl-live-bar", role: "region", "aria-label": "Live class", "aria-live": "polite" });
     c.root.replaceChildren(c.bar);
   }
   setChildren(c.bar, parts);
+}
+
+// How the class moves: free (students follow, and may step or change a setting on their
+// own), hold (every student on the lecturer's view, stepping off), explore (free within a
+// range of steps the lecturer sets).  Toggle buttons, and the range's two numbers.
+const PACES = [
+  ["free", "Free", "Students follow you, and may step and change settings on their own"],
+  ["hold", "Hold", "Hold every student on your view: their stepping is off"],
+  ["explore", "Explore", "Let students step on their own within a range of steps you set"],
+];
+
+function paceControls(c, state) {
+  const pace = state.pace || "free";
+  const player = playerNow();
+  const last = player ? player.n : Math.max(state.step, 1);
+  const buttons = PACES.map(([name, label, title]) => {
+    const node = button(c, label, title, () => {
+      const change = { pace: name };
+      if (name === "explore" && !Array.isArray(c.state.range)) change.range = [0, playerNow() ? playerNow().n : last];
+      drive(c, change);
+    });
+    node.setAttribute("aria-pressed", String(pace === name));
+    return node;
+  });
+  const nodes = [text(c, "pace", "Students:"), ...buttons];
+  if (pace === "explore") {
+    const range = Array.isArray(state.range) ? state.range : [0, last];
+    const input = (key, label, value) => {
+      const node = kept(c, key, () => {
+        const made = el("input", { type: "number", class: "mpl-live-step", min: "0", step: "1", "aria-label": label, title: label });
+        made.addEventListener("change", () => {
+          const [from, to] = [c.kept.rangeFrom, c.kept.rangeTo].map((box) => Math.max(0, Math.round(Number(box.value) || 0)));
+          drive(c, { pace: "explore", range: [Math.min(from, to), Math.max(from, to)] });
+        });
+        return made;
+      });
+      node.max = String(last);
+      if (document.activeElement !== node && node.value !== String(value)) node.value = String(value);
+      return node;
+    };
+    nodes.push(text(c, "rangeSay", "steps"), input("rangeFrom", "The first step students may explore", range[0]),
+      text(c, "rangeTo", "to"), input("rangeTo", "The last step students may explore", range[1]));
+  }
+  const group = kept(c, "paceGroup", () => el("span", { class: "mpl-live-group", role: "group", "aria-label": "The class's pace" }));
+  setChildren(group, nodes);
+  return group;
 }
 
 // The lecturer's controls of the round, on a line of their own, first and always in the same
@@ -487,7 +570,11 @@ function listen(c) {
   // A player made for a new view, or one given a new view of its study (a scene of the same
   // study): the lecturer's view and step go to the class; a student's follows the class.
   const onShown = (event) => {
-    if (c.role === "follow") { if (c.following) follow(c); return; }
+    if (c.role === "follow") {
+      if (c.following) follow(c);
+      else if (playerNow() && c.state) setPace(playerNow(), c.state, c);
+      return;
+    }
     const player = playerNow();
     if (player && player === event.detail) driveView(c, player);
     if (c.state) applyToLead(c, null);
@@ -537,7 +624,12 @@ export function attach(component) {
   c.scale = data.scale || 1;
   Object.assign(c, { component, root, here: data.here, shown: data.shown, qr: data.qr, link: data.link, local: data.local });
   // A view the student chose (a setting changed here, not the lecturer's): exploring.
-  if (c.role === "follow" && c.following && c.state && data.here !== c.state.address && c.asked !== c.state.version) c.following = false;
+  if (c.role === "follow" && c.state && data.here !== c.state.address) {
+    if (c.state.pace === "hold") {  // held: back to the lecturer's view (asked once per view this page names)
+      if (c.heldFrom !== data.here) { c.heldFrom = data.here; c.asked = null; }
+      c.following = true;
+    } else if (c.following && c.asked !== c.state.version) c.following = false;
+  }
   if (c.role === "follow" && c.following) follow(c);
   if (c.role === "lead" && c.sentHere !== data.here) {
     // A new view: a page with a player tells it from the player once the player shows it

@@ -277,8 +277,10 @@ export class Player {
     this.slider.setAttribute("aria-valuetext", "Step " + j + " of " + this.n);
     // past either end, a lesson's scene goes on to the previous or next scene (forward())
     const scenes = this.guide && this.options.onPastEnd ? this.guide : null;
-    this.buttons.back.disabled = j === 0 && !(scenes && scenes.scene > 1);
-    this.buttons.next.disabled = j >= this.n && !(scenes && scenes.scene < scenes.scenes);
+    const range = this.classRange;
+    this.buttons.back.disabled = range ? j <= range[0] : j === 0 && !(scenes && scenes.scene > 1);
+    this.buttons.next.disabled = range ? j >= Math.min(range[1], this.n) : j >= this.n && !(scenes && scenes.scene < scenes.scenes);
+    this.buttons.play.disabled = Boolean(range && range[0] >= range[1]);
     this.buttons.play.textContent = this.playing ? "⏸ Pause" : "▶ Play";
     this.buttons.play.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     const stories = this.payload.stories || [];
@@ -306,6 +308,9 @@ export class Player {
 
   go(j, source) {
     j = Math.max(0, Math.min(Math.round(j), this.n));
+    // a live class's pace (live.js): a held student stays on the lecturer's step, an exploring
+    // one within the lecturer's range; the class itself moves the player anywhere
+    if (this.classRange && source !== "class") j = Math.max(this.classRange[0], Math.min(j, this.classRange[1]));
     if (source !== "play" && source !== "slider-keep") { this.guess = null; this.guessNote = ""; }
     if (j === this.j && source !== "force") { this.render(); return; }
     this.j = j;
