@@ -464,6 +464,17 @@ def test_peer_instruction_vote_show_discuss_vote_again_timed_closed_revealed_and
             )
             wait_step(student, lecturer.evaluate("window.__mplPlayer.j"), timeout=30_000)
             assert board_rows(student) is None
+        # the lecturer ends the class: its record is gone, its report stays in the lecturer's sidebar
+        click_like_a_person(
+            lecturer, lecturer.get_by_role("button", name="End the live class: the students' screens stop following")
+        )
+        lecturer.get_by_text("The report of the class you ended").wait_for(timeout=30_000)
+        with lecturer.expect_download() as got:
+            click_like_a_person(
+                lecturer, lecturer.locator("[data-testid='stSidebar']").get_by_role("button", name="HTML")
+            )
+        ended = Path(got.value.path()).read_text()
+        assert "Correct, second vote" in ended and "100%" in ended and "1 moved to the right answer" in ended
 
 
 def class_record(server, code):

@@ -277,8 +277,10 @@ def _end():
     code, key = st.session_state.get(KEPT) or (None, None)
     if key:
         try:
-            records = _store().report(code, key)
-            st.session_state[REPORT] = (code, records, _store().clock())
+            st.session_state[REPORT] = (code, _store().report(code, key), _store().clock())
+        except (classroom.ClassError, OSError, sqlite3.Error):
+            pass  # (no report to keep: the class is ended below all the same)
+        try:
             _store().drive(code, key, end=True)
         except (classroom.ClassError, OSError, sqlite3.Error):
             pass  # ended already, or its record lost: the page is the lecturer's again either way

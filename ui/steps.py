@@ -333,7 +333,8 @@ def bound_panel(
         title,
         fig,
         frames,
-        caption=figures.bound_summary(curves, rescale),
+        # the curves are drawn up to the step shown; the minima lie anywhere on the path
+        caption="Over the whole path. " + figures.bound_summary(curves, rescale),
         height=height,
         step_line=True,
         subtitle=figures.trivial_note(curves, rescale) or "",

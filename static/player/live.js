@@ -13,7 +13,7 @@
 // steps or changes a setting explores alone until "Back to the lecturer".  A class lives in one object on the window,
 // so that it outlives Streamlit's reruns and page switches (one stream per tab).
 
-import { boardModel, boardPanel, choiceName } from "./board.js";
+import { boardModel, boardPanel } from "./board.js";
 import { el } from "./dom.js";
 import { openStream } from "./stream.js";
 
@@ -152,11 +152,12 @@ function setPace(player, state, c) {
 function tellStatus(c) {
   if (c.role !== "follow" || !c.state || c.ended || c.connection !== "open") return;
   const exploring = !c.following;
-  if (c.toldExploring === exploring) return;
+  if (c.toldExploring === exploring || Date.now() < (c.statusAfter || 0)) return;
   c.toldExploring = exploring;
+  const failed = () => { c.toldExploring = null; c.statusAfter = Date.now() + 5000; };  // said again, not at every drawing
   fetch(new URL(c.routes + "status?class=" + encodeURIComponent(c.code), document.baseURI).href, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ exploring }),
-  }).then((response) => { if (!response.ok) c.toldExploring = null; }, () => { c.toldExploring = null; });
+  }).then((response) => { if (!response.ok) failed(); }, failed);
 }
 
 let settingPredict = false;  // predict mode set from the class's state, not by the lecturer
@@ -188,7 +189,7 @@ function setAsk(player, state, lead, c) {
 
 function answer(c, value) {
   const state = c.state;
-  if (!state || !asking(state) || state.revealed || c.role !== "follow" || !c.following) return;
+  if (!state || !asking(state) || !voteOpen(c) || c.role !== "follow" || !c.following) return;
   c.answered = { round: state.round, value };
   fetch(new URL(c.routes + "answer?class=" + encodeURIComponent(c.code), document.baseURI).href, {
     method: "POST", headers: { "Content-Type": "application/json" },

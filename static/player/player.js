@@ -300,7 +300,9 @@ export class Player {
       // what the picture says of it in words (the point chosen, the bound there), its caption
       // (not while a student predicts the next pick on a panel that hides it: it would say it)
       const hiding = this.predict && !this.revealed() && (cell.panel.hide_when_predicting || []).length;
-      const named = [title.replace(/\*\*/g, ""), hiding ? "" : frame.describe, cell.panel.caption].filter(Boolean)
+      // (a curve panel's caption speaks of the whole path: said only while the whole curves show)
+      const caption = cell.panel.step_line && !this.showWhole(j) ? "" : cell.panel.caption;
+      const named = [title.replace(/\*\*/g, ""), hiding ? "" : frame.describe, caption].filter(Boolean)
         .map((part) => part.replace(/[.:;]\s*$/, "")).join(". ") || cell.panel.key;
       if (cell.plot.getAttribute("aria-label") !== named) cell.plot.setAttribute("aria-label", named);
     }
