@@ -10,7 +10,8 @@ Four routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/clas
   With the lecturer's key in the ``X-Class-Key`` header (never in the address, which logs
   keep) the events also carry the class's answers and who follows.
 - ``POST drive?class=CODE`` -- the lecturer's player: the step on screen, predict mode,
-  reveal, vote again (its key in the ``X-Class-Key`` header).
+  the round's control (a countdown, close, reopen, show the answers, reveal, vote again) and
+  the class's pace (its key in the ``X-Class-Key`` header).
 - ``POST answer?class=CODE`` -- a student's answer to the round: a training point, or a
   question's choice.
 - ``POST status?class=CODE`` -- a student's page says whether it explores on its own or

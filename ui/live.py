@@ -14,6 +14,11 @@ changes a setting explores on their own; "Back to the lecturer" rejoins where th
 is now.  No name is asked and nothing is kept about a student: the class counts answers by the
 seat it gives the student's browser when its stream joins (:mod:`ui.classroom`).
 
+The lecturer's bar runs the round (a countdown, close, reopen, the class's answers shown on
+every screen, reveal, a second vote: ``static/player/board.js`` draws the answers) and the
+class's pace (free, hold, explore a range of steps); the sidebar offers the class's report
+(:mod:`ui.class_report`), kept in the session when the lecturer ends the class.
+
 A page that shows the step player tells the class its view from the player, with the step
 on screen (the view's address is in the player's payload: :data:`ui.state.SHOWN_ADDRESS`), so
 that a step is never sent with another view's address; a page without one, from here.
