@@ -171,7 +171,8 @@ function setAsk(player, state, lead, c) {
     round: state.round, revealed: Boolean(state.revealed), question: state.question,
     closed: !state.revealed && !voteOpen(c || { state }), results: state.revealed ? results : null,
   } : null;
-  if (!lead) player.classCounts = ask && ask.revealed && results && results.kind === "predict" ? results.answers : null;
+  // (shown on every screen, the projected lecturer's too, once the lecturer shows or reveals them)
+  if (!lead) player.classCounts = ask && (state.revealed || state.shown) && results && results.kind === "predict" ? results.answers : null;
   const was = player.classAsk ? JSON.stringify(player.classAsk) : "";
   player.classLead = Boolean(lead);
   if (!lead && state.predict !== Boolean(player.predict) && player.predictBox) {
@@ -272,8 +273,10 @@ function applyToLead(c, before) {
   if (!player) return;
   setAsk(player, c.state, true, c);
   const counts = c.state.counts;
-  player.classCounts = c.state.predict && counts ? counts.answers : null;
-  if (!before || JSON.stringify((before.counts || {}).answers) !== JSON.stringify((counts || {}).answers)) player.render(true);
+  const out = c.state.revealed || c.state.shown;  // the lecturer's screen is the room's: nothing before
+  player.classCounts = c.state.predict && out && counts ? counts.answers : null;
+  const was = before && (before.revealed || before.shown);
+  if (!before || Boolean(was) !== Boolean(out) || JSON.stringify((before.counts || {}).answers) !== JSON.stringify((counts || {}).answers)) player.render(true);
 }
 
 // The reveal of a predicted pick: the pick, the share of the class that chose it, and the

@@ -101,7 +101,7 @@ export const predict = {
     if (this.classLead) {
       return this.classAsk.revealed
         ? "The pick is point " + winner + " (the star)."
-        : "The class is predicting the next pick: the numbers on the data panel count where they clicked.";
+        : "The class is predicting the next pick: the bar counts the answers, and the data panel shows where they clicked once you reveal the pick or show the results.";
     }
     if (!this.classAsk.revealed && this.classAsk.closed) {
       return "The vote is closed" + (this.guess === null ? "." : ": your answer, point " + this.guess + ", counts.");
