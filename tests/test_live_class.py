@@ -335,6 +335,38 @@ def board_rows(page):
     )
 
 
+BAR_FOCUS = """() => {
+  const e = document.activeElement;
+  if (!e || !e.closest('.mpl-live-bar')) return null;
+  const s = getComputedStyle(e), r = e.getBoundingClientRect();
+  return {name: e.getAttribute('aria-label') || e.innerText.trim(),
+          seen: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,
+          onScreen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight};
+}"""
+
+
+def bar_by_keyboard(page, last, limit=150):
+    """Tab from the top of the page until the class bar's control ``last`` has the focus: the
+    names of the bar's controls reached, in order, and those whose focus was not drawn or not
+    on screen."""
+    # a click on the empty top of the page, as a keyboard user starts: Tab goes on from there
+    page.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    left = page.evaluate("document.querySelector('[data-testid=stMain]').getBoundingClientRect().left")
+    page.mouse.click(left + 4, 4)
+    reached, unseen = [], []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        now = page.evaluate(BAR_FOCUS)
+        if now is None:
+            continue
+        reached.append(now["name"])
+        if not (now["seen"] and now["onScreen"]):
+            unseen.append(now)
+        if now["name"] == last:
+            break
+    return reached, unseen
+
+
 def board_text(page):
     return page.locator(".mpl-board").inner_text()
 
@@ -384,12 +416,31 @@ def test_peer_instruction_vote_show_discuss_vote_again_timed_closed_revealed_and
         )
         for page in (lecturer, *students):
             page.locator(".mpl-board").wait_for(state="detached", timeout=15_000)
-        click_like_a_person(
-            lecturer, lecturer.get_by_role("button", name="Close the vote in 90 seconds (a countdown the class sees)")
-        )
-        for student in students:
-            timer = student.locator(".mpl-live-bar [role=timer]", has_text=re.compile(r"Vote open: 1:[23]\d left"))
+        # the countdown started from the keyboard alone: Tab from the top of the page reaches every
+        # control of the class's bar, in its order, each with its focus drawn; Enter presses it
+        countdown = "Close the vote in 90 seconds (a countdown the class sees)"
+        reached, unseen = bar_by_keyboard(lecturer, countdown)
+        assert reached[: reached.index(countdown) + 1] == [
+            "Show the students' link and its QR code, large",
+            "End the live class: the students' screens stop following",
+            "Students follow you, and may step and change settings on their own",
+            "Hold every student on your view: their stepping is off",
+            "Let students step on their own within a range of steps you set",
+            "Show the class the answer, and the share who got it",
+            "Show the class's answers to the room and to every student (closes the vote)",
+            "A second vote, after the class has discussed (peer instruction)",
+            "Close the vote now, without revealing the answer",
+            "Close the vote in 30 seconds (a countdown the class sees)",
+            "Close the vote in 60 seconds (a countdown the class sees)",
+            countdown,
+        ], reached
+        assert unseen == []
+        lecturer.keyboard.press("Enter")
+        for page in (lecturer, *students):
+            timer = page.locator(".mpl-live-bar [role=timer]", has_text=re.compile(r"Vote open: 1:[23]\d left"))
             timer.wait_for(timeout=15_000)
+        lecturer.wait_for_timeout(600)  # the bar redrawn at the countdown's ticks meanwhile
+        assert (lecturer.evaluate(BAR_FOCUS) or {}).get("name") == countdown  # the focus stays on the button pressed
         click_like_a_person(students[0], students[0].get_by_role("button", name=f"{right}. {choices[right]}"))
         students[0].locator(".mpl-live-bar", has_text=f"Your answer: {right}").wait_for(timeout=15_000)
         lecturer.locator(".mpl-live-bar", has_text="1 of 2 answered").wait_for(timeout=15_000)

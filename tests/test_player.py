@@ -321,7 +321,15 @@ def test_the_player_module_graph_is_whole():
     saved = set(player.used_modules("standalone.js"))
     live = set(player.used_modules("live.js"))  # the live class's bar, loaded by its component's script
     assert set(modules) - app - saved - live == {"boot.js", "offline.js", "live-boot.js"}
-    assert live == {"live.js", "dom.js", "stream.js", "eventsource-parser.js"}
+    assert live == {
+        "live.js",
+        "class-bar.js",
+        "class-round.js",
+        "board.js",
+        "dom.js",
+        "stream.js",
+        "eventsource-parser.js",
+    }
     assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
     assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js"}
 

@@ -5,32 +5,25 @@
 // every new view (the events "mpl-step", "mpl-mounted" and "mpl-shown" the player
 // dispatches; the address is the player's own, so a step is never sent with another view's
 // address), and predict mode ("mpl-predict"); a change that does not reach the server is
-// sent again until it does.  The lecturer's bar shows how many follow (and how many are
-// reconnecting or behind), the class's answers, "Reveal", "Vote again" and the join screen
-// (the students' link and its QR code, large).  A student's bar follows: the same view (a
-// setting, scene, text size or presenter mode changed: the page asks Streamlit to open the
-// lecturer's address), the same step, predict mode and the round's question; a student who
-// steps or changes a setting explores alone until "Back to the lecturer".  A class lives in one object on the window,
-// so that it outlives Streamlit's reruns and page switches (one stream per tab).
+// sent again until it does.  The lecturer's bar (class-bar.js) shows how many follow (and how
+// many are reconnecting, behind or exploring), the class's pace, the round's controls and
+// what the class answered (class-round.js), and the join screen.  A student's bar follows:
+// the same view (a setting, scene, text size or presenter mode changed: the page asks
+// Streamlit to open the lecturer's address), the same step, predict mode and the round's
+// question, within the pace the lecturer sets; a student who steps or changes a setting
+// explores alone until "Back to the lecturer".  The class's answers, once the lecturer shows
+// them, are on every screen (board.js).  A class lives in one object on the window, so that
+// it outlives Streamlit's reruns and page switches (one stream per tab).
 
-import { boardModel, boardPanel } from "./board.js";
+import { button, drawBoard, joinScreen, paceControls, roundControls, setChildren, text, timer } from "./class-bar.js";
+import { asking, clock, letter, playerNow, roundAnswer, secondsLeft, voteOpen } from "./class-round.js";
 import { el } from "./dom.js";
 import { openStream } from "./stream.js";
-
-const RANKS = [[1, 1, "1st"], [2, 3, "2nd–3rd"], [4, 10, "4th–10th"], [11, Infinity, "lower"]];
 
 function live() {
   if (!window.__mplClass) window.__mplClass = { code: null };
   return window.__mplClass;
 }
-
-// The player on screen on this page, if one is mounted.
-function playerNow() {
-  const player = window.__mplLive;
-  return player && !player.destroyed && player.path === window.location.pathname ? player : null;
-}
-
-function letter(choice) { return String.fromCharCode(64 + Number(choice)); }
 
 // --- the class's stream ---------------------------------------------------------------------
 
@@ -75,23 +68,6 @@ function received(c, state) {
 
 // --- a student ------------------------------------------------------------------------------
 
-function asking(state) { return Boolean(state && (state.predict || state.question) && !state.ended); }
-
-// Seconds until the round's countdown closes it (null: no countdown), by the server's clock.
-function secondsLeft(c) {
-  const state = c.state;
-  if (!state || state.closes === null || state.closes === undefined) return null;
-  return Math.max(0, state.closes - (Date.now() / 1000 + (c.skew || 0)));
-}
-
-// Whether the round takes answers now: open, its countdown (if any) not run out, not revealed.
-function voteOpen(c) {
-  const state = c.state;
-  if (!asking(state) || state.revealed || state.open === false) return false;
-  const left = secondsLeft(c);
-  return left === null || left > 0;
-}
-
 // While a countdown runs, the bar says the time left every second, and the players learn
 // when it runs out (a student's answers then stop).
 function tick(c) {
@@ -104,14 +80,6 @@ function tick(c) {
       draw(c);
     }, 250);
   } else if (!running && c.ticker) { clearInterval(c.ticker); c.ticker = null; }
-}
-
-// The countdown's text: a timer, which a screen reader does not read out at every second.
-function timer(c, words) { return text(c, "timer", words, "mpl-live-say mpl-live-timer", { role: "timer", "aria-live": "off" }); }
-
-function clock(seconds) {
-  const s = Math.ceil(seconds);
-  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
 // Move this tab to where the lecturer is: another view through Streamlit (one rerun), the
@@ -255,19 +223,6 @@ function driveView(c, player) {
   drive(c, change);
 }
 
-// The round's right answer and what it asks, from the lecturer's player: a scene's
-// multiple-choice question's, else the next pick (said to the class only once revealed,
-// and kept for the lecturer's report).
-function roundAnswer(player) {
-  const question = player.guide && player.guide.question;
-  if (question && question.kind !== "next-pick" && question.answer) return { right: question.answer, label: question.ask || "" };
-  const picks = player.payload.picks;
-  if (picks && player.j < picks.length && player.j < player.n) {
-    return { right: picks[player.j], label: (player.payload.title || "The study") + ": the next pick at step " + player.j };
-  }
-  return {};
-}
-
 function applyToLead(c, before) {
   const player = playerNow();
   if (!player) return;
@@ -277,119 +232,6 @@ function applyToLead(c, before) {
   player.classCounts = c.state.predict && out && counts ? counts.answers : null;
   const was = before && (before.revealed || before.shown);
   if (!before || Boolean(was) !== Boolean(out) || JSON.stringify((before.counts || {}).answers) !== JSON.stringify((counts || {}).answers)) player.render(true);
-}
-
-// The reveal of a predicted pick: the pick, the share of the class that chose it, and the
-// ranks of the class's answers by the criterion's score.
-function pickSummary(c, player) {
-  const counts = (c.state.counts || {}).answers || {};
-  const answered = (c.state.counts || {}).answered || 0;
-  if (!player || !player.payload.picks || player.j >= player.n) return "";
-  const winner = player.payload.picks[player.j];
-  const right = counts[String(winner)] || 0;
-  const share = answered ? Math.round((100 * right) / answered) : 0;
-  let text = "The pick: point " + winner + ". " + right + " of " + answered + " answers (" + share + "%) chose it.";
-  if (player.rankOf && answered) {
-    const groups = RANKS.map(() => 0);
-    for (const [point, n] of Object.entries(counts)) {
-      const rank = player.rankOf(Number(point));
-      const at = RANKS.findIndex(([low, high]) => rank >= low && rank <= high);
-      if (at >= 0) groups[at] += n;
-    }
-    text += " By the criterion's rank: " + RANKS.map(([, , name], i) => name + " " + groups[i]).filter((_, i) => groups[i]).join(", ") + ".";
-  }
-  return text;
-}
-
-function choiceSummary(c) {
-  const counts = c.state.counts || {};
-  const shown = (answers) => {
-    const total = Object.values(answers || {}).reduce((a, b) => a + b, 0);
-    return Array.from({ length: c.state.question }, (_, i) => {
-      const n = (answers || {})[String(i + 1)] || 0;
-      return letter(i + 1) + " " + n + (total ? " (" + Math.round((100 * n) / total) + "%)" : "");
-    }).join(" · ");
-  };
-  let text = (c.state.vote === 2 ? "Second vote: " : "Votes: ") + shown(counts.answers);
-  if (c.state.vote === 2 && counts.before) text += ". First vote: " + shown(counts.before);
-  return text + ".";
-}
-
-// The reveal of a question, on the lecturer's bar: the answer, the share right in each vote,
-// and who moved to it.
-function answerSummary(c) {
-  const counts = c.state.counts || {};
-  const results = c.state.results;
-  if (!results || !results.right) return "Revealed.";
-  return "Revealed. " + boardModel(Object.assign({}, results, { answers: counts.answers ? stringKeys(counts.answers) : results.answers,
-    moved: counts.moved !== undefined ? counts.moved : results.moved, lost: counts.lost !== undefined ? counts.lost : results.lost }))
-    .lines.slice(1).join(" ");
-}
-
-function stringKeys(counts) { return Object.fromEntries(Object.entries(counts).map(([k, v]) => [String(k), v])); }
-
-// --- the bar --------------------------------------------------------------------------------
-
-// A button of the bar, made once per class: the bar redraws as the class's counts come
-// (several times a second while a class answers), and a button replaced between the press
-// and the release of a click would lose the click.
-function button(c, label, title, onclick, primary) {
-  c.buttons = c.buttons || {};
-  if (!c.buttons[title]) {
-    c.buttons[title] = el("button", { class: "mpl-btn" + (primary ? " mpl-live-primary" : ""), type: "button", text: label, title, "aria-label": title, onclick });
-  }
-  return c.buttons[title];
-}
-
-function enabled(node, on) {
-  node.disabled = !on;
-  return node;
-}
-
-function joinScreen(c) {
-  const qr = el("div", { class: "mpl-live-qr", role: "img", "aria-label": "QR code of the students' link" });
-  // The QR code is SVG the app made (segno) from the link: paths only, no text of anyone's.
-  qr.innerHTML = c.qr;
-  const screen = el("div", { class: "mpl-live-join", role: "dialog", "aria-label": "Join the class" }, [
-    el("div", { class: "mpl-live-join-text" }, [
-      el("div", { class: "mpl-live-join-say", text: "Join the class" }),
-      el("div", { class: "mpl-live-join-code", text: c.shown }),
-      el("div", { class: "mpl-live-join-link", text: c.link }),
-      el("div", { class: "mpl-live-join-hint", text: c.local
-        ? "This link names this computer itself (localhost): students reach the app at this computer's network name or address instead."
-        : "Open the link, or scan the code. Click or press Esc to close." }),
-    ]),
-    qr,
-  ]);
-  const close = () => { screen.remove(); document.removeEventListener("keydown", onKey, true); };
-  const onKey = (event) => { if (event.key === "Escape") { event.preventDefault(); close(); } };
-  screen.addEventListener("click", close);
-  document.addEventListener("keydown", onKey, true);
-  document.body.append(screen);
-}
-
-// The bar is made of nodes kept from one drawing to the next (buttons, and spans whose text
-// changes in place): it redraws several times a second while a class answers or a countdown
-// runs, and a button moved or replaced between the press and the release of a click would
-// lose the click.  `text(c, key, text, cls, attrs)` is the span kept under `key`.
-function text(c, key, words, cls = "mpl-live-say", attrs = {}) {
-  c.spans = c.spans || {};
-  let node = c.spans[key];
-  if (!node || node.className !== cls) node = c.spans[key] = el("span", Object.assign({ class: cls }, attrs));
-  if (node.textContent !== words) node.textContent = words;
-  return node;
-}
-
-// `parent`'s children made `nodes`, touching nothing when they already are.
-function setChildren(parent, nodes) {
-  const now = parent.childNodes;
-  if (now.length === nodes.length && nodes.every((node, i) => now[i] === node)) return;
-  parent.replaceChildren(...nodes);
-}
-
-function kept(c, key, make) {
-  c.kept = c.kept || {};
-  return c.kept[key] || (c.kept[key] = make());
 }
 
 function draw(c) {
@@ -450,111 +292,6 @@ function draw(c) {
     c.root.replaceChildren(c.bar);
   }
   setChildren(c.bar, parts);
-}
-
-// How the class moves: free (students follow, and may step or change a setting on their
-// own), hold (every student on the lecturer's view, stepping off), explore (free within a
-// range of steps the lecturer sets).  Toggle buttons, and the range's two numbers.
-const PACES = [
-  ["free", "Free", "Students follow you, and may step and change settings on their own"],
-  ["hold", "Hold", "Hold every student on your view: their stepping is off"],
-  ["explore", "Explore", "Let students step on their own within a range of steps you set"],
-];
-
-function paceControls(c, state) {
-  const pace = state.pace || "free";
-  const player = playerNow();
-  const last = player ? player.n : Math.max(state.step, 1);
-  const buttons = PACES.map(([name, label, title]) => {
-    const node = button(c, label, title, () => {
-      const change = { pace: name };
-      if (name === "explore" && !Array.isArray(c.state.range)) change.range = [0, playerNow() ? playerNow().n : last];
-      drive(c, change);
-    });
-    node.setAttribute("aria-pressed", String(pace === name));
-    return node;
-  });
-  const nodes = [text(c, "pace", "Students:"), ...buttons];
-  if (pace === "explore") {
-    const range = Array.isArray(state.range) ? state.range : [0, last];
-    const input = (key, label, value) => {
-      const node = kept(c, key, () => {
-        const made = el("input", { type: "number", class: "mpl-live-step", min: "0", step: "1", "aria-label": label, title: label });
-        made.addEventListener("change", () => {
-          const [from, to] = [c.kept.rangeFrom, c.kept.rangeTo].map((box) => Math.max(0, Math.round(Number(box.value) || 0)));
-          drive(c, { pace: "explore", range: [Math.min(from, to), Math.max(from, to)] });
-        });
-        return made;
-      });
-      node.max = String(last);
-      if (document.activeElement !== node && node.value !== String(value)) node.value = String(value);
-      return node;
-    };
-    nodes.push(text(c, "rangeSay", "steps"), input("rangeFrom", "The first step students may explore", range[0]),
-      text(c, "rangeTo", "to"), input("rangeTo", "The last step students may explore", range[1]));
-  }
-  const group = kept(c, "paceGroup", () => el("span", { class: "mpl-live-group", role: "group", "aria-label": "The class's pace" }));
-  setChildren(group, nodes);
-  return group;
-}
-
-// The lecturer's controls of the round, on a line of their own, first and always in the same
-// places (a button not to be pressed now is greyed, never taken away): the lecturer's mouse
-// never finds another button where one was.  What the class answered follows them.
-function roundControls(c, state, followers) {
-  const open = voteOpen(c);
-  const left = secondsLeft(c);
-  const countdown = kept(c, "countdown", () => el("span", { class: "mpl-live-group", role: "group", "aria-label": "A countdown" }, [
-    el("span", { class: "mpl-live-say", text: "Close in" }),
-    ...[30, 60, 90].map((s) => button(c, s + " s", "Close the vote in " + s + " seconds (a countdown the class sees)", () => drive(c, { countdown: s }))),
-  ]));
-  for (const node of countdown.querySelectorAll("button")) enabled(node, open);
-  const nodes = [
-    enabled(button(c, "Reveal", "Show the class the answer, and the share who got it", () => {
-      const player = playerNow();
-      drive(c, Object.assign(player ? roundAnswer(player) : {}, { reveal: true }));
-    }, true), !state.revealed),
-    state.shown
-      ? button(c, "Hide results", "Hide the class's answers from the board", () => drive(c, { show: false }))
-      : button(c, "Show results", "Show the class's answers to the room and to every student (closes the vote)", () => drive(c, { show: true })),
-    ...(state.question ? [button(c, "Vote again", "A second vote, after the class has discussed (peer instruction)", () => drive(c, { again: true }))] : []),
-    open || state.revealed
-      ? enabled(button(c, "Close the vote", "Close the vote now, without revealing the answer", () => drive(c, { open: false })), open)
-      : button(c, "Reopen the vote", "Take answers again, with no time limit", () => drive(c, { open: true })),
-    countdown,
-  ];
-  if (!state.revealed) {
-    nodes.push(open && left !== null ? timer(c, "Vote open: " + clock(left) + " left") : text(c, "vote", open ? "Vote open" : "Vote closed"));
-  }
-  const answered = (state.counts || {}).answered || 0;
-  nodes.push(text(c, "answered", answered + " of " + followers + " answered"));
-  if (state.question) nodes.push(text(c, "votes", choiceSummary(c)));
-  if (state.revealed) nodes.push(text(c, "revealed", state.question ? answerSummary(c) : pickSummary(c, playerNow())));
-  const round = kept(c, "round", () => el("div", { class: "mpl-live-round", role: "group", "aria-label": "This round" }));
-  setChildren(round, nodes);
-  return round;
-}
-
-// The class's answers on the board, while the lecturer shows them: on the lecturer's screen
-// (the projector) and on every student's.  A student may close it on their own screen (until
-// the board changes); the lecturer's close hides it for everyone.
-function drawBoard(c) {
-  const state = c.state;
-  const results = state && !c.ended && state.shown && asking(state) ? state.results : null;
-  const mark = results ? state.round + ":" + JSON.stringify(results) : "";
-  const wanted = results && c.dismissed !== mark;
-  if (!wanted) {
-    if (c.board) { c.board.remove(); c.board = null; c.boardMark = ""; }
-    return;
-  }
-  if (c.board && c.board.isConnected && c.boardMark === mark) return;
-  const lead = c.role === "lead";
-  const panel = boardPanel(results, lead ? () => drive(c, { show: false }) : () => { c.dismissed = mark; drawBoard(c); },
-    lead ? "Close the board: the class's answers hidden on every screen" : "Close the class's answers on this screen");
-  panel.style.setProperty("--mpl-live-scale", String(c.scale || 1));
-  if (c.board) c.board.replaceWith(panel); else document.body.append(panel);
-  c.board = panel;
-  c.boardMark = mark;
 }
 
 // --- the player's events ------------------------------------------------------------------
@@ -618,6 +355,7 @@ export function attach(component) {
   if (c.code !== data.code || c.role !== data.role) {
     if (c.code) stop(c);
     c = window.__mplClass = { code: data.code, role: data.role, key: data.key || null, following: true, state: null, failures: 0 };
+    c.drive = (change) => drive(c, change);  // (the bar's controls: class-bar.js)
     c.routes = new URL(data.routes, document.baseURI).href;
     listen(c);
     open(c);
