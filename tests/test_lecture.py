@@ -228,14 +228,10 @@ def _check_the_view(page, path, size, present, texts, shots):
     one first."""
     labels_seen = 0
     for text in texts:
-        if page.evaluate("window.__mplPlayer.scale") != text / 100:  # chosen in the title row: a new layout
-            click_like_a_person(page, page.get_by_role("radio", name=f"{text}%"))
-            in_address = "null" if text == 100 else f"'{text}'"  # the default is no parameter
-            page.wait_for_function(
-                f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100} && "
-                f"new URL(location.href).searchParams.get('text') === {in_address}"
-            )
-            settled(page)
+        choose_text_size(page, text, player=True)
+        if size == VIEWS[0][0] and present:  # every text size read by axe-core (the light theme; the dark: below)
+            found = axe(page)
+            assert not found, f"{path} at {text}% (light, presenter): {found}"
         problems = []
         screens = page.evaluate("window.__mplPlayer.screens.length") if present else 1
         last = page.evaluate("window.__mplPlayer.n")
@@ -258,6 +254,19 @@ def _check_the_view(page, path, size, present, texts, shots):
             problems[:25]
         )
     return labels_seen
+
+
+def choose_text_size(page, text, player):
+    """The text size ``text`` chosen with the mouse in the title row (a new layout), and in
+    the address; a player's page redrawn at it."""
+    if player and page.evaluate("window.__mplPlayer.scale") == text / 100:
+        return
+    click_like_a_person(page, page.get_by_role("radio", name=f"{text}%"))
+    in_address = "null" if text == 100 else f"'{text}'"  # the default is no parameter
+    drawn = f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100} && " if player else ""
+    page.wait_for_function(f"{drawn}new URL(location.href).searchParams.get('text') === {in_address}")
+    if player:
+        settled(page)
 
 
 FORMULAS = """() => {
@@ -681,6 +690,9 @@ def axe(page):
     ]
 
 
+# Pages with a text size of their own (the title row's 100% / 125% / 150%).
+SIZED = [*PLAYER_PAGES, "paper-figures"]
+
 # Pages whose captions are measured one by one (a lesson's text, a dataset's summary, a
 # card's provenance with code in it).
 CAPTIONED = ["", "paper-figures", "kmp"]
@@ -800,8 +812,8 @@ def to_the_dark_theme(page, player):
 def check_both_themes(page, path, shots):
     """The page as its reader's system theme has it, light and then dark (switched on the
     open page, as a laptop's setting does), and a player's page in presenter mode on a dark
-    projector: no serious axe-core violation in any; captions at the contrast of text; in the
-    dark, the charts dark too."""
+    projector: no serious axe-core violation in any, at every text size the page has (chosen
+    with the mouse); captions at the contrast of text; in the dark, the charts dark too."""
     player = path in PLAYER_PAGES
     for scheme in ("light", "dark"):
         if scheme == "dark":
@@ -813,6 +825,17 @@ def check_both_themes(page, path, shots):
         if path in CAPTIONED:
             problems = caption_contrast_problems(page)
             assert not problems, f"{path or 'home'} ({scheme}): {problems}"
+        # the other text sizes in this theme (a player's page read them in the light theme as it
+        # was laid out at each: test_every_text_size_is_a_layout_that_fits)
+        if path in SIZED and (scheme == "dark" or not player):
+            now = page.evaluate("new URL(location.href).searchParams.get('text')") or "100"
+            for text in [size for size in MIN_TEXT if str(size) != now]:
+                choose_text_size(page, text, player)
+                if not player:
+                    wait_until_idle(page)
+                found = axe(page)
+                assert not found, f"{path} ({scheme}, {text}%): {found}"
+            choose_text_size(page, int(now), player)
     if player:  # presenter mode, chosen with the mouse in the title row, at the top of the page
         page.evaluate("document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
         click_like_a_person(page, page.locator(".st-key-title-row [data-testid='stCheckbox'] label"))
