@@ -79,3 +79,13 @@ def test_the_html_page_is_offline_shows_text_as_text_and_names_no_student(taught
 def test_a_class_nobody_answered_says_so():
     assert "No one answered" in class_report.html_page([], when=0)
     assert class_report.csv_text([]).strip() == ",".join(class_report.COLUMNS)
+
+
+def test_a_question_that_reads_as_a_formula_stays_text_in_the_csv():
+    store = Store(":memory:")
+    code, key = store.start("kmp?")
+    seat = store.admit(code, None, "a")
+    asked = store.drive(code, key, question=2, right=1, label='=HYPERLINK("http://x","click")').state
+    store.answer(code, seat, asked["round"], 1)
+    rows = list(csv.DictReader(io.StringIO(class_report.csv_text(store.report(code, key)))))
+    assert {row["asked"] for row in rows} == {'\'=HYPERLINK("http://x","click")'}

@@ -116,6 +116,12 @@ def _answers(question: Question, vote: Vote) -> list[int]:
     return sorted(vote.counts, key=lambda a: (-vote.counts[a], a))
 
 
+def _cell(text: str) -> str:
+    """Text for a spreadsheet's cell: one that begins like a formula (a lesson's words can be
+    anyone's) is kept as text, with a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def _share(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
@@ -133,7 +139,7 @@ def csv_text(records: list[dict[str, Any]]) -> str:
                     [
                         q.number,
                         q.kind,
-                        q.asked,
+                        _cell(q.asked),
                         q.step,
                         number,
                         q.answer_name(answer),
