@@ -395,6 +395,7 @@ def test_peer_instruction_vote_show_discuss_vote_again_timed_closed_revealed_and
             student = open_app(browser, f"{server}/?class={code}", (1280, 720))
             students.append(student)
             student.wait_for_function("window.__mplPlayer && window.__mplPlayer.classAsk", timeout=90_000)
+            student.locator(".mpl-live-bar", has_text="Vote open, no time limit").wait_for(timeout=15_000)
             click_like_a_person(student, student.get_by_role("button", name=f"{first}. {choices[first]}"))
             student.locator(".mpl-guide-answer", has_text=f"Your answer: {first}").wait_for()
         lecturer.locator(".mpl-live-bar", has_text="Votes: A 1 (50%) · B 1 (50%)").wait_for(timeout=15_000)

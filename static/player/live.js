@@ -268,7 +268,7 @@ function draw(c) {
         if (state.revealed) say("The answer is out: see the board.");
         else if (!voteOpen(c)) say("The vote is closed" + (mine !== null ? ": your answer, " + (state.question ? letter(mine) : "point " + mine) + ", counts." : "."));
         else {
-          if (left !== null) parts.push(timer(c, "Vote open: " + clock(left) + " left"));
+          parts.push(left !== null ? timer(c, "Vote open: " + clock(left) + " left") : text(c, "vote", "Vote open, no time limit"));
           if (mine !== null) say("Your answer: " + (state.question ? letter(mine) : "point " + mine) + ". The lecturer reveals it.");
           else say(state.question ? "Answer the question below." : "The class predicts the next pick.");
         }
