@@ -686,8 +686,13 @@ def axe(page):
     return [
         (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
         for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
+        if set(v["tags"]) & WCAG_AA or v["impact"] in ("serious", "critical")
     ]
+
+
+#: axe-core's tags of WCAG 2.0-2.2 at levels A and AA: a violation of any of them fails, whatever
+#: its impact; of its other rules (best practices), the serious and critical ones.
+WCAG_AA = {"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"}
 
 
 # Pages with a text size of their own (the title row's 100% / 125% / 150%).
