@@ -1365,10 +1365,22 @@ BROKEN_WORDS = """() => {
 }"""
 
 
+# Text of the page that its box cuts short: an equation wider than its column (scrolled
+# within it), a label ended with an ellipsis.  (The bounds explorer's bounds are two-line
+# formulas laid out for 520 px: on a phone each scrolls within its box, as a formula of its
+# size must; the other equations fit.)
+CUT_SHORT = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
+  .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 4
+    && (e.classList.contains('katex-display') && !e.closest("[class*='st-key-grows-bound']")
+        || getComputedStyle(e).textOverflow === 'ellipsis'))
+  .map((e) => e.innerText.replace(/\\s+/g, ' ').slice(0, 40))"""
+
+
 def test_a_phone_screen_never_scrolls_sideways(server, browser):
     """390x844, every page and a lesson's scene, one after another as a student's phone
     opens them: the lesson header was 702 px wide in a 335 px column, "Scene ▶" off the
-    screen, the title broken "matchin/g".  Nothing is wider than the screen, and the scene
+    screen, the title broken "matchin/g"; Home's equation ran past its column and its lesson
+    link's label was cut.  Nothing is wider than the screen or cut short, and the scene
     buttons are reached with a tap."""
     problems = []
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -1383,6 +1395,9 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
             wide = page.evaluate(BEYOND_THE_RIGHT_EDGE)
             if wide:
                 problems.append(f"{name}: beyond the right edge: {wide}")
+            cut = page.evaluate(CUT_SHORT)
+            if cut:
+                problems.append(f"{name}: cut short: {cut}")
             if page.locator("h1").first.count():
                 broken = page.evaluate(BROKEN_WORDS)
                 if broken:
