@@ -291,6 +291,8 @@ def test_the_class_predicts_the_next_pick_and_the_lecturer_sees_where_they_click
         explorer.wait_for_timeout(300)
         assert player_step(explorer) == 5 and explorer.get_by_role("button", name="Next step").is_disabled()
         explorer.locator(".mpl-live-bar", has_text="You are exploring steps 2–5 on your own").wait_for(timeout=15_000)
+        # on their own, the class's round is not theirs: their board is theirs to predict on
+        assert "The class" not in explorer.locator(".mpl-quiz").inner_text()
         lecturer.locator(".mpl-live-bar", has_text="2 students: 1 follow, 1 explore on their own").wait_for(
             timeout=15_000
         )

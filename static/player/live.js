@@ -76,7 +76,7 @@ function tick(c) {
     c.ticker = setInterval(() => {
       if (!voteOpen(c) || secondsLeft(c) === null) { clearInterval(c.ticker); c.ticker = null; }
       const player = playerNow();
-      if (player && c.state) setAsk(player, c.state, c.role === "lead", c);
+      if (player && c.state && (c.role === "lead" || c.following)) setAsk(player, c.state, c.role === "lead", c);
       draw(c);
     }, 250);
   } else if (!running && c.ticker) { clearInterval(c.ticker); c.ticker = null; }
@@ -305,7 +305,7 @@ function listen(c) {
     const { source, step, player } = event.detail;
     if (source === "class") return;
     if (c.role === "lead") { if (player === playerNow()) driveView(c, player); }
-    else if (source !== "scene" && c.following && c.state && step !== c.state.step) { c.following = false; draw(c); }
+    else if (source !== "scene" && c.following && c.state && step !== c.state.step) { c.following = false; alone(player); draw(c); }
   };
   const onPredict = (event) => { if (c.role === "lead" && !settingPredict) drive(c, { predict: Boolean(event.detail.on) }); };
   // A player made for a new view, or one given a new view of its study (a scene of the same
@@ -329,6 +329,15 @@ function listen(c) {
     "mpl-shown": onShown,
   };
   for (const name of EVENTS) document.addEventListener(name, c.handlers[name]);
+}
+
+// A student exploring on their own: the class's round is not theirs to answer (their board
+// is their own again, predict mode and its score too) until they follow again.
+function alone(player) {
+  if (!player || (!player.classAsk && !player.classCounts)) return;
+  player.classAsk = null;
+  player.classCounts = null;
+  player.render(true);
 }
 
 // The lecturer ends the class, or a student leaves it: this tab's stream closes, and the
