@@ -21,8 +21,8 @@ Because the final model is determined by the k chosen points, it is a *sample co
 error has a bound that depends on k: step through a path and watch that bound against the real test error.
 """
 )
-st.latex(  # two lines, the step then the deflation: one line ran past a phone's screen
-    r"\begin{aligned} i_{j+1} &= \arg\max_i \ \mathrm{criterion}(K_j[:, i]) \\ "
+board.equation(  # two lines, the step then the deflation: one line ran past a phone's screen
+    r"\begin{aligned} i_{j+1} &= \arg\max_i \ \mathrm{criterion}(K_j[:, i])\, \\ "
     r"K_{j+1} &= \mathrm{deflate}(K_j, i_{j+1}) \end{aligned}"
 )
 st.page_link(  # a short label: a link's label never wraps, and a long one was cut on a phone
