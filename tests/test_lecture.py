@@ -401,6 +401,12 @@ def test_a_preset_chosen_with_the_mouse_reopens_from_its_address(server, browser
 def test_every_home_link_reopens_the_view_it_opened(server, browser):
     with app_page(browser, f"{server}/", (1600, 1200)) as page:
         links = page.locator("[data-testid='stPageLink'] a", has_text="Open ")
+        # Home drawn, its cards too (counted at once, a busy machine had none of them yet)
+        page.wait_for_function(
+            "[...document.querySelectorAll(\"[data-testid='stPageLink'] a\")]"
+            ".filter((a) => a.innerText.includes('Open ')).length >= 4",
+            timeout=60_000,
+        )
         count = links.count()
         assert count == 4
         for number in range(count):
