@@ -681,6 +681,8 @@ FRESH = """() => [...document.querySelectorAll("[data-testid='stElementContainer
 
 
 def axe(page):
+    """axe-core's violations on the page as it is: every rule of WCAG 2.0-2.2 at levels A and
+    AA whatever its impact, and the serious and critical ones of its other rules."""
     from pathlib import Path
 
     import axe_playwright_python
@@ -823,8 +825,8 @@ def to_the_dark_theme(page, player):
 def check_both_themes(page, path, shots):
     """The page as its reader's system theme has it, light and then dark (switched on the
     open page, as a laptop's setting does), and a player's page in presenter mode on a dark
-    projector: no serious axe-core violation in any, at every text size the page has (chosen
-    with the mouse); captions at the contrast of text; in the dark, the charts dark too."""
+    projector: no axe-core violation (:func:`axe`) in any, at every text size the page has
+    (chosen with the mouse); captions at the contrast of text; in the dark, the charts dark too."""
     player = path in PLAYER_PAGES
     for scheme in ("light", "dark"):
         if scheme == "dark":
