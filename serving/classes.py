@@ -576,24 +576,25 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             lambda code, body: store.drive(code, key, **body).public(),
         )
 
-    async def answer(request: Request) -> Response:
+    async def from_seat(request: Request, unreadable: str, change) -> Response:
+        """A student's post: ``change(code, seat, body)`` with the seat of the page's stream
+        (its cookie), at the seat's bounded pace."""
         code = classroom.normal_code(request.query_params.get("class")) or ""
         seat = request.cookies.get(SEAT_COOKIE + code, "")
-        return await posted(
+        return await posted(request, unreadable, lambda code, body: change(code, seat, body) or {"counted": True}, seat)
+
+    async def answer(request: Request) -> Response:
+        return await from_seat(
             request,
             "The answer could not be read.",
-            lambda code, body: store.answer(code, seat, body.get("round"), body.get("answer")) or {"counted": True},
-            seat,
+            lambda code, seat, body: store.answer(code, seat, body.get("round"), body.get("answer")),
         )
 
     async def status(request: Request) -> Response:
-        code = classroom.normal_code(request.query_params.get("class")) or ""
-        seat = request.cookies.get(SEAT_COOKIE + code, "")
-        return await posted(
+        return await from_seat(
             request,
             "The page's status could not be read.",
-            lambda code, body: store.explores(code, seat, body.get("exploring")) or {"counted": True},
-            seat,
+            lambda code, seat, body: store.explores(code, seat, body.get("exploring")),
         )
 
     classroom.SERVED = True

@@ -499,8 +499,9 @@ class Store:
             if new_round:
                 if _asks(before):
                     _record(db, code, before, now)
-                state.update(round=state["round"] + 1, revealed=False, open=True, closes=None, shown=False)
-                state.update(results=None)
+                state.update(
+                    round=state["round"] + 1, revealed=False, open=True, closes=None, shown=False, results=None
+                )
                 if state["vote"] == 1:
                     state.update(right=0, label="")
             for name in ("right", "label", "pace", "range"):
