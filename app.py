@@ -1,7 +1,7 @@
 """Matching Pursuit Lab: the entry point (`streamlit run app.py`).
 
 A router and picture frame: it sets the page configuration, lists the pages
-(``ui/site.py``) and runs the chosen one.  Every page lives in ``app_pages/`` and draws with
+(``views/site.py``) and runs the chosen one.  Every page lives in ``app_pages/`` and draws with
 ``ui/`` over the numerical core ``mpcore/``.
 
 Why ``app_pages/`` and not ``pages/``: Streamlit (checked on 1.67) still treats a
@@ -20,7 +20,7 @@ guard each child would run the app.
 import streamlit as st
 
 import ui.blas  # noqa: F401 - one BLAS thread per pool for the whole server (ui/blas.py says why)
-from ui import compute, guide, live, server_watch, site
+from ui import compute, guide, live, menu, server_watch
 
 
 def main():
@@ -60,8 +60,8 @@ def main():
         "[data-testid=stHeaderActionElements]{display:none}}</style>"
     )
 
-    # The menu, in the order of the lessons (ui/site.py says why it is one flat list).
-    page = st.navigation(site.menu(), expanded=True)
+    # The menu, in the order of the lessons (views/site.py says why it is one flat list).
+    page = st.navigation(menu.menu(), expanded=True)
     server_watch.watch()  # behind the class proxy: reopen the page if its process stops
     joined = live.enter(page)  # a live class's link: a student goes where the lecturer is
     guide.elsewhere(page)  # a lesson named on a page without scenes opens on its scene's page

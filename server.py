@@ -27,7 +27,7 @@ from streamlit import config
 
 import serving
 from serving import classes, headers, kept_files, memory, routes, warm
-from ui import player
+from views import player
 
 BASE = config.get_option("server.baseUrlPath").strip("/")
 BASE = f"/{BASE}" if BASE else ""  # the app's address path, if it sits under one

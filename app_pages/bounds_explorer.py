@@ -4,9 +4,10 @@ import numpy as np
 import streamlit as st
 
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, nontrivial_range
-from ui import board, choose, code, pictures, site
-from ui.pictures import bounds as picture
+from ui import board, choose
 from ui.state import PageState
+from views import code, pictures, site
+from views.pictures import bounds as picture
 
 # Each line fits the page at 150% text on 1280x720 with the sidebar open (about 520 px at 100%).
 FORMULAS = {

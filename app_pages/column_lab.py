@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import board
-from ui.pictures import column_lab as picture
+from views.pictures import column_lab as picture
 
 INTRO = (
     "A Nyström approximation rebuilds the whole kernel from a few of its columns (the *landmarks*): "

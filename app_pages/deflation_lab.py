@@ -5,9 +5,10 @@ import streamlit as st
 
 from mpcore import DEFLATIONS
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA, criterion_deflation_table
-from ui import board, figures
-from ui.pictures import deflation_lab as picture
+from ui import board
 from ui.state import plain
+from views import figures
+from views.pictures import deflation_lab as picture
 
 INTRO = (
     "The same data and the same criterion, with several ways to *deflate* the kernel after each pick, side by side. "

@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from ui import board, compute, figures, live, pictures, site
-from ui.pictures.settings import Address, read_data, read_kernel
+from ui import board, compute, live
+from views import figures, pictures, site
+from views.pictures.settings import Address, read_data, read_kernel
 
 st.title("Matching Pursuit Lab")
 st.markdown(
@@ -33,7 +34,7 @@ st.page_link(  # a short label: a link's label never wraps, and a long one was c
 )
 live.join_form()  # only where the server runs live classes
 
-# Each card (ui/site.py): its page, the study its picture shows (dataset, width, k, step),
+# Each card (views/site.py): its page, the study its picture shows (dataset, width, k, step),
 # and what it says.  The "Open ... at step N" link carries every setting of that study, so
 # the page it opens -- and any copy of its address -- shows exactly the card's picture, larger.
 CARDS = [page for page in site.PLAYER_PAGES if page.card is not None]
@@ -46,7 +47,7 @@ def card_link(name, gamma, k, step):
 
 
 def card_settings(family, name, gamma, k):
-    """The settings a card's link opens its page on (the page reads them, :mod:`ui.pictures`)."""
+    """The settings a card's link opens its page on (the page reads them, :mod:`views.pictures`)."""
     draws = pictures.module(family)
     address = Address(card_link(name, gamma, k, 0))
     data = read_data(address, draws.TASKS, draws.DATA)

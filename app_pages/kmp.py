@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from mpcore.experiments.vincent2002 import loss_curves
-from ui import board, figures
-from ui.pictures import kmp as picture
+from ui import board
+from views import figures
+from views.pictures import kmp as picture
 
 INTRO = (
     "Build a function $f(x) = \\sum_j \\alpha_j\\, k(x_{i_j}, x)$ one basis function at a time: choose the training "

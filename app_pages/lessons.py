@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from ui import guide, lessons, site
+from ui import guide
 from ui.state import plain
+from views import lessons, site
 
 st.title("Guided lessons")
 st.markdown(

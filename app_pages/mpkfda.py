@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import board
-from ui.pictures import mpkfda as picture
+from views.pictures import mpkfda as picture
 
 INTRO = (
     "Choose the training point whose kernel column alone separates the two classes best (the Fisher ratio), "

@@ -4,8 +4,9 @@ import streamlit as st
 
 from mpcore.experiments import FIGURES, READINGS, run
 from mpcore.experiments.report import load_kept
-from ui import board, code, compute, paper_figures, site
+from ui import board, compute
 from ui.state import Control, PageState, plain
+from views import code, paper_figures, site
 
 PAGE = "paper-figures"
 PAPERS = {
@@ -34,7 +35,7 @@ board.page_top(
     "numbers become a verdict (written before the runs, the same reading of vague words for every card) and gives "
     "the verdict (reproduced, partly, not reproduced, or not judged at this size) from the run's own numbers, with "
     "the reason. The same reproductions run from a terminal: "
-    "`python -m ui.paper_figures NAME --out DIR` writes each item's figures and verdict as HTML and its data as "
+    "`python -m views.paper_figures NAME --out DIR` writes each item's figures and verdict as HTML and its data as "
     "CSV, and `python -m mpcore.experiments report --out DIR` one page with every verdict.",
 )
 

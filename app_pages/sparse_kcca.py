@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import board
-from ui.pictures import skcca as picture
+from views.pictures import skcca as picture
 
 INTRO = (
     "Two views of the same points (say, the left and right half of a digit). Choose the points whose kernel "

@@ -4,7 +4,7 @@ import streamlit as st
 
 from mpcore.skpca import check_theorem5
 from ui import board, compute
-from ui.pictures import skpca as picture
+from views.pictures import skpca as picture
 
 # Alg. 6 as printed costs m^2 j per step: this compares all steps at the preset sizes and
 # keeps the check to a fraction of a second at the largest

@@ -6,7 +6,7 @@ take turns on the GIL, BLAS and LAPACK calls release it and run in OpenBLAS's ow
 threads (NumPy and SciPy each bring a pool).  With two threads per pool, two sessions'
 LAPACK calls already ask for four threads on a two-core machine.
 
-This runs the studies the app's pages compute (``ui.pictures.STUDIES``, at ``--points``
+This runs the studies the app's pages compute (``views.pictures.STUDIES``, at ``--points``
 points, each session its own data seed so nothing is shared) in N threads at once, for
 N in ``--sessions``, under each thread setting (``threadpoolctl``, every pool in the
 process), and prints the time until all N are done and each session's median and
@@ -26,7 +26,7 @@ import scipy.linalg  # noqa: F401 - loads SciPy's OpenBLAS so threadpoolctl sees
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from mpcore.datasets import load_dataset, prepare
-from ui.pictures import STUDIES
+from views.pictures import STUDIES
 
 # (study, dataset, settings): what each page computes on opening, at its defaults
 WORK = [

@@ -183,7 +183,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="mplab-class-"))
     os.environ["MPLAB_CLASSES"] = str(folder / "classes.sqlite3")  # the app's processes and this one share it
-    from ui import classroom
+    from views import classroom
 
     with served(args.processes) as app:
         code, key = classroom.Store().start("kmp?data=xor")

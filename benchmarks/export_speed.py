@@ -1,5 +1,5 @@
 """Demos that travel, measured: every preset exported alone as one HTML file (as
-``python -m ui.export`` does), then opened from ``file://`` in headless Chromium with
+``python -m views.export`` does), then opened from ``file://`` in headless Chromium with
 every other request refused.
 
 For each file: its size on disk; the time from navigation to the first drawn step (the
@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.browser_speed import launch_chromium
-from ui import export, site
-from ui.presets import PRESETS
+from views import export, site
+from views.presets import PRESETS
 
 LISTEN = """
 window.__lat = [];

@@ -29,7 +29,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.exceptions import WebSocketException
 
-from ui.player import REFERENCE, ROUTE, referenced_name
+from views.player import REFERENCE, ROUTE, referenced_name
 
 TIMEOUT = 600.0
 
@@ -123,7 +123,7 @@ async def _once(ws_url, page, query, timeout, cookies, reruns, headers=None, say
 
 
 async def _fetch_referenced(ws_url, component, cookies):
-    """What a browser fetches for a step player's payload reference (``ui/player.py``
+    """What a browser fetches for a step player's payload reference (``views/player.py``
     ``reference``), as it does: over HTTP, with the session's cookies (behind the proxy
     they lead to the same process).  The bytes received (gzip-encoded, as sent); 0 for a
     component that carries no reference.  A failed fetch raises :class:`PayloadMissing`."""

@@ -166,7 +166,7 @@ def _main(argv=None):
 
         return serve.main(argv[1:])
     if argv[:1] == ["export"]:
-        from ui import export
+        from views import export
 
         return export.main(argv[1:], prog="mplab export")
     parser = argparse.ArgumentParser(

@@ -114,8 +114,8 @@ def proxy_stats(socket_path):
 
 def lesson_addresses(names):
     """``(page path, query)`` of every scene of the lessons ``names`` ("all": the shipped ones)."""
-    from ui import lessons
-    from ui.export import lesson_queries
+    from views import lessons
+    from views.export import lesson_queries
 
     if names == ["all"]:
         names = list(lessons.shipped())
@@ -233,7 +233,7 @@ class Deployment:
             "MPLAB_BEHIND_PROXY": "1",  # pages reload when the proxy moves them (ui/server_watch.py)
         }
         n = self.processes
-        # One file of live classes for every process (ui/classroom.py): the lecturer and a
+        # One file of live classes for every process (views/classroom.py): the lecturer and a
         # student may reach different processes, and a restarted process finds its classes.
         self.env.setdefault("MPLAB_CLASSES", str(self.folder / "classes.sqlite3"))
         # Each process computes as many studies at once as it has cores of its own.

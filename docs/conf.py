@@ -150,12 +150,12 @@ def write_citation(app):
 
 # --- the shipped lessons, counted from their files -------------------------------------------
 def lessons_text():
-    """The guided lessons in ``ui/lessons/`` as a sentence and a list, their scenes counted."""
+    """The guided lessons in ``views/lessons/`` as a sentence and a list, their scenes counted."""
     import tomllib
 
     numbers = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
     found = [
-        tomllib.loads(path.read_text(encoding="utf-8")) for path in sorted((ROOT / "ui" / "lessons").glob("*.toml"))
+        tomllib.loads(path.read_text(encoding="utf-8")) for path in sorted((ROOT / "views" / "lessons").glob("*.toml"))
     ]
     total = sum(len(lesson["scene"]) for lesson in found)
     count = numbers[len(found)] if len(found) < len(numbers) else str(len(found))

@@ -35,7 +35,7 @@ MEMORY = int(float(os.environ.get("MPLAB_STUDY_MEMORY", 4e9)))
 CPU_SECONDS = int(float(os.environ.get("MPLAB_STUDY_SECONDS", 600)))
 #: The modules the fork server loads once, so that a child starts with them (``app``: a child
 #: loads the parent's ``__main__``, app.py, whose imports are then loaded already).
-PRELOAD = ["app", "ui.pictures", "serving.first_use"]
+PRELOAD = ["app", "views.pictures", "serving.first_use"]
 _BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 _CONTEXT = None
@@ -87,7 +87,8 @@ def _child(connection, settings, with_progress, memory, seconds):
     limit = _address_space() + memory
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
-    from ui import compute, pictures
+    from ui import compute
+    from views import pictures
 
     def progress(done, total):
         connection.send(("progress", done, total))

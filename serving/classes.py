@@ -6,7 +6,7 @@ Four routes (``server.py`` adds them to Streamlit's), under the app's ``mpl/clas
   reads them with ``fetch`` and reconnects by itself: a laptop waking from sleep, or a
   student whose app process was restarted, gets the class as it is now, first thing).  A
   student's stream is given a seat (a cookie only this route reads: ``HttpOnly``,
-  ``SameSite=Strict``) that its answers must carry: one seat, one voice (:mod:`ui.classroom`).
+  ``SameSite=Strict``) that its answers must carry: one seat, one voice (:mod:`views.classroom`).
   With the lecturer's key in the ``X-Class-Key`` header (never in the address, which logs
   keep) the events also carry the class's answers and who follows.
 - ``POST drive?class=CODE`` -- the lecturer's player: the step on screen, predict mode,
@@ -25,7 +25,7 @@ files it needs for everyone else's pages; a client's misses (unknown codes, wron
 answers from no seat) are limited per address -- the address the proxy appended, never one
 a browser wrote -- and never stop anyone joining a class that exists.
 
-The classes live in :mod:`ui.classroom`'s SQLite file, which every process of ``make serve``
+The classes live in :mod:`views.classroom`'s SQLite file, which every process of ``make serve``
 shares: the lecturer and a student may land on different processes.  Each process has one
 watcher (:class:`Hub`) that reads the versions of the classes its own followers follow (every
 :data:`PERIOD`; at once after a change made in this process), and sends each follower the
@@ -52,8 +52,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from serving.clients import address_of
-from ui import classroom
-from ui.player import ROUTE
+from views import classroom
+from views.player import ROUTE
 
 PERIOD = 0.05  # seconds between a process's looks at its followers' classes (another process's changes)
 COUNT_PERIOD = 1.0  # seconds between its counts of who follows
@@ -458,7 +458,7 @@ class _Pace:
 
 
 def routes(store: classroom.Store | None = None) -> list[Route]:
-    """The class's routes, on ``store`` (this process's :func:`ui.classroom.store`); none, and
+    """The class's routes, on ``store`` (this process's :func:`views.classroom.store`); none, and
     no live class, when the classes' file cannot be opened (the app serves its pages anyway)."""
     try:
         store = store or classroom.store()
@@ -470,7 +470,7 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
 
     def missed(client: str, text: str, status: int) -> Response:
         """A miss of ``client`` (refused ``status`` with ``text``), counted in the process's
-        count (:data:`ui.classroom.GUESSED`, the pages' too); past the limit the same
+        count (:data:`views.classroom.GUESSED`, the pages' too); past the limit the same
         refusal for every kind of miss."""
         guesses = classroom.GUESSED
         guesses.missed(client)

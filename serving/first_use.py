@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 
 from serving.children import NICE
-from ui import compute, pictures, site
+from ui import compute
+from views import pictures, site
 
 #: A small view of each page: a few points and steps (what each page's first preset does not set).
 SMALL = {"points": "80", "k": "3", "rank": "5", "repeats": "1"}

@@ -5,7 +5,7 @@ browser to fetch early, and the store of payloads kept for fetching.
 Without this layer (``streamlit run app.py``, Streamlit's tests) the player's payload goes
 inline on the websocket; ``server.py`` installs it (:func:`install`), and a page open then
 carries a reference of a few hundred bytes where it carried the study (see the performance
-page).  The player (``ui/player.py``) asks :data:`ui.compute.SERVING` for a payload's name.
+page).  The component (``ui/component.py``) asks :data:`ui.compute.SERVING` for a payload's name.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from serving.kept_files import accepts_gzip
-from ui import site
-from ui.player import ROUTE, player_base, player_modules, player_version, plotly_url, used_modules
+from ui.component import player_base
+from views import site
+from views.player import ROUTE, player_modules, player_version, plotly_url, used_modules
 
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
 _KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
@@ -104,7 +105,7 @@ class PreloadPlayer:
     the browser fetches it while Streamlit starts, where the player would ask for it only
     once mounted, after the page's elements are drawn.  Only a study its address reopens
     is named (never an upload's: it goes inline, on its user's own connection,
-    :func:`ui.player.show`)."""
+    :func:`ui.component.show`)."""
 
     def __init__(self, app):
         self.app = app
@@ -133,7 +134,7 @@ class PreloadPlayer:
 _LINKED = OrderedDict()  # (address path, query items) -> the payload name last shown there
 LINKED_MAX = 2000  # addresses remembered (each a few hundred bytes), the least recent out first
 # Query keys the payload does not depend on: the step is the browser's own, and presenter
-# mode and the text size (ui/pictures/settings.py PRESENT, TEXT) are in the per-view head of a reference.
+# mode and the text size (views/pictures/settings.py PRESENT, TEXT) are in the per-view head of a reference.
 _NOT_THE_STUDY = frozenset({"step", "present", "text"})
 
 

@@ -20,7 +20,8 @@ import time
 from urllib.parse import parse_qsl
 
 from serving import routes as payload_routes
-from ui import compute, player, site
+from ui import compute
+from views import player, site
 
 ENVIRONMENT = "MPLAB_WARM"  # JSON: [[page address, query string], ...]
 _STATUS = {"warming": False, "done": False, "scenes": 0, "seconds": None, "failed": []}

@@ -64,7 +64,7 @@ def rng():
 @pytest.fixture(autouse=True)
 def validate_figures(monkeypatch):
     """Plotly's property checks on, so a misspelt figure property fails a test."""
-    from ui import figures
+    from views import figures
 
     monkeypatch.setattr(figures, "VALIDATE", True)
 

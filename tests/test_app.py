@@ -69,7 +69,8 @@ def figures(at):
 
 def player(at):
     """The step player's payload: every step of the study the page sends to the browser."""
-    from ui.player import mounted, unpacked
+    from ui.component import mounted
+    from views.player import unpacked
 
     elements = mounted(at.get("bidi_component"))
     assert len(elements) == 1, "the page must mount exactly one step player"
@@ -133,7 +134,7 @@ def test_page_sends_every_step_to_the_player(page):
 
 
 def test_payload_stays_within_its_budget():
-    from ui.player import mounted
+    from ui.component import mounted
 
     for page in ALGORITHMS:
         at = open_page(page)
@@ -174,7 +175,7 @@ def test_every_control_has_a_tooltip(page):
 @pytest.mark.parametrize("page", ["skpca", "kmp", "skcca", "mpkfda"])
 def test_every_preset_opens_cleanly(page):
     """Each named lesson is a link the page accepts whole: no value refused, no error."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     for preset in PRESETS[page]:
         at = open_page(page, preset.params)
@@ -189,7 +190,7 @@ def test_a_first_visit_opens_on_the_first_preset_and_a_preset_can_be_chosen():
     longer the preset."""
     import re
 
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     at = open_page("skpca", {"present": "1"})
     first = PRESETS["skpca"][0]
@@ -431,7 +432,7 @@ def test_csv_has_a_header_and_one_row_per_step():
 def test_the_facts_caption_says_when_they_come_from_a_subsample():
     from mpcore import kernel_matrix
     from mpcore.labs import kernel_spectrum
-    from ui.steps import _facts_caption
+    from views.steps import _facts_caption
 
     X = np.random.default_rng(0).normal(size=(60, 3))
     narrow = kernel_matrix(X, gamma=50.0)  # nearly the identity: 60 significant eigenvalues
@@ -799,7 +800,7 @@ def test_home_takes_a_class_code_typed_by_hand_and_says_what_a_code_is(monkeypat
     """Where the server runs live classes, Home has a box for the code on the lecturer's
     screen; a slip gets a sentence that shows what was typed as text (never markdown), and
     the address is left alone.  (Joining with a right code: tests/test_live_class.py.)"""
-    from ui import classroom
+    from views import classroom
 
     monkeypatch.setattr(classroom, "SERVED", False)  # (another test of this process may have started one)
     at = open_page()

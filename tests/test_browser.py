@@ -356,7 +356,7 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
 
     import streamlit
 
-    from ui import player
+    from views import player
 
     html = urllib.request.urlopen(f"{server}/kmp").read().decode()
     bundle = re.search(r'src="\./(static/js/index\.[^"]+\.js)"', html).group(1)

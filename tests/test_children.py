@@ -8,7 +8,8 @@ import os
 import pytest
 
 from serving import children
-from ui import compute, pictures
+from ui import compute
+from views import pictures
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the fork server needs fork (Linux, macOS)")
 
@@ -74,7 +75,8 @@ def test_a_computation_nobody_waits_for_is_stopped():
 FIRST_USE = """
 import sys
 import serving.first_use as first_use
-from ui import compute, pictures
+from ui import compute
+from views import pictures
 print(first_use.MISSED)
 loaded = set(sys.modules)
 for page, query in [("kmp", {"data": "moons", "points": "150", "gamma": "3"}), ("skpca", {"points": "120"}),

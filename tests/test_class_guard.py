@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serving import classes
-from ui import classroom
+from views import classroom
 
 
 @pytest.fixture(autouse=True)

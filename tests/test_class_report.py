@@ -1,4 +1,4 @@
-"""The lecturer's report of a live class (ui/class_report.py), from a class run on the store:
+"""The lecturer's report of a live class (views/class_report.py), from a class run on the store:
 every round someone answered, both votes of a question side by side, the share correct and
 who moved, as CSV and as one offline HTML page that names no student."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from ui import class_report
-from ui.classroom import Store
+from views import class_report
+from views.classroom import Store
 
 
 @pytest.fixture

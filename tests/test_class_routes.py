@@ -10,7 +10,7 @@ import pytest
 from class_support import Stream, serving
 
 from serving import classes
-from ui import classroom
+from views import classroom
 
 
 @pytest.fixture(scope="module")

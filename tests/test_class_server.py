@@ -87,7 +87,7 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
 
     from deploy.serve import app_command, free_port, healthy
     from serving import classes
-    from ui import classroom
+    from views import classroom
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 3000:

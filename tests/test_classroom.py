@@ -1,4 +1,4 @@
-"""The live class's state (ui/classroom.py): codes, the lecturer's key, rounds of answers,
+"""The live class's state (views/classroom.py): codes, the lecturer's key, rounds of answers,
 their counts, the bounds and the sharing between processes -- without a server."""
 
 import multiprocessing
@@ -13,8 +13,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from ui import classroom
-from ui.classroom import ClassError, Store
+from views import classroom
+from views.classroom import ClassError, Store
 
 
 class Clock:
@@ -108,7 +108,7 @@ def test_bad_changes_get_a_sentence_and_change_nothing(store):
 def test_the_longest_address_the_app_makes_drives_a_class(store):
     """A lesson read from a file travels in the address: the largest lesson file, its text
     incompressible, still fits."""
-    from ui import lessons
+    from views import lessons
 
     code, key = store.start("kmp?")
     text = secrets.token_urlsafe(lessons.MAX_BYTES)[: lessons.MAX_BYTES]
@@ -122,7 +122,7 @@ def test_the_longest_address_the_app_makes_drives_a_class(store):
 def lesson_file_addresses():
     """The address of every scene of every shipped lesson opened from its file, as a live
     class names it (the address of a view, without its step)."""
-    from ui import export, lessons
+    from views import export, lessons
 
     addresses = []
     for path in sorted(lessons.HERE.glob("*.toml")):

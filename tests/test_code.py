@@ -11,7 +11,7 @@ import pytest
 from test_app import assert_clean, decode, figures, open_page, opened, panel, player
 
 from ui import board
-from ui.code import numbers_of
+from views.code import numbers_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from browser_support import app_page, browser, click_like_a_person, settled  # n
 
 from benchmarks.visit import open_pages, stream_url
 from deploy.serve import Deployment, haproxy_config, haproxy_path, lesson_addresses
-from ui import lessons
+from views import lessons
 
 COOKIE = "MPLAB_SERVER"
 
@@ -167,7 +167,7 @@ def test_first_visits_through_the_proxy_get_each_file_compressed_once(deployment
     import streamlit
 
     from benchmarks.class_load import first_visits
-    from ui import player
+    from views import player
 
     until(deployment.all_up, "every process up (another test may have killed one)")
     html = urllib.request.urlopen(f"{deployment.url}/kmp").read().decode()
@@ -197,7 +197,7 @@ def test_a_live_class_spans_the_processes_and_outlives_a_killed_one(deployment):
     import httpx
     from class_support import Stream
 
-    from ui import classroom
+    from views import classroom
 
     until(deployment.all_up, "every process up (another test may have killed one)")
     store = classroom.Store(deployment.env["MPLAB_CLASSES"])  # the file every process opens

@@ -11,7 +11,7 @@ import pytest
 
 from mpcore import experiments as E
 from mpcore.experiments.__main__ import main
-from ui import paper_figures
+from views import paper_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"

@@ -1,4 +1,4 @@
-"""Demos that travel (ui/export.py): a study saved as one HTML file that runs with no
+"""Demos that travel (views/export.py): a study saved as one HTML file that runs with no
 server and no network, from the app's Save menu or the command line.
 
 The browser tests open the exported file from ``file://`` with every other request
@@ -19,8 +19,8 @@ from browser_support import (  # noqa: F401 (fixtures)
     wait_until_idle,
 )
 
-from ui import export, site
-from ui.player import PLAYER_TRACES, Panel
+from views import export, site
+from views.player import PLAYER_TRACES, Panel
 
 SINC = "kmp?data=sinc&gamma=3&rescale=0.2"  # the KMP page's second preset: 18 steps, 0.8 MB of steps
 
@@ -81,7 +81,7 @@ def test_the_bundle_is_the_plotly_version_the_figures_are_made_for():
 
     import plotly
 
-    from ui.player import bundle_version
+    from views.player import bundle_version
 
     shipped = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text()[:300]
     assert bundle_version() == re.search(r"plotly\.js v([0-9.]+)", shipped).group(1)
@@ -98,7 +98,7 @@ def test_the_command_says_what_is_wrong_in_a_sentence(capsys, tmp_path):
 
 
 def test_the_batch_form_writes_a_file_per_preset_and_an_index(tmp_path):
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     assert export.main(["--presets", "mpkfda", "--out-dir", str(tmp_path)]) == 0
     names = sorted(path.name for path in tmp_path.glob("*.html"))
@@ -483,7 +483,7 @@ def test_a_guided_lesson_travels_as_one_file_with_its_narration(tmp_path, browse
 
 
 def test_scenes_of_one_study_keep_it_once_and_merge_back_to_their_payloads():
-    from ui import player
+    from views import player
 
     text = json.dumps(
         {"id": "s", "n_steps": 3, "panels": [{"title": 'a ,"step": inside a string'}]}, separators=(",", ":")
@@ -506,11 +506,11 @@ def test_the_command_prints_no_streamlit_warning_and_names_a_lesson_file_for_its
     import subprocess
     import sys
 
-    from ui import lessons
+    from views import lessons
 
     out = tmp_path / "one.html"
     done = subprocess.run(
-        [sys.executable, "-m", "ui.export", "http://localhost:8501/bounds", "--out", str(out)],
+        [sys.executable, "-m", "views.export", "http://localhost:8501/bounds", "--out", str(out)],
         cwd=Path(export.__file__).resolve().parent.parent,
         capture_output=True,
         text=True,

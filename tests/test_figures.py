@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from mpcore.curves import BoundCurves
-from ui import figures
+from views import figures
 
 
 def names(fig):
@@ -278,7 +278,7 @@ def test_a_variant_that_never_deflates_says_so_on_its_heatmap():
     """With back-fitting the 'after deflation' heatmap equalled K0 with no word why."""
     from mpcore.datasets import load_dataset, prepare
     from mpcore.studies import kmp_study
-    from ui import steps
+    from views import steps
 
     split = prepare(load_dataset("sinc", n_samples=60), seed=0)
     study = kmp_study(split, k=4, gamma=3.0, variant="backfit")
@@ -294,7 +294,7 @@ def test_the_app_and_the_paper_judges_read_vacuous_as_the_library_does():
     from types import SimpleNamespace
 
     from mpcore.experiments import hussain2011
-    from ui import figures
+    from views import figures
 
     curves = SimpleNamespace(
         bound_names=["a", "b", "c"], curves={"a": [1.84, 1.9], "b": [1.84, 0.6], "c": [np.inf, np.inf]}

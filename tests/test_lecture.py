@@ -380,7 +380,7 @@ def test_a_preset_chosen_with_the_mouse_reopens_from_its_address(server, browser
     the address it wrote shows the same study at the same step.  (The picker and the address
     are the same code on every page; every preset of every page reopens from the address
     its page writes: tests/test_pictures.py.)"""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     path, key = "mpkfda", "mpkfda"
 
@@ -430,7 +430,7 @@ def address_step(page):
 def test_a_setting_changed_mid_lesson_keeps_the_step_in_the_address(server, browser):
     """A setting changed on step 3 keeps the player on step 3 (the same page), so the address
     the lecturer shares next must say step 3, not the server's last address without it."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     first, second = PRESETS["kmp"][:2]
     with app_page(browser, f"{server}/kmp", (1600, 1000)) as page:
@@ -522,7 +522,7 @@ def test_scrolling_and_resizing_keep_the_panels(server, browser):
 
 
 def test_the_board_says_what_it_shows(server, browser):
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     with app_page(browser, f"{server}/kmp?present=1", (1280, 720)) as page:
         settled(page)
@@ -639,7 +639,7 @@ def test_labs_present_and_keep_presenter_mode(server, browser, path):
 def test_the_apps_menu_switches_the_theme_and_the_charts_follow(server, browser):
     """There was no theme switch in the app (the minimal toolbar hid Streamlit's menu): its
     menu offers System, Light and Dark, and the charts follow the choice."""
-    from ui.figures import DARK_BACKGROUND, LIGHT_BACKGROUND
+    from views.figures import DARK_BACKGROUND, LIGHT_BACKGROUND
 
     background = "window.__mplPlayer.cells.find((c) => c.height > 0 && !c.panel.table).plot._fullLayout.paper_bgcolor"
     with app_page(browser, f"{server}/kmp", (1280, 720), scheme="light") as page:
@@ -756,7 +756,7 @@ def dark_chart_problems(page):
     """The dark projector theme reaches the charts: their paper is the dark background, their
     ink not the light theme's, and a heatmap's zero (a deflated kernel's "nothing left") as
     dark as the page, not white."""
-    from ui.figures import DARK_BACKGROUND
+    from views.figures import DARK_BACKGROUND
 
     problems = []
     backgrounds = page.evaluate(f"{DARK_CHARTS}.map((c) => c.plot._fullLayout.paper_bgcolor)")
@@ -812,7 +812,7 @@ def test_every_page_reads_in_both_themes(server, browser, path, shots):
 def to_the_dark_theme(page, player):
     """The reader's system theme switched to dark on the open page, as a laptop's setting
     does: wait until the app, and a player's charts, are dark."""
-    from ui.figures import DARK_BACKGROUND
+    from views.figures import DARK_BACKGROUND
 
     page.emulate_media(color_scheme="dark")
     page.wait_for_function(
@@ -946,7 +946,7 @@ def test_player_controls_are_named_and_the_step_is_announced(server, browser):
                 rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))}; }"""
         )
         assert table and table["caption"].startswith('Values of the chart "') and table["caption"].endswith("at step 2")
-        from ui import pictures
+        from views import pictures
 
         curves = pictures.compute(pictures.open_address("kmp", {}).settings)[0].curves.curves
         shared = [name for name in table["head"][1:] if name in curves]
@@ -1043,7 +1043,7 @@ def test_a_lessons_scene_is_given_with_the_keyboard_alone(server, browser):
     the scene's own controls (the previous and next scene, speaker notes, each answer), each
     with its focus drawn and on screen; Enter on an answer answers it, Enter on "Next scene"
     opens the next scene."""
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(3)
     choices = list(scene.question.choices)
@@ -1100,7 +1100,7 @@ def test_a_lesson_is_given_end_to_end_with_the_clicker_keys_only(server, browser
     scene (its own page and settings), PageUp goes back a scene; every scene shows its
     narration in full on the screen and its panels inside it, nothing cut or overlapping;
     the address reopens the scene in a fresh browser."""
-    from ui import lessons, site
+    from views import lessons, site
 
     lesson = lessons.shipped()["3-fisher"]
     first = lesson.scene(1)
@@ -1153,7 +1153,7 @@ TEN_FRAMES = """() => new Promise((resolve) => {
 def scene_link(server, key, number, **view):
     from urllib.parse import urlencode
 
-    from ui import lessons, site
+    from views import lessons, site
 
     scene = lessons.shipped()[key].scene(number)
     query = {**scene.query(), "lesson": key, "scene": str(number), **view}
@@ -1193,14 +1193,14 @@ def test_scene_button_at_a_scenes_first_step_opens_the_next_scene(server, browse
     next scene is drawn, and the page still answers within 2 s (a frozen tab does not:
     Plotly.react handed a new config restarted itself for ever at 1920x1080).  Presenter
     mode at 1920x1080 walks every lesson, below."""
-    from ui import lessons
+    from views import lessons
 
     key = next(iter(lessons.shipped()))
     _scene_button_walk(server, browser, size, {"present": "1"} if present else {}, key, 1)
 
 
 def _shipped_lessons():
-    from ui import lessons
+    from views import lessons
 
     return list(lessons.shipped())
 
@@ -1210,7 +1210,7 @@ def test_every_scene_button_of_a_lesson_opens_its_next_scene_at_1920_in_presente
     """The same on the first step of every scene of every shipped lesson, in presenter mode
     at 1920x1080 where the frozen tab was found (one lesson per test, so that the lessons
     share the workers)."""
-    from ui import lessons
+    from views import lessons
 
     scenes = len(lessons.shipped()[key].scenes) - 1
     _scene_button_walk(server, browser, (1920, 1080), {"present": "1"}, key, scenes)
@@ -1222,7 +1222,7 @@ def test_every_scenes_bare_link_reopens_its_settings_and_step_in_a_fresh_browser
     included, each in a new browser: the scene's page on its settings and first step."""
     from urllib.parse import parse_qs, urlparse
 
-    from ui import lessons, site
+    from views import lessons, site
 
     lesson = lessons.shipped()[key]
     for number, scene in enumerate(lesson.scenes, 1):
@@ -1284,7 +1284,7 @@ def test_presenter_mode_puts_the_panel_a_scene_discusses_first(server, browser):
     """At 1280x720 the chart the narration discussed was on screen 2 of 3 with nothing to
     say so: a scene's named panel is the first on the first screen, at 1280x720 and on the
     same page moved to a 1920x1080 projector."""
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(3)
     assert scene.panel == "bounds"
@@ -1302,7 +1302,7 @@ def _scenes_with_a_panel():
     """Per page, the scene that names a panel and leaves it the least room: the longest
     narration with its "try it" (the question is folded; every scene at both presenter
     sizes is in the screens looked at for the issue; a page load here costs 8 CPU-s)."""
-    from ui import lessons
+    from views import lessons
 
     def words(scene):
         return len(scene.narration) + len(scene.try_it)
@@ -1322,7 +1322,7 @@ def test_a_projector_at_1280_and_150_percent_shows_the_panel_a_scene_discusses(s
     the scene's panel is first, on the first screen, its chart at least 300 px tall; the
     question stays folded until the lecturer opens it (with the mouse), and nothing is cut
     at the right edge."""
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()[key].scene(number)
     size = (1280, 720)
@@ -1451,7 +1451,7 @@ def test_a_phone_shows_a_scenes_chart_on_its_first_screen_and_every_target_takes
     every control a student taps (in the page and its header; a checkbox by its label) is
     at least 44x44 px (WCAG 2.5.5), the scene's chart (its discussed panel) starts on the
     first screen with 150 px of it there, and the narration follows it."""
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()[key].scene(number)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -1509,7 +1509,7 @@ def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, 
     """The scene's narration and question above the panels in presenter mode: every text at
     least its size's minimum, nothing cut, overlapping or off the screen, the narration
     in full on the screen."""
-    from ui import lessons, site
+    from views import lessons, site
 
     scene = lessons.shipped()[lesson].scene(number)
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())
@@ -1535,7 +1535,7 @@ def test_a_guided_scene_fits_at_every_text_size(server, browser, shots, lesson, 
 
 
 def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
-    from ui import lessons
+    from views import lessons
 
     lesson = lessons.shipped()["2-kmp"]
     scene = lesson.scene(3)
@@ -1566,7 +1566,7 @@ def test_a_question_is_answered_with_a_mouse_click_and_scored(server, browser):
 def test_save_in_a_guided_scene_keeps_the_step_on_screen_and_saves_it(server, browser, tmp_path):
     """Pressing Save tells the server the step on screen (a rerun): in a guided scene, which
     sets its own step, the student stays where they stepped and the demo is saved there."""
-    from ui import lessons
+    from views import lessons
 
     lesson = lessons.shipped()["2-kmp"]
     scene = lesson.scene(3)

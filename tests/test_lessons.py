@@ -1,4 +1,4 @@
-"""Guided lessons as data (ui/lessons.py, ui/guide.py): the schema with its line-numbered
+"""Guided lessons as data (views/lessons.py, ui/guide.py): the schema with its line-numbered
 refusals, computed narration, claims that can fail, the shipped lessons' claims checked
 on their own scenes as the app runs them, and the lesson page with a bad file."""
 
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from mpcore import datasets
 from mpcore.labs import column_selection, compare_deflations
-from ui import export, lessons
+from views import export, lessons
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -311,7 +311,7 @@ def test_every_shipped_scene_runs_and_its_claims_hold_on_its_own_study(key):
 def _at_last_step(lesson, number, key="lesson"):
     """Scene ``number`` of ``lesson`` opened as its address opens it, moved to its last step:
     ``(scene, numbers, payload at that step)``."""
-    from ui import pictures, site
+    from views import pictures, site
 
     scene = lesson.scene(number)
     page = site.by_key(scene.page)
@@ -327,7 +327,7 @@ def test_every_shipped_scene_shows_at_its_last_step_what_it_says(key):
     is drawn there (a lowest point once the curve has reached it, a whole-path number at
     the path's end), no stop is drawn for a bound that says nothing, and every lowest value
     quoted is on a drawn curve or in a chart's note."""
-    from ui import on_screen
+    from views import on_screen
 
     lesson = SHIPPED[key]
     for number in range(1, len(lesson.scenes) + 1):
@@ -359,7 +359,7 @@ AS_THEY_WERE = [
 
 @pytest.mark.parametrize("key,number,edits,named", AS_THEY_WERE, ids=[f"{k}-{n}" for k, n, *_ in AS_THEY_WERE])
 def test_the_check_fails_each_scene_as_it_was(key, number, edits, named):
-    from ui import on_screen
+    from views import on_screen
 
     lesson = _as_it_was(key, *edits)
     scene, numbers, payload = _at_last_step(lesson, number)
@@ -386,7 +386,7 @@ def test_a_scene_that_says_the_bound_rises_must_claim_it():
 def _old_stop(curves):
     """The stop as it was drawn before a bound's vacuousness was asked: every bound but a
     flat one had one."""
-    from ui import figures
+    from views import figures
 
     name = figures.primary_bound(curves)
     t = curves.argmin.get(name) if name else None
@@ -401,8 +401,8 @@ NO_STOPS = [("2-kmp", 5), ("1-sparse-kpca", 6), ("2-kmp", 7), ("5-bounds", 6)]
 
 @pytest.mark.parametrize("key,number", NO_STOPS)
 def test_the_check_finds_a_stop_drawn_for_a_bound_that_says_nothing(monkeypatch, key, number):
-    from ui import figures, on_screen
-    from ui.pictures import common
+    from views import figures, on_screen
+    from views.pictures import common
 
     scene, numbers, payload = _at_last_step(SHIPPED[key], number)
     assert not [s for s in on_screen.contradictions(scene, numbers, payload) if "stop" in s]
@@ -417,7 +417,7 @@ def test_the_check_finds_a_stop_drawn_for_a_bound_that_says_nothing(monkeypatch,
 def test_a_lowest_value_quoted_but_not_drawn_is_found():
     """Held against the payload itself: a test error quoted from a step the curve has not
     reached is on no drawn curve."""
-    from ui import on_screen
+    from views import on_screen
 
     scene, numbers, payload = _at_last_step(SHIPPED["2-kmp"], 6)
     payload["step"] = 10
@@ -488,7 +488,8 @@ def test_leaving_a_lesson_for_another_page_keeps_it_and_the_way_back_reopens_the
     assert not at.exception and not at.error
     assert at.query_params["lesson"] == "2-kmp" and at.query_params["scene"] == "3"
     assert at.query_params["data"] == "sinc" and at.query_params["step"] == str(scene.step)
-    from ui.player import mounted, unpacked
+    from ui.component import mounted
+    from views.player import unpacked
 
     player = json.loads(unpacked(mounted(at.get("bidi_component"))[0].proto.bytes))
     assert player["lesson"]["guide"]["scene"] == 3 and player["step"] == scene.step
@@ -500,7 +501,7 @@ def test_the_documented_example_is_a_lesson_the_app_reads():
     lesson = lessons.parse(block)
     assert lesson.scenes[0].page == "kmp" and lesson.scenes[0].until == "test_argmin"
     assert lesson.scenes[0].question.answer == 2
-    from ui import on_screen
+    from views import on_screen
 
     assert on_screen.contradictions(*_at_last_step(lesson, 1, lessons.encode(block))) == []
 
@@ -684,8 +685,9 @@ def test_a_lesson_link_without_the_scenes_settings_opens_the_scene_on_them():
 def test_a_try_it_scenes_bare_link_opens_its_settings_and_step_and_the_students_are_kept():
     """/kmp?lesson=2-kmp&scene=7 opened the page's defaults (3,000 points, step 0), leaving
     the exercise nothing to do; a link with the student's own settings keeps them."""
-    from ui import pictures
-    from ui.player import mounted, unpacked
+    from ui.component import mounted
+    from views import pictures
+    from views.player import unpacked
 
     scene = SHIPPED["2-kmp"].scene(7)
     assert scene.try_it and scene.step == 40
@@ -706,7 +708,7 @@ def test_a_try_it_scenes_bare_link_opens_its_settings_and_step_and_the_students_
 def test_every_scenes_bare_link_opens_its_settings_and_step_headless(key):
     """As the export and a live class's warm-up open an address: every scene's
     ``?lesson=...&scene=N`` on its page is the scene, on its settings and first step."""
-    from ui import pictures, site
+    from views import pictures, site
 
     lesson = SHIPPED[key]
     for number, scene in enumerate(lesson.scenes, 1):
@@ -753,7 +755,7 @@ def _control_names():
 
     root = Path(__file__).resolve().parent.parent
     names = set()
-    for path in root.glob("ui/pictures/*.py"):
+    for path in root.glob("views/pictures/*.py"):
         text = path.read_text(encoding="utf-8")
         names |= set(re.findall(r'Control\(\s*"([a-z0-9_-]+)"', text))
         names |= {f"{v}max" for v in ("k", "t")} if re.search(r"Control\(\s*f\"{vary}max\"", text) else set()

@@ -383,7 +383,7 @@ def test_peer_instruction_vote_show_discuss_vote_again_timed_closed_revealed_and
     import csv
     import io
 
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(3)
     right = chr(64 + scene.question.answer)
@@ -563,7 +563,7 @@ def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, bro
     step, and a student following shows it."""
     from test_lecture import choose_preset
 
-    from ui import lessons
+    from views import lessons
 
     scene = lessons.shipped()["2-kmp"].scene(2)
     query = "&".join(f"{k}={v}" for k, v in scene.query().items())

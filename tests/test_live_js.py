@@ -41,7 +41,7 @@ class Server:
             self.taken.append(body)
             return route.fulfill(status=200, body=json.dumps({"version": len(self.taken)}))
         if name.endswith(".js"):
-            from ui.player import PLAYER_DIR
+            from views.player import PLAYER_DIR
 
             return route.fulfill(body=(PLAYER_DIR / name).read_text(), content_type="text/javascript")
         return route.fulfill(

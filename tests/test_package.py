@@ -37,7 +37,7 @@ SMOKE = textwrap.dedent("""
     subprocess.run([sys.executable, "-m", "mpcore.experiments", "hussain2011-fig7", "--size", "tiny", "--jobs", "1",
                     "--out", str(out)], check=True)
     assert (out / "hussain2011-fig7.csv").read_text().count("\\n") > 2 and "Verdict" in (out / "hussain2011-fig7.html").read_text()
-    assert not {"streamlit", "plotly", "ui"} & set(sys.modules)
+    assert not {"streamlit", "plotly", "ui", "views"} & set(sys.modules)
     print("smoke ok")
 """)
 
@@ -107,7 +107,7 @@ def test_wheel_holds_the_package_and_its_data(installed):
         "mplab/.streamlit/config.toml",
         "mplab/static/player/player.js",
         "mplab/static/player/streamlit.js",
-        "mplab/ui/lessons/3-fisher.toml",
+        "mplab/views/lessons/3-fisher.toml",
         "mplab/static/plotly-player.min.js",
         "mplab/app_pages/home.py",
         "mplab/deploy/haproxy.cfg",
@@ -277,7 +277,7 @@ def test_every_author_year_citation_names_a_work_of_the_bibliography():
 
     root = Path(__file__).resolve().parent.parent
     tracked = subprocess.run(
-        ["git", "ls-files", "ui", "app_pages", "mpcore", "README.md", "docs", "examples"],
+        ["git", "ls-files", "views", "ui", "app_pages", "mpcore", "README.md", "docs", "examples"],
         cwd=root,
         capture_output=True,
         text=True,

@@ -1,5 +1,5 @@
-"""The step player's payload, written down once (``ui/payload.schema.json``): what
-``ui/player.py`` writes and the player (``static/player/``) reads.  Every page's payload in
+"""The step player's payload, written down once (``views/payload.schema.json``): what
+``views/player.py`` writes and the player (``static/player/``) reads.  Every page's payload in
 ``tests/test_pictures.py`` is checked against it; here, that the check finds what is wrong,
 and that the player reads the schema's version and refuses another with a sentence."""
 
@@ -9,7 +9,7 @@ from functools import cache
 
 import jsonschema
 
-from ui import pictures, player
+from views import pictures, player
 
 
 @cache

@@ -1,4 +1,4 @@
-"""A page's picture as a function (ui/pictures): read from an address the way the page's
+"""A page's picture as a function (views/pictures): read from an address the way the page's
 widgets read it, drawn without Streamlit, and the same payload a browser gets from the page."""
 
 import ast
@@ -15,8 +15,9 @@ from test_payload_schema import payload_problems
 
 from serving import routes as serving_routes
 from serving import warm
-from ui import export, lessons, pictures, player, site
-from ui.presets import PRESETS, matching
+from ui import component
+from views import export, lessons, pictures, player, site
+from views.presets import PRESETS, matching
 
 ROOT = Path(__file__).resolve().parent.parent
 WITH_PICTURES = [page for page in site.PAGES if page.picture]
@@ -130,7 +131,7 @@ def _through_the_page(page, query):
         at.query_params[key] = value
     at.switch_page(page.file).run()
     assert not at.exception and not at.error, [str(item.value) for item in [*at.exception, *at.error]]
-    (mounted,) = player.mounted(at.get("bidi_component"))
+    (mounted,) = component.mounted(at.get("bidi_component"))
     shown = {key: at.query_params[key] for key in at.query_params}
     return json.loads(player.unpacked(mounted.proto.bytes)), shown, [str(item.value) for item in at.warning]
 
@@ -174,14 +175,14 @@ ADDRESSES = [
 
 @pytest.mark.parametrize("key,query", ADDRESSES)
 def test_the_picture_of_an_address_is_what_its_page_shows(key, query):
-    """The widgets (ui.choose.Sidebar) and an address (ui.pictures.settings.Address) read
+    """The widgets (ui.choose.Sidebar) and an address (views.pictures.settings.Address) read
     the same controls: the page run headless and the picture give the same payload, the
     same address written back and the same notes about the link."""
     page = site.by_key(key)
     shown, address, notes = _through_the_page(page, query)
     view = pictures.open_address(page, query)
     written = json.loads(view.payload())
-    assert payload_problems(written) == [], "the payload does not follow ui/payload.schema.json"
+    assert payload_problems(written) == [], "the payload does not follow views/payload.schema.json"
     assert _comparable(written, page) == _comparable(shown, page)
     assert view.query == address
     assert view.notes == notes
@@ -193,7 +194,7 @@ def test_the_picture_of_an_address_is_what_its_page_shows(key, query):
 def test_pictures_and_the_export_do_not_import_streamlit():
     code = (
         "import sys\n"
-        "from ui import export, pictures\n"
+        "from views import export, pictures\n"
         "for page in ('skpca', 'kmp', 'skcca', 'mpkfda', 'deflation-lab', 'column-lab', 'bounds'):\n"
         "    pictures.module(page)\n"
         "pictures.open_address('kmp', {'data': 'sinc', 'k': '4'}).payload()\n"
@@ -230,7 +231,7 @@ def test_the_check_for_forbidden_imports_finds_them():
 
 def test_the_app_uses_neither_streamlits_test_harness_nor_its_private_protocol():
     shipped = [ROOT / "app.py", ROOT / "server.py"]
-    for folder in ("ui", "app_pages", "deploy"):
+    for folder in ("views", "ui", "app_pages", "deploy"):
         shipped += sorted((ROOT / folder).rglob("*.py"))
     found = {str(path.relative_to(ROOT)): forbidden_imports(path.read_text()) for path in shipped}
     assert {path: names for path, names in found.items() if names} == {}
@@ -258,17 +259,50 @@ def test_the_pages_never_import_the_serving_layer():
     """The serving layer (serving/) is installed by the server; pages, the pictures and the
     export work without it (Streamlit's tests run app.py without it)."""
     found = {}
-    for path in [ROOT / "app.py", *(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]:
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            if any(name == "serving" or name.startswith("serving.") for name in names):
-                found.setdefault(str(path.relative_to(ROOT)), []).extend(names)
+    pages = [ROOT / "app.py", *(ROOT / "app_pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]
+    for path in [*pages, *(ROOT / "views").rglob("*.py")]:
+        names = reached_packages(path.read_text()) & {"serving"}
+        if names:
+            found[str(path.relative_to(ROOT))] = sorted(names)
     assert found == {}
 
 
+def reached_packages(source):
+    """The top-level packages the code ``source`` imports, at its top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+#: What the pure layer (views/) may never import: Streamlit, the app's Streamlit layer, the
+#: serving layer, the pages.
+NOT_PURE = {"streamlit", "ui", "serving", "app_pages", "deploy"}
+
+
+def test_the_pure_layer_imports_neither_streamlit_nor_the_layers_above_it():
+    """``views/`` (the registry, the pictures, the payload, the lessons) is the app's pure
+    layer: no file of it imports Streamlit, ``ui/``, the serving layer or a page, at its top
+    or inside a function."""
+    found = {}
+    for path in sorted((ROOT / "views").rglob("*.py")):
+        reached = reached_packages(path.read_text()) & NOT_PURE
+        if reached:
+            found[str(path.relative_to(ROOT))] = sorted(reached)
+    assert found == {}
+
+
+def test_the_check_of_the_pure_layer_finds_an_import_inside_a_function():
+    planted = "import numpy as np\n\ndef menu():\n    import streamlit as st\n    from ui import board\n    return st\n"
+    assert reached_packages(planted) & NOT_PURE == {"streamlit", "ui"}
+    assert reached_packages("from . import site\nfrom views.site import PAGES\n") == {"views"}
+
+
 def test_the_bounds_explorer_says_where_a_bound_crosses_1_and_when_it_never_does():
-    from ui.pictures.bounds import crossing
+    from views.pictures.bounds import crossing
 
     xs = [10, 20, 30, 40]
     assert crossing(xs, [3.0, 1.5, 0.8, 0.5]) == {"crossing_step": 2, "crossing": 30.0}
@@ -320,7 +354,7 @@ def test_each_chart_says_in_words_what_it_shows_at_each_step(page):
 def test_the_heatmaps_words_say_what_deflation_did_to_the_kernel():
     import numpy as np
 
-    from ui.steps import removed_words
+    from views.steps import removed_words
 
     k0 = np.eye(3)
     assert removed_words(k0, k0, 0) == "K₀ twice: nothing deflated yet."

@@ -12,8 +12,9 @@ from mpcore import datasets, studies
 from mpcore.kernels import median_gamma
 from mpcore.skpca import check_theorem5
 from serving import routes as serving_routes
-from ui import compute, figures, player, steps
-from ui.presets import PRESETS
+from ui import component, compute
+from views import figures, player, steps
+from views.presets import PRESETS
 
 
 def _decode_q8(spec):
@@ -342,10 +343,10 @@ def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch)
     import re
 
     monkeypatch.setattr(compute, "SERVING", compute.Plain())
-    plain = player._boot()
+    plain = component._boot()
     assert '"app/static/player/"' in plain
     _serving(monkeypatch)
-    script = player._boot()
+    script = component._boot()
     assert not re.search(r'"__[A-Z]+__"', script) and not re.search(r'"__[A-Z]+__"', plain)
     paths = {route.path.lstrip("/") for route in serving_routes.routes()}
     assert f'"{player.ROUTE}payload/"' in script and f"{player.ROUTE}payload/{{name}}" in paths
@@ -386,7 +387,7 @@ def test_every_page_names_plotly_and_the_player_for_the_browser_to_fetch_early(m
 
     _serving(monkeypatch)  # as server.py does, before the middleware is made
     link = headers_of("/kmp")["link"]
-    script = player._boot()
+    script = component._boot()
     plotly, entry, *rest = (part.split(">")[0].lstrip("<") for part in link.split(", "))
     assert link.split(", ")[0].endswith("rel=preload; as=script") and link.count("rel=modulepreload") == 1 + len(rest)
     base = entry.rsplit("/", 1)[0] + "/"

@@ -18,7 +18,7 @@ def player_page(browser, body="", **options):
     """A page at ``ORIGIN`` holding ``body``, where ``ORIGIN + name`` answers with the
     player's module ``name`` (and ``plotly-bundle.js`` plotly.js); ``window.__modules`` holds the
     modules imported: ``{"labels": ..., "mount": ...}``."""
-    from ui.player import PLAYER_DIR, PLOTLY_BUNDLE
+    from views.player import PLAYER_DIR, PLOTLY_BUNDLE
 
     page = browser.new_page(**options)
     html = f"<html><body>{body}<script src='plotly-bundle.js'></script></body></html>"
@@ -61,7 +61,7 @@ def test_wrap_text_keeps_lines_within_the_room(js):
 
 
 def test_decode_reads_what_python_encodes(js):
-    from ui import player
+    from views import player
 
     matrix = np.array([[0.0, 0.5], [-1.0, np.nan]])
     spec = json.loads(
@@ -82,7 +82,7 @@ def _small_payload(n=4, panels=1, height=240):
     """A payload as the app sends it: ``panels`` scatter panels whose y is j at step j."""
     import plotly.graph_objects as go
 
-    from ui import player
+    from views import player
 
     frames = [{"data": {"curve": {"y": np.full(3, float(j))}}, "title": f"step {j}"} for j in range(n + 1)]
     shown = [
@@ -268,7 +268,7 @@ def kmp_study():
 
 
 def test_a_heatmap_sent_as_changes_is_rebuilt_within_a_quarter_level(js, kmp_study):
-    from ui import player, steps
+    from views import player, steps
 
     j_steps = range(kmp_study.n_steps + 1)
     panel = steps.heatmap_panel(kmp_study, j_steps, sort_note="sorted", shared_scale=False)
@@ -288,7 +288,7 @@ def test_a_heatmap_sent_as_changes_is_rebuilt_within_a_quarter_level(js, kmp_stu
 
 
 def test_a_matrix_that_changes_wholly_goes_as_eight_bit_cells(js):
-    from ui import player
+    from views import player
 
     rng = np.random.default_rng(1)
     matrices = [rng.uniform(-1, 1, size=(20, 20)) for _ in range(4)]
@@ -304,7 +304,7 @@ def test_a_matrix_that_changes_wholly_goes_as_eight_bit_cells(js):
 
 
 def test_criterion_frames_refer_to_the_payloads_scores(js, kmp_study):
-    from ui import player, steps
+    from views import player, steps
 
     j_steps = range(kmp_study.n_steps + 1)
     labels = np.where(kmp_study.split.y_train > 0, 1.0, -1.0)  # two groups of candidates
@@ -326,7 +326,7 @@ def test_criterion_frames_refer_to_the_payloads_scores(js, kmp_study):
 
 
 def figures_groups(labels, m):
-    from ui import figures
+    from views import figures
 
     return [index for *_, index in figures.criterion_groups(labels, m)]
 
@@ -334,7 +334,7 @@ def figures_groups(labels, m):
 def test_a_payload_of_another_version_gets_a_sentence_not_a_blank_panel(stepper):
     """A demo saved by another release (its payload's ``version`` is not this player's):
     the player says so in the panel's place, and draws nothing it might misread."""
-    from ui import player
+    from views import player
 
     page, _ = stepper
     said = page.evaluate(

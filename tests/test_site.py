@@ -1,11 +1,11 @@
-"""The pages' registry (ui/site.py): each page declared once, and every list of pages read
+"""The pages' registry (views/site.py): each page declared once, and every list of pages read
 from it."""
 
 from dataclasses import replace
 
 import pytest
 
-from ui import code, lessons, pictures, site
+from views import code, lessons, pictures, site
 
 
 def test_the_apps_pages_are_declared_without_a_problem():
@@ -22,11 +22,11 @@ def test_a_registry_with_mistakes_is_refused_with_a_sentence_each():
     )
     said = site.problems(pages)
     assert "two pages have the url_path 'kmp'" in said
-    assert "the picture of 'kmp2' (ui.pictures.kmp) names another page" in said
+    assert "the picture of 'kmp2' (views.pictures.kmp) names another page" in said
     assert any(line.startswith("the study of 'kmp3' (mpcore.studies:nope) cannot be imported") for line in said)
     assert "'kmp3' has a study, numbers or a card but no picture" in said
     assert "'kmp4' prints 'everything'; Copy as code has study, deflations, columns" in said
-    assert "the picture of 'kmp4' (ui.pictures.kmp) names another page" in said
+    assert "the picture of 'kmp4' (views.pictures.kmp) names another page" in said
     assert len(said) == 6
 
 
@@ -43,7 +43,7 @@ def test_every_list_of_pages_is_read_from_the_registry():
 
 
 def _choices():
-    from ui.pictures.settings import KernelChoice, data_choice
+    from views.pictures.settings import KernelChoice, data_choice
 
     return data_choice("sinc", (), 0.3, 0, True, 100), KernelChoice("rbf", "median", 3), {"k": 3}
 
@@ -58,8 +58,8 @@ def test_no_two_controls_of_a_page_share_a_name():
 def test_a_control_that_takes_another_ones_name_is_refused():
     """KMP's own "noise" (a label noise, say) would read the dataset's ``noise`` from a link:
     refused where the controls are listed, and when a page reads both."""
-    from ui.controls import Control
-    from ui.pictures.settings import Address
+    from views.controls import Control
+    from views.pictures.settings import Address
 
     label_noise = Control("noise", 0.0, float, lo=0.0, hi=0.5, widget="slider", label="Label noise")
     assert pictures.control_problems("kmp", [label_noise]) == [
@@ -77,7 +77,7 @@ def test_a_control_that_takes_another_ones_name_is_refused():
 def _openings():
     """Every address a page is opened at by the app's own links: its defaults, each preset
     and each scene of the shipped lessons."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     for page in site.PLAYER_PAGES:
         yield page.key, {}

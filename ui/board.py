@@ -13,11 +13,13 @@ import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ui import choose, code, compute, guide, lessons, pictures, site
-from ui.controls import format_value
-from ui.figures import EXPORT_CONFIG, themed
-from ui.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
+from ui import choose, component, compute, guide
 from ui.state import SHOWN_ADDRESS, PageState, plain, view_address
+from views import code, lessons, pictures, site
+from views.controls import format_value
+from views.figures import EXPORT_CONFIG, themed
+from views.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
+from views.player import text_of, with_step
 
 # Presenter mode: the page starts at the top of the screen, under Streamlit's header bar,
 # which stays for its two buttons (the sidebar's ">>" at the left, the menu with the theme
@@ -93,8 +95,8 @@ def page_top(state: PageState, title, summary):
 
 
 def study_page(picture, intro, view, progress_text=None):
-    """A page that shows a study (``picture``: its module in :mod:`ui.pictures`), in order:
-    the title row (the page's title in :mod:`ui.site`, presenter mode, text size) and the
+    """A page that shows a study (``picture``: its module in :mod:`views.pictures`), in order:
+    the title row (the page's title in :mod:`views.site`, presenter mode, text size) and the
     ``intro``, the notes about the link, the lesson picker, the data and kernel, the page's
     own controls under their heading; then its view: the study computed
     (``progress_text``: see :func:`ui.compute.compute_study`) and drawn by
@@ -102,7 +104,7 @@ def study_page(picture, intro, view, progress_text=None):
 
     The view is a fragment of the page: a setting that changes only values (the same widgets
     shown, :class:`Quick`) reruns the view alone, read from the page's address as every
-    opening of it is (:func:`ui.pictures.read_address`), and the rest of the page stays on
+    opening of it is (:func:`views.pictures.read_address`), and the rest of the page stays on
     screen.  A setting that changes which widgets the page shows (another dataset, kernel or
     family) reruns the page."""
     page = site.by_key(picture.PAGE)
@@ -211,14 +213,12 @@ def step_from_url(state: PageState, n_steps):
 
 
 def player(state: PageState, settings, study, draw, display):
-    """Mount the step player for ``study`` at ``settings`` (a :class:`ui.pictures.settings.Settings`):
-    ``draw(settings, study)`` (the page's picture, :mod:`ui.pictures`) is called once per
+    """Mount the step player for ``study`` at ``settings`` (a :class:`views.pictures.settings.Settings`):
+    ``draw(settings, study)`` (the page's picture, :mod:`views.pictures`) is called once per
     study and display, its payload kept server-wide, bounded, for every session.  When the
     view is one of the page's presets, its name and lesson (with the picture's numbers)
     head the board and its name shows in the sidebar's picker; a guided lesson's scene
     heads it instead.  Returns the step shown."""
-    from ui import player as player_module
-
     present, text_scale = display
 
     gz, n_steps, numbers = compute.payload_of(settings, study, draw)
@@ -233,16 +233,16 @@ def player(state: PageState, settings, study, draw, display):
     # The payload with this view's step, lesson and display, for a saved demo: made only when
     # the demo is saved (merging a study's megabytes of JSON on every run was a large share
     # of the server's CPU per open of a cached lesson: the performance page).
-    on_screen = min(max(player_module.shown_step(f"{state.page}:player", step), 0), n_steps)
+    on_screen = min(max(component.shown_step(f"{state.page}:player", step), 0), n_steps)
 
     def shown():
-        return player_module.with_step(player_module.text_of(gz), on_screen, lesson, present, text_scale)
+        return with_step(text_of(gz), on_screen, lesson, present, text_scale)
 
     # The view's address, as a live class names it: the player tells it with each step, and
     # the class's bar after the page uses this same one (ui/live.py).
     address = view_address(site.by_key(state.page).url_path, state.query())
     st.session_state[SHOWN_ADDRESS] = address
-    move = player_module.show(
+    move = component.show(
         gz,
         f"{state.page}:player",
         step,
@@ -264,10 +264,10 @@ def player(state: PageState, settings, study, draw, display):
 
 def save_buttons(state: PageState, shown, name):
     """The title row's "Save" menu: this demo, and the page's presets as one lesson, each
-    as one HTML file that runs with no server and no network (:mod:`ui.export`).  Made
+    as one HTML file that runs with no server and no network (:mod:`views.export`).  Made
     when clicked, not on every run; ``shown()`` gives the payload of the view on screen."""
-    from ui import export
-    from ui.presets import PRESETS
+    from views import export
+    from views.presets import PRESETS
 
     row = getattr(state, "title_row", None)
     if row is None:
@@ -324,7 +324,7 @@ def save_buttons(state: PageState, shown, name):
         st.caption(
             "One HTML file that needs no server and no network (a lecture-hall PC, a slide's iframe, a "
             "course site): it opens in any browser, offline, and keeps the step in its address. From a script: "
-            '`mplab export "<this page\'s address>" --out demo.html` (in a clone: `python -m ui.export`).'
+            '`mplab export "<this page\'s address>" --out demo.html` (in a clone: `python -m views.export`).'
         )
 
 
@@ -373,7 +373,7 @@ def code_menu_key(stem):
 
 
 def copy_as_code(script, stem, where=None):
-    """A "Copy as code" popover: the script that recomputes this view (``ui.code``; made by
+    """A "Copy as code" popover: the script that recomputes this view (``views.code``; made by
     ``script()``), with a copy button (Streamlit's, on the code block) and a download.  The
     menu's items are made only while it is open (opening it reruns the page): made on every
     run, they cost every page open for the few who open it."""
@@ -404,7 +404,7 @@ def copy_as_code(script, stem, where=None):
 
 def study_code(settings, where=None):
     """:func:`copy_as_code` for a page whose view is a study (``settings``: its
-    :class:`ui.pictures.settings.Settings`)."""
+    :class:`views.pictures.settings.Settings`)."""
     data = settings.data
     upload = (
         data.name[len(choose.UPLOAD_PREFIX) :].rsplit(" [", 1)[0]

@@ -22,8 +22,9 @@ import streamlit as st
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
 from ui import compute
-from ui.controls import one_name
-from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests use
+from ui.state import PageState, class_params, format_value, literal, plain
+from views.controls import one_name
+from views.pictures.settings import (  # noqa: F401 - the names the pages and tests use
     AUTO_GAMMA,
     GAMMAS,
     KERNEL,
@@ -41,7 +42,6 @@ from ui.pictures.settings import (  # noqa: F401 - the names the pages and tests
     kernel_choice,
     kernel_controls,
 )
-from ui.state import PageState, class_params, format_value, literal, plain
 
 MIN_TRAIN = 5  # fewer training points than this and no control built from the data would make sense
 
@@ -406,9 +406,9 @@ def draw(state: PageState, control, where=None, **extra):
 
 
 class Sidebar:
-    """A page's controls as the page's picture reads them (:mod:`ui.pictures`): ``get``
+    """A page's controls as the page's picture reads them (:mod:`views.pictures`): ``get``
     draws the control's widget in the sidebar -- in its group, folded away, for the
-    seldom-changed ones -- and returns its value, as :class:`ui.pictures.settings.Address`
+    seldom-changed ones -- and returns its value, as :class:`views.pictures.settings.Address`
     returns a link's."""
 
     def __init__(self, state: PageState):
@@ -451,7 +451,7 @@ def open_on_preset(state: PageState):
     (``?present=1&step=3`` still gets the preset's data); a link that names its dataset
     describes its own view and gets no preset, and a dataset the user already chose on
     another page is kept, with its own size, noise and width."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     session = st.session_state
     visited = f"{state.page}:visited"
@@ -467,7 +467,7 @@ def open_on_preset(state: PageState):
 def preset_picker(state: PageState):
     """Reserve the sidebar's place for the page's named lessons; :func:`player` fills it
     once every setting of the run is known (it shows the preset the view is on)."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     if PRESETS.get(state.page):
         st.sidebar.header("Lesson")
@@ -475,8 +475,8 @@ def preset_picker(state: PageState):
 
 
 def current_preset(state: PageState):
-    """The page's preset whose settings are exactly this view's (:func:`ui.presets.matching`)."""
-    from ui.presets import matching
+    """The page's preset whose settings are exactly this view's (:func:`views.presets.matching`)."""
+    from views.presets import matching
 
     return matching(state.page, state.url)
 
@@ -484,7 +484,7 @@ def current_preset(state: PageState):
 def fill_preset_picker(state: PageState, matched, lesson=""):
     """The preset picker, showing the preset the view is on (or "Custom settings");
     choosing one opens its view, as its link would."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     slot = getattr(state, "preset_slot", None)
     presets = PRESETS.get(state.page)

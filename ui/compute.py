@@ -1,5 +1,5 @@
 """Computing and keeping a study for a page: the study its settings name
-(:class:`ui.pictures.settings.Settings`, hashable), computed once per process and kept,
+(:class:`views.pictures.settings.Settings`, hashable), computed once per process and kept,
 bounded, for every session; a long one reports its progress; the player's payloads kept
 beside them.  Bad settings stop the page with the core's sentence, never a traceback.
 
@@ -15,8 +15,8 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from ui import pictures
 from ui.state import plain
+from views import pictures
 
 
 class Plain:
@@ -67,7 +67,7 @@ class Plain:
         return nullcontext()
 
     def run(self, settings, progress=None):
-        """Compute the study ``settings`` name (:func:`ui.pictures.compute`), here:
+        """Compute the study ``settings`` name (:func:`views.pictures.compute`), here:
         ``(study, seconds, drawn)``, ``drawn`` the player's payload of it (:func:`drawn`) when
         it was made with the study (the serving layer's children do), else None."""
         study, seconds = pictures.compute(settings, progress)
@@ -165,7 +165,7 @@ def _queued(settings, slot, progress_text):
 
 
 def compute_study(settings, state=None, progress_text=None):
-    """The study ``settings`` (:class:`ui.pictures.settings.Settings`) names, computed once
+    """The study ``settings`` (:class:`views.pictures.settings.Settings`) names, computed once
     per process (in its turn) and kept, or an ``st.error`` with the core's
     message and a stop (the user's settings stay as they are, and in the URL, so one change
     fixes it).  A page whose settings choose nothing to compare says so and stops.
@@ -223,8 +223,8 @@ def drawn(settings, study, draw=None):
     """The step player's payload of ``study`` drawn at ``settings`` by ``draw`` (the page's
     picture's, by default): ``(gzipped payload, n_steps, numbers)``.  Only the compressed
     text is kept: the JSON itself, three to five times larger, is needed only when a demo
-    is saved (:func:`ui.player.text_of`)."""
-    from ui import player
+    is saved (:func:`views.player.text_of`)."""
+    from views import player
 
     draw = pictures.module(settings.page).draw if draw is None else draw
     shown = draw(settings, study)

@@ -1,8 +1,8 @@
-"""A guided lesson (:mod:`ui.lessons`) as the app shows it.
+"""A guided lesson (:mod:`views.lessons`) as the app shows it.
 
 The lesson lives in the address: ``?lesson=<name>&scene=3`` on the scene's page, with the
 scene's settings, so a link reopens the scene, and a lesson read from a file travels in the
-same parameter (its text compressed, :func:`ui.lessons.encode`).  On its page the scene's
+same parameter (its text compressed, :func:`views.lessons.encode`).  On its page the scene's
 narration, progress, question and speaker notes head the step player, which moves on to
 the next scene when PageDown (a clicker) goes past the scene's last step; the page's
 controls are locked unless the scene asks the student to try something.  Leaving for
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import lessons, site
 from ui.state import class_params, literal, plain
+from views import lessons, site
 
 SESSION = "_guide"
 VIEW = ("present", "text")  # how the viewer shows a scene: kept from scene to scene

@@ -12,12 +12,12 @@ A student's page with ``?class=CODE`` opens where the lecturer is (a late studen
 the current scene and step) and its bar follows every change.  A student who steps or
 changes a setting explores on their own; "Back to the lecturer" rejoins where the lecturer
 is now.  No name is asked and nothing is kept about a student: the class counts answers by the
-seat it gives the student's browser when its stream joins (:mod:`ui.classroom`).
+seat it gives the student's browser when its stream joins (:mod:`views.classroom`).
 
 The lecturer's bar runs the round (a countdown, close, reopen, the class's answers shown on
 every screen, reveal, a second vote: ``static/player/board.js`` draws the answers) and the
 class's pace (free, hold, explore a range of steps); the sidebar offers the class's report
-(:mod:`ui.class_report`), kept in the session when the lecturer ends the class.
+(:mod:`views.class_report`), kept in the session when the lecturer ends the class.
 
 A page that shows the step player tells the class its view from the player, with the step
 on screen (the view's address is in the player's payload: :data:`ui.state.SHOWN_ADDRESS`), so
@@ -33,9 +33,10 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import streamlit as st
 
-from ui import class_report, classroom, compute, guide, site
-from ui.pictures.settings import TEXT, step_of
+from ui import compute, guide
 from ui.state import CLASS_PARAMS, SHOWN_ADDRESS, literal, plain, read, view_address
+from views import class_report, classroom, site
+from views.pictures.settings import TEXT, step_of
 
 JOINED = "_live_joined"  # the class this session has entered (it then follows from the bar)
 GO = "_live_go"  # the bar asked to go where the lecturer is (done at the next run's start)
@@ -224,7 +225,7 @@ def join_form():
 
 def report_buttons(code, records, title, when=None):
     """The lecturer's report of the class ``code`` in the sidebar: CSV and one HTML page,
-    made from ``records()`` (:meth:`ui.classroom.Store.report`) when a button is pressed."""
+    made from ``records()`` (:meth:`views.classroom.Store.report`) when a button is pressed."""
 
     def found():
         try:
@@ -400,7 +401,8 @@ _COMPONENT = None
 def _component():
     global _COMPONENT
     if _COMPONENT is None:
-        from ui.player import PLAYER_DIR, filled_in, player_base
+        from ui.component import player_base
+        from views.player import PLAYER_DIR, filled_in
 
         script = filled_in((PLAYER_DIR / "live-boot.js").read_text(encoding="utf-8"), {"MODULES": player_base()})
         _COMPONENT = st.components.v2.component(

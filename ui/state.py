@@ -14,7 +14,7 @@ reopens the same view, including the step.
 Not Streamlit's own binding of a widget to the address (``bind="query-params"``): a bound
 value is in the address only while its widget is drawn, where a page keeps the values of
 widgets it does not draw (a folded group, another page's), answers a link's value it
-clamps with a sentence, and reads the same address without Streamlit (``ui/pictures``).
+clamps with a sentence, and reads the same address without Streamlit (``views/pictures``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import copy
 
 import streamlit as st
 
-from ui.controls import Control, format_value, literal, plain, read, visible  # noqa: F401 - the pages' names
+from views.controls import Control, format_value, literal, plain, read, visible  # noqa: F401 - the pages' names
 
 _UNSET = object()  # a session value never set
 #: The live class's parameters (``ui/live.py``): kept by every write of the address, never
@@ -42,10 +42,10 @@ SHOWN_ADDRESS = "_shown_address"
 
 
 def view_address(url_path, query=None):
-    """The view on screen as a live class names it (:func:`ui.pictures.settings.view_address`):
+    """The view on screen as a live class names it (:func:`views.pictures.settings.view_address`):
     ``query`` (a page's :meth:`PageState.query`, what its run writes to the address at its
     end), else the address's as it is."""
-    from ui.pictures.settings import view_address as named
+    from views.pictures.settings import view_address as named
 
     if query is None:
         query = {name: st.query_params[name] for name in st.query_params}
@@ -64,7 +64,7 @@ class PageState:
         self.locked = False  # a guided lesson's scene: its settings are its own (ui/guide.py)
         self.guide = None
         # False when the view rests on what no address carries (an upload): its payload is
-        # then never named to another browser opening the same address (ui/player.py).
+        # then never named to another browser opening the same address (views/player.py).
         self.linkable = True
         # The page's settings that change its view in place (ui/board.py ``Quick``), or None.
         self.quick = None
@@ -75,7 +75,7 @@ class PageState:
             self.entered = True
 
     def at(self, address):
-        """This page's state for the view an :class:`ui.pictures.settings.Address` read: its
+        """This page's state for the view an :class:`views.pictures.settings.Address` read: its
         values, what it pins and its notes, with everything else this run drew."""
         moved = copy.copy(self)
         moved.url = dict(address.values)

@@ -5,7 +5,7 @@ Writes ``DIR/NAME.csv`` (the data) and ``DIR/NAME.html`` (the paper's finding, o
 setting, the verdict, our findings and the data as a table) for each NAME, with a
 progress bar on stderr.  NAME is a key of ``mpcore.experiments.FIGURES``, a paper prefix
 (``hussain2011``, ``diethe2015``, ``vincent2002``, ``wang2016``) or ``all``.  The core needs no plotting library:
-the app's ``python -m ui.paper_figures`` runs this same command with a writer that adds
+the app's ``python -m views.paper_figures`` runs this same command with a writer that adds
 the interactive Plotly figures (:func:`main` takes the writer as an argument, so the core
 never imports the app).
 """

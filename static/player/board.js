@@ -18,7 +18,7 @@ function total(counts) { return Object.values(counts || {}).reduce((a, b) => a +
 
 function percent(part, whole) { return whole ? Math.round((100 * part) / whole) + "%" : "0%"; }
 
-// What the board says of `results` (the class's state's, ui/classroom.py `_results`):
+// What the board says of `results` (the class's state's, views/classroom.py `_results`):
 // { title, rows: [{ answer, name, right, votes: [{ count, share, width }] }], lines: [...] }.
 export function boardModel(results) {
   const kind = results.kind;

@@ -1,4 +1,4 @@
-// The step player's component script (ui/player.py `_boot` fills in the addresses, relative
+// The step player's component script (ui/component.py `_boot` fills in the addresses, relative
 // to the page, and the adapter's module graph): Streamlit runs it inline.  Everything the first draw needs starts
 // at once -- plotly.js, the study's payload when the component names it, and the player's
 // Streamlit adapter -- each through the player's own modules, imported by their address.

@@ -1,13 +1,13 @@
-// Reading what Python sends (ui/player.py; its shape: ui/payload.schema.json): the frame a
+// Reading what Python sends (views/player.py; its shape: views/payload.schema.json): the frame a
 // payload or its reference travels in, typed arrays and quantised heatmaps decoded once at
 // load, the steps sent as changes rebuilt, and a step's patch applied copy-on-write.
 // Pure: no window, no document (tested under Node: tests/js).
 
-// The payload's version this player reads (ui/payload.schema.json, written by ui/player.py):
+// The payload's version this player reads (views/payload.schema.json, written by views/player.py):
 // a payload of another version (a demo saved by another release) gets a sentence.
 export const PAYLOAD_VERSION = 3;
 
-// A frame (ui/player.py `packed` and `reference`): the four characters `magic`, the length
+// A frame (views/player.py `packed` and `reference`): the four characters `magic`, the length
 // of the per-view JSON (4 bytes, big-endian), that JSON, then the rest (the study's
 // gzip-compressed payload, or its name); null when `data` is not such a frame.
 export function framed(data, magic) {
@@ -58,7 +58,7 @@ export function decode(value) {
 }
 
 // The payload names each trace a frame patches, a prediction hides or a lowest-point
-// marker follows by its uid, and each annotation or shape by its name (ui/player.py checks
+// marker follows by its uid, and each annotation or shape by its name (views/player.py checks
 // every name); Plotly addresses them by their position in the figure, found here once, at
 // load.  A name the figure lacks is an error: the study is not drawn half right.
 export function byPosition(panel) {
@@ -94,7 +94,7 @@ export function byPosition(panel) {
   return panel;
 }
 
-// A heatmap's step sent as a change (ui/player.py `as_changes`): the attribute's value in
+// A heatmap's step sent as a change (views/player.py `as_changes`): the attribute's value in
 // the last frame that had it plus u @ w (a deflation changes a kernel by rank one or two).
 // Rebuilt once, at load, in order: every frame then holds its whole matrix, as before.
 export function resolveChanges(frames, base) {
@@ -116,7 +116,7 @@ export function resolveChanges(frames, base) {
   return frames;
 }
 
-// A criterion panel's trace at a step, sent as a reference (ui/player.py `ScoreRow`): row
+// A criterion panel's trace at a step, sent as a reference (views/player.py `ScoreRow`): row
 // `score_row` of the payload's scores at the training points `columns[k]`.
 export function withScoreRows(frame, scores, columns) {
   if (!frame || !frame.data || !scores) return frame;

@@ -2,7 +2,7 @@
 // text with **bold** spans (never HTML), a key item's swatch, and a choice remembered.
 
 export const SVG = "http://www.w3.org/2000/svg";
-// A phone or a tablet: a finger's targets (44 px, ui/player.css), short labels, no chart toolbar.
+// A phone or a tablet: a finger's targets (44 px, views/player.css), short labels, no chart toolbar.
 export const SMALL_SCREEN = typeof window !== "undefined" && window.matchMedia
   ? window.matchMedia("(max-width: 640px), (pointer: coarse)") : null;
 

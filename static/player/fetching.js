@@ -1,4 +1,4 @@
-// A study's payload named by a reference (ui/player.py `reference`: a frame starting "MPLR",
+// A study's payload named by a reference (views/player.py `reference`: a frame starting "MPLR",
 // the view's fields, then the payload's name) and fetched by that name, once per page: the
 // component's script starts the fetch before the player's modules have arrived, and the
 // Streamlit adapter finds it under way.

@@ -1,7 +1,7 @@
 // Mounting the player in a root element: one way in for the app (streamlit.js) and a saved
 // page (standalone.js).  A payload arrives as a study's gzip-compressed text (inflated once
 // per study) with the fields of the view on top (the step, the lesson line, presenter mode,
-// the text size: ui/player.py `_view`).  The same study again keeps its player and step;
+// the text size: views/player.py `_view`).  The same study again keeps its player and step;
 // another study replaces it, on the same step when only a setting of the same page changed,
 // and drawn into the old player's plots when it is shown the same way (Player.handOver).
 //

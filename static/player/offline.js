@@ -1,4 +1,4 @@
-// A saved page's loader (ui/export.py makes it the page's one script): the page carries the
+// A saved page's loader (views/export.py makes it the page's one script): the page carries the
 // player's modules as text (#mx-modules, by file name).  Each becomes a blob URL whose
 // imports of "./name.js" point to the others' blob URLs, then the saved page's entry,
 // standalone.js, is imported.  Nothing is fetched from the network.

@@ -1,5 +1,5 @@
 // The step player: every step of a study lives in the browser, so stepping never asks the
-// server anything.  Python (ui/player.py) sends one payload per study: a base Plotly figure
+// server anything.  Python (views/player.py) sends one payload per study: a base Plotly figure
 // per panel, and per step a small patch of what changes (trace arrays, titles, the step
 // marker).  Going to step j applies patch j to each base figure and hands the result to
 // Plotly, which redraws only what changed.
@@ -35,7 +35,7 @@ const itemKey = (item) => item.kind + "|" + item.symbol + "|" + item.colour + "|
 const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export class Player {
-  // options (the standalone page's, ui/export.py): onStep(j) keeps the step somewhere else
+  // options (the standalone page's, views/export.py): onStep(j) keeps the step somewhere else
   // than the URL's query; onPastEnd(+1 / -1) is called by a forward key on the last step
   // or a backward key on step 0 (the next or previous scene of a lesson).
   // plots: the drawn plots of the player this one replaces, by panel key, with the Plotly

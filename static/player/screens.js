@@ -6,7 +6,7 @@
 import { SMALL_SCREEN, stored } from "./dom.js";
 
 // The order panels take in presenter mode, by what each is (the payload schema's `role`,
-// ui/player.py `Panel.role`): one panel of each role first, data, criterion and bound
+// views/player.py `Panel.role`): one panel of each role first, data, criterion and bound
 // leading, then the second of each (a second view's data and kernel), and so on; the
 // payload's order within a role.
 export const PRESENT_ORDER = ["data", "criterion", "bound", "kernel", "model", "curve", "facts"];

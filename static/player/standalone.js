@@ -1,4 +1,4 @@
-// The saved page's entry (ui/export.py): the page holds plotly.js and each scene's payload
+// The saved page's entry (views/export.py): the page holds plotly.js and each scene's payload
 // gzip-compressed, the same payloads the app sends; it inflates them here, mounts the player
 // on a scene, and keeps the scene, step, text size, presenter mode and theme in the
 // address's fragment (#scene=2&step=5&text=125), so a link, a reload or a bookmark reopens
@@ -44,7 +44,7 @@ function writeFragment(step) {
 }
 
 // A scene's payload: its study (kept once in the file, however many scenes show it) with
-// the scene's own view -- step, display, narration -- merged in, as ui/player.py merges them.
+// the scene's own view -- step, display, narration -- merged in, as views/player.py merges them.
 function sceneText(index) {
   const scene = DATA.scenes[index];
   if (!texts.has(scene.study)) texts.set(scene.study, inflate(bytesOf(DATA.studies[scene.study])));

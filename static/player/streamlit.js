@@ -1,5 +1,5 @@
 // The Streamlit adapter: everything of the player that touches Streamlit's page or the
-// browser's history is here.  The component (ui/player.py, components v2) hands its data to
+// browser's history is here.  The component (ui/component.py, components v2) hands its data to
 // `attach`: a payload reference (a frame starting "MPLR": the view, then the payload's name,
 // fetched from the app's routes and kept by the browser by that name) or the payload
 // itself, packed (a frame starting "MPLZ": the view, then the gzip-compressed study), which
@@ -51,7 +51,7 @@ function foldSidebar() {
 }
 
 // The player in a Streamlit component.  `where.payloads`: the URL of the payloads (a
-// payload's name appended), relative to the page (ui/player.py `_boot`).  The component's
+// payload's name appended), relative to the page (ui/component.py `_boot`).  The component's
 // script (boot.js) has already started plotly.js and, for a reference, the payload.
 export function attach(component, where) {
   const root = component.parentElement;

@@ -1,5 +1,5 @@
 // The text size and the theme: fonts scaled in a figure, and neutral colours swapped for the
-// dark theme's (the map comes from Python, ui/figures.py DARK_INK).
+// dark theme's (the map comes from Python, views/figures.py DARK_INK).
 
 // Every font size in a figure times `scale` (the text-size control), margins too.
 export function scaleFonts(value, scale) {
@@ -31,7 +31,7 @@ export function luminance(colour) {
 }
 
 // A copy of a figure with every neutral colour swapped for its dark-theme stand-in (the
-// map comes from Python: ui/figures.py DARK_INK, one source for both sides).
+// map comes from Python: views/figures.py DARK_INK, one source for both sides).
 export function recolour(value, ink) {
   if (typeof value === "string") {
     const swapped = ink[value.toLowerCase().replace(/ /g, "")];

@@ -1,4 +1,4 @@
-// The traces the step player draws (ui/player.py PLAYER_TRACES): scatter (always in
+// The traces the step player draws (views/player.py PLAYER_TRACES): scatter (always in
 // plotly.js's core), scattergl, heatmap, contour and histogram.
 var Plotly = require('./lib/core');
 Plotly.register([require('./lib/scattergl'), require('./lib/heatmap'), require('./lib/contour'), require('./lib/histogram')]);

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ui.controls import format_value
+from views.controls import format_value
 
 
 @dataclass(frozen=True)

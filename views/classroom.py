@@ -55,7 +55,7 @@ try:  # the lock each process holds while it runs (not on Windows: there, counts
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-from ui import lessons
+from views import lessons
 
 #: The letters of a class code: no 0/O, 1/I/L or U, which a student copying it from a
 #: projector could read as another.
@@ -66,7 +66,7 @@ MAX_CLASSES_PER_CLIENT = 10  # live classes one client address may have started
 MAX_FOLLOWERS = 500  # students (seats) in one class
 LIFETIME = 4 * 3600.0  # seconds a class lives after the lecturer's last change
 #: Characters of an address: the longest the app makes, a lesson read from a file travelling
-#: in it (its ``lesson=`` value, at most twice the lesson's bytes: ui/lessons.py), with the page's settings.
+#: in it (its ``lesson=`` value, at most twice the lesson's bytes: views/lessons.py), with the page's settings.
 MAX_ADDRESS = 2 * lessons.MAX_BYTES + 4_000
 MAX_STEP = 100_000
 MAX_CHOICES = 10

@@ -4,11 +4,11 @@ function at a time (Vincent and Bengio 2002; Hussain et al. 2011, Alg. 5 and Thm
 from __future__ import annotations
 
 from mpcore.kmp import KMP_VARIANTS, LOSSES
-from ui import lessons
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures import common
-from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
+from views import lessons
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures import common
+from views.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
 
 PAGE = "kmp"
 TASKS = ("regression", "binary")

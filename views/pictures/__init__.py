@@ -2,15 +2,15 @@
 
 A page with a step player has a module here with three things:
 
-- its controls (:class:`ui.controls.Control`, each with its range, label and help stated once);
-- ``read(address, data, kernel)``: the page's :class:`~ui.pictures.settings.Settings` from
-  an address -- a link (:class:`~ui.pictures.settings.Address`) or the page's widgets
+- its controls (:class:`views.controls.Control`, each with its range, label and help stated once);
+- ``read(address, data, kernel)``: the page's :class:`~views.pictures.settings.Settings` from
+  an address -- a link (:class:`~views.pictures.settings.Address`) or the page's widgets
   (:class:`ui.choose.Sidebar`), which read the same controls;
-- ``draw(settings, study)``: a :class:`~ui.pictures.common.Picture` -- the step player's
+- ``draw(settings, study)``: a :class:`~views.pictures.common.Picture` -- the step player's
   panels with their per-step changes, the stories, the numbers lessons quote.
 
 The page script wires widgets to ``read`` and the player to ``draw``; the export
-(:mod:`ui.export`), the class server's warm-up, the lesson checks and the tests call
+(:mod:`views.export`), the class server's warm-up, the lesson checks and the tests call
 :func:`open_address`, which opens an address as a browser new to the app would.
 """
 
@@ -21,10 +21,10 @@ import importlib
 import time
 from dataclasses import dataclass, field
 
-from ui import lessons, site
-from ui.controls import one_name
-from ui.pictures.common import Picture
-from ui.pictures.settings import (
+from views import lessons, site
+from views.controls import one_name
+from views.pictures.common import Picture
+from views.pictures.settings import (
     PRESENT,
     TEXT,
     Address,
@@ -36,14 +36,14 @@ from ui.pictures.settings import (
     step_of,
     view_address,
 )
-from ui.presets import PRESETS, matching
+from views.presets import PRESETS, matching
 
-#: The core's function behind each page's study (:attr:`ui.site.Page.study`).
+#: The core's function behind each page's study (:attr:`views.site.Page.study`).
 STUDIES = {page.key: page.study_function() for page in site.PLAYER_PAGES if page.study}
 
 
 def module(page):
-    """The picture module of ``page`` (a :class:`ui.site.Page` or its own name)."""
+    """The picture module of ``page`` (a :class:`views.site.Page` or its own name)."""
     page = site.by_key(page) if isinstance(page, str) else page
     if not page.picture:
         raise ValueError(f"the page {page.title!r} has no step player")
@@ -117,8 +117,8 @@ class View:
     notes: list = field(default_factory=list)
 
     def payload(self):
-        """The player's payload for this view (:func:`ui.player.payload` and its view fields)."""
-        from ui import player
+        """The player's payload for this view (:func:`views.player.payload` and its view fields)."""
+        from views import player
 
         text = player.payload(self.page.key, self.settings.key(), self.picture.n_steps, **self.picture.player)
         address = view_address(self.page.url_path, self.query)  # what a live class follows, as the page says it
@@ -152,7 +152,7 @@ def _guided(address, page):
 
 def _scene_address(query, page):
     """The address a guided scene's link opens: the scene's own settings and step where the
-    link does not give them (:meth:`ui.lessons.Scene.reopens`), else the link as it is."""
+    link does not give them (:meth:`views.lessons.Scene.reopens`), else the link as it is."""
     try:
         lesson = lessons.load(query["lesson"]) if "lesson" in query else None
         number = max(1, min(int(query.get("scene") or "1"), len(lesson.scenes))) if lesson else None
@@ -165,10 +165,10 @@ def _scene_address(query, page):
 
 
 def read_address(page, query):
-    """The settings ``page`` (its own name or a :class:`ui.site.Page`) reads from ``query``
+    """The settings ``page`` (its own name or a :class:`views.site.Page`) reads from ``query``
     (the address's settings, as text) the way a browser new to the app does: a link without
     a dataset opens on the page's first preset, a value not allowed is noted and replaced.
-    Returns ``(settings, address)``, the :class:`~ui.pictures.settings.Address` holding what
+    Returns ``(settings, address)``, the :class:`~views.pictures.settings.Address` holding what
     else it read (the display, a guided lesson's scene) and its notes; ValueError with a
     sentence when the page cannot show these settings."""
     page = site.by_key(page) if isinstance(page, str) else page

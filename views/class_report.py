@@ -1,7 +1,7 @@
 """A live class's report, for its lecturer after class: every question and prediction round,
 its counts per answer, the first and second vote, the share correct and how many moved to
 the right answer between the votes -- as CSV (a row per answer of each vote) and as one HTML
-page that needs nothing but itself.  It is made from :meth:`ui.classroom.Store.report`'s
+page that needs nothing but itself.  It is made from :meth:`views.classroom.Store.report`'s
 records, which hold counts only: nothing in it names or tells apart a student.
 
 No Streamlit here: the page offers the files (``ui/live.py``), the tests read them.

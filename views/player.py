@@ -1,8 +1,9 @@
-"""The step player: all steps of a study sent to the browser once, and stepped there.
+"""The step player's payload: all steps of a study sent to the browser once, and stepped there.
 
 A page computes its study (cached), describes its panels (a base Plotly figure each,
 plus per step a small *patch*: the trace arrays, titles and step marker that change)
-and mounts :func:`show`.  Next/Back, the slider, the keys (left/right, space, Home),
+and mounts it (:func:`ui.component.show`, the Streamlit side; this module never imports
+Streamlit: the export and the tests write the same payload).  Next/Back, the slider, the keys (left/right, space, Home),
 play/pause with its speed, the URL's ``step`` and the optional transition all run in
 the browser (the player's modules, ``static/player/``): a step costs the server nothing and every panel of a
 step changes together.
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ui.figures import DARK_INK, EXPORT_CONFIG, key_items
+from views.figures import DARK_INK, EXPORT_CONFIG, key_items
 
 ROOT = Path(__file__).resolve().parent.parent
 PLOTLY_BUNDLE = Path(__file__).resolve().parent.parent / "static" / "plotly-player.min.js"
@@ -356,11 +357,11 @@ class Panel:
     div costs nothing), at ``step_x[j]`` when given, tagged ``step_text[j]``;
     ``subtitle``: a line under the title (e.g. "this bound never gets below 1"), shown in
     presenter mode too; ``key_items``: the key under the title (default: from the
-    figure's traces, :func:`ui.figures.key_items`); ``table``: an HTML table instead of
+    figure's traces, :func:`views.figures.key_items`); ``table``: an HTML table instead of
     a figure, ``{"header": [...], "row_help": [...]}``, each frame holding its ``rows``
     (a row's first cell names it, its help is the tooltip);
     ``margin``: the chart's margins before its axes push them out for their labels;
-    ``rings``: the chosen points and the next pick, as :func:`ui.steps.rings` specs (the
+    ``rings``: the chosen points and the next pick, as :func:`views.steps.rings` specs (the
     player draws them as layout shapes; a star is hidden while a student predicts).
     """
 
@@ -387,7 +388,7 @@ class Panel:
 
     def _check_names(self):
         """Every trace a frame patches, a prediction hides or a marker follows is named by a
-        ``uid`` of the figure's (ui/figures.py names them): never by its position."""
+        ``uid`` of the figure's (views/figures.py names them): never by its position."""
         traces = list(getattr(self.figure, "data", ()) or ())
         uids = [trace.uid for trace in traces if trace.uid is not None]
         if len(set(uids)) != len(uids):
@@ -594,38 +595,12 @@ def _view(step, lesson, present, text_scale, address=None):
     return extra
 
 
-_COMPONENT = None
-NAME = "mpl_step_player"
-
-
-def mounted(elements):
-    """The step players among a page's custom components (Streamlit's ``AppTest``
-    elements; a page may have others)."""
-    return [element for element in elements if element.proto.component_name == NAME]
-
-
-def _component():
-    global _COMPONENT
-    if _COMPONENT is None:
-        here = Path(__file__).resolve().parent
-        import streamlit as st
-
-        _COMPONENT = st.components.v2.component(
-            NAME,
-            html="<div class='mpl-root'></div>",
-            css=(here / "player.css").read_text(),
-            js=_boot(),
-            isolate_styles=False,
-        )
-    return _COMPONENT
-
-
 # --- references: the payload fetched by its name ---------------------------------------------
 # Where the app serves payloads by name (the serving layer, ``serving/routes.py``), a page open
 # sends a reference of a few hundred bytes and the browser fetches the study's payload once
 # (by a name that is its content's hash, so it keeps it); elsewhere the payload goes inline.
 
-#: The first bytes of a payload reference (what :func:`show` sends when the app serves payloads).
+#: The first bytes of a payload reference (what :func:`ui.component.show` sends when the app serves payloads).
 REFERENCE = b"MPLR"
 ROUTE = "mpl/"  # the serving layer's routes' path, relative to the app's address (serving/routes.py)
 
@@ -661,32 +636,6 @@ def player_version():
     for name, text in player_modules().items():
         digest.update(name.encode() + b"\0" + text.encode() + b"\0")
     return digest.hexdigest()[:12]
-
-
-def player_base():
-    """Where the browser finds the player's modules, relative to the app's address: the
-    serving layer's versioned route (kept for ever), or Streamlit's static files (a
-    developer's ``streamlit run app.py``: revalidated by the browser, unversioned, so that
-    every module is loaded once, by one address)."""
-    from ui import compute
-
-    if compute.SERVING.routed:
-        return f"{ROUTE}player/{player_version()}/"
-    return "app/static/player/"
-
-
-def _boot():
-    """The component's script (``static/player/boot.js``, its addresses and the adapter's
-    module graph filled in): it starts plotly.js, the payload and every module of the
-    player's Streamlit adapter at once."""
-    script = (PLAYER_DIR / "boot.js").read_text(encoding="utf-8")
-    filled = {
-        "MODULES": player_base(),
-        "PLOTLY": plotly_url(),
-        "PAYLOADS": f"{ROUTE}payload/",
-        "GRAPH": used_modules("streamlit.js"),
-    }
-    return filled_in(script, filled)
 
 
 def filled_in(script, values):
@@ -752,68 +701,3 @@ def unpacked(data):
     """The payload text a packed ``data`` carries, with its per-view fields merged in."""
     head, gz = _unframed(data, PACKED, "packed payload")
     return _merged(gzip.decompress(gz).decode(), head)
-
-
-def show(
-    gz,
-    key,
-    step,
-    lesson=None,
-    present=False,
-    text_scale=1.0,
-    scenes=False,
-    addresses=(),
-    page=None,
-    private=False,
-    address=None,
-):
-    """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
-    per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
-    the browser gets a :func:`reference` and fetches ``gz`` by its name; otherwise (or
-    when that fetch failed: the player then asks for it) the bytes go :func:`packed`.
-    ``addresses``: the queries (dicts) that reopen this study (``PageState.reopening_queries``);
-    a page opened at one later names ``gz`` for the browser to fetch early
-    (:class:`PreloadPlayer`); none for a study no address reopens (an upload's).  ``page``:
-    the key of the page showing it, whose address these queries belong to.  ``private``: a
-    study of this session's own (an upload's) always goes inline, on the session's own
-    connection: it gets no name another browser, or a proxy, could fetch it by.
-    ``address``: the view's address as a live class names it (:func:`ui.state.view_address`),
-    which the player reports with its step.
-    Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
-    canonical JSON on every run (the performance page has the cost of each)."""
-    from ui import compute
-
-    name = None if private or _state_value(key, "inline") else compute.SERVING.payload_name(gz, addresses, page)
-    if name is not None:
-        data = reference(name, step, lesson, present, text_scale, address)
-    else:
-        data = packed(gz, step, lesson, present, text_scale, address)
-    callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}
-    if not scenes:
-        _component()(key=key, data=data, height="content", **callbacks)
-        return None
-    # In a guided lesson the player asks for the next or previous scene (a forward key past
-    # the scene's last step): +1 or -1, for this run only.
-    return _component()(key=key, data=data, height="content", on_scene_change=_ignore, **callbacks).scene
-
-
-def _ignore():
-    """A component value's callback: the value is read where it is needed."""
-
-
-def _state_value(key, name):
-    """The value ``name`` the player mounted as ``key`` last set, or None."""
-    import streamlit as st
-
-    value = st.session_state.get(key)
-    try:
-        return value.get(name) if hasattr(value, "get") else getattr(value, name, None)
-    except Exception:  # a state Streamlit keeps in another shape
-        return None
-
-
-def shown_step(key, default):
-    """The step the player mounted as ``key`` showed when Save was last pressed (it tells
-    the server then: stepping happens in the browser), or ``default``."""
-    step = _state_value(key, "shown_step")
-    return int(step) if isinstance(step, (int, float)) and not isinstance(step, bool) else default

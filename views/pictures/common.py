@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
-from ui import lessons
-from ui.figures import bound_stop
+from views import lessons
+from views.figures import bound_stop
 
 
 @dataclass
 class Picture:
     """What a page shows of one study: ``n_steps`` steps, the step player's content
-    (``player``: the keyword arguments of :func:`ui.player.payload` -- panels with their
+    (``player``: the keyword arguments of :func:`views.player.payload` -- panels with their
     per-step changes, stories, marks, what predicting the next pick needs) and the
     ``numbers`` its lessons may quote."""
 
@@ -59,7 +59,7 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
 def study_numbers(study):
     """What a preset's lesson may quote about a study: ``m``, its curves' summary, the
     curves themselves (``series``: the first bound's and the held-out loss's, from t = 1,
-    for the values at a scene's last step, :func:`ui.lessons.at_end`) and the settings a
+    for the values at a scene's last step, :func:`views.lessons.at_end`) and the settings a
     sentence may name, as it names them."""
     curves = study.curves
     series = {}

@@ -1,6 +1,6 @@
 """A value the user sets, as a link carries it: :class:`Control` (its name in the address, its
 default and what is allowed) and the sentences that show text from a link or a file safely.
-No Streamlit: the page pictures (:mod:`ui.pictures`), the export and the tests read addresses
+No Streamlit: the page pictures (:mod:`views.pictures`), the export and the tests read addresses
 with the same rules as the pages' widgets (:mod:`ui.state`).
 """
 

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures import common
-from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures import common
+from views.pictures.settings import BOUND_VIEW, DELTA, Settings, bound_view, k_control, log_axis, read_k
 
 PAGE = "skcca"
 TASKS = ("two-view",)

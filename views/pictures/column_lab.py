@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from mpcore.labs import COLUMN_METHODS
-from ui import figures
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures import common
-from ui.pictures.settings import Settings
+from views import figures
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures import common
+from views.pictures.settings import Settings
 
 PAGE = "column-lab"
 TASKS = ("two-view", "binary", "regression", "unsupervised")

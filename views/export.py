@@ -3,7 +3,7 @@ and no network -- for a lecture-hall PC without Python, a slide deck's iframe, a
 site or a learning platform.
 
 The file holds the same player (its modules, ``static/player/``, carried as text) and the same
-payload the app sends to the browser (:func:`ui.player.payload`), so it draws the same
+payload the app sends to the browser (:func:`views.player.payload`), so it draws the same
 panels in the same layouts, with the same keys, play / pause / speed, predict-the-next-pick
 and narration.  Around it, a small page: the scenes (one study, or a page's presets as a
 lesson: PageDown past a scene's last step opens the next), presenter mode, the text size,
@@ -18,8 +18,8 @@ then inflated in the browser with ``DecompressionStream`` (sizes: the performanc
 
 From the app: a "Save" button on every page with a player (:func:`scene_from_page`,
 :func:`lesson_of_page`).  From the command line -- each address opened by its page's
-picture (:func:`ui.pictures.open_address`), as a browser new to the app would get it, with
-no app running (``python -m ui.export`` in a clone)::
+picture (:func:`views.pictures.open_address`), as a browser new to the app would get it, with
+no app running (``python -m views.export`` in a clone)::
 
     mplab export "http://localhost:8501/kmp?data=sinc&gamma=3" --out sinc.html
     mplab export "kmp?data=sinc" --out sinc.html          # address without a host
@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from ui import site
-from ui.player import player_modules, used_modules
+from views import site
+from views.player import player_modules, used_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
@@ -53,7 +53,7 @@ DEFAULT_APP_URL = "http://localhost:8501"  # where `make run` serves the app
 @dataclass(frozen=True)
 class Scene:
     """One study as the player shows it: ``payload`` (the player's JSON, with its step and
-    lesson line), the ``page`` (its own name, :mod:`ui.site`) and ``query`` (the settings,
+    lesson line), the ``page`` (its own name, :mod:`views.site`) and ``query`` (the settings,
     as in the app's address) that made it, and a ``name`` (the preset's, if any)."""
 
     page: str
@@ -91,7 +91,7 @@ def _packed_plotly(path):
 
 def packed_plotly():
     """The player's plotly.js bundle, packed (once per process)."""
-    from ui.player import PLOTLY_BUNDLE
+    from views.player import PLOTLY_BUNDLE
 
     return _packed_plotly(str(PLOTLY_BUNDLE))
 
@@ -118,12 +118,12 @@ def _safe_url(url):
 def _shared_studies(payloads):
     """Each scene's payload split into its study (kept once however many scenes show it: a
     guided lesson often steps through one study in several scenes) and its view (the step,
-    display and narration :func:`ui.player.with_step` appended).  Returns ``(studies,
+    display and narration :func:`views.player.with_step` appended).  Returns ``(studies,
     [(study index, view JSON text)])``; the browser merges them back."""
     studies, index, heads = [], {}, []
     for text in payloads:
         study, view = text, "{}"
-        cut = text.rfind(',"step":')  # the view's first key (ui.player._view); never unescaped inside a string
+        cut = text.rfind(',"step":')  # the view's first key (views.player._view); never unescaped inside a string
         if cut > 0 and text.endswith("}"):
             study, view = text[:cut] + "}", "{" + text[cut + 1 :]
         if study not in index:
@@ -229,7 +229,7 @@ def file_stem(scene, page_key=None):
 def lesson_stem(key, lesson):
     """A file name (without ".html") for a guided lesson: a shipped lesson's name
     ("2-kmp"), else its title's words ("kernel-matching-pursuit-and-when-to-stop")."""
-    from ui import lessons
+    from views import lessons
 
     return _slug(key if key in lessons.shipped() else lesson.title)[:60].strip("-") or "lesson"
 
@@ -267,11 +267,11 @@ def parse_target(target):
 
 
 def run_page(page, query):
-    """The scene ``page`` (:class:`ui.site.Page`) shows at the address's ``query``, as a
+    """The scene ``page`` (:class:`views.site.Page`) shows at the address's ``query``, as a
     browser opening that address would get it, and the notes the page shows about the
-    link: the page's picture (:mod:`ui.pictures`), with no app running."""
-    from ui import pictures
-    from ui.presets import PRESETS
+    link: the page's picture (:mod:`views.pictures`), with no app running."""
+    from views import pictures
+    from views.presets import PRESETS
 
     view = pictures.open_address(page, query)
     names = {preset.name for preset in PRESETS.get(page.key, ())}
@@ -282,7 +282,7 @@ def run_page(page, query):
 
 def preset_queries(page_key):
     """The addresses' queries of a page's presets (ValueError when it has none)."""
-    from ui.presets import PRESETS
+    from views.presets import PRESETS
 
     presets = PRESETS.get(page_key)
     if not presets:
@@ -293,10 +293,10 @@ def preset_queries(page_key):
 
 def lesson_queries(key):
     """The addresses (page, query) of every scene of lesson ``key`` (a shipped lesson's
-    name, or a lesson file's text encoded by :func:`ui.lessons.encode`)."""
-    from ui import guide
+    name, or a lesson file's text encoded by :func:`views.lessons.encode`)."""
+    from views import lessons
 
-    lesson = guide.load(key)
+    lesson = lessons.load(key)
     out = []
     for number, scene in enumerate(lesson.scenes, 1):
         query = {**scene.query(), "lesson": key, "scene": str(number)}
@@ -308,7 +308,7 @@ def lesson_queries(key):
 
 def _lesson_key(value):
     """The lesson parameter for a shipped lesson's name, an encoded lesson, or a .toml file."""
-    from ui import lessons
+    from views import lessons
 
     path = Path(value)
     if path.suffix == ".toml" and path.is_file():
@@ -339,7 +339,7 @@ def _lesson_file(page_key, app_url, stamp, guided=None):
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "lesson.html"
         done = subprocess.run(
-            [sys.executable, "-m", "ui.export", *what, "--out", str(out), "--app-url", app_url],
+            [sys.executable, "-m", "views.export", *what, "--out", str(out), "--app-url", app_url],
             cwd=ROOT,  # the app's folder, where `ui` is (a clone or the installed package)
             capture_output=True,
             text=True,
@@ -359,7 +359,7 @@ def lesson_of_page(page_key, app_url=DEFAULT_APP_URL):
 
 def guided_lesson_file(key, app_url=DEFAULT_APP_URL):
     """One HTML file with every scene of a guided lesson (``key``: a shipped lesson's name
-    or an encoded lesson file, :mod:`ui.lessons`), narration and questions included; made
+    or an encoded lesson file, :mod:`views.lessons`), narration and questions included; made
     as :func:`lesson_of_page` makes a page's presets."""
     with _EXPORTING:
         return _lesson_file(None, app_url, version(), key)
@@ -381,7 +381,7 @@ def _index_page(title, entries):
     )
 
 
-def main(argv=None, prog="python -m ui.export"):
+def main(argv=None, prog="python -m views.export"):
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Save demos of Matching Pursuit Lab as standalone HTML files (no server, no network).",

@@ -9,11 +9,11 @@ import numpy as np
 
 from mpcore.bounds import vacuous
 from mpcore.explore import EXPLORER_BOUNDS, KNOBS, explore, grid
-from ui import figures
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures.common import Picture
-from ui.pictures.settings import Settings
+from views import figures
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures.common import Picture
+from views.pictures.settings import Settings
 
 PAGE = "bounds"
 NONE = "(none)"

@@ -14,7 +14,7 @@ legend entry, ``{"reveal": true}`` draws a line only up to the step shown,
 ``{"min_of": uid}`` marks the lowest point drawn so far of the trace named ``uid``, and the layout's
 ``meta.refs`` names the reference lines (a bound's "trivial above 1", the bound's stop), each
 by its shape's ``name``, whose labels the player places where no curve crosses them.  The
-payload's schema (``ui/payload.schema.json``) writes these notes down.
+payload's schema (``views/payload.schema.json``) writes these notes down.
 """
 
 from __future__ import annotations
@@ -302,7 +302,7 @@ def next_arrays(coords, next_pick):
 
 def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_numbers=True):
     """Ring the chosen points, number the most recent ones, star the next pick.
-    (The step player draws its own, as layout shapes: ``ui.steps.rings``.)"""
+    (The step player draws its own, as layout shapes: ``views.steps.rings``.)"""
     where = {} if row is None else {"row": row, "col": col}
     chosen = np.asarray(chosen, dtype=int)
     if chosen.size:

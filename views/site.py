@@ -1,16 +1,14 @@
 """The app's pages, each declared once: its file, menu title and icon, address and own
-name, and for a page with a step player its heading, its picture (``ui/pictures/``), the
+name, and for a page with a step player its heading, its picture (``views/pictures/``), the
 core function of its study, the numbers lessons may quote, its Copy-as-code printer and
 its Home card.  Everything that lists pages reads this: the menu (``app.py``), the pages'
-headings (:func:`ui.board.study_page`), the study computed (:func:`ui.pictures.compute`),
-Copy as code (:mod:`ui.code`), the lessons' numbers (:mod:`ui.lessons`), the export
-(:mod:`ui.export`) and Home's cards.
+headings (:func:`ui.board.study_page`), the study computed (:func:`views.pictures.compute`),
+Copy as code (:mod:`views.code`), the lessons' numbers (:mod:`views.lessons`), the export
+(:mod:`views.export`) and Home's cards.
 """
 
 from __future__ import annotations
 
-import copy
-import threading
 from dataclasses import dataclass
 
 #: The numbers a scene may quote on a page that draws the bound and test-error curves.
@@ -55,12 +53,12 @@ class Page:
     icon: str
     url_path: str  # "" for Home
     key: str  # the page's own name (PageState)
-    picture: str = ""  # the module of its picture (ui/pictures/), for a page with a step player
+    picture: str = ""  # the module of its picture (views/pictures/), for a page with a step player
     stem: str = ""  # the name of the files it saves (downloads, code), when not its address
     heading: str = ""  # the page's title on the page, when not its menu title
     controls: str = ""  # the heading over the page's own controls in the sidebar
     study: str = ""  # "module:function", the core function its study comes from
-    printer: str = "study"  # what its Copy-as-code script prints (ui.code.PRINTERS)
+    printer: str = "study"  # what its Copy-as-code script prints (views.code.PRINTERS)
     numbers: tuple = ()  # the numbers a lesson's scene on it may quote
     card: Card | None = None  # its picture on Home
     link: Link | None = None  # its link on Home, for a page without a card
@@ -94,7 +92,7 @@ PAGES = (
         ":material/blur_on:",
         "sparse-kpca",
         "skpca",
-        picture="ui.pictures.skpca",
+        picture="views.pictures.skpca",
         heading="Sparse kernel PCA",
         controls="Sparse KPCA",
         study="mpcore.studies:skpca_study",
@@ -114,7 +112,7 @@ PAGES = (
         ":material/show_chart:",
         "kmp",
         "kmp",
-        picture="ui.pictures.kmp",
+        picture="views.pictures.kmp",
         stem="kernel-matching-pursuit",
         heading="Kernel matching pursuit",
         controls="Matching pursuit",
@@ -135,7 +133,7 @@ PAGES = (
         ":material/compare_arrows:",
         "sparse-kcca",
         "skcca",
-        picture="ui.pictures.skcca",
+        picture="views.pictures.skcca",
         heading="Sparse kernel CCA",
         controls="Sparse KCCA",
         study="mpcore.studies:skcca_study",
@@ -155,7 +153,7 @@ PAGES = (
         ":material/call_split:",
         "mpkfda",
         "mpkfda",
-        picture="ui.pictures.mpkfda",
+        picture="views.pictures.mpkfda",
         heading="Greedy kernel Fisher discriminant (MPKFDA)",
         controls="Greedy Fisher",
         study="mpcore.studies:mpkfda_study",
@@ -175,7 +173,7 @@ PAGES = (
         ":material/layers:",
         "deflation-lab",
         "deflation-lab",
-        picture="ui.pictures.deflation_lab",
+        picture="views.pictures.deflation_lab",
         controls="Lab",
         study="mpcore.labs:compare_deflations",
         printer="deflations",
@@ -201,7 +199,7 @@ PAGES = (
         ":material/view_column:",
         "column-selection",
         "column-lab",
-        picture="ui.pictures.column_lab",
+        picture="views.pictures.column_lab",
         controls="Columns",
         study="mpcore.labs:column_selection",
         printer="columns",
@@ -229,7 +227,7 @@ PAGES = (
         ":material/functions:",
         "bounds",
         "bounds",
-        "ui.pictures.bounds",
+        "views.pictures.bounds",
         numbers=("crossing", "crossing_step"),
         link=Link(
             "Every bound as a function of m, k, t and δ; no data needed.",
@@ -257,10 +255,10 @@ PLAYER_PAGES = tuple(page for page in PAGES if page.picture)
 def problems(pages=PAGES):
     """What is wrong with a list of pages, as sentences (none for the app's own): a name or
     an address used twice, a picture that names another page, a study that cannot be
-    imported, a printer ``ui.code`` does not have, a card on a page without a picture."""
+    imported, a printer ``views.code`` does not have, a card on a page without a picture."""
     import importlib
 
-    from ui.code import PRINTERS
+    from views.code import PRINTERS
 
     out = []
     for field in ("key", "url_path", "file"):
@@ -299,31 +297,3 @@ def by_path(path):
     raise ValueError(
         f"no page has the address {path!r}; the addresses are {', '.join('/' + p.url_path for p in PAGES)}"
     )
-
-
-_MENU = []
-_MENU_LOCK = threading.Lock()
-
-
-def menu():
-    """The menu's ``st.Page`` objects for this run.
-
-    Made once per process and copied for each run: making one resolves its file's path
-    (``realpath``), a cost on every run (the performance page says how much); a copy per run
-    because ``st.navigation`` marks the chosen page on its object, and the sessions run at
-    once."""
-    import streamlit as st
-
-    with _MENU_LOCK:
-        if not _MENU:
-            _MENU.extend(
-                st.Page(
-                    page.file,
-                    title=page.title,
-                    icon=page.icon,
-                    url_path=page.url_path or None,
-                    default=not page.url_path,
-                )
-                for page in PAGES
-            )
-        return [copy.copy(page) for page in _MENU]

@@ -16,7 +16,7 @@ import json
 import numpy as np
 
 from mpcore.bounds import says_something
-from ui import lessons
+from views import lessons
 
 
 def _values(array):
@@ -72,7 +72,7 @@ def _shown(value, drawn, written):
 def contradictions(scene, numbers, payload):
     """What ``scene`` says that the ``payload`` (the scene's page, opened at the scene's last
     step) does not show there: the numbers and claims drawn only later
-    (:func:`ui.lessons.unseen`), a stop for a bound that never gets below 1, and each lowest
+    (:func:`views.lessons.unseen`), a stop for a bound that never gets below 1, and each lowest
     value the scene quotes that is on no drawn curve and in no chart's note.  [] when
     everything it says is on screen."""
     payload = json.loads(payload) if isinstance(payload, str) else payload

@@ -1,6 +1,6 @@
 """A page's settings as a value: the data, the kernel, the study's own settings and how it
 is drawn, read from an address (:class:`Address`) with the same controls the page's
-widgets draw (:class:`ui.controls.Control`, each stated once).  No Streamlit.
+widgets draw (:class:`views.controls.Control`, each stated once).  No Streamlit.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 
 from mpcore import datasets
 from mpcore.datasets import REGISTRY
-from ui.controls import Control, format_value, literal, one_name, read
+from views.controls import Control, format_value, literal, one_name, read
 
 UPLOAD_PREFIX = "upload: "
 AUTO_GAMMA = "auto (median)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from ui import site
+from views import site
 
 PRINT_STUDY = """
 print("chosen training points:", result.path.indices.tolist())
@@ -32,7 +32,7 @@ for name, values in table.items():
 numbers = {name: [float(v) for v in values] for name, values in table.items()}
 """
 
-#: What a page's script prints, by the name its page gives (:attr:`ui.site.Page.printer`).
+#: What a page's script prints, by the name its page gives (:attr:`views.site.Page.printer`).
 PRINTERS = {"study": PRINT_STUDY, "deflations": PRINT_DEFLATIONS, "columns": PRINT_COLUMNS}
 
 
@@ -87,7 +87,7 @@ def _data_lines(data, upload_name=None):
 
 def study_script(kind, title, data, kernel, settings, query=None, upload_name=None):
     """The script for the page ``kind`` (its own name), whose view comes from its study's
-    core function (:attr:`ui.site.Page.study`).
+    core function (:attr:`views.site.Page.study`).
 
     ``data`` and ``kernel`` are the page's ``DataChoice`` and ``KernelChoice``,
     ``settings`` the keyword settings it passes; ``query`` the page's URL parameters (for

@@ -8,10 +8,10 @@ import numpy as np
 from mpcore import DEFLATIONS
 from mpcore.deflations import TAU_SOURCES
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures import common
-from ui.pictures.settings import Settings, k_control, read_k
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures import common
+from views.pictures.settings import Settings, k_control, read_k
 
 PAGE = "deflation-lab"
 TASKS = ("binary", "regression")

@@ -1,6 +1,6 @@
 """Figures of the paper reproductions (:mod:`mpcore.experiments`): an ``Experiment`` in,
 a list of Plotly figures out.  Shared by the Paper figures page and by
-``python -m ui.paper_figures`` (the core's command with the figures added; no Streamlit here)."""
+``python -m views.paper_figures`` (the core's command with the figures added; no Streamlit here)."""
 
 from __future__ import annotations
 
@@ -645,11 +645,11 @@ def html_page(result, figures, *, include_plotlyjs="directory"):
 
 
 def main(argv=None):
-    """``python -m ui.paper_figures NAME --out DIR``: the core's command, writing the
+    """``python -m views.paper_figures NAME --out DIR``: the core's command, writing the
     interactive figures too (run from the repository with the app's requirements)."""
     from mpcore.experiments.__main__ import run_main
 
-    return run_main(argv, writer=write_item, prog="python -m ui.paper_figures")
+    return run_main(argv, writer=write_item, prog="python -m views.paper_figures")
 
 
 if __name__ == "__main__":

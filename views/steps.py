@@ -1,4 +1,4 @@
-"""The step player's panels for a study: each a base figure from ``ui.figures`` plus,
+"""The step player's panels for a study: each a base figure from ``views.figures`` plus,
 per step, only what changes (no Streamlit here; plain arrays in, :class:`Panel` out).
 
 Building a whole Plotly figure per step costs far more than a patch, which costs
@@ -13,8 +13,8 @@ import numpy as np
 
 from mpcore.bounds import vacuous
 from mpcore.labs import FACT_RTOL
-from ui import figures
-from ui.player import HEAT_BUDGET, Panel, Quantized, ScoreRow
+from views import figures
+from views.player import HEAT_BUDGET, Panel, Quantized, ScoreRow
 
 MAX_HEAT_CELLS = 130  # a heatmap panel is ~350 px wide: 2-3 px a cell; more cells cost redraw time
 DECISION_GRID = 45  # the classifier's output on a 45 x 45 grid (contours are smoothed)

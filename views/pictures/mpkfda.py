@@ -4,10 +4,10 @@ Alg. 1 and Thm 1)."""
 from __future__ import annotations
 
 from mpcore import DEFLATIONS, FISHER_CRITERIA
-from ui import steps as steps_ui
-from ui.controls import Control
-from ui.pictures import common
-from ui.pictures.settings import BOUND_VIEW, DELTA, Settings, algorithm_seed, bound_view, k_control, log_axis, read_k
+from views import steps as steps_ui
+from views.controls import Control
+from views.pictures import common
+from views.pictures.settings import BOUND_VIEW, DELTA, Settings, algorithm_seed, bound_view, k_control, log_axis, read_k
 
 PAGE = "mpkfda"
 TASKS = ("binary",)

@@ -49,7 +49,7 @@ chosen) or ``"next-pick"`` (predict the next point the greedy step picks, on the
 itself).
 
 :func:`parse` reads a lesson and refuses a bad one with a sentence naming the line and what
-is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``ui/lessons/``.
+is wrong (:class:`LessonError`); :func:`shipped` gives the lessons in ``views/lessons/``.
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ from pathlib import Path
 
 from mpcore.bounds import vacuous
 from mpcore.datasets import REGISTRY
-from ui import site
-from ui.controls import literal
+from views import site
+from views.controls import literal
 
 HERE = Path(__file__).resolve().parent / "lessons"
 
@@ -80,7 +80,7 @@ MAX_SCENES = 30
 MAX_NARRATION = 600
 
 #: The numbers a scene's narration, question and claims may use, by page (each page says
-#: which, :attr:`ui.site.Page.numbers`).
+#: which, :attr:`views.site.Page.numbers`).
 NUMBERS = {page.key: page.numbers for page in site.PLAYER_PAGES}
 PAGES = tuple(NUMBERS)
 #: Every page's address (``sparse-kpca``), which a lesson names its page by, and the page's
@@ -91,9 +91,9 @@ ADDRESSES = {page.url_path: page.key for page in site.PAGES if page.key in NUMBE
 @functools.cache
 def setting_keys():
     """The settings a scene may give: every control's name on a page with a step player
-    (:func:`ui.pictures.controls`; which one a page takes depends on the page and the
+    (:func:`views.pictures.controls`; which one a page takes depends on the page and the
     dataset, and the page says so of one it does not)."""
-    from ui import pictures  # (it reads lessons)
+    from views import pictures  # (it reads lessons)
 
     return frozenset(control.name for page in site.PLAYER_PAGES for control in pictures.controls(page.key))
 
@@ -778,7 +778,7 @@ def _too_late(what, step, last, n_steps):
 
 @functools.lru_cache(maxsize=1)
 def shipped():
-    """The lessons in ``ui/lessons/``, by file stem, in their file names' order (read and
+    """The lessons in ``views/lessons/``, by file stem, in their file names' order (read and
     checked once per process: every page entry with a lesson link asks for them)."""
     return {path.stem: parse(path.read_text(encoding="utf-8")) for path in sorted(HERE.glob("*.toml"))}
 
