@@ -6,7 +6,9 @@ Starts the app on a free loopback port and opens the KMP page in headless Chromi
 width of ``--gammas`` picked from the sidebar's select, then the first again (a width whose
 study the server keeps: "seen"); the k slider dragged to a quarter, further, and back
 (timed from the release: Streamlit's slider sends its value then); "Standardise features"
-switched off and on again.  Each change is timed from the click (or the release) to the
+switched off and on again; then k swept by the mouse for three seconds, twice (new values,
+then the same ones), counting the pictures the player showed before the release.  Each
+change is timed from the click (or the release) to the
 frame after every panel shows the new study (the player's ``mpl-settled`` event naming a
 study it had not shown); it also reports when the player had the new study (the rerun and
 the payload's fetch), the browser's longest task (``PerformanceObserver``, over 50 ms), and
@@ -111,6 +113,40 @@ def drag(page, label, fraction):
     return _measured(page, before, mounts)
 
 
+def sweep(page, label, start, end, seconds=3.0):
+    """Drag the slider ``label``'s thumb with the mouse from ``start`` to ``end`` (fractions
+    of its track) over ``seconds``, as a hand does (a move every frame it can get), and hold
+    it there: ``(pictures a second while it moved, distinct values it passed, longest task ms)``,
+    a picture being a new study on screen (the player's ``mpl-rendered`` naming a study it
+    had not shown) before the release."""
+    import time
+
+    track = page.locator(f'[role=group][aria-label="{label}"]')
+    track.scroll_into_view_if_needed()
+    line = track.bounding_box()
+    y = line["y"] + line["height"] / 2
+    thumb = page.locator(f'input[aria-label="{label}"]').locator("xpath=../..").bounding_box()
+    page.mouse.move(thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(line["x"] + start * line["width"], y, steps=4)
+    page.evaluate(
+        "window.__long = []; window.__drawnIds = new Set([window.__mplPlayer.id]); window.__values = new Set();"
+        "document.addEventListener('mpl-rendered', (e) => window.__drawnIds.add(e.detail.id));"
+    )
+    began = time.perf_counter()
+    while (elapsed := time.perf_counter() - began) < seconds:
+        page.mouse.move(line["x"] + (start + (end - start) * elapsed / seconds) * line["width"], y)
+        page.evaluate(f"window.__values.add(document.querySelector('input[aria-label=\"{label}\"]').value)")
+    took = time.perf_counter() - began
+    pictures = page.evaluate("window.__drawnIds.size - 1")
+    values = page.evaluate("window.__values.size")
+    longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
+    page.mouse.up()
+    page.wait_for_function(IDLE, timeout=120_000)
+    page.wait_for_function("window.__mplSettled && window.__mplSettled.id === window.__mplPlayer.id", timeout=120_000)
+    return pictures / took, values, longest
+
+
 def toggle(page, label, folded_in):
     """Click the toggle ``label`` with the mouse (opening the sidebar's section ``folded_in``
     first, when it is closed)."""
@@ -153,7 +189,7 @@ def run(browser, url, query, gammas, repeat):
     """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, made anew)``:
     each width of ``gammas`` (new), the first again (seen), the k slider dragged to a quarter
     and back (new, then seen), standardising switched off and on (new, then seen)."""
-    rows = []
+    rows, drags = [], []
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.add_init_script(LISTEN)
@@ -171,9 +207,11 @@ def run(browser, url, query, gammas, repeat):
                 rows.append(("k slider, seen", *drag(page, "Basis vectors k", 0.25)))
                 rows.append(("toggle, new", *toggle(page, "Standardise features", "More data settings")))
                 rows.append(("toggle, seen", *toggle(page, "Standardise features", "More data settings")))
+        for when in ("new", "seen"):  # k swept from a fifth of its track to a twentieth, twice
+            drags.append((f"drag k, {when}", *sweep(page, "Basis vectors k", 0.2, 0.05)))
     finally:
         page.close()
-    return rows
+    return rows, drags
 
 
 def main():
@@ -201,8 +239,10 @@ def main():
                 f"{'case':<20}{'change':<16}{'n':>3}{'median s':>10}{'max s':>8}{'in view s':>11}{'to mount s':>12}"
                 f"{'longest task ms':>17}{'new player':>12}"
             )
+            sweeps = []
             for name, query in CASES:
-                rows = run(browser, url, query, list(args.gammas), args.repeat)
+                rows, drags = run(browser, url, query, list(args.gammas), args.repeat)
+                sweeps += [(name, *drag) for drag in drags]
                 for kind in dict.fromkeys(row[0] for row in rows):
                     mine = [row for row in rows if row[0] == kind]
                     took = [row[1] / 1000 for row in mine]
@@ -214,6 +254,9 @@ def main():
                         f"{name:<20}{kind:<16}{len(mine):>3}{statistics.median(took):>10.2f}{max(took):>8.2f}"
                         f"{seen:>11.2f}{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}"
                     )
+            print(f"\n{'case':<20}{'while dragging':<16}{'pictures/s':>11}{'values':>8}{'longest task ms':>17}")
+            for name, kind, rate, values, longest in sweeps:
+                print(f"{name:<20}{kind:<16}{rate:>11.1f}{values:>8}{longest:>17.0f}")
             stop.set()
             if args.load:
                 load.join(timeout=150)

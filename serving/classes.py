@@ -45,13 +45,12 @@ import sqlite3
 import sys
 import time
 from collections import Counter, OrderedDict
-from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from serving.clients import address_of
+from serving.clients import request_address, same_origin
 from views import classroom
 from views.player import ROUTE
 
@@ -375,28 +374,6 @@ def _sentence(text: str, status: int, close: bool = False) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status, headers=headers)
 
 
-def _client(request: Request) -> str:
-    """The client's address: behind the proxy, the entry the proxy appended -- the last of
-    every ``X-Forwarded-For`` line (a browser may send lines of its own, before it)."""
-    peer = request.client.host if request.client else None
-    forwarded = ", ".join(request.headers.getlist("x-forwarded-for")) or None
-    return address_of(peer, forwarded)
-
-
-def _same_origin(request: Request) -> bool:
-    """Whether a post comes from the app's own pages: a browser says where a request comes
-    from (``Sec-Fetch-Site``, ``Origin``); another site's page cannot vote, predict or
-    drive.  A client that says neither is no browser's page (it still needs a seat or a key)."""
-    site = request.headers.get("sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        return False
-    origin = request.headers.get("origin")
-    if origin is None:
-        return True
-    host = request.headers.get("host", "")
-    return origin != "null" and urlsplit(origin).netloc.lower() == host.lower()
-
-
 async def _json_body(request: Request, unreadable: str) -> dict:
     """A post's JSON object, refused before it is read when its declared length is over
     :data:`MAX_BODY`, and while it is read once it passes it (a body without a length)."""
@@ -479,7 +456,7 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
         return _sentence(text, status)
 
     async def events(request: Request) -> Response:
-        client = _client(request)
+        client = request_address(request)
         code = classroom.normal_code(request.query_params.get("class"))
         key = request.headers.get("x-class-key")
         lead = key is not None
@@ -548,7 +525,7 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
         """A post to the class: its JSON body, ``change(code, body)`` done in a thread (the
         file may wait for another process), then this process's followers told at once.
         ``seat``: a student's, whose answers come at a bounded pace."""
-        if not _same_origin(request):
+        if not same_origin(request):
             return _sentence("The live class takes changes and answers from the app's own pages only.", 403, True)
         code = classroom.normal_code(request.query_params.get("class")) or ""
         try:
@@ -561,7 +538,7 @@ def routes(store: classroom.Store | None = None) -> list[Route]:
             done = await asyncio.to_thread(change, code, body)
         except classroom.ClassError as error:
             if error.status == 403:
-                return missed(_client(request), str(error), 403)
+                return missed(request_address(request), str(error), 403)
             return _sentence(str(error), error.status)
         except (OSError, sqlite3.Error):
             return _sentence(UNREADABLE, 503)

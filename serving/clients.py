@@ -16,6 +16,7 @@ import ipaddress
 import os
 import secrets
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 SESSION_KEY = "_mpl_client"
 
@@ -44,6 +45,30 @@ def address_of(peer, forwarded, behind_proxy=None):
         if _valid(last):
             return last
     return peer or "unknown"
+
+
+def request_address(request):
+    """The address of the client of an HTTP ``request`` (a Starlette request): behind the
+    proxy, the entry the proxy appended -- the last of every ``X-Forwarded-For`` line (a
+    browser may send lines of its own, before it)."""
+    peer = request.client.host if request.client else None
+    forwarded = ", ".join(request.headers.getlist("x-forwarded-for")) or None
+    return address_of(peer, forwarded)
+
+
+def same_origin(request):
+    """Whether an HTTP ``request`` comes from the app's own pages: a browser says where a
+    request comes from (``Sec-Fetch-Site``, ``Origin``); another site's page can make this
+    server neither work nor change anything for it.  A client that says neither is no
+    browser's page (what it may do still needs a seat, a key or the fair line)."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    host = request.headers.get("host", "")
+    return origin != "null" and urlsplit(origin).netloc.lower() == host.lower()
 
 
 def _loopback(address):

@@ -481,6 +481,14 @@ class Lines(compute.Plain):
         return RUNS.released()
 
     @contextmanager
+    def acting_for(self, client):
+        self._local.client = client
+        try:
+            yield
+        finally:
+            self._local.client = None
+
+    @contextmanager
     def page(self):
         self._local.client = clients.current()
         try:

@@ -18,14 +18,18 @@ import threading
 from collections import OrderedDict
 from urllib.parse import parse_qsl
 
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from serving.clients import Client, request_address, same_origin
 from serving.kept_files import accepts_gzip
 from ui.component import player_base
 from views import site
 from views.player import ROUTE, player_modules, player_version, plotly_url, used_modules
 
+MAX_VIEW_QUERY = 4000  # characters of a view's query (a lesson's longest address has a tenth)
+#: Parameters of an address that its page reads, not the view route: a lesson's scene, a live class's.
+NOT_A_VIEW = ("lesson", "scene", "class", "key")
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
 _KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
 _NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
@@ -86,9 +90,59 @@ def routes():
         return Response(text, media_type="text/javascript", headers=forever)
 
     return [
+        Route(f"/{ROUTE}view/{{page}}", view, methods=["GET"]),
         Route(f"/{ROUTE}payload/{{name}}", payload, methods=["GET"]),
         Route(f"/{ROUTE}player/{{version}}/{{name}}", player_module, methods=["GET"]),
     ]
+
+
+def _refused(status, text):
+    return PlainTextResponse(text, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def view(request):
+    """A slider's value while it is dragged, fetched as a step is: the name of the payload the
+    page ``page`` (its address path) shows at ``?query``, and the view's address as a live
+    class names it, as JSON.  The picture is the page's pure function of its address
+    (:func:`ui.compute.prepare`: read, compute, draw, as a link opens it), computed in the
+    asking client's share of the fair line and kept with the studies every session shares,
+    so that the page's own rerun at the release finds it.  Every refusal is a sentence:
+    another site's page, an address too long, a page without a step player, a lesson's or a
+    class's view (their page opens those), an upload (it lives in its own session), settings
+    the page cannot show."""
+    from ui import compute
+    from views.pictures.settings import UPLOAD_PREFIX, view_address
+
+    if not same_origin(request):
+        return _refused(403, "Only the app's own pages can ask for a view.")
+    raw = request.url.query
+    if len(raw) > MAX_VIEW_QUERY:
+        return _refused(414, f"A view's address has at most {MAX_VIEW_QUERY} characters after the '?'.")
+    try:
+        page = site.by_path(request.path_params["page"])
+    except ValueError:
+        page = None
+    if page is None or not page.picture:
+        return _refused(404, "No page with a step player has this address.")
+    query = dict(parse_qsl(raw, keep_blank_values=True))
+    if any(name in query for name in NOT_A_VIEW):
+        return _refused(400, "A lesson's scene and a live class's view are opened by their page, not fetched.")
+    if str(query.get("data", "")).startswith(UPLOAD_PREFIX):
+        return _refused(400, "An uploaded dataset's study lives in the browser session that uploaded it.")
+    client = Client(request_address(request), "view")  # its address's share, as its pages'
+
+    def prepared():
+        with compute.SERVING.acting_for(client):
+            return compute.prepare(page.key, query)
+
+    try:
+        _, gz, address = await asyncio.to_thread(prepared)
+    except ValueError as error:
+        return _refused(400, str(error))
+    written = address.query()
+    name = name_for(gz, [written], page.key)
+    answer = {"name": name, "address": view_address(page.url_path, written)}
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 class PreloadPlayer:

@@ -46,7 +46,7 @@ def warm(addresses, base=""):
             page = site.by_path(path)
             if not page.picture:  # a page without a study (the bounds explorer) has nothing to warm
                 continue
-            _, gz = compute.prepare(page.key, dict(items))
+            _, gz, _ = compute.prepare(page.key, dict(items))
         except ValueError as error:
             failed.append(f"/{path}?{query} ({error})")
             continue

@@ -8,6 +8,7 @@ Waits are for conditions, never fixed times; play is checked on Playwright's fak
 """
 
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from browser_support import (  # noqa: F401
@@ -420,3 +421,73 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         rendered(page, 4)
     finally:
         page.close()
+
+
+def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_release(server, browser):
+    """Streamlit's slider sends its value only when released: while k is dragged with the
+    mouse, the player shows the study at the values the slider passes (each asked of the
+    view route once, the latest only, never a value the thumb has left), drawn into the plots
+    on screen, the panels out of view left until the release; at the release, the page's
+    own rerun shows the value let go, every panel drawn, in the address and the slider."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/mpl/view/" in request.url else None)
+    try:
+        page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
+        settled(page, 2)
+        page.evaluate(
+            """() => { window.__drawn = []; window.__plots = window.__mplPlayer.cells.map((c) => c.plot);
+              document.addEventListener('mpl-rendered', (e) => window.__drawn.push(
+                {id: e.detail.id, address: window.__mplPlayer.payload.address, n: window.__mplPlayer.n}));
+              window.__settledIds = []; document.addEventListener('mpl-settled', (e) => window.__settledIds.push(e.detail.id)); }"""
+        )
+        first = page.evaluate("window.__mplPlayer.id")
+        label = "Basis vectors k"
+        track = page.locator(f'[role=group][aria-label="{label}"]')
+        thumb = page.locator(f'input[aria-label="{label}"]')
+        track.scroll_into_view_if_needed()
+        knob = thumb.locator("xpath=../..").bounding_box()
+        line = track.bounding_box()
+        x, y = knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2
+        assert page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('[data-testid=stSlider]') !== null", [x, y]
+        )
+        page.mouse.move(x, y)
+        page.mouse.down()
+        passed = []
+        for fraction in (0.15, 0.1, 0.05):  # the thumb moved left in three moves, a pause at each
+            page.mouse.move(line["x"] + fraction * line["width"], y, steps=4)
+            value = thumb.input_value()
+            passed.append(value)
+            page.wait_for_function(
+                "(k) => window.__drawn.some((d) => new URLSearchParams(d.address.split('?')[1]).get('k') === k)",
+                arg=value,
+                timeout=60_000,
+            )
+        during = page.evaluate("window.__drawn")
+        settled_during = page.evaluate("window.__settledIds")
+        page.mouse.up()
+        final = passed[-1]
+        page.wait_for_function(
+            "(k) => new URL(location.href).searchParams.get('k') === k && window.__mplSettled"
+            " && window.__mplSettled.id === window.__mplPlayer.id",
+            arg=final,
+            timeout=120_000,
+        )
+        settled(page)
+        after = page.evaluate(
+            """() => { const p = window.__mplPlayer;
+              return {kept: p.cells.every((c, i) => c.plot === window.__plots[i]), j: p.j,
+                drawn: p.cells.every((c) => c.panel.table || (c.plot._fullLayout && c.plot.data.length === p.base(c.panel).data.length)),
+                address: p.payload.address}; }"""
+        )
+    finally:
+        page.close()
+    shown = [parse_qs(d["address"].split("?", 1)[1]).get("k", [None])[0] for d in during]
+    assert len(set(passed)) == 3 and set(passed) <= set(shown), (passed, shown)
+    assert len({d["id"] for d in during} - {first}) >= 3, "a new study on screen for each value passed"
+    assert not set(settled_during) - {first}, "the panels out of view wait for the release"
+    assert len(asked) <= 4 * len(passed), f"each value passed asked once or so, not a flood: {len(asked)}"
+    assert after["kept"] and after["drawn"], "every panel drawn into the plots that were on screen"
+    assert parse_qs(after["address"].split("?", 1)[1])["k"] == [final]
+    assert after["j"] == 2, "the step is kept where it still means something"

@@ -93,6 +93,11 @@ class Plain:
         one client there is)."""
         return "local"
 
+    def acting_for(self, client):
+        """Work done in this thread outside a page script, for ``client`` (the serving
+        layer's :class:`serving.clients.Client`): in its share of the lines and stores."""
+        return nullcontext()
+
     #: Whether the serving layer's routes serve the player's modules and payloads.
     routed = False
 
@@ -240,9 +245,11 @@ def payload_of(settings, study, draw):
 def prepare(page, query):
     """Compute and draw what ``page`` (its own name) shows at the address ``query`` into
     this process's stores, as the first browser to open that address would, in its turn
-    (the class warm-up, :mod:`serving.warm`).  Returns ``(settings, gzipped payload)``;
-    ValueError with a sentence when the page cannot show these settings."""
-    settings, _ = pictures.read_address(page, query)
+    (the class warm-up, :mod:`serving.warm`; a slider's value while it is dragged, the
+    serving layer's view route).  Returns ``(settings, gzipped payload, address)``, the
+    :class:`~views.pictures.settings.Address` as read; ValueError with a sentence when the
+    page cannot show these settings."""
+    settings, address = pictures.read_address(page, query)
 
     def in_turn():
         with SERVING.computing():
@@ -252,4 +259,4 @@ def prepare(page, query):
         return study, seconds
 
     study, _ = SERVING.kept("studies", settings.study_key(), in_turn, RESULTS_MAX, RESULTS_BYTES)
-    return settings, payload_of(settings, study, pictures.module(page).draw)[0]
+    return settings, payload_of(settings, study, pictures.module(page).draw)[0], address

@@ -5,7 +5,7 @@
 // Served by the app, the modules' address names their version, so a browser keeps them
 // until the player changes.
 const BASE = "__MODULES__";
-const WHERE = { plotly: "__PLOTLY__", payloads: "__PAYLOADS__" };
+const WHERE = { plotly: "__PLOTLY__", payloads: "__PAYLOADS__", views: "__VIEWS__" };
 const GRAPH = "__GRAPH__";  // every module the adapter imports, however deep
 const address = (name) => new URL(BASE + name, document.baseURI).href;
 

@@ -55,7 +55,11 @@ export const drawing = {
     const shown = this.cells.filter((cell) => cell.height > 0);
     const visible = shown.filter((cell) => this.onScreen(cell));
     if (!visible.length && shown.length && !shown[0].drawn) visible.push(shown[0]);
-    const hidden = shown.filter((cell) => !visible.includes(cell));
+    // While a slider is dragged (drag.js), the panels out of view wait for its release: each
+    // value it passes draws only what can be seen.
+    const waiting = Boolean(this.options.dragging && this.options.dragging());
+    const hidden = waiting ? [] : shown.filter((cell) => !visible.includes(cell));
+    const whole = visible.length === shown.length || !waiting;
     const token = (this.token = (this.token || 0) + 1);
     // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
     // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
@@ -67,7 +71,7 @@ export const drawing = {
     return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
-      if (!hidden.length) { settle(); resolve(); return; }
+      if (!hidden.length) { if (whole) settle(); resolve(); return; }
       setTimeout(() => {
         if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
         Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));

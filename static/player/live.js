@@ -317,7 +317,9 @@ function listen(c) {
       return;
     }
     const player = playerNow();
-    if (player && player === event.detail) driveView(c, player);
+    // a slider's values while it is dragged stay on the lecturer's screen: the class follows
+    // the value released (the page's rerun shows it, drag.js)
+    if (player && player === event.detail && !player.payload.dragged) driveView(c, player);
     if (c.state) applyToLead(c, null);
   };
   c.handlers = {

@@ -52,6 +52,7 @@ export function mount(root, payload, options) {
   if (old && old.view === view) {
     if (options) old.options = options;
     old.payload.address = payload.address;  // (a scene of the same study is another view of it)
+    old.payload.dragged = payload.dragged;  // (the release's rerun names the study a drag showed)
     old.checkTheme();
     old.setLesson(payload.lesson);
     const want = sceneStep(payload);

@@ -181,6 +181,14 @@ export const screens = {
     const named = this.guide && this.guide.panel ? shown.findIndex((cell) => cell.panel.key === this.guide.panel) : -1;
     const at = named < 0 ? -1 : screens.findIndex((screen) => screen.some((item) => item.index === named));
     if (this.zoom === null && at >= 0 && at !== this.screen) this.screenButton.textContent += " · discussed: " + (at + 1);
+    // A resize that leaves every panel where and as large as it was (the observer's first
+    // report, the story's new line outside presenter mode) draws nothing again: a full
+    // redraw of every panel was a second draw of each new study.
+    const shape = [area.width, this.screen, this.grid.style.gridTemplateColumns, this.grid.style.gridTemplateRows,
+      ...this.cells.map((cell) => [cell.height, cell.cell.style.gridColumn, cell.cell.style.gridRow].join(" "))].join("|");
+    const waiting = Boolean(this.options.dragging && this.options.dragging());  // (drawing.js: panels out of view wait)
+    if (shape === this.shape && this.cells.every((cell) => !cell.height || (cell.drawn && cell.hooked) || waiting)) return;
+    this.shape = shape;
     this.render(true);
   },
 

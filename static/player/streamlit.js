@@ -6,8 +6,22 @@
 // the page sends when it serves no routes, for an upload, or when a fetch failed.
 
 import { framed } from "./decode.js";
+import { followDrags } from "./drag.js";
 import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
+
+// root -> {named, deliveries, drags}: the reference the page's last run delivered, how many
+// its runs have delivered, and the following of its sliders (drag.js).
+const DELIVERED = new WeakMap();
+
+// The page's address path (its last part: the app may sit under a base path).
+const pagePath = () => window.location.pathname.replace(/\/+$/, "").split("/").pop();
+
+// The view route's answer for this page at `query`: {name, address}, or null when it says no.
+function fetchView(where, query) {
+  const url = new URL(where.views + encodeURIComponent(pagePath()) + "?" + query, document.baseURI).href;
+  return fetch(url, { credentials: "same-origin" }).then((response) => (response.ok ? response.json() : null));
+}
 
 // History's own replaceState, before keepStepInAddress wraps it.
 const REPLACE_STATE = (...args) =>
@@ -63,6 +77,7 @@ export function attach(component, where) {
   }
   const options = {
     onStep: () => { const player = playerIn(root); if (player) writeStep(player); },
+    dragging: () => { const runs = DELIVERED.get(root); return Boolean(runs && runs.drags && runs.drags.dragging()); },
     // In a guided lesson, past the scene's steps the player asks Streamlit for the next or
     // previous scene (ui/guide.py); elsewhere it has nothing to ask.
     onPastEnd: (direction) => {
@@ -88,14 +103,28 @@ export function attach(component, where) {
   };
   document.addEventListener("click", onSave, true);
   let cleanup;
+  const runs = DELIVERED.get(root) || { deliveries: 0, drags: null };
+  DELIVERED.set(root, runs);
+  runs.deliveries += 1;
+  runs.named = named;
   if (named) {
-    const url = new URL(where.payloads + named.name, document.baseURI).href;
+    const url = (name) => new URL(where.payloads + name, document.baseURI).href;
     // When the payload cannot be fetched (the server no longer keeps it), the page is asked
     // to send the bytes inline (one rerun).
     const askInline = () => component.setStateValue("inline", true);
-    cleanup = mountText(root, named.head, named.name, () => fetched(url), options, askInline);
+    cleanup = mountText(root, named.head, named.name, () => fetched(url(named.name)), options, askInline);
+    // A slider of the page dragged: the picture at each value it passes, drawn before the release
+    if (!runs.drags && where.views && (named.head.sliders || []).length) {
+      runs.drags = followDrags(() => runs.named, () => runs.deliveries, (query) => fetchView(where, query),
+        (head, name) => mountText(root, head, name, () => fetched(url(name)), options, askInline),
+        () => { const player = playerIn(root); if (player) player.render(); });
+    }
   } else {
     cleanup = mountPacked(root, packed.head, packed.rest, options);
   }
-  return () => { document.removeEventListener("click", onSave, true); cleanup(); };
+  return () => {
+    document.removeEventListener("click", onSave, true);
+    if (runs.drags) { runs.drags.stop(); runs.drags = null; }
+    cleanup();
+  };
 }

@@ -99,7 +99,7 @@ test("a frame is read only when its magic bytes are there", () => {
   assert.equal(framed("text", "MPLZ"), null);
 });
 
-const SCHEMA = JSON.parse(readFileSync(new URL("../../ui/payload.schema.json", import.meta.url), "utf8"));
+const SCHEMA = JSON.parse(readFileSync(new URL("../../views/payload.schema.json", import.meta.url), "utf8"));
 
 test("the player reads the schema's payload version, and ranks every role the schema names", () => {
   assert.equal(PAYLOAD_VERSION, SCHEMA.properties.version.const);

@@ -59,6 +59,23 @@ def controls(page):
     return (*shared, *draws.CONTROLS)
 
 
+#: Controls whose change the page reads as more than their own value (another dataset brings
+#: its own width, size and options; a kernel, a family, a bound or a sweep, other controls).
+CASCADING = frozenset({"data", "kernel", "family", "bound", "vary", "overlay"})
+
+
+def sliders(page):
+    """``(label, address name)`` of each slider of ``page`` (its own name) whose value alone
+    makes its study (the size, the noise, k): while one is dragged, the player shows the
+    picture at each value it passes (the serving layer's view route reads the address as a
+    link is read), and the release's rerun finds it computed."""
+    return tuple(
+        (control.label, control.name)
+        for control in controls(page)
+        if control.widget == "slider" and control.label and not control.disabled and control.name not in CASCADING
+    )
+
+
 def control_problems(page, extra=()):
     """Sentences for two controls of ``page`` (and ``extra`` ones) that share a name but not
     their meaning (label or kind): an address could not tell them apart."""

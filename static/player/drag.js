@@ -1,0 +1,79 @@
+// A slider dragged in the sidebar: the picture at each value it passes, before the release.
+// Streamlit's slider sends its value when it is released (the page then reruns); while it is
+// dragged, this module reads the value the slider shows, asks the app's view route for the
+// picture at the address with that value (serving/routes.py `view`: read, computed and drawn
+// as a link is, in this browser's fair share) and has it drawn into the plots on screen.
+// One question at a time: values passed while one is asked give way to the latest, so no
+// stale work is asked for.  Which sliders, and the address name each writes, the page says
+// (the reference's `sliders`).  Only this file knows how Streamlit draws a slider.
+
+const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
+
+// The query a dragged value asks for: the page's address with `name` set to `value`, without
+// the step (the player keeps its own step: mount.js) or a live class's own parameters.
+export function draggedQuery(search, name, value) {
+  const query = new URLSearchParams(search);
+  query.set(name, value);
+  for (const own of ["step", "class", "key"]) query.delete(own);
+  return query.toString();
+}
+
+// Follow the page's sliders while they are dragged.  `current()`: the page's last reference
+// ({head, name}: its view fields and payload name); `delivered()`: how many the page's runs
+// have delivered (a picture the page's own rerun brought stands over a dragged one);
+// `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no;
+// `show(head, name)`: draw that payload; `released()`: the slider let go (the panels out of
+// view are drawn then).  Returns {dragging(), stop()}.
+export function followDrags(current, delivered, fetchView, show, onRelease) {
+  let drag = null;  // {input, setting, asked, busy}: the slider held down, if any
+
+  const ask = () => {
+    if (!drag || drag.busy) return;
+    const value = drag.input.value;
+    if (value === drag.asked) return;
+    const held = drag;
+    const since = delivered();
+    held.asked = value;
+    held.busy = true;
+    fetchView(draggedQuery(window.location.search, held.setting.name, value)).then((view) => {
+      // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
+      if (view && delivered() === since) {
+        const head = Object.assign({}, current().head, { address: view.address, lesson: null, dragged: true });
+        show(head, view.name);
+      }
+    }, () => {}).then(() => {
+      held.busy = false;
+      if (drag === held) requestAnimationFrame(ask);  // the thumb may have moved on meanwhile
+    });
+  };
+  // after React has drawn what the move did to the slider (its value comes a frame later)
+  const moved = () => { if (drag) requestAnimationFrame(ask); };
+  const released = () => {
+    drag = null;
+    document.removeEventListener("pointermove", moved, true);
+    document.removeEventListener("pointerup", letGo, true);
+    document.removeEventListener("pointercancel", letGo, true);
+  };
+  const letGo = () => { released(); onRelease(); };
+  const pressed = (event) => {
+    const slider = event.target && event.target.closest ? event.target.closest(SLIDER) : null;
+    const input = slider && slider.querySelector('input[type="range"]');
+    if (!input) return;
+    const label = input.getAttribute("aria-label");
+    const setting = (current().head.sliders || []).find((item) => item.label === label);
+    if (!setting) return;
+    released();
+    drag = { input, setting, asked: input.value, busy: false };
+    document.addEventListener("pointermove", moved, true);
+    document.addEventListener("pointerup", letGo, true);
+    document.addEventListener("pointercancel", letGo, true);
+  };
+  document.addEventListener("pointerdown", pressed, true);
+  return {
+    dragging: () => drag !== null,
+    stop() {
+      released();
+      document.removeEventListener("pointerdown", pressed, true);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+"""A slider's value while it is dragged, fetched by the player as a step is (serving/routes.py
+``view``): the payload name of a page's picture at an address, computed in the asker's share
+and kept for the page's own rerun, and a sentence for everything it refuses; and which
+sliders a page lets the player follow (views.pictures ``sliders``)."""
+
+import asyncio
+import gzip
+import json
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+from starlette.requests import Request
+from test_player import _serving
+
+from serving import routes as serving_routes
+from ui import compute
+from views import pictures, player, site
+from views.pictures.settings import view_address
+
+QUERY = "data=sinc&points=200&gamma=1&k=5"
+
+
+def _view(path, query="", headers=()):
+    """The view route answering a GET of ``/mpl/view/<path>?query``: (status, body)."""
+    route = next(route for route in serving_routes.routes() if route.path.endswith("view/{page}"))
+    url = f"/mpl/view/{path}"
+    match, scope = route.matches({"type": "http", "method": "GET", "path": url, "headers": []})
+    asked = {
+        "type": "http",
+        "method": "GET",
+        "path": url,
+        "headers": [(name.encode(), value.encode()) for name, value in headers],
+        "query_string": query.encode(),
+        "client": ("203.0.113.7", 50000),
+    }
+    response = asyncio.run(route.endpoint(Request({**asked, **scope})))
+    return response.status_code, response.body.decode()
+
+
+@pytest.fixture
+def served(monkeypatch):
+    monkeypatch.setattr(serving_routes, "_KEPT", type(serving_routes._KEPT)())
+    monkeypatch.setattr(serving_routes, "_NAMES", {})
+    monkeypatch.setattr(serving_routes, "_LINKED", type(serving_routes._LINKED)())
+    _serving(monkeypatch)
+
+
+def test_a_view_is_the_pages_picture_at_that_address_kept_for_its_rerun(served):
+    status, body = _view("kmp", QUERY, [("sec-fetch-site", "same-origin")])
+    assert status == 200, body
+    answer = json.loads(body)
+    view = pictures.open_address("kmp", dict(parse_qsl(QUERY)))
+    assert answer["address"] == view_address("kmp", view.query)
+    with serving_routes._KEPT_LOCK:
+        payload = json.loads(gzip.decompress(serving_routes._KEPT[answer["name"]]))
+    assert payload["page"] == "kmp" and payload["n_steps"] == view.picture.n_steps == 5
+    # the page's own rerun for the same settings draws nothing again: the same payload, named the same
+    settings, _ = pictures.read_address("kmp", dict(parse_qsl(QUERY)))
+    found, kept = compute.SERVING.cached("payloads", settings.key())
+    assert found and compute.SERVING.payload_name(kept[0]) == answer["name"]
+    # and a browser opening that address is told to fetch it early
+    assert serving_routes.linked_payload("/kmp", urlencode(view.query)) == answer["name"]
+
+
+def test_a_dragged_value_is_read_as_a_link_reads_it(served):
+    """A value the slider shows mid-drag (a float's last digits, a k past what the size
+    allows) comes back as the address the page writes."""
+    status, body = _view("kmp", "data=sinc&points=200&noise=0.15000000000000002&k=400")
+    assert status == 200, body
+    address = json.loads(body)["address"]
+    query = dict(parse_qsl(address.split("?", 1)[1]))
+    assert query["noise"] == "0.15"
+    assert int(query["k"]) < 200  # clamped to what 200 points allow, as a link is
+
+
+def test_a_view_is_computed_in_the_asking_clients_share(served, monkeypatch):
+    seen = []
+    real = compute.prepare
+
+    def prepare(page, query):
+        seen.append(compute.SERVING.client())
+        return real(page, query)
+
+    monkeypatch.setattr(compute, "prepare", prepare)
+    assert _view("kmp", QUERY, [("x-forwarded-for", "198.51.100.9")])[0] == 200
+    assert [client.address for client in seen] == ["203.0.113.7"]  # not behind the proxy: the peer, not the header
+    assert compute.SERVING.client().address == "server"  # and the thread gives the share back
+
+
+@pytest.mark.parametrize(
+    "path,query,headers,status,says",
+    [
+        ("kmp", QUERY, [("sec-fetch-site", "cross-site")], 403, "Only the app's own pages"),
+        ("kmp", QUERY, [("origin", "https://elsewhere.example"), ("host", "lab.example")], 403, "Only the app's own"),
+        ("kmp", "gamma=" + "1" * 5000, [], 414, "at most 4000 characters"),
+        ("nowhere", QUERY, [], 404, "No page with a step player"),
+        ("references", QUERY, [], 404, "No page with a step player"),
+        ("kmp", QUERY + "&lesson=2-kmp&scene=3", [], 400, "opened by their page"),
+        ("kmp", QUERY + "&class=ABCD", [], 400, "opened by their page"),
+        ("kmp", "data=upload:%20mine.csv%20(0123abcd)", [], 400, "lives in the browser session that uploaded it"),
+        ("kmp", "data=moons&variant=prefit&loss=tanh", [], 400, "Pre-fitting needs the squared loss"),
+    ],
+)
+def test_what_the_view_route_refuses_it_says_in_a_sentence(served, path, query, headers, status, says):
+    got, body = _view(path, query, headers)
+    assert (got, says in body.replace("\\", "")) == (status, True), body
+
+
+def test_the_player_follows_the_sliders_whose_value_alone_makes_the_study():
+    """Each study page's size, noise and k sliders, by their widget's label: never a control
+    that another one's meaning hangs on, a select or a toggle (their change is the page's)."""
+    for page in site.PAGES:
+        if not page.picture:
+            continue
+        followed = dict(pictures.sliders(page.key))
+        declared = {control.label: control for control in pictures.controls(page.key)}
+        for label, name in followed.items():
+            control = declared[label]
+            assert control.widget == "slider" and control.name == name and name not in pictures.CASCADING
+    assert {"points", "k", "noise"} <= {name for _, name in pictures.sliders("kmp")}
+    # the reference carries them; a packed payload (no view route to ask) never does
+    head = json.loads(player.reference("a" * 40, 0, sliders=pictures.sliders("kmp"))[8:].split(b"a" * 40)[0])
+    assert {item["name"] for item in head["sliders"]} >= {"points", "k"}
+    assert "sliders" not in json.loads(player._unframed(player.packed(b"", 0), player.PACKED, "packed")[0])
