@@ -15,7 +15,8 @@ import gzip
 import hashlib
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qsl
 
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -28,6 +29,13 @@ from views import site
 from views.player import ROUTE, player_modules, player_version, plotly_url, used_modules
 
 MAX_VIEW_QUERY = 4000  # characters of a view's query (a lesson's longest address has a tenth)
+#: Views drawn at once for one client address (a dragging browser asks one at a time), and in all.
+VIEWS_PER_ADDRESS = 2
+VIEWS_AT_ONCE = 16
+#: The views' own threads: a client's views that wait for its share of the computing line never
+#: hold the threads the live class's routes read and write its record with (asyncio's default pool).
+_VIEW_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mpl-view")
+_VIEWS_IN_FLIGHT = Counter()  # client address -> its views being drawn (the event loop's thread only)
 #: Parameters of an address that its page reads, not the view route: a lesson's scene, a live class's.
 NOT_A_VIEW = ("lesson", "scene", "class", "key")
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
@@ -109,7 +117,10 @@ async def view(request):
     so that the page's own rerun at the release finds it.  Every refusal is a sentence:
     another site's page, an address too long, a page without a step player, a lesson's or a
     class's view (their page opens those), an upload (it lives in its own session), settings
-    the page cannot show."""
+    the page cannot show, more than ``VIEWS_PER_ADDRESS`` views at once from one address (a
+    browser asks one at a time: more is a script) or ``VIEWS_AT_ONCE`` in all.  The views
+    are drawn on threads of their own, so that a script's queue of them never holds the
+    threads the live class's routes use."""
     from ui import compute
     from views.pictures.settings import UPLOAD_PREFIX, view_address
 
@@ -130,15 +141,24 @@ async def view(request):
     if str(query.get("data", "")).startswith(UPLOAD_PREFIX):
         return _refused(400, "An uploaded dataset's study lives in the browser session that uploaded it.")
     client = Client(request_address(request), "view")  # its address's share, as its pages'
+    if _VIEWS_IN_FLIGHT[client.address] >= VIEWS_PER_ADDRESS:
+        return _refused(429, "This browser's last values are still being drawn; the latest is asked for after them.")
+    if sum(_VIEWS_IN_FLIGHT.values()) >= VIEWS_AT_ONCE:
+        return _refused(503, "The server is drawing many views at once; the value is drawn when the slider is let go.")
 
     def prepared():
         with compute.SERVING.acting_for(client):
             return compute.prepare(page.key, query)
 
+    _VIEWS_IN_FLIGHT[client.address] += 1
     try:
-        _, gz, address = await asyncio.to_thread(prepared)
+        _, gz, address = await asyncio.get_running_loop().run_in_executor(_VIEW_THREADS, prepared)
     except ValueError as error:
         return _refused(400, str(error))
+    finally:
+        _VIEWS_IN_FLIGHT[client.address] -= 1
+        if not _VIEWS_IN_FLIGHT[client.address]:
+            del _VIEWS_IN_FLIGHT[client.address]
     written = address.query()
     name = name_for(gz, [written], page.key)
     answer = {"name": name, "address": view_address(page.url_path, written)}

@@ -122,3 +122,65 @@ def test_the_player_follows_the_sliders_whose_value_alone_makes_the_study():
     head = json.loads(player.reference("a" * 40, 0, sliders=pictures.sliders("kmp"))[8:].split(b"a" * 40)[0])
     assert {item["name"] for item in head["sliders"]} >= {"points", "k"}
     assert "sliders" not in json.loads(player._unframed(player.packed(b"", 0), player.PACKED, "packed")[0])
+
+
+def test_a_script_asking_many_views_at_once_gets_a_sentence_and_the_class_routes_keep_their_threads(
+    served, monkeypatch
+):
+    """A browser asks one view at a time; a script firing many from one address gets a 429
+    past ``VIEWS_PER_ADDRESS`` at once, and while its views wait for their share of the
+    computing line, the threads the live class's routes read their record with are free."""
+    import threading
+
+    route = next(route for route in serving_routes.routes() if route.path.endswith("view/{page}"))
+    release = threading.Event()
+    real = compute.prepare
+
+    def slow(page, query):
+        release.wait(30)
+        return real(page, query)
+
+    monkeypatch.setattr(compute, "prepare", slow)
+
+    def request():
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": "/mpl/view/kmp",
+            "headers": [],
+            "query_string": QUERY.encode(),
+            "client": ("203.0.113.7", 50000),
+            "path_params": {"page": "kmp"},
+        }
+        return route.endpoint(Request(scope))
+
+    async def script():
+        asked = [asyncio.ensure_future(request()) for _ in range(6)]
+        await asyncio.sleep(0.2)
+        early = [task.result().status_code for task in asked if task.done()]
+        free = await asyncio.wait_for(asyncio.to_thread(lambda: "the class's store answered"), timeout=5)
+        release.set()
+        late = [response.status_code for response in await asyncio.gather(*asked)]
+        return early, free, late
+
+    early, free, late = asyncio.run(script())
+    assert early == [429] * (6 - serving_routes.VIEWS_PER_ADDRESS), early
+    assert free == "the class's store answered"
+    assert sorted(late) == [200] * serving_routes.VIEWS_PER_ADDRESS + [429] * (6 - serving_routes.VIEWS_PER_ADDRESS)
+    assert not serving_routes._VIEWS_IN_FLIGHT  # every view counted out again
+
+    # more waiting views than asyncio's own pool has threads (as many addresses could send):
+    # the class's routes still get a thread at once
+    monkeypatch.setattr(serving_routes, "VIEWS_PER_ADDRESS", 100)
+    monkeypatch.setattr(serving_routes, "VIEWS_AT_ONCE", 100)
+    release.clear()
+
+    async def crowd():
+        asked = [asyncio.ensure_future(request()) for _ in range(40)]
+        await asyncio.sleep(0.2)
+        free = await asyncio.wait_for(asyncio.to_thread(lambda: "answered"), timeout=5)
+        release.set()
+        return free, [response.status_code for response in await asyncio.gather(*asked)]
+
+    free, codes = asyncio.run(crowd())
+    assert free == "answered" and codes == [200] * 40
