@@ -583,15 +583,12 @@ def _merged(text, head):
     return text[:-1] + "," + head[1:]
 
 
-def _view(step, lesson, present, text_scale, address=None, settings=()):
+def _view(step, lesson, present, text_scale, address=None, sliders=()):
     extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
     if address is not None:
         extra["address"] = str(address)
-    if settings:
-        extra["settings"] = [
-            {"label": str(label), "name": str(name), "widget": widget, **({"values": dict(values)} if values else {})}
-            for label, name, widget, values in settings
-        ]
+    if sliders:
+        extra["sliders"] = [{"label": str(label), "name": str(name)} for label, name in sliders]
     if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always
         extra["lesson"] = lesson
         extra["exact_step"] = True
@@ -650,12 +647,13 @@ def filled_in(script, values):
     return script
 
 
-def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, settings=()):
+def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, sliders=()):
     """What the browser receives when routed: ``REFERENCE``, the length of the per-view
-    JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII).  ``settings``:
-    the page's settings whose picture the player asks for itself (:func:`views.pictures.followed`;
-    it fetches them from the serving layer's view route, so only a routed page has them)."""
-    view = _view(step, lesson, present, text_scale, address, settings)
+    JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII).  ``sliders``:
+    ``(label, address name)`` of the page's sliders the player follows while one is dragged
+    (:func:`views.pictures.sliders`; it fetches their pictures from the serving layer's view
+    route, so only a routed page has them)."""
+    view = _view(step, lesson, present, text_scale, address, sliders)
     return _framed(REFERENCE, view, name.encode())
 
 

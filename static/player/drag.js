@@ -5,14 +5,13 @@
 // as a link is, in this browser's fair share) and has it drawn into the plots on screen.
 // One question at a time: values passed while one is asked give way to the latest, so no
 // stale work is asked for.  Which sliders, and the address name each writes, the page says
-// (the reference's `settings`).  Only this file knows how Streamlit draws a slider.
+// (the reference's `sliders`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
-const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
-// The query a changed setting asks for: the page's address with `name` set to `value`, without
+// The query a dragged value asks for: the page's address with `name` set to `value`, without
 // the step (the player keeps its own step: mount.js) or a live class's own parameters.
-export function changedQuery(search, name, value) {
+export function draggedQuery(search, name, value) {
   const query = new URLSearchParams(search);
   query.set(name, value);
   for (const own of ["step", "class", "key"]) query.delete(own);
@@ -23,26 +22,20 @@ export function changedQuery(search, name, value) {
 // ({head, name}: its view fields and payload name); `delivered()`: how many the page's runs
 // have delivered (a picture the page's own rerun brought stands over a dragged one);
 // `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no;
-// `show(head, name)`: draw that payload; `onRelease()`: the slider let go (the panels out of
+// `show(head, name)`: draw that payload; `released()`: the slider let go (the panels out of
 // view are drawn then).  Returns {dragging(), stop()}.
 export function followDrags(current, delivered, fetchView, show, onRelease) {
-  let drag = null;  // {input, setting, asked, busy, later}: the slider held down, if any
+  let drag = null;  // {input, setting, asked, busy}: the slider held down, if any
 
   const ask = () => {
     if (!drag || drag.busy) return;
-    // while the page reruns (another setting just changed), its address is not yet the one the
-    // rerun will write: asked again a tenth of a second later
-    if (document.querySelector(RUNNING)) {
-      if (!drag.later) drag.later = setTimeout(() => { if (drag) { drag.later = null; ask(); } }, 100);
-      return;
-    }
     const value = drag.input.value;
     if (value === drag.asked) return;
     const held = drag;
     const since = delivered();
     held.asked = value;
     held.busy = true;
-    fetchView(changedQuery(window.location.search, held.setting.name, value)).then((view) => {
+    fetchView(draggedQuery(window.location.search, held.setting.name, value)).then((view) => {
       // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
       if (view && delivered() === since) {
         const head = Object.assign({}, current().head, { address: view.address, lesson: null, dragged: true });
@@ -56,7 +49,6 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
   // after React has drawn what the move did to the slider (its value comes a frame later)
   const moved = () => { if (drag) requestAnimationFrame(ask); };
   const released = () => {
-    if (drag && drag.later) clearTimeout(drag.later);
     drag = null;
     document.removeEventListener("pointermove", moved, true);
     document.removeEventListener("pointerup", letGo, true);
@@ -68,10 +60,10 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     const input = slider && slider.querySelector('input[type="range"]');
     if (!input) return;
     const label = input.getAttribute("aria-label");
-    const setting = (current().head.settings || []).find((item) => item.widget === "slider" && item.label === label);
+    const setting = (current().head.sliders || []).find((item) => item.label === label);
     if (!setting) return;
     released();
-    drag = { input, setting, asked: input.value, busy: false, later: null };
+    drag = { input, setting, asked: input.value, busy: false };
     document.addEventListener("pointermove", moved, true);
     document.addEventListener("pointerup", letGo, true);
     document.addEventListener("pointercancel", letGo, true);
