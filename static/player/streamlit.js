@@ -106,7 +106,7 @@ export function attach(component, where) {
   const runs = DELIVERED.get(root) || { deliveries: 0, drags: null };
   DELIVERED.set(root, runs);
   runs.deliveries += 1;
-  runs.named = named;
+  runs.named = named || { head: {} };  // (an upload's study, packed: none of its settings is followed)
   if (named) {
     const url = (name) => new URL(where.payloads + name, document.baseURI).href;
     // When the payload cannot be fetched (the server no longer keeps it), the page is asked
