@@ -8,6 +8,7 @@
 // (the reference's `sliders`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
+const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
 // The query a dragged value asks for: the page's address with `name` set to `value`, without
 // the step (the player keeps its own step: mount.js) or a live class's own parameters.
@@ -22,13 +23,19 @@ export function draggedQuery(search, name, value) {
 // ({head, name}: its view fields and payload name); `delivered()`: how many the page's runs
 // have delivered (a picture the page's own rerun brought stands over a dragged one);
 // `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no;
-// `show(head, name)`: draw that payload; `released()`: the slider let go (the panels out of
+// `show(head, name)`: draw that payload; `onRelease()`: the slider let go (the panels out of
 // view are drawn then).  Returns {dragging(), stop()}.
 export function followDrags(current, delivered, fetchView, show, onRelease) {
-  let drag = null;  // {input, setting, asked, busy}: the slider held down, if any
+  let drag = null;  // {input, setting, asked, busy, later}: the slider held down, if any
 
   const ask = () => {
     if (!drag || drag.busy) return;
+    // while the page reruns (another setting just changed), its address is not yet the one the
+    // rerun will write: asked again a tenth of a second later
+    if (document.querySelector(RUNNING)) {
+      if (!drag.later) drag.later = setTimeout(() => { if (drag) { drag.later = null; ask(); } }, 100);
+      return;
+    }
     const value = drag.input.value;
     if (value === drag.asked) return;
     const held = drag;
@@ -49,6 +56,7 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
   // after React has drawn what the move did to the slider (its value comes a frame later)
   const moved = () => { if (drag) requestAnimationFrame(ask); };
   const released = () => {
+    if (drag && drag.later) clearTimeout(drag.later);
     drag = null;
     document.removeEventListener("pointermove", moved, true);
     document.removeEventListener("pointerup", letGo, true);
@@ -63,7 +71,7 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     const setting = (current().head.sliders || []).find((item) => item.label === label);
     if (!setting) return;
     released();
-    drag = { input, setting, asked: input.value, busy: false };
+    drag = { input, setting, asked: input.value, busy: false, later: null };
     document.addEventListener("pointermove", moved, true);
     document.addEventListener("pointerup", letGo, true);
     document.addEventListener("pointercancel", letGo, true);
