@@ -559,8 +559,9 @@ def holds_the_lecturers_view(server, code, lecturer, move):
 def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, browser):
     """Scene (End, then PageDown into the next scene: the class kept the last scene's end and
     late students landed on it), reveal, vote again, text size, presenter mode, another page,
-    a preset, a width: after each, a student joining now lands on the lecturer's view and
-    step, and a student following shows it."""
+    a preset, a width, k dragged (the values it passes stay on the lecturer's screen): after
+    each, a student joining now lands on the lecturer's view and step, and a student
+    following shows it."""
     from test_lecture import choose_preset
 
     from views import lessons
@@ -616,6 +617,30 @@ def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, bro
         lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {before!r}", timeout=90_000)
         assert "gamma=3" in lecturer.evaluate("window.__mplPlayer.payload.address")
         holds_the_lecturers_view(server, code, lecturer, "a width picked")
+        address = lecturer.evaluate("window.__mplPlayer.payload.address")
+        student.wait_for_function(f"window.__mplPlayer.payload.address === {address!r}", timeout=60_000)
+
+        # k dragged with the mouse: the values it passes are drawn on the lecturer's screen only;
+        # the class follows the value let go
+        held = class_record(server, code)
+        thumb = lecturer.locator('input[aria-label="Basis vectors k"]')
+        track = lecturer.locator('[role=group][aria-label="Basis vectors k"]')
+        track.scroll_into_view_if_needed()
+        knob, line = thumb.locator("xpath=../..").bounding_box(), track.bounding_box()
+        lecturer.mouse.move(knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2)
+        lecturer.mouse.down()
+        right = knob["x"] + knob["width"] / 2 > line["x"] + line["width"] / 2  # (moved to the other half)
+        lecturer.mouse.move(
+            line["x"] + (0.1 if right else 0.4) * line["width"], knob["y"] + knob["height"] / 2, steps=4
+        )
+        lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {address!r}", timeout=60_000)
+        dragged = lecturer.evaluate("window.__mplPlayer.payload.address")
+        assert class_record(server, code) == held, "a dragged value went to the class"
+        lecturer.mouse.up()
+        lecturer.wait_for_function(
+            "(k) => new URL(location.href).searchParams.get('k') === k", arg=thumb.input_value(), timeout=60_000
+        )
+        holds_the_lecturers_view(server, code, lecturer, f"k dragged (passing {dragged}) and let go")
         address = lecturer.evaluate("window.__mplPlayer.payload.address")
         student.wait_for_function(f"window.__mplPlayer.payload.address === {address!r}", timeout=60_000)
 
