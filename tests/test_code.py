@@ -24,7 +24,7 @@ def run_script(at, tmp_path, stem):
     scripts = [block.value for block in at.code if "NUMBERS" in block.value]
     assert len(scripts) == 1, "the page must offer exactly one script"
     script = scripts[0]
-    assert "streamlit" not in script and "plotly" not in script and "ui." not in script
+    assert "streamlit" not in script and "plotly" not in script and "ui." not in script and "views." not in script
     path = tmp_path / "view.py"
     path.write_text(script)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -1,7 +1,7 @@
 """The step player in the app: the Streamlit component that mounts a study's payload
 (:mod:`views.player`, which writes it) and the step the browser reports back.
 
-A page computes its study, draws its payload with :mod:`views.payload` and mounts
+A page computes its study, draws its payload with :mod:`views.player` and mounts
 :func:`show`: the component's script (``static/player/boot.js``) starts plotly.js and the
 player's modules, and the browser steps on its own from then on.
 """
