@@ -140,7 +140,15 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         wait_step(student, 4)
         asleep.send("Page.setWebLifecycleState", {"state": "active"})  # it wakes where the lecturer is
         wait_step(late, 4)
-        # back to the default text size: the lecturer's address drops ?text=, and the students follow it
+        # back to the default text size: the lecturer's address drops ?text=, and the students follow it.
+        # The text size is in the title row above the player; in presenter mode the player's bar
+        # stays pinned at the top, so a page scrolled down has it under the bar: the lecturer
+        # scrolls back up with the wheel first (once, in CI under load, the page had scrolled)
+        lecturer.mouse.move(640, 300)
+        lecturer.mouse.wheel(0, -4000)
+        lecturer.wait_for_function(
+            "() => { const m = document.querySelector('[data-testid=stMain]'); return !m || m.scrollTop === 0; }"
+        )
         click_like_a_person(lecturer, lecturer.get_by_role("radio", name="100%"))
         for follower in students:
             follower.wait_for_function("window.__mplPlayer && window.__mplPlayer.scale === 1", timeout=60_000)
