@@ -96,18 +96,29 @@ def pick(page, value):
     return _measured(page, before, mounts)
 
 
-def drag(page, label, fraction):
-    """Drag the slider ``label``'s thumb with the mouse to ``fraction`` of its track; timed
-    from the release (Streamlit's slider sends its value then)."""
-    before, mounts = _before(page)
+def grip(page, label):
+    """Take Streamlit's slider ``label`` by its thumb with the mouse (its track scrolled into
+    view; the mouse pressed at the thumb's centre, which must be the slider there, no bar
+    over it): ``(x, y, to_x)``, the thumb's place on screen and a function giving the screen
+    x of a fraction of the track."""
     track = page.locator(f'[role=group][aria-label="{label}"]')
     track.scroll_into_view_if_needed()
     thumb = page.locator(f'input[aria-label="{label}"]').locator("xpath=../..").bounding_box()
     line = track.bounding_box()
     x, y = thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] / 2
+    hit = "([x, y]) => Boolean(document.elementFromPoint(x, y).closest('[data-testid=stSlider]'))"
+    assert page.evaluate(hit, [x, y]), f"the thumb of {label!r} at ({x:.0f}, {y:.0f}) is covered"
     page.mouse.move(x, y)
     page.mouse.down()
-    page.mouse.move(line["x"] + fraction * line["width"], y, steps=8)
+    return x, y, lambda fraction: line["x"] + fraction * line["width"]
+
+
+def drag(page, label, fraction):
+    """Drag the slider ``label``'s thumb with the mouse to ``fraction`` of its track; timed
+    from the release (Streamlit's slider sends its value then)."""
+    before, mounts = _before(page)
+    _, y, to_x = grip(page, label)
+    page.mouse.move(to_x(fraction), y, steps=8)
     _arm(page, "pointerup")
     page.mouse.up()
     return _measured(page, before, mounts)
@@ -121,21 +132,15 @@ def sweep(page, label, start, end, seconds=3.0):
     had not shown) before the release."""
     import time
 
-    track = page.locator(f'[role=group][aria-label="{label}"]')
-    track.scroll_into_view_if_needed()
-    line = track.bounding_box()
-    y = line["y"] + line["height"] / 2
-    thumb = page.locator(f'input[aria-label="{label}"]').locator("xpath=../..").bounding_box()
-    page.mouse.move(thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(line["x"] + start * line["width"], y, steps=4)
+    _, y, to_x = grip(page, label)
+    page.mouse.move(to_x(start), y, steps=4)
     page.evaluate(
         "window.__long = []; window.__drawnIds = new Set([window.__mplPlayer.id]); window.__values = new Set();"
         "document.addEventListener('mpl-rendered', (e) => window.__drawnIds.add(e.detail.id));"
     )
     began = time.perf_counter()
     while (elapsed := time.perf_counter() - began) < seconds:
-        page.mouse.move(line["x"] + (start + (end - start) * elapsed / seconds) * line["width"], y)
+        page.mouse.move(to_x(start + (end - start) * elapsed / seconds), y)
         page.evaluate(f"window.__values.add(document.querySelector('input[aria-label=\"{label}\"]').value)")
     took = time.perf_counter() - began
     pictures = page.evaluate("window.__drawnIds.size - 1")

@@ -22,6 +22,8 @@ from browser_support import (  # noqa: F401
     wait_until_idle,
 )
 
+from benchmarks.settings_speed import grip
+
 
 def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
     page = browser.new_page(viewport={"width": 1600, "height": 2400})
@@ -443,20 +445,11 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
         )
         first = page.evaluate("window.__mplPlayer.id")
         label = "Basis vectors k"
-        track = page.locator(f'[role=group][aria-label="{label}"]')
         thumb = page.locator(f'input[aria-label="{label}"]')
-        track.scroll_into_view_if_needed()
-        knob = thumb.locator("xpath=../..").bounding_box()
-        line = track.bounding_box()
-        x, y = knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2
-        assert page.evaluate(
-            "([x, y]) => document.elementFromPoint(x, y).closest('[data-testid=stSlider]') !== null", [x, y]
-        )
-        page.mouse.move(x, y)
-        page.mouse.down()
+        _, y, to_x = grip(page, label)  # (the thumb is the slider on screen, not a bar over it)
         passed = []
         for fraction in (0.15, 0.1, 0.05):  # the thumb moved left in three moves, a pause at each
-            page.mouse.move(line["x"] + fraction * line["width"], y, steps=4)
+            page.mouse.move(to_x(fraction), y, steps=4)
             value = thumb.input_value()
             passed.append(value)
             page.wait_for_function(

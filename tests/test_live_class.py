@@ -21,6 +21,8 @@ from browser_support import (  # noqa: F401 (fixtures)
     shots,
 )
 
+from benchmarks.settings_speed import grip
+
 LESSON_VIEW = "kmp?data=xor&points=300&k=12"  # a small study: each open is quick
 
 
@@ -632,15 +634,8 @@ def test_the_class_holds_the_lecturers_step_after_every_kind_of_move(server, bro
         # the class follows the value let go
         held = class_record(server, code)
         thumb = lecturer.locator('input[aria-label="Basis vectors k"]')
-        track = lecturer.locator('[role=group][aria-label="Basis vectors k"]')
-        track.scroll_into_view_if_needed()
-        knob, line = thumb.locator("xpath=../..").bounding_box(), track.bounding_box()
-        lecturer.mouse.move(knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2)
-        lecturer.mouse.down()
-        right = knob["x"] + knob["width"] / 2 > line["x"] + line["width"] / 2  # (moved to the other half)
-        lecturer.mouse.move(
-            line["x"] + (0.1 if right else 0.4) * line["width"], knob["y"] + knob["height"] / 2, steps=4
-        )
+        x, y, to_x = grip(lecturer, "Basis vectors k")
+        lecturer.mouse.move(to_x(0.1 if x > to_x(0.5) else 0.4), y, steps=4)  # (to the other half)
         lecturer.wait_for_function(f"window.__mplPlayer.payload.address !== {address!r}", timeout=60_000)
         dragged = lecturer.evaluate("window.__mplPlayer.payload.address")
         assert class_record(server, code) == held, "a dragged value went to the class"

@@ -20,8 +20,8 @@ from views.pictures.settings import view_address
 QUERY = "data=sinc&points=200&gamma=1&k=5"
 
 
-def _view(path, query="", headers=()):
-    """The view route answering a GET of ``/mpl/view/<path>?query``: (status, body)."""
+def _asked(path, query="", headers=()):
+    """The view route's answer to a GET of ``/mpl/view/<path>?query`` from 203.0.113.7 (a coroutine)."""
     route = next(route for route in serving_routes.routes() if route.path.endswith("view/{page}"))
     url = f"/mpl/view/{path}"
     match, scope = route.matches({"type": "http", "method": "GET", "path": url, "headers": []})
@@ -33,7 +33,12 @@ def _view(path, query="", headers=()):
         "query_string": query.encode(),
         "client": ("203.0.113.7", 50000),
     }
-    response = asyncio.run(route.endpoint(Request({**asked, **scope})))
+    return route.endpoint(Request({**asked, **scope}))
+
+
+def _view(path, query="", headers=()):
+    """The view route answering a GET of ``/mpl/view/<path>?query``: (status, body)."""
+    response = asyncio.run(_asked(path, query, headers))
     return response.status_code, response.body.decode()
 
 
@@ -132,7 +137,6 @@ def test_a_script_asking_many_views_at_once_gets_a_sentence_and_the_class_routes
     computing line, the threads the live class's routes read their record with are free."""
     import threading
 
-    route = next(route for route in serving_routes.routes() if route.path.endswith("view/{page}"))
     release = threading.Event()
     real = compute.prepare
 
@@ -143,16 +147,7 @@ def test_a_script_asking_many_views_at_once_gets_a_sentence_and_the_class_routes
     monkeypatch.setattr(compute, "prepare", slow)
 
     def request():
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": "/mpl/view/kmp",
-            "headers": [],
-            "query_string": QUERY.encode(),
-            "client": ("203.0.113.7", 50000),
-            "path_params": {"page": "kmp"},
-        }
-        return route.endpoint(Request(scope))
+        return _asked("kmp", QUERY)
 
     async def script():
         asked = [asyncio.ensure_future(request()) for _ in range(6)]

@@ -8,12 +8,10 @@ player's modules, and the browser steps on its own from then on.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import views.player
 from views.player import (
     PLAYER_DIR,
     ROUTE,
+    STYLE,
     filled_in,
     packed,
     player_version,
@@ -22,8 +20,6 @@ from views.player import (
     used_modules,
 )
 
-#: The pure layer's folder, whose stylesheet the player is drawn with here and in a saved page.
-VIEWS = Path(views.player.__file__).resolve().parent
 _COMPONENT = None
 NAME = "mpl_step_player"
 
@@ -42,7 +38,7 @@ def _component():
         _COMPONENT = st.components.v2.component(
             NAME,
             html="<div class='mpl-root'></div>",
-            css=(VIEWS / "player.css").read_text(),
+            css=STYLE.read_text(),
             js=_boot(),
             isolate_styles=False,
         )

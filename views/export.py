@@ -43,7 +43,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from views import site
-from views.player import player_modules, used_modules
+from views.player import STYLE, player_modules, used_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
@@ -163,7 +163,7 @@ def standalone(scenes, *, app_url=DEFAULT_APP_URL, title=None, made=None):
         "studies": [_packed(text) for text in studies],
     }
     modules = player_modules()
-    css = (HERE / "standalone.css").read_text(encoding="utf-8") + (HERE / "player.css").read_text(encoding="utf-8")
+    css = (HERE / "standalone.css").read_text(encoding="utf-8") + STYLE.read_text(encoding="utf-8")
     return PAGE.format(
         title=html.escape(title),
         heading=html.escape(data["heading"]),

@@ -49,6 +49,8 @@ PLOTLY_FILE = PLOTLY_BUNDLE.name
 PLAYER_DIR = ROOT / "static" / "player"
 #: The payload's JSON Schema: what this module writes and the player reads, written down once.
 SCHEMA = Path(__file__).resolve().parent / "payload.schema.json"
+#: The player's stylesheet, the same in the app's component and in a saved page.
+STYLE = Path(__file__).resolve().parent / "player.css"
 #: The payload's version (the schema's): the player refuses another with a sentence.
 PAYLOAD_VERSION = json.loads(SCHEMA.read_text())["properties"]["version"]["const"]
 #: What a panel can be (the schema's ``role``), in the order presenter mode shows them.

@@ -55,9 +55,8 @@ export const drawing = {
     const shown = this.cells.filter((cell) => cell.height > 0);
     const visible = shown.filter((cell) => this.onScreen(cell));
     if (!visible.length && shown.length && !shown[0].drawn) visible.push(shown[0]);
-    // While a slider is dragged (drag.js), the panels out of view wait for its release: each
-    // value it passes draws only what can be seen.
-    const waiting = Boolean(this.options.dragging && this.options.dragging());
+    // While a slider is dragged, the panels out of view wait for its release
+    const waiting = this.dragged();
     const hidden = waiting ? [] : shown.filter((cell) => !visible.includes(cell));
     const whole = visible.length === shown.length || !waiting;
     const token = (this.token = (this.token || 0) + 1);
@@ -77,6 +76,12 @@ export const drawing = {
         Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));
       }, 0);
     })));
+  },
+
+  // Whether a slider of the page is held (drag.js): each value it passes draws only what can
+  // be seen; the panels out of view are drawn at its release.
+  dragged() {
+    return Boolean(this.options.dragging && this.options.dragging());
   },
 
   // The player's own listeners on a drawn plot (each player hooks a plot it draws once; it

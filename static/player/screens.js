@@ -186,8 +186,8 @@ export const screens = {
     // redraw of every panel was a second draw of each new study.
     const shape = [area.width, this.screen, this.grid.style.gridTemplateColumns, this.grid.style.gridTemplateRows,
       ...this.cells.map((cell) => [cell.height, cell.cell.style.gridColumn, cell.cell.style.gridRow].join(" "))].join("|");
-    const waiting = Boolean(this.options.dragging && this.options.dragging());  // (drawing.js: panels out of view wait)
-    if (shape === this.shape && this.cells.every((cell) => !cell.height || (cell.drawn && cell.hooked) || waiting)) return;
+    const drawn = (cell) => !cell.height || (cell.drawn && cell.hooked) || this.dragged();  // (drawing.js)
+    if (shape === this.shape && this.cells.every(drawn)) return;
     this.shape = shape;
     this.render(true);
   },
