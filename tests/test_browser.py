@@ -383,11 +383,14 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
 
 
 def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser):
-    """A new kernel width picked with the mouse: the new study is drawn into the plots
+    """A new kernel width picked with the mouse: the player asks the view route for its
+    picture at once (once, beside the page's rerun); the new study is drawn into the plots
     already on screen (each the same element, redrawn as a step redraws it, not made
     anew), on the step shown, with nothing of the old study's overlays left over, and the
     keys step the new study."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/mpl/view/" in request.url else None)
     try:
         page.goto(f"{server}/kmp?data=sinc&points=350&step=3")
         settled(page, 3)
@@ -416,6 +419,8 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         # the old player took its listeners off the plots it handed over: it, and its study, can go
         assert page.evaluate(f"() => ({listeners})(window.__mplPlayer)") == before["listeners"]
         assert after["gamma"] == "3" and after["j"] == 3
+        # the player asked for the picked width's picture itself, once, beside the page's rerun
+        assert [parse_qs(url.split("?", 1)[1]).get("gamma") for url in asked] == [["3"]], asked
         assert after["kept"] == [True] * before["panels"], "each plot is redrawn in place, not made anew"
         assert after["drawn"], "every panel shows the new study's traces"
         assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"

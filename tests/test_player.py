@@ -332,7 +332,7 @@ def test_the_player_module_graph_is_whole():
         "eventsource-parser.js",
     }
     assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
-    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js", "drag.js"}
+    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js", "drag.js", "pick.js"}
 
 
 def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch):

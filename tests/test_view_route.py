@@ -1,7 +1,7 @@
 """A slider's value while it is dragged, fetched by the player as a step is (serving/routes.py
 ``view``): the payload name of a page's picture at an address, computed in the asker's share
 and kept for the page's own rerun, and a sentence for everything it refuses; and which
-sliders a page lets the player follow (views.pictures ``sliders``)."""
+settings a page lets the player follow (views.pictures ``followed``)."""
 
 import asyncio
 import gzip
@@ -111,22 +111,28 @@ def test_what_the_view_route_refuses_it_says_in_a_sentence(served, path, query, 
     assert (got, says in body.replace("\\", "")) == (status, True), body
 
 
-def test_the_player_follows_the_sliders_whose_value_alone_makes_the_study():
-    """Each study page's size, noise and k sliders, by their widget's label: never a control
-    that another one's meaning hangs on, a select or a toggle (their change is the page's)."""
+def test_the_player_follows_the_settings_whose_value_alone_makes_the_study():
+    """Each study page's sliders and selects whose value alone makes the study (the size,
+    the noise, k, the width, a loss), by their widget's label, a select's options with the
+    value each shown text stands for: never a control that other controls' meaning hangs on
+    (the dataset, the kernel), a toggle, or a select whose options the data decide."""
     for page in site.PAGES:
         if not page.picture:
             continue
-        followed = dict(pictures.sliders(page.key))
         declared = {control.label: control for control in pictures.controls(page.key)}
-        for label, name in followed.items():
+        for label, name, widget, values in pictures.followed(page.key):
             control = declared[label]
-            assert control.widget == "slider" and control.name == name and name not in pictures.CASCADING
-    assert {"points", "k", "noise"} <= {name for _, name in pictures.sliders("kmp")}
+            assert control.widget == widget and control.name == name and name not in pictures.CASCADING
+            assert widget == "slider" or (widget == "selectbox" and control.options is not None)
+            for text, value in values:  # each option, as the select shows it and the address writes it
+                assert control.parse(value) is not None and control.name_of(control.parse(value)) == text
+    followed = {name: widget for _, name, widget, _ in pictures.followed("kmp")}
+    mine = {"noise": "slider", "points": "slider", "gamma": "selectbox", "k": "slider", "loss": "selectbox"}
+    assert mine.items() <= followed.items() and not {"data", "kernel", "positive"} & set(followed), followed
     # the reference carries them; a packed payload (no view route to ask) never does
-    head = json.loads(player.reference("a" * 40, 0, sliders=pictures.sliders("kmp"))[8:].split(b"a" * 40)[0])
-    assert {item["name"] for item in head["sliders"]} >= {"points", "k"}
-    assert "sliders" not in json.loads(player._unframed(player.packed(b"", 0), player.PACKED, "packed")[0])
+    head = json.loads(player.reference("a" * 40, 0, settings=pictures.followed("kmp"))[8:].split(b"a" * 40)[0])
+    assert {item["name"] for item in head["settings"]} == set(followed)
+    assert "settings" not in json.loads(player._unframed(player.packed(b"", 0), player.PACKED, "packed")[0])
 
 
 def test_a_script_asking_many_views_at_once_gets_a_sentence_and_the_class_routes_keep_their_threads(

@@ -84,7 +84,7 @@ def show(
     page=None,
     private=False,
     address=None,
-    sliders=(),
+    settings=(),
 ):
     """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
     per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
@@ -97,15 +97,15 @@ def show(
     study of this session's own (an upload's) always goes inline, on the session's own
     connection: it gets no name another browser, or a proxy, could fetch it by.
     ``address``: the view's address as a live class names it (:func:`ui.state.view_address`),
-    which the player reports with its step.  ``sliders``: the page's sliders the player follows
-    while one is dragged (:func:`views.pictures.sliders`), given with a reference only.
+    which the player reports with its step.  ``settings``: the page's settings whose picture
+    the player asks for itself (:func:`views.pictures.followed`), given with a reference only.
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (the performance page has the cost of each)."""
     from ui import compute
 
     name = None if private or _state_value(key, "inline") else compute.SERVING.payload_name(gz, addresses, page)
     if name is not None:
-        data = reference(name, step, lesson, present, text_scale, address, sliders)
+        data = reference(name, step, lesson, present, text_scale, address, settings)
     else:
         data = packed(gz, step, lesson, present, text_scale, address)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}

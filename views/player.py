@@ -585,12 +585,15 @@ def _merged(text, head):
     return text[:-1] + "," + head[1:]
 
 
-def _view(step, lesson, present, text_scale, address=None, sliders=()):
+def _view(step, lesson, present, text_scale, address=None, settings=()):
     extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
     if address is not None:
         extra["address"] = str(address)
-    if sliders:
-        extra["sliders"] = [{"label": str(label), "name": str(name)} for label, name in sliders]
+    if settings:
+        extra["settings"] = [
+            {"label": str(label), "name": str(name), "widget": widget, **({"values": dict(values)} if values else {})}
+            for label, name, widget, values in settings
+        ]
     if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always
         extra["lesson"] = lesson
         extra["exact_step"] = True
@@ -649,13 +652,12 @@ def filled_in(script, values):
     return script
 
 
-def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, sliders=()):
+def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, settings=()):
     """What the browser receives when routed: ``REFERENCE``, the length of the per-view
-    JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII).  ``sliders``:
-    ``(label, address name)`` of the page's sliders the player follows while one is dragged
-    (:func:`views.pictures.sliders`; it fetches their pictures from the serving layer's view
-    route, so only a routed page has them)."""
-    view = _view(step, lesson, present, text_scale, address, sliders)
+    JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII).  ``settings``:
+    the page's settings whose picture the player asks for itself (:func:`views.pictures.followed`;
+    it fetches them from the serving layer's view route, so only a routed page has them)."""
+    view = _view(step, lesson, present, text_scale, address, settings)
     return _framed(REFERENCE, view, name.encode())
 
 

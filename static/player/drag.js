@@ -5,14 +5,14 @@
 // as a link is, in this browser's fair share) and has it drawn into the plots on screen.
 // One question at a time: values passed while one is asked give way to the latest, so no
 // stale work is asked for.  Which sliders, and the address name each writes, the page says
-// (the reference's `sliders`).  Only this file knows how Streamlit draws a slider.
+// (the reference's `settings`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
 const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
-// The query a dragged value asks for: the page's address with `name` set to `value`, without
+// The query a changed setting asks for: the page's address with `name` set to `value`, without
 // the step (the player keeps its own step: mount.js) or a live class's own parameters.
-export function draggedQuery(search, name, value) {
+export function changedQuery(search, name, value) {
   const query = new URLSearchParams(search);
   query.set(name, value);
   for (const own of ["step", "class", "key"]) query.delete(own);
@@ -42,7 +42,7 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     const since = delivered();
     held.asked = value;
     held.busy = true;
-    fetchView(draggedQuery(window.location.search, held.setting.name, value)).then((view) => {
+    fetchView(changedQuery(window.location.search, held.setting.name, value)).then((view) => {
       // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
       if (view && delivered() === since) {
         const head = Object.assign({}, current().head, { address: view.address, lesson: null, dragged: true });
@@ -68,7 +68,7 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     const input = slider && slider.querySelector('input[type="range"]');
     if (!input) return;
     const label = input.getAttribute("aria-label");
-    const setting = (current().head.sliders || []).find((item) => item.label === label);
+    const setting = (current().head.settings || []).find((item) => item.widget === "slider" && item.label === label);
     if (!setting) return;
     released();
     drag = { input, setting, asked: input.value, busy: false, later: null };

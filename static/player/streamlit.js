@@ -9,9 +9,10 @@ import { framed } from "./decode.js";
 import { followDrags } from "./drag.js";
 import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
+import { followPicks } from "./pick.js";
 
-// root -> {named, deliveries, drags}: the reference the page's last run delivered, how many
-// its runs have delivered, and the following of its sliders (drag.js).
+// root -> {named, deliveries, drags, picks}: the reference the page's last run delivered, how
+// many its runs have delivered, and the following of its sliders (drag.js) and selects (pick.js).
 const DELIVERED = new WeakMap();
 
 // The page's address path (its last part: the app may sit under a base path).
@@ -114,17 +115,20 @@ export function attach(component, where) {
     const askInline = () => component.setStateValue("inline", true);
     cleanup = mountText(root, named.head, named.name, () => fetched(url(named.name)), options, askInline);
     // A slider of the page dragged: the picture at each value it passes, drawn before the release
-    if (!runs.drags && where.views && (named.head.sliders || []).length) {
-      runs.drags = followDrags(() => runs.named, () => runs.deliveries, (query) => fetchView(where, query),
-        (head, name) => mountText(root, head, name, () => fetched(url(name)), options, askInline),
+    // and a select's option picked: its picture asked for beside the page's rerun
+    if (!runs.drags && where.views && (named.head.settings || []).length) {
+      const ask = (query) => fetchView(where, query);
+      const show = (head, name) => mountText(root, head, name, () => fetched(url(name)), options, askInline);
+      runs.drags = followDrags(() => runs.named, () => runs.deliveries, ask, show,
         () => { const player = playerIn(root); if (player) player.render(); });
+      runs.picks = followPicks(() => runs.named, () => runs.deliveries, ask, show);
     }
   } else {
     cleanup = mountPacked(root, packed.head, packed.rest, options);
   }
   return () => {
     document.removeEventListener("click", onSave, true);
-    if (runs.drags) { runs.drags.stop(); runs.drags = null; }
+    if (runs.drags) { runs.drags.stop(); runs.picks(); runs.drags = runs.picks = null; }
     cleanup();
   };
 }

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from views import lessons, site
-from views.controls import one_name
+from views.controls import format_value, one_name
 from views.pictures.common import Picture
 from views.pictures.settings import (
     PRESENT,
@@ -64,16 +64,24 @@ def controls(page):
 CASCADING = frozenset({"data", "kernel", "family", "bound", "vary", "overlay"})
 
 
-def sliders(page):
-    """``(label, address name)`` of each slider of ``page`` (its own name) whose value alone
-    makes its study (the size, the noise, k): while one is dragged, the player shows the
-    picture at each value it passes (the serving layer's view route reads the address as a
-    link is read), and the release's rerun finds it computed."""
-    return tuple(
-        (control.label, control.name)
-        for control in controls(page)
-        if control.widget == "slider" and control.label and not control.disabled and control.name not in CASCADING
-    )
+def followed(page):
+    """The settings of ``page`` (its own name) whose picture the player asks for itself, as
+    ``(label, address name, widget, values)``: each slider and select whose value alone makes
+    the study (the size, the noise, k, the kernel's width, a loss), by its widget's label;
+    ``values``: ``(shown text, address value)`` of a select's options.  While a slider is
+    dragged, and as soon as a select's option is picked, the player asks the serving layer's
+    view route for the picture at the new address (read as a link is read) and draws it, and
+    the page's own rerun finds it computed."""
+    out = []
+    for control in controls(page):
+        if not control.label or control.disabled or control.name in CASCADING:
+            continue
+        if control.widget == "slider":
+            out.append((control.label, control.name, "slider", ()))
+        elif control.widget == "selectbox" and control.options is not None:
+            shown = tuple((str(control.name_of(value)), format_value(value)) for value in control.options)
+            out.append((control.label, control.name, "selectbox", shown))
+    return tuple(out)
 
 
 def control_problems(page, extra=()):
