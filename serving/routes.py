@@ -109,9 +109,10 @@ def _refused(status, text):
 
 
 async def view(request):
-    """A slider's value while it is dragged, fetched as a step is: the name of the payload the
-    page ``page`` (its address path) shows at ``?query``, and the view's address as a live
-    class names it, as JSON.  The picture is the page's pure function of its address
+    """A setting's new value (a slider dragged, a select's option or a toggle), fetched as a
+    step is: the name of the payload the page ``page`` (its address path) shows at ``?query``,
+    the view's address as a live class names it and its every setting
+    (:func:`views.pictures.view_values`), as JSON.  The picture is the page's pure function of its address
     (:func:`ui.compute.prepare`: read, compute, draw, as a link opens it), computed in the
     asking client's share of the fair line and kept with the studies every session shares,
     so that the page's own rerun at the release finds it.  Every refusal is a sentence:
@@ -122,6 +123,7 @@ async def view(request):
     are drawn on threads of their own, so that a script's queue of them never holds the
     threads the live class's routes use."""
     from ui import compute
+    from views.pictures import view_values
     from views.pictures.settings import UPLOAD_PREFIX, view_address
 
     if not same_origin(request):
@@ -161,7 +163,7 @@ async def view(request):
             del _VIEWS_IN_FLIGHT[client.address]
     written = address.query()
     name = name_for(gz, [written], page.key)
-    answer = {"name": name, "address": view_address(page.url_path, written)}
+    answer = {"name": name, "address": view_address(page.url_path, written), "values": view_values(address.values)}
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 

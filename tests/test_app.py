@@ -796,6 +796,35 @@ def test_a_setting_that_changes_values_redraws_the_view_alone():
     assert "w:kmp:gamma" not in [getattr(box, "key", None) for box in at.sidebar.selectbox]
 
 
+@pytest.mark.parametrize("page", ["kmp", "mpkfda", "column-lab"])
+def test_a_page_names_the_settings_of_its_view_as_a_link_to_it_reads_them(page, monkeypatch):
+    """The settings a page's run names its view by (every value, defaults included: the player
+    knows a picture it has shown by them, and draws it again at once when a setting comes back
+    to it) are those its address reads as a link, or the view route, reads them: on opening,
+    after a width changed in place, and after a switch that reruns the page."""
+    from ui import board
+    from views import pictures
+
+    named = []
+    real = board.pictures.view_values
+    monkeypatch.setattr(board.pictures, "view_values", lambda values: named.append(real(values)) or named[-1])
+    at = opened(open_page(page), f"seldom-data-{page}")
+    assert_clean(at)
+    for change in (None, f"w:{page}:gamma", "w:std"):
+        if change is not None:
+            at.run()  # (the page whole again, as the next click draws it)
+            widget = next(w for w in [*at.selectbox, *at.toggle] if getattr(w, "key", None) == change)
+            if change == "w:std":
+                widget.set_value(not widget.value).run()
+            else:
+                widget.select(widget.options[-1]).run()
+        assert_clean(at)
+        query = {name: at.query_params[name] for name in at.query_params}
+        _, address = pictures.read_address(page, query)
+        assert named[-1] == real(address.values), f"{page} after {change}: {query}"
+    assert named[-1]["std"] != named[0]["std"] and named[-1]["gamma"] != named[0]["gamma"]
+
+
 def test_home_takes_a_class_code_typed_by_hand_and_says_what_a_code_is(monkeypatch):
     """Where the server runs live classes, Home has a box for the code on the lecturer's
     screen; a slip gets a sentence that shows what was typed as text (never markdown), and

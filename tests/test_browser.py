@@ -426,6 +426,32 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"
         page.keyboard.press("ArrowRight")
         rendered(page, 4)
+        # a toggle switched: its picture asked for at once; switched back, the picture it left
+        # is drawn again from what the browser holds, nothing asked of the server
+        wide = page.evaluate("window.__mplPlayer.id")
+        click_like_a_person(page, page.locator("summary", has_text="More data settings"))
+        switch = page.locator("[data-testid=stSidebar] label", has_text="Standardise features")
+        switch.wait_for(state="visible", timeout=30_000)
+        wait_until_idle(page)
+        del asked[:]
+        fetched = []
+        page.on("request", lambda request: fetched.append(request.url) if "/payload/" in request.url else None)
+        for std, shown in [("false", None), (None, wide)]:
+            before_switch = page.evaluate("window.__mplPlayer.id")
+            click_like_a_person(page, switch)
+            page.wait_for_function(
+                "(old) => window.__mplSettled && window.__mplSettled.id !== old && window.__mplPlayer.id !== old",
+                arg=before_switch,
+                timeout=120_000,
+            )
+            wait_until_idle(page)
+            in_address = "null" if std is None else f"'{std}'"  # (the default is no parameter)
+            page.wait_for_function(f"new URL(location.href).searchParams.get('std') === {in_address}")
+            assert shown is None or page.evaluate("window.__mplPlayer.id") == shown
+            assert page.evaluate("window.__mplPlayer.j") == 4, "the step is kept"
+        assert [parse_qs(url.split("?", 1)[1]).get("std") for url in asked] == [["false"]], asked
+        assert len(fetched) == 1, f"the study switched back to is drawn from what the browser holds: {fetched}"
+        assert page.evaluate("window.__mplPlayer.cells.every((c) => c.plot.__mplMark === c.index)")
     finally:
         page.close()
 

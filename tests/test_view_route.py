@@ -1,7 +1,8 @@
-"""A slider's value while it is dragged, fetched by the player as a step is (serving/routes.py
-``view``): the payload name of a page's picture at an address, computed in the asker's share
-and kept for the page's own rerun, and a sentence for everything it refuses; and which
-settings a page lets the player follow (views.pictures ``followed``)."""
+"""A setting's new value (a slider dragged, a select's option, a toggle), fetched by the
+player as a step is (serving/routes.py ``view``): the payload name of a page's picture at an
+address and the view's settings, computed in the asker's share and kept for the page's own
+rerun, and a sentence for everything it refuses; and which settings a page lets the player
+follow (views.pictures ``followed``)."""
 
 import asyncio
 import gzip
@@ -56,6 +57,10 @@ def test_a_view_is_the_pages_picture_at_that_address_kept_for_its_rerun(served):
     answer = json.loads(body)
     view = pictures.open_address("kmp", dict(parse_qsl(QUERY)))
     assert answer["address"] == view_address("kmp", view.query)
+    # every setting of the view, defaults included, but how it is shown: the player's name for it
+    _, address = pictures.read_address("kmp", dict(parse_qsl(QUERY)))
+    assert answer["values"] == pictures.view_values(address.values)
+    assert answer["values"]["gamma"] == "1" and answer["values"]["std"] == "true" and "present" not in answer["values"]
     with serving_routes._KEPT_LOCK:
         payload = json.loads(gzip.decompress(serving_routes._KEPT[answer["name"]]))
     assert payload["page"] == "kmp" and payload["n_steps"] == view.picture.n_steps == 5
@@ -123,11 +128,18 @@ def test_the_player_follows_the_settings_whose_value_alone_makes_the_study():
         for label, name, widget, values in pictures.followed(page.key):
             control = declared[label]
             assert control.widget == widget and control.name == name and name not in pictures.CASCADING
-            assert widget == "slider" or (widget == "selectbox" and control.options is not None)
+            assert widget in ("slider", "toggle") or (widget == "selectbox" and control.options is not None)
             for text, value in values:  # each option, as the select shows it and the address writes it
                 assert control.parse(value) is not None and control.name_of(control.parse(value)) == text
     followed = {name: widget for _, name, widget, _ in pictures.followed("kmp")}
-    mine = {"noise": "slider", "points": "slider", "gamma": "selectbox", "k": "slider", "loss": "selectbox"}
+    mine = {
+        "noise": "slider",
+        "points": "slider",
+        "gamma": "selectbox",
+        "k": "slider",
+        "loss": "selectbox",
+        "std": "toggle",
+    }
     assert mine.items() <= followed.items() and not {"data", "kernel", "positive"} & set(followed), followed
     # the reference carries them; a packed payload (no view route to ask) never does
     head = json.loads(player.reference("a" * 40, 0, settings=pictures.followed("kmp"))[8:].split(b"a" * 40)[0])

@@ -256,6 +256,7 @@ def player(state: PageState, settings, study, draw, display):
         address=address,
         # a lesson's scene changes its settings through its page (its notes, its "Try it")
         settings=pictures.followed(state.page) if state.guide is None else (),
+        values=pictures.view_values(state.url),
     )
     if move and 1 <= state.guide["scene"] + (1 if move > 0 else -1) <= len(state.guide["lesson"].scenes):
         guide.go(state.guide["scene"] + (1 if move > 0 else -1))

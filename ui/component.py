@@ -85,6 +85,7 @@ def show(
     private=False,
     address=None,
     settings=(),
+    values=None,
 ):
     """Mount the player with a study's compressed payload ``gz`` (:func:`gzipped`) and the
     per-view fields (:func:`with_step`).  Served with the app's routes (:func:`routes`),
@@ -98,14 +99,15 @@ def show(
     connection: it gets no name another browser, or a proxy, could fetch it by.
     ``address``: the view's address as a live class names it (:func:`ui.state.view_address`),
     which the player reports with its step.  ``settings``: the page's settings whose picture
-    the player asks for itself (:func:`views.pictures.followed`), given with a reference only.
+    the player asks for itself (:func:`views.pictures.followed`) and ``values`` every setting of
+    the view (:func:`views.pictures.view_values`), given with a reference only.
     Bytes go out as they are; a str would be JSON-encoded a second time and hashed as
     canonical JSON on every run (the performance page has the cost of each)."""
     from ui import compute
 
     name = None if private or _state_value(key, "inline") else compute.SERVING.payload_name(gz, addresses, page)
     if name is not None:
-        data = reference(name, step, lesson, present, text_scale, address, settings)
+        data = reference(name, step, lesson, present, text_scale, address, settings, values)
     else:
         data = packed(gz, step, lesson, present, text_scale, address)
     callbacks = {"on_shown_step_change": _ignore, "on_inline_change": _ignore}

@@ -585,7 +585,7 @@ def _merged(text, head):
     return text[:-1] + "," + head[1:]
 
 
-def _view(step, lesson, present, text_scale, address=None, settings=()):
+def _view(step, lesson, present, text_scale, address=None, settings=(), values=None):
     extra = {"step": int(step), "present": bool(present), "text_scale": float(text_scale)}
     if address is not None:
         extra["address"] = str(address)
@@ -594,6 +594,8 @@ def _view(step, lesson, present, text_scale, address=None, settings=()):
             {"label": str(label), "name": str(name), "widget": widget, **({"values": dict(values)} if values else {})}
             for label, name, widget, values in settings
         ]
+        if values is not None:
+            extra["values"] = {str(name): str(value) for name, value in values.items()}
     if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always
         extra["lesson"] = lesson
         extra["exact_step"] = True
@@ -652,12 +654,14 @@ def filled_in(script, values):
     return script
 
 
-def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, settings=()):
+def reference(name, step, lesson=None, present=False, text_scale=1.0, address=None, settings=(), values=None):
     """What the browser receives when routed: ``REFERENCE``, the length of the per-view
     JSON (4 bytes, big-endian), that JSON, then the payload's name (ASCII).  ``settings``:
     the page's settings whose picture the player asks for itself (:func:`views.pictures.followed`;
-    it fetches them from the serving layer's view route, so only a routed page has them)."""
-    view = _view(step, lesson, present, text_scale, address, settings)
+    it fetches them from the serving layer's view route, so only a routed page has them);
+    ``values``: every setting of the view (:func:`views.pictures.view_values`), by which the
+    player knows a picture it has shown when a setting comes back to it."""
+    view = _view(step, lesson, present, text_scale, address, settings, values)
     return _framed(REFERENCE, view, name.encode())
 
 

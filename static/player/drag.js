@@ -45,7 +45,7 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     fetchView(changedQuery(window.location.search, held.setting.name, value)).then((view) => {
       // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
       if (view && delivered() === since) {
-        const head = Object.assign({}, current().head, { address: view.address, lesson: null, dragged: true });
+        const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
         show(head, view.name);
       }
     }, () => {}).then(() => {

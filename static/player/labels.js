@@ -145,7 +145,6 @@ export const labels = {
     const xa = full.xaxis, ya = full.yaxis, size = full._size;
     const px = (x) => xa._offset + xa.c2p(x), py = (y) => ya._offset + ya.c2p(y);
     const fontSize = Math.round(14 * this.scale);
-    const ink = this.inkOf("#222222");
     const lines = [];
     const tips = [];
     const tipTraces = [];

@@ -16,7 +16,8 @@ import { sceneKey } from "./guide.js";
 import { Player } from "./player.js";
 
 const STATE = new WeakMap();  // root -> its player
-const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text mounted there
+const INFLATED = new Map();  // key -> text: the studies last mounted, the latest last (a setting
+const TEXTS_KEPT = 4;  // changed back draws its study without a fetch, on a page remade too)
 const PENDING = new WeakMap();  // root -> the latest mountText call's token
 
 // The player mounted in `root`, if any.
@@ -35,6 +36,10 @@ function sceneStep(payload) {
   return Number.isInteger(left) && left >= (guide.start || 0) && left <= payload.n_steps ? left : step;
 }
 
+// How a payload is shown (presenter mode, the text size), and that with its study: its view.
+const displayOf = (payload) => [Boolean(payload.present), payload.text_scale || 1].join("|");
+const viewOf = (payload) => payload.id + "|" + displayOf(payload);
+
 // Mount (or update) the player in `root` with a decoded payload object.
 export function mount(root, payload, options) {
   if (payload.version !== PAYLOAD_VERSION) {
@@ -47,8 +52,8 @@ export function mount(root, payload, options) {
   const old = STATE.get(root);
   // The same study shown the same way keeps its player; presenter mode or the text size
   // lays it out anew (one payload serves every display).
-  const display = [Boolean(payload.present), payload.text_scale || 1].join("|");
-  const view = payload.id + "|" + display;
+  const display = displayOf(payload);
+  const view = viewOf(payload);
   if (old && old.view === view) {
     if (options) old.options = options;
     old.payload.address = payload.address;  // (a scene of the same study is another view of it)
@@ -91,15 +96,27 @@ export function mount(root, payload, options) {
 export function mountText(root, head, key, load, options, onFailure) {
   const token = {};
   PENDING.set(root, token);
+  // The study on screen again (the page's rerun after a picture drawn at a setting's change,
+  // or after a step was saved): its view fields on the player as it is, its text not read again
+  const player = STATE.get(root);
+  if (player && player.payloadName === key) {
+    const base = player.payload;
+    const same = Object.assign({ version: base.version, id: base.id, page: base.page, n_steps: base.n_steps }, head);
+    if (viewOf(same) === player.view) {
+      mount(root, same, options);
+      return () => { PENDING.delete(root); const shown = STATE.get(root); if (shown) shown.cleanup(); };
+    }
+  }
   const apply = (text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
-    INFLATED.set(root, { key, text });
+    INFLATED.delete(key);
+    INFLATED.set(key, text);
+    if (INFLATED.size > TEXTS_KEPT) INFLATED.delete(INFLATED.keys().next().value);
     mount(root, Object.assign(JSON.parse(text), head), options);
-    const player = STATE.get(root);
-    if (player) player.payloadBytes = text.length;
+    const mounted = STATE.get(root);
+    if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
   };
-  const known = INFLATED.get(root);
-  if (known && known.key === key) apply(known.text);
+  if (INFLATED.has(key)) apply(INFLATED.get(key));
   else load().then(apply, (error) => {
     if (PENDING.get(root) !== token) return;
     if (onFailure) onFailure(error);

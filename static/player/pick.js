@@ -1,39 +1,105 @@
-// A select's option picked in the sidebar: the picture at the new value asked for at once,
-// beside the page's own rerun (which the select starts anyway, and which keeps the widgets,
-// the address and the lesson line in step).  Whichever comes first is drawn; the rerun's
-// reference to the same study then keeps what is on screen (mount.js), and a picture the
-// rerun brought first is never replaced by the asked one.  Which selects, their address
-// names and the value each shown option stands for, the page says (the reference's
-// `settings`).  Only this file knows how Streamlit draws a select.
+// A select's option picked, or a toggle switched, in the sidebar: the picture at the new value
+// drawn at once, beside the page's own rerun (which the widget starts anyway, and which keeps
+// the widgets, the address and the lesson line in step).  A picture this page has shown before
+// is drawn from what the browser holds, before the rerun has begun; another is asked of the
+// app's view route.  The rerun's reference to the same study then keeps what is on screen
+// (mount.js), and a picture the rerun brought first is never replaced by an asked one.  Which
+// widgets, their address names and the value each shown option stands for, the page says (the
+// reference's `settings`); every setting of a view, its `values`.  Only this file knows how
+// Streamlit draws a select or a toggle.
 
 import { changedQuery } from "./drag.js";
 
-const SELECT = '[data-testid="stSidebar"] [data-testid="stSelectbox"]';
+const SIDEBAR = '[data-testid="stSidebar"]';
+const SELECT = SIDEBAR + ' [data-testid="stSelectbox"]';
+const TOGGLE = SIDEBAR + ' [data-testid="stCheckbox"]';
+const KEPT = 24;  // the pictures a page remembers by their settings
 
-// Follow the page's selects (the arguments are drag.js `followDrags`'s).  Returns `stop()`.
-export function followPicks(current, delivered, fetchView, show) {
-  let open = null;  // {setting, shown}: the select whose options are out, and the text it showed
+// A view's settings as one text: the same settings, the same text.
+export function valuesKey(values) {
+  return JSON.stringify(Object.keys(values).sort().map((name) => [name, values[name]]));
+}
+
+// The pictures a page has shown, by their settings: {remember(head, name), find(values)}.
+export function pictureMemory() {
+  const kept = new Map();  // valuesKey -> {name, address, lesson}, the latest last
+  return {
+    remember(head, name) {
+      if (!head || !head.values) return;
+      const key = valuesKey(head.values);
+      kept.delete(key);
+      kept.set(key, { name, address: head.address, lesson: head.lesson === undefined ? null : head.lesson });
+      if (kept.size > KEPT) kept.delete(kept.keys().next().value);
+    },
+    find(values) {
+      return kept.get(valuesKey(values)) || null;
+    },
+  };
+}
+
+// Follow the page's selects and toggles.  `shown()`: {head, name} of the picture on screen
+// (the page's last reference, or a picture drawn since); `delivered()`: how many the page's
+// runs have delivered; `memory`: the page's pictureMemory(); `fetchView(query)`: a promise of
+// the view route's {name, address, values}, or null when it says no; `show(head, name)`: draw
+// that payload.  Returns `stop()`.
+export function followPicks(shown, delivered, memory, fetchView, show) {
+  let open = null;  // {setting, text}: the select whose options are out, and the text it showed
+
+  const choose = (setting, value) => {
+    const now = shown();
+    const values = now.head.values;
+    if (!values || !(setting.name in values) || values[setting.name] === value) return;
+    const wanted = Object.assign({}, values, { [setting.name]: value });
+    const base = Object.assign({}, now.head, { values: wanted, dragged: false });
+    const known = memory.find(wanted);
+    if (known) {
+      show(Object.assign(base, { address: known.address, lesson: known.lesson }), known.name);
+      return;
+    }
+    const since = delivered();
+    const query = now.head.address ? now.head.address.slice(now.head.address.indexOf("?") + 1) : window.location.search;
+    fetchView(changedQuery(query, setting.name, value)).then((view) => {
+      if (!view) return;
+      const head = Object.assign(base, { address: view.address, values: view.values, lesson: null });
+      memory.remember(head, view.name);
+      // a picture the rerun brought meanwhile, or another drawn since, is newer
+      if (delivered() === since && shown() === now) show(head, view.name);
+    }, () => {});  // the rerun brings the picture anyway
+  };
+  const settingOf = (input, widget) => {
+    const label = input && input.getAttribute("aria-label");
+    return (shown().head.settings || []).find((item) => item.widget === widget && item.label === label) || null;
+  };
   const pressed = (event) => {
     const box = event.target && event.target.closest ? event.target.closest(SELECT) : null;
     if (!box) return;
     const input = box.querySelector('input[role="combobox"]');
-    const label = input && input.getAttribute("aria-label");
-    const setting = (current().head.settings || []).find((item) => item.widget === "selectbox" && item.label === label);
-    open = setting ? { setting, shown: input.value } : null;
+    const setting = settingOf(input, "selectbox");
+    open = setting ? { setting, text: input.value } : null;
   };
   // (in the capture phase, before the select takes the option: the value is read off the option)
   const clicked = (event) => {
+    switched(event);
     const option = event.target && event.target.closest ? event.target.closest('[role="option"]') : null;
     if (!option || !open) return;
-    const { setting, shown } = open;
+    const { setting, text } = open;
     open = null;
-    const text = option.textContent.trim();
-    const value = (setting.values || {})[text];
-    if (value === undefined || text === shown) return;
-    const since = delivered();
-    fetchView(changedQuery(window.location.search, setting.name, value)).then((view) => {
-      if (view && delivered() === since) show(Object.assign({}, current().head, { address: view.address, lesson: null }), view.name);
-    }, () => {});  // the rerun brings the picture anyway
+    const picked = option.textContent.trim();
+    const value = (setting.values || {})[picked];
+    if (value !== undefined && picked !== text) choose(setting, value);
+  };
+  // (a toggle is switched by the press on its label, which Streamlit's switch takes itself:
+  // neither its input's click nor its change is sent; what it shows a frame later is its value)
+  const switched = (event) => {
+    const box = event.target && event.target.closest ? event.target.closest(TOGGLE) : null;
+    const input = box && box.querySelector('input[type="checkbox"]');
+    const setting = settingOf(input, "toggle");
+    if (!setting) return;
+    requestAnimationFrame(() => {
+      const value = input.checked ? "true" : "false";
+      const values = shown().head.values;
+      if (input.isConnected && values && values[setting.name] !== value) choose(setting, value);
+    });
   };
   document.addEventListener("pointerdown", pressed, true);
   document.addEventListener("click", clicked, true);

@@ -9,14 +9,24 @@ import { framed } from "./decode.js";
 import { followDrags } from "./drag.js";
 import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
-import { followPicks } from "./pick.js";
+import { followPicks, pictureMemory } from "./pick.js";
 
-// root -> {named, deliveries, drags, picks}: the reference the page's last run delivered, how
-// many its runs have delivered, and the following of its sliders (drag.js) and selects (pick.js).
+// root -> {named, deliveries, drags, picks, memory, shown}: the reference the page's last run
+// delivered, how many its runs have delivered, the following of its sliders (drag.js) and of
+// its selects and toggles (pick.js), the pictures it has shown by their settings, and the one
+// on screen.
 const DELIVERED = new WeakMap();
 
 // The page's address path (its last part: the app may sit under a base path).
 const pagePath = () => window.location.pathname.replace(/\/+$/, "").split("/").pop();
+
+// The pictures each page has shown, by their settings (pick.js), kept while the browser stays
+// on the app: the page's player may be made anew (a rerun of the whole page), its memory not.
+const MEMORIES = new Map();
+const memoryOf = (path) => {
+  if (!MEMORIES.has(path)) MEMORIES.set(path, pictureMemory());
+  return MEMORIES.get(path);
+};
 
 // The view route's answer for this page at `query`: {name, address}, or null when it says no.
 function fetchView(where, query) {
@@ -104,24 +114,31 @@ export function attach(component, where) {
   };
   document.addEventListener("click", onSave, true);
   let cleanup;
-  const runs = DELIVERED.get(root) || { deliveries: 0, drags: null };
+  const runs = DELIVERED.get(root) || { deliveries: 0, drags: null, picks: null, memory: memoryOf(pagePath()) };
   DELIVERED.set(root, runs);
   runs.deliveries += 1;
   runs.named = named || { head: {} };  // (an upload's study, packed: none of its settings is followed)
+  runs.shown = runs.named;
   if (named) {
     const url = (name) => new URL(where.payloads + name, document.baseURI).href;
     // When the payload cannot be fetched (the server no longer keeps it), the page is asked
     // to send the bytes inline (one rerun).
     const askInline = () => component.setStateValue("inline", true);
+    runs.memory.remember(named.head, named.name);
     cleanup = mountText(root, named.head, named.name, () => fetched(url(named.name)), options, askInline);
-    // A slider of the page dragged: the picture at each value it passes, drawn before the release
-    // and a select's option picked: its picture asked for beside the page's rerun
+    // A slider of the page dragged: the picture at each value it passes, drawn before the
+    // release; a select's option picked or a toggle switched: its picture drawn beside the
+    // page's rerun
     if (!runs.drags && where.views && (named.head.settings || []).length) {
       const ask = (query) => fetchView(where, query);
-      const show = (head, name) => mountText(root, head, name, () => fetched(url(name)), options, askInline);
+      const show = (head, name) => {
+        runs.shown = { head, name };
+        runs.memory.remember(head, name);
+        return mountText(root, head, name, () => fetched(url(name)), options, askInline);
+      };
       runs.drags = followDrags(() => runs.named, () => runs.deliveries, ask, show,
         () => { const player = playerIn(root); if (player) player.render(); });
-      runs.picks = followPicks(() => runs.named, () => runs.deliveries, ask, show);
+      runs.picks = followPicks(() => runs.shown, () => runs.deliveries, runs.memory, ask, show);
     }
   } else {
     cleanup = mountPacked(root, packed.head, packed.rest, options);

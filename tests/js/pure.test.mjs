@@ -193,3 +193,22 @@ test("the board says both votes, marks the right answer only once revealed, and 
   assert.equal(unpicked.rows.at(-1).name, "point 77");
   assert.equal(unpicked.rows.at(-1).votes[0].count, 0);
 });
+
+test("a page knows a picture it has shown by its settings, in any order, and forgets the oldest", async () => {
+  const { pictureMemory, valuesKey } = await import("../../static/player/pick.js");
+  assert.equal(valuesKey({ gamma: "3", k: "30" }), valuesKey({ k: "30", gamma: "3" }));
+  assert.notEqual(valuesKey({ gamma: "3", k: "30" }), valuesKey({ gamma: "3", k: "31" }));
+  const memory = pictureMemory();
+  memory.remember({ values: { gamma: "1", k: "30" }, address: "kmp?k=30", lesson: null }, "first");
+  assert.equal(memory.find({ k: "30", gamma: "1" }).name, "first");
+  assert.equal(memory.find({ k: "30", gamma: "3" }), null);  // another width: not shown yet
+  assert.equal(memory.find({ k: "30" }), null);  // a setting left out is another view
+  memory.remember({ address: "kmp" }, "no values");  // (a view without its values is not kept)
+  for (let k = 0; k < 24; k += 1) memory.remember({ values: { gamma: "3", k: String(k) } }, `k${k}`);
+  assert.equal(memory.find({ k: "30", gamma: "1" }), null);  // the oldest of 25 forgotten
+  assert.equal(memory.find({ gamma: "3", k: "0" }).name, "k0");
+  memory.remember({ values: { gamma: "3", k: "0" } }, "k0");  // shown again: the latest
+  memory.remember({ values: { gamma: "9", k: "0" } }, "new");
+  assert.equal(memory.find({ gamma: "3", k: "0" }).name, "k0");
+  assert.equal(memory.find({ gamma: "3", k: "1" }), null);
+});

@@ -69,19 +69,33 @@ def followed(page):
     ``(label, address name, widget, values)``: each slider and select whose value alone makes
     the study (the size, the noise, k, the kernel's width, a loss), by its widget's label;
     ``values``: ``(shown text, address value)`` of a select's options.  While a slider is
-    dragged, and as soon as a select's option is picked, the player asks the serving layer's
-    view route for the picture at the new address (read as a link is read) and draws it, and
-    the page's own rerun finds it computed."""
+    dragged, and as soon as a select's option is picked or a toggle switched, the player
+    draws the picture at the new address: one this page has shown already at once, another
+    asked of the serving layer's view route (read as a link is read), whose study the page's
+    own rerun then finds computed."""
     out = []
     for control in controls(page):
         if not control.label or control.disabled or control.name in CASCADING:
             continue
-        if control.widget == "slider":
-            out.append((control.label, control.name, "slider", ()))
+        if control.widget in ("slider", "toggle"):
+            out.append((control.label, control.name, control.widget, ()))
         elif control.widget == "selectbox" and control.options is not None:
             shown = tuple((str(control.name_of(value)), format_value(value)) for value in control.options)
             out.append((control.label, control.name, "selectbox", shown))
     return tuple(out)
+
+
+def view_values(values):
+    """Every setting of a view as its address writes it, defaults included, but how it is
+    shown (presenter mode, the text size) and the step: ``values`` maps a name to ``(value,
+    default)`` (an :class:`~views.pictures.settings.Address`'s, a page run's).  Two views with
+    the same values show the same study; the player knows a picture it has shown by them, and
+    one setting changed names the picture it asks for (drawn at once when it has shown it)."""
+    return {
+        str(name): format_value(value)
+        for name, (value, _default) in dict(values).items()
+        if name not in (PRESENT.name, TEXT.name, "step")
+    }
 
 
 def control_problems(page, extra=()):
