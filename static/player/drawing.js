@@ -1,5 +1,5 @@
 // Drawing a step: the panels on screen first (a new plot, a patch straight into the drawn
-// figure, or a whole redraw), the rest in the next task; the step line and its tag; the
+// figure, or a whole redraw), the rest one a task after; the step line and its tag; the
 // table panels.  It tells whoever listens when a step is on screen ("mpl-rendered") and
 // when every panel shows it ("mpl-settled").  `drawing` holds the player's methods (mixed
 // into Player, player.js).
@@ -49,8 +49,8 @@ export const drawing = {
       cell.mode = this.predict || animate ? "full" : "step";
       return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
     };
-    // Panels on screen first; those scrolled out of view follow in the next task, so a
-    // step reaches the screen as soon as everything that can be seen has changed.  (A
+    // Panels on screen first; those scrolled out of view follow, one a task, so a step
+    // reaches the screen as soon as everything that can be seen has changed.  (A
     // first draw with the whole grid below the screen draws its first panel first.)
     const shown = this.cells.filter((cell) => cell.height > 0);
     const visible = shown.filter((cell) => this.onScreen(cell));
@@ -71,10 +71,15 @@ export const drawing = {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
       if (!hidden.length) { if (whole) settle(); resolve(); return; }
-      setTimeout(() => {
+      // one panel a task, so that a key, a click or the page's rerun is never kept waiting
+      // behind all of them
+      const rest = hidden.slice();
+      const next = () => {
         if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
-        Promise.all(hidden.map(draw)).then(() => requestAnimationFrame(() => { settle(); resolve(); }));
-      }, 0);
+        if (!rest.length) { requestAnimationFrame(() => { settle(); resolve(); }); return; }
+        draw(rest.shift()).then(() => setTimeout(next, 0));
+      };
+      setTimeout(next, 0);
     })));
   },
 

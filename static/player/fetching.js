@@ -12,7 +12,7 @@ export function reference(data) {
 }
 
 const HELD = new Map();  // url -> text: the last payloads read, the latest last
-const KEPT = 4;
+const KEPT = 8;
 
 // A payload's text, fetched once per name on this page (a second mount of the same study,
 // or the page's early preload, finds it; one of the last few read is not fetched again).

@@ -17,7 +17,7 @@ import { Player } from "./player.js";
 
 const STATE = new WeakMap();  // root -> its player
 const INFLATED = new Map();  // key -> text: the studies last mounted, the latest last (a setting
-const TEXTS_KEPT = 4;  // changed back draws its study without a fetch, on a page remade too)
+const TEXTS_KEPT = 8;  // changed back draws its study without a fetch, on a page remade too)
 const PENDING = new WeakMap();  // root -> the latest mountText call's token
 
 // The player mounted in `root`, if any.
