@@ -351,6 +351,11 @@ class FairQueue:
         with self._changed:
             return len(self._line)
 
+    def idle(self):
+        """Whether a computation asked now would start at once, ahead of no one waiting."""
+        with self._changed:
+            return not self._line and self._running_all < self.slots
+
     @contextmanager
     def turn(self, report=None, client=SERVER):
         """Wait for ``client``'s turn; ``report(ahead)`` is called (outside the queue's lock)

@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from serving import lines
 from serving.clients import Client, request_address, same_origin
 from serving.kept_files import accepts_gzip
 from ui.component import player_base
@@ -38,6 +39,7 @@ _VIEW_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mpl-view")
 _VIEWS_IN_FLIGHT = Counter()  # client address -> its views being drawn (the event loop's thread only)
 #: Parameters of an address that its page reads, not the view route: a lesson's scene, a live class's.
 NOT_A_VIEW = ("lesson", "scene", "class", "key")
+AHEAD = "ahead"  # a view's query parameter: a value asked before anyone picks it
 KEPT_BYTES = 100_000_000  # compressed payloads kept for fetching (the oldest out first)
 _KEPT = OrderedDict()  # name -> gzip bytes of a payload, the most recently shown last
 _NAMES = {}  # id(gzip bytes) -> name: each payload hashed once
@@ -119,9 +121,12 @@ async def view(request):
     another site's page, an address too long, a page without a step player, a lesson's or a
     class's view (their page opens those), an upload (it lives in its own session), settings
     the page cannot show, more than ``VIEWS_PER_ADDRESS`` views at once from one address (a
-    browser asks one at a time: more is a script) or ``VIEWS_AT_ONCE`` in all.  The views
-    are drawn on threads of their own, so that a script's queue of them never holds the
-    threads the live class's routes use."""
+    browser asks one at a time: more is a script) or ``VIEWS_AT_ONCE`` in all.  With
+    ``ahead=1`` (the player asking for a neighbouring value before it is picked) it is
+    computed only when no computation is waiting and a slot is free and no other view of that
+    address is being drawn, as another session of its address: a class's own studies never
+    wait for one student's guesses.  The views are drawn on threads of their own, so that a
+    script's queue of them never holds the threads the live class's routes use."""
     from ui import compute
     from views.pictures import view_values
     from views.pictures.settings import UPLOAD_PREFIX, view_address
@@ -142,7 +147,12 @@ async def view(request):
         return _refused(400, "A lesson's scene and a live class's view are opened by their page, not fetched.")
     if str(query.get("data", "")).startswith(UPLOAD_PREFIX):
         return _refused(400, "An uploaded dataset's study lives in the browser session that uploaded it.")
-    client = Client(request_address(request), "view")  # its address's share, as its pages'
+    # A value asked ahead (the player's guess at the next one a select or a toggle takes) uses
+    # only what no one is waiting for, in its address's share, one at a time
+    ahead = query.pop(AHEAD, None) == "1"
+    client = Client(request_address(request), "ahead" if ahead else "view")  # its address's share, as its pages'
+    if ahead and (_VIEWS_IN_FLIGHT[client.address] or not lines.QUEUE.idle()):
+        return _refused(503, "The server is busy: no value is computed ahead now.")
     if _VIEWS_IN_FLIGHT[client.address] >= VIEWS_PER_ADDRESS:
         return _refused(429, "This browser's last values are still being drawn; the latest is asked for after them.")
     if sum(_VIEWS_IN_FLIGHT.values()) >= VIEWS_AT_ONCE:

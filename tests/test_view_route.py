@@ -7,6 +7,7 @@ follow (views.pictures ``followed``)."""
 import asyncio
 import gzip
 import json
+from collections import Counter
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
@@ -95,6 +96,34 @@ def test_a_view_is_computed_in_the_asking_clients_share(served, monkeypatch):
     assert _view("kmp", QUERY, [("x-forwarded-for", "198.51.100.9")])[0] == 200
     assert [client.address for client in seen] == ["203.0.113.7"]  # not behind the proxy: the peer, not the header
     assert compute.SERVING.client().address == "server"  # and the thread gives the share back
+
+
+def test_a_value_asked_ahead_uses_only_what_no_one_waits_for(served, monkeypatch):
+    """The player's guess at the next value (``ahead=1``) is computed as another session of
+    its address, never ahead of a computation waiting or beside a view of that address being
+    drawn: a sentence instead, and nothing computed."""
+    from serving import lines
+
+    seen = []
+    real = compute.prepare
+
+    def prepare(page, query):
+        seen.append((compute.SERVING.client(), dict(query)))
+        return real(page, query)
+
+    monkeypatch.setattr(compute, "prepare", prepare)
+    busy = lines.FairQueue(slots=1)
+    with busy.turn():  # the one slot taken: a guess waits for no one, it is refused
+        monkeypatch.setattr(lines, "QUEUE", busy)
+        status, body = _view("kmp", QUERY + "&ahead=1")
+        assert (status, "busy" in body, seen) == (503, True, [])
+    monkeypatch.setattr(serving_routes, "_VIEWS_IN_FLIGHT", Counter({"203.0.113.7": 1}))
+    assert _view("kmp", QUERY + "&ahead=1")[0] == 503 and not seen  # its address's own view first
+    monkeypatch.setattr(serving_routes, "_VIEWS_IN_FLIGHT", Counter())
+    status, body = _view("kmp", QUERY + "&ahead=1")
+    assert status == 200, body
+    assert [(client.session, query.get("ahead")) for client, query in seen] == [("ahead", None)]
+    assert json.loads(body)["name"] == json.loads(_view("kmp", QUERY)[1])["name"]  # the same picture
 
 
 @pytest.mark.parametrize(

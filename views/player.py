@@ -590,10 +590,10 @@ def _view(step, lesson, present, text_scale, address=None, settings=(), values=N
     if address is not None:
         extra["address"] = str(address)
     if settings:
-        extra["settings"] = [
-            {"label": str(label), "name": str(name), "widget": widget, **({"values": dict(values)} if values else {})}
-            for label, name, widget, values in settings
-        ]
+        extra["settings"] = []
+        for label, name, widget, options in settings:  # (a select's options in order, as pairs)
+            setting = {"label": str(label), "name": str(name), "widget": widget}
+            extra["settings"].append(setting | ({"values": [list(pair) for pair in options]} if options else {}))
         if values is not None:
             extra["values"] = {str(name): str(value) for name, value in values.items()}
     if isinstance(lesson, dict):  # a guided lesson's scene (ui/guide.py): its own step, always

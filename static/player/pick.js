@@ -14,6 +14,8 @@ const SIDEBAR = '[data-testid="stSidebar"]';
 const SELECT = SIDEBAR + ' [data-testid="stSelectbox"]';
 const TOGGLE = SIDEBAR + ' [data-testid="stCheckbox"]';
 const KEPT = 24;  // the pictures a page remembers by their settings
+const AHEAD = 3;  // the neighbouring values asked for ahead of each picture shown
+const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
 // A view's settings as one text: the same settings, the same text.
 export function valuesKey(values) {
@@ -37,13 +39,36 @@ export function pictureMemory() {
   };
 }
 
+// The settings a person is likely to pick next from the view `values`, as [name, value]: each
+// select's next option and the one before it, then each toggle's other value.
+export function neighbours(settings, values) {
+  const out = [], toggles = [];
+  for (const setting of settings || []) {
+    if (!values || !(setting.name in values)) continue;
+    if (setting.widget === "toggle") toggles.push([setting.name, values[setting.name] === "true" ? "false" : "true"]);
+    if (setting.widget !== "selectbox") continue;
+    const options = (setting.values || []).map(([, value]) => value);
+    const at = options.indexOf(values[setting.name]);
+    if (at < 0) continue;
+    for (const next of [at + 1, at - 1]) if (next >= 0 && next < options.length) out.push([setting.name, options[next]]);
+  }
+  return out.concat(toggles);
+}
+
+// The query of a view's address (its page's part left out), or the page's own.
+const queryOf = (head) => (head.address ? head.address.slice(head.address.indexOf("?") + 1) : window.location.search);
+
 // Follow the page's selects and toggles.  `shown()`: {head, name} of the picture on screen
 // (the page's last reference, or a picture drawn since); `delivered()`: how many the page's
 // runs have delivered; `memory`: the page's pictureMemory(); `fetchView(query)`: a promise of
 // the view route's {name, address, values}, or null when it says no; `show(head, name)`: draw
-// that payload.  Returns `stop()`.
-export function followPicks(shown, delivered, memory, fetchView, show) {
+// that payload; `hold(name)`: read a payload's text ahead.  Returns {ahead(), stop()}:
+// `ahead()` asks, one at a time while the page is idle, for the pictures of the neighbouring
+// values of what is on screen (`neighbours`, at most AHEAD), and holds their texts, so that
+// the next pick is drawn at once; the server computes them only when idle (serving/routes.py).
+export function followPicks(shown, delivered, memory, fetchView, show, hold) {
   let open = null;  // {setting, text}: the select whose options are out, and the text it showed
+  let guessing = 0;  // the latest ahead() call: an earlier one stops
 
   const choose = (setting, value) => {
     const now = shown();
@@ -57,8 +82,7 @@ export function followPicks(shown, delivered, memory, fetchView, show) {
       return;
     }
     const since = delivered();
-    const query = now.head.address ? now.head.address.slice(now.head.address.indexOf("?") + 1) : window.location.search;
-    fetchView(changedQuery(query, setting.name, value)).then((view) => {
+    fetchView(changedQuery(queryOf(now.head), setting.name, value)).then((view) => {
       if (!view) return;
       const head = Object.assign(base, { address: view.address, values: view.values, lesson: null });
       memory.remember(head, view.name);
@@ -85,8 +109,8 @@ export function followPicks(shown, delivered, memory, fetchView, show) {
     const { setting, text } = open;
     open = null;
     const picked = option.textContent.trim();
-    const value = (setting.values || {})[picked];
-    if (value !== undefined && picked !== text) choose(setting, value);
+    const found = (setting.values || []).find(([shown]) => shown === picked);
+    if (found && picked !== text) choose(setting, found[1]);
   };
   // (a toggle is switched by the press on its label, which Streamlit's switch takes itself:
   // neither its input's click nor its change is sent; what it shows a frame later is its value)
@@ -101,10 +125,32 @@ export function followPicks(shown, delivered, memory, fetchView, show) {
       if (input.isConnected && values && values[setting.name] !== value) choose(setting, value);
     });
   };
+  const ahead = () => {
+    const mine = (guessing += 1);
+    const now = shown();
+    const values = now.head.values;
+    const wanted = neighbours(now.head.settings, values)
+      .filter(([name, value]) => !memory.find(Object.assign({}, values, { [name]: value }))).slice(0, AHEAD);
+    const next = () => {
+      if (mine !== guessing || shown() !== now || !wanted.length) return;
+      if (document.querySelector(RUNNING)) { setTimeout(next, 100); return; }  // (the page's rerun first)
+      const [name, value] = wanted.shift();
+      fetchView(changedQuery(queryOf(now.head), name, value) + "&ahead=1").then((view) => {
+        if (!view) { wanted.length = 0; return undefined; }  // the server is busy: no more guesses
+        memory.remember({ values: view.values, address: view.address, lesson: null }, view.name);
+        return hold(view.name);
+      }).catch(() => { wanted.length = 0; }).then(() => setTimeout(next, 0));
+    };
+    setTimeout(next, 0);
+  };
   document.addEventListener("pointerdown", pressed, true);
   document.addEventListener("click", clicked, true);
-  return () => {
-    document.removeEventListener("pointerdown", pressed, true);
-    document.removeEventListener("click", clicked, true);
+  return {
+    ahead,
+    stop() {
+      guessing += 1;
+      document.removeEventListener("pointerdown", pressed, true);
+      document.removeEventListener("click", clicked, true);
+    },
   };
 }

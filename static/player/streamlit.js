@@ -134,18 +134,22 @@ export function attach(component, where) {
       const show = (head, name) => {
         runs.shown = { head, name };
         runs.memory.remember(head, name);
-        return mountText(root, head, name, () => fetched(url(name)), options, askInline);
+        const cleanup = mountText(root, head, name, () => fetched(url(name)), options, askInline);
+        if (!head.dragged) runs.picks.ahead();
+        return cleanup;
       };
       runs.drags = followDrags(() => runs.named, () => runs.deliveries, ask, show,
         () => { const player = playerIn(root); if (player) player.render(); });
-      runs.picks = followPicks(() => runs.shown, () => runs.deliveries, runs.memory, ask, show);
+      runs.picks = followPicks(() => runs.shown, () => runs.deliveries, runs.memory, ask, show,
+        (name) => fetched(url(name)));
     }
+    if (runs.picks) runs.picks.ahead();
   } else {
     cleanup = mountPacked(root, packed.head, packed.rest, options);
   }
   return () => {
     document.removeEventListener("click", onSave, true);
-    if (runs.drags) { runs.drags.stop(); runs.picks(); runs.drags = runs.picks = null; }
+    if (runs.drags) { runs.drags.stop(); runs.picks.stop(); runs.drags = runs.picks = null; }
     cleanup();
   };
 }

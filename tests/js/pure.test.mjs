@@ -212,3 +212,19 @@ test("a page knows a picture it has shown by its settings, in any order, and for
   assert.equal(memory.find({ gamma: "3", k: "0" }).name, "k0");
   assert.equal(memory.find({ gamma: "3", k: "1" }), null);
 });
+
+test("the values asked ahead are each select's next option and the one before, then each toggle's other value", async () => {
+  const { neighbours } = await import("../../static/player/pick.js");
+  const settings = [
+    { name: "points", widget: "slider" },
+    { name: "std", widget: "toggle" },
+    { name: "gamma", widget: "selectbox", values: [["0.1", "0.1"], ["1", "1"], ["3", "3"], ["auto (median)", "auto (median)"]] },
+    { name: "loss", widget: "selectbox", values: [["squared", "squared"], ["tanh", "tanh"]] },
+  ];
+  const values = { points: "350", std: "true", gamma: "1", loss: "squared" };
+  assert.deepEqual(neighbours(settings, values), [["gamma", "3"], ["gamma", "0.1"], ["loss", "tanh"], ["std", "false"]]);
+  // the last option has no next; a value the options lack has no neighbours; a setting the view lacks is left out
+  assert.deepEqual(neighbours(settings, { gamma: "auto (median)" }), [["gamma", "3"]]);
+  assert.deepEqual(neighbours(settings, { gamma: "2", std: "false" }), [["std", "true"]]);
+  assert.deepEqual(neighbours(settings, undefined), []);
+});
