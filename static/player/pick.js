@@ -15,6 +15,8 @@ const SELECT = SIDEBAR + ' [data-testid="stSelectbox"]';
 const TOGGLE = SIDEBAR + ' [data-testid="stCheckbox"]';
 const KEPT = 24;  // the pictures a page remembers by their settings
 const AHEAD = 3;  // the neighbouring values asked for ahead of each picture shown
+const STILL_MS = 1000;  // and only once the page has been still for as long: no key, click,
+const STIRS = ["keydown", "pointerdown", "wheel", "mpl-rendered"];  // wheel, or step drawn
 const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
 // A view's settings as one text: the same settings, the same text.
@@ -63,9 +65,10 @@ const queryOf = (head) => (head.address ? head.address.slice(head.address.indexO
 // runs have delivered; `memory`: the page's pictureMemory(); `fetchView(query)`: a promise of
 // the view route's {name, address, values}, or null when it says no; `show(head, name)`: draw
 // that payload; `hold(name)`: read a payload's text ahead.  Returns {ahead(), stop()}:
-// `ahead()` asks, one at a time while the page is idle, for the pictures of the neighbouring
-// values of what is on screen (`neighbours`, at most AHEAD), and holds their texts, so that
-// the next pick is drawn at once; the server computes them only when idle (serving/routes.py).
+// `ahead()` asks, one at a time while the page is idle and still, for the pictures of the
+// neighbouring values of what is on screen (`neighbours`, at most AHEAD), and holds their
+// texts, so that the next pick is drawn at once; the server computes them only when idle
+// (serving/routes.py).
 export function followPicks(shown, delivered, memory, fetchView, show, hold) {
   let open = null;  // {setting, text}: the select whose options are out, and the text it showed
   let guessing = 0;  // the latest ahead() call: an earlier one stops
@@ -133,7 +136,10 @@ export function followPicks(shown, delivered, memory, fetchView, show, hold) {
       .filter(([name, value]) => !memory.find(Object.assign({}, values, { [name]: value }))).slice(0, AHEAD);
     const next = () => {
       if (mine !== guessing || shown() !== now || !wanted.length) return;
-      if (document.querySelector(RUNNING)) { setTimeout(next, 100); return; }  // (the page's rerun first)
+      // the page's rerun first, and nothing while a person steps or moves about: a guess's
+      // computation may share this machine with the browser drawing
+      const quiet = performance.now() - lastInput;
+      if (document.querySelector(RUNNING) || quiet < STILL_MS) { setTimeout(next, Math.max(100, STILL_MS - quiet)); return; }
       const [name, value] = wanted.shift();
       fetchView(changedQuery(queryOf(now.head), name, value) + "&ahead=1").then((view) => {
         if (!view) { wanted.length = 0; return undefined; }  // the server is busy: no more guesses
@@ -143,14 +149,18 @@ export function followPicks(shown, delivered, memory, fetchView, show, hold) {
     };
     setTimeout(next, 0);
   };
+  let lastInput = performance.now();
+  const input = () => { lastInput = performance.now(); };
   document.addEventListener("pointerdown", pressed, true);
   document.addEventListener("click", clicked, true);
+  for (const type of STIRS) document.addEventListener(type, input, true);
   return {
     ahead,
     stop() {
       guessing += 1;
       document.removeEventListener("pointerdown", pressed, true);
       document.removeEventListener("click", clicked, true);
+      for (const type of STIRS) document.removeEventListener(type, input, true);
     },
   };
 }
