@@ -95,6 +95,8 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
 
         student = open_app(browser, link, (1920, 1080))
         students.append(student)
+        guesses = []  # views a follower's player asked ahead: none (a class's bandwidth)
+        student.on("request", lambda request: guesses.append(request.url) if "ahead=1" in request.url else None)
         student.wait_for_url(re.compile(r"/kmp\?"), timeout=60_000)
         settled(student)
         assert "key=" not in student.url and f"class={code}" in student.url
@@ -122,6 +124,7 @@ def test_the_students_follow_the_lecturers_clicker_and_display(server, browser, 
         students.append(late)
         late.wait_for_function("window.__mplPlayer && window.__mplPlayer.payload.present === true", timeout=60_000)
         wait_step(late, 2)
+        assert not guesses, guesses
 
         # the student explores (its own key), the class goes on without it, then it comes back;
         # meanwhile the late student's laptop sleeps (its tab frozen: no timer, no event handled)

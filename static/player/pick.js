@@ -130,6 +130,9 @@ export function followPicks(shown, delivered, memory, fetchView, show, hold) {
   };
   const ahead = () => {
     const mine = (guessing += 1);
+    // (in a live class, whose students follow and whose lecturer leads, nobody's guesses
+    // are worth a class's bandwidth)
+    if (new URLSearchParams(window.location.search).has("class")) return;
     const now = shown();
     const values = now.head.values;
     const wanted = neighbours(now.head.settings, values)
