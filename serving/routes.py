@@ -114,10 +114,10 @@ async def view(request):
     """A setting's new value (a slider dragged, a select's option or a toggle), fetched as a
     step is: the name of the payload the page ``page`` (its address path) shows at ``?query``,
     the view's address as a live class names it and its every setting
-    (:func:`views.pictures.view_values`), as JSON.  The picture is the page's pure function of its address
-    (:func:`ui.compute.prepare`: read, compute, draw, as a link opens it), computed in the
-    asking client's share of the fair line and kept with the studies every session shares,
-    so that the page's own rerun at the release finds it.  Every refusal is a sentence:
+    (:func:`views.pictures.view_values`), as JSON.  The picture is the page's pure function of
+    its address (:func:`ui.compute.prepare`: read, compute, draw, as a link opens it),
+    computed in the asking client's share of the fair line and kept with the studies every
+    session shares, so that the page's own rerun finds it.  Every refusal is a sentence:
     another site's page, an address too long, a page without a step player, a lesson's or a
     class's view (their page opens those), an upload (it lives in its own session), settings
     the page cannot show, more than ``VIEWS_PER_ADDRESS`` views at once from one address (a

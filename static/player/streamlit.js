@@ -28,7 +28,8 @@ const memoryOf = (path) => {
   return MEMORIES.get(path);
 };
 
-// The view route's answer for this page at `query`: {name, address}, or null when it says no.
+// The view route's answer for this page at `query`: {name, address, values}, or null when it
+// says no.
 function fetchView(where, query) {
   const url = new URL(where.views + encodeURIComponent(pagePath()) + "?" + query, document.baseURI).href;
   return fetch(url, { credentials: "same-origin" }).then((response) => (response.ok ? response.json() : null));
