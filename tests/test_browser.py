@@ -451,12 +451,13 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"
         page.keyboard.press("ArrowRight")
         rendered(page, 4)
-        # the options beside the width on screen were asked for ahead, while the server was idle
+        # the option after the width on screen is asked for ahead once the page is still (the
+        # one before it next, unless the server, busy with the other tests, said no to the first)
         widths = lambda: {parse_qs(url.split("?", 1)[1]).get("gamma", [""])[0] for url in guessed}  # noqa: E731
         deadline = time.monotonic() + 60
-        while not {"2", "5"} <= widths() and time.monotonic() < deadline:  # (the options either side of 3)
+        while "5" not in widths() and time.monotonic() < deadline:  # (3's next option)
             page.wait_for_timeout(50)
-        assert {"2", "5"} <= widths(), guessed
+        assert "5" in widths(), guessed
         # a toggle switched: its picture drawn at once; switched back, the picture it left is
         # drawn again from what the browser holds, nothing asked of the server
         wide, wide_name = page.evaluate("[window.__mplPlayer.id, window.__mplPlayer.payloadName]")
