@@ -146,10 +146,10 @@ def test_what_the_view_route_refuses_it_says_in_a_sentence(served, path, query, 
 
 
 def test_the_player_follows_the_settings_whose_value_alone_makes_the_study():
-    """Each study page's sliders and selects whose value alone makes the study (the size,
-    the noise, k, the width, a loss), by their widget's label, a select's options with the
-    value each shown text stands for: never a control that other controls' meaning hangs on
-    (the dataset, the kernel), a toggle, or a select whose options the data decide."""
+    """Each study page's sliders, selects and toggles whose value alone makes the study (the
+    size, the noise, k, the width, a loss, standardising), by their widget's label, a select's
+    options in order with the value each shown text stands for: never a control that other
+    controls' meaning hangs on (the dataset, the kernel)."""
     for page in site.PAGES:
         if not page.picture:
             continue
