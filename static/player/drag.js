@@ -8,7 +8,8 @@
 // (the reference's `settings`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
-const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
+// The page while its script reruns (Streamlit's own mark on its app element).
+export const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
 // The query a changed setting asks for: the page's address with `name` set to `value`, without
 // the step (the player keeps its own step: mount.js) or a live class's own parameters.

@@ -16,8 +16,8 @@ import { sceneKey } from "./guide.js";
 import { Player } from "./player.js";
 
 const STATE = new WeakMap();  // root -> its player
-const INFLATED = new Map();  // key -> text: the studies last mounted, the latest last (a setting
-const TEXTS_KEPT = 8;  // changed back draws its study without a fetch, on a page remade too)
+const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text mounted there
+// (the last few a page read are fetching.js's: a setting changed back draws without a fetch)
 const PENDING = new WeakMap();  // root -> the latest mountText call's token
 
 // The player mounted in `root`, if any.
@@ -109,14 +109,13 @@ export function mountText(root, head, key, load, options, onFailure) {
   }
   const apply = (text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
-    INFLATED.delete(key);
-    INFLATED.set(key, text);
-    if (INFLATED.size > TEXTS_KEPT) INFLATED.delete(INFLATED.keys().next().value);
+    INFLATED.set(root, { key, text });
     mount(root, Object.assign(JSON.parse(text), head), options);
     const mounted = STATE.get(root);
     if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
   };
-  if (INFLATED.has(key)) apply(INFLATED.get(key));
+  const known = INFLATED.get(root);
+  if (known && known.key === key) apply(known.text);
   else load().then(apply, (error) => {
     if (PENDING.get(root) !== token) return;
     if (onFailure) onFailure(error);

@@ -8,7 +8,7 @@
 // reference's `settings`); every setting of a view, its `values`.  Only this file knows how
 // Streamlit draws a select or a toggle.
 
-import { changedQuery } from "./drag.js";
+import { changedQuery, RUNNING } from "./drag.js";
 
 const SIDEBAR = '[data-testid="stSidebar"]';
 const SELECT = SIDEBAR + ' [data-testid="stSelectbox"]';
@@ -17,7 +17,6 @@ const KEPT = 24;  // the pictures a page remembers by their settings
 const AHEAD = 3;  // the neighbouring values asked for ahead of each picture shown
 const STILL_MS = 1000;  // and only once the page has been still for as long: no key, click,
 const STIRS = ["keydown", "pointerdown", "wheel", "mpl-rendered"];  // wheel, or step drawn
-const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
 // A view's settings as one text: the same settings, the same text.
 export function valuesKey(values) {
