@@ -388,12 +388,14 @@ def test_static_files_go_out_compressed_once_and_unchanged(server):
         assert plain.headers.get("Content-Encoding") is None and plain.read() == on_disk.read_bytes()
 
 
-# An element in one place, the same size, three frames running (a section has stopped opening).
+# An element in one place, the same size and what is under its centre, three frames running (a
+# section has stopped opening: its box stands still while the section still clips it).
 STILL = """(el) => new Promise((done) => {
   let last = null, same = 0;
   const look = () => {
     const r = el.getBoundingClientRect(), now = [r.x, r.y, r.width, r.height].join();
-    same = now === last ? same + 1 : 0;
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    same = now === last && hit && (hit === el || el.contains(hit)) ? same + 1 : 0;
     last = now;
     if (same >= 3) done(true); else requestAnimationFrame(look);
   };
@@ -471,7 +473,8 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         for std, shown in [("false", None), (None, wide)]:
             del fetched[:]
             before_switch = page.evaluate("window.__mplPlayer.id")
-            # (where the sidebar's section has stopped opening: the switch in one place three frames running)
+            # (where the sidebar's section has stopped opening: the switch in one place, and under its
+            # centre, three frames running)
             page.wait_for_function(STILL, arg=switch.element_handle(), timeout=30_000)
             click_like_a_person(page, switch)
             page.wait_for_function(
