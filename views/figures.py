@@ -119,6 +119,13 @@ class _Figure(go.Figure):
         return super().update_layout(dict1, overwrite, **kwargs)
 
 
+def _trace(kind, **properties):
+    """A trace of plotly's class ``kind``, checked as the figures are (:data:`VALIDATE`): a
+    figure that does not check its traces makes them anew from their properties, so a check
+    here would be work the app throws away."""
+    return kind(_validate=VALIDATE, **properties)
+
+
 def _new_figure(*traces):
     """An empty figure with an empty template: plotly.js's plain defaults (white, light
     grid) look right here, and plotly's default template (which ``template=None`` still
@@ -228,7 +235,8 @@ def _points(
             mask = labels == value
             symbol = CLASS_SYMBOLS[value] + ("-open" if test else "")
             fig.add_trace(
-                go.Scatter(
+                _trace(
+                    go.Scatter,
                     x=coords[mask, 0],
                     y=coords[mask, 1],
                     mode="markers",
@@ -241,7 +249,8 @@ def _points(
             )
     elif labels is not None:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 x=coords[:, 0],
                 y=coords[:, 1],
                 mode="markers",
@@ -262,7 +271,8 @@ def _points(
         )
     else:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 x=coords[:, 0],
                 y=coords[:, 1],
                 mode="markers",
@@ -307,7 +317,8 @@ def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_number
     chosen = np.asarray(chosen, dtype=int)
     if chosen.size:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 mode="markers+text",
                 textposition="top center",
                 textfont={"size": FONT_SIZE - 2},
@@ -319,7 +330,8 @@ def _chosen(fig, coords, chosen, next_pick=None, row=None, col=None, show_number
         )
     if next_pick is not None:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 mode="markers",
                 name="next pick",
                 marker={
@@ -407,7 +419,8 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     fig = _new_figure()
     for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size, classes)):
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 uid=f"scores-{number}",
                 x=x[index],
                 y=scores[index],
@@ -419,7 +432,8 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
             )
         )
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="winner",
             mode="markers",
             **winner_arrays(x, scores, winner, pick),
@@ -580,7 +594,8 @@ def heatmap_pair_figure(
         if not shared_scale:
             colorbar["x"] = 0.44 if col == 1 else 1.0
         fig.add_trace(
-            go.Heatmap(
+            _trace(
+                go.Heatmap,
                 uid=uid,
                 z=matrix.astype(np.float32),
                 zmin=low,
@@ -775,7 +790,8 @@ def bound_figure(
         on_right = name in secondary
         line_uid = f"curve-{number}"
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 uid=line_uid,
                 x=t,
                 y=_finite_or_none(values),
@@ -796,7 +812,8 @@ def bound_figure(
             drawn.append(values)
         if is_bound and name in minima:
             fig.add_trace(
-                go.Scatter(
+                _trace(
+                    go.Scatter,
                     x=t,
                     y=_finite_or_none(minima[name]),
                     mode="lines",
@@ -816,7 +833,8 @@ def bound_figure(
         if is_bound and rescale:
             scaled = np.asarray(values, dtype=float) * rescale
             fig.add_trace(
-                go.Scatter(
+                _trace(
+                    go.Scatter,
                     x=t,
                     y=_finite_or_none(scaled),
                     mode="lines",
@@ -835,7 +853,8 @@ def bound_figure(
         if best is not None:
             value = float(np.asarray(values)[best - 1])
             fig.add_trace(
-                go.Scatter(
+                _trace(
+                    go.Scatter,
                     x=[best],
                     y=[value],
                     mode="markers",
@@ -993,7 +1012,8 @@ def residual_figure(coords, residuals, chosen, *, next_pick=None, titles=("x", "
     fixes the colour scale (pass the largest residual at step 0 so steps compare)."""
     top = float(np.max(residuals)) if top is None else float(top)
     fig = _new_figure(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="residuals",
             x=coords[:, 0],
             y=coords[:, 1],
@@ -1018,7 +1038,8 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
     """1-D regression: the data, the fitted function and the chosen basis points."""
     fig = _new_figure()
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             x=coords[:, 0],
             y=coords[:, 1],
             mode="markers",
@@ -1028,7 +1049,8 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
     )
     if coords_test is not None:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 x=coords_test[:, 0],
                 y=coords_test[:, 1],
                 mode="markers",
@@ -1037,7 +1059,8 @@ def fit_figure(xs, fitted, coords, chosen, *, coords_test=None, titles=("x", "y"
             )
         )
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="fit",
             x=xs,
             y=fitted,
@@ -1054,7 +1077,8 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
     """Regression with d > 1: predictions against the truth (the diagonal is perfect)."""
     fig = _new_figure()
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="train",
             x=y_train,
             y=f_train,
@@ -1065,7 +1089,8 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
     )
     if y_test is not None:
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 uid="test",
                 x=y_test,
                 y=f_test,
@@ -1077,7 +1102,8 @@ def predicted_figure(y_train, f_train, y_test=None, f_test=None, *, title=None, 
     values = np.concatenate([np.ravel(y_train), np.ravel(y_test) if y_test is not None else []])
     low, high = float(values.min()), float(values.max())
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             x=[low, high],
             y=[low, high],
             mode="lines",
@@ -1107,7 +1133,8 @@ def decision_figure(
     values = np.asarray(values, dtype=float)
     top = float(np.nanmax(np.abs(values))) or 1.0
     fig = _new_figure(
-        go.Contour(
+        _trace(
+            go.Contour,
             uid="decision-value",
             x=xs,
             y=ys,
@@ -1125,7 +1152,8 @@ def decision_figure(
         )
     )
     fig.add_trace(
-        go.Contour(
+        _trace(
+            go.Contour,
             uid="decision-boundary",
             x=xs,
             y=ys,
@@ -1153,7 +1181,8 @@ def projection_figure(projections, *, title=None):
     (fx, fy), (gx, gy) = projections["train"], projections["test"]
     train_corr, test_corr = projections["correlation"]
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="train-pairs",
             x=fx,
             y=fy,
@@ -1163,7 +1192,8 @@ def projection_figure(projections, *, title=None):
         )
     )
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="test-pairs",
             x=gx,
             y=gy,
@@ -1175,7 +1205,8 @@ def projection_figure(projections, *, title=None):
     values = np.concatenate([fx, fy, gx, gy])
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
     fig.add_trace(
-        go.Scatter(
+        _trace(
+            go.Scatter,
             uid="diagonal",
             x=[low, high],
             y=[low, high],
@@ -1208,7 +1239,8 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
     for value in (-1.0, 1.0):
         name = _class_name(value, class_names)
         fig.add_trace(
-            go.Histogram(
+            _trace(
+                go.Histogram,
                 uid=f"train-{value:+.0f}",
                 x=np.asarray(values)[labels == value],
                 name=f"{name} (train)",
@@ -1219,7 +1251,8 @@ def decision_values_figure(values, labels, values_test=None, labels_test=None, *
         )
         if values_test is not None:
             fig.add_trace(
-                go.Histogram(
+                _trace(
+                    go.Histogram,
                     uid=f"test-{value:+.0f}",
                     x=np.asarray(values_test)[labels_test == value],
                     name=f"{name} (test)",
@@ -1266,7 +1299,8 @@ def heatmap_grid_figure(blocks, *, steps, sort_note, scale, title=None, max_cols
     )
     for number, name in enumerate(names):
         fig.add_trace(
-            go.Heatmap(
+            _trace(
+                go.Heatmap,
                 uid=f"kernel-{number}",
                 z=np.asarray(blocks[name], dtype=np.float32),
                 coloraxis="coloraxis",
@@ -1389,7 +1423,8 @@ def lines_figure(
         if spreads and name in spreads:
             low, high = (np.asarray(v, dtype=float) for v in spreads[name])
             fig.add_trace(
-                go.Scatter(
+                _trace(
+                    go.Scatter,
                     x=np.concatenate([xs, xs[::-1]]),
                     y=_finite_or_none(np.concatenate([high, low[::-1]])),
                     fill="toself",
@@ -1403,7 +1438,8 @@ def lines_figure(
                 )
             )
         fig.add_trace(
-            go.Scatter(
+            _trace(
+                go.Scatter,
                 x=xs,
                 y=_finite_or_none(values),
                 mode="lines+markers" if markers else "lines",
@@ -1462,7 +1498,8 @@ def table_figure(
         text = [[("" if not np.isfinite(v) else fmt.format(v)) for v in row] for row in values]
     low, high = zrange if zrange is not None else (None, None)
     fig = _new_figure(
-        go.Heatmap(
+        _trace(
+            go.Heatmap,
             z=values,
             x=list(col_labels),
             y=list(row_labels),
@@ -1556,7 +1593,8 @@ def facts_table_figure(header, columns, *, height=None, widths=None):
     """A small table (Plotly's table trace) with a bold header: the deflation lab's facts;
     ``widths``: relative column widths."""
     fig = _new_figure(
-        go.Table(
+        _trace(
+            go.Table,
             columnwidth=list(widths) if widths else None,
             header={
                 "values": list(header),
