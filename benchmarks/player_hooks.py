@@ -37,8 +37,18 @@ class Watched:
     def new_page(self, **options):
         context = self.new_context(**options)
         page = context.new_page()
-        page.on("close", lambda _: context.close())
+        page.on("close", lambda _: _close(context))
         return page
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
+
+
+def _close(context):
+    """Close ``context``, its page closed: unless the browser went first (a run's end)."""
+    from playwright.sync_api import Error
+
+    try:
+        context.close()
+    except Error:
+        pass  # (closed with its browser)
