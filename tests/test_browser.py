@@ -219,9 +219,8 @@ def test_a_class_opens_one_lesson_through_the_websocket(server):
 
 def test_the_payload_comes_by_http_and_inline_when_that_fails(server, browser):
     """Served by server.py, a page's websocket carries a reference to the study's payload
-    and the browser fetches it (gzip, cached by name) and a worker decodes it off the page's
-    main thread; when the fetch fails (the server no longer keeps it), the player asks for
-    the bytes inline and still draws, and where the worker cannot load, the page decodes them."""
+    and the browser fetches it (gzip, cached by name); when the fetch fails (the server no
+    longer keeps it), the player asks for the bytes inline and still draws."""
     query = "kmp?data=xor&points=3000&k=40&seed=41"
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
@@ -237,15 +236,12 @@ def test_the_payload_comes_by_http_and_inline_when_that_fails(server, browser):
         assert len(fetched) == 1 and fetched[0][1] == 200
         assert fetched[0][2].get("content-encoding") == "gzip" and "immutable" in fetched[0][2].get("cache-control", "")
         drawn_from_fetch = page.evaluate("window.__mplPlayer.payloadBytes")
-        assert page.evaluate("window.__mplPlayer.payload.decoded") == "worker"
 
         refused = context.new_page()
         refused.route("**/mpl/payload/**", lambda route: route.fulfill(status=404, body="gone"))
-        refused.route("**/decode-worker.js", lambda route: route.fulfill(status=404, body="gone"))
         refused.goto(f"{server}/{query}")
         settled(refused, 0)  # the page reran with the payload inline
         assert refused.evaluate("window.__mplPlayer.payloadBytes") == drawn_from_fetch
-        assert refused.evaluate("window.__mplPlayer.payload.decoded") == "page"
         assert refused.locator("[data-testid='stException']").count() == 0
         refused.keyboard.press("PageDown")
         rendered(refused, 1)

@@ -303,8 +303,7 @@ def test_the_players_modules_are_served_at_their_version_only(monkeypatch):
 
 def test_the_player_module_graph_is_whole():
     """Every module a module imports exists and exports what is imported of it; the app's
-    entry reaches every module of the player but the saved page's own, the live class's bar (and their loaders,
-    and the app's decoding worker):
+    entry reaches every module of the player but the saved page's own, the live class's bar (and their loaders):
     a module added and never imported is dead code, one renamed breaks the player."""
     import re
 
@@ -322,10 +321,7 @@ def test_the_player_module_graph_is_whole():
     app = set(player.used_modules("streamlit.js"))
     saved = set(player.used_modules("standalone.js"))
     live = set(player.used_modules("live.js"))  # the live class's bar, loaded by its component's script
-    assert set(modules) - app - saved - live == {"boot.js", "offline.js", "live-boot.js", "decode-worker.js"}
-    # the app's payloads are decoded by a worker that the adapter starts from its own address
-    assert 'new Worker(new URL("./decode-worker.js", import.meta.url)' in modules["streamlit.js"]
-    assert set(player.used_modules("decode-worker.js")) == {"decode-worker.js", "decode.js"}
+    assert set(modules) - app - saved - live == {"boot.js", "offline.js", "live-boot.js"}
     assert live == {
         "live.js",
         "class-bar.js",

@@ -40,7 +40,6 @@ function rows(flat, shape) {
 // {dtype, bdata, shape} (Plotly's typed-array spec) and {q8, lo, hi, shape} (8-bit
 // quantised heatmaps) become typed arrays once, at load.
 export function decode(value) {
-  if (ArrayBuffer.isView(value)) return value;  // (decoded already)
   if (Array.isArray(value)) return value.map(decode);
   if (value === null || typeof value !== "object") return value;
   if (typeof value.bdata === "string" && value.dtype in DTYPES) {
@@ -56,37 +55,6 @@ export function decode(value) {
   const out = {};
   for (const key of Object.keys(value)) out[key] = decode(value[key]);
   return out;
-}
-
-// A payload as the player reads it, from what Python sent (its text parsed): every typed
-// array and 8-bit heatmap decoded, the names made positions, the steps sent as changes
-// rebuilt (the scores' rows in place).  Once per study, where its caller wants: the app's
-// adapter has a worker do it (decode-worker.js), off the page's main thread; a saved page
-// here, as it mounts; `decoded` says where.  A payload of another version is left as it came
-// (mount.js says so).
-export function decodePayload(payload, where = "page") {
-  if (payload.decoded || payload.version !== PAYLOAD_VERSION) return payload;
-  if (payload.scores) payload.scores = decode(payload.scores);
-  if (payload.coords) payload.coords = decode(payload.coords);
-  for (const panel of payload.panels || []) {
-    panel.figure = panel.figure ? decode(panel.figure) : null;
-    const columns = panel.columns ? panel.columns.map(decode) : [];
-    panel.frames = (panel.frames || []).map(decode);
-    byPosition(panel);  // the payload names traces; Plotly addresses them by position
-    panel.frames = resolveChanges(panel.frames.map((frame) => withScoreRows(frame, payload.scores, columns)), panel.figure);
-    if (panel.rings) panel.rings = decode(panel.rings);
-  }
-  payload.decoded = where;
-  return payload;
-}
-
-// The buffers under a decoded payload's typed arrays, each once: what a worker hands over
-// to the page instead of copying them.
-export function buffersOf(value, found = new Set()) {
-  if (ArrayBuffer.isView(value)) found.add(value.buffer);
-  else if (Array.isArray(value)) for (const item of value) buffersOf(item, found);
-  else if (value && typeof value === "object") for (const key of Object.keys(value)) buffersOf(value[key], found);
-  return found;
 }
 
 // The payload names each trace a frame patches, a prediction hides or a lowest-point

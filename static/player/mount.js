@@ -8,10 +8,9 @@
 // options: onStep(j), the step on screen (kept in the address or a page's fragment);
 // onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
 // (the next or previous scene of a lesson); onMount(player, old), a new player made (old:
-// the one it replaces, or null), where it may say the step it opened on; decodeText(text), a
-// promise of the payload a text holds decoded elsewhere (a worker), or null: decoded here.
+// the one it replaces, or null), where it may say the step it opened on.
 
-import { decodePayload, fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
 import { stored } from "./dom.js";
 import { sceneKey } from "./guide.js";
 import { Player } from "./player.js";
@@ -111,16 +110,9 @@ export function mountText(root, head, key, load, options, onFailure) {
   const apply = (text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
     INFLATED.set(root, { key, text });
-    const show = (payload) => {
-      if (PENDING.get(root) !== token) return;
-      mount(root, Object.assign(payload, head), options);
-      const mounted = STATE.get(root);
-      if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
-    };
-    const here = () => show(decodePayload(JSON.parse(text)));
-    // decoded by the caller's worker (the app's: options.decodeText, a promise), else here
-    const decoding = options && options.decodeText ? options.decodeText(text) : null;
-    if (decoding) decoding.then(show, here); else here();
+    mount(root, Object.assign(JSON.parse(text), head), options);
+    const mounted = STATE.get(root);
+    if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
   };
   const known = INFLATED.get(root);
   if (known && known.key === key) apply(known.text);

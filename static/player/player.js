@@ -16,7 +16,7 @@
 // nothing of Streamlit or of the page's address: whoever mounts it (mount.js, through
 // streamlit.js or standalone.js) passes `options`.
 
-import { decodePayload } from "./decode.js";
+import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
 import { el, isTyping, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
 import { drawing } from "./drawing.js";
 import { figures } from "./figures.js";
@@ -62,7 +62,7 @@ export class Player {
     this.build();
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
-    this.scroller = (plots && plots.scroller) || scrollParent(root);  // (the same root's, handed over)
+    this.scroller = scrollParent(root);
     this.resizing = null;
     const relayout = () => {
       if (this.resizing) return;
@@ -78,10 +78,7 @@ export class Player {
     window.addEventListener("resize", this.onResize);
     // the theme can change under us (the app's settings menu, the system): check now and then
     this.themeWatch = setInterval(() => this.checkTheme(), 1000);
-    // a new study drawn into the plots on screen is drawn in a task after its mount's: neither
-    // holds the page as long as both would
-    const mounted = plots ? [new Promise((resolve) => setTimeout(resolve, 0))] : [];
-    this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running, ...mounted]).then(([Plotly]) => {
+    this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running]).then(([Plotly]) => {
       this.Plotly = Plotly;
       for (const plot of this.unused) Plotly.purge(plot);  // kept plots no panel of this study took
       this.unused = [];
@@ -101,10 +98,15 @@ export class Player {
     this.ink = {};
     for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
     this.hasReveal = false;
-    decodePayload(payload);  // (in the app, a worker has: streamlit.js)
-    this.scores = payload.scores || null;
-    this.coords = payload.coords || null;
+    this.scores = payload.scores ? decode(payload.scores) : null;
+    this.coords = payload.coords ? decode(payload.coords) : null;
     for (const panel of payload.panels) {
+      panel.figure = panel.figure ? decode(panel.figure) : null;
+      const columns = panel.columns ? panel.columns.map(decode) : [];
+      panel.frames = (panel.frames || []).map(decode);
+      byPosition(panel);  // the payload names traces; Plotly addresses them by position
+      panel.frames = resolveChanges(panel.frames.map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
+      if (panel.rings) panel.rings = decode(panel.rings);
       if (panel.figure) {
         scaleFonts(panel.figure, this.scale);
         panel.frames.forEach((frame) => scaleFonts(frame, this.scale));
@@ -342,7 +344,7 @@ export class Player {
       cell.given = true;
       plots.set(cell.panel.key, cell.plot);
     }
-    return { plots, running: [...this.inflight], scroller: this.scroller };
+    return { plots, running: [...this.inflight] };
   }
 
   destroy() {

@@ -35,43 +35,6 @@ function fetchView(where, query) {
   return fetch(url, { credentials: "same-origin" }).then((response) => (response.ok ? response.json() : null));
 }
 
-// A study's text decoded by a worker (decode-worker.js, started on first use), off the page's
-// main thread, which then only draws: a promise of the payload, or null where no worker
-// starts (mount.js then decodes it itself, as it does when the worker fails).
-let DECODER = null;
-const DECODING = new Map();  // message id -> {resolve, reject}
-let DECODES = 0;
-function decodeText(text) {
-  if (DECODER === null) {
-    try {
-      DECODER = new Worker(new URL("./decode-worker.js", import.meta.url), { type: "module" });
-    } catch (error) {
-      DECODER = false;
-      return null;
-    }
-    DECODER.onmessage = (event) => {
-      const { id, payload, error } = event.data;
-      const waiting = DECODING.get(id);
-      DECODING.delete(id);
-      if (waiting && error) waiting.reject(new Error(error));
-      else if (waiting) waiting.resolve(payload);
-    };
-    DECODER.onerror = () => {  // (its module did not load): every text decoded here from now on
-      for (const waiting of DECODING.values()) waiting.reject(new Error("the decoding worker stopped"));
-      DECODING.clear();
-      DECODER.terminate();
-      DECODER = false;
-    };
-  }
-  if (!DECODER) return null;
-  DECODES += 1;
-  const id = DECODES;
-  return new Promise((resolve, reject) => {
-    DECODING.set(id, { resolve, reject });
-    DECODER.postMessage({ id, text });
-  });
-}
-
 // History's own replaceState, before keepStepInAddress wraps it.
 const REPLACE_STATE = (...args) =>
   (window.history.__mplReplaceState || window.history.replaceState).apply(window.history, args);
@@ -125,7 +88,6 @@ export function attach(component, where) {
     return () => {};
   }
   const options = {
-    decodeText,
     onStep: () => { const player = playerIn(root); if (player) writeStep(player); },
     dragging: () => { const runs = DELIVERED.get(root); return Boolean(runs && runs.drags && runs.drags.dragging()); },
     // In a guided lesson, past the scene's steps the player asks Streamlit for the next or

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { buffersOf, byPosition, decode, decodePayload, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
+import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
 import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
 import { readRows } from "../../static/player/tables.js";
@@ -227,68 +227,4 @@ test("the values asked ahead are each select's next option and the one before, t
   assert.deepEqual(neighbours(settings, { gamma: "auto (median)" }), [["gamma", "3"]]);
   assert.deepEqual(neighbours(settings, { gamma: "2", std: "false" }), [["std", "true"]]);
   assert.deepEqual(neighbours(settings, undefined), []);
-});
-
-// A small study's payload as Python writes it: typed arrays, a heatmap's step sent as a
-// change, a criterion's step sent as a row of the scores, rings.
-function samplePayload() {
-  const f4 = (values, shape) => ({ dtype: "f4", bdata: b64(new Float32Array(values)), ...(shape ? { shape } : {}) });
-  return {
-    version: PAYLOAD_VERSION,
-    scores: f4([1, 2, 3, 4, 5, 6], [2, 3]),
-    coords: f4([0, 1, 2, 3], [2, 2]),
-    panels: [
-      {
-        key: "criterion",
-        figure: { data: [{ uid: "scores", x: f4([0, 1]), y: f4([9, 9]) }], layout: {} },
-        columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
-        frames: [{ data: { scores: { y: { score_row: 1, columns: 0 } } } }],
-      },
-      {
-        key: "heat",
-        figure: { data: [{ uid: "kernel", z: f4([1, 0, 0, 1], [2, 2]) }], layout: {} },
-        frames: [{ data: { kernel: { z: { change: { u: f4([1, 2], [2, 1]), w: f4([1, 1], [1, 2]) } } } } }],
-        rings: [[0, 1]],
-      },
-    ],
-  };
-}
-
-test("a payload is decoded once: its arrays, the scores' rows and the heatmaps' changes in place", () => {
-  const payload = decodePayload(JSON.parse(JSON.stringify(samplePayload())));
-  assert.equal(payload.decoded, "page");
-  assert.deepEqual(Array.from(payload.panels[0].frames[0].data[0].y), [6, 4]);  // scores[1] at columns [2, 0]
-  assert.deepEqual(payload.panels[1].frames[0].data[0].z.map((row) => Array.from(row)), [[2, 1], [2, 3]]);
-  const frames = payload.panels[1].frames;
-  assert.equal(decodePayload(payload), payload);
-  assert.equal(payload.panels[1].frames, frames);  // not decoded twice
-  const typed = new Float32Array([1]);
-  assert.equal(decode(typed), typed);
-  const other = { version: PAYLOAD_VERSION + 1, panels: [{ figure: { dtype: "f4", bdata: "AAAAAA==" } }] };
-  assert.deepEqual(decodePayload(JSON.parse(JSON.stringify(other))), other);  // another version: as it came
-});
-
-test("the worker decodes a study's text as the page does and hands its arrays over, not copied", async () => {
-  const text = JSON.stringify(samplePayload());
-  const here = decodePayload(JSON.parse(text));
-  const posted = [];
-  globalThis.self = { postMessage: (message, transfer) => posted.push({ message, transfer }) };
-  try {
-    await import("../../static/player/decode-worker.js");
-    self.onmessage({ data: { id: 7, text } });
-    self.onmessage({ data: { id: 8, text: "{not a study" } });
-  } finally {
-    delete globalThis.self;
-  }
-  const [{ message, transfer }, failed] = posted;
-  assert.equal(message.id, 7);
-  assert.equal(message.payload.decoded, "worker");
-  assert.deepEqual({ ...message.payload, decoded: "page" }, here);
-  assert.deepEqual(new Set(transfer), buffersOf(message.payload));
-  assert.equal(transfer.length, new Set(transfer).size);
-  assert.ok(transfer.length >= 8);
-  const moved = structuredClone(message.payload, { transfer });  // what postMessage does with them
-  assert.deepEqual({ ...moved, decoded: "page" }, here);
-  assert.ok(transfer.every((buffer) => buffer.byteLength === 0), "every buffer moved, none copied");
-  assert.deepEqual([failed.message.id, typeof failed.message.error, failed.message.payload], [8, "string", undefined]);
 });
