@@ -502,8 +502,7 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
     mouse, the player shows the study at the values the slider passes (each asked of the
     view route once, the latest only, never a value the thumb has left), drawn into the plots
     on screen, the panels out of view left until the release; at the release, the page's
-    own rerun shows the value let go, every panel drawn, in the address and the slider.
-    Dragged back to a value it has shown, the page draws it at once, asking nothing."""
+    own rerun shows the value let go, every panel drawn, in the address and the slider."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     asked = []
     page.on("request", lambda request: asked.append(request.url) if "/mpl/view/" in request.url else None)
@@ -547,22 +546,8 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
                 drawn: p.cells.every((c) => c.panel.table || (c.plot._fullLayout && c.plot.data.length === p.base(c.panel).data.length)),
                 address: p.payload.address}; }"""
         )
-        # dragged back to the first value passed, which the page has shown: drawn at once from
-        # what the browser holds, nothing asked of the view route for it
-        del asked[:]
-        _, y, to_x = grip(page, label)
-        page.mouse.move(to_x(0.15), y, steps=4)
-        again = thumb.input_value()
-        page.wait_for_function(
-            "(k) => new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k') === k",
-            arg=again,
-            timeout=60_000,
-        )
-        asked_again = [parse_qs(url.split("?", 1)[1]).get("k", [None])[0] for url in asked]
-        page.mouse.up()
     finally:
         page.close()
-    assert again == passed[0] and again not in asked_again, (again, passed, asked_again)
     shown = [parse_qs(d["address"].split("?", 1)[1]).get("k", [None])[0] for d in during]
     assert len(set(passed)) == 3 and set(passed) <= set(shown), (passed, shown)
     assert len({d["id"] for d in during} - {first}) >= 3, "a new study on screen for each value passed"

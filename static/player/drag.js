@@ -4,9 +4,7 @@
 // picture at the address with that value (serving/routes.py `view`: read, computed and drawn
 // as a link is, in this browser's fair share) and has it drawn into the plots on screen.
 // One question at a time: values passed while one is asked give way to the latest, so no
-// stale work is asked for; a value the page has shown is drawn at once from what the browser
-// holds, asking nothing, even while a question is out (whose answer it then stands over).
-// Which sliders, and the address name each writes, the page says
+// stale work is asked for.  Which sliders, and the address name each writes, the page says
 // (the reference's `settings`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
@@ -24,16 +22,15 @@ export function changedQuery(search, name, value) {
 
 // Follow the page's sliders while they are dragged.  `current()`: the page's last reference
 // ({head, name}: its view fields and payload name); `delivered()`: how many the page's runs
-// have delivered (a picture the page's own rerun brought stands over a dragged one); `memory`:
-// the page's pictures by their settings (pick.js `pictureMemory`); `fetchView(query)`: a
-// promise of the view route's {name, address, values}, or null when it says no;
+// have delivered (a picture the page's own rerun brought stands over a dragged one);
+// `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no;
 // `show(head, name)`: draw that payload; `onRelease()`: the slider let go (the panels out of
 // view are drawn then).  Returns {dragging(), stop()}.
-export function followDrags(current, delivered, memory, fetchView, show, onRelease) {
-  let drag = null;  // {input, setting, asked, busy, later, turn}: the slider held down, if any
+export function followDrags(current, delivered, fetchView, show, onRelease) {
+  let drag = null;  // {input, setting, asked, busy, later}: the slider held down, if any
 
   const ask = () => {
-    if (!drag) return;
+    if (!drag || drag.busy) return;
     // while the page reruns (another setting just changed), its address is not yet the one the
     // rerun will write: asked again a tenth of a second later
     if (document.querySelector(RUNNING)) {
@@ -43,24 +40,12 @@ export function followDrags(current, delivered, memory, fetchView, show, onRelea
     const value = drag.input.value;
     if (value === drag.asked) return;
     const held = drag;
-    const values = current().head.values;
-    const wanted = values ? Object.assign({}, values, { [held.setting.name]: value }) : null;
-    const known = wanted ? memory.find(wanted) : null;
-    if (known) {
-      held.asked = value;
-      held.turn += 1;
-      show(Object.assign({}, current().head, { address: known.address, values: wanted, lesson: null, dragged: true }), known.name);
-      return;
-    }
-    if (held.busy) return;
     const since = delivered();
-    const turn = (held.turn += 1);
     held.asked = value;
     held.busy = true;
     fetchView(changedQuery(window.location.search, held.setting.name, value)).then((view) => {
-      // a picture a rerun brought meanwhile (the release's), or one drawn since from what the
-      // browser holds, is newer than this one
-      if (view && delivered() === since && held.turn === turn) {
+      // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
+      if (view && delivered() === since) {
         const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
         show(head, view.name);
       }
@@ -87,7 +72,7 @@ export function followDrags(current, delivered, memory, fetchView, show, onRelea
     const setting = (current().head.settings || []).find((item) => item.widget === "slider" && item.label === label);
     if (!setting) return;
     released();
-    drag = { input, setting, asked: input.value, busy: false, later: null, turn: 0 };
+    drag = { input, setting, asked: input.value, busy: false, later: null };
     document.addEventListener("pointermove", moved, true);
     document.addEventListener("pointerup", letGo, true);
     document.addEventListener("pointercancel", letGo, true);

@@ -139,7 +139,7 @@ export function attach(component, where) {
         if (!head.dragged) runs.picks.ahead();
         return cleanup;
       };
-      runs.drags = followDrags(() => runs.named, () => runs.deliveries, runs.memory, ask, show,
+      runs.drags = followDrags(() => runs.named, () => runs.deliveries, ask, show,
         () => { const player = playerIn(root); if (player) player.render(); });
       runs.picks = followPicks(() => runs.shown, () => runs.deliveries, runs.memory, ask, show,
         (name) => fetched(url(name)));
