@@ -71,7 +71,8 @@ def kmp_bound(result, view):
     spread = F._new_figure()
     for i, (key, label) in enumerate((("bound argmins", "KMP bound"), ("test error argmins", "test error"))):
         spread.add_trace(
-            go.Box(
+            F._trace(
+                go.Box,
                 x=a[key],
                 name=label,
                 boxpoints="all",
@@ -268,7 +269,8 @@ def stages(result, view):
         values = result.arrays[key]
         for i, stage in enumerate(result.arrays["stages"]):
             fig.add_trace(
-                go.Box(
+                F._trace(
+                    go.Box,
                     y=values[:, i],
                     name=f"{int(stage)} per stage",
                     boxpoints="all",
@@ -301,7 +303,8 @@ def kmp_vs_svm(result, view):
         for j, method in enumerate(KMP_SVM_METHODS):
             colour = F.CURVE_COLOURS[j]
             fig.add_trace(
-                go.Bar(
+                F._trace(
+                    go.Bar,
                     x=names,
                     y=result.arrays[key][:, j],
                     name=method,
@@ -313,7 +316,8 @@ def kmp_vs_svm(result, view):
             paper = result.table.get(f"paper {method} {paper_key}")
             if paper is not None and np.isfinite(paper).any():
                 fig.add_trace(
-                    go.Scatter(
+                    F._trace(
+                        go.Scatter,
                         x=names,
                         y=paper,
                         mode="markers",
@@ -341,7 +345,8 @@ def kmp_usps(result, view):
     fig = F._new_figure()
     for j, method in enumerate(USPS_METHODS):
         fig.add_trace(
-            go.Bar(
+            F._trace(
+                go.Bar,
                 x=digits,
                 y=result.table[method],
                 name=method,
@@ -351,7 +356,8 @@ def kmp_usps(result, view):
             )
         )
         fig.add_trace(
-            go.Scatter(
+            F._trace(
+                go.Scatter,
                 x=digits,
                 y=result.table[f"paper {method}"],
                 mode="markers",
@@ -406,7 +412,8 @@ def linear_picture(result, view):
     for number, (name, w, c) in enumerate(zip(LINEAR_PICTURE_METHODS, a["w"], a["c"])):
         ys = -(w[0] * xs + c) / w[1]  # w'x + c = 0
         fig.add_trace(
-            go.Scatter(
+            F._trace(
+                go.Scatter,
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -439,7 +446,8 @@ def kmp_picture(result, view):
         values = a["values"][number]
         top = float(np.nanmax(np.abs(values))) or 1.0
         fig.add_trace(
-            go.Contour(
+            F._trace(
+                go.Contour,
                 x=a["xs"],
                 y=a["ys"],
                 z=np.clip(values, -top, top),
@@ -458,7 +466,8 @@ def kmp_picture(result, view):
             **where,
         )
         fig.add_trace(
-            go.Contour(
+            F._trace(
+                go.Contour,
                 x=a["xs"],
                 y=a["ys"],
                 z=values,
@@ -475,7 +484,8 @@ def kmp_picture(result, view):
         F._points(fig, X, y, size=8, **where)
         support = a[f"support/{name}"]
         fig.add_trace(
-            go.Scatter(
+            F._trace(
+                go.Scatter,
                 x=X[support, 0],
                 y=X[support, 1],
                 mode="markers",
