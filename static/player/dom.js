@@ -72,6 +72,13 @@ export function isTyping(target) {
   return ["text", "number", "search", "email", "url", "tel", "password"].includes((target.type || "text").toLowerCase());
 }
 
+// A new task, for work that can wait behind a key or a click: the browser's scheduler.yield,
+// which resumes before other queued work, where it has one; else a timer.
+export function nextTask() {
+  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 export function scrollParent(node) {
   for (let parent = node.parentElement; parent; parent = parent.parentElement) {
     const overflow = getComputedStyle(parent).overflowY;

@@ -4,7 +4,7 @@
 // when every panel shows it ("mpl-settled").  `drawing` holds the player's methods (mixed
 // into Player, player.js).
 
-import { el } from "./dom.js";
+import { el, nextTask } from "./dom.js";
 import { textWidth } from "./labels.js";
 
 export const drawing = {
@@ -67,7 +67,13 @@ export const drawing = {
       document.dispatchEvent(new CustomEvent("mpl-settled", {
         detail: { step: j, at: performance.now(), id: this.id, screen: this.screen } }));
     };
-    return Promise.all(visible.map(draw)).then(() => new Promise((resolve) => requestAnimationFrame(() => {
+    // A step's patches go together, in one task; whole figures (a new study, a new layout),
+    // each tens of milliseconds, one a task, so that none holds the page long
+    const inView = full && visible.length > 1
+      ? visible.reduce((done, cell, k) => done.then(() => (k ? nextTask() : undefined))
+        .then(() => (token === this.token ? draw(cell) : undefined)), Promise.resolve())
+      : Promise.all(visible.map(draw));
+    return inView.then(() => new Promise((resolve) => requestAnimationFrame(() => {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
       if (!hidden.length) { if (whole) settle(); resolve(); return; }

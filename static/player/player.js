@@ -17,7 +17,7 @@
 // streamlit.js or standalone.js) passes `options`.
 
 import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
-import { el, isTyping, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
+import { el, isTyping, nextTask, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
 import { drawing } from "./drawing.js";
 import { figures } from "./figures.js";
 import { guide, sceneKey } from "./guide.js";
@@ -62,7 +62,10 @@ export class Player {
     this.build();
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
-    this.scroller = scrollParent(root);
+    // (the player it replaces found it already: asked again, the page's new elements would be
+    // styled here, in the mount's task, rather than in the draw's)
+    const kept = plots && plots.scroller;
+    this.scroller = kept && kept.isConnected && kept.contains(root) ? kept : scrollParent(root);
     this.resizing = null;
     const relayout = () => {
       if (this.resizing) return;
@@ -78,7 +81,10 @@ export class Player {
     window.addEventListener("resize", this.onResize);
     // the theme can change under us (the app's settings menu, the system): check now and then
     this.themeWatch = setInterval(() => this.checkTheme(), 1000);
-    this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running]).then(([Plotly]) => {
+    // The charts are drawn a task after the player is built, so that no one task holds the
+    // page for both (a key pressed in between is answered)
+    this.ready = Promise.all([loadPlotly(payload.plotly_url), ...running, nextTask()]).then(([Plotly]) => {
+      if (this.destroyed) return;
       this.Plotly = Plotly;
       for (const plot of this.unused) Plotly.purge(plot);  // kept plots no panel of this study took
       this.unused = [];
@@ -344,7 +350,7 @@ export class Player {
       cell.given = true;
       plots.set(cell.panel.key, cell.plot);
     }
-    return { plots, running: [...this.inflight] };
+    return { plots, running: [...this.inflight], scroller: this.scroller };
   }
 
   destroy() {
