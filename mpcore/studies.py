@@ -426,11 +426,35 @@ class Study:
         tuple of (ndarray, ndarray) or None
             ``(xs, f(xs))``, or None when the inputs are not 1-D.
         """
+        curves = self.fit_curves([j], n=n)
+        return None if curves is None else (curves[0], curves[1][self._check_step(j)])
+
+    def fit_curves(self, steps: Iterable[int], n: int = 200) -> tuple[np.ndarray, dict[int, np.ndarray]] | None:
+        """:meth:`fit_curve` at several steps, from one kernel evaluation.
+
+        The curve's kernel to the points chosen by the last step, whose first j columns
+        serve step j.
+
+        Parameters
+        ----------
+        steps : iterable of int
+            The steps, each ``0 <= j <= n_steps``.
+        n : int, default=200
+            Points on the curve.
+
+        Returns
+        -------
+        tuple of (ndarray, dict) or None
+            ``(xs, {j: f(xs) after j steps})``, or None when the inputs are not 1-D.
+        """
         if self.split.X_train.shape[1] != 1:
             return None
+        steps = [self._check_step(j) for j in steps]
         X = np.vstack([self.split.X_train, self.split.X_test])
         xs = np.linspace(X.min(), X.max(), n)
-        return xs, self.prediction(j, xs[:, None])
+        last = max(steps, default=0)
+        K_rows = self._kernel_to_chosen(xs[:, None], self.path.indices[:last]) if last else np.empty((n, 0))
+        return xs, {j: self._kmp_output(j, K_rows) for j in steps}
 
     def projections(self, j: int) -> dict[str, tuple[Any, Any]] | None:
         """Sparse KCCA: the first canonical variates after ``j`` steps.

@@ -82,6 +82,21 @@ def test_decision_grids_at_every_step_are_the_decision_on_the_grid(moons, make):
     assert np.ptp(grids[6]) > 0 and not np.allclose(grids[6], grids[3])
 
 
+def test_fit_curves_at_every_step_are_the_function_on_the_curve(moons):
+    """One kernel for every step's curve (its first j columns serve step j): each is the
+    prediction after j steps at the curve's points, and so :meth:`fit_curve` at j."""
+    study = kmp_study(prepare(load_dataset("sinc", n_samples=90), seed=0), k=7, gamma=2.0)
+    xs, curves = study.fit_curves([7, 0, 4, 1], n=50)
+    assert list(curves) == [7, 0, 4, 1] and xs.shape == (50,)
+    for j, values in curves.items():
+        np.testing.assert_allclose(values, study.prediction(j, xs[:, None]), atol=1e-10)
+        np.testing.assert_allclose(study.fit_curve(j, n=50)[1], values, atol=1e-10)
+    assert not np.allclose(curves[7], curves[4])
+    assert kmp_study(moons, k=3, gamma=1.0).fit_curves([3]) is None  # d = 2: no curve
+    with pytest.raises(ValueError, match="step j"):
+        study.fit_curves([8])
+
+
 def test_criterion_at_step_j_is_the_score_that_chose_the_next_point(moons):
     study = skpca_study(moons, k=5)
     for j in range(5):

@@ -418,11 +418,9 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ro
 def fit_panel(study, j_steps, *, key="model", role="model", presenter=True, guess=False):
     """1-D regression: the fitted function after j steps (``guess``: it takes predict
     mode's clicks, when it stands in for the data panel)."""
-    xs, f0 = study.fit_curve(0)
-    fig = figures.fit_figure(xs, f0, study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
-    frames = [
-        {"data": {"fit": {"y": study.fit_curve(j)[1]}}, "title": f"The function after {j} steps"} for j in j_steps
-    ]
+    xs, curves = study.fit_curves([0, *j_steps])  # one kernel for every step
+    fig = figures.fit_figure(xs, curves[0], study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
+    frames = [{"data": {"fit": {"y": curves[j]}}, "title": f"The function after {j} steps"} for j in j_steps]
     return Panel(
         key,
         role,
