@@ -37,10 +37,11 @@ from scipy.linalg import eigh
 from scipy.stats import spearmanr
 
 from . import bounds
+from ._validation import check_binary_labels, check_psd_kernel
 from .cca import center_kernel
 from .engine import PursuitPath
 from .lowrank import pivoted_cholesky
-from .mpkfda import fit_fisher
+from .mpkfda import _fisher_model
 from .nystrom import nested_projection_residuals, nystrom_features
 from .skcca import fit_sparse_cca
 
@@ -483,14 +484,21 @@ def mpkfda_curves(
     BoundCurves
         The curves against t = 1..n_steps, with their running minima and argmins.
     """
+    return _mpkfda_curves(K, y, K_test, y_test, path, delta, R, shrinkage, {})
+
+
+def _mpkfda_curves(K, y, K_test, y_test, path, delta, R, shrinkage, fitted) -> BoundCurves:
+    """:func:`mpkfda_curves`, keeping each step's Fisher model in ``fitted`` (j -> model) for
+    a study that shows them."""
     _check_delta(delta)
     steps = _steps(path)
     m = K.shape[0]
     y, y_test = np.asarray(y, dtype=float), np.asarray(y_test, dtype=float)
+    K, signs = check_psd_kernel(K), check_binary_labels(y)[0]  # once, for every step's model
     test_err, train_err, total, negative, positive = [], [], [], [], []
     for j in steps:
         idx = path.indices[:j]
-        model = fit_fisher(K, y, idx, shrinkage=shrinkage)
+        model = fitted[j] = _fisher_model(K, signs, idx, shrinkage)
         outside = np.ones(m, dtype=bool)
         outside[idx] = False
         projection = model.features(K[:, idx]) @ model.w

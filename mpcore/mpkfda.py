@@ -167,7 +167,14 @@ def fit_fisher(K: ArrayLike, y: ArrayLike, indices: ArrayLike, shrinkage: str | 
         raise ValueError(f"y has {y.shape[0]} labels but K has {K.shape[0]} rows; they must match.")
     if indices is not None and np.asarray(indices).size == 0:
         raise ValueError("No basis points were chosen; run mpkfda_path with k >= 1 first.")
-    indices = check_indices(indices, K.shape[0])
+    return _fisher_model(K, y, check_indices(indices, K.shape[0]), shrinkage)
+
+
+def _fisher_model(K: np.ndarray, y: np.ndarray, indices: np.ndarray, shrinkage: str | float | None) -> FisherModel:
+    """:func:`fit_fisher` on inputs it has checked: the training kernel ``K`` (m, m), labels
+    ``y`` in {-1, +1} and the chosen points' ``indices``.  For a caller that fits a model
+    at every step of one path (the bound curves, a study's steps), whose kernel and labels
+    were checked once; the kernel check alone reads all of ``K``."""
     C = nystrom_factor(K[np.ix_(indices, indices)])
     w, b, means = fisher_direction(nystrom_features(K[:, indices], C), y, shrinkage)
     return FisherModel(indices, C, w, b, means)

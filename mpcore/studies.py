@@ -27,12 +27,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import curves as curves_module
+from ._validation import check_binary_labels
 from .curves import BoundCurves
 from .datasets import Split
 from .engine import PursuitPath, check_step
 from .kernels import kernel_diag, kernel_matrix, median_gamma
 from .kmp import kmp_path
-from .mpkfda import FisherModel, fit_fisher, mpkfda_path
+from .mpkfda import FisherModel, _fisher_model, mpkfda_path
 from .nystrom import nystrom_features
 from .skcca import fit_sparse_cca, skcca_path
 from .skpca import skpca_path
@@ -327,8 +328,13 @@ class Study:
         j = self._check_step(j)
         if j == 0:
             return None
-        y_train = self.split.targets()[0]
-        return fit_fisher(self.K, y_train, self.path.indices[:j], shrinkage=self.extras["shrinkage"])
+        # fitted once per step (a picture asks each step's model of several panels), on the
+        # kernel and labels the path was computed from, checked then
+        fitted = self.__dict__.setdefault("_fisher_models", {})
+        if j not in fitted:
+            signs = check_binary_labels(self.split.targets()[0])[0]
+            fitted[j] = _fisher_model(self.K, signs, self.path.indices[:j], self.extras["shrinkage"])
+        return fitted[j]
 
     def decision(self, j: int, X_rows: np.ndarray) -> np.ndarray:
         """The real-valued classifier output after ``j`` steps (its sign is the class).
@@ -754,10 +760,11 @@ def mpkfda_study(
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     path = mpkfda_path(K, split.y_train, k, criterion=criterion, deflation=deflation, stages=stages, seed=seed)
     y_train, y_test = split.targets()
-    bound_curves = curves_module.mpkfda_curves(
-        K, y_train, K_test, y_test, path, delta=delta, R=_radius(K), shrinkage=shrinkage
-    )
+    fitted = {}  # each step's Fisher model, fitted once for the curves and kept for the views
+    bound_curves = curves_module._mpkfda_curves(K, y_train, K_test, y_test, path, delta, _radius(K), shrinkage, fitted)
     extras = {"shrinkage": shrinkage, "settings": {"criterion": criterion, "deflation": deflation}}
-    return Study(
+    study = Study(
         "mpkfda", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
     )
+    study.__dict__["_fisher_models"] = fitted
+    return study

@@ -118,6 +118,23 @@ def test_fisher_study_decision_matches_fit_fisher(moons):
     assert study.fisher(0) is None
 
 
+def test_fisher_studys_kept_models_are_each_steps_fit_on_its_kernel(moons):
+    """The models a study keeps from its curves (fitted once, not at every view of a step)
+    are, at every step, the checked public fit on the study's kernel and labels, and the
+    curves' test error is each one's."""
+    study = mpkfda_study(moons, k=6, shrinkage=0.1)
+    K_test, y_test = study.K_test, moons.y_test
+    for j in range(1, 7):
+        model = mpcore.fit_fisher(study.K, moons.y_train, study.path.indices[:j], shrinkage=0.1)
+        kept = study.fisher(j)
+        np.testing.assert_allclose(kept.w, model.w, atol=1e-12)
+        np.testing.assert_allclose(kept.b, model.b, atol=1e-12)
+        np.testing.assert_array_equal(kept.indices, model.indices)
+        error = np.mean(np.sign(model.decision(K_test[:, model.indices])) != y_test)
+        assert study.curves.curves["test error rate"][j - 1] == error
+    assert study.fisher(3) is study.fisher(3)  # fitted once
+
+
 def test_skcca_study_projections_agree_with_curves():
     split = prepare(load_dataset("rings-two-view", n_samples=200), seed=0)
     study = skcca_study(split, k=6)
