@@ -37,13 +37,13 @@ from scipy.linalg import eigh
 from scipy.stats import spearmanr
 
 from . import bounds
-from ._validation import check_binary_labels, check_psd_kernel
+from ._validation import check_binary_labels, check_positive, check_psd_kernel
 from .cca import center_kernel
 from .engine import PursuitPath
 from .lowrank import pivoted_cholesky
 from .mpkfda import _fisher_model
 from .nystrom import nested_projection_residuals, nystrom_features
-from .skcca import fit_sparse_cca
+from .skcca import _fit_sparse_cca
 
 
 @dataclass(frozen=True)
@@ -415,15 +415,25 @@ def skcca_curves(
     BoundCurves
         The curves against t = 1..n_steps, with their running minima and argmins.
     """
+    return _skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha, delta, reg, {})
+
+
+def _skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha, delta, reg, variates) -> BoundCurves:
+    """:func:`skcca_curves`, keeping each step's first variates in ``variates`` (j -> train
+    f_x, f_y, test f_x, f_y) for a study that shows them."""
     _check_delta(delta)
     steps = _steps(path)
     m = Kx.shape[0]
+    # checked once, for every step's fit
+    Kx, Ky = check_psd_kernel(Kx, "Kx"), check_psd_kernel(Ky, "Ky")
+    reg = check_positive(reg, "The CCA regularisation reg", allow_zero=True)
     test_err, train_err, train_corr, test_corr, counts = [], [], [], [], []
     for j in steps:
         idx = path.indices[:j]
-        cca, Cx, Cy = fit_sparse_cca(Kx, Ky, idx, reg=reg, n_directions=1)
+        cca, Cx, Cy = _fit_sparse_cca(Kx, Ky, idx, reg, 1)
         vx, vy = cca.transform(nystrom_features(Kx[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
         wx, wy = cca.transform(nystrom_features(Kx_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+        variates[j] = (vx[:, 0], vy[:, 0], wx[:, 0], wy[:, 0])
         outside = np.ones(m, dtype=bool)
         outside[idx] = False
         errors = np.abs(vx[:, 0] - vy[:, 0]) > alpha

@@ -87,6 +87,15 @@ def fit_sparse_cca(
         raise ValueError("No basis points were chosen; run skcca_path with k >= 1 first.")
     indices = check_indices(indices, Kx.shape[0])
     reg = check_positive(reg, "The CCA regularisation reg", allow_zero=True)
+    return _fit_sparse_cca(Kx, Ky, indices, reg, n_directions)
+
+
+def _fit_sparse_cca(
+    Kx: np.ndarray, Ky: np.ndarray, indices: np.ndarray, reg: float, n_directions: int
+) -> tuple[CCAResult, np.ndarray, np.ndarray]:
+    """:func:`fit_sparse_cca` on inputs it has checked.  For a caller that fits at every
+    step of one path (the bound curves, a study's steps), whose kernels were checked once;
+    the kernel checks alone read both m x m matrices."""
     Cx = nystrom_factor(Kx[np.ix_(indices, indices)])
     Cy = nystrom_factor(Ky[np.ix_(indices, indices)])
     Fx = nystrom_features(Kx[:, indices], Cx)

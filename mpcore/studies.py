@@ -35,7 +35,7 @@ from .kernels import kernel_diag, kernel_matrix, median_gamma
 from .kmp import kmp_path
 from .mpkfda import FisherModel, _fisher_model, mpkfda_path
 from .nystrom import nystrom_features
-from .skcca import fit_sparse_cca, skcca_path
+from .skcca import _fit_sparse_cca, skcca_path
 from .skpca import skpca_path
 from .views import display_order, embed_2d, grid_2d
 
@@ -479,19 +479,25 @@ class Study:
         j = self._check_step(j)
         if j == 0:
             return None
-        idx = self.path.indices[:j]
-        Ky, Ky_test = self.extras["Ky"], self.extras["Ky_test"]
-        cca, Cx, Cy = fit_sparse_cca(self.K, Ky, idx, reg=self.extras["reg"], n_directions=1)
-        train = cca.transform(nystrom_features(self.K[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
-        test = cca.transform(nystrom_features(self.K_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+        # fitted once per step (the curves keep theirs), on the kernels the path was computed
+        # from, checked then
+        kept = self.__dict__.setdefault("_skcca_variates", {})
+        if j not in kept:
+            idx = self.path.indices[:j]
+            Ky, Ky_test = self.extras["Ky"], self.extras["Ky_test"]
+            cca, Cx, Cy = _fit_sparse_cca(self.K, Ky, idx, self.extras["reg"], 1)
+            train = cca.transform(nystrom_features(self.K[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
+            test = cca.transform(nystrom_features(self.K_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+            kept[j] = (train[0][:, 0], train[1][:, 0], test[0][:, 0], test[1][:, 0])
+        fx, fy, fx_test, fy_test = kept[j]
 
         def corr(a: np.ndarray, b: np.ndarray) -> float:
             return float(np.corrcoef(a, b)[0, 1]) if np.std(a) > 0 and np.std(b) > 0 else float("nan")
 
         return {
-            "train": (train[0][:, 0], train[1][:, 0]),
-            "test": (test[0][:, 0], test[1][:, 0]),
-            "correlation": (corr(train[0][:, 0], train[1][:, 0]), corr(test[0][:, 0], test[1][:, 0])),
+            "train": (fx, fy),
+            "test": (fx_test, fy_test),
+            "correlation": (corr(fx, fy), corr(fx_test, fy_test)),
         }
 
 
@@ -692,7 +698,8 @@ def skcca_study(
     Ky = kernel_matrix(Y_train, kernel=kernel, **params_y)
     Ky_test = kernel_matrix(Y_test, Y_train, kernel=kernel, **params_y)
     path = skcca_path(K, Ky, k)
-    bound_curves = curves_module.skcca_curves(K, Ky, K_test, Ky_test, path, alpha=alpha, delta=delta, reg=reg)
+    variates = {}  # each step's first variates, computed once for the curves and kept for the views
+    bound_curves = curves_module._skcca_curves(K, Ky, K_test, Ky_test, path, alpha, delta, reg, variates)
     coords_y, coords_y_test, titles_y = embed_2d(Y_train, Y_test)
     extras = {
         "Ky": Ky,
@@ -703,9 +710,11 @@ def skcca_study(
         "coords_y_test": coords_y_test,
         "coord_titles_y": titles_y,
     }
-    return Study(
+    study = Study(
         "skcca", split, kernel, params, K, K_test, path, bound_curves, coords, coords_test, titles, order, extras
     )
+    study.__dict__["_skcca_variates"] = variates
+    return study
 
 
 def mpkfda_study(

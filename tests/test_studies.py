@@ -144,6 +144,25 @@ def test_skcca_study_projections_agree_with_curves():
     assert study.heatmaps(2, view=1)[0].shape[0] == study.order.size
 
 
+def test_skcca_studys_kept_variates_are_each_steps_fit_on_its_kernels():
+    """The variates a study keeps from its curves (computed once, not at every view of a
+    step) are, at every step, those of the checked public fit on the study's two kernels."""
+    from mpcore.nystrom import nystrom_features
+
+    split = prepare(load_dataset("rings-two-view", n_samples=160), seed=2)
+    study = skcca_study(split, k=5, reg=0.01)
+    Ky, Ky_test = study.extras["Ky"], study.extras["Ky_test"]
+    for j in range(1, 6):
+        idx = study.path.indices[:j]
+        cca, Cx, Cy = mpcore.fit_sparse_cca(study.K, Ky, idx, reg=0.01)
+        fx, fy = cca.transform(nystrom_features(study.K[:, idx], Cx), nystrom_features(Ky[:, idx], Cy))
+        tx, ty = cca.transform(nystrom_features(study.K_test[:, idx], Cx), nystrom_features(Ky_test[:, idx], Cy))
+        shown = study.projections(j)
+        for got, want in zip((*shown["train"], *shown["test"]), (fx, fy, tx, ty)):
+            np.testing.assert_allclose(got, want[:, 0], atol=1e-10)
+        np.testing.assert_allclose(shown["correlation"][0], np.corrcoef(fx[:, 0], fy[:, 0])[0, 1], atol=1e-10)
+
+
 def test_studies_reject_the_wrong_task():
     regression = prepare(load_dataset("sinc"), seed=0)
     with pytest.raises(ValueError, match="binary"):
