@@ -497,6 +497,46 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         page.close()
 
 
+def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(server, browser):
+    """k held with the mouse three times running, each time out to a value and on to another
+    (each drawn before the release), then back to the first and let go at once, while that
+    value's picture may still be on its way or being drawn a panel a task: after each
+    release the address, the slider and the player hold the value let go, the page's own
+    rerun done.  (A release lost there leaves the slider sending Streamlit nothing.)"""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    label = "Basis vectors k"
+    thumb = page.locator(f'input[aria-label="{label}"]')
+    try:
+        page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
+        settled(page, 2)
+        page.evaluate(
+            "window.__drawnK = []; document.addEventListener('mpl-rendered', () => window.__drawnK.push("
+            "new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k')))"
+        )
+        # each hold: out to a value, on to another (each drawn), then back over the first (one
+        # the page has shown) and let go at once; the last hold ends where the first began
+        for number, fractions in enumerate(((0.15, 0.05, 0.15), (0.10, 0.20, 0.10), (0.05, 0.15, 0.05))):
+            _, y, to_x = grip(page, label)
+            for fraction in fractions[:-1]:
+                page.mouse.move(to_x(fraction), y, steps=3)
+                page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=thumb.input_value(), timeout=60_000)
+            page.mouse.move(to_x(fractions[-1]), y, steps=3)
+            value = thumb.input_value()
+            page.mouse.up()
+            page.wait_for_function(
+                """(k) => new URL(location.href).searchParams.get('k') === k
+                  && new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k') === k
+                  && window.__mplSettled && window.__mplSettled.id === window.__mplPlayer.id""",
+                arg=value,
+                timeout=120_000,
+            )
+            wait_until_idle(page)
+            assert thumb.input_value() == value, (number, value)
+            assert parse_qs(page.url.split("?", 1)[1]).get("k") == [value], (number, page.url)
+    finally:
+        page.close()
+
+
 def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_release(server, browser):
     """Streamlit's slider sends its value only when released: while k is dragged with the
     mouse, the player shows the study at the values the slider passes (each asked of the
