@@ -81,8 +81,10 @@ def _address_space():
 
 def _child(connection, settings, with_progress, memory, seconds):
     """In the child: lower priority, ``memory`` bytes more address space and ``seconds`` of
-    CPU at most; then the study, sent back as
-    ``("done", (study, seconds))``, ``("error", sentence)`` or ``("progress", done, total)``."""
+    CPU at most; then the study, sent back as ``("progress", done, total)`` while it
+    computes, then ``("drawn", payload)`` and ``("done", (study, seconds))`` -- the payload
+    first: it is all a browser waits for, and a large study takes a while to cross -- or
+    ``("error", sentence)``."""
     os.nice(NICE)
     limit = _address_space() + memory
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -95,7 +97,8 @@ def _child(connection, settings, with_progress, memory, seconds):
 
     try:
         study, seconds = pictures.compute(settings, progress if with_progress else None)
-        connection.send(("done", (study, seconds, compute.drawn(settings, study))))
+        connection.send(("drawn", compute.drawn(settings, study)))
+        connection.send(("done", (study, seconds)))
     except ValueError as error:
         connection.send(("error", str(error)))
     except MemoryError:
@@ -104,12 +107,14 @@ def _child(connection, settings, with_progress, memory, seconds):
         connection.close()
 
 
-def compute(settings, progress=None):
+def compute(settings, progress=None, drawn=None):
     """``pictures.compute(settings, progress)`` in a child process, with the player's
     payload of it drawn there too (:func:`ui.compute.drawn`: its JSON and gzip are most of
     a new study's CPU in the app's process): ``(study, seconds, drawn)``; ValueError with
-    the core's sentence, or with one saying why the server stopped it.  A caller that stops
-    waiting (its session left: ``progress`` raised) stops the child."""
+    the core's sentence, or with one saying why the server stopped it.  ``drawn(payload)``
+    is called as soon as the payload is here, before the study (whose arrays take a while
+    to cross at thousands of points).  A caller that stops waiting (its session left:
+    ``progress`` raised) stops the child."""
     context = start()
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(
@@ -117,6 +122,7 @@ def compute(settings, progress=None):
     )
     child.start()
     sending.close()
+    shown = None
     try:
         while True:
             if not receiving.poll(0.5):
@@ -131,8 +137,12 @@ def compute(settings, progress=None):
             if message[0] == "progress":
                 if progress is not None:
                     progress(message[1], message[2])
+            elif message[0] == "drawn":
+                shown = message[1]
+                if drawn is not None:
+                    drawn(shown)
             elif message[0] == "done":
-                return message[1]
+                return (*message[1], shown)
             else:
                 raise ValueError(message[1])
     finally:

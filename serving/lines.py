@@ -474,10 +474,10 @@ class Lines(compute.Plain):
     def computing(self, report=None):
         return QUEUE.turn(report, self.client())
 
-    def run(self, settings, progress=None):
+    def run(self, settings, progress=None, drawn=None):
         if self.in_children:
-            return children.compute(settings, progress)
-        return super().run(settings, progress)
+            return children.compute(settings, progress, drawn)
+        return super().run(settings, progress, drawn)
 
     def building(self):
         return BUILDS.turn(client=self.client())

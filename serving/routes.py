@@ -158,19 +158,36 @@ async def view(request):
     if sum(_VIEWS_IN_FLIGHT.values()) >= VIEWS_AT_ONCE:
         return _refused(503, "The server is drawing many views at once; the value is drawn when the slider is let go.")
 
+    # The answer goes as soon as the payload is kept (a study computed in a child sends it
+    # before its arrays, which take a while to cross at thousands of points); the view's
+    # thread goes on keeping the study, and counts as in flight until it has
+    loop = asyncio.get_running_loop()
+    early = loop.create_future()
+
+    def ready(gz, address):
+        loop.call_soon_threadsafe(lambda: early.done() or early.set_result((None, gz, address)))
+
     def prepared():
         with compute.SERVING.acting_for(client):
-            return compute.prepare(page.key, query)
+            return compute.prepare(page.key, query, ready)
 
-    _VIEWS_IN_FLIGHT[client.address] += 1
-    try:
-        _, gz, address = await asyncio.get_running_loop().run_in_executor(_VIEW_THREADS, prepared)
-    except ValueError as error:
-        return _refused(400, str(error))
-    finally:
+    def finished(work):
         _VIEWS_IN_FLIGHT[client.address] -= 1
         if not _VIEWS_IN_FLIGHT[client.address]:
             del _VIEWS_IN_FLIGHT[client.address]
+        if not work.cancelled():
+            work.exception()  # (retrieved: an answer already sent, or raised below)
+
+    _VIEWS_IN_FLIGHT[client.address] += 1
+    work = loop.run_in_executor(_VIEW_THREADS, prepared)
+    work.add_done_callback(finished)
+    await asyncio.wait([work, early], return_when=asyncio.FIRST_COMPLETED)
+    try:
+        _, gz, address = early.result() if early.done() else work.result()
+    except ValueError as error:
+        return _refused(400, str(error))
+    finally:
+        early.cancel()
     written = address.query()
     name = name_for(gz, [written], page.key)
     answer = {"name": name, "address": view_address(page.url_path, written), "values": view_values(address.values)}

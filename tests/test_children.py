@@ -23,6 +23,21 @@ def test_a_study_computed_in_a_child_is_the_one_computed_here_and_drawn_the_same
     assert shown == compute.drawn(settings, study)
 
 
+def test_the_payload_is_handed_over_before_the_study_has_crossed():
+    """``drawn`` hears of the payload while the child's study is still on its way: called
+    once, with the payload the call then returns, before the call returns."""
+    settings, _ = pictures.read_address("kmp", {"data": "sinc", "points": "200", "k": "5", "seed": "4"})
+    heard = []
+    returned = []
+
+    def drawn(payload):
+        heard.append(payload)
+        assert not returned, "the payload came after the study"
+
+    returned.append(children.compute(settings, drawn=drawn))
+    assert heard == [returned[0][2]] and heard[0][0][:2] == b"\x1f\x8b"  # the gzipped payload
+
+
 def studies():
     """The study children running now (not another worker of this process: an upload's)."""
     return [child for child in multiprocessing.active_children() if type(child).__name__ == "ForkServerProcess"]

@@ -88,14 +88,51 @@ def test_a_view_is_computed_in_the_asking_clients_share(served, monkeypatch):
     seen = []
     real = compute.prepare
 
-    def prepare(page, query):
+    def prepare(page, query, ready=None):
         seen.append(compute.SERVING.client())
-        return real(page, query)
+        return real(page, query, ready)
 
     monkeypatch.setattr(compute, "prepare", prepare)
     assert _view("kmp", QUERY, [("x-forwarded-for", "198.51.100.9")])[0] == 200
     assert [client.address for client in seen] == ["203.0.113.7"]  # not behind the proxy: the peer, not the header
     assert compute.SERVING.client().address == "server"  # and the thread gives the share back
+
+
+def test_the_answer_goes_when_the_payload_is_kept_and_the_view_counts_until_its_study_is(served, monkeypatch):
+    """A study computed in a child hands its payload over before its arrays have crossed
+    (``ready``): the route answers then, with that payload's name, and the view stays in
+    flight -- its address's next view refused as a script's would be -- until its study is
+    kept."""
+    import threading
+
+    crossed = threading.Event()
+    real = compute.prepare
+
+    def prepare(page, query, ready=None):  # the real picture; its study's crossing held
+        settings, gz, address = real(page, query)
+        ready(gz, address)
+        assert crossed.wait(30)
+        return settings, gz, address
+
+    monkeypatch.setattr(compute, "prepare", prepare)
+    monkeypatch.setattr(serving_routes, "_VIEWS_IN_FLIGHT", Counter())
+    monkeypatch.setattr(serving_routes, "VIEWS_PER_ADDRESS", 1)
+
+    async def asked():
+        answer = await _asked("kmp", QUERY)
+        held = dict(serving_routes._VIEWS_IN_FLIGHT)
+        refused = await _asked("kmp", QUERY.replace("k=5", "k=4"))
+        crossed.set()
+        while serving_routes._VIEWS_IN_FLIGHT:  # the view's thread ends, and gives its place back
+            await asyncio.sleep(0.01)
+        return answer, held, refused
+
+    answer, held, refused = asyncio.run(asked())
+    assert answer.status_code == 200, answer.body
+    assert held == {"203.0.113.7": 1}
+    with serving_routes._KEPT_LOCK:
+        assert json.loads(gzip.decompress(serving_routes._KEPT[json.loads(answer.body)["name"]]))["page"] == "kmp"
+    assert refused.status_code == 429, refused.body
 
 
 def test_a_value_asked_ahead_uses_only_what_no_one_waits_for(served, monkeypatch):
@@ -107,9 +144,9 @@ def test_a_value_asked_ahead_uses_only_what_no_one_waits_for(served, monkeypatch
     seen = []
     real = compute.prepare
 
-    def prepare(page, query):
+    def prepare(page, query, ready=None):
         seen.append((compute.SERVING.client(), dict(query)))
-        return real(page, query)
+        return real(page, query, ready)
 
     monkeypatch.setattr(compute, "prepare", prepare)
     busy = lines.FairQueue(slots=1)
@@ -187,7 +224,7 @@ def test_a_script_asking_many_views_at_once_gets_a_sentence_and_the_class_routes
     release = threading.Event()
     real = compute.prepare
 
-    def slow(page, query):
+    def slow(page, query, ready=None):
         release.wait(30)
         return real(page, query)
 

@@ -66,10 +66,12 @@ class Plain:
         """A computation's turn (``report(ahead)``: its place while it waits)."""
         return nullcontext()
 
-    def run(self, settings, progress=None):
+    def run(self, settings, progress=None, drawn=None):
         """Compute the study ``settings`` name (:func:`views.pictures.compute`), here:
         ``(study, seconds, drawn)``, ``drawn`` the player's payload of it (:func:`drawn`) when
-        it was made with the study (the serving layer's children do), else None."""
+        it was made with the study (the serving layer's children do), else None; where it
+        is, the callable ``drawn(payload)`` hears of it as soon as it is made, before the
+        study is."""
         study, seconds = pictures.compute(settings, progress)
         return study, seconds, None
 
@@ -242,19 +244,26 @@ def payload_of(settings, study, draw):
     return memo(settings.key(), lambda: drawn(settings, study, draw))
 
 
-def prepare(page, query):
+def prepare(page, query, ready=None):
     """Compute and draw what ``page`` (its own name) shows at the address ``query`` into
     this process's stores, as the first browser to open that address would, in its turn
     (the class warm-up, :mod:`serving.warm`; a slider's value while it is dragged, the
     serving layer's view route).  Returns ``(settings, gzipped payload, address)``, the
     :class:`~views.pictures.settings.Address` as read; ValueError with a sentence when the
-    page cannot show these settings."""
+    page cannot show these settings.  ``ready(gzipped payload, address)``, when given, is
+    called as soon as the payload is kept, which a study computed in a child process
+    (:mod:`serving.children`) makes before its arrays have reached this one."""
     settings, address = pictures.read_address(page, query)
+
+    def keep(shown):  # drawn with the study: kept for the player
+        memo(settings.key(), lambda: shown)
+        if ready is not None:
+            ready(shown[0], address)
 
     def in_turn():
         with SERVING.computing():
-            study, seconds, shown = SERVING.run(settings)
-        if shown is not None:  # drawn with the study: kept for the player
+            study, seconds, shown = SERVING.run(settings, drawn=keep)
+        if shown is not None:
             memo(settings.key(), lambda: shown)
         return study, seconds
 
