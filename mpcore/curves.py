@@ -41,7 +41,7 @@ from ._validation import check_binary_labels, check_positive, check_psd_kernel
 from .cca import center_kernel
 from .engine import PursuitPath
 from .lowrank import pivoted_cholesky
-from .mpkfda import _fisher_model
+from .mpkfda import FisherModel, _fisher_model
 from .nystrom import nested_projection_residuals, nystrom_features
 from .skcca import _fit_sparse_cca
 
@@ -418,7 +418,17 @@ def skcca_curves(
     return _skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha, delta, reg, {})
 
 
-def _skcca_curves(Kx, Ky, Kx_test, Ky_test, path, alpha, delta, reg, variates) -> BoundCurves:
+def _skcca_curves(
+    Kx: np.ndarray,
+    Ky: np.ndarray,
+    Kx_test: np.ndarray,
+    Ky_test: np.ndarray,
+    path: PursuitPath,
+    alpha: float,
+    delta: float,
+    reg: float,
+    variates: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+) -> BoundCurves:
     """:func:`skcca_curves`, keeping each step's first variates in ``variates`` (j -> train
     f_x, f_y, test f_x, f_y) for a study that shows them."""
     _check_delta(delta)
@@ -497,7 +507,17 @@ def mpkfda_curves(
     return _mpkfda_curves(K, y, K_test, y_test, path, delta, R, shrinkage, {})
 
 
-def _mpkfda_curves(K, y, K_test, y_test, path, delta, R, shrinkage, fitted) -> BoundCurves:
+def _mpkfda_curves(
+    K: np.ndarray,
+    y: ArrayLike,
+    K_test: np.ndarray,
+    y_test: ArrayLike,
+    path: PursuitPath,
+    delta: float,
+    R: float,
+    shrinkage: float | str | None,
+    fitted: dict[int, FisherModel],
+) -> BoundCurves:
     """:func:`mpkfda_curves`, keeping each step's Fisher model in ``fitted`` (j -> model) for
     a study that shows them."""
     _check_delta(delta)
