@@ -698,9 +698,8 @@ def skcca_study(
     Ky = kernel_matrix(Y_train, kernel=kernel, **params_y)
     Ky_test = kernel_matrix(Y_test, Y_train, kernel=kernel, **params_y)
     path = skcca_path(K, Ky, k)
-    variates: dict[
-        int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-    ] = {}  # each step's first variates, computed once for the curves and kept for the views
+    # each step's first variates, computed once for the curves and kept for the views
+    variates: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
     bound_curves = curves_module._skcca_curves(K, Ky, K_test, Ky_test, path, alpha, delta, reg, variates)
     coords_y, coords_y_test, titles_y = embed_2d(Y_train, Y_test)
     extras = {
@@ -771,7 +770,8 @@ def mpkfda_study(
     params, K, K_test, coords, coords_test, titles, order = _common(split, kernel, gamma, degree)
     path = mpkfda_path(K, split.y_train, k, criterion=criterion, deflation=deflation, stages=stages, seed=seed)
     y_train, y_test = split.targets()
-    fitted: dict[int, FisherModel] = {}  # each step's Fisher model, fitted once for the curves and kept for the views
+    # each step's Fisher model, fitted once for the curves and kept for the views
+    fitted: dict[int, FisherModel] = {}
     bound_curves = curves_module._mpkfda_curves(K, y_train, K_test, y_test, path, delta, _radius(K), shrinkage, fitted)
     extras = {"shrinkage": shrinkage, "settings": {"criterion": criterion, "deflation": deflation}}
     study = Study(

@@ -255,10 +255,10 @@ def prepare(page, query, ready=None):
     (:mod:`serving.children`) makes before its arrays have reached this one."""
     settings, address = pictures.read_address(page, query)
 
-    def keep(shown):  # drawn with the study: kept for the player
-        memo(settings.key(), lambda: shown)
+    def keep(shown):  # drawn with the study: kept for the player (as kept, if another was first)
+        kept = memo(settings.key(), lambda: shown)
         if ready is not None:
-            ready(shown[0], address)
+            ready(kept[0], address)
 
     def in_turn():
         with SERVING.computing():
