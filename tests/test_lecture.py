@@ -27,6 +27,7 @@ from browser_support import (  # noqa: F401 (fixtures)
     shots,
     wait_until_idle,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SIZES = [(1280, 720), (1920, 1080)]
 # The smallest text allowed at each text size, px (the issue: nothing under 18 px at 150%).
@@ -1357,6 +1358,12 @@ BEYOND_THE_RIGHT_EDGE = """() => [...document.querySelectorAll('body *')].filter
 }).slice(0, 5).map((e) => e.tagName + '.' + String(e.className.baseVal ?? e.className).slice(0, 40))"""
 
 
+# Every Plotly chart Streamlit draws (``st.plotly_chart``) laid out at its element's width: a
+# chart is first drawn at a default width and then fitted, a while later on a loaded host.
+CHARTS_FITTED = """() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .js-plotly-plot')].every((p) =>
+  p._fullLayout && Math.abs(p._fullLayout.width - p.getBoundingClientRect().width) <= 2)"""
+
+
 BROKEN_WORDS = """() => {
   const out = [], h = document.querySelector('h1');
   const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
@@ -1398,6 +1405,10 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
             page.goto(scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}")
             settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
             name = path or "home"
+            try:  # (a chart that never fits is reported below, as beyond the edge)
+                page.wait_for_function(CHARTS_FITTED, timeout=20_000)
+            except PlaywrightTimeout:
+                pass
             if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
                 problems.append(f"{name}: the page scrolls sideways")
             wide = page.evaluate(BEYOND_THE_RIGHT_EDGE)
