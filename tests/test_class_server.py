@@ -5,6 +5,7 @@ The server is the one every browser test shares (``server`` in ``conftest.py``),
 the thousand streams, which get an app of their own."""
 
 import asyncio
+import collections
 import gzip
 import json
 import urllib.error
@@ -17,6 +18,7 @@ import pytest
 from benchmarks.visit import open_page, stream_url
 
 ROOT = Path(__file__).resolve().parent.parent
+ATTEMPTS = 8  # of one stream in the thousand streams' test
 
 
 def _visit(server, page, query, **options):
@@ -122,10 +124,13 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
             held, statuses, release = [], [], asyncio.Event()
 
             async def hold(client, code, key):
-                """One stream, held; a connection the system dropped is tried again (an attacker
-                would), a refusal with a sentence is not."""
+                """One stream, held. Tried again a second later (the page tries again too, later)
+                when the system dropped the connection or the app said it could not read the
+                class's record just now: both happen while the burst's connections take the files
+                (CI once held 319, not a class's 500). A refusal for want of room is final."""
                 headers = {"X-Class-Key": key} if key else {}
-                for attempt in range(3):
+                for attempt in range(ATTEMPTS):
+                    last = attempt == ATTEMPTS - 1
                     try:
                         async with client.stream(
                             "GET", f"{url}/mpl/class/events?class={code}", headers=headers
@@ -134,14 +139,16 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
                                 statuses.append(200)
                                 held.append(answer)
                                 await release.wait()
-                            else:
-                                body = await answer.aread()
-                                statuses.append((answer.status_code, json.loads(body)["error"]))
-                            return
+                                return
+                            body = await answer.aread()
+                            said = (answer.status_code, json.loads(body)["error"])
+                            if said[1] != classes.UNREADABLE or last:
+                                statuses.append(said)
+                                return
                     except httpx.HTTPError as error:  # a connection the system refused, or closed under it
-                        if attempt == 2:
+                        if last:
                             statuses.append(type(error).__name__)
-                        await asyncio.sleep(0.5)
+                    await asyncio.sleep(1)
 
             limits = httpx.Limits(max_connections=1200, max_keepalive_connections=0)
             async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(30, read=None)) as attacker:
@@ -189,7 +196,8 @@ def test_a_thousand_streams_from_one_client_leave_the_app_serving_everyone(tmp_p
         statuses, visits, taken = asyncio.run(attack_then_visit())
         assert visits == [200, 200, 200, 200]  # health, Home, a page, a static file: for everyone else
         refused = [s for s in statuses if isinstance(s, tuple)]
-        assert 500 <= taken <= 1024 // 2, taken  # a full class fits; the rest of the files stay free
+        summary = collections.Counter(s if isinstance(s, (int, str)) else s[0] for s in statuses)
+        assert 500 <= taken <= 1024 // 2, (taken, summary)  # a full class fits; the rest of the files stay free
         assert {status for status, _ in refused} == {503}, refused[:3]
         said = {text for _, text in refused}
         assert any("as many live-class connections as it can" in text for text in said), said
