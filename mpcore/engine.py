@@ -285,6 +285,15 @@ def _check_pursuit(
         raise ValueError("stages must be a whole number of at least 1, got None.")
 
 
+def _steps(n: int) -> str:
+    return f"{n} step{'' if n == 1 else 's'}"
+
+
+def _exhausted(steps: int) -> str:
+    """Why a path stopped when no candidate has any residual left, after ``steps`` picks."""
+    return f"kernel exhausted: no candidate with positive residual norm after {_steps(steps)}."
+
+
 def pursue(
     state: Any,
     criterion: Callable[[Any], np.ndarray],
@@ -368,7 +377,7 @@ def pursue(
         if not allow_repeats:
             eligible &= ~chosen
         if not eligible.any():
-            stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
+            stop_reason = _exhausted(len(indices))
             break
         scored = criterion(state)
         tolerance = None
@@ -399,7 +408,7 @@ def pursue(
             else:
                 refused[p] = True
         if not np.isfinite(scores).any():
-            stop_reason = f"no candidate could be scored after {len(indices)} steps."
+            stop_reason = f"no candidate could be scored after {_steps(len(indices))}."
     return PursuitPath(
         indices=np.asarray(indices, dtype=int),
         scores=np.asarray(score_rows, dtype=float).reshape(len(score_rows), m),

@@ -47,7 +47,7 @@ from ._validation import (
     check_target,
 )
 from .deflations import ProjectionDeflation, _column_sq_norms
-from .engine import PursuitPath, best_index, pursue
+from .engine import PursuitPath, _exhausted, best_index, pursue
 
 KMP_VARIANTS = ("basic", "backfit", "prefit")
 LOSSES = ("squared", "tanh", "logistic", "hinge")
@@ -411,7 +411,7 @@ def kmp_columns_path(
     while stop_reason is None and len(indices) < k:
         pool = np.flatnonzero(~chosen & ~refused)
         if pool.size == 0:
-            stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
+            stop_reason = _exhausted(len(indices))
             break
         keep = rng.choice(pool, size=candidates, replace=False) if pool.size > candidates else pool
         j = len(indices)

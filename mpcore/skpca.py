@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 from . import criteria
 from ._validation import ELIGIBILITY_RTOL, check_finite_matrix, check_kernel, check_n_steps, check_psd_kernel
 from .deflations import CholeskyDeflation
-from .engine import PursuitPath, best_index, pursue
+from .engine import PursuitPath, _exhausted, best_index, pursue
 
 
 def skpca_path(K: ArrayLike, k: int, candidates: int | None = None, seed: int = 0) -> PursuitPath:
@@ -122,7 +122,7 @@ def skpca_columns_path(
     while stop_reason is None and len(indices) < k:
         pool = np.flatnonzero((d > threshold) & ~chosen & ~refused)
         if pool.size == 0:
-            stop_reason = f"kernel exhausted: no candidate with positive residual norm after {len(indices)} steps."
+            stop_reason = _exhausted(len(indices))
             break
         keep = rng.choice(pool, size=candidates, replace=False) if pool.size > candidates else pool
         j = len(indices)

@@ -4,6 +4,7 @@ widgets read it, drawn without Streamlit, and the same payload a browser gets fr
 import ast
 import json
 import math
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -360,3 +361,35 @@ def test_the_heatmaps_words_say_what_deflation_did_to_the_kernel():
     assert removed_words(k0, k0, 0) == "K₀ twice: nothing deflated yet."
     assert removed_words(k0, 0.5 * k0, 1) == "K₁ after 1 step keeps 50% of K₀'s norm: deflation removed the rest."
     assert removed_words(k0, 2 * k0, 3) == "K₃ after 3 steps has 200% of K₀'s norm: deflation added to it."
+
+
+ONE_OF_MANY = re.compile(r"(?<![\d.,])1 (?:step|point|draw|basis function|column|vector|landmark)s\b")
+
+
+@pytest.mark.parametrize(
+    "key,query",
+    [
+        ("skpca", {"k": "3"}),
+        ("kmp", {"k": "3"}),
+        ("kmp", {"data": "sinc", "k": "3"}),
+        ("skcca", {"k": "3"}),
+        ("mpkfda", {"k": "3"}),
+        ("deflation-lab", {"k": "3"}),
+        ("column-lab", {}),
+        ("bounds", {}),
+    ],
+)
+def test_one_of_anything_is_said_in_the_singular(key, query):
+    """Every title, story and description a page's steps show counts one step, point or
+    draw in the singular: "Decision boundary f(x) = 0 after 1 steps" was drawn at step 1."""
+    text = pictures.open_address(key, query).payload()
+    found = sorted({text[max(0, m.start() - 40) : m.end()] for m in ONE_OF_MANY.finditer(text)})
+    assert not found, found
+
+
+def test_a_count_names_its_noun_in_the_singular_only_for_one():
+    from views.figures import after_steps, counted
+
+    assert [counted(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    assert after_steps(1) == "after 1 step" and after_steps(12) == "after 12 steps"
+    assert ONE_OF_MANY.search("after 1 steps") and not ONE_OF_MANY.search("after 0.1 steps or 11 steps")

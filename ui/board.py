@@ -17,7 +17,7 @@ from ui import choose, component, compute, guide
 from ui.state import SHOWN_ADDRESS, PageState, plain, view_address
 from views import code, lessons, pictures, site
 from views.controls import format_value
-from views.figures import EXPORT_CONFIG, themed
+from views.figures import EXPORT_CONFIG, after_steps, themed
 from views.pictures.settings import PRESENT, TEXT, TEXT_SIZES, step_of
 from views.player import text_of, with_step
 
@@ -195,7 +195,7 @@ def _moved(state, current):
 def stop_note(study, display):
     """Why the path stopped before k steps, if it did (a line, not a box, on a projector)."""
     if study.path.stop_reason:
-        text = f"Stopped early after {study.n_steps} steps: {study.path.stop_reason}"
+        text = f"Stopped early {after_steps(study.n_steps)}: {study.path.stop_reason}"
         if display[0]:
             st.markdown(plain(text))  # one line; a caption's grey is below 4.5:1 on white
         else:

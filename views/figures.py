@@ -451,9 +451,19 @@ def kernel_name(j):
     return "K" + str(int(j)).translate(_SUBSCRIPTS)
 
 
+def counted(n, noun):
+    """``n`` and the noun it counts: "1 step", "0 steps", "12 points"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def after_steps(j):
+    """The words after a count of steps: "after 1 step", "after 0 steps", "after 12 steps"."""
+    return f"after {counted(j, 'step')}"
+
+
 def after_title(j):
     """The deflated kernel's panel title at step j."""
-    return f"{kernel_name(j)}: after {j} step{'s' if j != 1 else ''}"
+    return f"{kernel_name(j)}: {after_steps(j)}"
 
 
 def themed(figure, dark):

@@ -110,7 +110,7 @@ def removed_words(before, after, j):
         return "K₀ twice: nothing deflated yet."
     total = float(np.sqrt(np.nansum(np.square(before))))
     left = float(np.sqrt(np.nansum(np.square(after))))
-    after_j = f"{figures.kernel_name(j)} after {j} step{'s' if j != 1 else ''}"
+    after_j = f"{figures.kernel_name(j)} {figures.after_steps(j)}"
     if total <= 0:
         return f"{after_j}."
     if left > total:  # a deflation that is no projection can add to the kernel
@@ -384,7 +384,7 @@ def decision_panel(study, j_steps, labels, labels_test, *, class_names, key="mod
         frames.append(
             {
                 "data": {"decision-value": {"z": z, "zmin": -top, "zmax": top}, "decision-boundary": {"z": z}},
-                "title": f"Decision boundary {what} = 0 after {j} steps",
+                "title": f"Decision boundary {what} = 0 {figures.after_steps(j)}",
             }
         )
     return Panel(
@@ -411,7 +411,7 @@ def decision_values_panel(study, j_steps, split, *, class_names, key="model", ro
         for value in (-1.0, 1.0):
             patch[f"train-{value:+.0f}"] = {"x": f_train[split.y_train == value]}
             patch[f"test-{value:+.0f}"] = {"x": f_test[split.y_test == value]}
-        frames.append({"data": patch, "title": f"Classifier output per class after {j} steps"})
+        frames.append({"data": patch, "title": f"Classifier output per class {figures.after_steps(j)}"})
     return Panel(key, role, "Classifier output per class after 0 steps", fig, frames)
 
 
@@ -420,7 +420,7 @@ def fit_panel(study, j_steps, *, key="model", role="model", presenter=True, gues
     mode's clicks, when it stands in for the data panel)."""
     xs, curves = study.fit_curves([0, *j_steps])  # one kernel for every step
     fig = figures.fit_figure(xs, curves[0], study.coords, [], coords_test=study.coords_test, titles=study.coord_titles)
-    frames = [{"data": {"fit": {"y": curves[j]}}, "title": f"The function after {j} steps"} for j in j_steps]
+    frames = [{"data": {"fit": {"y": curves[j]}}, "title": f"The function {figures.after_steps(j)}"} for j in j_steps]
     return Panel(
         key,
         role,
@@ -443,7 +443,7 @@ def predicted_panel(study, j_steps, split, *, target_name, key="model", role="mo
     frames = [
         {
             "data": {"train": {"y": study.fitted(j)}, "test": {"y": study.prediction(j, split.X_test)}},
-            "title": f"Predicted against true after {j} steps",
+            "title": f"Predicted against true {figures.after_steps(j)}",
         }
         for j in j_steps
     ]
@@ -478,7 +478,11 @@ def projection_panel(study, j_steps, *, key="model", role="model"):
                     "test-pairs": {"x": gx, "y": gy, "name": f"test pairs (corr {test_corr:.3f})"},
                     "diagonal": {"x": [low, high], "y": [low, high]},
                 },
-                "title": (f"First canonical variates on {j} points" if j else "Canonical variates: from step 1 on"),
+                "title": (
+                    f"First canonical variates on {figures.counted(j, 'point')}"
+                    if j
+                    else "Canonical variates: from step 1 on"
+                ),
             }
         )
     return Panel(key, role, "Canonical variates: from step 1 on", fig, frames)
@@ -741,7 +745,7 @@ def column_landmarks_panel(result, j_steps, labels, *, class_names=None):
         order = np.asarray(orders[name], dtype=int)
         nexts = [int(order[j]) if j < order.size else None for j in j_steps]
         sets.append(rings(result.coords, order, nexts, numbers=False, unique=True, axes=axes))
-    frames = [{"title": f"Landmarks after {j} draws (first repetition)"} for j in j_steps]
+    frames = [{"title": f"Landmarks after {figures.counted(j, 'draw')} (first repetition)"} for j in j_steps]
     rows, _ = figures.panel_grid(len(names))
     return Panel(
         "landmarks",

@@ -8,6 +8,7 @@ import numpy as np
 from mpcore import DEFLATIONS
 from mpcore.deflations import TAU_SOURCES
 from mpcore.labs import ERROR_NAMES, LAB_CRITERIA
+from views import figures
 from views import steps as steps_ui
 from views.controls import Control
 from views.pictures import common
@@ -131,7 +132,7 @@ def _story(lab):
         )
         errors = {name: lab.errors[name][lab.step_of(name, j) - 1] for name in lab.deflations if lab.step_of(name, j)}
         best = min(errors, key=errors.get)
-        text += f" Lowest {lab.error_name} after {j} steps: **{best}** ({errors[best]:.3g})."
+        text += f" Lowest {lab.error_name} {figures.after_steps(j)}: **{best}** ({errors[best]:.3g})."
         return text
 
     return story
