@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 from test_payload_schema import payload_problems
@@ -393,3 +394,37 @@ def test_a_count_names_its_noun_in_the_singular_only_for_one():
     assert [counted(n, "point") for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
     assert after_steps(1) == "after 1 step" and after_steps(12) == "after 12 steps"
     assert ONE_OF_MANY.search("after 1 steps") and not ONE_OF_MANY.search("after 0.1 steps or 11 steps")
+
+
+def test_a_point_of_infinite_criterion_is_starred_on_top_and_said_to_be_infinite():
+    """MPKFDA's criterion is infinite for a point that separates the classes with no scatter
+    within them (the largest float). Its chart starred nothing and said "criterion 1.8e+308"
+    (float32 made it inf); now the point is drawn above every finite score, the title says
+    how many are infinite, the words say ∞, and the payload is written without overflow."""
+    import warnings
+
+    from views.figures import infinite_scores
+
+    query = {"data": "blobs", "spread": "0.3", "points": "3000", "gamma": "0.5", "k": "30"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        view = pictures.open_address("mpkfda", query)
+        payload = json.loads(view.payload())
+    study, _ = pictures.compute(view.settings)
+    (panel,) = [panel for panel in view.picture.player["panels"] if panel.role == "criterion"]
+    steps = [j for j in range(study.n_steps) if infinite_scores(study.criterion(j)[0]).any()]
+    assert steps, "these settings no longer give a point of infinite criterion: the test needs others"
+    for j in steps:
+        scores, winner = study.criterion(j)
+        infinite = int(infinite_scores(scores).sum())
+        frame = panel.frames[j]
+        finite = scores[np.isfinite(scores) & ~infinite_scores(scores)]
+        star = frame["data"]["winner"]["y"]
+        assert len(star) == 1 and np.isfinite(star[0]) and star[0] > finite.max(), (j, star)
+        drawn = np.concatenate(
+            [np.asarray(trace["y"].values) for uid, trace in frame["data"].items() if uid != "winner"]
+        )
+        assert np.sum(drawn == star[0]) == infinite  # every infinite point drawn at the star's height, none else
+        assert frame["title"].endswith(f"∞ for {infinite} point{'s' if infinite > 1 else ''}, drawn on top"), frame
+        assert frame["describe"].startswith(f"Largest criterion ∞, point {winner}"), frame["describe"]
+    assert payload["panels"]

@@ -398,6 +398,29 @@ def criterion_groups(labels, m, classes=None):
     return [("candidates", OKABE_ITO["blue"], "circle", np.arange(m))]
 
 
+#: A criterion's score for a column of infinite worth: the Fisher criterion's when the column
+#: separates the classes with no scatter within them (:func:`mpcore.criteria.fisher`).
+INFINITE_SCORE = np.finfo(float).max
+
+
+def infinite_scores(scores):
+    """Where a criterion row scores :data:`INFINITE_SCORE` (or ``inf``)."""
+    return np.asarray(scores, dtype=float) >= INFINITE_SCORE
+
+
+def drawn_scores(scores):
+    """A criterion row as its chart draws it, and how many of its scores are infinite: those
+    drawn a fifth above the largest finite score (at 1 when none is above 0), where the
+    chart's axis still shows the others."""
+    scores = np.asarray(scores, dtype=float)
+    infinite = infinite_scores(scores)
+    if not infinite.any():
+        return scores, 0
+    finite = scores[np.isfinite(scores) & ~infinite]
+    top = 1.2 * float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+    return np.where(infinite, top, scores), int(infinite.sum())
+
+
 def winner_arrays(x, scores, winner, pick="max"):
     """The criterion panel's winner star: position and legend name (empty if none)."""
     if winner is None or not np.isfinite(scores[winner]):
@@ -415,7 +438,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn and the
     winner is starred.  Traces named for the step player's patches (``uid``): ``scores-0``,
     ``scores-1``, ... one per group of :func:`criterion_groups`, and ``winner``."""
-    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    x, scores = np.asarray(x, dtype=float), drawn_scores(scores)[0]
     fig = _new_figure()
     for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size, classes)):
         fig.add_trace(

@@ -52,6 +52,8 @@ def rings(coords, picks, nexts=None, *, numbers=True, unique=False, axes=("x", "
 def _number(value):
     """A number as a described chart says it: three significant digits."""
     value = float(value)
+    if value >= figures.INFINITE_SCORE:
+        return "∞"
     return "no value" if not np.isfinite(value) else f"{value:.3g}"
 
 
@@ -198,14 +200,17 @@ def criterion_panel(
     for j in j_steps:
         scores, winner = study.criterion(j)
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
+        shown, infinite = figures.drawn_scores(scores)
         patch = {
-            f"scores-{number}": {"y": ScoreRow(row, index, scores[index])} for number, (*_, index) in enumerate(groups)
+            f"scores-{number}": {"y": ScoreRow(row, index, shown[index])} for number, (*_, index) in enumerate(groups)
         }
-        patch["winner"] = figures.winner_arrays(x, scores, winner, pick)
+        patch["winner"] = figures.winner_arrays(x, shown, winner, pick)
         # past the last choice there is no criterion at step j: the panel shows the last one
         # there was, and says so (its star is the last point chosen, not a next pick)
         last = j >= study.n_steps > 0
         said = title.format(j=row) + " (the last choice)" if last else title.format(j=j)
+        if infinite:
+            said += f"; ∞ for {figures.counted(infinite, 'point')}, drawn on top"
         frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]

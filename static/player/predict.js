@@ -2,6 +2,10 @@
 // next; the star and the criterion stay hidden until they do, then the pick, their point's
 // score and rank show.  `predict` holds the player's methods (mixed into Player, player.js).
 
+// A score as the story says it: three significant digits, or ∞ (the Fisher criterion of a
+// point that separates the classes with no scatter within them; nan marks a point not eligible).
+const scoreText = (value) => (value === Infinity ? "∞" : value === -Infinity ? "−∞" : value.toPrecision(3));
+
 export const predict = {
   setPredict(on) {
     if (!this.predictBox || this.predict === on) return;
@@ -24,13 +28,14 @@ export const predict = {
     return this.classAsk ? this.classAsk.revealed : this.guess !== null;
   },
 
-  // The rank of training point `point` by the criterion's score at this step (1: the pick's).
+  // The rank of training point `point` by the criterion's score at this step (1: the pick's;
+  // points scoring ∞ together share it).
   rankOf(point) {
     const row = this.scores ? this.scores[this.j] : null;
-    if (!row || !Number.isFinite(row[point])) return Infinity;
+    if (!row || Number.isNaN(row[point])) return Infinity;
     const order = this.payload.pick_max === false ? 1 : -1;
     let rank = 1;
-    for (let i = 0; i < row.length; i++) if (Number.isFinite(row[i]) && order * (row[i] - row[point]) < 0) rank += 1;
+    for (let i = 0; i < row.length; i++) if (!Number.isNaN(row[i]) && order * (row[i] - row[point]) < 0) rank += 1;
     return rank;
   },
 
@@ -90,8 +95,8 @@ export const predict = {
     const row = this.scores ? this.scores[this.j] : null;
     if (!row) return "";
     const mine = row[this.guess];
-    return Number.isFinite(mine)
-      ? " You took point " + this.guess + this.guessNote + ": it scores " + mine.toPrecision(3) + " (rank " + this.rankOf(this.guess) + "); the winner " + winner + " scores " + row[winner].toPrecision(3) + "."
+    return !Number.isNaN(mine)
+      ? " You took point " + this.guess + this.guessNote + ": it scores " + scoreText(mine) + " (rank " + this.rankOf(this.guess) + "); the winner " + winner + " scores " + scoreText(row[winner]) + "."
       : " You took point " + this.guess + this.guessNote + ", which cannot be chosen (already chosen or exhausted).";
   },
 

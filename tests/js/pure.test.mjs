@@ -9,6 +9,7 @@ import { test } from "node:test";
 
 import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
+import { predict } from "../../static/player/predict.js";
 import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
 import { readRows } from "../../static/player/tables.js";
 import { luminance, recolour } from "../../static/player/theme.js";
@@ -227,4 +228,18 @@ test("the values asked ahead are each select's next option and the one before, t
   assert.deepEqual(neighbours(settings, { gamma: "auto (median)" }), [["gamma", "3"]]);
   assert.deepEqual(neighbours(settings, { gamma: "2", std: "false" }), [["std", "true"]]);
   assert.deepEqual(neighbours(settings, undefined), []);
+});
+
+test("a guess of a point scoring infinity is ranked and said, and only nan is not eligible", () => {
+  // the Fisher criterion of a point that separates the classes with no scatter within
+  // them is infinite (float32 inf in the payload): such a point can be chosen, and ranks first
+  const row = Float32Array.from([0.5, Infinity, NaN, 0.25, Infinity]);
+  const player = Object.assign({}, predict, { scores: [row], j: 0, guessNote: "", payload: { picks: [1], pick_max: true } });
+  assert.deepEqual([0, 1, 2, 3, 4].map((point) => player.rankOf(point)), [3, 1, Infinity, 4, 1]);
+  player.guess = 4;
+  assert.equal(player.guessDetail(), " You took point 4: it scores ∞ (rank 1); the winner 1 scores ∞.");
+  player.guess = 0;
+  assert.equal(player.guessDetail(), " You took point 0: it scores 0.500 (rank 3); the winner 1 scores ∞.");
+  player.guess = 2;
+  assert.match(player.guessDetail(), /cannot be chosen/);
 });

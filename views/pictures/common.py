@@ -10,7 +10,7 @@ import numpy as np
 
 from mpcore.curves import LOCAL_OPERATOR, LOCAL_PRINTED
 from views import lessons
-from views.figures import bound_stop
+from views.figures import bound_stop, infinite_scores
 
 
 @dataclass
@@ -47,9 +47,10 @@ def player_extras(study, panels, story, *, pick_max=True, marks=True):
             )
         ]
     if study.n_steps:
+        scores = study.path.scores[: study.n_steps]
         extras.update(
             picks=study.path.indices[: study.n_steps],
-            scores=study.path.scores[: study.n_steps],
+            scores=np.where(infinite_scores(scores), np.inf, scores),  # (float32 has no largest float64)
             coords=study.coords,
             pick_max=pick_max,
         )
