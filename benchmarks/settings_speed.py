@@ -6,8 +6,9 @@ Starts the app on a free loopback port and opens the KMP page in headless Chromi
 width of ``--gammas`` picked from the sidebar's select, then the first again (a width whose
 study the server keeps: "seen"); the k slider dragged to a quarter, further, and back
 (timed from the release: Streamlit's slider sends its value then); "Standardise features"
-switched off and on again; then k swept by the mouse for three seconds, twice (new values,
-then the same ones), counting the pictures the player showed before the release.  Each
+switched off and on again; the text size pressed in the title row, 125%, 150% and back to
+100% (the same study laid out anew); then k swept by the mouse for three seconds, twice (new
+values, then the same ones), counting the pictures the player showed before the release.  Each
 change is timed from the click (or the release) to the
 frame after every panel shows the new study (the player's ``mpl-settled`` event naming a
 study it had not shown); it also reports when the player had the new study (the rerun and
@@ -46,6 +47,11 @@ window.__shownAt = {};  // a study's id -> when its first step was on screen (th
 document.addEventListener("mpl-rendered", (e) => {
   if (!(e.detail.id in window.__shownAt)) window.__shownAt[e.detail.id] = e.detail.at;
 });
+document.addEventListener("mpl-rendered", (e) => {  // (the same study at another text size)
+  if (window.__clicked !== undefined && window.__renderedSince === undefined && e.detail.at > window.__clicked) {
+    window.__renderedSince = e.detail.at;
+  }
+});
 document.addEventListener("mpl-mounted", (e) => {
   window.__mounts = (window.__mounts || 0) + 1;
   window.__mountedAt = performance.now();
@@ -59,7 +65,8 @@ SETTLED = """(before) => window.__mplSettled && window.__clicked !== undefined
 
 def _arm(page, event):
     page.evaluate(
-        f"window.__clicked = undefined; window.__long = []; window.__shownAt = {{}}; window.__arm = '{event}'"
+        f"window.__clicked = undefined; window.__renderedSince = undefined; window.__long = []; "
+        f"window.__shownAt = {{}}; window.__arm = '{event}'"
     )
 
 
@@ -170,6 +177,30 @@ def toggle(page, label, folded_in):
     return _measured(page, before, mounts)
 
 
+def text_size(page, percent):
+    """Press the text size ``percent`` in the title row with the mouse: the same study laid
+    out anew, timed as :func:`_measured` times a new one."""
+    mounts = page.evaluate("window.__mounts || 0")
+    button = page.get_by_role("radio", name=f"{percent}%")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    _arm(page, "pointerdown")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        "(scale) => window.__mplPlayer.scale === scale && window.__mplSettled && window.__clicked !== undefined"
+        " && window.__mplSettled.at > window.__clicked",
+        arg=percent / 100,
+        timeout=120_000,
+    )
+    took = page.evaluate("window.__mplSettled.at - window.__clicked")
+    on_screen = page.evaluate("window.__renderedSince - window.__clicked")
+    mounted = page.evaluate("window.__mountedAt - window.__clicked")
+    longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
+    anew = page.evaluate("window.__mounts || 0") > mounts
+    page.wait_for_function(IDLE, timeout=120_000)  # the page's own rerun done
+    return took, on_screen, mounted, longest, anew
+
+
 def class_load(url, sessions, every, stop):
     """``sessions`` students on the KMP page, each opening it again every ``every`` seconds
     (staggered), until ``stop`` is set: a thread's own event loop."""
@@ -193,7 +224,8 @@ def class_load(url, sessions, every, stop):
 def run(browser, url, query, gammas, repeat):
     """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, made anew)``:
     each width of ``gammas`` (new), the first again (seen), the k slider dragged to a quarter
-    and back (new, then seen), standardising switched off and on (new, then seen)."""
+    and back (new, then seen), standardising switched off and on (new, then seen), the text
+    size pressed three times."""
     rows, drags = [], []
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
@@ -212,6 +244,8 @@ def run(browser, url, query, gammas, repeat):
                 rows.append(("k slider, seen", *drag(page, "Basis vectors k", 0.25)))
                 rows.append(("toggle, new", *toggle(page, "Standardise features", "More data settings")))
                 rows.append(("toggle, seen", *toggle(page, "Standardise features", "More data settings")))
+                for percent in (125, 150, 100):
+                    rows.append(("text size", *text_size(page, percent)))
         for when in ("new", "seen"):  # k swept from a fifth of its track to a twentieth, twice
             drags.append((f"drag k, {when}", *sweep(page, "Basis vectors k", 0.2, 0.05)))
     finally:

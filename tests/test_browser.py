@@ -409,6 +409,59 @@ def asked_or_guessed(url, asked, guessed):
         (guessed if "ahead=1" in url else asked).append(url)
 
 
+def test_a_text_size_pressed_lays_the_player_out_at_once_and_the_pages_rerun_keeps_it(server, browser):
+    """A lecturer's text size, pressed with the mouse on step 3: the player lays its study out
+    at the new size before the page's rerun comes back (the server's answers are held here
+    until it has), into the same plots, on the same step; the rerun then writes the size
+    in the address and its button, and keeps that player as it is (it made a new one)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    held, holding, routes = [], [False], []
+
+    def route(ws):  # Streamlit's websocket: the server's messages held while ``holding``
+        server_side = ws.connect_to_server()
+        routes.append(ws)
+        server_side.on_message(lambda message: held.append(message) if holding[0] else ws.send(message))
+        ws.on_message(server_side.send)
+
+    page.route_web_socket(re.compile(r"/_stcore/stream"), route)
+    try:
+        page.goto(f"{server}/kmp?data=sinc&points=350&present=1")
+        settled(page, 0)
+        for step in (1, 2, 3):
+            page.keyboard.press("PageDown")
+            rendered(page, step)
+        page.evaluate(
+            "() => { const p = window.__mplPlayer; p.__mplMark = 1; p.cells.forEach((c, i) => { c.plot.__mplMark = i; }); }"
+        )
+        name = page.evaluate("window.__mplPlayer.payloadName")
+        holding[0] = True
+        click_like_a_person(page, page.get_by_role("radio", name="125%"))
+        page.wait_for_function("window.__mplPlayer.scale === 1.25", timeout=20_000)
+        settled(page, 3)
+        laid_out = page.evaluate(
+            """() => { const p = window.__mplPlayer;
+              return {j: p.j, name: p.payloadName, text: new URL(location.href).searchParams.get('text'),
+                      same: p.cells.filter((c) => c.drawn && !c.panel.table).every((c, i) => c.plot.__mplMark !== undefined)}; }"""
+        )
+        assert laid_out == {"j": 3, "name": name, "text": None, "same": True}, laid_out  # (no rerun came back yet)
+        assert held, "the page's rerun sent nothing back to hold"
+        page.evaluate("window.__mplPlayer.__mplMark = 1")  # the player laid out at 125%
+        holding[0] = False
+        for message in held:
+            routes[-1].send(message)
+        page.wait_for_function(
+            "new URL(location.href).searchParams.get('text') === '125' && "
+            "document.querySelector('[role=radio][aria-checked=true]').textContent === '125%'",
+            timeout=30_000,
+        )
+        wait_until_idle(page)
+        kept = page.evaluate("[window.__mplPlayer.__mplMark, window.__mplPlayer.scale, window.__mplPlayer.j]")
+        assert kept == [1, 1.25, 3], kept
+    finally:
+        context.close()
+
+
 def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser):
     """A new kernel width picked with the mouse: the player asks the view route for its
     picture at once (once, beside the page's rerun); the new study is drawn into the plots

@@ -2,8 +2,9 @@
 // page (standalone.js).  A payload arrives as a study's gzip-compressed text (inflated once
 // per study) with the fields of the view on top (the step, the lesson line, presenter mode,
 // the text size: views/player.py `_view`).  The same study again keeps its player and step;
-// another study replaces it, on the same step when only a setting of the same page changed,
-// and drawn into the old player's plots when it is shown the same way (Player.handOver).
+// another study, or the same at another text size, replaces it, on the same step when only a
+// setting of the same page changed, and is drawn into the old player's plots unless presenter
+// mode changed (Player.handOver).
 //
 // options: onStep(j), the step on screen (kept in the address or a page's fragment);
 // onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
@@ -70,9 +71,10 @@ export function mount(root, payload, options) {
   let plots = null;
   if (old) {
     if (old.payload.page === payload.page && !payload.exact_step) step = Math.min(old.j, payload.n_steps);  // a setting changed: stay on the step (a scene of a lesson sets exact_step: its own)
-    // A setting of the same page shown the same way: the new study is drawn into the plots
-    // on screen (a Plotly.react of what changed, as a step is), not into new ones.
-    if (old.payload.page === payload.page && old.display === display) plots = old.handOver();
+    // A setting of the same page, or another text size: the study is drawn into the plots on
+    // screen (a Plotly.react of what changed), not into new ones.  Presenter mode, which lays
+    // the panels out anew, gets new ones.
+    if (old.payload.page === payload.page && Boolean(old.payload.present) === Boolean(payload.present)) plots = old.handOver();
     old.destroy();
   }
   const player = new Player(root, Object.assign(payload, { step }), options, plots);

@@ -5,8 +5,9 @@
 // app's view route.  The rerun's reference to the same study then keeps what is on screen
 // (mount.js), and a picture the rerun brought first is never replaced by an asked one.  Which
 // widgets, their address names and the value each shown option stands for, the page says (the
-// reference's `settings`); every setting of a view, its `values`.  Only this file knows how
-// Streamlit draws a select or a toggle.
+// reference's `settings`); every setting of a view, its `values`.  A text size pressed is
+// drawn at once too, from the study on screen.  Only this file knows how Streamlit draws a
+// select, a toggle or the text size's buttons.
 
 import { changedQuery, RUNNING } from "./drag.js";
 
@@ -17,6 +18,21 @@ const KEPT = 24;  // the pictures a page remembers by their settings
 const AHEAD = 3;  // the neighbouring values asked for ahead of each picture shown
 const STILL_MS = 1000;  // and only once the page has been still for as long: no key, click,
 const STIRS = ["keydown", "pointerdown", "wheel", "mpl-rendered"];  // wheel, or step drawn
+
+// The text size's buttons in the page's title row (ui/board.py: a segmented control, "125%").
+const TEXT_SIZE = '.st-key-title-row [role="radiogroup"][aria-label="Text size"] [role="radio"]';
+
+// A text size pressed in the title row: `apply(scale)` at the press, beside the page's rerun
+// (which keeps the address and the intro in step).  Returns the function that stops it.
+export function followTextSize(apply) {
+  const pressed = (event) => {
+    const button = event.target && event.target.closest ? event.target.closest(TEXT_SIZE) : null;
+    const percent = button && /^(\d+)%$/.exec(button.textContent.trim());
+    if (percent) apply(Number(percent[1]) / 100);
+  };
+  document.addEventListener("click", pressed, true);
+  return () => document.removeEventListener("click", pressed, true);
+}
 
 // A view's settings as one text: the same settings, the same text.
 export function valuesKey(values) {

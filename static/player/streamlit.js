@@ -9,12 +9,12 @@ import { framed } from "./decode.js";
 import { followDrags } from "./drag.js";
 import { fetched, reference } from "./fetching.js";
 import { mountPacked, mountText, playerIn } from "./mount.js";
-import { followPicks, pictureMemory } from "./pick.js";
+import { followPicks, followTextSize, pictureMemory } from "./pick.js";
 
-// root -> {named, deliveries, drags, picks, memory, shown}: the reference the page's last run
-// delivered, how many its runs have delivered, the following of its sliders (drag.js) and of
-// its selects and toggles (pick.js), the pictures it has shown by their settings, and the one
-// on screen.
+// root -> {named, deliveries, drags, picks, sizes, memory, shown}: the reference the page's
+// last run delivered, how many its runs have delivered, the following of its sliders (drag.js),
+// of its selects and toggles and of the text size (pick.js), the pictures it has shown by
+// their settings, and the one on screen.
 const DELIVERED = new WeakMap();
 
 // The page's address path (its last part: the app may sit under a base path).
@@ -143,6 +143,12 @@ export function attach(component, where) {
         () => { const player = playerIn(root); if (player) player.render(); });
       runs.picks = followPicks(() => runs.shown, () => runs.deliveries, runs.memory, ask, show,
         (name) => fetched(url(name)));
+      // another text size: the study on screen laid out at it, on the step on screen
+      runs.sizes = followTextSize((scale) => {
+        const player = playerIn(root);
+        if (!player || player.scale === scale || player.payloadName !== runs.shown.name) return;
+        show(Object.assign({}, runs.shown.head, { text_scale: scale, step: player.j }), runs.shown.name);
+      });
     }
     if (runs.picks) runs.picks.ahead();
   } else {
@@ -150,7 +156,7 @@ export function attach(component, where) {
   }
   return () => {
     document.removeEventListener("click", onSave, true);
-    if (runs.drags) { runs.drags.stop(); runs.picks.stop(); runs.drags = runs.picks = null; }
+    if (runs.drags) { runs.drags.stop(); runs.picks.stop(); runs.sizes(); runs.drags = runs.picks = runs.sizes = null; }
     cleanup();
   };
 }
