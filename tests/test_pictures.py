@@ -421,10 +421,14 @@ def test_a_point_of_infinite_criterion_is_starred_on_top_and_said_to_be_infinite
         finite = scores[np.isfinite(scores) & ~infinite_scores(scores)]
         star = frame["data"]["winner"]["y"]
         assert len(star) == 1 and np.isfinite(star[0]) and star[0] > finite.max(), (j, star)
-        drawn = np.concatenate(
-            [np.asarray(trace["y"].values) for uid, trace in frame["data"].items() if uid != "winner"]
-        )
-        assert np.sum(drawn == star[0]) == infinite  # every infinite point drawn at the star's height, none else
+        drawn = np.concatenate([np.asarray(frame["data"][uid]["y"].values) for uid in frame["data"] if "scores" in uid])
+        assert not (drawn >= star[0]).any()  # the classes' traces: the finite scores, below the star
+        on_top = frame["data"]["infinite"]  # the infinite ones: a trace of their own, at the star's height
+        assert sorted(on_top["customdata"]) == sorted(np.flatnonzero(infinite_scores(scores)))
+        assert np.all(np.asarray(on_top["y"]) == star[0])
         assert frame["title"].endswith(f"∞ for {infinite} point{'s' if infinite > 1 else ''}, drawn on top"), frame
         assert frame["describe"].startswith(f"Largest criterion ∞, point {winner}"), frame["describe"]
     assert payload["panels"]
+    assert [item["text"] for item in panel.key_items] == ["scoring ∞", "winner (largest)"], panel.key_items
+    (trace,) = [trace for trace in panel.figure.data if trace.uid == "infinite"]
+    assert trace.hovertemplate == "point %{customdata}: ∞<extra></extra>"

@@ -344,3 +344,17 @@ def test_a_payload_of_another_version_gets_a_sentence_not_a_blank_panel(stepper)
     )
     assert f"payload version {player.PAYLOAD_VERSION + 1}" in said and "another version of the step player" in said
     assert page.evaluate("document.querySelectorAll('#root .mpl-cell').length") == 0
+
+
+def test_a_keys_triangle_points_the_way_its_markers_do(js):
+    """The chart's key drew every triangle pointing down: the criterion's "scoring ∞"
+    (triangle-up) read as the bound panel's "lowest bound so far" (triangle-down)."""
+    apexes = js(
+        "import('./dom.js').then((dom) => arg.map((symbol) => {"
+        " const points = dom.swatch({kind: 'marker', symbol}, (c) => c).querySelector('polygon').getAttribute('points')"
+        "   .split(' ').map((p) => p.split(',').map(Number));"
+        " const ys = points.map(([, y]) => y); const lone = ys.filter((y) => ys.indexOf(y) === ys.lastIndexOf(y))[0];"
+        " return lone < Math.max(...ys) ? 'up' : 'down'; }))",
+        ["triangle-up", "triangle-down"],
+    )
+    assert apexes == ["up", "down"]

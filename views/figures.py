@@ -421,6 +421,24 @@ def drawn_scores(scores):
     return np.where(infinite, top, scores), int(infinite.sum())
 
 
+#: The criterion chart's trace of the points scoring ∞, and its name in the chart's key.
+INFINITE_NAME = "scoring ∞"
+
+
+def infinite_arrays(x, scores):
+    """The criterion chart's points scoring ∞ (``x``, ``scores``: the whole row, as the
+    study has it), at the height :func:`drawn_scores` draws them, by training index."""
+    shown, _ = drawn_scores(scores)
+    where = np.flatnonzero(infinite_scores(scores))
+    return {"x": np.asarray(x, dtype=float)[where], "y": shown[where], "customdata": where}
+
+
+def finite_part(scores):
+    """A criterion row with its infinite scores left out (``nan``: drawn by their own trace)."""
+    scores = np.asarray(scores, dtype=float)
+    return np.where(infinite_scores(scores), np.nan, scores)
+
+
 def winner_arrays(x, scores, winner, pick="max"):
     """The criterion panel's winner star: position and legend name (empty if none)."""
     if winner is None or not np.isfinite(scores[winner]):
@@ -435,10 +453,12 @@ def winner_arrays(x, scores, winner, pick="max"):
 
 def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None, classes=None):
     """The criterion of every candidate at this step (y) against a coordinate of the point
-    (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn and the
-    winner is starred.  Traces named for the step player's patches (``uid``): ``scores-0``,
-    ``scores-1``, ... one per group of :func:`criterion_groups`, and ``winner``."""
-    x, scores = np.asarray(x, dtype=float), drawn_scores(scores)[0]
+    (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn, those
+    scoring ∞ are drawn on top (:func:`drawn_scores`) as triangles, and the winner is starred.
+    Traces named for the step player's patches (``uid``): ``scores-0``, ``scores-1``, ... one
+    per group of :func:`criterion_groups`, ``infinite`` and ``winner``."""
+    x, whole = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    scores, finite = drawn_scores(whole)[0], finite_part(whole)
     fig = _new_figure()
     for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size, classes)):
         fig.add_trace(
@@ -446,7 +466,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
                 go.Scatter,
                 uid=f"scores-{number}",
                 x=x[index],
-                y=scores[index],
+                y=finite[index],
                 mode="markers",
                 name=name,
                 marker={"color": colour, "symbol": symbol, "size": 8, "opacity": 0.8},
@@ -454,6 +474,17 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
                 hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>",
             )
         )
+    fig.add_trace(
+        _trace(
+            go.Scatter,
+            uid="infinite",
+            mode="markers",
+            name=INFINITE_NAME,
+            **infinite_arrays(x, whole),
+            marker={"symbol": "triangle-up", "size": 11, "color": CHOSEN_COLOUR},
+            hovertemplate="point %{customdata}: ∞<extra></extra>",
+        )
+    )
     fig.add_trace(
         _trace(
             go.Scatter,

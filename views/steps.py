@@ -196,15 +196,18 @@ def criterion_panel(
     scores0, winner0 = study.criterion(0)
     fig = figures.criterion_figure(x, scores0, winner0, pick=pick, x_title=x_title, labels=labels, classes=classes)
     groups = figures.criterion_groups(labels, scores0.size, classes)
-    frames = []
+    frames, ever_infinite = [], False
     for j in j_steps:
         scores, winner = study.criterion(j)
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
         shown, infinite = figures.drawn_scores(scores)
+        finite = figures.finite_part(scores)
         patch = {
-            f"scores-{number}": {"y": ScoreRow(row, index, shown[index])} for number, (*_, index) in enumerate(groups)
+            f"scores-{number}": {"y": ScoreRow(row, index, finite[index])} for number, (*_, index) in enumerate(groups)
         }
+        patch["infinite"] = figures.infinite_arrays(x, scores)
         patch["winner"] = figures.winner_arrays(x, shown, winner, pick)
+        ever_infinite = ever_infinite or bool(infinite)
         # past the last choice there is no criterion at step j: the panel shows the last one
         # there was, and says so (its star is the last point chosen, not a next pick)
         last = j >= study.n_steps > 0
@@ -213,7 +216,8 @@ def criterion_panel(
             said += f"; ∞ for {figures.counted(infinite, 'point')}, drawn on top"
         frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
-    key_items = [item for item in figures.key_items(fig) if item["text"].startswith("winner")]
+    shown_in_key = ("winner", figures.INFINITE_NAME) if ever_infinite else ("winner",)
+    key_items = [item for item in figures.key_items(fig) if item["text"].startswith(shown_in_key)]
     return Panel(
         key, role, title.format(j=0), fig, frames, caption=caption, hide_when_predicting=hidden, key_items=key_items
     )

@@ -55,6 +55,7 @@ export function swatch(item, ink) {
     if (symbol.startsWith("diamond")) shape = svg("polygon", Object.assign({ points: "12,2 18,8 12,14 6,8" }, paint));
     else if (symbol.startsWith("star")) shape = svg("polygon", Object.assign({ points: "12,1 14,6 19.5,6.2 15.2,9.6 16.8,15 12,11.8 7.2,15 8.8,9.6 4.5,6.2 10,6" }, paint));
     else if (symbol.startsWith("square")) shape = svg("rect", Object.assign({ x: 6, y: 2, width: 12, height: 12 }, paint));
+    else if (symbol.startsWith("triangle-up")) shape = svg("polygon", Object.assign({ points: "12,2 18,13 6,13" }, paint));
     else if (symbol.startsWith("triangle")) shape = svg("polygon", Object.assign({ points: "12,14 18,3 6,3" }, paint));
     else if (symbol.startsWith("x")) shape = svg("path", { d: "M6 2 L18 14 M18 2 L6 14", stroke: colour, "stroke-width": 3, fill: "none" });
     else shape = svg("circle", Object.assign({ cx: 12, cy: 8, r: open ? 5.5 : 5 }, paint));
