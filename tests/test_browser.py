@@ -590,6 +590,43 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
         page.close()
 
 
+def test_a_dragged_value_the_view_route_says_to_wait_for_is_asked_again_while_held(server, browser):
+    """The view route tells a browser whose last values are still being drawn to ask again
+    after them (429): the value the thumb is held on is asked for again and drawn before the
+    release (it was never asked again, and nothing showed until the release: CI's shared
+    server once kept a drag test waiting a minute).  Here the route's first answer for each
+    value is that 429."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    answers = []
+
+    def first_says_wait(route):
+        k = parse_qs(route.request.url.split("?", 1)[1]).get("k")
+        answers.append(k)
+        if answers.count(k) == 1:
+            route.fulfill(status=429, content_type="application/json", body='{"error": "still drawing"}')
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/mpl/view/"), first_says_wait)
+    label = "Basis vectors k"
+    thumb = page.locator(f'input[aria-label="{label}"]')
+    try:
+        page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
+        settled(page, 2)
+        page.evaluate(
+            "window.__drawnK = []; document.addEventListener('mpl-rendered', () => window.__drawnK.push("
+            "new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k')))"
+        )
+        _, y, to_x = grip(page, label)
+        page.mouse.move(to_x(0.1), y, steps=3)
+        value = thumb.input_value()
+        page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=value, timeout=30_000)
+        page.mouse.up()
+        assert answers.count([value]) >= 2, answers  # the value held: refused, asked again, drawn
+    finally:
+        page.close()
+
+
 def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_release(server, browser):
     """Streamlit's slider sends its value only when released: while k is dragged with the
     mouse, the player shows the study at the values the slider passes (each asked of the

@@ -8,6 +8,7 @@
 // (the reference's `settings`).  Only this file knows how Streamlit draws a slider.
 
 const SLIDER = '[data-testid="stSidebar"] [data-testid="stSlider"]';
+const AGAIN_MS = 250;  // a value the view route said to ask again for (its "wait"): asked after this
 // The page while its script reruns (Streamlit's own mark on its app element).
 export const RUNNING = '[data-testid="stApp"][data-test-script-state="running"]';
 
@@ -23,7 +24,9 @@ export function changedQuery(search, name, value) {
 // Follow the page's sliders while they are dragged.  `current()`: the page's last reference
 // ({head, name}: its view fields and payload name); `delivered()`: how many the page's runs
 // have delivered (a picture the page's own rerun brought stands over a dragged one);
-// `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no;
+// `fetchView(query)`: a promise of the view route's {name, address}, or null when it says no
+// (rejected with `again` set when it says to ask again once this browser's views in flight are
+// drawn: the value still held is asked for again then);
 // `show(head, name)`: draw that payload; `onRelease()`: the slider let go (the panels out of
 // view are drawn then).  Returns {dragging(), stop()}.
 export function followDrags(current, delivered, fetchView, show, onRelease) {
@@ -49,9 +52,15 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
         const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
         show(head, view.name);
       }
-    }, () => {}).then(() => {
-      held.busy = false;
-      if (drag === held) requestAnimationFrame(ask);  // the thumb may have moved on meanwhile
+    }, (error) => {
+      if (error && error.again && held.asked === value) held.asked = null;  // (asked again below)
+    }).then(() => {
+      if (held.asked !== null) {
+        held.busy = false;
+        if (drag === held) requestAnimationFrame(ask);  // the thumb may have moved on meanwhile
+        return;
+      }
+      setTimeout(() => { held.busy = false; if (drag === held) ask(); }, AGAIN_MS);
     });
   };
   // after React has drawn what the move did to the slider (its value comes a frame later)

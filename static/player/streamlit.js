@@ -29,10 +29,14 @@ const memoryOf = (path) => {
 };
 
 // The view route's answer for this page at `query`: {name, address, values}, or null when it
-// says no.
+// says no; rejected, with `again` set, when it says to ask again once this browser's views in
+// flight are drawn (429).
 function fetchView(where, query) {
   const url = new URL(where.views + encodeURIComponent(pagePath()) + "?" + query, document.baseURI).href;
-  return fetch(url, { credentials: "same-origin" }).then((response) => (response.ok ? response.json() : null));
+  return fetch(url, { credentials: "same-origin" }).then((response) => {
+    if (response.status === 429) throw Object.assign(new Error("asked again later"), { again: true });
+    return response.ok ? response.json() : null;
+  });
 }
 
 // History's own replaceState, before keepStepInAddress wraps it.
