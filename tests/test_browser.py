@@ -550,6 +550,17 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         page.close()
 
 
+def open_counting_drawn_k(page, server):
+    """The KMP page at 350 sinc points on step 2, each k it draws from now on listed in
+    ``window.__drawnK``."""
+    page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
+    settled(page, 2)
+    page.evaluate(
+        "window.__drawnK = []; document.addEventListener('mpl-rendered', () => window.__drawnK.push("
+        "new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k')))"
+    )
+
+
 def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(server, browser):
     """k held with the mouse three times running, each time out to a value and on to another
     (each drawn before the release), then back to the first and let go at once, while that
@@ -560,12 +571,7 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
     label = "Basis vectors k"
     thumb = page.locator(f'input[aria-label="{label}"]')
     try:
-        page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
-        settled(page, 2)
-        page.evaluate(
-            "window.__drawnK = []; document.addEventListener('mpl-rendered', () => window.__drawnK.push("
-            "new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k')))"
-        )
+        open_counting_drawn_k(page, server)
         # each hold: out to a value, on to another (each drawn), then back over the first (one
         # the page has shown) and let go at once; the last hold ends where the first began
         for number, fractions in enumerate(((0.15, 0.05, 0.15), (0.10, 0.20, 0.10), (0.05, 0.15, 0.05))):
@@ -611,12 +617,7 @@ def test_a_dragged_value_the_view_route_says_to_wait_for_is_asked_again_while_he
     label = "Basis vectors k"
     thumb = page.locator(f'input[aria-label="{label}"]')
     try:
-        page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
-        settled(page, 2)
-        page.evaluate(
-            "window.__drawnK = []; document.addEventListener('mpl-rendered', () => window.__drawnK.push("
-            "new URLSearchParams(window.__mplPlayer.payload.address.split('?')[1]).get('k')))"
-        )
+        open_counting_drawn_k(page, server)
         _, y, to_x = grip(page, label)
         page.mouse.move(to_x(0.1), y, steps=3)
         value = thumb.input_value()

@@ -19,6 +19,8 @@ payload's schema (``views/payload.schema.json``) writes these notes down.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -408,35 +410,32 @@ def infinite_scores(scores):
     return np.asarray(scores, dtype=float) >= INFINITE_SCORE
 
 
-def drawn_scores(scores):
-    """A criterion row as its chart draws it, and how many of its scores are infinite: those
-    drawn a fifth above the largest finite score (at 1 when none is above 0), where the
-    chart's axis still shows the others."""
-    scores = np.asarray(scores, dtype=float)
-    infinite = infinite_scores(scores)
-    if not infinite.any():
-        return scores, 0
-    finite = scores[np.isfinite(scores) & ~infinite]
-    top = 1.2 * float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-    return np.where(infinite, top, scores), int(infinite.sum())
+class DrawnScores(NamedTuple):
+    """A criterion row as its chart draws it (:func:`drawn_scores`)."""
+
+    shown: np.ndarray  # every score, the infinite ones at the height they are drawn
+    finite: np.ndarray  # the infinite ones left out (nan): the classes' traces
+    on_top: dict  # the infinite ones' trace: x, y and training index (customdata)
+    infinite: int  # how many there are
 
 
 #: The criterion chart's trace of the points scoring ∞, and its name in the chart's key.
 INFINITE_NAME = "scoring ∞"
 
 
-def infinite_arrays(x, scores):
-    """The criterion chart's points scoring ∞ (``x``, ``scores``: the whole row, as the
-    study has it), at the height :func:`drawn_scores` draws them, by training index."""
-    shown, _ = drawn_scores(scores)
-    where = np.flatnonzero(infinite_scores(scores))
-    return {"x": np.asarray(x, dtype=float)[where], "y": shown[where], "customdata": where}
-
-
-def finite_part(scores):
-    """A criterion row with its infinite scores left out (``nan``: drawn by their own trace)."""
-    scores = np.asarray(scores, dtype=float)
-    return np.where(infinite_scores(scores), np.nan, scores)
+def drawn_scores(x, scores):
+    """The criterion row ``scores`` (over the points at ``x``) as its chart draws it: the
+    infinite scores on a trace of their own, a fifth above the largest finite score (at 1
+    when none is above 0), where the chart's axis still shows the others."""
+    x, scores = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
+    infinite = infinite_scores(scores)
+    where = np.flatnonzero(infinite)
+    if not where.size:
+        return DrawnScores(scores, scores, {"x": x[where], "y": scores[where], "customdata": where}, 0)
+    finite = np.where(infinite, np.nan, scores)
+    top = np.nanmax(finite, initial=0.0)
+    shown = np.where(infinite, 1.2 * top if top > 0 else 1.0, scores)
+    return DrawnScores(shown, finite, {"x": x[where], "y": shown[where], "customdata": where}, int(where.size))
 
 
 def winner_arrays(x, scores, winner, pick="max"):
@@ -457,16 +456,15 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
     scoring ∞ are drawn on top (:func:`drawn_scores`) as triangles, and the winner is starred.
     Traces named for the step player's patches (``uid``): ``scores-0``, ``scores-1``, ... one
     per group of :func:`criterion_groups`, ``infinite`` and ``winner``."""
-    x, whole = np.asarray(x, dtype=float), np.asarray(scores, dtype=float)
-    scores, finite = drawn_scores(whole)[0], finite_part(whole)
+    x, drawn = np.asarray(x, dtype=float), drawn_scores(x, scores)
     fig = _new_figure()
-    for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, scores.size, classes)):
+    for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, drawn.shown.size, classes)):
         fig.add_trace(
             _trace(
                 go.Scatter,
                 uid=f"scores-{number}",
                 x=x[index],
-                y=finite[index],
+                y=drawn.finite[index],
                 mode="markers",
                 name=name,
                 marker={"color": colour, "symbol": symbol, "size": 8, "opacity": 0.8},
@@ -480,7 +478,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
             uid="infinite",
             mode="markers",
             name=INFINITE_NAME,
-            **infinite_arrays(x, whole),
+            **drawn.on_top,
             marker={"symbol": "triangle-up", "size": 11, "color": CHOSEN_COLOUR},
             hovertemplate="point %{customdata}: ∞<extra></extra>",
         )
@@ -490,7 +488,7 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
             go.Scatter,
             uid="winner",
             mode="markers",
-            **winner_arrays(x, scores, winner, pick),
+            **winner_arrays(x, drawn.shown, winner, pick),
             marker={"symbol": "star", "size": 24, "color": NEXT_COLOUR, "line": {"width": 2, "color": CHOSEN_COLOUR}},
         )
     )

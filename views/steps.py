@@ -200,20 +200,20 @@ def criterion_panel(
     for j in j_steps:
         scores, winner = study.criterion(j)
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
-        shown, infinite = figures.drawn_scores(scores)
-        finite = figures.finite_part(scores)
+        drawn = figures.drawn_scores(x, scores)
         patch = {
-            f"scores-{number}": {"y": ScoreRow(row, index, finite[index])} for number, (*_, index) in enumerate(groups)
+            f"scores-{number}": {"y": ScoreRow(row, index, drawn.finite[index])}
+            for number, (*_, index) in enumerate(groups)
         }
-        patch["infinite"] = figures.infinite_arrays(x, scores)
-        patch["winner"] = figures.winner_arrays(x, shown, winner, pick)
-        ever_infinite = ever_infinite or bool(infinite)
+        patch["infinite"] = drawn.on_top
+        patch["winner"] = figures.winner_arrays(x, drawn.shown, winner, pick)
+        ever_infinite = ever_infinite or bool(drawn.infinite)
         # past the last choice there is no criterion at step j: the panel shows the last one
         # there was, and says so (its star is the last point chosen, not a next pick)
         last = j >= study.n_steps > 0
         said = title.format(j=row) + " (the last choice)" if last else title.format(j=j)
-        if infinite:
-            said += f"; ∞ for {figures.counted(infinite, 'point')}, drawn on top"
+        if drawn.infinite:
+            said += f"; ∞ for {figures.counted(drawn.infinite, 'point')}, drawn on top"
         frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     shown_in_key = ("winner", figures.INFINITE_NAME) if ever_infinite else ("winner",)
