@@ -1039,6 +1039,38 @@ def test_the_player_is_used_with_the_keyboard_alone_and_its_focus_is_always_seen
         assert page.evaluate(FOCUSED)["name"] == "Next step"
 
 
+SIZE_FOCUSED = """() => { const e = document.activeElement;
+  return e && e.closest('[role=radiogroup][aria-label="Text size"]') ? e.textContent.trim() : null; }"""
+
+
+def test_the_text_size_is_chosen_with_the_keyboard_alone(server, browser):
+    """Tab from presenter mode to the text size beside it, as a keyboard user does: the arrows move between
+    100%, 125% and 150% (the player took them for steps, and its new study took the focus
+    away after Enter), Enter chooses one, and the player, the address and the focus follow;
+    a clicker's PageDown still steps the player from there."""
+    with app_page(browser, f"{server}/kmp?data=sinc&points=350&step=3", (1280, 720)) as page:
+        settled(page, 3)
+        page.locator(".st-key-title-row [data-testid='stCheckbox'] input").focus()  # presenter mode, beside it
+        for _ in range(5):
+            page.keyboard.press("Tab")
+            if page.evaluate(SIZE_FOCUSED):
+                break
+        assert page.evaluate(SIZE_FOCUSED) == "100%"
+        for text, before in ((125, 1), (150, 1.25)):
+            page.keyboard.press("ArrowRight")  # (moves the focus; nothing chosen yet)
+            assert page.evaluate(SIZE_FOCUSED) == f"{text}%"
+            assert page.evaluate("[window.__mplPlayer.j, window.__mplPlayer.scale]") == [3, before]
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                f"window.__mplPlayer && window.__mplPlayer.scale === {text / 100} && "
+                f"new URL(location.href).searchParams.get('text') === '{text}'"
+            )
+            wait_until_idle(page)
+            assert page.evaluate(SIZE_FOCUSED) == f"{text}%", "the focus stays on the size chosen"
+            assert page.evaluate("window.__mplPlayer.j") == 3
+        step_with(page, "PageDown", 4)
+
+
 def test_a_lessons_scene_is_given_with_the_keyboard_alone(server, browser):
     """A lesson's scene with a question, from the keyboard alone: Tab from the top reaches
     the scene's own controls (the previous and next scene, speaker notes, each answer), each

@@ -64,6 +64,16 @@ export function swatch(item, ink) {
   return box;
 }
 
+// How the person last acted on the page: "keyboard" or "pointer" (a mouse, a finger, a pen).
+// A control changed with the keyboard keeps its focus when the study it asked for arrives
+// (the player takes it after a click, so that a clicker's keys step).
+let lastInput = "pointer";
+if (typeof document !== "undefined") {
+  document.addEventListener("pointerdown", () => { lastInput = "pointer"; }, true);
+  document.addEventListener("keydown", () => { lastInput = "keyboard"; }, true);
+}
+export function usingKeyboard() { return lastInput === "keyboard"; }
+
 export function isTyping(target) {
   if (!target || !target.tagName) return false;
   const tag = target.tagName.toLowerCase();

@@ -17,7 +17,7 @@
 // streamlit.js or standalone.js) passes `options`.
 
 import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
-import { el, isTyping, nextTask, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch } from "./dom.js";
+import { el, isTyping, nextTask, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch, usingKeyboard } from "./dom.js";
 import { drawing } from "./drawing.js";
 import { figures } from "./figures.js";
 import { guide, sceneKey } from "./guide.js";
@@ -270,7 +270,9 @@ export class Player {
 
   takeFocus(force) {
     const active = document.activeElement;
+    const elsewhere = active && active !== document.body && !(this.host && this.host.contains(active));
     if (!force && active && active !== document.body && isTyping(active)) return;
+    if (!force && elsewhere && usingKeyboard()) return;  // a control changed with the keyboard keeps it
     if (active && active !== this.host && active.blur && (force || !this.host.contains(active))) active.blur();
     if (this.host && this.root.isConnected) this.host.focus({ preventScroll: true });
   }
