@@ -59,6 +59,8 @@ document.addEventListener("mpl-mounted", (e) => {
 """
 
 IDLE = """() => !document.querySelector("[data-test-script-state='running']")"""
+SWITCHED = """([label, was]) => [...document.querySelectorAll("label")].some((l) => l.textContent.includes(label)
+  && l.querySelector("input") && l.querySelector("input").checked !== was)"""
 SETTLED = """(before) => window.__mplSettled && window.__clicked !== undefined
   && window.__mplSettled.id !== before && window.__mplSettled.at > window.__clicked"""
 
@@ -89,13 +91,24 @@ def _before(page):
 
 def pick(page, value):
     """Open the gamma select with the mouse and click ``value`` (:func:`_measured`)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     before, mounts = _before(page)
+    page.wait_for_function(IDLE, timeout=120_000)  # no rerun under way: it would close the list
     select = page.get_by_role("combobox", name=LABEL)
-    select.scroll_into_view_if_needed()
-    box = select.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     option = page.get_by_role("option", name=value, exact=True)
-    option.wait_for(state="visible", timeout=10_000)
+    for attempt in range(3):  # a list that did not open (a rerun began) is clicked again, as a person does
+        select.scroll_into_view_if_needed()
+        box = select.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        try:
+            option.wait_for(state="visible", timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
+            page.wait_for_function(IDLE, timeout=120_000)
     option.scroll_into_view_if_needed()
     spot = option.bounding_box()
     _arm(page, "pointerdown")
@@ -124,6 +137,7 @@ def drag(page, label, fraction):
     """Drag the slider ``label``'s thumb with the mouse to ``fraction`` of its track; timed
     from the release (Streamlit's slider sends its value then)."""
     before, mounts = _before(page)
+    page.wait_for_function(IDLE, timeout=120_000)
     _, y, to_x = grip(page, label)
     page.mouse.move(to_x(fraction), y, steps=8)
     _arm(page, "pointerup")
@@ -162,6 +176,8 @@ def sweep(page, label, start, end, seconds=3.0):
 def toggle(page, label, folded_in):
     """Click the toggle ``label`` with the mouse (opening the sidebar's section ``folded_in``
     first, when it is closed)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     switch = page.locator("label", has_text=label)
     if not switch.count():
         section = page.locator("summary", has_text=folded_in)
@@ -170,10 +186,19 @@ def toggle(page, label, folded_in):
         switch.wait_for(state="visible", timeout=30_000)
         page.wait_for_function(IDLE, timeout=60_000)  # the section's own rerun done
     before, mounts = _before(page)
-    switch.scroll_into_view_if_needed()
-    box = switch.bounding_box()
-    _arm(page, "pointerdown")
-    page.mouse.click(box["x"] + 20, box["y"] + box["height"] / 2)
+    page.wait_for_function(IDLE, timeout=120_000)
+    checked = switch.locator("input").is_checked()
+    for attempt in range(3):  # a click the section's opening moved away from the switch is made again
+        switch.scroll_into_view_if_needed()
+        box = switch.bounding_box()
+        _arm(page, "pointerdown")
+        page.mouse.click(box["x"] + 20, box["y"] + box["height"] / 2)
+        try:
+            page.wait_for_function(SWITCHED, arg=[label, checked], timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     return _measured(page, before, mounts)
 
 
@@ -232,6 +257,7 @@ def run(browser, url, query, gammas, repeat):
         page.add_init_script(LISTEN)
         page.goto(f"{url}/kmp?{query}")
         page.wait_for_function("window.__mplSettled", timeout=180_000)
+        page.wait_for_function(IDLE, timeout=120_000)
         page.wait_for_timeout(500)
         for round_number in range(repeat):
             for value in gammas:
