@@ -432,3 +432,19 @@ def test_a_point_of_infinite_criterion_is_starred_on_top_and_said_to_be_infinite
     assert [item["text"] for item in panel.key_items] == ["scoring ∞", "winner (largest)"], panel.key_items
     (trace,) = [trace for trace in panel.figure.data if trace.uid == "infinite"]
     assert trace.hovertemplate == "point %{customdata}: ∞<extra></extra>"
+
+
+@pytest.mark.parametrize("page", ["kmp", "mpkfda"])
+def test_a_criterion_chart_with_nothing_infinite_carries_no_trace_for_it(page):
+    """The trace of points scoring ∞ is there only where some step has one: at the pages'
+    first settings (no such point) neither the chart nor any step's patch names it, and
+    the key does not offer it."""
+    from views.figures import INFINITE_NAME, infinite_scores
+
+    view = pictures.open_address(page, {"k": "5"})
+    study, _ = pictures.compute(view.settings)
+    assert not any(infinite_scores(study.criterion(j)[0]).any() for j in range(study.n_steps))
+    (panel,) = [panel for panel in view.picture.player["panels"] if panel.role == "criterion"]
+    assert "infinite" not in [trace.uid for trace in panel.figure.data]
+    assert not any("infinite" in frame["data"] for frame in panel.frames)
+    assert not [item["text"] for item in panel.key_items if item["text"].startswith(INFINITE_NAME)]

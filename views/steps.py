@@ -215,6 +215,10 @@ def criterion_panel(
         if drawn.infinite:
             said += f"; ∞ for {figures.counted(drawn.infinite, 'point')}, drawn on top"
         frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
+    if not ever_infinite:  # the trace of points scoring ∞ only where some step has one
+        fig.data = tuple(trace for trace in fig.data if trace.uid != "infinite")
+        for frame in frames:
+            del frame["data"]["infinite"]
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     shown_in_key = ("winner", figures.INFINITE_NAME) if ever_infinite else ("winner",)
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith(shown_in_key)]
