@@ -281,6 +281,9 @@ def save_this_demo(page, path):
     ``path``; returns the download."""
     click_like_a_person(page, page.get_by_role("button", name="Save"))
     settled(page)  # pressing Save tells the server the step on screen: a rerun, let it pass
+    # (and every rerun: an item clicked while a rerun makes it anew asks for a file the rerun
+    # then drops, and the browser cancels the download; seen once in a full run on 2 cores)
+    wait_until_idle(page)
     item = page.get_by_role("button", name="This demo (.html)")
     item.wait_for()
     with page.expect_download(timeout=60_000) as download:
