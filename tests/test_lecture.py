@@ -1044,10 +1044,10 @@ SIZE_FOCUSED = """() => { const e = document.activeElement;
 
 
 def test_the_text_size_is_chosen_with_the_keyboard_alone(server, browser):
-    """Tab from presenter mode to the text size beside it, as a keyboard user does: the arrows move between
-    100%, 125% and 150% (the player took them for steps, and its new study took the focus
-    away after Enter), Enter chooses one, and the player, the address and the focus follow;
-    a clicker's PageDown still steps the player from there."""
+    """Tab from presenter mode to the text size beside it, as a keyboard user does: the
+    arrows move between 100%, 125% and 150%, Enter chooses one, and the player, the address
+    and the focus follow (the new study's player took the focus, so the next arrow stepped
+    the study); a clicker's PageDown still steps the player from there."""
     with app_page(browser, f"{server}/kmp?data=sinc&points=350&step=3", (1280, 720)) as page:
         settled(page, 3)
         page.locator(".st-key-title-row [data-testid='stCheckbox'] input").focus()  # presenter mode, beside it
