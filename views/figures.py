@@ -450,12 +450,15 @@ def winner_arrays(x, scores, winner, pick="max"):
     }
 
 
-def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None, title=None, classes=None):
+def criterion_figure(
+    x, scores, winner, *, pick="max", x_title="x", labels=None, title=None, classes=None, infinite=False
+):
     """The criterion of every candidate at this step (y) against a coordinate of the point
     (x); ineligible candidates (``nan``: already chosen or exhausted) are not drawn, those
     scoring ∞ are drawn on top (:func:`drawn_scores`) as triangles, and the winner is starred.
     Traces named for the step player's patches (``uid``): ``scores-0``, ``scores-1``, ... one
-    per group of :func:`criterion_groups`, ``infinite`` and ``winner``."""
+    per group of :func:`criterion_groups`, ``infinite`` (when asked for: some step of the
+    chart has a point scoring ∞) and ``winner``."""
     x, drawn = np.asarray(x, dtype=float), drawn_scores(x, scores)
     fig = _new_figure()
     for number, (name, colour, symbol, index) in enumerate(criterion_groups(labels, drawn.shown.size, classes)):
@@ -472,17 +475,18 @@ def criterion_figure(x, scores, winner, *, pick="max", x_title="x", labels=None,
                 hovertemplate="point %{customdata}: %{y:.4g}<extra></extra>",
             )
         )
-    fig.add_trace(
-        _trace(
-            go.Scatter,
-            uid="infinite",
-            mode="markers",
-            name=INFINITE_NAME,
-            **drawn.on_top,
-            marker={"symbol": "triangle-up", "size": 11, "color": CHOSEN_COLOUR},
-            hovertemplate="point %{customdata}: ∞<extra></extra>",
+    if infinite:
+        fig.add_trace(
+            _trace(
+                go.Scatter,
+                uid="infinite",
+                mode="markers",
+                name=INFINITE_NAME,
+                **drawn.on_top,
+                marker={"symbol": "triangle-up", "size": 11, "color": CHOSEN_COLOUR},
+                hovertemplate="point %{customdata}: ∞<extra></extra>",
+            )
         )
-    )
     fig.add_trace(
         _trace(
             go.Scatter,

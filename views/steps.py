@@ -193,21 +193,24 @@ def criterion_panel(
 ):
     """The criterion over the candidates at each step, the winner starred; ``title`` may
     hold ``{j}`` (``classes``: as :func:`data_panel`)."""
+    rows = [(j, *study.criterion(j)) for j in j_steps]
+    drawn_rows = [figures.drawn_scores(x, scores) for _, scores, _ in rows]
+    ever_infinite = any(drawn.infinite for drawn in drawn_rows)  # the ∞ trace only then
     scores0, winner0 = study.criterion(0)
-    fig = figures.criterion_figure(x, scores0, winner0, pick=pick, x_title=x_title, labels=labels, classes=classes)
+    fig = figures.criterion_figure(
+        x, scores0, winner0, pick=pick, x_title=x_title, labels=labels, classes=classes, infinite=ever_infinite
+    )
     groups = figures.criterion_groups(labels, scores0.size, classes)
-    frames, ever_infinite = [], False
-    for j in j_steps:
-        scores, winner = study.criterion(j)
+    frames = []
+    for (j, scores, winner), drawn in zip(rows, drawn_rows):
         row = min(j, study.n_steps - 1)  # the criterion's row of the study's scores (Study.criterion)
-        drawn = figures.drawn_scores(x, scores)
         patch = {
             f"scores-{number}": {"y": ScoreRow(row, index, drawn.finite[index])}
             for number, (*_, index) in enumerate(groups)
         }
-        patch["infinite"] = drawn.on_top
+        if ever_infinite:
+            patch["infinite"] = drawn.on_top
         patch["winner"] = figures.winner_arrays(x, drawn.shown, winner, pick)
-        ever_infinite = ever_infinite or bool(drawn.infinite)
         # past the last choice there is no criterion at step j: the panel shows the last one
         # there was, and says so (its star is the last point chosen, not a next pick)
         last = j >= study.n_steps > 0
@@ -215,10 +218,6 @@ def criterion_panel(
         if drawn.infinite:
             said += f"; ∞ for {figures.counted(drawn.infinite, 'point')}, drawn on top"
         frames.append({"data": patch, "title": said, "describe": criterion_words(scores, winner, pick, last)})
-    if not ever_infinite:  # the trace of points scoring ∞ only where some step has one
-        fig.data = tuple(trace for trace in fig.data if trace.uid != "infinite")
-        for frame in frames:
-            del frame["data"]["infinite"]
     hidden = tuple(trace.uid for trace in fig.data)  # a student guesses before seeing the scores
     shown_in_key = ("winner", figures.INFINITE_NAME) if ever_infinite else ("winner",)
     key_items = [item for item in figures.key_items(fig) if item["text"].startswith(shown_in_key)]
