@@ -63,6 +63,9 @@ SWITCHED = """([label, was]) => [...document.querySelectorAll("label")].some((l)
   && l.querySelector("input") && l.querySelector("input").checked !== was)"""
 SETTLED = """(before) => window.__mplSettled && window.__clicked !== undefined
   && window.__mplSettled.id !== before && window.__mplSettled.at > window.__clicked"""
+# (the same study at another text size: every panel drawn at it since the press)
+SIZED = """(scale) => window.__mplPlayer.scale === scale && window.__mplSettled && window.__clicked !== undefined
+  && window.__mplSettled.at > window.__clicked"""
 
 
 def _arm(page, event):
@@ -72,17 +75,34 @@ def _arm(page, event):
     )
 
 
-def _measured(page, before, mounts):
-    """The change's time until every panel shows the new study, until the panels in view
-    do, until the player had it (the rerun or the view route, and the payload's fetch), the
-    longest browser task during it (ms), and whether a new player was made."""
-    page.wait_for_function(SETTLED, arg=before, timeout=120_000)
+def _measured(page, before, mounts, settled=SETTLED, in_view="window.__shownAt[window.__mplSettled.id]"):
+    """The change's time until every panel shows the new study (``settled(before)``), until
+    the panels in view do (``in_view``), until the player had it (the rerun or the view
+    route, and the payload's fetch), the longest browser task during it (ms), and whether a
+    new player was made."""
+    page.wait_for_function(settled, arg=before, timeout=120_000)
     took = page.evaluate("window.__mplSettled.at - window.__clicked")
-    on_screen = page.evaluate("window.__shownAt[window.__mplSettled.id] - window.__clicked")
+    on_screen = page.evaluate(f"{in_view} - window.__clicked")
     mounted = page.evaluate("window.__mountedAt - window.__clicked")
     longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
     anew = page.evaluate("window.__mounts || 0") > mounts
     return took, on_screen, mounted, longest, anew
+
+
+def _again(action, before_again=None, attempts=3):
+    """``action()`` (a click, then a wait for it to take) until it passes, at most
+    ``attempts`` times: a click that did not take (a rerun began, or what was clicked moved)
+    is made again, as a person does, ``before_again()`` first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(attempts):
+        if attempt and before_again is not None:
+            before_again()
+        try:
+            return action()
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
 
 
 def _before(page):
@@ -91,24 +111,22 @@ def _before(page):
 
 def pick(page, value):
     """Open the gamma select with the mouse and click ``value`` (:func:`_measured`)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     before, mounts = _before(page)
     page.wait_for_function(IDLE, timeout=120_000)  # no rerun under way: it would close the list
     select = page.get_by_role("combobox", name=LABEL)
     option = page.get_by_role("option", name=value, exact=True)
-    for attempt in range(3):  # a list that did not open (a rerun began) is clicked again, as a person does
+
+    def open_list():
         select.scroll_into_view_if_needed()
         box = select.bounding_box()
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        try:
-            option.wait_for(state="visible", timeout=5_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
-            page.keyboard.press("Escape")
-            page.wait_for_function(IDLE, timeout=120_000)
+        option.wait_for(state="visible", timeout=5_000)
+
+    def close_list():  # (a rerun began: the list closed, or never opened)
+        page.keyboard.press("Escape")
+        page.wait_for_function(IDLE, timeout=120_000)
+
+    _again(open_list, close_list)
     option.scroll_into_view_if_needed()
     spot = option.bounding_box()
     _arm(page, "pointerdown")
@@ -176,8 +194,6 @@ def sweep(page, label, start, end, seconds=3.0):
 def toggle(page, label, folded_in):
     """Click the toggle ``label`` with the mouse (opening the sidebar's section ``folded_in``
     first, when it is closed)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     switch = page.locator("label", has_text=label)
     if not switch.count():
         section = page.locator("summary", has_text=folded_in)
@@ -188,17 +204,15 @@ def toggle(page, label, folded_in):
     before, mounts = _before(page)
     page.wait_for_function(IDLE, timeout=120_000)
     checked = switch.locator("input").is_checked()
-    for attempt in range(3):  # a click the section's opening moved away from the switch is made again
+
+    def switch_it():  # (a click the section's opening moved away from the switch is made again)
         switch.scroll_into_view_if_needed()
         box = switch.bounding_box()
         _arm(page, "pointerdown")
         page.mouse.click(box["x"] + 20, box["y"] + box["height"] / 2)
-        try:
-            page.wait_for_function(SWITCHED, arg=[label, checked], timeout=3_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+        page.wait_for_function(SWITCHED, arg=[label, checked], timeout=3_000)
+
+    _again(switch_it)
     return _measured(page, before, mounts)
 
 
@@ -211,19 +225,9 @@ def text_size(page, percent):
     box = button.bounding_box()
     _arm(page, "pointerdown")
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_function(
-        "(scale) => window.__mplPlayer.scale === scale && window.__mplSettled && window.__clicked !== undefined"
-        " && window.__mplSettled.at > window.__clicked",
-        arg=percent / 100,
-        timeout=120_000,
-    )
-    took = page.evaluate("window.__mplSettled.at - window.__clicked")
-    on_screen = page.evaluate("window.__renderedSince - window.__clicked")
-    mounted = page.evaluate("window.__mountedAt - window.__clicked")
-    longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
-    anew = page.evaluate("window.__mounts || 0") > mounts
+    measured = _measured(page, percent / 100, mounts, settled=SIZED, in_view="window.__renderedSince")
     page.wait_for_function(IDLE, timeout=120_000)  # the page's own rerun done
-    return took, on_screen, mounted, longest, anew
+    return measured
 
 
 def class_load(url, sessions, every, stop):
