@@ -462,11 +462,23 @@ def test_a_text_size_pressed_lays_the_player_out_at_once_and_the_pages_rerun_kee
         context.close()
 
 
+# Whole-figure draws of each plot from now on, by the plot's mark (``__mplMark``, its panel's index).
+COUNT_DRAWS = """() => { window.__mplDraws = {};
+  for (const name of ['newPlot', 'react']) {
+    const draw = window.Plotly[name];
+    window.Plotly[name] = function (plot, ...rest) {
+      if (plot.__mplMark !== undefined) window.__mplDraws[plot.__mplMark] = (window.__mplDraws[plot.__mplMark] || 0) + 1;
+      return draw.call(this, plot, ...rest);
+    };
+  }
+}"""
+
+
 def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser):
     """A new kernel width picked with the mouse: the player asks the view route for its
     picture at once (once, beside the page's rerun); the new study is drawn into the plots
     already on screen (each the same element, redrawn as a step redraws it, not made
-    anew), on the step shown, with nothing of the old study's overlays left over, and the
+    anew, and once), on the step shown, with nothing of the old study's overlays left over, and the
     keys step the new study."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     asked, guessed = [], []
@@ -479,6 +491,7 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
             "() => { const p = window.__mplPlayer; p.cells.forEach((c, i) => { c.plot.__mplMark = i; });"
             f" return {{id: p.id, panels: p.cells.length, listeners: ({listeners})(p)}}; }}"
         )
+        page.evaluate(COUNT_DRAWS)
         click_like_a_person(page, page.get_by_role("combobox", name="gamma (inverse squared width)"))
         option = page.get_by_role("option", name="3", exact=True)
         option.wait_for(state="visible", timeout=10_000)
@@ -504,6 +517,12 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         assert after["kept"] == [True] * before["panels"], "each plot is redrawn in place, not made anew"
         assert after["drawn"], "every panel shows the new study's traces"
         assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"
+        # each chart drawn once: the resize observer's first report, which comes while the new
+        # study's first panels are being drawn, drew them all again
+        wait_until_idle(page)
+        draws = page.evaluate("window.__mplDraws")
+        charts = page.evaluate("window.__mplPlayer.cells.filter((c) => !c.panel.table).map((c) => c.index)")
+        assert {int(mark): count for mark, count in draws.items()} == dict.fromkeys(charts, 1), draws
         page.keyboard.press("ArrowRight")
         rendered(page, 4)
         # the option after the width on screen is asked for ahead once the page is still (the

@@ -187,9 +187,12 @@ export const screens = {
     const shape = [area.width, this.screen, this.grid.style.gridTemplateColumns, this.grid.style.gridTemplateRows,
       ...this.cells.map((cell) => [cell.height, cell.cell.style.gridColumn, cell.cell.style.gridRow].join(" "))].join("|");
     const drawn = (cell) => !cell.height || (cell.drawn && cell.hooked) || this.dragged();  // (drawing.js)
-    if (shape === this.shape && this.cells.every(drawn)) return;
+    // (nor does one that comes while this shape's draw is still going: the observer's first
+    // report came as a new study's first panels were drawn, and drew them all again)
+    if (shape === this.shape && (this.cells.every(drawn) || this.drawing === shape)) return;
     this.shape = shape;
-    this.render(true);
+    this.drawing = shape;
+    this.render(true).then(() => { if (this.drawing === shape) this.drawing = null; });
   },
 
   nextScreen() {
