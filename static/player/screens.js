@@ -189,10 +189,11 @@ export const screens = {
     const drawn = (cell) => !cell.height || (cell.drawn && cell.hooked) || this.dragged();  // (drawing.js)
     // (nor does one that comes while this shape's draw is still going: the observer's first
     // report came as a new study's first panels were drawn, and drew them all again)
-    if (shape === this.shape && (this.cells.every(drawn) || this.drawing === shape)) return;
+    if (shape === this.shape && (this.cells.every(drawn) || this.drawingShape === shape)) return;
     this.shape = shape;
-    this.drawing = shape;
-    this.render(true).then(() => { if (this.drawing === shape) this.drawing = null; });
+    this.drawingShape = shape;
+    const done = () => { if (this.drawingShape === shape) this.drawingShape = null; };
+    this.render(true).then(done, done);
   },
 
   nextScreen() {
