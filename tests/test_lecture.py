@@ -304,13 +304,18 @@ def check_the_formulas_at_150_percent(page, path):
 
 
 def test_every_bound_of_the_explorer_is_read_whole_at_150_percent(server, browser):
+    """Each bound chosen in the sidebar with the mouse, on the page a student opened at 150%:
+    its formulas box shows prose and equations at that size, none cut at the box's edge."""
     from mpcore.explore import EXPLORER_BOUNDS
 
     with app_page(browser, f"{server}/bounds?text=150") as page:
-        for name in EXPLORER_BOUNDS:
-            page.goto(f"{server}/bounds?bound={name}&text=150")
-            settled(page)  # the player mounted: the page's elements, its style among them, have come
-            page.wait_for_selector("[class*='st-key-grows-bound'] .katex-display .katex")
+        settled(page)
+        for name, spec in EXPLORER_BOUNDS.items():
+            if page.locator(f".st-key-grows-bound-{name}").count() == 0:
+                click_like_a_person(page, page.get_by_role("combobox", name="Bound", exact=True))
+                click_like_a_person(page, page.get_by_role("option", name=spec.title, exact=True))
+            page.wait_for_selector(f".st-key-grows-bound-{name} .katex-display .katex")
+            settled(page)  # the page's rerun over: its elements, their style among them, have come
             shown = page.evaluate(FORMULAS)
             assert shown["prose"] >= MIN_TEXT[150] and shown["equation"] >= 1.45 * 16 * 1.21, (name, shown)
             assert not shown["cut"], f"{name}: cut at the box's edge: {shown['cut']}"
@@ -885,10 +890,20 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
 def test_every_player_announces_what_its_step_changed(server, browser):
     """On every page with a step player (KMP's is read closely below), the live region says
     what PageDown changed, as the picture's story of that step says it, once."""
+    from views import site
+
+    titles = {page.url_path: page.title for page in site.PAGES}
     with app_page(browser, f"{server}/sparse-kpca", (1280, 720)) as page:
         for path in [path for path in PLAYER_PAGES if path != "kmp"]:
-            if not page.url.split("?")[0].endswith("/" + path):
-                page.goto(f"{server}/{path}")
+            if not page.url.split("?")[0].endswith("/" + path):  # the next page from the sidebar, as a student goes
+                nav = page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=titles[path], exact=True)
+                click_like_a_person(page, nav)
+                page.wait_for_function(
+                    "(path) => location.pathname.endsWith('/' + path) && window.__mplPlayer && "
+                    "window.__mplPlayer.payload.address.split('?')[0].endsWith(path)",
+                    arg=path,
+                    timeout=90_000,
+                )
             settled(page)
             page.keyboard.press("Home")
             rendered(page, 0)
