@@ -892,7 +892,7 @@ def test_every_player_announces_what_its_step_changed(server, browser):
     what PageDown changed, as the picture's story of that step says it, once."""
     from views import site
 
-    titles = {page.url_path: page.title for page in site.PAGES}
+    titles = {entry.url_path: entry.title for entry in site.PAGES}
     with app_page(browser, f"{server}/sparse-kpca", (1280, 720)) as page:
         for path in [path for path in PLAYER_PAGES if path != "kmp"]:
             if not page.url.split("?")[0].endswith("/" + path):  # the next page from the sidebar, as a student goes
