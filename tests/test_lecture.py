@@ -1438,18 +1438,47 @@ CUT_SHORT = """() => [...document.querySelectorAll('[data-testid=stMain] *')]
   .map((e) => e.innerText.replace(/\\s+/g, ' ').slice(0, 40))"""
 
 
+# A phone's browser names itself so: Streamlit folds its sidebar away after a page is chosen
+# from it only for a phone's user agent (with a desktop's, the menu stayed over the page).
+PHONE_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Mobile Safari/537.36"
+)
+
+
+def phone(browser):
+    """A fresh browser context as a student's phone: 390x844, touch, a phone's user agent."""
+    return browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, user_agent=PHONE_AGENT
+    )
+
+
 def test_a_phone_screen_never_scrolls_sideways(server, browser):
     """390x844, every page and a lesson's scene, one after another as a student's phone
     opens them: the lesson header was 702 px wide in a 335 px column, "Scene ▶" off the
     screen, the title broken "matchin/g"; Home's equation ran past its column and its lesson
     link's label was cut.  Nothing is wider than the screen or cut short, and the scene
-    buttons are reached with a tap."""
+    buttons are reached with a tap.  Home is opened by its address, the other pages from the
+    sidebar's menu with taps (opened from its button, it folds away again on a phone), the
+    lesson's scene by its link."""
+    from views import site
+
+    titles = {entry.url_path: entry.title for entry in site.PAGES}
     problems = []
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = phone(browser)
     try:
         page = context.new_page()
         for path in [*PAGES, "lesson"]:
-            page.goto(scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}")
+            if path in ("", "lesson"):
+                page.goto(scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}")
+            else:
+                page.locator("[data-testid='stExpandSidebarButton']").tap()
+                nav = page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=titles[path], exact=True)
+                nav.tap()
+                page.wait_for_function("(path) => location.pathname.endsWith('/' + path)", arg=path)
+                page.wait_for_function(
+                    "document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right <= 0"
+                )  # the menu folded away again
             settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
             name = path or "home"
             try:  # (a chart that never fits is reported below, as beyond the edge)
@@ -1512,7 +1541,7 @@ def test_a_phone_shows_a_scenes_chart_on_its_first_screen_and_every_target_takes
     from views import lessons
 
     scene = lessons.shipped()[key].scene(number)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = phone(browser)
     try:
         page = context.new_page()
         page.goto(scene_link(server, key, number))
