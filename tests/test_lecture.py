@@ -1479,6 +1479,13 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
                 page.wait_for_function(
                     "document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right <= 0"
                 )  # the menu folded away again
+                if path in PLAYER_PAGES:  # this page's player drawn, not the last page's
+                    page.wait_for_function(
+                        "(path) => window.__mplPlayer && window.__mplPlayer.payload.address.split('?')[0].endsWith(path)"
+                        " && window.__mplSettled && window.__mplSettled.id === window.__mplPlayer.id",
+                        arg=path,
+                        timeout=90_000,
+                    )
             settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
             name = path or "home"
             try:  # (a chart that never fits is reported below, as beyond the edge)
