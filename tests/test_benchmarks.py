@@ -1,6 +1,8 @@
 """The benchmarks' own arithmetic: what they print is read as a measurement, so a wrong sum
 or ratio there would mislead as surely as a slow test."""
 
+from collections import Counter
+
 from benchmarks import suite_times
 
 REPORT = """\
@@ -60,3 +62,34 @@ def test_a_report_that_is_not_there_or_has_no_durations_gets_a_sentence(tmp_path
     empty.write_text("nothing here\n")
     assert suite_times.main([str(empty)]) == 1
     assert "has no --durations=0 report" in capsys.readouterr().out
+
+
+def test_page_loads_are_counted_per_test_and_summed_per_file(tmp_path, capsys):
+    """Two processes' counts: a file's loads are its tests' gotos and reloads, its contexts
+    their new contexts and pages, most loads first; a folder without counts gets a sentence."""
+    from benchmarks import page_loads
+
+    class Page:
+        def goto(self, url):
+            return url
+
+    counts, current = Counter(), ["tests/test_a.py::test_one"]
+    page_loads.watch(counts, current, [(Page, "goto")])
+    assert Page().goto("x") == "x"
+    current[0] = "tests/test_a.py::test_two"
+    Page().goto("y")
+    Page().goto("z")
+    assert counts == {("tests/test_a.py::test_one", "Page.goto"): 1, ("tests/test_a.py::test_two", "Page.goto"): 2}
+    page_loads._write(tmp_path, counts)
+    (tmp_path / "other.tsv").write_text(
+        "tests/test_b.py::test_x\tPage.goto\t5\ntests/test_b.py::test_x\tBrowser.new_context\t4\n"
+        "tests/test_a.py::test_two\tPage.reload\t1\ntests/test_a.py::test_two\tBrowser.new_page\t2\n"
+    )
+    files = page_loads.by_file(tmp_path)
+    assert files == {"tests/test_a.py": {"loads": 4, "contexts": 2}, "tests/test_b.py": {"loads": 5, "contexts": 4}}
+    assert page_loads.main([str(tmp_path)]) == 0
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [line[0] for line in lines[1:]] == ["tests/test_b.py", "tests/test_a.py", "all"]
+    assert lines[-1][-2:] == ["9", "6"]
+    assert page_loads.main([str(tmp_path / "none")]) == 1
+    assert "holds no counts" in capsys.readouterr().out
