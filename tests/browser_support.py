@@ -162,6 +162,22 @@ def rendered(page, step=None, timeout=30_000):
     return page.evaluate("window.__mplRendered")
 
 
+def every_panel_drawn(page, timeout=30_000):
+    """Every panel of the player drawn at the step on screen, as a reader scrolling down the
+    page sees them (a panel out of view is drawn as it comes into view): each one still to
+    be drawn scrolled to in turn until it is, then the page scrolled back where it was."""
+    top = page.evaluate("window.__mplPlayer.scroller.scrollTop")
+    behind = page.evaluate(
+        "window.__mplPlayer.cells.map((c, i) => (c.height > 0 && c.behind ? i : -1)).filter((i) => i >= 0)"
+    )
+    for index in behind:
+        page.evaluate("(i) => window.__mplPlayer.cells[i].cell.scrollIntoView({block: 'nearest'})", index)
+        page.wait_for_function(
+            "(i) => !window.__mplPlayer.cells[i].behind", arg=index, timeout=timeout, polling=POLL_MS
+        )
+    page.evaluate("(top) => { window.__mplPlayer.scroller.scrollTop = top; }", top)
+
+
 def label(page):
     return page.locator(".mpl-label").first.inner_text()
 

@@ -16,6 +16,7 @@ from browser_support import (  # noqa: F401
     PLAYER_PAGES,
     browser,
     click_like_a_person,
+    every_panel_drawn,
     label,
     rendered,
     settled,
@@ -486,6 +487,7 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
     try:
         page.goto(f"{server}/kmp?data=sinc&points=350&step=3")
         settled(page, 3)
+        every_panel_drawn(page)  # (those below the screen are drawn as they come into view)
         listeners = "(p) => p.cells.map((c) => (c.plot._ev ? c.plot._ev.listeners('plotly_relayout').length : 0))"
         before = page.evaluate(
             "() => { const p = window.__mplPlayer; p.cells.forEach((c, i) => { c.plot.__mplMark = i; });"
@@ -501,6 +503,7 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
             arg=before["id"],
             timeout=120_000,
         )
+        every_panel_drawn(page)  # scrolled down to, each panel shows the new study
         after = page.evaluate(
             """() => { const p = window.__mplPlayer;
               return {j: p.j, gamma: new URL(location.href).searchParams.get('gamma'),
@@ -659,6 +662,7 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
     try:
         page.goto(f"{server}/kmp?data=sinc&points=350&step=2")
         settled(page, 2)
+        every_panel_drawn(page)  # (those below the screen are drawn as they come into view)
         page.evaluate(
             """() => { window.__drawn = []; window.__plots = window.__mplPlayer.cells.map((c) => c.plot);
               document.addEventListener('mpl-rendered', (e) => window.__drawn.push(
@@ -690,6 +694,7 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
             timeout=120_000,
         )
         settled(page)
+        every_panel_drawn(page)
         after = page.evaluate(
             """() => { const p = window.__mplPlayer;
               return {kept: p.cells.every((c, i) => c.plot === window.__plots[i]), j: p.j,

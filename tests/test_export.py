@@ -213,6 +213,8 @@ def test_the_exported_demo_steps_offline_and_draws_what_the_app_draws(files, bro
         n = app.evaluate("window.__mplPlayer.n")
         offline.open((files / "sinc.html").as_uri() + "#present=0", 0)
         page = offline.page
+        for each in (app, page):  # every panel in view, so every panel drawn at each step, in both
+            each.set_viewport_size({"width": 1280, "height": 4000})
         assert page.evaluate("window.__mplPlayer.n") == n == 18
         app.evaluate("document.activeElement && document.activeElement.blur()")
         before = None

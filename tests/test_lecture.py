@@ -19,6 +19,7 @@ from browser_support import (  # noqa: F401 (fixtures)
     app_page,
     browser,
     click_like_a_person,
+    every_panel_drawn,
     overlap,
     redrawn,
     rendered,
@@ -242,6 +243,8 @@ def _check_the_view(page, path, size, present, texts, shots):
                 if turn:
                     _press(page, "v", step)
                 screen = page.evaluate("window.__mplPlayer.screen") + 1
+                if not present:  # the panels below the screen, as a reader scrolling down sees them
+                    every_panel_drawn(page)
                 problems += [
                     f"screen {screen}, step {step}: {p}" for p in check_layout(page, text / 100, size, present)
                 ]
@@ -787,6 +790,7 @@ def opens_and_steps(page, path, shots):
     assert page.locator("[data-testid='stException']").count() == 0
     if path in PLAYER_PAGES:
         settled(page, 0)
+        every_panel_drawn(page)  # (those below the screen are drawn as they come into view)
         panels = page.evaluate("window.__mplPlayer.cells.filter((c) => c.height > 0).length")
         assert page.locator(".mpl-plot .main-svg, .mpl-table").count() >= panels, "every panel is drawn"
         redrawn(page, lambda: click_like_a_person(page, page.locator(".mpl-btn", has_text="Next").first), 1)
@@ -825,6 +829,7 @@ def to_the_dark_theme(page, player):
         "getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor !== 'rgb(255, 255, 255)'"
     )
     if player:
+        every_panel_drawn(page)  # (those below the screen, as they come into view)
         page.wait_for_function(f"{DARK_CHARTS}.every((c) => c.plot._fullLayout.paper_bgcolor === '{DARK_BACKGROUND}')")
 
 

@@ -1,8 +1,8 @@
-// Drawing a step: the panels on screen first (a new plot, a patch straight into the drawn
-// figure, or a whole redraw), the rest one a task after; the step line and its tag; the
-// table panels.  It tells whoever listens when a step is on screen ("mpl-rendered") and
-// when every panel shows it ("mpl-settled").  `drawing` holds the player's methods (mixed
-// into Player, player.js).
+// Drawing a step: the panels on screen (a new plot, a patch straight into the drawn figure,
+// or a whole redraw); those out of view as they come into view; the step line and its tag;
+// the table panels.  It tells whoever listens when a step is on screen ("mpl-rendered",
+// "mpl-settled") and when the panels that came into view since have caught up
+// ("mpl-caught-up").  `drawing` holds the player's methods (mixed into Player, player.js).
 
 import { el, nextTask } from "./dom.js";
 import { textWidth } from "./labels.js";
@@ -13,80 +13,87 @@ export const drawing = {
     const j = this.j;
     this.renderText();
     const animate = this.animateBox && this.animateBox.checked && !full;
-    const draw = (cell) => {
-      if (this.destroyed) return Promise.resolve();
-      if (cell.panel.table) { this.drawTable(cell, j); return Promise.resolve(); }
-      if (!cell.drawn) {
-        cell.drawn = true;
-        const { data, layout } = this.figure(cell, j);
-        return this.track(this.Plotly.newPlot(cell.plot, data, layout, this.config(cell))).then(() => {
-          if (this.destroyed) return undefined;
-          this.hookPlot(cell);
-          cell.mode = "full";
-          return this.afterDraw(cell, j, true);
-        });
-      }
-      if (!cell.hooked) {  // a plot kept from the player this one replaced: redrawn, then hooked
-        const { data, layout } = this.figure(cell, j);
-        cell.mode = "full";
-        return this.track(this.Plotly.react(cell.plot, data, layout, this.config(cell))).then(() => {
-          if (this.destroyed) return undefined;
-          this.hookPlot(cell);
-          return this.afterDraw(cell, j, true);
-        });
-      }
-      let done;
-      if (animate && cell.panel.animate) {
-        const { data, layout } = this.figure(cell, j);
-        done = this.Plotly.animate(cell.plot, { data, layout }, { transition: { duration: 250, easing: "cubic-in-out" }, frame: { duration: 250, redraw: true } });
-      } else if (!full && !this.predict && cell.mode === "step") {
-        done = this.update(cell, j);
-      } else {
-        const { data, layout } = this.figure(cell, j);
-        done = this.Plotly.react(cell.plot, data, layout, this.config(cell));
-      }
-      const wasFull = cell.mode !== "step" || full;
-      cell.mode = this.predict || animate ? "full" : "step";
-      return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
-    };
-    // Panels on screen first; those scrolled out of view follow, one a task, so a step
-    // reaches the screen as soon as everything that can be seen has changed.  (A
+    // Panels on screen are drawn now; those scrolled out of view when they come into view
+    // (catchUp, on the player's IntersectionObserver), each marked with what it missed.  (A
     // first draw with the whole grid below the screen draws its first panel first.)
     const shown = this.cells.filter((cell) => cell.height > 0);
     const visible = shown.filter((cell) => this.onScreen(cell));
     if (!visible.length && shown.length && !shown[0].drawn) visible.push(shown[0]);
-    // While a slider is dragged, the panels out of view wait for its release
-    const waiting = this.dragged();
-    const hidden = waiting ? [] : shown.filter((cell) => !visible.includes(cell));
-    const whole = visible.length === shown.length || !waiting;
+    for (const cell of shown) {
+      if (visible.includes(cell)) cell.behind = null;
+      else {  // (its table for a screen reader says this step already: it reads every panel)
+        cell.behind = { full: Boolean(full || animate || (cell.behind && cell.behind.full)) };
+        if (!cell.panel.table) this.describeData(cell, j);
+      }
+    }
     const token = (this.token = (this.token || 0) + 1);
-    // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
-    // "mpl-settled": every panel does, those scrolled away too (what layout checks wait for).
-    const settle = () => {
-      if (token !== this.token) return;
-      document.dispatchEvent(new CustomEvent("mpl-settled", {
-        detail: { step: j, at: performance.now(), id: this.id, screen: this.screen } }));
-    };
     // A step's patches go together, in one task; whole figures (a new study, a new layout),
     // each tens of milliseconds, one a task, so that none holds the page long
     const inView = full && visible.length > 1
       ? visible.reduce((done, cell, k) => done.then(() => (k ? nextTask() : undefined))
-        .then(() => (token === this.token ? draw(cell) : undefined)), Promise.resolve())
-      : Promise.all(visible.map(draw));
+        .then(() => (token === this.token ? this.drawCell(cell, j, full, animate) : undefined)), Promise.resolve())
+      : Promise.all(visible.map((cell) => this.drawCell(cell, j, full, animate)));
+    // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
+    // "mpl-settled": so does every panel in view, those out of view waiting to come into it
+    // (what layout checks wait for).  While a slider is dragged, neither until its release.
     return inView.then(() => new Promise((resolve) => requestAnimationFrame(() => {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
-      document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: performance.now(), id: this.id } }));
-      if (!hidden.length) { if (whole) settle(); resolve(); return; }
-      // one panel a task, so that a key, a click or the page's rerun is never kept waiting
-      // behind all of them
-      const rest = hidden.slice();
-      const next = () => {
-        if (token !== this.token) { resolve(); return; }  // a newer step is already on its way
-        if (!rest.length) { requestAnimationFrame(() => { settle(); resolve(); }); return; }
-        draw(rest.shift()).then(() => setTimeout(next, 0));
-      };
-      setTimeout(next, 0);
+      const detail = { step: j, at: performance.now(), id: this.id, screen: this.screen };
+      document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: detail.at, id: this.id } }));
+      if (!this.dragged()) document.dispatchEvent(new CustomEvent("mpl-settled", { detail }));
+      resolve();
+      this.catchUp();
     })));
+  },
+
+  // The panels that came into view since they missed a step (or a study, a layout), drawn one
+  // a task, so that a key, a click or the page's rerun is never kept waiting behind them.
+  catchUp() {
+    if (this.catching || !this.Plotly || this.destroyed || this.dragged()) return;
+    const next = this.cells.find((cell) => cell.behind && cell.height > 0 && this.onScreen(cell, 0.25));
+    if (!next) { document.dispatchEvent(new CustomEvent("mpl-caught-up", { detail: { step: this.j, id: this.id } })); return; }
+    const { full } = next.behind;
+    next.behind = null;
+    this.catching = true;
+    const done = () => { this.catching = false; setTimeout(() => this.catchUp(), 0); };
+    this.drawCell(next, this.j, full, false).then(done, done);
+  },
+
+  drawCell(cell, j, full, animate) {
+    if (this.destroyed) return Promise.resolve();
+    if (cell.panel.table) { this.drawTable(cell, j); return Promise.resolve(); }
+    if (!cell.drawn) {
+      cell.drawn = true;
+      const { data, layout } = this.figure(cell, j);
+      return this.track(this.Plotly.newPlot(cell.plot, data, layout, this.config(cell))).then(() => {
+        if (this.destroyed) return undefined;
+        this.hookPlot(cell);
+        cell.mode = "full";
+        return this.afterDraw(cell, j, true);
+      });
+    }
+    if (!cell.hooked) {  // a plot kept from the player this one replaced: redrawn, then hooked
+      const { data, layout } = this.figure(cell, j);
+      cell.mode = "full";
+      return this.track(this.Plotly.react(cell.plot, data, layout, this.config(cell))).then(() => {
+        if (this.destroyed) return undefined;
+        this.hookPlot(cell);
+        return this.afterDraw(cell, j, true);
+      });
+    }
+    let done;
+    if (animate && cell.panel.animate) {
+      const { data, layout } = this.figure(cell, j);
+      done = this.Plotly.animate(cell.plot, { data, layout }, { transition: { duration: 250, easing: "cubic-in-out" }, frame: { duration: 250, redraw: true } });
+    } else if (!full && !this.predict && cell.mode === "step") {
+      done = this.update(cell, j);
+    } else {
+      const { data, layout } = this.figure(cell, j);
+      done = this.Plotly.react(cell.plot, data, layout, this.config(cell));
+    }
+    const wasFull = cell.mode !== "step" || full;
+    cell.mode = this.predict || animate ? "full" : "step";
+    return this.track(done).then(() => (this.destroyed ? undefined : this.afterDraw(cell, j, wasFull)));
   },
 
   // Whether a slider of the page is held (drag.js): each value it passes draws only what can
@@ -132,9 +139,11 @@ export const drawing = {
     return undefined;
   },
 
-  onScreen(cell) {
+  // Whether a panel is on screen, or within ``margin`` screens of it.
+  onScreen(cell, margin = 0) {
     const box = cell.cell.getBoundingClientRect();
-    return box.bottom > 0 && box.top < window.innerHeight && box.right > 0 && box.left < window.innerWidth;
+    const room = margin * window.innerHeight;
+    return box.bottom > -room && box.top < window.innerHeight + room && box.right > 0 && box.left < window.innerWidth;
   },
 
   // A step's patch straight into the drawn figure: only the traces it names are restyled

@@ -77,6 +77,9 @@ export class Player {
     // resize event covers it.
     if (this.scroller !== document.scrollingElement && this.scroller !== document.documentElement) this.observer.observe(this.scroller);
     this.observer.observe(this.top);
+    // a panel out of view is drawn as it comes into view (drawing.js catchUp)
+    this.seen = new IntersectionObserver(() => this.catchUp(), { rootMargin: "25% 0px" });
+    for (const cell of this.cells) this.seen.observe(cell.cell);
     this.onResize = relayout;
     window.addEventListener("resize", this.onResize);
     // the theme can change under us (the app's settings menu, the system): check now and then
@@ -360,6 +363,7 @@ export class Player {
     clearInterval(this.themeWatch);
     if (this.resizing) cancelAnimationFrame(this.resizing);
     this.observer.disconnect();
+    this.seen.disconnect();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     this.destroyed = true;

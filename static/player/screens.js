@@ -186,7 +186,7 @@ export const screens = {
     // redraw of every panel was a second draw of each new study.
     const shape = [area.width, this.screen, this.grid.style.gridTemplateColumns, this.grid.style.gridTemplateRows,
       ...this.cells.map((cell) => [cell.height, cell.cell.style.gridColumn, cell.cell.style.gridRow].join(" "))].join("|");
-    const drawn = (cell) => !cell.height || (cell.drawn && cell.hooked) || this.dragged();  // (drawing.js)
+    const drawn = (cell) => !cell.height || (cell.drawn && cell.hooked) || cell.behind || this.dragged();  // (drawing.js)
     // (nor does one that comes while this shape's draw is still going: the observer's first
     // report came as a new study's first panels were drawn, and drew them all again)
     if (shape === this.shape && (this.cells.every(drawn) || this.drawingShape === shape)) return;
