@@ -10,8 +10,8 @@ switched off and on again; the text size pressed in the title row, 125%, 150% an
 100% (the same study laid out anew); then k swept by the mouse for three seconds, twice (new
 values, then the same ones), counting the pictures the player showed before the release.  Each
 change is timed from the click (or the release) to the
-frame after every panel shows the new study (the player's ``mpl-settled`` event naming a
-study it had not shown); it also reports when the player had the new study (the rerun and
+frame after every panel in view shows the new study (the player's ``mpl-settled`` event
+naming a study it had not shown; the panels out of view are drawn as they come into view); it also reports when the player had the new study (the rerun and
 the payload's fetch), the browser's longest task (``PerformanceObserver``, over 50 ms), and
 whether a new player was made.
 

@@ -153,8 +153,8 @@ POLL_MS = 16
 
 
 def rendered(page, step=None, timeout=30_000):
-    """Wait until the step player has drawn (step ``step``, if given) in every panel, those
-    below the screen too (a first draw puts the screen's panels first); its state."""
+    """Wait until the step player has drawn (step ``step``, if given) in every panel in view
+    (those out of view are drawn as they come into view: :func:`every_panel_drawn`); its state."""
     condition = "window.__mplRendered && window.__mplSettled && window.__mplSettled.step === window.__mplRendered.step"
     if step is not None:
         condition += f" && window.__mplRendered.step === {step}"
