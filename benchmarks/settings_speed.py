@@ -9,11 +9,11 @@ study the server keeps: "seen"); the k slider dragged to a quarter, further, and
 switched off and on again; the text size pressed in the title row, 125%, 150% and back to
 100% (the same study laid out anew); then k swept by the mouse for three seconds, twice (new
 values, then the same ones), counting the pictures the player showed before the release.  Each
-change is timed from the click (or the release) to the
-frame after every panel in view shows the new study (the player's ``mpl-settled`` event
-naming a study it had not shown; the panels out of view are drawn as they come into view); it also reports when the player had the new study (the rerun and
-the payload's fetch), the browser's longest task (``PerformanceObserver``, over 50 ms), and
-whether a new player was made.
+change is timed from the click (or the release) to the frame after every panel in view
+shows the new study (the player's ``mpl-settled`` event naming a study it had not shown; the
+panels out of view are drawn as they come into view); it also reports when the player had
+the new study (the rerun and the payload's fetch), the browser's longest task
+(``PerformanceObserver``, over 50 ms), and whether a new player was made.
 
     python -m benchmarks.settings_speed [--gammas 0.3 1 3] [--repeat 1] [--load 0]
 
