@@ -8,7 +8,6 @@ it: the player announces itself and each step it draws as DOM events (``mpl-moun
 - ``window.__mplRendered``: ``{step, at, id}`` of the last step drawn on screen;
 - ``window.__mplSettled``: the same once every panel in view shows it (those out of view are
   drawn as they come into view);
-- ``window.__mplCaughtUp``: ``{step, id}`` once every panel that came into view shows the step;
 - ``window.__mplScene``: the scene a saved demo shows.
 """
 
@@ -16,7 +15,6 @@ HOOKS = """
 document.addEventListener("mpl-mounted", (event) => { window.__mplPlayer = event.detail; });
 document.addEventListener("mpl-rendered", (event) => { window.__mplRendered = event.detail; });
 document.addEventListener("mpl-settled", (event) => { window.__mplSettled = event.detail; });
-document.addEventListener("mpl-caught-up", (event) => { window.__mplCaughtUp = event.detail; });
 document.addEventListener("mx-scene", (event) => { window.__mplScene = event.detail.scene; });
 """
 

@@ -1,11 +1,14 @@
 // Drawing a step: the panels on screen (a new plot, a patch straight into the drawn figure,
 // or a whole redraw); those out of view as they come into view; the step line and its tag;
 // the table panels.  It tells whoever listens when a step is on screen ("mpl-rendered",
-// "mpl-settled") and when the panels that came into view since have caught up
-// ("mpl-caught-up").  `drawing` holds the player's methods (mixed into Player, player.js).
+// "mpl-settled").  `drawing` holds the player's methods (mixed into Player, player.js).
 
 import { el, nextTask } from "./dom.js";
 import { textWidth } from "./labels.js";
+
+// How near the screen, in screens, a panel out of view is drawn: the player's
+// IntersectionObserver watches this margin and catchUp draws what is within it.
+export const NEAR = 0.25;
 
 export const drawing = {
   render(full) {
@@ -35,7 +38,7 @@ export const drawing = {
       : Promise.all(visible.map((cell) => this.drawCell(cell, j, full, animate)));
     // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
     // "mpl-settled": so does every panel in view, those out of view waiting to come into it
-    // (what layout checks wait for).  While a slider is dragged, neither until its release.
+    // (what layout checks wait for), not while a slider is held: at its release.
     return inView.then(() => new Promise((resolve) => requestAnimationFrame(() => {
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       const detail = { step: j, at: performance.now(), id: this.id, screen: this.screen };
@@ -50,8 +53,8 @@ export const drawing = {
   // a task, so that a key, a click or the page's rerun is never kept waiting behind them.
   catchUp() {
     if (this.catching || !this.Plotly || this.destroyed || this.dragged()) return;
-    const next = this.cells.find((cell) => cell.behind && cell.height > 0 && this.onScreen(cell, 0.25));
-    if (!next) { document.dispatchEvent(new CustomEvent("mpl-caught-up", { detail: { step: this.j, id: this.id } })); return; }
+    const next = this.cells.find((cell) => cell.behind && cell.height > 0 && this.onScreen(cell, NEAR));
+    if (!next) return;
     const { full } = next.behind;
     next.behind = null;
     this.catching = true;

@@ -18,7 +18,7 @@
 
 import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
 import { el, isTyping, nextTask, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch, usingKeyboard } from "./dom.js";
-import { drawing } from "./drawing.js";
+import { drawing, NEAR } from "./drawing.js";
 import { figures } from "./figures.js";
 import { guide, sceneKey } from "./guide.js";
 import { keys, KEYS_HELP } from "./keys.js";
@@ -78,7 +78,7 @@ export class Player {
     if (this.scroller !== document.scrollingElement && this.scroller !== document.documentElement) this.observer.observe(this.scroller);
     this.observer.observe(this.top);
     // a panel out of view is drawn as it comes into view (drawing.js catchUp)
-    this.seen = new IntersectionObserver(() => this.catchUp(), { rootMargin: "25% 0px" });
+    this.seen = new IntersectionObserver(() => this.catchUp(), { rootMargin: NEAR * 100 + "% 0px" });
     for (const cell of this.cells) this.seen.observe(cell.cell);
     this.onResize = relayout;
     window.addEventListener("resize", this.onResize);
