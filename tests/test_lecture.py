@@ -892,23 +892,39 @@ def test_a_guided_scene_has_no_serious_accessibility_violation(server, browser):
             assert not found, f"guided scene ({scheme}): {found}"
 
 
+def sidebar_link(page, path):
+    """The sidebar's link to the page at ``path``, named by the page's title."""
+    from views import site
+
+    title = next(entry.title for entry in site.PAGES if entry.url_path == path)
+    return page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=title, exact=True)
+
+
+def reached(page, path):
+    """Wait until the page at ``path``, reached in the app (not loaded anew), is on screen,
+    a player's page with its own player drawn: the last page's reports of its player stay on
+    ``window`` until the new one's come."""
+    page.wait_for_function(
+        "(path) => location.pathname.endsWith('/' + path)"
+        + (
+            " && window.__mplPlayer && window.__mplPlayer.payload.address.split('?')[0].endsWith(path)"
+            " && window.__mplSettled && window.__mplSettled.id === window.__mplPlayer.id"
+            if path in PLAYER_PAGES
+            else ""
+        ),
+        arg=path,
+        timeout=90_000,
+    )
+
+
 def test_every_player_announces_what_its_step_changed(server, browser):
     """On every page with a step player (KMP's is read closely below), the live region says
     what PageDown changed, as the picture's story of that step says it, once."""
-    from views import site
-
-    titles = {entry.url_path: entry.title for entry in site.PAGES}
     with app_page(browser, f"{server}/sparse-kpca", (1280, 720)) as page:
         for path in [path for path in PLAYER_PAGES if path != "kmp"]:
             if not page.url.split("?")[0].endswith("/" + path):  # the next page from the sidebar, as a student goes
-                nav = page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=titles[path], exact=True)
-                click_like_a_person(page, nav)
-                page.wait_for_function(
-                    "(path) => location.pathname.endsWith('/' + path) && window.__mplPlayer && "
-                    "window.__mplPlayer.payload.address.split('?')[0].endsWith(path)",
-                    arg=path,
-                    timeout=90_000,
-                )
+                click_like_a_person(page, sidebar_link(page, path))
+                reached(page, path)
             settled(page)
             page.keyboard.press("Home")
             rendered(page, 0)
@@ -1466,9 +1482,6 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
     buttons are reached with a tap.  Home is opened by its address, the other pages from the
     sidebar's menu with taps (opened from its button, it folds away again on a phone), the
     lesson's scene by its link."""
-    from views import site
-
-    titles = {entry.url_path: entry.title for entry in site.PAGES}
     problems = []
     context = phone(browser)
     try:
@@ -1478,19 +1491,11 @@ def test_a_phone_screen_never_scrolls_sideways(server, browser):
                 page.goto(scene_link(server, "2-kmp", 1) if path == "lesson" else f"{server}/{path}")
             else:
                 page.locator("[data-testid='stExpandSidebarButton']").tap()
-                nav = page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=titles[path], exact=True)
-                nav.tap()
-                page.wait_for_function("(path) => location.pathname.endsWith('/' + path)", arg=path)
+                sidebar_link(page, path).tap()
+                reached(page, path)
                 page.wait_for_function(
                     "document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right <= 0"
                 )  # the menu folded away again
-                if path in PLAYER_PAGES:  # this page's player drawn, not the last page's
-                    page.wait_for_function(
-                        "(path) => window.__mplPlayer && window.__mplPlayer.payload.address.split('?')[0].endsWith(path)"
-                        " && window.__mplSettled && window.__mplSettled.id === window.__mplPlayer.id",
-                        arg=path,
-                        timeout=90_000,
-                    )
             settled(page) if path in PLAYER_PAGES or path == "lesson" else wait_until_idle(page)
             name = path or "home"
             try:  # (a chart that never fits is reported below, as beyond the edge)
