@@ -3,8 +3,8 @@
 Starts the app on a free loopback port and opens the KMP page in headless Chromium
 (Debian's ``chromium``, through Playwright) at 1280 x 900, at 350 points of ``sinc`` and at
 3,000 points of ``xor``, and changes its settings with the mouse as a user does: each kernel
-width of ``--gammas`` picked from the sidebar's select, then the first again (a width whose
-study the server keeps: "seen"); the k slider dragged to a quarter, further, and back
+width of ``--gammas`` picked from the sidebar's select, then each again in the same order (a
+width whose picture the page has shown: "seen"); the k slider dragged to a quarter, further, and back
 (timed from the release: Streamlit's slider sends its value then); "Standardise features"
 switched off and on again; the text size pressed in the title row, 125%, 150% and back to
 100% (the same study laid out anew); then k swept by the mouse for three seconds, twice (new
@@ -252,7 +252,7 @@ def class_load(url, sessions, every, stop):
 
 def run(browser, url, query, gammas, repeat):
     """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, made anew)``:
-    each width of ``gammas`` (new), the first again (seen), the k slider dragged to a quarter
+    each width of ``gammas`` (new unless the page showed it), then each again (seen), the k slider dragged to a quarter
     and back (new, then seen), standardising switched off and on (new, then seen), the text
     size pressed three times."""
     rows, drags = [], []
@@ -263,10 +263,11 @@ def run(browser, url, query, gammas, repeat):
         page.wait_for_function("window.__mplSettled", timeout=180_000)
         page.wait_for_function(IDLE, timeout=120_000)
         page.wait_for_timeout(500)
+        shown = {page.get_by_role("combobox", name=LABEL).input_value()}  # the widths the page has shown
         for round_number in range(repeat):
-            for value in gammas:
-                rows.append(("width, new", *pick(page, value)))
-            rows.append(("width, seen", *pick(page, gammas[0])))
+            for value in gammas + gammas:  # each twice, in the same order: every pick a change
+                rows.append(("width, seen" if value in shown else "width, new", *pick(page, value)))
+                shown.add(value)
             gammas = gammas[1:] + gammas[:1]
             if round_number == 0:
                 rows.append(("k slider, new", *drag(page, "Basis vectors k", 0.25)))
