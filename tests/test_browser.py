@@ -475,7 +475,7 @@ COUNT_DRAWS = """() => { window.__mplDraws = {};
 }"""
 
 
-# What the panels in view draw: each trace's kind, length and first values, and the chart's font size.
+# What every drawn panel shows: each trace's kind, length and first values, and the chart's font size.
 DRAWN = """() => window.__mplPlayer.cells.filter((c) => c.plot._fullLayout && c.height > 0).map((c) => [c.panel.key,
   c.plot._fullLayout.font.size, c.plot.data.map((t) => [t.type, t.x ? t.x.length : 0,
   Array.from(t.y || []).slice(0, 3).map((v) => (typeof v === 'number' ? Math.round(v * 1e6) : v))])])"""
@@ -544,6 +544,7 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         # a toggle switched: its picture drawn at once; switched back, the picture it left is
         # drawn again from what the browser holds, nothing asked of the server
         wide, wide_name = page.evaluate("[window.__mplPlayer.id, window.__mplPlayer.payloadName]")
+        every_panel_drawn(page)
         drawn_wide = page.evaluate(DRAWN)
         click_like_a_person(page, page.locator("summary", has_text="More data settings"))
         switch = page.locator("[data-testid=stSidebar] label", has_text="Standardise features")
@@ -575,6 +576,7 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
             "switched back: drawn from what the browser holds"
         )
         # and drawn as it was the first time (its study decoded once, kept: mount.js)
+        every_panel_drawn(page)
         assert page.evaluate(DRAWN) == drawn_wide
         assert page.evaluate("window.__mplPlayer.cells.every((c) => c.plot.__mplMark === c.index)")
     finally:
