@@ -47,11 +47,15 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     held.asked = value;
     held.busy = true;
     fetchView(changedQuery(window.location.search, held.setting.name, value)).then((view) => {
-      // a picture a rerun brought meanwhile (the release's) is newer than any dragged one
-      if (view && delivered() === since) {
-        const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
-        show(head, view.name);
+      if (!view) return;
+      // a picture a rerun brought meanwhile (the release's) is newer than any dragged one; a
+      // rerun's while the slider is still held is not its value's: the value is asked again
+      if (delivered() !== since) {
+        if (drag === held && held.asked === value) held.asked = null;
+        return;
       }
+      const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
+      show(head, view.name);
     }, (error) => {
       if (error && error.again && held.asked === value) held.asked = null;  // (asked again below)
     }).then(() => {
