@@ -896,8 +896,7 @@ def sidebar_link(page, path):
     """The sidebar's link to the page at ``path``, named by the page's title."""
     from views import site
 
-    title = next(entry.title for entry in site.PAGES if entry.url_path == path)
-    return page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=title, exact=True)
+    return page.locator("[data-testid='stSidebarNav']").get_by_role("link", name=site.by_path(path).title, exact=True)
 
 
 def reached(page, path):
