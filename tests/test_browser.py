@@ -23,6 +23,7 @@ from browser_support import (  # noqa: F401
     shots,
     wait_until_idle,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from benchmarks.settings_speed import grip
 
@@ -603,6 +604,10 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     label = "Basis vectors k"
     thumb = page.locator(f'input[aria-label="{label}"]')
+    # what the view and payload routes answered and what the page said, for a failure's message
+    heard = []
+    page.on("response", lambda r: heard.append(f"{r.status} {r.url}") if "/mpl/" in r.url else None)
+    page.on("console", lambda message: heard.append(f"console {message.type}: {message.text}"))
     try:
         open_counting_drawn_k(page, server)
         # each hold: out to a value, on to another (each drawn), then back over the first (one
@@ -611,7 +616,14 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
             _, y, to_x = grip(page, label)
             for fraction in fractions[:-1]:
                 page.mouse.move(to_x(fraction), y, steps=3)
-                page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=thumb.input_value(), timeout=60_000)
+                held = thumb.input_value()
+                try:
+                    page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=held, timeout=60_000)
+                except PlaywrightTimeout:
+                    drawn = page.evaluate("window.__drawnK")
+                    raise AssertionError(
+                        f"k={held} held, not drawn; drawn {drawn}; heard:\n" + "\n".join(heard[-40:])
+                    ) from None
             page.mouse.move(to_x(fractions[-1]), y, steps=3)
             value = thumb.input_value()
             page.mouse.up()
