@@ -151,6 +151,23 @@ def grip(page, label):
     return x, y, lambda fraction: line["x"] + fraction * line["width"]
 
 
+RESTING = """(label) => new Promise((done) => {
+  const input = document.querySelector(`input[aria-label="${label}"]`);
+  let last = input.value, same = 0;
+  const look = () => {
+    if (input.value === last) same += 1; else { last = input.value; same = 0; }
+    if (same >= 3) done(last); else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+def resting_value(page, label):
+    """The value Streamlit's slider ``label`` rests on after the mouse moved it: unchanged over
+    three frames (the slider writes a move's value in a task of its own, after the move)."""
+    return page.evaluate(RESTING, label)
+
+
 def drag(page, label, fraction):
     """Drag the slider ``label``'s thumb with the mouse to ``fraction`` of its track; timed
     from the release (Streamlit's slider sends its value then)."""

@@ -25,7 +25,7 @@ from browser_support import (  # noqa: F401
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from benchmarks.settings_speed import grip
+from benchmarks.settings_speed import grip, resting_value
 
 
 def test_paper_figures_card_reproduces_in_the_browser(server, browser, shots):
@@ -616,7 +616,7 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
             _, y, to_x = grip(page, label)
             for fraction in fractions[:-1]:
                 page.mouse.move(to_x(fraction), y, steps=3)
-                held = thumb.input_value()
+                held = resting_value(page, label)
                 try:
                     page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=held, timeout=60_000)
                 except PlaywrightTimeout:
@@ -625,7 +625,7 @@ def test_every_release_of_a_slider_dragged_again_and_again_reaches_the_address(s
                         f"k={held} held, not drawn; drawn {drawn}; heard:\n" + "\n".join(heard[-40:])
                     ) from None
             page.mouse.move(to_x(fractions[-1]), y, steps=3)
-            value = thumb.input_value()
+            value = resting_value(page, label)
             page.mouse.up()
             page.wait_for_function(
                 """(k) => new URL(location.href).searchParams.get('k') === k
@@ -660,12 +660,11 @@ def test_a_dragged_value_the_view_route_says_to_wait_for_is_asked_again_while_he
 
     page.route(re.compile(r"/mpl/view/"), first_says_wait)
     label = "Basis vectors k"
-    thumb = page.locator(f'input[aria-label="{label}"]')
     try:
         open_counting_drawn_k(page, server)
         _, y, to_x = grip(page, label)
         page.mouse.move(to_x(0.1), y, steps=3)
-        value = thumb.input_value()
+        value = resting_value(page, label)
         page.wait_for_function("(k) => window.__drawnK.includes(k)", arg=value, timeout=30_000)
         page.mouse.up()
         assert answers.count([value]) >= 2, answers  # the value held: refused, asked again, drawn
@@ -694,12 +693,11 @@ def test_a_slider_dragged_with_the_mouse_draws_the_values_it_passes_before_the_r
         )
         first = page.evaluate("window.__mplPlayer.id")
         label = "Basis vectors k"
-        thumb = page.locator(f'input[aria-label="{label}"]')
         _, y, to_x = grip(page, label)  # (the thumb is the slider on screen, not a bar over it)
         passed = []
         for fraction in (0.15, 0.1, 0.05):  # the thumb moved left in three moves, a pause at each
             page.mouse.move(to_x(fraction), y, steps=4)
-            value = thumb.input_value()
+            value = resting_value(page, label)
             passed.append(value)
             page.wait_for_function(
                 "(k) => window.__drawn.some((d) => new URLSearchParams(d.address.split('?')[1]).get('k') === k)",

@@ -186,6 +186,41 @@ def test_a_held_value_whose_picture_came_after_a_rerun_is_asked_again(browser):
         page.close()
 
 
+def test_a_held_sliders_value_committed_after_its_move_is_asked_for_while_held(browser):
+    """The slider's own code (React) writes the value a move gave it in a task of its own,
+    which may come after the frame that follows the move, with no event: the value the thumb
+    rests on is still asked for and drawn while it is held (it was read at the move, found
+    unchanged, and never asked for until the release: a drag test waited a minute for it)."""
+    page = player_page(
+        browser,
+        "<div data-testid='stSidebar'><div data-testid='stSlider'>"
+        "<input type='range' aria-label='Basis vectors k' min='1' max='40' value='5'></div></div>",
+    )
+    try:
+        page.evaluate(
+            """async () => {
+              const { followDrags } = await import('./drag.js');
+              window.__asked = []; window.__shown = [];
+              const current = () => ({ head: { settings: [{ widget: 'slider', label: 'Basis vectors k', name: 'k' }] } });
+              const fetchView = (query) => {
+                window.__asked.push(new URLSearchParams(query).get('k'));
+                return Promise.resolve({ name: 'k' + new URLSearchParams(query).get('k'), address: '?' + query, values: {} });
+              };
+              followDrags(current, () => 0, fetchView, (head, name) => window.__shown.push(name), () => {});
+              const input = document.querySelector('input');
+              input.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+              input.dispatchEvent(new PointerEvent('pointermove', { bubbles: true }));
+              // the move's value written three frames later, no event with it
+              const later = (n, then) => requestAnimationFrame(() => (n ? later(n - 1, then) : then()));
+              later(3, () => { input.value = '12'; });
+            }"""
+        )
+        page.wait_for_function("window.__shown.length > 0", timeout=5_000)
+        assert page.evaluate("[window.__asked, window.__shown]") == [["12"], ["k12"]]
+    finally:
+        page.close()
+
+
 def _at(page, j):
     page.wait_for_function(f"window.__mplRendered.step === {j} && window.__mplPlayer.j === {j}")
     return page.evaluate("[window.__mplPlayer.cells[0].plot.data[0].y[0], window.__mplPlayer.story.textContent]")

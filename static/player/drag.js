@@ -30,16 +30,13 @@ export function changedQuery(search, name, value) {
 // `show(head, name)`: draw that payload; `onRelease()`: the slider let go (the panels out of
 // view are drawn then).  Returns {dragging(), stop()}.
 export function followDrags(current, delivered, fetchView, show, onRelease) {
-  let drag = null;  // {input, setting, asked, busy, later}: the slider held down, if any
+  let drag = null;  // {input, setting, asked, busy}: the slider held down, if any
 
   const ask = () => {
     if (!drag || drag.busy) return;
     // while the page reruns (another setting just changed), its address is not yet the one the
-    // rerun will write: asked again a tenth of a second later
-    if (document.querySelector(RUNNING)) {
-      if (!drag.later) drag.later = setTimeout(() => { if (drag) { drag.later = null; ask(); } }, 100);
-      return;
-    }
+    // rerun will write: asked at a later frame
+    if (document.querySelector(RUNNING)) return;
     const value = drag.input.value;
     if (value === drag.asked) return;
     const held = drag;
@@ -57,22 +54,24 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
       const head = Object.assign({}, current().head, { address: view.address, values: view.values, lesson: null, dragged: true });
       show(head, view.name);
     }, (error) => {
-      if (error && error.again && held.asked === value) held.asked = null;  // (asked again below)
+      if (error && error.again && held.asked === value) held.asked = null;  // (asked again AGAIN_MS later)
     }).then(() => {
-      if (held.asked !== null) {
-        held.busy = false;
-        if (drag === held) requestAnimationFrame(ask);  // the thumb may have moved on meanwhile
-        return;
-      }
-      setTimeout(() => { held.busy = false; if (drag === held) ask(); }, AGAIN_MS);
+      // (the next frame asks for the value the thumb may have moved on to meanwhile)
+      if (held.asked !== null) held.busy = false;
+      else setTimeout(() => { held.busy = false; }, AGAIN_MS);
     });
   };
-  // after React has drawn what the move did to the slider (its value comes a frame later)
-  const moved = () => { if (drag) requestAnimationFrame(ask); };
+  // The slider's value is read every frame while it is held, not on its pointer's moves: React
+  // commits what a move did in a task of its own, which may come after the frame that follows
+  // the move, and no event marks it (a value read at the move was the one before, and the value
+  // the thumb then rested on was never asked for until the release)
+  const watch = (held) => {
+    if (drag !== held) return;
+    ask();
+    requestAnimationFrame(() => watch(held));
+  };
   const released = () => {
-    if (drag && drag.later) clearTimeout(drag.later);
     drag = null;
-    document.removeEventListener("pointermove", moved, true);
     document.removeEventListener("pointerup", letGo, true);
     document.removeEventListener("pointercancel", letGo, true);
   };
@@ -85,8 +84,8 @@ export function followDrags(current, delivered, fetchView, show, onRelease) {
     const setting = (current().head.settings || []).find((item) => item.widget === "slider" && item.label === label);
     if (!setting) return;
     released();
-    drag = { input, setting, asked: input.value, busy: false, later: null };
-    document.addEventListener("pointermove", moved, true);
+    drag = { input, setting, asked: input.value, busy: false };
+    watch(drag);
     document.addEventListener("pointerup", letGo, true);
     document.addEventListener("pointercancel", letGo, true);
   };
