@@ -150,6 +150,42 @@ def test_a_first_draw_shows_the_screen_before_the_panels_below_it(stepper):
     page.wait_for_function(f"Boolean(window.__mplPlayer.cells[{last}].plot._fullLayout)", timeout=10_000)
 
 
+def test_whole_figures_share_a_task_until_it_has_drawn_its_share(stepper):
+    """A new study's (or a new layout's) panels in view are drawn one after another in the
+    same task while they are quick, and the next waits for a new task once the task has drawn
+    for its share (30 ms): a click is never kept waiting behind every panel, nor every panel
+    behind another task for nothing.  Counted on a clock the test moves: each Plotly draw
+    takes 5 ms of it, then 40; a new task is the player yielding to the page."""
+    page, _ = stepper
+    page.evaluate(
+        """(payload) => {
+          let now = 0;
+          performance.now = () => now;
+          for (const name of ['newPlot', 'react']) {
+            const draw = Plotly[name];
+            Plotly[name] = function (...args) { now += window.__drawMs; return draw.apply(this, args); };
+          }
+          window.__drawMs = 5;
+          window.__yields = 0;
+          const yielded = scheduler.yield.bind(scheduler);
+          scheduler.yield = () => { window.__yields += 1; return yielded(); };
+          window.__mount(document.getElementById('root'), payload, {});
+        }""",
+        _small_payload(panels=4, height=150),
+    )
+    page.wait_for_function("window.__mplSettled && window.__mplSettled.step === 0")
+    in_view = page.evaluate("window.__mplPlayer.cells.filter((c) => window.__mplPlayer.onScreen(c)).length")
+    assert in_view >= 3, in_view
+    counts = {}
+    for ms in (5, 40):
+        counts[ms] = page.evaluate(
+            """(ms) => { window.__drawMs = ms; window.__yields = 0;
+              return window.__mplPlayer.render(true).then(() => window.__yields); }""",
+            ms,
+        )
+    assert counts == {5: 0, 40: in_view - 1}, counts
+
+
 def test_a_held_value_whose_picture_came_after_a_rerun_is_asked_again(browser):
     """A slider held on a value whose picture arrives after a rerun of the page delivered
     another: that picture is not drawn over the rerun's (the release's would be newer), and the

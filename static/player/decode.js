@@ -3,6 +3,8 @@
 // load, the steps sent as changes rebuilt, and a step's patch applied copy-on-write.
 // Pure: no window, no document (tested under Node: tests/js).
 
+import { scaleFonts } from "./theme.js";
+
 // The payload's version this player reads (views/payload.schema.json, written by views/player.py):
 // a payload of another version (a demo saved by another release) gets a sentence.
 export const PAYLOAD_VERSION = 3;
@@ -144,6 +146,37 @@ function plusProduct(before, u, w) {  // before + u @ w, rows of float32
     }
     return out;
   });
+}
+
+// A study's payload (its parsed JSON) decoded in place for the text size `scale`, once: its
+// arrays typed, its steps' changes rebuilt, what its frames name found by position, its fonts
+// scaled.  What the player reads of it is under `decoded`: {scale, scores, coords, hasReveal}.
+// A payload decoded already is returned as it is (mount.js keeps the last few, so that a
+// setting changed back is not decoded again).
+export function decodeStudy(payload, scale) {
+  if (payload.decoded) {
+    if (payload.decoded.scale !== scale) throw new Error("a study decoded for one text size was drawn at another");
+    return payload;
+  }
+  const scores = payload.scores ? decode(payload.scores) : null;
+  const coords = payload.coords ? decode(payload.coords) : null;
+  let hasReveal = false;
+  for (const panel of payload.panels) {
+    panel.figure = panel.figure ? decode(panel.figure) : null;
+    const columns = panel.columns ? panel.columns.map(decode) : [];
+    panel.frames = (panel.frames || []).map(decode);
+    byPosition(panel);  // the payload names traces; Plotly addresses them by position
+    panel.frames = resolveChanges(panel.frames.map((frame) => withScoreRows(frame, scores, columns)), panel.figure);
+    if (panel.rings) panel.rings = decode(panel.rings);
+    if (panel.figure) {
+      scaleFonts(panel.figure, scale);
+      panel.frames.forEach((frame) => scaleFonts(frame, scale));
+      panel.figure.data.forEach((trace) => { if (trace.meta && trace.meta.reveal) hasReveal = true; });
+      panel.light = panel.figure;
+    }
+  }
+  payload.decoded = { scale, scores, coords, hasReveal };
+  return payload;
 }
 
 // A step's patch, applied copy-on-write: the base figure is never changed.

@@ -9,6 +9,9 @@ import { textWidth } from "./labels.js";
 // How near the screen, in screens, a panel out of view is drawn: the player's
 // IntersectionObserver watches this margin and catchUp draws what is within it.
 export const NEAR = 0.25;
+// How long, in ms, a task draws whole figures before the next waits for a new task (a figure
+// takes tens of ms: a task stays well under the 100 ms that a click would wait behind).
+const SLICE = 30;
 
 export const drawing = {
   render(full) {
@@ -31,9 +34,15 @@ export const drawing = {
     }
     const token = (this.token = (this.token || 0) + 1);
     // A step's patches go together, in one task; whole figures (a new study, a new layout),
-    // each tens of milliseconds, one a task, so that none holds the page long
+    // each tens of milliseconds, go on in the same task only while it has run less than SLICE
+    // ms, so that none holds the page long (and no yield lets other work in between for nothing)
+    let since = performance.now();
+    const slice = () => {
+      if (performance.now() - since < SLICE) return undefined;
+      return nextTask().then(() => { since = performance.now(); });
+    };
     const inView = full && visible.length > 1
-      ? visible.reduce((done, cell, k) => done.then(() => (k ? nextTask() : undefined))
+      ? visible.reduce((done, cell, k) => done.then(() => (k ? slice() : undefined))
         .then(() => (token === this.token ? this.drawCell(cell, j, full, animate) : undefined)), Promise.resolve())
       : Promise.all(visible.map((cell) => this.drawCell(cell, j, full, animate)));
     // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);

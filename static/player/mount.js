@@ -11,7 +11,7 @@
 // (the next or previous scene of a lesson); onMount(player, old), a new player made (old:
 // the one it replaces, or null), where it may say the step it opened on.
 
-import { fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { decodeStudy, fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
 import { stored } from "./dom.js";
 import { sceneKey } from "./guide.js";
 import { Player } from "./player.js";
@@ -20,6 +20,26 @@ const STATE = new WeakMap();  // root -> its player
 const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text mounted there
 // (the last few a page read are fetching.js's: a setting changed back draws without a fetch)
 const PENDING = new WeakMap();  // root -> the latest mountText call's token
+// The last few studies decoded on this page, by name and text size, without any view's fields:
+// a setting changed back, or a text size chosen again, draws without decoding its study again.
+const DECODED = new Map();  // "name|scale" -> the study (decode.js decodeStudy), the latest last
+const DECODED_KEPT = 4;
+
+// The study named `key`, of text `text`, decoded for the text size `scale` (a payload of
+// another version is left as it is: mount says so).
+function studyOf(key, text, scale) {
+  const name = key + "|" + scale;
+  let study = DECODED.get(name);
+  if (study) DECODED.delete(name);
+  else {
+    study = JSON.parse(text);
+    if (study.version !== PAYLOAD_VERSION) return study;
+    decodeStudy(study, scale);
+  }
+  DECODED.set(name, study);
+  if (DECODED.size > DECODED_KEPT) DECODED.delete(DECODED.keys().next().value);
+  return study;
+}
 
 // The player mounted in `root`, if any.
 export function playerIn(root) {
@@ -112,7 +132,7 @@ export function mountText(root, head, key, load, options, onFailure) {
   const apply = (text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
     INFLATED.set(root, { key, text });
-    mount(root, Object.assign(JSON.parse(text), head), options);
+    mount(root, Object.assign({}, studyOf(key, text, head.text_scale || 1), head), options);
     const mounted = STATE.get(root);
     if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
   };

@@ -16,7 +16,7 @@
 // nothing of Streamlit or of the page's address: whoever mounts it (mount.js, through
 // streamlit.js or standalone.js) passes `options`.
 
-import { byPosition, decode, resolveChanges, withScoreRows } from "./decode.js";
+import { decodeStudy } from "./decode.js";
 import { el, isTyping, nextTask, scrollParent, SMALL_SCREEN, stored, storyNodes, swatch, usingKeyboard } from "./dom.js";
 import { drawing, NEAR } from "./drawing.js";
 import { figures } from "./figures.js";
@@ -27,7 +27,7 @@ import { loadPlotly } from "./plotly.js";
 import { predict } from "./predict.js";
 import { screens } from "./screens.js";
 import { tables } from "./tables.js";
-import { pageIsDark, recolour, scaleFonts } from "./theme.js";
+import { pageIsDark, recolour } from "./theme.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 // A key item by what it draws, to find the one several panels share.
@@ -106,23 +106,10 @@ export class Player {
     this.chrome = 1 + (this.scale - 1) / 2;
     this.ink = {};
     for (const [key, value] of Object.entries(payload.ink || {})) this.ink[key.toLowerCase().replace(/ /g, "")] = value;
-    this.hasReveal = false;
-    this.scores = payload.scores ? decode(payload.scores) : null;
-    this.coords = payload.coords ? decode(payload.coords) : null;
-    for (const panel of payload.panels) {
-      panel.figure = panel.figure ? decode(panel.figure) : null;
-      const columns = panel.columns ? panel.columns.map(decode) : [];
-      panel.frames = (panel.frames || []).map(decode);
-      byPosition(panel);  // the payload names traces; Plotly addresses them by position
-      panel.frames = resolveChanges(panel.frames.map((frame) => withScoreRows(frame, this.scores, columns)), panel.figure);
-      if (panel.rings) panel.rings = decode(panel.rings);
-      if (panel.figure) {
-        scaleFonts(panel.figure, this.scale);
-        panel.frames.forEach((frame) => scaleFonts(frame, this.scale));
-        panel.figure.data.forEach((trace) => { if (trace.meta && trace.meta.reveal) this.hasReveal = true; });
-        panel.light = panel.figure;
-      }
-    }
+    const { scores, coords, hasReveal } = decodeStudy(payload, this.scale).decoded;
+    this.scores = scores;
+    this.coords = coords;
+    this.hasReveal = hasReveal;
   }
 
   inkOf(colour) { return this.dark ? (this.ink[String(colour).toLowerCase().replace(/ /g, "")] || colour) : colour; }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { byPosition, decode, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
+import { byPosition, decode, decodeStudy, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
 import { predict } from "../../static/player/predict.js";
 import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
@@ -84,6 +84,33 @@ test("a heatmap's step sent as a change is the step before plus the change's fac
   const rows = (z) => z.map((row) => Array.from(row));
   assert.deepEqual(rows(frames[0].data[0].z), [[2, 1], [2, 3]]);
   assert.deepEqual(rows(frames[1].data[0].z), [[3, 2], [4, 5]]);
+});
+
+test("a study is decoded once for its text size: decoded again it is unchanged, and at another size refused", () => {
+  const study = () => ({
+    scores: { dtype: "f4", bdata: b64(new Float32Array([0.5, 2, 4])), shape: [1, 3] },
+    panels: [{
+      key: "data",
+      columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
+      figure: { data: [{ uid: "points", meta: { reveal: true } }], layout: { font: { size: 14 }, margin: { l: 10 } } },
+      frames: [{ data: { points: { y: { score_row: 0, columns: 0 } } } }],
+    }],
+  });
+  const once = decodeStudy(study(), 1.5);
+  const panel = once.panels[0];
+  assert.deepEqual(Array.from(panel.frames[0].data[0].y), [4, 0.5]);  // row 0 of the scores at points 2 and 0
+  assert.equal(panel.figure.layout.font.size, 21);
+  assert.equal(panel.figure.layout.margin.l, 15);
+  assert.equal(panel.light, panel.figure);
+  assert.deepEqual(Array.from(once.decoded.scores[0]), [0.5, 2, 4]);
+  assert.equal(once.decoded.hasReveal, true);
+  // a second player of the same study (a setting changed back) finds it as it was: the fonts
+  // are not scaled twice, nor its frames' references read again
+  const again = decodeStudy(Object.assign({}, once, { step: 3 }), 1.5);
+  assert.equal(again.panels[0].figure.layout.font.size, 21);
+  assert.deepEqual(Array.from(again.panels[0].frames[0].data[0].y), [4, 0.5]);
+  assert.throws(() => decodeStudy(once, 1), /decoded for one text size/);
+  assert.equal(decodeStudy(study(), 1).panels[0].figure.layout.font.size, 14);
 });
 
 test("a frame is read only when its magic bytes are there", () => {
