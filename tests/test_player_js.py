@@ -150,6 +150,41 @@ def test_a_first_draw_shows_the_screen_before_the_panels_below_it(stepper):
     page.wait_for_function(f"Boolean(window.__mplPlayer.cells[{last}].plot._fullLayout)", timeout=10_000)
 
 
+def test_no_panel_near_the_screen_is_drawn_before_those_in_view_are_shown(stepper):
+    """A panel just below the screen (within the margin the player draws ahead) waits until
+    the panels in view are drawn and shown: its draw came between theirs when the player's
+    IntersectionObserver reported it during a new study's draw, and a width already seen
+    took a panel's draw longer to show.  Here the observer's report is made while the
+    first panel in view is drawn."""
+    page, _ = stepper
+    order = page.evaluate(
+        """(payload) => new Promise((resolve) => {
+          const order = [];
+          const keyOf = (gd) => gd.closest('.mpl-cell').dataset.panel;
+          for (const name of ['newPlot', 'react']) {
+            const draw = Plotly[name];
+            Plotly[name] = function (gd, ...rest) {
+              const player = window.__mplPlayer;
+              order.push([keyOf(gd), gd.getBoundingClientRect().top < window.innerHeight]);
+              if (!window.__poked && player) { window.__poked = true; player.catchUp(); }  // (as the observer)
+              return draw.call(this, gd, ...rest);
+            };
+          }
+          document.addEventListener('mpl-rendered', () => { order.push(['shown']); resolve(order); }, { once: true });
+          window.__mount(document.getElementById('root'), payload, {});
+        })""",
+        _small_payload(panels=6, height=330),
+    )
+    shown = order.index(["shown"])
+    assert page.evaluate("window.__poked") and shown >= 2, order
+    assert all(in_view for _, in_view in order[:shown]), order
+    page.wait_for_function(
+        "window.__mplPlayer.cells.some((c) => c.behind === null && c.plot._fullLayout"
+        " && c.cell.getBoundingClientRect().top >= window.innerHeight)",
+        timeout=10_000,
+    )
+
+
 def test_whole_figures_share_a_task_until_it_has_drawn_its_share(stepper):
     """A new study's (or a new layout's) panels in view are drawn one after another in the
     same task while they are quick, and the next waits for a new task once the task has drawn

@@ -45,10 +45,16 @@ export const drawing = {
       ? visible.reduce((done, cell, k) => done.then(() => (k ? slice() : undefined))
         .then(() => (token === this.token ? this.drawCell(cell, j, full, animate) : undefined)), Promise.resolve())
       : Promise.all(visible.map((cell) => this.drawCell(cell, j, full, animate)));
+    // the panels in view first: none near the screen is drawn before they are shown (catchUp
+    // waits until the frame that shows them, which reports it)
+    this.inViewDrawing = token;
+    const drawnInView = () => { if (this.inViewDrawing === token) this.inViewDrawing = null; };
+    inView.catch(drawnInView);
     // "mpl-rendered": everything on screen shows step j (what the latency benchmark times);
     // "mpl-settled": so does every panel in view, those out of view waiting to come into it
     // (what layout checks wait for), not while a slider is held: at its release.
     return inView.then(() => new Promise((resolve) => requestAnimationFrame(() => {
+      drawnInView();
       if (token !== this.token) { resolve(); return; }  // a later step's draw reports for both
       const detail = { step: j, at: performance.now(), id: this.id, screen: this.screen };
       document.dispatchEvent(new CustomEvent("mpl-rendered", { detail: { step: j, at: detail.at, id: this.id } }));
@@ -61,7 +67,7 @@ export const drawing = {
   // The panels that came into view since they missed a step (or a study, a layout), drawn one
   // a task, so that a key, a click or the page's rerun is never kept waiting behind them.
   catchUp() {
-    if (this.catching || !this.Plotly || this.destroyed || this.dragged()) return;
+    if (this.catching || this.inViewDrawing || !this.Plotly || this.destroyed || this.dragged()) return;
     const next = this.cells.find((cell) => cell.behind && cell.height > 0 && this.onScreen(cell, NEAR));
     if (!next) return;
     const { full } = next.behind;
