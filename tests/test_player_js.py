@@ -221,30 +221,44 @@ def test_whole_figures_share_a_task_until_it_has_drawn_its_share(stepper):
     assert counts == {5: 0, 40: in_view - 1}, counts
 
 
-def test_a_held_value_whose_picture_came_after_a_rerun_is_asked_again(browser):
-    """A slider held on a value whose picture arrives after a rerun of the page delivered
-    another: that picture is not drawn over the rerun's (the release's would be newer), and the
-    value still held is asked for again and drawn, before the release (it was dropped until the
-    thumb moved: a drag test on CI waited a minute for it)."""
+def held_slider_page(browser):
+    """A page with a sidebar slider "Basis vectors k" (value 5) and ``window.__follow(asked)``:
+    drag.js following it, where the view route answers every value at once, ``asked()``
+    called as each question is put; the values asked in ``window.__asked``, the pictures
+    shown in ``window.__shown``, the page's reruns delivered in ``window.__delivered``."""
     page = player_page(
         browser,
         "<div data-testid='stSidebar'><div data-testid='stSlider'>"
         "<input type='range' aria-label='Basis vectors k' min='1' max='40' value='5'></div></div>",
     )
+    page.evaluate(
+        """() => { window.__follow = async (asked) => {
+          const { followDrags } = await import('./drag.js');
+          window.__asked = []; window.__shown = []; window.__delivered = 0;
+          const current = () => ({ head: { settings: [{ widget: 'slider', label: 'Basis vectors k', name: 'k' }] } });
+          const fetchView = (query) => {
+            const k = new URLSearchParams(query).get('k');
+            window.__asked.push(k);
+            asked();
+            return Promise.resolve({ name: 'k' + k, address: '?' + query, values: {} });
+          };
+          followDrags(current, () => window.__delivered, fetchView, (head, name) => window.__shown.push(name), () => {});
+        }; }"""
+    )
+    return page
+
+
+def test_a_held_value_whose_picture_came_after_a_rerun_is_asked_again(browser):
+    """A slider held on a value whose picture arrives after a rerun of the page delivered
+    another: that picture is not drawn over the rerun's (the release's would be newer), and the
+    value still held is asked for again and drawn, before the release (it was dropped until the
+    thumb moved: a drag test on CI waited a minute for it)."""
+    page = held_slider_page(browser)
     try:
         page.evaluate(
             """async () => {
-              const { followDrags } = await import('./drag.js');
-              window.__asked = []; window.__shown = []; window.__delivered = 0;
-              const current = () => ({ head: { settings: [{ widget: 'slider', label: 'Basis vectors k', name: 'k' }] } });
-              const fetchView = (query) => new Promise((resolve) => {
-                window.__asked.push(new URLSearchParams(query).get('k'));
-                // the page's rerun delivers a picture while the first question is out
-                if (window.__asked.length === 1) window.__delivered += 1;
-                resolve({ name: 'k' + new URLSearchParams(query).get('k'), address: '?' + query, values: {} });
-              });
-              followDrags(current, () => window.__delivered, fetchView,
-                (head, name) => window.__shown.push(name), () => {});
+              // the page's rerun delivers a picture while the first question is out
+              await window.__follow(() => { if (window.__asked.length === 1) window.__delivered += 1; });
               const input = document.querySelector('input');
               input.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
               input.value = '12';
@@ -262,22 +276,11 @@ def test_a_held_sliders_value_committed_after_its_move_is_asked_for_while_held(b
     which may come after the frame that follows the move, with no event: the value the thumb
     rests on is still asked for and drawn while it is held (it was read at the move, found
     unchanged, and never asked for until the release: a drag test waited a minute for it)."""
-    page = player_page(
-        browser,
-        "<div data-testid='stSidebar'><div data-testid='stSlider'>"
-        "<input type='range' aria-label='Basis vectors k' min='1' max='40' value='5'></div></div>",
-    )
+    page = held_slider_page(browser)
     try:
         page.evaluate(
             """async () => {
-              const { followDrags } = await import('./drag.js');
-              window.__asked = []; window.__shown = [];
-              const current = () => ({ head: { settings: [{ widget: 'slider', label: 'Basis vectors k', name: 'k' }] } });
-              const fetchView = (query) => {
-                window.__asked.push(new URLSearchParams(query).get('k'));
-                return Promise.resolve({ name: 'k' + new URLSearchParams(query).get('k'), address: '?' + query, values: {} });
-              };
-              followDrags(current, () => 0, fetchView, (head, name) => window.__shown.push(name), () => {});
+              await window.__follow(() => {});
               const input = document.querySelector('input');
               input.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
               input.dispatchEvent(new PointerEvent('pointermove', { bubbles: true }));
