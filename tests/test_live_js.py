@@ -195,3 +195,27 @@ def test_an_event_without_the_address_keeps_the_views_address(live):
     attach(role="follow", here="kmp?data=xor")
     until(page, lambda: page.evaluate("window.__mplLive.j") == 2, "the second step followed")
     assert page.evaluate("window.__triggers") == []
+
+
+def test_a_range_typed_by_the_lecturer_is_not_undone_by_a_state_sent_before_it(live):
+    """The lecturer types the first step of the class's range, then the last.  A state the
+    server sent before the first change (its old range) arrives between the two: the first
+    box must keep what was typed, or the second change sends the old first step with the new
+    last (the class got steps 0-5 for 2-5)."""
+    page, server, attach = live
+    old = state(pace="explore", range=[0, 40])
+    server.streams = [[old]] * 100  # every new stream repeats the state before the change
+    attach(role="lead", key="the-key", player=True)
+    first = page.get_by_role("spinbutton", name="The first step students may explore")
+    first.wait_for(timeout=15_000)
+    first.fill("2")
+    first.dispatch_event("change")
+    until(page, lambda: any(d.get("range") == [2, 40] for d in server.taken), "the first end sent")
+    asked = len(server.events_asked)
+    until(page, lambda: len(server.events_asked) > asked + 1, "a state sent before the change, drawn")
+    last = page.get_by_role("spinbutton", name="The last step students may explore")
+    last.fill("5")
+    last.dispatch_event("change")
+    until(page, lambda: server.taken[-1].get("range") is not None and server.taken[-1]["range"][1] == 5, "the last end")
+    assert server.taken[-1] == {"pace": "explore", "range": [2, 5]}, server.taken
+    assert first.input_value() == "2"

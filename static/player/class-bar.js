@@ -98,13 +98,19 @@ export function paceControls(c, state) {
   });
   const nodes = [text(c, "pace", "Students:"), ...buttons];
   if (pace === "explore") {
-    const range = Array.isArray(state.range) ? state.range : [0, last];
+    // The range the lecturer typed stays in the boxes until the class's state brings it (or
+    // the class refused it): a state sent before it and arriving after must not put the old
+    // ends back, or the other box's change would send an old end with its new one.
+    if (c.typedRange && (c.problem || JSON.stringify(state.range) === JSON.stringify(c.typedRange))) c.typedRange = null;
+    const range = c.typedRange || (Array.isArray(state.range) ? state.range : [0, last]);
     const input = (key, label, value) => {
       const node = kept(c, key, () => {
         const made = el("input", { type: "number", class: "mpl-live-step", min: "0", step: "1", "aria-label": label, title: label });
         made.addEventListener("change", () => {
           const [from, to] = [c.kept.rangeFrom, c.kept.rangeTo].map((box) => Math.max(0, Math.round(Number(box.value) || 0)));
-          c.drive({ pace: "explore", range: [Math.min(from, to), Math.max(from, to)] });
+          c.typedRange = [Math.min(from, to), Math.max(from, to)];
+          c.problem = "";  // (a refusal of this range clears it from the boxes: above)
+          c.drive({ pace: "explore", range: c.typedRange });
         });
         return made;
       });
