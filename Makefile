@@ -48,12 +48,14 @@ serve: $(VENV)/.runtime
 	$(BIN)/python -m deploy.serve
 
 # The library's tests first (stopping at the first failure), then everything else; both on
-# two workers (pytest-xdist: the browser tests mostly wait for Chromium and the app) in a
-# random order (pytest-randomly prints its seed; rerun one with -p randomly --randomly-seed=N).
+# two workers (pytest-xdist) in a random order (pytest-randomly; the run's last line names its
+# seed: rerun one with -p randomly --randomly-seed=N).  An idle worker takes tests queued for
+# the other (worksteal): xdist's default hands each worker a run of consecutive tests, and
+# one worker could be left alone with a long file's queue.
 # Each file's time: python -m benchmarks.suite_times on a --durations=0 report.
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest -q -x -n 2 $(LIBRARY)
-	$(BIN)/python -m pytest -q -n 2 $(addprefix --ignore=,$(LIBRARY))
+	$(BIN)/python -m pytest -q -x -n 2 --dist worksteal $(LIBRARY)
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal $(addprefix --ignore=,$(LIBRARY))
 
 # The documentation site (Sphinx, numpydoc, sphinx-gallery running examples/), offline, warnings as
 # errors; open docs/_build/html/index.html.  The test suite builds it too (tests/test_docs.py).

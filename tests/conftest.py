@@ -20,6 +20,14 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
 
+def pytest_terminal_summary(terminalreporter, config):
+    """The run's test order, said at its end even under ``-q`` (which leaves out the header
+    where pytest-randomly names it): a failure that hangs on the order can be run again."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
+        terminalreporter.write_line(f"this order again: -p randomly --randomly-seed={seed}")
+
+
 def rbf_kernel(n, d=3, gamma=0.5, seed=0):
     X = np.random.default_rng(seed).normal(size=(n, d))
     return X, mpcore.kernel_matrix(X, gamma=gamma)
