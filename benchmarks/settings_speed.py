@@ -13,7 +13,8 @@ change is timed from the click (or the release) to the frame after every panel i
 shows the new study (the player's ``mpl-settled`` event naming a study it had not shown; the
 panels out of view are drawn as they come into view); it also reports when the player had
 the new study (the rerun and the payload's fetch), the browser's longest task
-(``PerformanceObserver``, over 50 ms), and whether a new player was made.
+(``PerformanceObserver``, over 50 ms), whether a new player object was made (one is, for every
+new study, drawing into the charts of the one before) and how many charts were made anew.
 
     python -m benchmarks.settings_speed [--gammas 0.3 1 3] [--repeat 1] [--load 0]
 
@@ -78,15 +79,16 @@ def _arm(page, event):
 def _measured(page, before, mounts, settled=SETTLED, in_view="window.__shownAt[window.__mplSettled.id]"):
     """The change's time until every panel shows the new study (``settled(before)``), until
     the panels in view do (``in_view``), until the player had it (the rerun or the view
-    route, and the payload's fetch), the longest browser task during it (ms), and whether a
-    new player was made."""
+    route, and the payload's fetch), the longest browser task during it (ms), whether a
+    new player object was made (it is for every new study: it draws into the charts of the
+    one before), and how many charts on screen were made anew."""
     page.wait_for_function(settled, arg=before, timeout=120_000)
     took = page.evaluate("window.__mplSettled.at - window.__clicked")
     on_screen = page.evaluate(f"{in_view} - window.__clicked")
     mounted = page.evaluate("window.__mountedAt - window.__clicked")
     longest = page.evaluate("Math.max(0, ...window.__long.map(([, d]) => d))")
     anew = page.evaluate("window.__mounts || 0") > mounts
-    return took, on_screen, mounted, longest, anew
+    return took, on_screen, mounted, longest, anew, page.evaluate(NEW_PLOTS)
 
 
 def _again(action, before_again=None, attempts=3):
@@ -105,7 +107,16 @@ def _again(action, before_again=None, attempts=3):
                 raise
 
 
+# (every panel's element marked before a change: a Plotly chart drawn after it without the
+# mark was made anew, where the new study should have been drawn into the chart on screen; a
+# table panel is plain HTML, made anew with its rows)
+MARK_PLOTS = "document.querySelectorAll('.mpl-plot').forEach((plot) => { plot.__mplBefore = true; })"
+NEW_PLOTS = """[...document.querySelectorAll('.mpl-plot.js-plotly-plot')]
+  .filter((plot) => plot.offsetParent && !plot.__mplBefore).length"""
+
+
 def _before(page):
+    page.evaluate(MARK_PLOTS)
     return page.evaluate("window.__mplSettled.id"), page.evaluate("window.__mounts || 0")
 
 
@@ -236,6 +247,7 @@ def toggle(page, label, folded_in):
 def text_size(page, percent):
     """Press the text size ``percent`` in the title row with the mouse: the same study laid
     out anew, timed as :func:`_measured` times a new one."""
+    page.evaluate(MARK_PLOTS)
     mounts = page.evaluate("window.__mounts || 0")
     button = page.get_by_role("radio", name=f"{percent}%")
     button.scroll_into_view_if_needed()
@@ -268,7 +280,8 @@ def class_load(url, sessions, every, stop):
 
 
 def run(browser, url, query, gammas, repeat):
-    """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, made anew)``:
+    """The rows of one case: ``(kind, ms until settled, in view, mounted, longest task ms, new player,
+    charts made anew)``:
     each width of ``gammas`` (new unless the page showed it), then each again (seen), the k slider dragged to a quarter
     and back (new, then seen), standardising switched off and on (new, then seen), the text
     size pressed three times."""
@@ -324,7 +337,7 @@ def main():
             )
             print(
                 f"{'case':<20}{'change':<16}{'n':>3}{'median s':>10}{'max s':>8}{'in view s':>11}{'to mount s':>12}"
-                f"{'longest task ms':>17}{'new player':>12}"
+                f"{'longest task ms':>17}{'new player':>12}{'new charts':>12}"
             )
             sweeps = []
             for name, query in CASES:
@@ -337,9 +350,10 @@ def main():
                     mounted = statistics.median(row[3] / 1000 for row in mine)
                     longest = max(row[4] for row in mine)
                     anew = sum(row[5] for row in mine)
+                    charts = sum(row[6] for row in mine)
                     print(
                         f"{name:<20}{kind:<16}{len(mine):>3}{statistics.median(took):>10.2f}{max(took):>8.2f}"
-                        f"{seen:>11.2f}{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}"
+                        f"{seen:>11.2f}{mounted:>12.2f}{longest:>17.0f}{anew:>7} of {len(mine)}{charts:>12}"
                     )
             print(f"\n{'case':<20}{'while dragging':<16}{'pictures/s':>11}{'values':>8}{'longest task ms':>17}")
             for name, kind, rate, values, longest in sweeps:
