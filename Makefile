@@ -47,11 +47,11 @@ run: $(VENV)/.runtime
 serve: $(VENV)/.runtime
 	$(BIN)/python -m deploy.serve
 
-# The library's tests first (stopping at the first failure), then everything else; both on
-# two workers (pytest-xdist) in a random order (pytest-randomly; the run's last line names its
-# seed: rerun one with -p randomly --randomly-seed=N).  An idle worker takes tests queued for
-# the other (worksteal): xdist's default hands each worker a run of consecutive tests, and
-# one worker could be left alone with a long file's queue.
+# The library's tests first (stopping at the first failure), then everything else; both on two
+# workers (pytest-xdist) in a random order (pytest-randomly; the run names its seed at its
+# end, "this order again": rerun one with -p randomly --randomly-seed=N).  An idle worker
+# takes tests queued for the other (worksteal): xdist's default hands each worker a run of
+# consecutive tests, and one worker could be left alone with a long file's queue.
 # Each file's time: python -m benchmarks.suite_times on a --durations=0 report.
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q -x -n 2 --dist worksteal $(LIBRARY)
