@@ -52,10 +52,11 @@ serve: $(VENV)/.runtime
 # end, "this order again": rerun one with -p randomly --randomly-seed=N).  An idle worker
 # takes tests queued for the other (worksteal): xdist's default hands each worker a run of
 # consecutive tests, and one worker could be left alone with a long file's queue.
-# Each file's time: python -m benchmarks.suite_times on a --durations=0 report.
+# The rest's report lists its fifteen slowest tests; each file's time: python -m
+# benchmarks.suite_times on a --durations=0 report.
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest -q -x -n 2 --dist worksteal $(LIBRARY)
-	$(BIN)/python -m pytest -q -n 2 --dist worksteal $(addprefix --ignore=,$(LIBRARY))
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal --durations=15 $(addprefix --ignore=,$(LIBRARY))
 
 # The documentation site (Sphinx, numpydoc, sphinx-gallery running examples/), offline, warnings as
 # errors; open docs/_build/html/index.html.  The test suite builds it too (tests/test_docs.py).

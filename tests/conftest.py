@@ -20,9 +20,11 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter, config):
-    """The run's test order, said at its end even under ``-q`` (which leaves out the header
-    where pytest-randomly names it): a failure that hangs on the order can be run again."""
+    """The run's test order, said at its end (after the slowest tests, before the summary)
+    even under ``-q``, which leaves out the header where pytest-randomly names it: a failure
+    that hangs on the order can be run again."""
     seed = getattr(config.option, "randomly_seed", None)
     if seed is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
         terminalreporter.write_line(f"this order again: -p randomly --randomly-seed={seed}")
