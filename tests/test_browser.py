@@ -484,7 +484,8 @@ DRAWN = """() => window.__mplPlayer.cells.filter((c) => c.plot._fullLayout && c.
 
 def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser):
     """A new kernel width picked with the mouse: the player asks the view route for its
-    picture at once (once, beside the page's rerun); the new study is drawn into the plots
+    picture at once (once, beside the page's rerun); the new study, decoded off the page's
+    main thread, is drawn into the plots
     already on screen (each the same element, redrawn as a step redraws it, not made
     anew, and once), on the step shown, with nothing of the old study's overlays left over, and the
     keys step the new study."""
@@ -526,6 +527,8 @@ def test_a_setting_draws_the_new_study_into_the_plots_on_screen(server, browser)
         assert [parse_qs(url.split("?", 1)[1]).get("gamma") for url in asked] == [["3"]], asked
         assert after["kept"] == [True] * before["panels"], "each plot is redrawn in place, not made anew"
         assert after["drawn"], "every panel shows the new study's traces"
+        # its study read off the page's main thread (static/player/decoding.js), not on it
+        assert page.evaluate("window.__mplPlayer.decodedIn") == "worker"
         assert max(after["overlays"]) <= 1, f"one step line and one overlay per plot at most: {after['overlays']}"
         # each chart drawn once: the resize observer's first report, which comes while the new
         # study's first panels are being drawn, drew them all again

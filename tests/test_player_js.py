@@ -101,6 +101,39 @@ def _small_payload(n=4, panels=1, height=240):
     )
 
 
+MOUNT_TEXT = """([text, key]) => {
+  window.__modules.mount.mountText(document.getElementById('root'), {step: 1}, key, () => Promise.resolve(text), {});
+}"""
+
+
+@pytest.mark.parametrize("worker", ["starts", "refused", "missing"])
+def test_a_study_is_decoded_off_the_main_thread_and_on_it_when_no_worker_can(browser, worker):
+    """A study's text is parsed and decoded in a worker (static/player/decode-worker.js), its
+    arrays handed to the page; where the browser refuses the worker, or its script is not
+    found, on the main thread: the same study drawn either way.  A study that names a trace
+    its figure lacks gets a sentence on the page, wherever it was read."""
+    page = player_page(browser, "<div class='mpl-root' id='root'></div>", viewport={"width": 900, "height": 700})
+    try:
+        if worker == "refused":
+            page.evaluate("() => { window.Worker = function () { throw new Error('no workers here'); }; }")
+        if worker == "missing":
+            page.route(ORIGIN + "decode-worker.js", lambda route: route.fulfill(status=404, body="not here"))
+        page.evaluate(MOUNT_TEXT, [json.dumps(_small_payload()), "small"])
+        page.wait_for_function("window.__mplSettled && window.__mplSettled.step === 1")
+        shown = page.evaluate(
+            "() => { const p = window.__mplPlayer; const y = p.cells[0].plot.data[0].y;"
+            " return {where: p.decodedIn, typed: ArrayBuffer.isView(y), y: Array.from(y)}; }"
+        )
+        assert shown == {"where": "page" if worker != "starts" else "worker", "typed": True, "y": [1.0, 1.0, 1.0]}
+        broken = _small_payload()
+        broken["panels"][0]["frames"][2]["data"] = {"a-trace-it-lacks": {"y": [0, 0, 0]}}
+        page.evaluate(MOUNT_TEXT, [json.dumps(broken), "broken"])
+        page.wait_for_function("document.getElementById('root').textContent.startsWith('The study could not be read')")
+        assert "names a trace its figure lacks (a-trace-it-lacks)" in page.inner_text("#root")
+    finally:
+        page.close()
+
+
 @pytest.fixture
 def stepper(browser):
     """A blank page with the player's plotly.js bundle and ``mount``; ``open(options)``

@@ -4,14 +4,16 @@
 // the text size: views/player.py `_view`).  The same study again keeps its player and step;
 // another study, or the same at another text size, replaces it, on the same step when only a
 // setting of the same page changed, and is drawn into the old player's plots unless presenter
-// mode changed (Player.handOver).
+// mode changed (Player.handOver).  A study's text is read (parsed and decoded) off the main thread,
+// by decoding.js.
 //
 // options: onStep(j), the step on screen (kept in the address or a page's fragment);
 // onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
 // (the next or previous scene of a lesson); onMount(player, old), a new player made (old:
 // the one it replaces, or null), where it may say the step it opened on.
 
-import { decodeStudy, fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { decodedStudy, warmDecoding } from "./decoding.js";
 import { stored } from "./dom.js";
 import { sceneKey } from "./guide.js";
 import { Player } from "./player.js";
@@ -23,22 +25,27 @@ const PENDING = new WeakMap();  // root -> the latest mountText call's token
 // The last few studies decoded on this page, by name and text size, without any view's fields:
 // a setting changed back, or a text size chosen again, draws without decoding its study again.
 const DECODED = new Map();  // "name|scale" -> the study (decode.js decodeStudy), the latest last
-const DECODED_KEPT = 4;
+const DECODED_KEPT = 8;  // (as many as fetching.js keeps texts)
 
-// The study named `key`, of text `text`, decoded for the text size `scale` (a payload of
-// another version is left as it is: mount says so).
-function studyOf(key, text, scale) {
+// The study named `key`, decoded for the text size `scale`, if it is one of the last few
+// decoded on this page: {study, where: "kept"}; else null.
+function keptStudy(key, scale) {
   const name = key + "|" + scale;
-  let study = DECODED.get(name);
-  if (study) DECODED.delete(name);
-  else {
-    study = JSON.parse(text);
-    if (study.version !== PAYLOAD_VERSION) return study;
-    decodeStudy(study, scale);
-  }
+  const study = DECODED.get(name);
+  if (!study) return null;
+  DECODED.delete(name);
   DECODED.set(name, study);
-  if (DECODED.size > DECODED_KEPT) DECODED.delete(DECODED.keys().next().value);
-  return study;
+  return { study, where: "kept" };
+}
+
+// A promise of the study named `key`, of text `text`, decoded for the text size `scale` off
+// the main thread (decoding.js), kept among the last few: {study, where}.
+function decodedOf(key, text, scale) {
+  return decodedStudy(text, scale).then((decoded) => {
+    DECODED.set(key + "|" + scale, decoded.study);
+    if (DECODED.size > DECODED_KEPT) DECODED.delete(DECODED.keys().next().value);
+    return decoded;
+  });
 }
 
 // The player mounted in `root`, if any.
@@ -116,6 +123,7 @@ export function mount(root, payload, options) {
 // A study's text (`load()`: a promise, called unless the study `key` names was mounted here
 // last) with the per-view fields `head` on top; the latest call for a root wins.
 export function mountText(root, head, key, load, options, onFailure) {
+  warmDecoding();  // (the worker loads while the study is fetched)
   const token = {};
   PENDING.set(root, token);
   // The study on screen again (the page's rerun after a picture drawn at a setting's change,
@@ -129,12 +137,22 @@ export function mountText(root, head, key, load, options, onFailure) {
       return () => { PENDING.delete(root); const shown = STATE.get(root); if (shown) shown.cleanup(); };
     }
   }
-  const apply = (text) => {
+  const fail = (error) => {
+    if (PENDING.get(root) === token) root.textContent = "The study could not be read: " + error.message;
+  };
+  const show = ({ study, where }, text) => {
     if (PENDING.get(root) !== token) return;  // a later call is on its way
-    INFLATED.set(root, { key, text });
-    mount(root, Object.assign({}, studyOf(key, text, head.text_scale || 1), head), options);
+    mount(root, Object.assign({}, study, head), options);
     const mounted = STATE.get(root);
-    if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; }
+    if (mounted) { mounted.payloadBytes = text.length; mounted.payloadName = key; mounted.decodedIn = where; }
+  };
+  const apply = (text) => {
+    if (PENDING.get(root) !== token) return;
+    INFLATED.set(root, { key, text });
+    const scale = head.text_scale || 1;
+    const kept = keptStudy(key, scale);
+    if (kept) show(kept, text);  // at once: a text size or a setting come back to
+    else decodedOf(key, text, scale).then((decoded) => show(decoded, text), fail);
   };
   const known = INFLATED.get(root);
   if (known && known.key === key) apply(known.text);
