@@ -303,8 +303,9 @@ def test_the_players_modules_are_served_at_their_version_only(monkeypatch):
 
 def test_the_player_module_graph_is_whole():
     """Every module a module imports exists and exports what is imported of it; the app's
-    entry reaches every module of the player but the saved page's own, the live class's bar (and their loaders):
-    a module added and never imported is dead code, one renamed breaks the player."""
+    entry reaches every module of the player but the saved page's own, the live class's bar (and their loaders),
+    a worker's script counted as reached from the module that starts it: a module added and
+    never imported is dead code, one renamed breaks the player."""
     import re
 
     modules = player.player_modules()
@@ -321,6 +322,11 @@ def test_the_player_module_graph_is_whole():
     app = set(player.used_modules("streamlit.js"))
     saved = set(player.used_modules("standalone.js"))
     live = set(player.used_modules("live.js"))  # the live class's bar, loaded by its component's script
+    # a worker's script, started by a module the app reaches (its address beside the module's), is reached
+    started = r'new Worker\(new URL\("\./([\w-]+\.js)", import\.meta\.url\)'
+    workers = {script for name in app for script in re.findall(started, modules[name])}
+    assert workers == {"decode-worker.js"} and workers <= set(modules)
+    app |= {name for script in workers for name in player.used_modules(script)}
     assert set(modules) - app - saved - live == {"boot.js", "offline.js", "live-boot.js"}
     assert live == {
         "live.js",
@@ -332,7 +338,9 @@ def test_the_player_module_graph_is_whole():
         "eventsource-parser.js",
     }
     assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
-    assert saved - app == {"standalone.js"} and app - saved == {"streamlit.js", "fetching.js", "drag.js", "pick.js"}
+    # (a saved page carries no worker's script: it reads its studies on the main thread, decoding.js)
+    assert saved - app == {"standalone.js"}
+    assert app - saved == {"streamlit.js", "fetching.js", "drag.js", "pick.js", "decode-worker.js"}
 
 
 def test_the_component_script_imports_the_player_where_it_is_served(monkeypatch):

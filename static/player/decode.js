@@ -179,6 +179,34 @@ export function decodeStudy(payload, scale) {
   return payload;
 }
 
+// A study decoded at text size 1 (decodeStudy) laid out for the text size `scale`, as
+// decodeStudy(payload, scale) would have it: a copy of its plain objects with every font
+// and margin scaled, its arrays shared (the study itself is left as it is).  A text size
+// chosen on the page then costs a copy, not a second decoding.
+export function atScale(study, scale) {
+  if (!study.decoded || study.decoded.scale !== 1) throw new Error("a study is laid out at another size from its size-1 decoding");
+  if (scale === 1) return study;
+  const copies = new Map();  // (what the study holds twice, as panel.light and panel.figure, is copied once)
+  const copy = (value) => {
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+    if (copies.has(value)) return copies.get(value);
+    const out = Array.isArray(value) ? new Array(value.length) : {};
+    copies.set(value, out);
+    for (const key of Object.keys(value)) out[key] = copy(value[key]);
+    return out;
+  };
+  const panels = study.panels.map((panel) => {
+    const out = Object.assign({}, panel, { figure: copy(panel.figure), frames: panel.frames.map(copy), light: copy(panel.light) });
+    delete out.dark;  // (the dark theme's copy, made from the figure at its own size)
+    if (out.figure) {
+      scaleFonts(out.figure, scale);
+      out.frames.forEach((frame) => scaleFonts(frame, scale));
+    }
+    return out;
+  });
+  return Object.assign({}, study, { panels, decoded: Object.assign({}, study.decoded, { scale }) });
+}
+
 // A step's patch, applied copy-on-write: the base figure is never changed.
 
 // Copy-on-write set of a dotted path ("marker.color"): the base figure is never changed.

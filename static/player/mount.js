@@ -12,7 +12,7 @@
 // (the next or previous scene of a lesson); onMount(player, old), a new player made (old:
 // the one it replaces, or null), where it may say the step it opened on.
 
-import { fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
+import { atScale, fingerprint, inflate, PAYLOAD_VERSION } from "./decode.js";
 import { decodedStudy, warmDecoding } from "./decoding.js";
 import { stored } from "./dom.js";
 import { sceneKey } from "./guide.js";
@@ -23,29 +23,45 @@ const INFLATED = new WeakMap();  // root -> {key, text}: the last study's text m
 // (the last few a page read are fetching.js's: a setting changed back draws without a fetch)
 const PENDING = new WeakMap();  // root -> the latest mountText call's token
 // The last few studies decoded on this page, by name and text size, without any view's fields:
-// a setting changed back, or a text size chosen again, draws without decoding its study again.
+// a setting changed back, or another text size, draws without decoding its study again.
 const DECODED = new Map();  // "name|scale" -> the study (decode.js decodeStudy), the latest last
 const DECODED_KEPT = 8;  // (as many as fetching.js keeps texts)
 
-// The study named `key`, decoded for the text size `scale`, if it is one of the last few
-// decoded on this page: {study, where: "kept"}; else null.
-function keptStudy(key, scale) {
-  const name = key + "|" + scale;
+// A study kept by `name` ("key|scale"), made the latest; or undefined.
+function kept(name) {
   const study = DECODED.get(name);
-  if (!study) return null;
-  DECODED.delete(name);
-  DECODED.set(name, study);
-  return { study, where: "kept" };
+  if (study) DECODED.delete(name);
+  return study;
 }
 
-// A promise of the study named `key`, of text `text`, decoded for the text size `scale` off
-// the main thread (decoding.js), kept among the last few: {study, where}.
+function keep(name, study) {
+  DECODED.set(name, study);
+  if (DECODED.size > DECODED_KEPT) DECODED.delete(DECODED.keys().next().value);
+  return study;
+}
+
+// The study decoded at 100% laid out for the text size `scale` (decode.js atScale: a copy of
+// its plain objects, its arrays shared), kept; a study of another payload version as it is.
+function laidOut(key, base, scale) {
+  if (base.version !== PAYLOAD_VERSION || scale === 1) return base;
+  return keep(key + "|" + scale, atScale(base, scale));
+}
+
+// The study named `key` at the text size `scale`, if it or its decoding at 100% is one of
+// the last few on this page: {study, where: "kept"}; else null.
+function keptStudy(key, scale) {
+  const at = kept(key + "|" + scale);
+  if (at) return { study: keep(key + "|" + scale, at), where: "kept" };
+  const base = kept(key + "|1");
+  if (!base) return null;
+  keep(key + "|1", base);
+  return { study: laidOut(key, base, scale), where: "kept" };
+}
+
+// A promise of the study named `key`, of text `text`, at the text size `scale`: decoded at
+// 100% off the main thread (decoding.js), then laid out at `scale`, both kept: {study, where}.
 function decodedOf(key, text, scale) {
-  return decodedStudy(text, scale).then((decoded) => {
-    DECODED.set(key + "|" + scale, decoded.study);
-    if (DECODED.size > DECODED_KEPT) DECODED.delete(DECODED.keys().next().value);
-    return decoded;
-  });
+  return decodedStudy(text, 1).then(({ study, where }) => ({ study: laidOut(key, keep(key + "|1", study), scale), where }));
 }
 
 // The player mounted in `root`, if any.
@@ -150,8 +166,8 @@ export function mountText(root, head, key, load, options, onFailure) {
     if (PENDING.get(root) !== token) return;
     INFLATED.set(root, { key, text });
     const scale = head.text_scale || 1;
-    const kept = keptStudy(key, scale);
-    if (kept) show(kept, text);  // at once: a text size or a setting come back to
+    const ready = keptStudy(key, scale);
+    if (ready) show(ready, text);  // at once: a setting come back to, or another text size
     else decodedOf(key, text, scale).then((decoded) => show(decoded, text), fail);
   };
   const known = INFLATED.get(root);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { byPosition, decode, decodeStudy, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
+import { atScale, byPosition, decode, decodeStudy, framed, PAYLOAD_VERSION, resolveChanges } from "../../static/player/decode.js";
 import { placeLabels } from "../../static/player/labels.js";
 import { predict } from "../../static/player/predict.js";
 import { capacity, pack, PRESENT_ORDER, screens } from "../../static/player/screens.js";
@@ -111,6 +111,36 @@ test("a study is decoded once for its text size: decoded again it is unchanged, 
   assert.deepEqual(Array.from(again.panels[0].frames[0].data[0].y), [4, 0.5]);
   assert.throws(() => decodeStudy(once, 1), /decoded for one text size/);
   assert.equal(decodeStudy(study(), 1).panels[0].figure.layout.font.size, 14);
+});
+
+test("a study decoded at 100% and laid out at another size is what decoding at that size gives", () => {
+  const study = () => ({
+    scores: { dtype: "f4", bdata: b64(new Float32Array([0.5, 2, 4])), shape: [1, 3] },
+    panels: [{
+      key: "data",
+      columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
+      figure: { data: [{ uid: "points", x: { dtype: "f4", bdata: b64(new Float32Array([1, 2])) }, textfont: { size: 13 } }],
+        layout: { font: { size: 15 }, margin: { l: 11, t: 7 }, annotations: [{ name: "note", font: { size: 17 } }] } },
+      frames: [{ data: { points: { y: { score_row: 0, columns: 0 } } }, layout: { "annotations.note.font": { size: 19 } } }],
+    }],
+  });
+  const base = decodeStudy(study(), 1);
+  base.panels[0].dark = { data: [], layout: {} };  // the dark theme's copy, made at 100% (player.js), is not carried over
+  const before = JSON.stringify(base, (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value));
+  for (const scale of [1.25, 1.5]) {
+    const laid = atScale(base, scale);
+    const decoded = decodeStudy(study(), scale);
+    const plain = (value) => JSON.parse(JSON.stringify(value, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)));
+    assert.deepEqual(plain(laid), plain(decoded));
+    assert.equal(laid.decoded.scale, scale);
+    assert.equal("dark" in laid.panels[0], false);
+    assert.equal(laid.panels[0].light, laid.panels[0].figure);  // held twice, copied once
+    assert.equal(laid.panels[0].figure.data[0].x, base.panels[0].figure.data[0].x);  // the arrays shared, not copied
+  }
+  // the study at 100% is left as it was, and a copy is only made from it
+  assert.equal(JSON.stringify(base, (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value)), before);
+  assert.equal(atScale(base, 1), base);
+  assert.throws(() => atScale(decodeStudy(study(), 1.5), 1.25), /size-1 decoding/);
 });
 
 test("a frame is read only when its magic bytes are there", () => {
