@@ -338,7 +338,7 @@ def test_the_player_module_graph_is_whole():
         "eventsource-parser.js",
     }
     assert {"plotly.js", "fetching.js"} <= app  # what the component script starts early
-    # (a saved page carries no worker's script: it reads its studies on the main thread, decoding.js)
+    # (a saved page carries no worker's script: standalone.js reads its studies on the main thread)
     assert saved - app == {"standalone.js"}
     assert app - saved == {"streamlit.js", "fetching.js", "drag.js", "pick.js", "decode-worker.js"}
 

@@ -1,8 +1,9 @@
 // A study's text parsed and decoded (decode.js decodeStudy) off the page's main thread, in a
 // worker (decode-worker.js), so that a setting's new study never holds up a key, a click or a
-// frame while it is read.  Where no worker starts -- a saved page, whose modules are blob
-// URLs that cannot name a worker's script, or a browser that refuses module workers --, or
-// when the worker fails, the study is decoded on the main thread, as before.
+// frame while it is read.  Where no worker starts (a browser that refuses module workers; a
+// module loaded from a blob URL, which cannot name a worker's script beside it), or when the
+// worker fails, the study is decoded on the main thread, as before.  (A saved page reads its
+// studies itself, on the main thread: standalone.js.)
 
 import { decodeStudy, PAYLOAD_VERSION } from "./decode.js";
 

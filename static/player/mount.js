@@ -4,8 +4,8 @@
 // the text size: views/player.py `_view`).  The same study again keeps its player and step;
 // another study, or the same at another text size, replaces it, on the same step when only a
 // setting of the same page changed, and is drawn into the old player's plots unless presenter
-// mode changed (Player.handOver).  A study's text is read (parsed and decoded) off the main thread,
-// by decoding.js.
+// mode changed (Player.handOver).  A study's text is read (parsed and decoded) off the main
+// thread, by decoding.js, at 100%; another text size is laid out from that (decode.js atScale).
 //
 // options: onStep(j), the step on screen (kept in the address or a page's fragment);
 // onPastEnd(+1 / -1), a forward key on a scene's last step or a backward key on its first
