@@ -1,5 +1,5 @@
 // The decoding worker's script (decoding.js starts it, as a module worker): a study's text
-// parsed and decoded here, off the page's main thread, and sent back with the memory of its
+// parsed and decoded here at text size 1, off the page's main thread, and sent back with the memory of its
 // typed arrays moved to the page, not copied.  A study of another payload version is sent
 // back parsed and not decoded (mount.js says so on the page).
 
@@ -20,11 +20,11 @@ function buffersOf(value, found = new Set(), seen = new Set()) {
 }
 
 self.onmessage = ({ data }) => {
-  const { id, text, scale } = data;
+  const { id, text } = data;
   let study;
   try {
     study = JSON.parse(text);
-    if (study.version === PAYLOAD_VERSION) decodeStudy(study, scale);
+    if (study.version === PAYLOAD_VERSION) decodeStudy(study, 1);
   } catch (error) {
     self.postMessage({ id, error: String((error && error.message) || error) });
     return;

@@ -7,14 +7,14 @@
 
 import { decodeStudy, PAYLOAD_VERSION } from "./decode.js";
 
-const WAITING = new Map();  // id -> {text, scale, resolve, reject}: the studies the worker holds
+const WAITING = new Map();  // id -> {text, resolve, reject}: the studies the worker holds
 let worker;  // undefined until first asked; null when none could start or it failed
 let asked = 0;
 
 // The study decoded here, on the main thread: {study, where: "page"}.
-function onThePage(text, scale) {
+function onThePage(text) {
   const study = JSON.parse(text);
-  if (study.version === PAYLOAD_VERSION) decodeStudy(study, scale);
+  if (study.version === PAYLOAD_VERSION) decodeStudy(study, 1);
   return { study, where: "page" };
 }
 
@@ -25,8 +25,8 @@ function giveUp() {
   worker = null;
   const held = [...WAITING.values()];
   WAITING.clear();
-  for (const { text, scale, resolve, reject } of held) {
-    try { resolve(onThePage(text, scale)); } catch (error) { reject(error); }
+  for (const { text, resolve, reject } of held) {
+    try { resolve(onThePage(text)); } catch (error) { reject(error); }
   }
 }
 
@@ -56,16 +56,17 @@ export function warmDecoding() {
   started();
 }
 
-// A promise of {study, where}: the study of text `text` parsed and decoded for the text size
-// `scale` ("worker" or "page": where it was decoded).  A study of another payload version
-// comes parsed, not decoded.  Rejected with decodeStudy's error for a study it cannot read.
-export function decodedStudy(text, scale) {
+// A promise of {study, where}: the study of text `text` parsed and decoded at text size 1
+// (decode.js atScale lays it out at another), "worker" or "page" where it was decoded.  A
+// study of another payload version comes parsed, not decoded.  Rejected with decodeStudy's
+// error for a study it cannot read.
+export function decodedStudy(text) {
   if (!started()) {
-    try { return Promise.resolve(onThePage(text, scale)); } catch (error) { return Promise.reject(error); }
+    try { return Promise.resolve(onThePage(text)); } catch (error) { return Promise.reject(error); }
   }
   const id = ++asked;
   return new Promise((resolve, reject) => {
-    WAITING.set(id, { text, scale, resolve, reject });
-    worker.postMessage({ id, text, scale });
+    WAITING.set(id, { text, resolve, reject });
+    worker.postMessage({ id, text });
   });
 }

@@ -28,9 +28,9 @@ const DECODED = new Map();  // "name|scale" -> the study (decode.js decodeStudy)
 const DECODED_KEPT = 8;  // (as many as fetching.js keeps texts)
 
 // A study kept by `name` ("key|scale"), made the latest; or undefined.
-function kept(name) {
+function recall(name) {
   const study = DECODED.get(name);
-  if (study) DECODED.delete(name);
+  if (study) { DECODED.delete(name); DECODED.set(name, study); }
   return study;
 }
 
@@ -50,18 +50,16 @@ function laidOut(key, base, scale) {
 // The study named `key` at the text size `scale`, if it or its decoding at 100% is one of
 // the last few on this page: {study, where: "kept"}; else null.
 function keptStudy(key, scale) {
-  const at = kept(key + "|" + scale);
-  if (at) return { study: keep(key + "|" + scale, at), where: "kept" };
-  const base = kept(key + "|1");
-  if (!base) return null;
-  keep(key + "|1", base);
-  return { study: laidOut(key, base, scale), where: "kept" };
+  const at = recall(key + "|" + scale);
+  if (at) return { study: at, where: "kept" };
+  const base = recall(key + "|1");
+  return base ? { study: laidOut(key, base, scale), where: "kept" } : null;
 }
 
 // A promise of the study named `key`, of text `text`, at the text size `scale`: decoded at
 // 100% off the main thread (decoding.js), then laid out at `scale`, both kept: {study, where}.
 function decodedOf(key, text, scale) {
-  return decodedStudy(text, 1).then(({ study, where }) => ({ study: laidOut(key, keep(key + "|1", study), scale), where }));
+  return decodedStudy(text).then(({ study, where }) => ({ study: laidOut(key, keep(key + "|1", study), scale), where }));
 }
 
 // The player mounted in `root`, if any.

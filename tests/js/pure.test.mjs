@@ -86,16 +86,22 @@ test("a heatmap's step sent as a change is the step before plus the change's fac
   assert.deepEqual(rows(frames[1].data[0].z), [[3, 2], [4, 5]]);
 });
 
+// A small study as Python sends it: scores, a panel whose frame reads a row of them, an array,
+// and fonts and margins to scale (in the figure, an annotation and a frame's patch).
+const study = () => ({
+  scores: { dtype: "f4", bdata: b64(new Float32Array([0.5, 2, 4])), shape: [1, 3] },
+  panels: [{
+    key: "data",
+    columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
+    figure: {
+      data: [{ uid: "points", meta: { reveal: true }, x: { dtype: "f4", bdata: b64(new Float32Array([1, 2])) }, textfont: { size: 13 } }],
+      layout: { font: { size: 14 }, margin: { l: 10, t: 7 }, annotations: [{ name: "note", font: { size: 17 } }] },
+    },
+    frames: [{ data: { points: { y: { score_row: 0, columns: 0 } } }, layout: { "annotations.note.font": { size: 19 } } }],
+  }],
+});
+
 test("a study is decoded once for its text size: decoded again it is unchanged, and at another size refused", () => {
-  const study = () => ({
-    scores: { dtype: "f4", bdata: b64(new Float32Array([0.5, 2, 4])), shape: [1, 3] },
-    panels: [{
-      key: "data",
-      columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
-      figure: { data: [{ uid: "points", meta: { reveal: true } }], layout: { font: { size: 14 }, margin: { l: 10 } } },
-      frames: [{ data: { points: { y: { score_row: 0, columns: 0 } } } }],
-    }],
-  });
   const once = decodeStudy(study(), 1.5);
   const panel = once.panels[0];
   assert.deepEqual(Array.from(panel.frames[0].data[0].y), [4, 0.5]);  // row 0 of the scores at points 2 and 0
@@ -114,16 +120,6 @@ test("a study is decoded once for its text size: decoded again it is unchanged, 
 });
 
 test("a study decoded at 100% and laid out at another size is what decoding at that size gives", () => {
-  const study = () => ({
-    scores: { dtype: "f4", bdata: b64(new Float32Array([0.5, 2, 4])), shape: [1, 3] },
-    panels: [{
-      key: "data",
-      columns: [{ dtype: "i4", bdata: b64(new Int32Array([2, 0])) }],
-      figure: { data: [{ uid: "points", x: { dtype: "f4", bdata: b64(new Float32Array([1, 2])) }, textfont: { size: 13 } }],
-        layout: { font: { size: 15 }, margin: { l: 11, t: 7 }, annotations: [{ name: "note", font: { size: 17 } }] } },
-      frames: [{ data: { points: { y: { score_row: 0, columns: 0 } } }, layout: { "annotations.note.font": { size: 19 } } }],
-    }],
-  });
   const base = decodeStudy(study(), 1);
   base.panels[0].dark = { data: [], layout: {} };  // the dark theme's copy, made at 100% (player.js), is not carried over
   const before = JSON.stringify(base, (key, value) => (ArrayBuffer.isView(value) ? Array.from(value) : value));
